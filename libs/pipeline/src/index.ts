@@ -1,0 +1,13 @@
+import 'reflect-metadata';
+
+export * from './container';
+
+export * from './errors';
+export * from './job-state';
+export * from './stage.port';
+export * from './pipeline-definition';
+export * from './plugin';
+export * from './registry';
+export * from './runner';
+export * from './job-store.port';
+export * from './tokens';

@@ -1,0 +1,37 @@
+/** v2 job states, in order. */
+export const JOB_STATES = ['queued', 'downloading', 'converting', 'uploading', 'completed', 'failed'] as const;
+export type JobStatus = (typeof JOB_STATES)[number];
+
+/** The phase a running stage puts the job in. */
+export type StagePhase = 'downloading' | 'converting' | 'uploading';
+
+/** v1 view of a job. */
+export type V1Status = 'queued' | 'processing' | 'completed' | 'failed';
+
+export const FINAL_STATES: readonly JobStatus[] = ['completed', 'failed'];
+
+export function isFinal(status: JobStatus): boolean {
+  return status === 'completed' || status === 'failed';
+}
+
+/** Maps a v2 state onto the v1 view (queued, processing, completed, failed). */
+export function toV1Status(status: JobStatus): V1Status {
+  switch (status) {
+    case 'queued':
+    case 'completed':
+    case 'failed':
+      return status;
+    default:
+      return 'processing';
+  }
+}
+
+/**
+ * Allowed transitions. A job may go back to `queued` from a running state when an operational error
+ * schedules a retry; a final state never changes.
+ */
+export function canTransition(from: JobStatus, to: JobStatus): boolean {
+  if (isFinal(from)) return false;
+  if (to === 'failed' || to === 'queued') return true;
+  return JOB_STATES.indexOf(to) >= JOB_STATES.indexOf(from);
+}

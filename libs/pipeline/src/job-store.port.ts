@@ -1,0 +1,40 @@
+import type { JobErrorInfo } from './errors';
+import type { JobStatus } from './job-state';
+
+/** The job as the runner needs it. */
+export interface RunnableJob {
+  id: string;
+  kind: string;
+  pipeline: string;
+  status: JobStatus;
+  ownerId: string | null;
+  input: Record<string, unknown>;
+  attempts: number;
+}
+
+export interface JobPatch {
+  status?: JobStatus;
+  progress?: number;
+  stageProgress?: Record<string, number>;
+  result?: Record<string, unknown> | null;
+  error?: JobErrorInfo | null;
+  attempts?: number;
+  startedAt?: Date;
+  finishedAt?: Date;
+}
+
+/** Persistence the runner needs. Implemented by the persistence lib; faked in unit tests. */
+export interface JobStorePort {
+  findRunnable(id: string): Promise<RunnableJob | null>;
+  /**
+   * Applies the patch unless the job is already final. Returns false when the job was final
+   * (a replay lost the race), true otherwise.
+   */
+  update(id: string, patch: JobPatch): Promise<boolean>;
+}
+
+/** Notified after a job reaches a final state. Must tolerate being called twice for one job. */
+export interface JobListener {
+  onCompleted?(job: RunnableJob, result: Record<string, unknown>): Promise<void>;
+  onFailed?(job: RunnableJob, error: JobErrorInfo): Promise<void>;
+}

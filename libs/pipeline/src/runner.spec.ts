@@ -1,0 +1,196 @@
+
+import {
+  createContainer,
+  computeProgress,
+  definePlugin,
+  OperationalError,
+  PipelineRegistry,
+  PipelineRunner,
+  registerPipeline,
+  registerStage,
+  RetryLaterError,
+  toV1Status,
+  UserError,
+  type JobPatch,
+  type JobStorePort,
+  type RunnableJob,
+  type StageProvider,
+} from './index';
+
+class MemoryStore implements JobStorePort {
+  jobs = new Map<string, RunnableJob & Record<string, unknown>>();
+  history: { id: string; patch: JobPatch }[] = [];
+  add(job: Partial<RunnableJob> & { id: string; pipeline: string }): void {
+    this.jobs.set(job.id, { kind: 'test', status: 'queued', ownerId: null, input: {}, attempts: 0, ...job });
+  }
+  async findRunnable(id: string) {
+    const j = this.jobs.get(id);
+    return j ? { ...j } : null;
+  }
+  async update(id: string, patch: JobPatch) {
+    const j = this.jobs.get(id)!;
+    if (j.status === 'completed' || j.status === 'failed') return false;
+    this.history.push({ id, patch });
+    Object.assign(j, patch);
+    return true;
+  }
+  statuses(id: string) {
+    return this.history.filter((h) => h.id === id && h.patch.status).map((h) => h.patch.status);
+  }
+}
+
+const log = { info: jest.fn(), warn: jest.fn(), error: jest.fn() };
+
+function stage(id: string, run: StageProvider['run']): StageProvider {
+  return { id, run };
+}
+
+async function setup(stages: StageProvider[], steps = stages.map((s, i) => ({ stage: s.id, phase: (['downloading', 'converting', 'uploading'] as const)[Math.min(i, 2)] }))) {
+  const container = createContainer();
+  const plugin = definePlugin({
+    name: 'fake',
+    register(c) {
+      stages.forEach((s) => registerStage(c, s));
+      registerPipeline(c, { id: 'p', steps });
+    },
+  });
+  const registry = await PipelineRegistry.boot(container, [plugin]);
+  const store = new MemoryStore();
+  const runner = new PipelineRunner({ registry, store, log });
+  return { registry, store, runner };
+}
+
+describe('PipelineRunner', () => {
+  it('runs steps in order, passes outputs along and moves through the v2 states', async () => {
+    const order: string[] = [];
+    const { store, runner } = await setup([
+      stage('a', async (ctx) => { order.push('a'); return { n: Number(ctx.job.input.n) + 1 }; }),
+      stage('b', async (ctx) => { order.push('b'); return { n: (ctx.outputs.a as { n: number }).n * 10 }; }),
+      stage('c', async (ctx) => { order.push('c'); return { final: (ctx.outputs.b as { n: number }).n }; }),
+    ]);
+    store.add({ id: 'j1', pipeline: 'p', input: { n: 1 } });
+    await expect(runner.run('j1', { attempt: 1, maxAttempts: 3 })).resolves.toBe('completed');
+    expect(order).toEqual(['a', 'b', 'c']);
+    const job = store.jobs.get('j1')!;
+    expect(job.status).toBe('completed');
+    expect(job.result).toEqual({ final: 20 });
+    expect(job.progress).toBe(100);
+    expect(store.statuses('j1')).toEqual(['downloading', 'converting', 'uploading', 'completed']);
+    expect(job.stageProgress).toEqual({ a: 1, b: 1, c: 1 });
+  });
+
+  it('records progress per stage, weighted, monotonically', async () => {
+    const { store, runner } = await setup(
+      [
+        stage('a', async (ctx) => { ctx.progress(0.5); ctx.progress(1); return 1; }),
+        stage('b', async (ctx) => { for (let i = 1; i <= 4; i++) ctx.progress(i / 4); return 2; }),
+      ],
+      [{ stage: 'a', phase: 'downloading', weight: 1 }, { stage: 'b', phase: 'converting', weight: 3 }],
+    );
+    store.add({ id: 'j', pipeline: 'p' });
+    await runner.run('j', { attempt: 1, maxAttempts: 1 });
+    const progresses = store.history.map((h) => h.patch.progress).filter((p): p is number => p !== undefined);
+    expect(progresses).toContain(12.5);
+    expect(progresses).toContain(25);
+    expect(progresses).toContain(43.75);
+    for (let i = 1; i < progresses.length; i++) expect(progresses[i]).toBeGreaterThanOrEqual(progresses[i - 1]);
+    expect(progresses[progresses.length - 1]).toBe(100);
+  });
+
+  it.each(['a', 'b', 'c'])('a user error in stage %s fails the job at once with a message naming the stage', async (bad) => {
+    const mk = (id: string) => stage(id, async () => {
+      if (id === bad) throw new UserError('bad_input', 'not an image');
+      return id;
+    });
+    const { store, runner } = await setup([mk('a'), mk('b'), mk('c')]);
+    store.add({ id: 'j', pipeline: 'p' });
+    await expect(runner.run('j', { attempt: 1, maxAttempts: 5 })).resolves.toBe('failed');
+    const job = store.jobs.get('j')!;
+    expect(job.status).toBe('failed');
+    expect(job.error).toEqual({ code: 'bad_input', message: `${bad}: not an image`, stage: bad, retryable: false });
+  });
+
+  it('a bug fails the job with a generic message and logs the details', async () => {
+    const { store, runner } = await setup([stage('a', async () => { throw new TypeError('x is undefined'); })]);
+    store.add({ id: 'j', pipeline: 'p' });
+    await expect(runner.run('j', { attempt: 1, maxAttempts: 5 })).resolves.toBe('failed');
+    expect((store.jobs.get('j')!.error as { message: string }).message).toBe('a: internal error while processing the job');
+    expect(log.error).toHaveBeenCalled();
+    expect(JSON.stringify(store.jobs.get('j')!.error)).not.toContain('x is undefined');
+  });
+
+  it('an operational error puts the job back to queued and asks for a retry until attempts run out', async () => {
+    let calls = 0;
+    const { store, runner } = await setup([
+      stage('a', async () => 1),
+      stage('b', async () => { calls++; if (calls < 3) throw new OperationalError('upstream_timeout', 'timed out'); return { ok: true }; }),
+    ]);
+    store.add({ id: 'j', pipeline: 'p' });
+    await expect(runner.run('j', { attempt: 1, maxAttempts: 3 })).rejects.toBeInstanceOf(RetryLaterError);
+    expect(store.jobs.get('j')!.status).toBe('queued');
+    await expect(runner.run('j', { attempt: 2, maxAttempts: 3 })).rejects.toBeInstanceOf(RetryLaterError);
+    await expect(runner.run('j', { attempt: 3, maxAttempts: 3 })).resolves.toBe('completed');
+    expect(store.jobs.get('j')!.attempts).toBe(3);
+
+    calls = -10;
+    store.add({ id: 'k', pipeline: 'p' });
+    await expect(runner.run('k', { attempt: 1, maxAttempts: 1 })).resolves.toBe('failed');
+    expect(store.jobs.get('k')!.error).toMatchObject({ code: 'upstream_timeout', retryable: true, stage: 'b' });
+  });
+
+  it('a replayed job produces the same outcome and a finished job is not run again', async () => {
+    const seen: number[] = [];
+    const { store, runner } = await setup([stage('a', async (ctx) => { seen.push(1); return { v: String(ctx.job.input.x) }; })]);
+    store.add({ id: 'j1', pipeline: 'p', input: { x: 'same' } });
+    store.add({ id: 'j2', pipeline: 'p', input: { x: 'same' } });
+    await runner.run('j1', { attempt: 1, maxAttempts: 1 });
+    await runner.run('j2', { attempt: 1, maxAttempts: 1 });
+    expect(store.jobs.get('j1')!.result).toEqual(store.jobs.get('j2')!.result);
+    await expect(runner.run('j1', { attempt: 2, maxAttempts: 2 })).resolves.toBe('skipped');
+    expect(seen).toHaveLength(2);
+  });
+
+  it('notifies listeners once on completion and failure', async () => {
+    const container = createContainer();
+    const registry = await PipelineRegistry.boot(container, [definePlugin({
+      name: 'x',
+      register(c) {
+        registerStage(c, stage('ok', async () => ({ ok: 1 })));
+        registerStage(c, stage('bad', async () => { throw new UserError('nope', 'nope'); }));
+        registerPipeline(c, { id: 'ok', steps: [{ stage: 'ok', phase: 'converting' }] });
+        registerPipeline(c, { id: 'bad', steps: [{ stage: 'bad', phase: 'converting' }] });
+      },
+    })]);
+    const store = new MemoryStore();
+    const events: string[] = [];
+    const runner = new PipelineRunner({ registry, store, log, listeners: [{
+      onCompleted: async (j) => { events.push(`done:${j.id}`); },
+      onFailed: async (j, e) => { events.push(`fail:${j.id}:${e.code}`); },
+    }] });
+    store.add({ id: '1', pipeline: 'ok' });
+    store.add({ id: '2', pipeline: 'bad' });
+    await runner.run('1', { attempt: 1, maxAttempts: 1 });
+    await runner.run('2', { attempt: 1, maxAttempts: 1 });
+    await runner.run('1', { attempt: 1, maxAttempts: 1 });
+    expect(events).toEqual(['done:1', 'fail:2:nope']);
+  });
+
+  it('fails a job whose pipeline is unknown', async () => {
+    const { store, runner } = await setup([stage('a', async () => 1)]);
+    store.add({ id: 'j', pipeline: 'nope' });
+    await expect(runner.run('j', { attempt: 1, maxAttempts: 1 })).resolves.toBe('failed');
+  });
+});
+
+describe('progress and v1 view', () => {
+  it('computes weighted progress', () => {
+    const def = { id: 'p', steps: [{ stage: 'a', phase: 'downloading' as const }, { stage: 'b', phase: 'converting' as const, weight: 3 }] };
+    expect(computeProgress(def, {})).toBe(0);
+    expect(computeProgress(def, { a: 1 })).toBe(25);
+    expect(computeProgress(def, { a: 1, b: 0.5 })).toBe(62.5);
+  });
+  it('maps v2 states onto v1', () => {
+    expect(['queued', 'downloading', 'converting', 'uploading', 'completed', 'failed'].map((s) => toV1Status(s as never)))
+      .toEqual(['queued', 'processing', 'processing', 'processing', 'completed', 'failed']);
+  });
+});

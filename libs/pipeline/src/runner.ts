@@ -1,0 +1,177 @@
+import type { JobListener, JobStorePort, RunnableJob } from './job-store.port';
+import { classifyError, OperationalError, toJobError, type JobErrorInfo } from './errors';
+import { isFinal, type JobStatus } from './job-state';
+import { stepId, type PipelineDefinition } from './pipeline-definition';
+import type { PipelineRegistry } from './registry';
+import type { StageLogger } from './stage.port';
+
+/** Thrown by the runner to ask the queue for another attempt later. */
+export class RetryLaterError extends Error {
+  constructor(readonly jobId: string, readonly reason: JobErrorInfo) {
+    super(`job ${jobId}: retry later: ${reason.message}`);
+    this.name = 'RetryLaterError';
+  }
+}
+
+export interface RunAttempt {
+  /** 1-based attempt number. */
+  attempt: number;
+  maxAttempts: number;
+  signal?: AbortSignal;
+}
+
+export type RunOutcome = 'completed' | 'failed' | 'skipped' | 'missing';
+
+export interface RunnerDeps {
+  registry: PipelineRegistry;
+  store: JobStorePort;
+  listeners?: readonly JobListener[];
+  log: StageLogger;
+}
+
+/** Progress (0..100) of a pipeline given each step's own fraction (0..1). */
+export function computeProgress(def: PipelineDefinition, fractions: Record<string, number>): number {
+  let total = 0;
+  let done = 0;
+  for (const step of def.steps) {
+    const w = step.weight ?? 1;
+    total += w;
+    done += w * Math.min(1, Math.max(0, fractions[stepId(step)] ?? 0));
+  }
+  return total === 0 ? 0 : Math.round((done / total) * 10000) / 100;
+}
+
+/**
+ * Moves one job through its pipeline: queued -> downloading -> converting -> uploading -> completed,
+ * or failed. Records progress per step. A user error or a bug fails the job; an operational error
+ * puts it back to `queued` and throws {@link RetryLaterError} until the attempts run out.
+ */
+export class PipelineRunner {
+  constructor(private readonly deps: RunnerDeps) {}
+
+  async run(jobId: string, attempt: RunAttempt): Promise<RunOutcome> {
+    const { store, registry, log } = this.deps;
+    const job = await store.findRunnable(jobId);
+    if (!job) {
+      log.warn('runner: job not found, dropping message', { jobId });
+      return 'missing';
+    }
+    if (isFinal(job.status)) return 'skipped';
+
+    let def: PipelineDefinition;
+    try {
+      def = registry.pipeline(job.pipeline);
+    } catch (err) {
+      return this.fail(job, err, undefined);
+    }
+    const fractions: Record<string, number> = {};
+    const outputs: Record<string, unknown> = {};
+    const signal = attempt.signal ?? new AbortController().signal;
+    let status: JobStatus = def.steps[0].phase;
+    let lastSaved = -1;
+    await store.update(job.id, {
+      status,
+      progress: 0,
+      stageProgress: {},
+      attempts: attempt.attempt,
+      startedAt: new Date(),
+      error: null,
+    });
+    const runningJob = { ...job, attempts: attempt.attempt };
+
+    let current: string | undefined;
+    try {
+      for (const step of def.steps) {
+        const sid = stepId(step);
+        current = sid;
+        if (step.phase !== status) {
+          status = step.phase;
+          await store.update(job.id, { status });
+        }
+        const provider = registry.stage(step.stage);
+        let pending: Promise<unknown> = Promise.resolve();
+        const report = (fraction: number): void => {
+          fractions[sid] = Math.min(1, Math.max(0, Number.isFinite(fraction) ? fraction : 0));
+          const progress = computeProgress(def, fractions);
+          // Persist only whole-percent changes so a chatty stage does not flood the database.
+          if (Math.floor(progress) > lastSaved) {
+            lastSaved = Math.floor(progress);
+            const stageProgress = { ...fractions };
+            pending = pending.then(() => store.update(job.id, { progress, stageProgress })).catch(() => undefined);
+          }
+        };
+        const output = await provider.run({
+          job: { id: job.id, kind: job.kind, ownerId: job.ownerId, input: job.input, attempt: attempt.attempt },
+          outputs: Object.freeze({ ...outputs }),
+          options: step.options ?? {},
+          progress: report,
+          signal,
+          log,
+          status,
+        });
+        await pending;
+        outputs[sid] = output;
+        fractions[sid] = 1;
+        const progress = computeProgress(def, fractions);
+        lastSaved = Math.floor(progress);
+        await store.update(job.id, { progress, stageProgress: { ...fractions } });
+      }
+      current = undefined;
+      const resultStep = def.resultFrom ?? stepId(def.steps[def.steps.length - 1]);
+      const raw = outputs[resultStep];
+      const result = (raw && typeof raw === 'object' ? raw : { value: raw }) as Record<string, unknown>;
+      const applied = await store.update(job.id, {
+        status: 'completed',
+        progress: 100,
+        result,
+        error: null,
+        finishedAt: new Date(),
+      });
+      if (applied) await this.notify((l) => l.onCompleted?.(runningJob, result));
+      return 'completed';
+    } catch (err) {
+      const cls = classifyError(err);
+      if (cls === 'operational' && attempt.attempt < attempt.maxAttempts && !signal.aborted) {
+        const reason = toJobError(err, current);
+        log.warn('runner: operational error, will retry', { jobId, attempt: attempt.attempt, reason: reason.message });
+        await store.update(job.id, { status: 'queued', error: reason });
+        throw new RetryLaterError(job.id, reason);
+      }
+      if (cls === 'operational' && signal.aborted) {
+        // Shutting down: leave the job for the next worker instead of failing it.
+        await store.update(job.id, { status: 'queued' });
+        throw new RetryLaterError(job.id, toJobError(err, current));
+      }
+      return this.fail(runningJob, err, current);
+    }
+  }
+
+  private async fail(job: RunnableJob, err: unknown, stage: string | undefined): Promise<RunOutcome> {
+    const error = toJobError(err, stage);
+    if (classifyError(err) === 'bug') {
+      this.deps.log.error('runner: job failed with an unexpected error', {
+        jobId: job.id,
+        stage,
+        error: err instanceof Error ? err.stack ?? err.message : String(err),
+      });
+    }
+    const applied = await this.deps.store.update(job.id, { status: 'failed', error, finishedAt: new Date() });
+    if (applied) await this.notify((l) => l.onFailed?.(job, error));
+    return 'failed';
+  }
+
+  private async notify(call: (l: JobListener) => Promise<void> | undefined): Promise<void> {
+    for (const listener of this.deps.listeners ?? []) {
+      try {
+        await call(listener);
+      } catch (err) {
+        this.deps.log.error('runner: job listener failed', { error: (err as Error).message });
+      }
+    }
+  }
+}
+
+/** Wraps an abort into an operational error so the job is retried by another worker. */
+export function abortedError(stage: string): OperationalError {
+  return new OperationalError('aborted', `${stage}: interrupted by worker shutdown`);
+}

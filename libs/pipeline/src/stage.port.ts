@@ -1,0 +1,52 @@
+import type { JobStatus } from './job-state';
+
+/** The job as a stage sees it: read-only. */
+export interface StageJob {
+  readonly id: string;
+  readonly kind: string;
+  readonly ownerId: string | null;
+  readonly input: Readonly<Record<string, unknown>>;
+  /** 1 for the first try, 2 for the first retry... */
+  readonly attempt: number;
+}
+
+export interface StageLogger {
+  info(msg: string, meta?: Record<string, unknown>): void;
+  warn(msg: string, meta?: Record<string, unknown>): void;
+  error(msg: string, meta?: Record<string, unknown>): void;
+}
+
+/** What the runner hands a stage. */
+export interface StageContext<TOptions = Record<string, unknown>> {
+  readonly job: StageJob;
+  /** Outputs of the stages that already ran, keyed by step id. Never mutate. */
+  readonly outputs: Readonly<Record<string, unknown>>;
+  /** Per-step options from the pipeline definition. */
+  readonly options: Readonly<TOptions>;
+  /** Reports progress inside the stage, 0..1. */
+  progress(fraction: number): void;
+  /** Aborted when the worker shuts down or the job is cancelled. */
+  readonly signal: AbortSignal;
+  readonly log: StageLogger;
+  /** The state the job is in while this stage runs. */
+  readonly status: JobStatus;
+}
+
+/**
+ * A stage provider: one verb of a pipeline (fetch, normalise, write-glb...).
+ *
+ * Stages return their output and do not mutate shared state, so a replayed job is safe.
+ *
+ * @example
+ * ```ts
+ * const upper: StageProvider = {
+ *   id: 'upper',
+ *   async run(ctx) { return { text: String(ctx.job.input.text).toUpperCase() }; },
+ * };
+ * ```
+ */
+export interface StageProvider<TOutput = unknown, TOptions = Record<string, unknown>> {
+  /** Unique id the pipeline definitions refer to. */
+  readonly id: string;
+  run(ctx: StageContext<TOptions>): Promise<TOutput>;
+}
