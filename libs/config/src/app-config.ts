@@ -1,0 +1,47 @@
+/** Which parts a process runs. */
+export type AppRole = 'all' | 'api' | 'worker';
+
+export interface S3Config {
+  endpoint?: string;
+  region: string;
+  bucket: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  publicBaseUrl?: string;
+  forcePathStyle: boolean;
+}
+
+/** Typed, validated, frozen configuration. Built once by `loadConfig`. */
+export interface AppConfig {
+  role: AppRole;
+  /** 'embedded' = PGlite + in-process queue; 'scaled' = Postgres + Redis/Bull. */
+  mode: 'embedded' | 'scaled';
+  port: number;
+  host: string;
+  publicBaseUrl: string;
+  dataDir: string;
+  databaseUrl?: string;
+  redisUrl?: string;
+  ownerApiKey: string;
+  /** Where the owner key came from, so startup can say it without leaking a configured one. */
+  ownerApiKeySource: 'env' | 'generated' | 'data-dir';
+  allowPrivateNetworks: boolean;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+  worker: {
+    concurrency: number;
+    maxAttempts: number;
+    retryBaseMs: number;
+    lockMs: number;
+    queueName: string;
+    shutdownTimeoutMs: number;
+  };
+  storage: { driver: 'local'; root: string } | { driver: 's3'; s3: S3Config };
+  images: { maxTexturePx: number; maxInputPixels: number };
+  fetch: { maxBytes: number; timeoutMs: number; connectTimeoutMs: number };
+  plugins: {
+    modules: string[];
+    options: Record<string, Record<string, unknown>>;
+    /** Job kind -> pipeline id overrides. */
+    pipelines: Record<string, string>;
+  };
+}

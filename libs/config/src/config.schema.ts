@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/** Environment variables we read. Everything else in the environment is ignored. */
+export const envSchema = z.object({
+  PORT: int(0, 65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  OWNER_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  ALLOW_PRIVATE_NETWORKS: bool.default(false),
+  WORKER_CONCURRENCY: int(1, 64).default(2),
+  CONFIG_FILE: z.string().min(1).optional(),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  JOB_MAX_ATTEMPTS: int(1, 20).default(3),
+  JOB_RETRY_BASE_MS: int(10, 600_000).default(2000),
+  QUEUE_LOCK_MS: int(1000, 600_000).default(30_000),
+  QUEUE_NAME: z.string().min(1).default('conversions'),
+  SHUTDOWN_TIMEOUT_MS: int(0, 600_000).default(30_000),
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_BUCKET: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_PUBLIC_BASE_URL: z.url().optional(),
+  S3_FORCE_PATH_STYLE: bool.default(true),
+  MAX_TEXTURE_PX: int(64, 8192).default(2048),
+  FETCH_MAX_BYTES: int(1024, 2_000_000_000).default(50 * 1024 * 1024),
+  FETCH_TIMEOUT_MS: int(100, 600_000).default(30_000),
+  FETCH_CONNECT_TIMEOUT_MS: int(100, 120_000).default(10_000),
+  MAX_INPUT_PIXELS: int(1, 1_000_000_000).default(100_000_000),
+});
+
+/** Optional JSON file (CONFIG_FILE) for plugins, their options and pipeline routing. */
+export const fileSchema = z
+  .object({
+    plugins: z.array(z.string().min(1)).default([]),
+    pluginOptions: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
+    pipelines: z.record(z.string(), z.string().min(1)).default({}),
+  })
+  .strict();
+
+export type EnvInput = z.input<typeof envSchema>;
+export type ConfigFile = z.output<typeof fileSchema>;

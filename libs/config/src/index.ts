@@ -1,0 +1,3 @@
+export * from './app-config';
+export * from './load-config';
+export { envSchema, fileSchema } from './config.schema';

@@ -1,0 +1,158 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { z } from 'zod';
+import type { AppConfig, AppRole } from './app-config';
+import { envSchema, fileSchema } from './config.schema';
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+function formatIssues(error: z.ZodError, prefix = ''): string {
+  return error.issues
+    .map((i) => `  - ${prefix}${i.path.join('.') || '(root)'}: ${i.message}`)
+    .join('\n');
+}
+
+const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** Random base62 string from a CSPRNG (rejection sampling keeps it unbiased). */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const b of randomBytes(length * 2)) {
+      if (b < 248 && out.length < length) out += BASE62[b % 62];
+    }
+  }
+  return out;
+}
+
+function ownerKey(envKey: string | undefined, dataDir: string): Pick<AppConfig, 'ownerApiKey' | 'ownerApiKeySource'> {
+  if (envKey) return { ownerApiKey: envKey, ownerApiKeySource: 'env' };
+  const file = join(dataDir, 'owner-api-key');
+  if (existsSync(file)) {
+    const key = readFileSync(file, 'utf8').trim();
+    if (key.length >= 16) return { ownerApiKey: key, ownerApiKeySource: 'data-dir' };
+  }
+  const key = `sk_owner_${randomBase62(40)}`;
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return { ownerApiKey: key, ownerApiKeySource: 'generated' };
+}
+
+function parseRole(argv: readonly string[]): AppRole {
+  const i = argv.indexOf('--role');
+  const value = i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith('--role='))?.slice(7);
+  if (value === undefined) return 'all';
+  if (value === 'all' || value === 'api' || value === 'worker') return value;
+  throw new ConfigError(`config: --role must be one of all, api, worker (got "${value}")`);
+}
+
+/**
+ * Parses and validates the configuration once. Throws {@link ConfigError} listing every problem.
+ *
+ * @param env  the environment (only the documented names are read)
+ * @param argv command-line arguments (`--role api|worker|all`)
+ * @param cwd  base for relative paths
+ */
+export function loadConfig(
+  env: Record<string, string | undefined>,
+  argv: readonly string[] = [],
+  cwd: string = process.cwd(),
+): Readonly<AppConfig> {
+  const clean = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(clean);
+  if (!parsed.success) {
+    throw new ConfigError(`config: invalid environment\n${formatIssues(parsed.error)}`);
+  }
+  const e = parsed.data;
+  const role = parseRole(argv);
+  const problems: string[] = [];
+  const scaled = Boolean(e.DATABASE_URL || e.REDIS_URL);
+  if (scaled && !(e.DATABASE_URL && e.REDIS_URL)) {
+    problems.push('  - scaled mode needs both DATABASE_URL and REDIS_URL (embedded mode needs neither)');
+  }
+  if (role !== 'all' && !(e.DATABASE_URL && e.REDIS_URL)) {
+    problems.push(`  - --role ${role} runs a separate process and needs DATABASE_URL and REDIS_URL; use "npm start" for the embedded mode`);
+  }
+  if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) problems.push('  - S3_BUCKET: required when STORAGE_DRIVER=s3');
+
+  const dataDir = isAbsolute(e.DATA_DIR) ? e.DATA_DIR : resolve(cwd, e.DATA_DIR);
+  let file = fileSchema.parse({});
+  if (e.CONFIG_FILE) {
+    const path = isAbsolute(e.CONFIG_FILE) ? e.CONFIG_FILE : resolve(cwd, e.CONFIG_FILE);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (err) {
+      throw new ConfigError(`config: CONFIG_FILE ${path} cannot be read as JSON: ${(err as Error).message}`);
+    }
+    const f = fileSchema.safeParse(raw);
+    if (!f.success) throw new ConfigError(`config: invalid CONFIG_FILE ${path}\n${formatIssues(f.error)}`);
+    file = {
+      ...f.data,
+      plugins: f.data.plugins.map((m) => (m.startsWith('.') ? resolve(path, '..', m) : m)),
+    };
+  }
+  if (problems.length) throw new ConfigError(`config: invalid configuration\n${problems.join('\n')}`);
+
+  const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const config: AppConfig = {
+    role,
+    mode: scaled ? 'scaled' : 'embedded',
+    port: e.PORT,
+    host: e.HOST,
+    publicBaseUrl,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    ...ownerKey(e.OWNER_API_KEY, dataDir),
+    allowPrivateNetworks: e.ALLOW_PRIVATE_NETWORKS,
+    logLevel: e.LOG_LEVEL,
+    worker: {
+      concurrency: e.WORKER_CONCURRENCY,
+      maxAttempts: e.JOB_MAX_ATTEMPTS,
+      retryBaseMs: e.JOB_RETRY_BASE_MS,
+      lockMs: e.QUEUE_LOCK_MS,
+      queueName: e.QUEUE_NAME,
+      shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    },
+    storage:
+      e.STORAGE_DRIVER === 's3'
+        ? {
+            driver: 's3',
+            s3: {
+              endpoint: e.S3_ENDPOINT,
+              region: e.S3_REGION,
+              bucket: e.S3_BUCKET as string,
+              accessKeyId: e.S3_ACCESS_KEY_ID,
+              secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+              publicBaseUrl: e.S3_PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+              forcePathStyle: e.S3_FORCE_PATH_STYLE,
+            },
+          }
+        : { driver: 'local', root: join(dataDir, 'storage') },
+    images: { maxTexturePx: e.MAX_TEXTURE_PX, maxInputPixels: e.MAX_INPUT_PIXELS },
+    fetch: { maxBytes: e.FETCH_MAX_BYTES, timeoutMs: e.FETCH_TIMEOUT_MS, connectTimeoutMs: e.FETCH_CONNECT_TIMEOUT_MS },
+    plugins: { modules: file.plugins, options: file.pluginOptions, pipelines: file.pipelines },
+  };
+  return deepFreeze(config);
+}
+
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === 'object') {
+    for (const v of Object.values(o)) deepFreeze(v);
+    Object.freeze(o);
+  }
+  return o;
+}
+
+/** The one place that reads `process.env`. */
+export function loadConfigFromProcess(): Readonly<AppConfig> {
+  return loadConfig(process.env, process.argv.slice(2));
+}

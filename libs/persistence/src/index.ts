@@ -1,0 +1,4 @@
+export * from './job.entity';
+export * from './job.repository';
+export * from './data-source.factory';
+export { MIGRATIONS } from './migrations';

@@ -1,0 +1,57 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import type { JobErrorInfo, JobStatus } from '@app/pipeline';
+
+/** A conversion job. The database is the source of truth; queue messages carry only the id. */
+@Entity({ name: 'jobs' })
+@Index('jobs_status_idx', ['status'])
+@Index('jobs_owner_idx', ['ownerId', 'createdAt'])
+export class JobEntity {
+  /** `api_…` (v1) or `v2_…` (v2), unguessable. */
+  @PrimaryColumn({ type: 'varchar', length: 64 })
+  id!: string;
+
+  /** What was asked for, e.g. `v1.convert`. */
+  @Column({ type: 'varchar', length: 64 })
+  kind!: string;
+
+  /** Pipeline definition id that runs it. */
+  @Column({ type: 'varchar', length: 128 })
+  pipeline!: string;
+
+  @Column({ type: 'varchar', length: 16, default: 'queued' })
+  status!: JobStatus;
+
+  /** 0..100 */
+  @Column({ type: 'double precision', default: 0 })
+  progress!: number;
+
+  @Column({ name: 'stage_progress', type: 'jsonb', default: () => "'{}'::jsonb" })
+  stageProgress!: Record<string, number>;
+
+  @Column({ type: 'jsonb' })
+  input!: Record<string, unknown>;
+
+  @Column({ type: 'jsonb', nullable: true })
+  result!: Record<string, unknown> | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  error!: JobErrorInfo | null;
+
+  @Column({ name: 'owner_id', type: 'varchar', length: 64, nullable: true })
+  ownerId!: string | null;
+
+  @Column({ type: 'int', default: 0 })
+  attempts!: number;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+
+  @Column({ name: 'started_at', type: 'timestamptz', nullable: true })
+  startedAt!: Date | null;
+
+  @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
+  finishedAt!: Date | null;
+}

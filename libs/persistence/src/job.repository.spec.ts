@@ -1,0 +1,112 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DataSource } from 'typeorm';
+import { createDataSource, JobRepository } from './index';
+
+const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function freshPostgres(): Promise<{ ds: DataSource; drop: () => Promise<void> }> {
+  // One throwaway database per run so the suite never touches real data.
+  const admin = await createDataSource({ databaseUrl: PG_URL, dataDir: '', migrate: false });
+  const name = `ar_test_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  await admin.query(`CREATE DATABASE "${name}"`);
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  const ds = await createDataSource({ databaseUrl: url.toString(), dataDir: '' });
+  return {
+    ds,
+    drop: async () => {
+      await ds.destroy();
+      await admin.query(`DROP DATABASE "${name}"`);
+      await admin.destroy();
+    },
+  };
+}
+
+describe.each([
+  ['PGlite (embedded)', async () => {
+    const ds = await createDataSource({ dataDir: mkdtempSync(join(tmpdir(), 'pgl-')) });
+    return { ds, drop: () => ds.destroy() };
+  }],
+  ['Postgres server (scaled)', freshPostgres],
+])('JobRepository on %s', (_name, open) => {
+  let ds: DataSource;
+  let drop: () => Promise<void>;
+  let repo: JobRepository;
+
+  beforeAll(async () => {
+    ({ ds, drop } = await open());
+    repo = new JobRepository(ds);
+  });
+  afterAll(() => drop());
+
+  it('ran the migration set', async () => {
+    const rows: { name: string }[] = await ds.query('SELECT name FROM migrations');
+    expect(rows.map((r) => r.name)).toEqual(['CreateJobs1763683200000']);
+  });
+
+  it('creates jobs with unguessable prefixed ids and reads them back', async () => {
+    const a = await repo.create({ kind: 'v1.convert', pipeline: 'still-image', ownerId: 'u1', input: { image_url: 'https://x/y.png', n: 1 }, idPrefix: 'api' });
+    const b = await repo.create({ kind: 'v2.item', pipeline: 'still-image', ownerId: 'u1', input: {}, idPrefix: 'v2' });
+    expect(a.id).toMatch(/^api_[a-z2-7]{24}$/);
+    expect(b.id).toMatch(/^v2_[a-z2-7]{24}$/);
+    const back = await repo.find(a.id);
+    expect(back).toMatchObject({ kind: 'v1.convert', status: 'queued', progress: 0, input: { image_url: 'https://x/y.png', n: 1 }, result: null, attempts: 0 });
+    expect(back!.createdAt).toBeInstanceOf(Date);
+  });
+
+  it('scopes jobs to their owner', async () => {
+    const a = await repo.create({ kind: 'k', pipeline: 'p', ownerId: 'alice', input: {}, idPrefix: 'api' });
+    expect(await repo.findForOwner(a.id, 'alice')).not.toBeNull();
+    expect(await repo.findForOwner(a.id, 'bob')).toBeNull();
+  });
+
+  it('updates status, progress, result and error, and never changes a final job', async () => {
+    const j = await repo.create({ kind: 'k', pipeline: 'p', ownerId: null, input: {}, idPrefix: 'api' });
+    expect(await repo.update(j.id, { status: 'converting', progress: 42.5, stageProgress: { fetch: 1, normalise: 0.5 }, attempts: 1, startedAt: new Date() })).toBe(true);
+    let r = await repo.find(j.id);
+    expect(r).toMatchObject({ status: 'converting', progress: 42.5, stageProgress: { fetch: 1, normalise: 0.5 }, attempts: 1 });
+    expect(await repo.update(j.id, { status: 'completed', progress: 100, result: { glb: 'a.glb', nested: { x: [1, 2] } }, finishedAt: new Date() })).toBe(true);
+    expect(await repo.update(j.id, { status: 'failed', error: { code: 'x', message: 'x', retryable: false } })).toBe(false);
+    r = await repo.find(j.id);
+    expect(r).toMatchObject({ status: 'completed', progress: 100, result: { glb: 'a.glb', nested: { x: [1, 2] } }, error: null });
+    expect(r!.finishedAt).toBeInstanceOf(Date);
+  });
+
+  it('rejects an impossible state at the database', async () => {
+    const j = await repo.create({ kind: 'k', pipeline: 'p', ownerId: null, input: {}, idPrefix: 'api' });
+    await expect(repo.update(j.id, { status: 'bogus' as never })).rejects.toThrow();
+  });
+
+  it('lists unfinished jobs for recovery', async () => {
+    const j = await repo.create({ kind: 'k', pipeline: 'p', ownerId: null, input: {}, idPrefix: 'api' });
+    await repo.update(j.id, { status: 'downloading' });
+    const ids = await repo.listUnfinishedIds();
+    expect(ids).toContain(j.id);
+    const done = await repo.create({ kind: 'k', pipeline: 'p', ownerId: null, input: {}, idPrefix: 'api' });
+    await repo.update(done.id, { status: 'failed' });
+    expect(await repo.listUnfinishedIds()).not.toContain(done.id);
+  });
+
+  it('handles concurrent writers', async () => {
+    const jobs = await Promise.all(Array.from({ length: 20 }, (_, i) => repo.create({ kind: 'k', pipeline: 'p', ownerId: null, input: { i }, idPrefix: 'v2' })));
+    await Promise.all(jobs.map((j, i) => repo.update(j.id, { progress: i })));
+    const back = await Promise.all(jobs.map((j) => repo.find(j.id)));
+    expect(back.map((b) => b!.progress)).toEqual(jobs.map((_, i) => i));
+  });
+
+  it('answers ping', async () => {
+    await expect(repo.ping()).resolves.toBeUndefined();
+  });
+});
+
+it('PGlite keeps data on disk across restarts', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pgl-'));
+  const ds1 = await createDataSource({ dataDir: dir });
+  const j = await new JobRepository(ds1).create({ kind: 'k', pipeline: 'p', ownerId: null, input: { keep: true }, idPrefix: 'api' });
+  await ds1.destroy();
+  const ds2 = await createDataSource({ dataDir: dir });
+  expect(await new JobRepository(ds2).find(j.id)).toMatchObject({ input: { keep: true } });
+  await ds2.destroy();
+});

@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import { In, Not, type DataSource, type Repository } from 'typeorm';
+import type { JobPatch, JobStorePort, RunnableJob } from '@app/pipeline';
+import { JobEntity } from './job.entity';
+
+export interface NewJob {
+  kind: string;
+  pipeline: string;
+  ownerId: string | null;
+  input: Record<string, unknown>;
+  /** `api` for v1, `v2` for v2. */
+  idPrefix: 'api' | 'v2';
+}
+
+const FINAL = ['completed', 'failed'];
+
+/** Unguessable job id: prefix + 24 base32 characters (120 bits). */
+export function newJobId(prefix: 'api' | 'v2'): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
+  const bytes = randomBytes(24);
+  let s = '';
+  for (const b of bytes) s += alphabet[b & 31];
+  return `${prefix}_${s}`;
+}
+
+/** Every database side effect for jobs. */
+export class JobRepository implements JobStorePort {
+  private readonly repo: Repository<JobEntity>;
+
+  constructor(private readonly ds: DataSource) {
+    this.repo = ds.getRepository(JobEntity);
+  }
+
+  async create(job: NewJob): Promise<JobEntity> {
+    const entity = this.repo.create({
+      id: newJobId(job.idPrefix),
+      kind: job.kind,
+      pipeline: job.pipeline,
+      ownerId: job.ownerId,
+      input: job.input,
+      status: 'queued',
+      progress: 0,
+      stageProgress: {},
+      result: null,
+      error: null,
+      attempts: 0,
+      startedAt: null,
+      finishedAt: null,
+    });
+    return this.repo.save(entity);
+  }
+
+  find(id: string): Promise<JobEntity | null> {
+    return this.repo.findOneBy({ id });
+  }
+
+  /** A job as its owner sees it; null for anyone else (so the API answers 404, not 403). */
+  async findForOwner(id: string, ownerId: string | null): Promise<JobEntity | null> {
+    const job = await this.find(id);
+    if (!job || job.ownerId !== ownerId) return null;
+    return job;
+  }
+
+  async findRunnable(id: string): Promise<RunnableJob | null> {
+    const j = await this.find(id);
+    if (!j) return null;
+    return { id: j.id, kind: j.kind, pipeline: j.pipeline, status: j.status, ownerId: j.ownerId, input: j.input, attempts: j.attempts };
+  }
+
+  async update(id: string, patch: JobPatch): Promise<boolean> {
+    const res = await this.repo
+      .createQueryBuilder()
+      .update(JobEntity)
+      .set(patch as Partial<JobEntity>)
+      .where('id = :id', { id })
+      .andWhere('status NOT IN (:...final)', { final: FINAL })
+      .execute();
+    return (res.affected ?? 0) > 0;
+  }
+
+  /** Jobs not in a final state, oldest first: what a restarted worker must pick up again. */
+  async listUnfinishedIds(limit = 10_000): Promise<string[]> {
+    const rows = await this.repo.find({
+      select: { id: true },
+      where: { status: Not(In(FINAL)) },
+      order: { createdAt: 'ASC' },
+      take: limit,
+    });
+    return rows.map((r) => r.id);
+  }
+
+  async ping(): Promise<void> {
+    await this.ds.query('SELECT 1');
+  }
+}
