@@ -1,0 +1,3 @@
+export * from './job-queue.port';
+export * from './in-process-queue.adapter';
+export * from './bull-queue.adapter';
