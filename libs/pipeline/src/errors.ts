@@ -13,12 +13,15 @@ export abstract class PipelineError extends Error {
   readonly code: string;
   /** Name of the stage that raised it, filled in by the runner when absent. */
   stage?: string;
+  /** Request parameter at fault, when there is one. */
+  readonly param?: string;
 
-  constructor(code: string, message: string, options?: { cause?: unknown; stage?: string }) {
+  constructor(code: string, message: string, options?: { cause?: unknown; stage?: string; param?: string }) {
     super(message, options?.cause !== undefined ? { cause: options.cause } : undefined);
     this.name = new.target.name;
     this.code = code;
     this.stage = options?.stage;
+    this.param = options?.param;
   }
 }
 

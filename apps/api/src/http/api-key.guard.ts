@@ -1,0 +1,38 @@
+import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { AppConfig } from '@app/config';
+import { APP_CONFIG } from '@app/runtime';
+import { ApiError } from './api-error';
+
+/** Internal user that owns content created with the owner shared key. */
+export const SERVICE_USER_ID = 'service';
+
+export interface Principal {
+  userId: string;
+  keyType: 'owner' | 'user';
+}
+
+export type AuthedRequest = FastifyRequest & { principal: Principal };
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/** X-API-Key authentication. Until per-user keys land, the owner shared key (constant-time compare). */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  private readonly ownerDigest: Buffer;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.ownerDigest = digest(config.ownerApiKey);
+  }
+
+  canActivate(ctx: ExecutionContext): boolean {
+    const req = ctx.switchToHttp().getRequest<AuthedRequest>();
+    const header = req.headers['x-api-key'];
+    const key = Array.isArray(header) ? header[0] : header;
+    if (!key) throw ApiError.unauthorized('missing X-API-Key header');
+    if (!timingSafeEqual(digest(key), this.ownerDigest)) throw ApiError.unauthorized('unknown or revoked API key');
+    req.principal = { userId: SERVICE_USER_ID, keyType: 'owner' };
+    return true;
+  }
+}

@@ -1,0 +1,66 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { UserError } from '@app/pipeline';
+import { ApiError, type ApiErrorType } from './api-error';
+
+const TYPE_BY_STATUS: Record<number, ApiErrorType> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  402: 'insufficient_credits',
+  403: 'permission_error',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+};
+
+/**
+ * The one place errors become HTTP: `{ error: { type, code, message, param?, request_id } }`.
+ * 5xx answers carry the request id and no internals; the details go to the log.
+ */
+@Catch()
+export class HttpErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HTTP');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const reply = ctx.getResponse<FastifyReply>();
+    const req = ctx.getRequest<FastifyRequest>();
+    const requestId = String(req.id);
+    let status = 500;
+    let body: { type: ApiErrorType; code: string; message: string; param?: string };
+
+    if (exception instanceof ApiError) {
+      status = exception.status;
+      body = { type: exception.type, code: exception.code, message: exception.message, param: exception.param };
+    } else if (exception instanceof UserError) {
+      status = 400;
+      body = { type: 'invalid_request_error', code: exception.code, message: exception.message, param: exception.param };
+    } else if (exception instanceof HttpException) {
+      status = exception.getStatus();
+      const r = exception.getResponse();
+      const message = typeof r === 'string' ? r : String((r as { message?: unknown }).message ?? exception.message);
+      body = { type: TYPE_BY_STATUS[status] ?? 'api_error', code: status === 404 ? 'route_not_found' : `http_${status}`, message };
+    } else if (isFastifyError(exception)) {
+      status = exception.statusCode;
+      body = {
+        type: TYPE_BY_STATUS[status] ?? 'invalid_request_error',
+        code: exception.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'body_too_large' : 'invalid_body',
+        message: exception.message,
+      };
+    } else {
+      body = { type: 'api_error', code: 'internal_error', message: 'internal error; quote the request_id when reporting it' };
+    }
+    if (status >= 500) {
+      this.logger.error(`request ${requestId} failed: ${exception instanceof Error ? exception.stack : String(exception)}`);
+    }
+    if (body.param === undefined) delete body.param;
+    void reply.status(status).header('content-type', 'application/json; charset=utf-8').send({ error: { ...body, request_id: requestId } });
+  }
+}
+
+function isFastifyError(e: unknown): e is { statusCode: number; code: string; message: string } {
+  return typeof e === 'object' && e !== null && typeof (e as { statusCode?: unknown }).statusCode === 'number'
+    && (e as { statusCode: number }).statusCode >= 400 && (e as { statusCode: number }).statusCode < 500;
+}

@@ -1,0 +1,32 @@
+import type { AppConfig } from '@app/config';
+import type { PipelineRegistry } from '@app/pipeline';
+
+/** Job kinds the API creates, and the pipeline each runs by default. Operators re-route in CONFIG_FILE. */
+export const DEFAULT_ROUTES: Readonly<Record<string, string>> = {
+  'v1.convert': 'still-image',
+};
+
+/** Resolves a job kind to its pipeline id; checked against the registry at boot. */
+export class JobRoutes {
+  private readonly routes: Record<string, string>;
+
+  constructor(config: AppConfig, registry: PipelineRegistry) {
+    for (const kind of Object.keys(config.plugins.pipelines)) {
+      if (!(kind in DEFAULT_ROUTES)) {
+        throw new Error(`config: "pipelines" names unknown job kind "${kind}" (known: ${Object.keys(DEFAULT_ROUTES).join(', ')})`);
+      }
+    }
+    this.routes = { ...DEFAULT_ROUTES, ...config.plugins.pipelines };
+    for (const [kind, id] of Object.entries(this.routes)) {
+      if (!registry.has(id)) {
+        throw new Error(`config: job kind "${kind}" routes to pipeline "${id}", which no plugin defines (known: ${registry.pipelineIds().join(', ')})`);
+      }
+    }
+  }
+
+  pipelineFor(kind: string): string {
+    const id = this.routes[kind];
+    if (!id) throw new Error(`routes: unknown job kind "${kind}"`);
+    return id;
+  }
+}

@@ -1,0 +1,52 @@
+import type { Readable } from 'node:stream';
+
+export interface StoredObject {
+  key: string;
+  size: number;
+  contentType: string;
+  /** Strong validator (content hash) for HTTP caching. */
+  etag: string;
+}
+
+export interface ObjectStat extends StoredObject {
+  lastModified: Date;
+}
+
+/**
+ * Where models and posters live. Keys are `/`-separated, without a leading slash.
+ * Writes are idempotent (same key + same bytes = same object), so a replayed job is safe.
+ */
+export interface StoragePort {
+  readonly driver: string;
+  put(key: string, body: Buffer, contentType: string): Promise<StoredObject>;
+  stat(key: string): Promise<ObjectStat | null>;
+  /** A readable stream of the object, optionally a byte range (inclusive end). */
+  read(key: string, range?: { start: number; end: number }): Promise<Readable>;
+  /** Public absolute URL of the object. */
+  url(key: string): string;
+  delete(key: string): Promise<void>;
+  ping(): Promise<void>;
+}
+
+/** Rejects keys that could escape the storage root or confuse URLs. */
+export function assertSafeKey(key: string): void {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/.test(key) || key.includes('..')) {
+    throw new Error(`storage: invalid key "${key}"`);
+  }
+}
+
+export const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  glb: 'model/gltf-binary',
+  usdz: 'model/vnd.usdz+zip',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  json: 'application/json',
+};
+
+export function contentTypeFor(key: string): string {
+  const ext = key.slice(key.lastIndexOf('.') + 1).toLowerCase();
+  return CONTENT_TYPES[ext] ?? 'application/octet-stream';
+}
