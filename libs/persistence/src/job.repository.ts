@@ -71,7 +71,7 @@ export class JobRepository implements JobStorePort {
     const res = await this.repo
       .createQueryBuilder()
       .update(JobEntity)
-      .set(patch as Partial<JobEntity>)
+      .set(patch as never)
       .where('id = :id', { id })
       .andWhere('status NOT IN (:...final)', { final: FINAL })
       .execute();

@@ -15,6 +15,7 @@ import {
   type JobStorePort,
   type RunnableJob,
   type StageProvider,
+  type PipelineStep,
 } from './index';
 
 class MemoryStore implements JobStorePort {
@@ -45,7 +46,7 @@ function stage(id: string, run: StageProvider['run']): StageProvider {
   return { id, run };
 }
 
-async function setup(stages: StageProvider[], steps = stages.map((s, i) => ({ stage: s.id, phase: (['downloading', 'converting', 'uploading'] as const)[Math.min(i, 2)] }))) {
+async function setup(stages: StageProvider[], steps: PipelineStep[] = stages.map((s, i) => ({ stage: s.id, phase: (['downloading', 'converting', 'uploading'] as const)[Math.min(i, 2)] }))) {
   const container = createContainer();
   const plugin = definePlugin({
     name: 'fake',

@@ -1,0 +1,21 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import type { AppConfig } from '@app/config';
+import { CoreModule, WorkerModule } from '@app/runtime';
+import { FilesController } from './files/files.controller';
+import { HealthController } from './health/health.controller';
+import { ApiKeyGuard } from './http/api-key.guard';
+import { ConversionService } from './v1/conversion.service';
+import { V1Controller } from './v1/v1.controller';
+
+/** The HTTP API. With role "all" (embedded default) it also runs the worker in the same process. */
+@Module({})
+export class ApiModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: ApiModule,
+      imports: [CoreModule.forRoot(config), ...(config.role === 'all' ? [WorkerModule] : [])],
+      controllers: [HealthController, V1Controller, FilesController],
+      providers: [ApiKeyGuard, ConversionService],
+    };
+  }
+}

@@ -1,0 +1,61 @@
+import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { STORAGE } from '@app/runtime';
+import { assertSafeKey, type StoragePort } from '@app/storage';
+import { ApiError } from '../http/api-error';
+
+/**
+ * Serves stored files (local storage) at a stable path: right Content-Type, long-lived Cache-Control
+ * (keys never change content), ETag with If-None-Match, and single byte ranges (phones stream models).
+ */
+@Controller('files')
+export class FilesController {
+  constructor(@Inject(STORAGE) private readonly storage: StoragePort) {}
+
+  /** Fastify answers HEAD from this route too (exposeHeadRoutes), dropping the body. */
+  @Get('*')
+  async serve(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const body = req.method !== 'HEAD';
+    const key = decodeURIComponent((req.url.split('?')[0] ?? '').replace(/^\/files\//, ''));
+    try {
+      assertSafeKey(key);
+    } catch {
+      throw ApiError.notFound('file');
+    }
+    const stat = await this.storage.stat(key);
+    if (!stat || key.endsWith('.meta') || key.endsWith('.tmp')) throw ApiError.notFound('file');
+    reply
+      .header('content-type', stat.contentType)
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('etag', stat.etag)
+      .header('last-modified', stat.lastModified.toUTCString())
+      .header('accept-ranges', 'bytes')
+      .header('access-control-allow-origin', '*')
+      .header('x-content-type-options', 'nosniff');
+    const inm = req.headers['if-none-match'];
+    if (inm && inm.split(',').map((s) => s.trim()).includes(stat.etag)) {
+      void reply.status(304).send();
+      return;
+    }
+    const range = req.headers.range;
+    if (range) {
+      const m = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
+      let start = m && m[1] !== '' ? Number(m[1]) : NaN;
+      let end = m && m[2] !== '' ? Number(m[2]) : stat.size - 1;
+      if (m && m[1] === '' && m[2] !== '') {
+        start = Math.max(0, stat.size - Number(m[2]));
+        end = stat.size - 1;
+      }
+      end = Math.min(end, stat.size - 1);
+      if (!m || !Number.isFinite(start) || start > end || start >= stat.size) {
+        void reply.status(416).header('content-range', `bytes */${stat.size}`).send();
+        return;
+      }
+      reply.status(206).header('content-range', `bytes ${start}-${end}/${stat.size}`).header('content-length', String(end - start + 1));
+      void reply.send(body ? await this.storage.read(key, { start, end }) : undefined);
+      return;
+    }
+    reply.status(200).header('content-length', String(stat.size));
+    void reply.send(body ? await this.storage.read(key) : undefined);
+  }
+}

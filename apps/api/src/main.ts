@@ -1,0 +1,55 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { randomUUID } from 'node:crypto';
+import { ConfigError, loadConfigFromProcess, type AppConfig } from '@app/config';
+import { ApiModule } from './api.module';
+import { HttpErrorFilter } from './http/http-error.filter';
+
+export async function createApiApp(config: AppConfig): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+    genReqId: () => `req_${randomUUID().replace(/-/g, '')}`,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(config), adapter, {
+    logger: config.logLevel === 'debug' ? ['log', 'warn', 'error', 'debug'] : ['log', 'warn', 'error'],
+  });
+  app.useGlobalFilters(new HttpErrorFilter());
+  app.enableShutdownHooks();
+  return app;
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  let config: AppConfig;
+  try {
+    config = loadConfigFromProcess();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const app = await createApiApp(config);
+  await app.listen({ port: config.port, host: config.host });
+  const logger = new Logger('Main');
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  logger.log(`${config.role === 'all' ? 'API + worker' : 'API'} (${config.mode} mode) listening on ${config.host}:${port} in ${Date.now() - started} ms`);
+  console.log(`Base URL:      ${config.publicBaseUrl}`);
+  if (config.ownerApiKeySource === 'env') {
+    console.log(`Owner API key: ${config.ownerApiKey.slice(0, 6)}… (from OWNER_API_KEY)`);
+  } else {
+    console.log(`Owner API key: ${config.ownerApiKey} (kept in ${config.dataDir}/owner-api-key)`);
+  }
+}
+
+if (require.main === module) {
+  main().catch((e) => {
+    console.error(`startup failed: ${(e as Error).message}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,112 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { AppConfig } from '@app/config';
+import { JobRepository, type JobEntity } from '@app/persistence';
+import { toV1Status, UserError } from '@app/pipeline';
+import { parseDimensionRequest, type StillImageResult } from '@app/plugins';
+import type { JobQueuePort } from '@app/queue';
+import { APP_CONFIG, JOB_QUEUE, JobRoutes, STORAGE } from '@app/runtime';
+import type { StoragePort } from '@app/storage';
+import { ApiError } from '../http/api-error';
+
+export interface ConvertBody {
+  image_url?: unknown;
+  aspect_ratio?: unknown;
+  width_inches?: unknown;
+  height_inches?: unknown;
+  callback_url?: unknown;
+}
+
+const KNOWN = new Set(['image_url', 'aspect_ratio', 'width_inches', 'height_inches', 'callback_url']);
+
+/** v1 use cases: submit a still image, read its status and result. */
+@Injectable()
+export class ConversionService {
+  constructor(
+    private readonly jobs: JobRepository,
+    private readonly routes: JobRoutes,
+    @Inject(JOB_QUEUE) private readonly queue: JobQueuePort,
+    @Inject(STORAGE) private readonly storage: StoragePort,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async submit(ownerId: string, body: unknown): Promise<{ job_id: string; status: 'queued' }> {
+    if (!body || typeof body !== 'object' || Array.isArray(body)) {
+      throw new ApiError(400, 'invalid_request_error', 'invalid_body', 'the body must be a JSON object');
+    }
+    const b = body as ConvertBody;
+    const unknown = Object.keys(b).find((k) => !KNOWN.has(k));
+    if (unknown) throw ApiError.invalid(unknown, `${unknown}: unknown parameter`, 'parameter_unknown');
+    if (b.image_url === undefined || b.image_url === null || b.image_url === '') {
+      throw ApiError.invalid('image_url', 'image_url: required', 'parameter_missing');
+    }
+    if (typeof b.image_url !== 'string' || b.image_url.length > 4096 || !/^https?:\/\//i.test(b.image_url) || !URL.canParse(b.image_url)) {
+      throw ApiError.invalid('image_url', 'image_url: must be an http or https URL');
+    }
+    if (b.callback_url !== undefined && b.callback_url !== null) {
+      // Callbacks are a separate piece of work (issue: v1 API, callbacks, embed pages); refusing is
+      // better than accepting a URL we would never call.
+      throw ApiError.invalid('callback_url', 'callback_url: callbacks are not supported by this server yet; poll GET /api/v1/status/{job_id}', 'parameter_unsupported');
+    }
+    let dims: ReturnType<typeof parseDimensionRequest>;
+    try {
+      dims = parseDimensionRequest(b);
+    } catch (e) {
+      if (e instanceof UserError) throw ApiError.invalid(e.param ?? 'body', e.message, e.code);
+      throw e;
+    }
+    const input: Record<string, unknown> = { image_url: b.image_url };
+    if (dims.mode === 'explicit') Object.assign(input, { width_inches: dims.width, height_inches: dims.height });
+    if (dims.mode === 'aspect') input.aspect_ratio = b.aspect_ratio;
+
+    const job = await this.jobs.create({
+      kind: 'v1.convert',
+      pipeline: this.routes.pipelineFor('v1.convert'),
+      ownerId,
+      input,
+      idPrefix: 'api',
+    });
+    // If this enqueue is lost (crash, Redis hiccup) the worker's backlog sweep finds the job in the database.
+    await this.queue.enqueue(job.id).catch(() => undefined);
+    return { job_id: job.id, status: 'queued' };
+  }
+
+  private async owned(ownerId: string, jobId: string): Promise<JobEntity> {
+    const job = /^api_[a-z2-7]{1,60}$/.test(jobId) ? await this.jobs.findForOwner(jobId, ownerId) : null;
+    if (!job || job.kind !== 'v1.convert') throw ApiError.notFound(`job ${jobId.slice(0, 80)}`);
+    return job;
+  }
+
+  async status(ownerId: string, jobId: string) {
+    const job = await this.owned(ownerId, jobId);
+    const status = toV1Status(job.status);
+    return {
+      job_id: job.id,
+      status,
+      progress: status === 'completed' ? 100 : Math.min(100, Math.max(0, job.progress)),
+      ...(job.status === 'failed' && job.error ? { error: { code: job.error.code, message: job.error.message } } : {}),
+      created_at: job.createdAt.toISOString(),
+      updated_at: job.updatedAt.toISOString(),
+    };
+  }
+
+  async result(ownerId: string, jobId: string) {
+    const job = await this.owned(ownerId, jobId);
+    if (job.status === 'failed') {
+      throw new ApiError(409, 'conflict', 'job_failed', `job ${job.id} failed: ${job.error?.message ?? 'unknown error'}`);
+    }
+    if (job.status !== 'completed' || !job.result) {
+      throw new ApiError(409, 'conflict', 'job_not_finished', `job ${job.id} is not finished yet (status ${toV1Status(job.status)}); poll GET /api/v1/status/${job.id}`);
+    }
+    const r = job.result as StillImageResult;
+    return {
+      job_id: job.id,
+      status: 'completed' as const,
+      models: {
+        usdz: { url: this.storage.url(r.files.usdz.key), bytes: r.files.usdz.bytes, content_type: r.files.usdz.content_type },
+        glb: { url: this.storage.url(r.files.glb.key), bytes: r.files.glb.bytes, content_type: r.files.glb.content_type },
+      },
+      poster_url: this.storage.url(r.files.poster.key),
+      dimensions: r.dimensions,
+    };
+  }
+}

@@ -1,0 +1,29 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ConfigError, loadConfig, loadConfigFromProcess, type AppConfig } from '@app/config';
+import { WorkerAppModule } from './worker-app.module';
+
+/** A worker process (scaled mode): consumes the Bull queue. Run as many as needed. */
+async function main(): Promise<void> {
+  let config: AppConfig;
+  try {
+    const fromProcess = loadConfigFromProcess();
+    // The worker entry point is always the worker role.
+    config = fromProcess.role === 'worker' ? fromProcess : loadConfig(process.env, ['--role', 'worker']);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const app = await NestFactory.createApplicationContext(WorkerAppModule.forRoot(config), { logger: ['log', 'warn', 'error'] });
+  app.enableShutdownHooks();
+  new Logger('Main').log(`worker ${process.pid} started (${config.mode} mode, concurrency ${config.worker.concurrency})`);
+}
+
+main().catch((e) => {
+  console.error(`startup failed: ${(e as Error).message}`);
+  process.exit(1);
+});

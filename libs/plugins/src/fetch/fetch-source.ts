@@ -1,0 +1,175 @@
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import { OperationalError, UserError } from '@app/pipeline';
+import { BlockedAddressError, guardedLookup, isBlockedAddress } from './ssrf-guard';
+import { sniffType, type SniffedType } from './sniff';
+
+export interface FetchOptions {
+  /** Byte cap, enforced while streaming (Content-Length is not trusted). */
+  maxBytes: number;
+  /** Wall-clock cap for the whole download, redirects included. */
+  timeoutMs: number;
+  /** Cap for establishing each connection. */
+  connectTimeoutMs: number;
+  /** Redirects followed, each re-checked (default 3). */
+  maxRedirects?: number;
+  /** https only and no redirects (v2 animated AR rules). */
+  strict?: boolean;
+  /** Tests and local development only. */
+  allowPrivateNetworks?: boolean;
+  /** Accepted kinds of media (default: images). */
+  accept?: readonly SniffedType['kind'][];
+  signal?: AbortSignal;
+}
+
+export interface FetchedSource {
+  bytes: Buffer;
+  type: SniffedType;
+  /** URL after redirects. */
+  url: string;
+}
+
+export const FETCH_DEFAULTS = { maxRedirects: 3, accept: ['image'] as const };
+
+const err = (code: string, message: string) => new UserError(code, `fetch: ${message}`);
+
+function checkUrl(raw: string, strict: boolean, allowPrivate: boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw err('invalid_url', `"${raw.slice(0, 200)}" is not a valid URL`);
+  }
+  if (strict ? url.protocol !== 'https:' : url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw err('unsupported_url_scheme', `only ${strict ? 'https' : 'http and https'} URLs are accepted (got ${url.protocol.replace(':', '')})`);
+  }
+  if (url.username || url.password) throw err('invalid_url', 'URLs with credentials are not accepted');
+  // The WHATWG parser already turned decimal/octal/hex/short IPv4 spellings into dotted form.
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (!allowPrivate && isIP(host) && isBlockedAddress(host)) {
+    throw err('private_address', `${host} is a private or reserved address`);
+  }
+  if (!allowPrivate && (host === 'localhost' || host.endsWith('.localhost'))) {
+    throw err('private_address', `${host} is a private address`);
+  }
+  return url;
+}
+
+/**
+ * Downloads an untrusted source: http/https only, SSRF-guarded at connect time, redirects re-checked
+ * hop by hop, bytes capped while streaming, connect and total timeouts, type sniffed from magic bytes.
+ * Failures are {@link UserError} (bad source) or {@link OperationalError} (worth a retry: 5xx, 429).
+ */
+export async function fetchSource(rawUrl: string, options: FetchOptions): Promise<FetchedSource> {
+  const opts = { ...FETCH_DEFAULTS, ...options };
+  const strict = opts.strict ?? false;
+  const allowPrivate = opts.allowPrivateNetworks ?? false;
+  const deadline = AbortSignal.timeout(opts.timeoutMs);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, deadline]) : deadline;
+  let url = checkUrl(rawUrl, strict, allowPrivate);
+
+  for (let hop = 0; ; hop++) {
+    const res = await request(url, opts, allowPrivate, signal, deadline);
+    const status = res.statusCode ?? 0;
+    if (status >= 300 && status < 400) {
+      res.resume();
+      const location = res.headers.location;
+      if (strict) throw err('redirect_not_allowed', `the source redirects (HTTP ${status}); give the final URL`);
+      if (!location) throw err('bad_redirect', `HTTP ${status} without a Location header`);
+      if (hop >= opts.maxRedirects) throw err('too_many_redirects', `more than ${opts.maxRedirects} redirects`);
+      url = checkUrl(new URL(location, url).toString(), strict, allowPrivate);
+      continue;
+    }
+    if (status < 200 || status >= 300) {
+      res.resume();
+      if (status === 429 || status >= 500) {
+        throw new OperationalError('source_unavailable', `fetch: the source answered HTTP ${status}`);
+      }
+      throw err(status === 404 || status === 410 ? 'source_not_found' : 'source_http_error', `the source answered HTTP ${status}`);
+    }
+    const declared = Number(res.headers['content-length']);
+    if (Number.isFinite(declared) && declared > opts.maxBytes) {
+      res.destroy();
+      throw err('source_too_large', `the source is ${declared} bytes, over the ${opts.maxBytes}-byte limit`);
+    }
+    const bytes = await readCapped(res, opts.maxBytes, signal, deadline);
+    const type = sniffType(bytes);
+    if (!type) throw err('unsupported_type', 'the source is not a supported image (JPEG, PNG, GIF, WebP, AVIF, HEIF, TIFF)');
+    if (!opts.accept.includes(type.kind)) throw err('unsupported_type', `the source is a ${type.kind} (${type.mime}), not an ${opts.accept.join(' or ')}`);
+    return { bytes, type, url: url.toString() };
+  }
+}
+
+function request(url: URL, opts: FetchOptions, allowPrivate: boolean, signal: AbortSignal, deadline: AbortSignal): Promise<http.IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const mod = url.protocol === 'https:' ? https : http;
+    const req = mod.request(url, {
+      method: 'GET',
+      lookup: guardedLookup(allowPrivate),
+      signal,
+      headers: { 'user-agent': 'image-ar-service/0.1 (+fetch)', accept: 'image/*,video/*;q=0.9,*/*;q=0.5' },
+      agent: false,
+    });
+    const connectTimer = setTimeout(() => req.destroy(new Error('connect timeout')), opts.connectTimeoutMs);
+    req.on('socket', (socket) => {
+      socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
+    });
+    req.on('response', (res) => {
+      clearTimeout(connectTimer);
+      resolve(res);
+    });
+    req.on('error', (e: NodeJS.ErrnoException) => {
+      clearTimeout(connectTimer);
+      reject(mapError(e, url, deadline, opts));
+    });
+    req.end();
+  });
+}
+
+function mapError(e: NodeJS.ErrnoException, url: URL, deadline: AbortSignal, opts: FetchOptions): Error {
+  const cause = (e as { cause?: unknown }).cause ?? e;
+  if (cause instanceof BlockedAddressError || e instanceof BlockedAddressError) {
+    return err('private_address', (cause as Error).message);
+  }
+  if (deadline.aborted) return err('source_timeout', `no complete answer from ${url.host} within ${opts.timeoutMs} ms`);
+  if (e.name === 'AbortError') return new OperationalError('aborted', 'fetch: interrupted');
+  if (e.message === 'connect timeout') return err('source_timeout', `could not connect to ${url.host} within ${opts.connectTimeoutMs} ms`);
+  if (e.code === 'ENOTFOUND' || e.code === 'EAI_NODATA' || e.code === 'EAI_NONAME') {
+    return err('dns_failure', `the host ${url.hostname} does not resolve`);
+  }
+  if (e.code === 'EAI_AGAIN') return new OperationalError('dns_unavailable', `fetch: DNS lookup of ${url.hostname} failed temporarily`);
+  if (e.code === 'ECONNREFUSED') return err('source_unreachable', `${url.host} refused the connection`);
+  if (e.code?.startsWith('ERR_TLS') || e.code?.includes('CERT')) return err('source_tls_error', `TLS error talking to ${url.host}: ${e.message}`);
+  return new OperationalError('source_network_error', `fetch: network error talking to ${url.host}: ${e.code ?? e.message}`);
+}
+
+function readCapped(res: http.IncomingMessage, maxBytes: number, signal: AbortSignal, deadline: AbortSignal): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onAbort = () => res.destroy(new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    res.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > maxBytes) {
+        res.destroy();
+        signal.removeEventListener('abort', onAbort);
+        reject(err('source_too_large', `the source is over the ${maxBytes}-byte limit`));
+        return;
+      }
+      chunks.push(c);
+    });
+    res.on('end', () => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(Buffer.concat(chunks, size));
+    });
+    res.on('error', (e) => {
+      signal.removeEventListener('abort', onAbort);
+      if (deadline.aborted) reject(err('source_timeout', 'the download took too long'));
+      else if (signal.aborted) reject(new OperationalError('aborted', 'fetch: interrupted'));
+      else reject(new OperationalError('source_network_error', `fetch: connection lost: ${e.message}`));
+    });
+    res.on('aborted', () => undefined);
+  });
+}

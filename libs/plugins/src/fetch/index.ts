@@ -1,0 +1,5 @@
+export * from './sniff';
+export * from './ssrf-guard';
+export * from './fetch-source';
+export * from './fetch.stage';
+export * from './fetch.plugin';

@@ -1,0 +1,3 @@
+export * from './normalise-image';
+export * from './normalise.stage';
+export * from './normalise.plugin';
