@@ -27,5 +27,5 @@ const queue = driver === 'bull'
     save(t);
   }, { concurrency: 2 });
   if (mode === 'hang') for (const id of load().pending) await queue.enqueue(id);
-  process.send && process.send('ready');
+  if (process.send) process.send('ready');
 })();

@@ -1,16 +1,15 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ConfigError, loadConfig, loadConfigFromProcess, type AppConfig } from '@app/config';
+import { ConfigError, loadConfigFromProcess, type AppConfig } from '@app/config';
 import { WorkerAppModule } from './worker-app.module';
 
 /** A worker process (scaled mode): consumes the Bull queue. Run as many as needed. */
 async function main(): Promise<void> {
   let config: AppConfig;
   try {
-    const fromProcess = loadConfigFromProcess();
-    // The worker entry point is always the worker role.
-    config = fromProcess.role === 'worker' ? fromProcess : loadConfig(process.env, ['--role', 'worker']);
+    config = loadConfigFromProcess('worker');
+    if (config.role !== 'worker') throw new ConfigError(`config: the worker entry point runs --role worker (got ${config.role})`);
   } catch (e) {
     if (e instanceof ConfigError) {
       console.error(e.message);

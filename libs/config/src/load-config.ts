@@ -152,7 +152,13 @@ function deepFreeze<T>(o: T): T {
   return o;
 }
 
-/** The one place that reads `process.env`. */
-export function loadConfigFromProcess(): Readonly<AppConfig> {
-  return loadConfig(process.env, process.argv.slice(2));
+/**
+ * The one place that reads `process.env`.
+ *
+ * @param defaultRole role when the command line names none (the worker entry point passes 'worker')
+ */
+export function loadConfigFromProcess(defaultRole: AppRole = 'all'): Readonly<AppConfig> {
+  const argv = process.argv.slice(2);
+  const hasRole = argv.some((a) => a === '--role' || a.startsWith('--role='));
+  return loadConfig(process.env, hasRole ? argv : [...argv, '--role', defaultRole]);
 }

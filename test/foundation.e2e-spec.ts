@@ -1,0 +1,153 @@
+import { join } from 'node:path';
+import { Api, type AppProcess, createTestDatabase, freePort, REDIS_URL, ROOT, spawnApp, tempDir, waitHealthy, writeConfigFile } from './support/app-process';
+
+const TRIVIAL = join(ROOT, 'test/fixtures/plugins/trivial.plugin.js');
+const OWNER = 'owner-key-for-e2e-0123456789';
+
+function trivialConfig(dir: string, delayMs: number): string {
+  return writeConfigFile(dir, { plugins: [TRIVIAL], pluginOptions: { trivial: { delayMs } }, pipelines: { 'v1.convert': 'trivial' } });
+}
+
+describe('embedded mode (PGlite + in-process queue, one process)', () => {
+  const apps: AppProcess[] = [];
+  afterEach(async () => {
+    for (const a of apps.splice(0)) await a.kill('SIGKILL');
+  });
+
+  async function start(dataDir: string, delayMs: number, extra: Record<string, string> = {}) {
+    const port = await freePort();
+    const app = spawnApp('api', { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, CONFIG_FILE: trivialConfig(dataDir, delayMs), ...extra });
+    apps.push(app);
+    await waitHealthy(`http://127.0.0.1:${port}`, app);
+    return { app, base: `http://127.0.0.1:${port}` };
+  }
+
+  it('starts with no other server, prints its base URL and generated owner key, and is ready', async () => {
+    const dir = tempDir();
+    const { app, base } = await start(dir, 0);
+    expect(app.output()).toMatch(/Base URL: +http:\/\/localhost:\d+/);
+    const key = /Owner API key: (sk_owner_\w+)/.exec(app.output())?.[1];
+    expect(key).toBeDefined();
+    const ready = await (await fetch(`${base}/readyz`)).json();
+    expect(ready).toEqual({ status: 'ready', queue: 'in-process', checks: { database: 'ok', queue: 'ok', storage: 'ok' } });
+    const unauth = await fetch(`${base}/api/v1/status/api_x`);
+    expect(unauth.status).toBe(401);
+    expect((await unauth.json()).error).toMatchObject({ type: 'authentication_error', code: 'invalid_api_key' });
+  });
+
+  it('takes a throwaway pipeline from API to queue to worker to completed', async () => {
+    const dir = tempDir();
+    const { base } = await start(dir, 50, { OWNER_API_KEY: OWNER });
+    const api = new Api(base, OWNER);
+    const created = await api.req('POST', '/api/v1/convert', { image_url: 'https://example.com/a.png' });
+    expect(created.status).toBe(202);
+    expect(created.body).toEqual({ job_id: expect.stringMatching(/^api_/), status: 'queued' });
+    const done = await api.waitStatus(created.body.job_id, ['completed', 'failed']);
+    expect(done).toMatchObject({ status: 'completed', progress: 100 });
+  });
+
+  it('finishes a job that was running when the process was killed with SIGKILL', async () => {
+    const dir = tempDir();
+    const first = await start(dir, 4000, { OWNER_API_KEY: OWNER });
+    const api = new Api(first.base, OWNER);
+    const { body } = await api.req('POST', '/api/v1/convert', { image_url: 'https://example.com/a.png' });
+    const mid = await api.waitStatus(body.job_id, ['processing']);
+    expect(mid.progress).toBe(50);
+    await first.app.kill('SIGKILL');
+
+    const second = await start(dir, 100, { OWNER_API_KEY: OWNER });
+    const done = await new Api(second.base, OWNER).waitStatus(body.job_id, ['completed', 'failed']);
+    expect(done.status).toBe('completed');
+  });
+
+  it('lets a running job finish on SIGTERM', async () => {
+    const dir = tempDir();
+    const first = await start(dir, 1500, { OWNER_API_KEY: OWNER });
+    const api = new Api(first.base, OWNER);
+    const { body } = await api.req('POST', '/api/v1/convert', { image_url: 'https://example.com/a.png' });
+    await api.waitStatus(body.job_id, ['processing']);
+    const code = await first.app.kill('SIGTERM');
+    // Nest re-raises the signal after a clean shutdown, so the process ends "by SIGTERM", not by a crash.
+    expect(code === 0 || first.app.proc.signalCode === 'SIGTERM').toBe(true);
+    expect(first.app.output()).toContain('stopping: letting running jobs finish');
+    const second = await start(dir, 0, { OWNER_API_KEY: OWNER });
+    const after = await new Api(second.base, OWNER).req('GET', `/api/v1/status/${body.job_id}`);
+    // Completed by the first process before it exited: the second never had to run it.
+    expect(after.body.status).toBe('completed');
+  });
+
+  it('fails startup with a clear message on bad configuration', async () => {
+    const dir = tempDir();
+    const bad = spawnApp('api', { PORT: 'not-a-port', DATA_DIR: dir });
+    apps.push(bad);
+    expect(await bad.kill('SIGCONT')).toBe(2);
+    expect(bad.output()).toContain('PORT');
+    const file = writeConfigFile(dir, { plugins: [TRIVIAL], pluginOptions: { trivial: { delay: 1 } } });
+    const unknownKey = spawnApp('api', { PORT: String(await freePort()), DATA_DIR: dir, CONFIG_FILE: file });
+    apps.push(unknownKey);
+    expect(await unknownKey.kill('SIGCONT')).toBe(1);
+    expect(unknownKey.output()).toContain('unknown config key "delay" for plugin "trivial"');
+  });
+});
+
+describe('scaled mode (Postgres + Bull, API and workers as separate processes)', () => {
+  const apps: AppProcess[] = [];
+  let db: { url: string; drop: () => Promise<void> };
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterEach(async () => {
+    for (const a of apps.splice(0)) await a.kill('SIGKILL');
+  });
+  afterAll(() => db.drop());
+
+  async function scaled(delayMs: number) {
+    const dir = tempDir();
+    const port = await freePort();
+    const env = {
+      DATA_DIR: dir, DATABASE_URL: db.url, REDIS_URL, OWNER_API_KEY: OWNER, QUEUE_NAME: `e2e-${Date.now()}-${Math.random()}`,
+      QUEUE_LOCK_MS: '1500', CONFIG_FILE: trivialConfig(dir, delayMs), HOST: '127.0.0.1',
+    };
+    const api = spawnApp('api', { ...env, PORT: String(port) }, ['--role', 'api']);
+    apps.push(api);
+    await waitHealthy(`http://127.0.0.1:${port}`, api);
+    const worker = () => {
+      const w = spawnApp('worker', env);
+      apps.push(w);
+      return w;
+    };
+    return { api, base: `http://127.0.0.1:${port}`, worker };
+  }
+
+  it('runs a job through a worker in another process', async () => {
+    const s = await scaled(50);
+    const w = s.worker();
+    const api = new Api(s.base, OWNER);
+    const ready = await (await fetch(`${s.base}/readyz`)).json();
+    expect(ready).toMatchObject({ status: 'ready', queue: 'bull' });
+    const { body } = await api.req('POST', '/api/v1/convert', { image_url: 'https://example.com/a.png' });
+    const done = await api.waitStatus(body.job_id, ['completed', 'failed']);
+    expect(done.status).toBe('completed');
+    expect(s.api.output()).not.toContain('consuming');
+    expect(w.output()).toContain('consuming bull queue');
+  });
+
+  it('loses no job when a worker is killed with SIGKILL mid-job', async () => {
+    const s = await scaled(3000);
+    const w1 = s.worker();
+    const api = new Api(s.base, OWNER);
+    const { body } = await api.req('POST', '/api/v1/convert', { image_url: 'https://example.com/a.png' });
+    await api.waitStatus(body.job_id, ['processing']);
+    await w1.kill('SIGKILL');
+    s.worker();
+    const done = await api.waitStatus(body.job_id, ['completed', 'failed'], 40_000);
+    expect(done.status).toBe('completed');
+  });
+
+  it('refuses --role api without DATABASE_URL and REDIS_URL', async () => {
+    const p = spawnApp('api', { DATA_DIR: tempDir(), PORT: String(await freePort()) }, ['--role', 'api']);
+    apps.push(p);
+    expect(await p.kill('SIGCONT')).toBe(2);
+    expect(p.output()).toContain('needs DATABASE_URL and REDIS_URL');
+  });
+});
