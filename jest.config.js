@@ -9,7 +9,12 @@ module.exports = {
   roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/test'],
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }] },
-  moduleNameMapper: { '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src' },
+  // property-graph (used by @gltf-transform/core) ships ESM only: see test/support/jest-global-setup.js.
+  globalSetup: '<rootDir>/test/support/jest-global-setup.js',
+  moduleNameMapper: {
+    '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src',
+    '^property-graph$': '<rootDir>/node_modules/.cache/jest-cjs/property-graph.js',
+  },
   testTimeout: 60000,
   maxWorkers: 1,
 };

@@ -1,0 +1,102 @@
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { NodeIO, type Document } from '@gltf-transform/core';
+import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import JSZip from 'jszip';
+import sharp from 'sharp';
+
+const ROOT = resolve(__dirname, '../..');
+
+export async function readGlb(glb: Buffer): Promise<Document> {
+  return new NodeIO().registerExtensions(ALL_EXTENSIONS).readBinary(new Uint8Array(glb));
+}
+
+export async function validateGlb(glb: Buffer): Promise<{ numErrors: number; numWarnings: number; messages: unknown[] }> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const validator = require('gltf-validator');
+  const report = await validator.validateBytes(new Uint8Array(glb), { maxIssues: 100 });
+  return { numErrors: report.issues.numErrors, numWarnings: report.issues.numWarnings, messages: report.issues.messages };
+}
+
+export interface UsdzEntry {
+  name: string;
+  localHeaderOffset: number;
+  dataOffset: number;
+  method: number;
+  flags: number;
+  crc: number;
+  compressedSize: number;
+  size: number;
+}
+
+/** Walks the local headers byte by byte. */
+export function zipLocalEntries(buf: Buffer): UsdzEntry[] {
+  const out: UsdzEntry[] = [];
+  let p = 0;
+  while (buf.readUInt32LE(p) === 0x04034b50) {
+    const flags = buf.readUInt16LE(p + 6);
+    const method = buf.readUInt16LE(p + 8);
+    const crc = buf.readUInt32LE(p + 14);
+    const compressedSize = buf.readUInt32LE(p + 18);
+    const size = buf.readUInt32LE(p + 22);
+    const nameLen = buf.readUInt16LE(p + 26);
+    const extraLen = buf.readUInt16LE(p + 28);
+    const name = buf.subarray(p + 30, p + 30 + nameLen).toString('utf8');
+    const dataOffset = p + 30 + nameLen + extraLen;
+    out.push({ name, localHeaderOffset: p, dataOffset, method, flags, crc, compressedSize, size });
+    p = dataOffset + compressedSize;
+  }
+  return out;
+}
+
+export async function readUsdz(usdz: Buffer): Promise<{ files: Map<string, Buffer>; usda: string }> {
+  const zip = await JSZip.loadAsync(usdz);
+  const files = new Map<string, Buffer>();
+  for (const name of Object.keys(zip.files)) files.set(name, await zip.files[name].async('nodebuffer'));
+  const first = zipLocalEntries(usdz)[0].name;
+  return { files, usda: files.get(first)!.toString('utf8') };
+}
+
+/** Points and st of a mesh in the USDA text. */
+export function usdaMesh(usda: string, name: string): { points: number[][]; st?: number[][] } {
+  const block = new RegExp(`def Mesh "${name}"[\\s\\S]*?\\n    }`).exec(usda)?.[0];
+  if (!block) throw new Error(`mesh ${name} not in usda`);
+  const tuples = (s: string) => [...s.matchAll(/\(([^()]+)\)/g)].map((m) => m[1].split(',').map(Number));
+  const points = tuples(/point3f\[\] points = \[(.*)\]/.exec(block)![1]);
+  const stLine = /texCoord2f\[\] primvars:st = \[(.*)\]/.exec(block);
+  return { points, st: stLine ? tuples(stLine[1]) : undefined };
+}
+
+export interface TinyUsdzSummary {
+  ok: boolean;
+  error: string;
+  meshes: { name: string; path: string; points: number[]; materialId: number }[];
+  materials: { diffuseColor: number[]; diffuseColorTextureId: number; emissiveColorTextureId: number }[];
+  images: { uri: string }[];
+  root: { name: string; children: string[] } | null;
+}
+
+/** Parses a USDZ with tinyusdz (WASM) in a child Node process. */
+export function tinyusdzParse(usdz: Buffer): TinyUsdzSummary {
+  const dir = mkdtempSync(join(tmpdir(), 'tinyusdz-'));
+  const mod = join(dir, 'tinyusdz.mjs');
+  copyFileSync(join(ROOT, 'node_modules/tinyusdz/tinyusdz.js'), mod);
+  const file = join(dir, 'model.usdz');
+  writeFileSync(file, usdz);
+  const out = execFileSync(process.execPath, [join(ROOT, 'test/support/tinyusdz-probe.mjs'), mod, join(ROOT, 'node_modules/tinyusdz/tinyusdz.wasm'), file], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return JSON.parse(out) as TinyUsdzSummary;
+}
+
+/** RGB of the pixel at normalised image coordinates (x right, y down). */
+export async function samplePixel(image: Buffer, x: number, y: number): Promise<[number, number, number]> {
+  const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const px = Math.min(info.width - 1, Math.max(0, Math.floor(x * info.width)));
+  const py = Math.min(info.height - 1, Math.max(0, Math.floor(y * info.height)));
+  const i = (py * info.width + px) * info.channels;
+  return [data[i], data[i + 1], data[i + 2]];
+}
