@@ -35,7 +35,8 @@ export async function normaliseImage(input: Buffer, opts: NormaliseOptions): Pro
   const sharpOpts = { limitInputPixels: opts.maxInputPixels, failOn: 'truncated' as const, sequentialRead: true };
   let meta: Metadata;
   try {
-    meta = await sharp(input, sharpOpts).metadata();
+    // Reading the header only: safe without the pixel limit, and lets the error name the size.
+    meta = await sharp(input, { ...sharpOpts, limitInputPixels: false }).metadata();
   } catch (e) {
     throw fail('invalid_image', `the file is not a readable image (${(e as Error).message})`);
   }
