@@ -1,0 +1,73 @@
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { startS3, S3_TEST_CREDENTIALS } from '../../../test/support/s3-server';
+import { tempDir } from '../../../test/support/app-process';
+import { assertSafeKey, contentTypeFor, LocalStorageAdapter, S3StorageAdapter, type StoragePort } from './index';
+
+async function readAll(s: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of s) chunks.push(Buffer.from(c));
+  return Buffer.concat(chunks);
+}
+
+let s3: Awaited<ReturnType<typeof startS3>>;
+beforeAll(async () => {
+  s3 = await startS3();
+});
+afterAll(() => s3.stop());
+
+const adapters: [string, () => StoragePort][] = [
+  ['local filesystem', () => new LocalStorageAdapter(join(tempDir(), 'storage'), 'https://ar.example.com')],
+  ['S3-compatible (s3rver)', () => new S3StorageAdapter({ endpoint: s3.endpoint, region: 'us-east-1', bucket: s3.bucket, forcePathStyle: true, ...S3_TEST_CREDENTIALS, publicBaseUrl: 'https://cdn.example.com/models' })],
+];
+
+describe.each(adapters)('storage contract: %s', (name, make) => {
+  it('stores, stats, reads whole and by range, and deletes', async () => {
+    const storage = make();
+    await storage.ping();
+    const body = Buffer.from(Array.from({ length: 5000 }, (_, i) => i % 251));
+    const put = await storage.put('models/api_x/model.glb', body, 'model/gltf-binary');
+    expect(put).toMatchObject({ key: 'models/api_x/model.glb', size: 5000, contentType: 'model/gltf-binary' });
+    const stat = await storage.stat('models/api_x/model.glb');
+    expect(stat).toMatchObject({ size: 5000, contentType: 'model/gltf-binary' });
+    expect(stat!.etag).toMatch(/^".+"$/);
+    expect((await readAll(await storage.read('models/api_x/model.glb'))).equals(body)).toBe(true);
+    expect((await readAll(await storage.read('models/api_x/model.glb', { start: 100, end: 199 }))).equals(body.subarray(100, 200))).toBe(true);
+    await storage.delete('models/api_x/model.glb');
+    expect(await storage.stat('models/api_x/model.glb')).toBeNull();
+  });
+
+  it('overwrites on a replay with the same key', async () => {
+    const storage = make();
+    await storage.put('models/r/poster.jpg', Buffer.from('one'), 'image/jpeg');
+    await storage.put('models/r/poster.jpg', Buffer.from('two!'), 'image/jpeg');
+    expect((await readAll(await storage.read('models/r/poster.jpg'))).toString()).toBe('two!');
+  });
+
+  it('gives public URLs', () => {
+    const url = make().url('models/a/model.usdz');
+    expect(url).toBe(name.startsWith('local') ? 'https://ar.example.com/files/models/a/model.usdz' : 'https://cdn.example.com/models/models/a/model.usdz');
+  });
+
+  it('refuses keys that could escape', async () => {
+    const storage = make();
+    for (const bad of ['../etc/passwd', '/abs', 'a/../b', 'a//b', '']) {
+      await expect(storage.put(bad, Buffer.from('x'), 'text/plain')).rejects.toThrow('invalid key');
+    }
+  });
+});
+
+describe('storage helpers', () => {
+  it('maps extensions to the AR content types', () => {
+    expect(contentTypeFor('a/model.glb')).toBe('model/gltf-binary');
+    expect(contentTypeFor('a/model.usdz')).toBe('model/vnd.usdz+zip');
+    expect(contentTypeFor('a/p.jpg')).toBe('image/jpeg');
+    expect(contentTypeFor('a/x.bin')).toBe('application/octet-stream');
+    expect(() => assertSafeKey('models/api_1/model.glb')).not.toThrow();
+  });
+
+  it('S3 ping fails clearly when the bucket does not exist', async () => {
+    const storage = new S3StorageAdapter({ endpoint: s3.endpoint, region: 'us-east-1', bucket: 'nope', forcePathStyle: true, ...S3_TEST_CREDENTIALS });
+    await expect(storage.ping()).rejects.toThrow();
+  });
+});
