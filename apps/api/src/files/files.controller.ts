@@ -12,10 +12,9 @@ import { ApiError } from '../http/api-error';
 export class FilesController {
   constructor(@Inject(STORAGE) private readonly storage: StoragePort) {}
 
-  /** Fastify answers HEAD from this route too (exposeHeadRoutes), dropping the body. */
+  /** Fastify answers HEAD from this route too (exposeHeadRoutes): same headers, body dropped. */
   @Get('*')
   async serve(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const body = req.method !== 'HEAD';
     const key = decodeURIComponent((req.url.split('?')[0] ?? '').replace(/^\/files\//, ''));
     try {
       assertSafeKey(key);
@@ -52,10 +51,10 @@ export class FilesController {
         return;
       }
       reply.status(206).header('content-range', `bytes ${start}-${end}/${stat.size}`).header('content-length', String(end - start + 1));
-      void reply.send(body ? await this.storage.read(key, { start, end }) : undefined);
+      void reply.send(await this.storage.read(key, { start, end }));
       return;
     }
     reply.status(200).header('content-length', String(stat.size));
-    void reply.send(body ? await this.storage.read(key) : undefined);
+    void reply.send(await this.storage.read(key));
   }
 }
