@@ -2,7 +2,6 @@ import type { Plugin } from '@app/pipeline';
 import { fetchPlugin } from './fetch';
 import { glbWriterPlugin } from './glb-writer/glb-writer.plugin';
 import { normalisePlugin } from './normalise';
-import { posterPlugin } from './poster/poster.plugin';
 import { publishPlugin } from './publish/publish.plugin';
 import { stillImagePlugin } from './still-image/still-image.plugin';
 import { usdzWriterPlugin } from './usdz-writer/usdz-writer.plugin';
@@ -16,11 +15,10 @@ export * from './glb-writer/glb-writer.stage';
 export * from './usdz-writer/stored-zip';
 export * from './usdz-writer/card-usda';
 export * from './usdz-writer/write-card-usdz';
-export * from './poster/make-poster';
 export * from './publish/publish.stage';
 export * from './still-image/still-image.plugin';
 
 /** Built-in plugins, registered before any configured third-party plugin. */
 export function builtinPlugins(): Plugin<object>[] {
-  return [fetchPlugin, normalisePlugin, glbWriterPlugin, usdzWriterPlugin, posterPlugin, publishPlugin, stillImagePlugin];
+  return [fetchPlugin, normalisePlugin, glbWriterPlugin, usdzWriterPlugin, publishPlugin, stillImagePlugin];
 }

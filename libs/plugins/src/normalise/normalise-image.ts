@@ -1,4 +1,4 @@
-import sharp, { type Metadata } from 'sharp';
+import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
 import { UserError } from '@app/pipeline';
 
 export interface NormaliseOptions {
@@ -8,6 +8,17 @@ export interface NormaliseOptions {
   maxInputPixels: number;
   /** JPEG quality for opaque pictures. */
   jpegQuality?: number;
+  /** Longest side of the poster (default 1024). */
+  posterPx?: number;
+}
+
+/** A poster for `<img>` tags and embed pages: same format rules as the texture, smaller. */
+export interface Poster {
+  image: Buffer;
+  mime: 'image/jpeg' | 'image/png';
+  ext: 'jpg' | 'png';
+  width: number;
+  height: number;
 }
 
 export interface NormalisedImage {
@@ -22,6 +33,7 @@ export interface NormalisedImage {
   sourceHeight: number;
   /** 'opaque', 'mask' (only fully on/off alpha) or 'blend' (soft alpha). */
   alpha: 'opaque' | 'mask' | 'blend';
+  poster: Poster;
 }
 
 const fail = (code: string, message: string) => new UserError(code, `normalise: ${message}`);
@@ -50,45 +62,68 @@ export async function normaliseImage(input: Buffer, opts: NormaliseOptions): Pro
   const sourceWidth = rotated ? frameHeight : meta.width;
   const sourceHeight = rotated ? meta.width : frameHeight;
 
-  try {
-    const base = () =>
-      sharp(input, { ...sharpOpts, pages: 1 })
-        .rotate()
-        .resize({ width: opts.maxTexturePx, height: opts.maxTexturePx, fit: 'inside', withoutEnlargement: true })
-        .toColourspace('srgb');
-
-    let alpha: NormalisedImage['alpha'] = 'opaque';
-    if (meta.hasAlpha) {
-      const { data, info } = await base().ensureAlpha().extractChannel(3).raw().toBuffer({ resolveWithObject: true });
-      let soft = false;
-      let any = false;
-      for (let i = 0; i < info.width * info.height; i++) {
-        const a = data[i];
-        if (a !== 255) {
-          any = true;
-          if (a !== 0) {
-            soft = true;
-            break;
-          }
-        }
-      }
-      alpha = soft ? 'blend' : any ? 'mask' : 'opaque';
-    }
-    const out = alpha === 'opaque'
-      ? await base().removeAlpha().jpeg({ quality: opts.jpegQuality ?? 90, mozjpeg: false, chromaSubsampling: '4:4:4' }).toBuffer({ resolveWithObject: true })
-      : await base().ensureAlpha().png({ compressionLevel: 6, adaptiveFiltering: false }).toBuffer({ resolveWithObject: true });
+  type Encoded = { data: Buffer; info: OutputInfo };
+  const result = (tex: Encoded, poster: Encoded, alpha: NormalisedImage['alpha']): NormalisedImage => {
+    const png = alpha !== 'opaque';
     return {
-      texture: out.data,
-      mime: alpha === 'opaque' ? 'image/jpeg' : 'image/png',
-      ext: alpha === 'opaque' ? 'jpg' : 'png',
-      width: out.info.width,
-      height: out.info.height,
+      texture: tex.data,
+      mime: png ? 'image/png' : 'image/jpeg',
+      ext: png ? 'png' : 'jpg',
+      width: tex.info.width,
+      height: tex.info.height,
       sourceWidth,
       sourceHeight,
       alpha,
+      poster: { image: poster.data, mime: png ? 'image/png' : 'image/jpeg', ext: png ? 'png' : 'jpg', width: poster.info.width, height: poster.info.height },
     };
+  };
+
+  try {
+    const posterPx = opts.posterPx ?? 1024;
+    const base = sharp(input, { ...sharpOpts, pages: 1 })
+      .rotate()
+      .resize({ width: opts.maxTexturePx, height: opts.maxTexturePx, fit: 'inside', withoutEnlargement: true })
+      .toColourspace('srgb');
+    const posterOf = (p: Sharp) => p.clone().resize({ width: posterPx, height: posterPx, fit: 'inside', withoutEnlargement: true });
+    // The texture keeps full chroma (it is looked at up close in AR); the poster uses the usual 4:2:0.
+    const jpeg = (p: Sharp, quality: number, chromaSubsampling = '4:4:4') => p.jpeg({ quality, chromaSubsampling }).toBuffer({ resolveWithObject: true });
+
+    // Texture and poster are cloned from one pipeline and encoded in parallel (the bench's floor is one
+    // decode + resize + encode; this keeps us close to it).
+    if (!meta.hasAlpha) {
+      const opaque = base.removeAlpha();
+      const [tex, poster] = await Promise.all([jpeg(opaque.clone(), opts.jpegQuality ?? 90), jpeg(posterOf(opaque), 85, '4:2:0')]);
+      return result(tex, poster, 'opaque');
+    }
+    // With alpha: decode once to raw RGBA, classify the alpha from it, encode texture and poster from memory.
+    const { data, info } = await base.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const fromRaw = () => sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } });
+    const alpha = classifyAlpha(data, 4);
+    if (alpha === 'opaque') {
+      // An alpha channel with nothing transparent in it: a JPEG is smaller and renders the same.
+      const [tex, poster] = await Promise.all([jpeg(fromRaw().removeAlpha(), opts.jpegQuality ?? 90), jpeg(posterOf(fromRaw().removeAlpha()), 85, '4:2:0')]);
+      return result(tex, poster, 'opaque');
+    }
+    const [png, poster] = await Promise.all([
+      fromRaw().png({ compressionLevel: 6, adaptiveFiltering: false }).toBuffer({ resolveWithObject: true }),
+      posterOf(fromRaw()).png({ compressionLevel: 6 }).toBuffer({ resolveWithObject: true }),
+    ]);
+    return result(png, poster, alpha);
   } catch (e) {
     if (e instanceof UserError) throw e;
     throw fail('invalid_image', `the image cannot be decoded (${(e as Error).message})`);
   }
+}
+
+/** 'opaque' when every alpha is 255, 'mask' when all are 0 or 255, 'blend' otherwise. */
+function classifyAlpha(pixels: Buffer, channels: number): NormalisedImage['alpha'] {
+  let any = false;
+  for (let i = channels - 1; i < pixels.length; i += channels) {
+    const a = pixels[i];
+    if (a !== 255) {
+      if (a !== 0) return 'blend';
+      any = true;
+    }
+  }
+  return any ? 'mask' : 'opaque';
 }

@@ -3,7 +3,6 @@ import { CONTENT_TYPES, type StoragePort } from '@app/storage';
 import type { Dimensions } from '../dimensions/dimensions';
 import type { GlbOutput } from '../glb-writer/glb-writer.stage';
 import type { NormalisedImage } from '../normalise/normalise-image';
-import type { Poster } from '../poster/make-poster';
 
 export interface StoredFile {
   key: string;
@@ -26,8 +25,8 @@ export function createPublishStage(storage: StoragePort): StageProvider<StillIma
     async run(ctx) {
       const glb = ctx.outputs['glb-writer'] as GlbOutput;
       const usdz = (ctx.outputs['usdz-writer'] as { usdz: Buffer }).usdz;
-      const poster = ctx.outputs.poster as Poster;
       const img = ctx.outputs.normalise as NormalisedImage;
+      const poster = img.poster;
       const base = `models/${ctx.job.id}`;
       const items: [keyof StillImageResult['files'], string, Buffer, string][] = [
         ['glb', `${base}/model.glb`, glb.glb, CONTENT_TYPES.glb],

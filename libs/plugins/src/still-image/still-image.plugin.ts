@@ -3,13 +3,12 @@ import { definePlugin, registerPipeline, type PipelineDefinition } from '@app/pi
 /** Still image by URL -> GLB + USDZ + poster. */
 export const STILL_IMAGE_PIPELINE: PipelineDefinition = {
   id: 'still-image',
-  description: 'Still image by URL into a GLB and a USDZ picture card, plus a poster',
+  description: 'Still image by URL into a GLB and a USDZ picture card, plus a poster (rendered by normalise)',
   steps: [
     { stage: 'fetch', phase: 'downloading', weight: 2 },
     { stage: 'normalise', phase: 'converting', weight: 3 },
     { stage: 'glb-writer', phase: 'converting', weight: 1 },
     { stage: 'usdz-writer', phase: 'converting', weight: 1 },
-    { stage: 'poster', phase: 'converting', weight: 1 },
     { stage: 'publish', phase: 'uploading', weight: 1 },
   ],
 };

@@ -1,0 +1,116 @@
+/**
+ * Still-image conversion benchmark (`npm run bench`).
+ *
+ * For each input (a generated 12-megapixel JPEG and a 2-megapixel RGBA PNG) it runs the real stages
+ * several times (normalise renders texture and poster, then the GLB and USDZ writers; storage is
+ * left out: it is a file write) and reports p50 per stage and in total, peak RSS, and the ratio of the total to the
+ * floor: sharp decoding + resizing to the same texture size + encoding the same image in the same run.
+ * Results go to bench/results/still-image.json.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import sharp from 'sharp';
+import { normaliseImage, toMeters, resolveDimensions, writeCardGlb, writeCardUsdz } from '@app/plugins';
+
+const RUNS = Number(process.argv[2] ?? 15);
+const MAX_TEXTURE = 2048;
+
+function p50(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+async function makeInputs(): Promise<{ name: string; bytes: Buffer; format: 'jpeg' | 'png' }[]> {
+  // Noise, so the encoders do real work (a flat image compresses to nothing).
+  const photo = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: { r: 120, g: 140, b: 160 }, noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+    .blur(1.2)
+    .jpeg({ quality: 90 })
+    .toBuffer();
+  const w = 1600;
+  const h = 1250;
+  const rgba = Buffer.alloc(w * h * 4);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = (y * w + x) * 4;
+      rgba[i] = (x * 255) / w;
+      rgba[i + 1] = (y * 255) / h;
+      rgba[i + 2] = ((x ^ y) & 255);
+      const dx = x - w / 2;
+      const dy = y - h / 2;
+      rgba[i + 3] = Math.max(0, Math.min(255, 255 - Math.sqrt(dx * dx + dy * dy) / 3));
+    }
+  }
+  const cutout = await sharp(rgba, { raw: { width: w, height: h, channels: 4 } }).png().toBuffer();
+  return [
+    { name: '12MP JPEG (4000x3000)', bytes: photo, format: 'jpeg' },
+    { name: '2MP RGBA PNG (1600x1250)', bytes: cutout, format: 'png' },
+  ];
+}
+
+async function floor(bytes: Buffer, format: 'jpeg' | 'png'): Promise<number> {
+  const t = performance.now();
+  const s = sharp(bytes).resize({ width: MAX_TEXTURE, height: MAX_TEXTURE, fit: 'inside', withoutEnlargement: true });
+  await (format === 'jpeg' ? s.jpeg({ quality: 90, chromaSubsampling: '4:4:4' }) : s.png({ compressionLevel: 6, adaptiveFiltering: false })).toBuffer();
+  return performance.now() - t;
+}
+
+async function main(): Promise<void> {
+  sharp.cache(false); // measure decoding every run, not libvips' operation cache
+  const inputs = await makeInputs();
+  const results = [];
+  for (const input of inputs) {
+    const stages: Record<string, number[]> = { normalise: [], 'glb-writer': [], 'usdz-writer': [], total: [], floor: [] };
+    let sizes = { texture: 0, glb: 0, usdz: 0 };
+    for (let run = 0; run < RUNS + 1; run++) {
+      const f = await floor(input.bytes, input.format);
+      const t0 = performance.now();
+      const img = await normaliseImage(input.bytes, { maxTexturePx: MAX_TEXTURE, maxInputPixels: 100_000_000 });
+      const t1 = performance.now();
+      const m = toMeters(resolveDimensions({ mode: 'auto' }, img.sourceWidth, img.sourceHeight));
+      const card = { texture: img.texture, mime: img.mime, alpha: img.alpha, width: m.width, height: m.height };
+      const glb = await writeCardGlb(card);
+      const t2 = performance.now();
+      const usdz = writeCardUsdz(card);
+      const t3 = performance.now();
+      if (run === 0) continue; // warm-up
+      stages.normalise.push(t1 - t0);
+      stages['glb-writer'].push(t2 - t1);
+      stages['usdz-writer'].push(t3 - t2);
+      stages.total.push(t3 - t0);
+      stages.floor.push(f);
+      sizes = { texture: img.texture.length, glb: glb.length, usdz: usdz.length };
+    }
+    const p = Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, Math.round(p50(v) * 10) / 10]));
+    const r = {
+      input: input.name,
+      input_bytes: input.bytes.length,
+      runs: RUNS,
+      p50_ms: p,
+      ratio_total_to_floor: Math.round((p.total / p.floor) * 100) / 100,
+      bytes: { ...sizes, glb_overhead: sizes.glb - sizes.texture, usdz_overhead: sizes.usdz - sizes.texture },
+    };
+    results.push(r);
+    console.log(`${r.input}: total p50 ${p.total} ms, floor ${p.floor} ms, ratio ${r.ratio_total_to_floor}x; ` +
+      `normalise (texture + poster) ${p.normalise}, glb ${p['glb-writer']}, usdz ${p['usdz-writer']} ms; ` +
+      `GLB +${r.bytes.glb_overhead} B, USDZ +${r.bytes.usdz_overhead} B over the ${sizes.texture}-byte texture`);
+  }
+  const report = {
+    date: new Date().toISOString(),
+    node: process.version,
+    sharp: sharp.versions,
+    cpus: (await import('node:os')).cpus().length,
+    peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+    targets: { ratio_total_to_floor: 1.3, model_overhead_bytes: 50 * 1024 },
+    results,
+  };
+  const dir = join(__dirname, '../../bench/results');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'still-image.json'), JSON.stringify(report, null, 2) + '\n');
+  console.log(`peak RSS ${report.peak_rss_mb} MB; written to bench/results/still-image.json`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
