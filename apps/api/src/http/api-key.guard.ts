@@ -1,6 +1,6 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { keysEqual } from '@app/billing';
 import type { AppConfig } from '@app/config';
 import { APP_CONFIG } from '@app/runtime';
 import { ApiError } from './api-error';
@@ -15,23 +15,17 @@ export interface Principal {
 
 export type AuthedRequest = FastifyRequest & { principal: Principal };
 
-const digest = (s: string) => createHash('sha256').update(s).digest();
-
 /** X-API-Key authentication. Until per-user keys land, the owner shared key (constant-time compare). */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  private readonly ownerDigest: Buffer;
-
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.ownerDigest = digest(config.ownerApiKey);
-  }
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   canActivate(ctx: ExecutionContext): boolean {
     const req = ctx.switchToHttp().getRequest<AuthedRequest>();
     const header = req.headers['x-api-key'];
     const key = Array.isArray(header) ? header[0] : header;
     if (!key) throw ApiError.unauthorized('missing X-API-Key header');
-    if (!timingSafeEqual(digest(key), this.ownerDigest)) throw ApiError.unauthorized('unknown or revoked API key');
+    if (!keysEqual(key, this.config.ownerApiKey)) throw ApiError.unauthorized('unknown or revoked API key');
     req.principal = { userId: SERVICE_USER_ID, keyType: 'owner' };
     return true;
   }
