@@ -2,10 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { JobEntity } from './job.entity';
+import { WebhookDeliveryEntity, WebhookSecretEntity } from './webhook.entity';
 import { MIGRATIONS } from './migrations';
 import { createPglitePgModule } from './pglite-pg.adapter';
 
-export const ENTITIES = [JobEntity];
+export const ENTITIES = [JobEntity, WebhookSecretEntity, WebhookDeliveryEntity];
 
 export interface DatabaseOptions {
   /** Postgres server; when absent, PGlite on disk under `dataDir`. */

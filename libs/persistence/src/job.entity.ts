@@ -10,6 +10,10 @@ export class JobEntity {
   @PrimaryColumn({ type: 'varchar', length: 64 })
   id!: string;
 
+  /** Id of the public embed pages (`emb_…`), unguessable; null for jobs without pages. */
+  @Column({ name: 'public_id', type: 'varchar', length: 40, nullable: true, unique: true })
+  publicId!: string | null;
+
   /** What was asked for, e.g. `v1.convert`. */
   @Column({ type: 'varchar', length: 64 })
   kind!: string;

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { createDataSource, JobRepository } from './index';
+import { createDataSource, JobRepository, WebhookRepository } from './index';
 
 const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -43,7 +43,7 @@ describe.each([
 
   it('ran the migration set', async () => {
     const rows: { name: string }[] = await ds.query('SELECT name FROM migrations');
-    expect(rows.map((r) => r.name)).toEqual(['CreateJobs1763683200000']);
+    expect(rows.map((r) => r.name)).toEqual(['CreateJobs1763683200000', 'EmbedsAndWebhooks1763769600000']);
   });
 
   it('creates jobs with unguessable prefixed ids and reads them back', async () => {
@@ -94,6 +94,26 @@ describe.each([
     await Promise.all(jobs.map((j, i) => repo.update(j.id, { progress: i })));
     const back = await Promise.all(jobs.map((j) => repo.find(j.id)));
     expect(back.map((b) => b!.progress)).toEqual(jobs.map((_, i) => i));
+  });
+
+  it('creates a fixed-id job once, however often asked', async () => {
+    const id = `cb_${Date.now()}_completed`;
+    expect(await repo.createOnce(id, { kind: 'callback', pipeline: 'callback', ownerId: 'o', input: { job_id: 'x' } })).toBe(true);
+    expect(await repo.createOnce(id, { kind: 'callback', pipeline: 'callback', ownerId: 'o', input: { job_id: 'y' } })).toBe(false);
+    expect((await repo.find(id))!.input).toEqual({ job_id: 'x' });
+  });
+
+  it('gives public pages an unguessable id and finds jobs by it', async () => {
+    const j = await repo.create({ kind: 'v1.convert', pipeline: 'p', ownerId: 'o', input: {}, idPrefix: 'api', withPublicPage: true });
+    expect(j.publicId).toMatch(/^emb_[a-z2-7]{24}$/);
+    expect((await repo.findByPublicId(j.publicId!))!.id).toBe(j.id);
+    const webhooks = new WebhookRepository(ds);
+    const s1 = await webhooks.secretFor('owner-a');
+    expect(s1).toMatch(/^whsec_[A-Za-z0-9+/=]{44}$/);
+    expect(await Promise.all([webhooks.secretFor('owner-a'), webhooks.secretFor('owner-a')])).toEqual([s1, s1]);
+    expect(await webhooks.secretFor('owner-b')).not.toBe(s1);
+    await webhooks.record({ jobId: j.id, webhookId: 'msg_1', event: 'completed', url: 'https://x', attempt: 1, statusCode: 500, error: null, durationMs: 12, succeeded: false });
+    expect((await webhooks.listForJob(j.id)).map((d) => d.statusCode)).toEqual([500]);
   });
 
   it('answers ping', async () => {

@@ -10,12 +10,14 @@ export interface NewJob {
   input: Record<string, unknown>;
   /** `api` for v1, `v2` for v2. */
   idPrefix: 'api' | 'v2';
+  /** Give the job public embed pages (an unguessable `emb_…` id). */
+  withPublicPage?: boolean;
 }
 
 const FINAL = ['completed', 'failed'];
 
 /** Unguessable job id: prefix + 24 base32 characters (120 bits). */
-export function newJobId(prefix: 'api' | 'v2'): string {
+export function newJobId(prefix: 'api' | 'v2' | 'emb'): string {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
   const bytes = randomBytes(24);
   let s = '';
@@ -34,6 +36,7 @@ export class JobRepository implements JobStorePort {
   async create(job: NewJob): Promise<JobEntity> {
     const entity = this.repo.create({
       id: newJobId(job.idPrefix),
+      publicId: job.withPublicPage ? newJobId('emb') : null,
       kind: job.kind,
       pipeline: job.pipeline,
       ownerId: job.ownerId,
@@ -48,6 +51,23 @@ export class JobRepository implements JobStorePort {
       finishedAt: null,
     });
     return this.repo.save(entity);
+  }
+
+  /**
+   * Creates a job with a fixed id unless it exists (a replayed listener creates nothing twice).
+   * Returns true when this call created it.
+   */
+  async createOnce(id: string, job: Omit<NewJob, 'idPrefix' | 'withPublicPage'>): Promise<boolean> {
+    const rows: unknown[] = await this.ds.query(
+      `INSERT INTO "jobs" ("id", "kind", "pipeline", "owner_id", "input") VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT ("id") DO NOTHING RETURNING "id"`,
+      [id, job.kind, job.pipeline, job.ownerId, JSON.stringify(job.input)],
+    );
+    return rows.length > 0;
+  }
+
+  findByPublicId(publicId: string): Promise<JobEntity | null> {
+    return this.repo.findOneBy({ publicId });
   }
 
   find(id: string): Promise<JobEntity | null> {
