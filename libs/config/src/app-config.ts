@@ -38,6 +38,7 @@ export interface AppConfig {
   storage: { driver: 'local'; root: string } | { driver: 's3'; s3: S3Config };
   images: { maxTexturePx: number; maxInputPixels: number };
   fetch: { maxBytes: number; timeoutMs: number; connectTimeoutMs: number };
+  callbacks: { timeoutMs: number; maxAttempts: number };
   plugins: {
     modules: string[];
     options: Record<string, Record<string, unknown>>;

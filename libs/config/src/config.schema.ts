@@ -36,6 +36,8 @@ export const envSchema = z.object({
   FETCH_MAX_BYTES: int(1024, 2_000_000_000).default(50 * 1024 * 1024),
   FETCH_TIMEOUT_MS: int(100, 600_000).default(30_000),
   FETCH_CONNECT_TIMEOUT_MS: int(100, 120_000).default(10_000),
+  CALLBACK_TIMEOUT_MS: int(100, 120_000).default(10_000),
+  CALLBACK_MAX_ATTEMPTS: int(1, 20).default(5),
   MAX_INPUT_PIXELS: int(1, 1_000_000_000).default(100_000_000),
 });
 

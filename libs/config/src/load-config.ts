@@ -139,6 +139,7 @@ export function loadConfig(
         : { driver: 'local', root: join(dataDir, 'storage') },
     images: { maxTexturePx: e.MAX_TEXTURE_PX, maxInputPixels: e.MAX_INPUT_PIXELS },
     fetch: { maxBytes: e.FETCH_MAX_BYTES, timeoutMs: e.FETCH_TIMEOUT_MS, connectTimeoutMs: e.FETCH_CONNECT_TIMEOUT_MS },
+    callbacks: { timeoutMs: e.CALLBACK_TIMEOUT_MS, maxAttempts: e.CALLBACK_MAX_ATTEMPTS },
     plugins: { modules: file.plugins, options: file.pluginOptions, pipelines: file.pipelines },
   };
   return deepFreeze(config);

@@ -1,4 +1,5 @@
 import type { Plugin } from '@app/pipeline';
+import { callbackPlugin } from './callback';
 import { fetchPlugin } from './fetch';
 import { glbWriterPlugin } from './glb-writer/glb-writer.plugin';
 import { normalisePlugin } from './normalise';
@@ -9,6 +10,7 @@ import { usdzWriterPlugin } from './usdz-writer/usdz-writer.plugin';
 export * from './services';
 export * from './dimensions/dimensions';
 export * from './fetch';
+export * from './callback';
 export * from './normalise';
 export * from './glb-writer/write-card-glb';
 export * from './glb-writer/glb-writer.stage';
@@ -20,5 +22,5 @@ export * from './still-image/still-image.plugin';
 
 /** Built-in plugins, registered before any configured third-party plugin. */
 export function builtinPlugins(): Plugin<object>[] {
-  return [fetchPlugin, normalisePlugin, glbWriterPlugin, usdzWriterPlugin, publishPlugin, stillImagePlugin];
+  return [fetchPlugin, normalisePlugin, glbWriterPlugin, usdzWriterPlugin, publishPlugin, stillImagePlugin, callbackPlugin];
 }

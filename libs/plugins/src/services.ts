@@ -6,6 +6,8 @@ import type { StoragePort } from '@app/storage';
 export const SERVICES = {
   config: 'app.config',
   storage: 'app.storage',
+  /** CallbackPort (see callback/callback.port.ts). */
+  callbacks: 'app.callbacks',
 } as const;
 
 export function registerServices(container: DependencyContainer, s: { config: AppConfig; storage: StoragePort }): void {

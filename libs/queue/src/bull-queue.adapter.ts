@@ -1,5 +1,5 @@
 import Bull from 'bull';
-import { type JobQueuePort, type QueueHandler, type QueueOptions } from './job-queue.port';
+import { type EnqueueOptions, type JobQueuePort, type QueueHandler, type QueueOptions } from './job-queue.port';
 
 export interface BullQueueOptions extends QueueOptions {
   redisUrl: string;
@@ -33,10 +33,10 @@ export class BullQueueAdapter implements JobQueuePort {
     this.queue.on('error', () => undefined);
   }
 
-  async enqueue(jobId: string): Promise<void> {
+  async enqueue(jobId: string, opts: EnqueueOptions = {}): Promise<void> {
     await this.queue.add(
       { jobId },
-      { jobId, attempts: this.opts.maxAttempts, backoff: { type: 'exponential', delay: this.opts.backoffMs } },
+      { jobId, attempts: opts.maxAttempts ?? this.opts.maxAttempts, backoff: { type: 'exponential', delay: this.opts.backoffMs } },
     );
   }
 

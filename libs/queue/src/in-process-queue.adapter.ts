@@ -1,8 +1,9 @@
-import { backoffDelay, type JobQueuePort, type QueueHandler, type QueueOptions } from './job-queue.port';
+import { backoffDelay, type EnqueueOptions, type JobQueuePort, type QueueHandler, type QueueOptions } from './job-queue.port';
 
 interface Entry {
   jobId: string;
   attempt: number;
+  maxAttempts: number;
 }
 
 /**
@@ -23,8 +24,8 @@ export class InProcessQueueAdapter implements JobQueuePort {
 
   constructor(private readonly opts: QueueOptions) {}
 
-  async enqueue(jobId: string): Promise<void> {
-    this.add({ jobId, attempt: 1 });
+  async enqueue(jobId: string, opts: EnqueueOptions = {}): Promise<void> {
+    this.add({ jobId, attempt: 1, maxAttempts: opts.maxAttempts ?? this.opts.maxAttempts });
   }
 
   private add(entry: Entry): void {
@@ -49,7 +50,7 @@ export class InProcessQueueAdapter implements JobQueuePort {
   private async sweep(): Promise<void> {
     if (!this.opts.backlog || !this.accepting) return;
     try {
-      for (const id of await this.opts.backlog()) this.add({ jobId: id, attempt: 1 });
+      for (const id of await this.opts.backlog()) this.add({ jobId: id, attempt: 1, maxAttempts: this.opts.maxAttempts });
     } catch {
       // The next sweep tries again; readiness reports the database state.
     }
@@ -66,15 +67,15 @@ export class InProcessQueueAdapter implements JobQueuePort {
     this.running.set(entry.jobId, ctrl);
     const handler = this.handler as QueueHandler;
     void Promise.resolve()
-      .then(() => handler({ jobId: entry.jobId, attempt: entry.attempt, maxAttempts: this.opts.maxAttempts, signal: ctrl.signal }))
+      .then(() => handler({ jobId: entry.jobId, attempt: entry.attempt, maxAttempts: entry.maxAttempts, signal: ctrl.signal }))
       .then(
         () => this.known.delete(entry.jobId),
         () => {
-          if (entry.attempt < this.opts.maxAttempts && this.accepting) {
+          if (entry.attempt < entry.maxAttempts && this.accepting) {
             const t = setTimeout(() => {
               this.timers.delete(t);
               this.known.delete(entry.jobId);
-              this.add({ jobId: entry.jobId, attempt: entry.attempt + 1 });
+              this.add({ ...entry, attempt: entry.attempt + 1 });
             }, backoffDelay(this.opts.backoffMs, entry.attempt));
             this.timers.add(t);
           } else {

@@ -17,6 +17,11 @@ export type QueueHandler = (msg: QueueMessage) => Promise<void>;
 /** Returns ids of jobs that must be (re)processed: unfinished jobs in the database. */
 export type BacklogSource = () => Promise<string[]>;
 
+export interface EnqueueOptions {
+  /** Overrides the queue's maxAttempts for this job (e.g. callbacks get more tries). */
+  maxAttempts?: number;
+}
+
 export interface QueueOptions {
   maxAttempts: number;
   /** First retry delay; doubles each attempt. */
@@ -33,7 +38,7 @@ export interface QueueOptions {
 export interface JobQueuePort {
   readonly driver: 'in-process' | 'bull';
   /** Adds a job; a no-op when that job id is already waiting, delayed or running. */
-  enqueue(jobId: string): Promise<void>;
+  enqueue(jobId: string, opts?: EnqueueOptions): Promise<void>;
   /** Starts consuming with at most `concurrency` handlers at once. */
   consume(handler: QueueHandler, opts: { concurrency: number }): Promise<void>;
   /**

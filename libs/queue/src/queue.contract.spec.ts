@@ -107,6 +107,20 @@ describe.each(drivers)('queue contract: %s adapter', (driver, make) => {
     expect(never).toEqual([1, 2, 3]);
   });
 
+  it('takes a per-job maxAttempts', async () => {
+    const q = newQueue({ maxAttempts: 1, backoffMs: 20 });
+    const seen: number[] = [];
+    await q.consume(async ({ attempt, maxAttempts }) => {
+      seen.push(attempt);
+      expect(maxAttempts).toBe(4);
+      throw new Error('again');
+    }, { concurrency: 1 });
+    await q.enqueue('more-tries', { maxAttempts: 4 });
+    await until(() => seen.length === 4);
+    await sleep(400);
+    expect(seen).toEqual([1, 2, 3, 4]);
+  });
+
   it('graceful stop lets running jobs finish and takes no new ones', async () => {
     const q = newQueue();
     const finished: string[] = [];

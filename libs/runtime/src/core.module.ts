@@ -2,13 +2,15 @@ import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
-import { buildDataSourceOptions, JobRepository } from '@app/persistence';
-import { createContainer, PipelineRegistry } from '@app/pipeline';
+import { buildDataSourceOptions, JobRepository, WebhookRepository } from '@app/persistence';
+import { createContainer, JOB_LISTENER, PipelineRegistry } from '@app/pipeline';
 import { BullQueueAdapter, InProcessQueueAdapter, type JobQueuePort } from '@app/queue';
-import { builtinPlugins, registerServices } from '@app/plugins';
+import { builtinPlugins, registerServices, SERVICES } from '@app/plugins';
 import { createStorage, type StoragePort } from '@app/storage';
 import { loadPluginModules } from './plugin-loader';
+import { CallbackScheduler, CallbackService } from './callback.service';
 import { JobRoutes } from './job-routes';
+import { PublicUrls } from './public-urls';
 import { QueueLifecycle } from './queue-lifecycle.service';
 import { APP_CONFIG, JOB_QUEUE, PIPELINE_CONTAINER, PIPELINE_REGISTRY, STORAGE } from './tokens';
 
@@ -41,13 +43,24 @@ export class CoreModule {
         QueueLifecycle,
         { provide: APP_CONFIG, useValue: config },
         { provide: JobRepository, inject: [DataSource], useFactory: (ds: DataSource) => new JobRepository(ds) },
+        { provide: WebhookRepository, inject: [DataSource], useFactory: (ds: DataSource) => new WebhookRepository(ds) },
+        { provide: PublicUrls, useValue: new PublicUrls(config) },
         { provide: STORAGE, useFactory: (): StoragePort => createStorage(config) },
         { provide: PIPELINE_CONTAINER, useFactory: () => createContainer() },
         {
           provide: PIPELINE_REGISTRY,
-          inject: [PIPELINE_CONTAINER, STORAGE],
-          useFactory: async (container: ReturnType<typeof createContainer>, storage: StoragePort) => {
+          inject: [PIPELINE_CONTAINER, STORAGE, JobRepository, WebhookRepository, PublicUrls, JOB_QUEUE],
+          useFactory: async (
+            container: ReturnType<typeof createContainer>,
+            storage: StoragePort,
+            jobs: JobRepository,
+            webhooks: WebhookRepository,
+            urls: PublicUrls,
+            queue: JobQueuePort,
+          ) => {
             registerServices(container, { config, storage });
+            container.register(SERVICES.callbacks, { useValue: new CallbackService(jobs, webhooks, urls, storage) });
+            container.register(JOB_LISTENER, { useValue: new CallbackScheduler(jobs, queue, config) });
             return PipelineRegistry.boot(container, [...builtinPlugins(), ...loadPluginModules(config)], {
               pluginOptions: config.plugins.options,
             });
@@ -70,7 +83,7 @@ export class CoreModule {
           },
         },
       ],
-      exports: [APP_CONFIG, JobRepository, STORAGE, PIPELINE_CONTAINER, PIPELINE_REGISTRY, JOB_QUEUE, JobRoutes],
+      exports: [APP_CONFIG, JobRepository, WebhookRepository, PublicUrls, STORAGE, PIPELINE_CONTAINER, PIPELINE_REGISTRY, JOB_QUEUE, JobRoutes],
     };
   }
 }

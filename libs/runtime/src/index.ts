@@ -6,3 +6,5 @@ export * from './job-routes';
 export * from './queue-lifecycle.service';
 export * from './stage-logger.adapter';
 export * from './plugin-loader';
+export * from './public-urls';
+export * from './callback.service';

@@ -2,11 +2,10 @@ import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@ne
 import type { FastifyRequest } from 'fastify';
 import { keysEqual } from '@app/billing';
 import type { AppConfig } from '@app/config';
-import { APP_CONFIG } from '@app/runtime';
+import { APP_CONFIG, SERVICE_USER_ID } from '@app/runtime';
 import { ApiError } from './api-error';
 
-/** Internal user that owns content created with the owner shared key. */
-export const SERVICE_USER_ID = 'service';
+export { SERVICE_USER_ID };
 
 export interface Principal {
   userId: string;

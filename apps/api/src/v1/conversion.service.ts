@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
-import { JobRepository, type JobEntity } from '@app/persistence';
+import { JobRepository, WebhookRepository, type JobEntity } from '@app/persistence';
 import { toV1Status, UserError } from '@app/pipeline';
-import { parseDimensionRequest, type StillImageResult } from '@app/plugins';
+import { isBlockedAddress, parseDimensionRequest, type StillImageResult } from '@app/plugins';
 import type { JobQueuePort } from '@app/queue';
-import { APP_CONFIG, JOB_QUEUE, JobRoutes, STORAGE } from '@app/runtime';
+import { APP_CONFIG, JOB_QUEUE, JobRoutes, PublicUrls, STORAGE } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
 import { ApiError } from '../http/api-error';
 
@@ -23,6 +23,8 @@ const KNOWN = new Set(['image_url', 'aspect_ratio', 'width_inches', 'height_inch
 export class ConversionService {
   constructor(
     private readonly jobs: JobRepository,
+    private readonly webhooks: WebhookRepository,
+    private readonly urls: PublicUrls,
     private readonly routes: JobRoutes,
     @Inject(JOB_QUEUE) private readonly queue: JobQueuePort,
     @Inject(STORAGE) private readonly storage: StoragePort,
@@ -42,11 +44,7 @@ export class ConversionService {
     if (typeof b.image_url !== 'string' || b.image_url.length > 4096 || !/^https?:\/\//i.test(b.image_url) || !URL.canParse(b.image_url)) {
       throw ApiError.invalid('image_url', 'image_url: must be an http or https URL');
     }
-    if (b.callback_url !== undefined && b.callback_url !== null) {
-      // Callbacks are a separate piece of work (issue: v1 API, callbacks, embed pages); refusing is
-      // better than accepting a URL we would never call.
-      throw ApiError.invalid('callback_url', 'callback_url: callbacks are not supported by this server yet; poll GET /api/v1/status/{job_id}', 'parameter_unsupported');
-    }
+    const callbackUrl = b.callback_url === undefined || b.callback_url === null ? undefined : this.checkCallbackUrl(b.callback_url);
     let dims: ReturnType<typeof parseDimensionRequest>;
     try {
       dims = parseDimensionRequest(b);
@@ -55,6 +53,7 @@ export class ConversionService {
       throw e;
     }
     const input: Record<string, unknown> = { image_url: b.image_url };
+    if (callbackUrl) input.callback_url = callbackUrl;
     if (dims.mode === 'explicit') Object.assign(input, { width_inches: dims.width, height_inches: dims.height });
     if (dims.mode === 'aspect') input.aspect_ratio = b.aspect_ratio;
 
@@ -64,10 +63,32 @@ export class ConversionService {
       ownerId,
       input,
       idPrefix: 'api',
+      withPublicPage: true,
     });
     // If this enqueue is lost (crash, Redis hiccup) the worker's backlog sweep finds the job in the database.
     await this.queue.enqueue(job.id).catch(() => undefined);
     return { job_id: job.id, status: 'queued' };
+  }
+
+  /** Early, clear refusal of callback URLs that can never be called; delivery re-checks at connect time. */
+  private checkCallbackUrl(value: unknown): string {
+    if (typeof value !== 'string' || value.length > 2048 || !URL.canParse(value)) {
+      throw ApiError.invalid('callback_url', 'callback_url: must be an http or https URL');
+    }
+    const url = new URL(value);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw ApiError.invalid('callback_url', 'callback_url: must be an http or https URL');
+    if (url.username || url.password) throw ApiError.invalid('callback_url', 'callback_url: must not carry credentials');
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const literal = /^[\d.]+$/.test(host) || host.includes(':');
+    if (!this.config.allowPrivateNetworks && (host === 'localhost' || (literal && isBlockedAddress(host)))) {
+      throw ApiError.invalid('callback_url', `callback_url: ${host} is a private or reserved address`, 'callback_url_blocked');
+    }
+    return url.toString();
+  }
+
+  /** The caller's callback signing secret (Standard Webhooks `whsec_…`). */
+  async webhookSecret(ownerId: string): Promise<{ secret: string; scheme: string }> {
+    return { secret: await this.webhooks.secretFor(ownerId), scheme: 'standard-webhooks v1 (HMAC-SHA256)' };
   }
 
   private async owned(ownerId: string, jobId: string): Promise<JobEntity> {
@@ -84,8 +105,27 @@ export class ConversionService {
       status,
       progress: status === 'completed' ? 100 : Math.min(100, Math.max(0, job.progress)),
       ...(job.status === 'failed' && job.error ? { error: { code: job.error.code, message: job.error.message } } : {}),
+      ...(typeof job.input.callback_url === 'string' ? { callback: await this.callbackView(job) } : {}),
       created_at: job.createdAt.toISOString(),
       updated_at: job.updatedAt.toISOString(),
+    };
+  }
+
+  private async callbackView(job: JobEntity) {
+    const attempts = await this.webhooks.listForJob(job.id);
+    return {
+      url: job.input.callback_url,
+      delivered: attempts.some((a) => a.succeeded),
+      attempts: attempts.map((a) => ({
+        event: a.event,
+        webhook_id: a.webhookId,
+        attempt: a.attempt,
+        status_code: a.statusCode,
+        error: a.error,
+        duration_ms: a.durationMs,
+        succeeded: a.succeeded,
+        at: a.createdAt.toISOString(),
+      })),
     };
   }
 
@@ -101,6 +141,9 @@ export class ConversionService {
     return {
       job_id: job.id,
       status: 'completed' as const,
+      embed_url: this.urls.embed(job.publicId as string),
+      embed_url_static: this.urls.embedStatic(job.publicId as string),
+      widget_script_url: this.urls.widgetScript(),
       models: {
         usdz: { url: this.storage.url(r.files.usdz.key), bytes: r.files.usdz.bytes, content_type: r.files.usdz.content_type },
         glb: { url: this.storage.url(r.files.glb.key), bytes: r.files.glb.bytes, content_type: r.files.glb.content_type },

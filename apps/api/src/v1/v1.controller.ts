@@ -19,6 +19,11 @@ export class V1Controller {
     return this.conversions.status(req.principal.userId, jobId);
   }
 
+  @Get('webhook-secret')
+  webhookSecret(@Req() req: AuthedRequest) {
+    return this.conversions.webhookSecret(req.principal.userId);
+  }
+
   @Get('result/:jobId')
   result(@Req() req: AuthedRequest, @Param('jobId') jobId: string) {
     return this.conversions.result(req.principal.userId, jobId);

@@ -1,0 +1,22 @@
+import type { AppConfig } from '@app/config';
+
+/** Absolute public URLs, from PUBLIC_BASE_URL. */
+export class PublicUrls {
+  constructor(private readonly config: AppConfig) {}
+
+  get base(): string {
+    return this.config.publicBaseUrl;
+  }
+
+  embed(publicId: string): string {
+    return `${this.base}/embed/${publicId}`;
+  }
+
+  embedStatic(publicId: string): string {
+    return `${this.base}/embed/${publicId}/static`;
+  }
+
+  widgetScript(): string {
+    return `${this.base}/api/v1/widget.js`;
+  }
+}
