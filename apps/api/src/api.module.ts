@@ -1,6 +1,9 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
 import { CoreModule, WorkerModule } from '@app/runtime';
+import { AssetsController } from './embed/assets.controller';
+import { EmbedController } from './embed/embed.controller';
+import { EmbedService } from './embed/embed.service';
 import { FilesController } from './files/files.controller';
 import { HealthController } from './health/health.controller';
 import { ApiKeyGuard } from './http/api-key.guard';
@@ -14,8 +17,8 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [CoreModule.forRoot(config), ...(config.role === 'all' ? [WorkerModule] : [])],
-      controllers: [HealthController, V1Controller, FilesController],
-      providers: [ApiKeyGuard, ConversionService],
+      controllers: [HealthController, V1Controller, FilesController, EmbedController, AssetsController],
+      providers: [ApiKeyGuard, ConversionService, EmbedService],
     };
   }
 }

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import { ConfigError, loadConfigFromProcess, type AppConfig } from '@app/config';
 import { ApiModule } from './api.module';
@@ -17,6 +18,16 @@ export async function createApiApp(config: AppConfig): Promise<NestFastifyApplic
     logger: config.logLevel === 'debug' ? ['log', 'warn', 'error', 'debug'] : ['log', 'warn', 'error'],
   });
   app.useGlobalFilters(new HttpErrorFilter());
+  // Keys, not cookies, authenticate: any origin may call the API (the widget runs on customers' sites).
+  app.enableCors({ origin: '*', methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], allowedHeaders: ['X-API-Key', 'Content-Type', 'Idempotency-Key'], maxAge: 600 });
+  const doc = new DocumentBuilder()
+    .setTitle('Image-to-AR conversion service')
+    .setDescription('Turns pictures into AR models (GLB for Android Scene Viewer, USDZ for iOS AR Quick Look). Errors: { error: { type, code, message, param?, request_id } }.')
+    .setVersion('1')
+    .addServer(config.publicBaseUrl)
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key' }, 'api-key')
+    .build();
+  SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, doc), { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
   app.enableShutdownHooks();
   return app;
 }

@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { STORAGE } from '@app/runtime';
 import { assertSafeKey, type StoragePort } from '@app/storage';
@@ -8,11 +9,13 @@ import { ApiError } from '../http/api-error';
  * Serves stored files (local storage) at a stable path: right Content-Type, long-lived Cache-Control
  * (keys never change content), ETag with If-None-Match, and single byte ranges (phones stream models).
  */
+@ApiTags('files')
 @Controller('files')
 export class FilesController {
   constructor(@Inject(STORAGE) private readonly storage: StoragePort) {}
 
   /** Fastify answers HEAD from this route too (exposeHeadRoutes): same headers, body dropped. */
+  @ApiOperation({ summary: 'Stored models and posters (local storage): Content-Type, ETag, Range' })
   @Get('*')
   async serve(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const key = decodeURIComponent((req.url.split('?')[0] ?? '').replace(/^\/files\//, ''));

@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { JobRepository } from '@app/persistence';
 import type { JobQueuePort } from '@app/queue';
@@ -17,6 +18,7 @@ async function check(fn: () => Promise<void>, timeoutMs = 3000): Promise<'ok' | 
   }
 }
 
+@ApiTags('health')
 @Controller()
 export class HealthController {
   constructor(
@@ -26,12 +28,14 @@ export class HealthController {
   ) {}
 
   /** Alive: the process answers. */
+  @ApiOperation({ summary: 'Alive' })
   @Get('healthz')
   healthz(): { status: 'ok' } {
     return { status: 'ok' };
   }
 
   /** Ready: database, queue and storage reachable. 503 otherwise. */
+  @ApiOperation({ summary: 'Database, queue and storage reachable (503 otherwise)' })
   @Get('readyz')
   async readyz(@Res() reply: FastifyReply): Promise<void> {
     const checks = {

@@ -1,8 +1,13 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard, type AuthedRequest } from '../http/api-key.guard';
 import { ConversionService } from './conversion.service';
+import { ConvertRequestDto, ConvertResponseDto, ErrorResponseDto, ResultResponseDto, StatusResponseDto, WebhookSecretDto } from './v1.dto';
 
 /** v1 single-image conversion (spec §4.2). Thin: validation and logic live in the service. */
+@ApiTags('v1')
+@ApiSecurity('api-key')
+@ApiResponse({ status: 401, description: 'Missing, unknown or revoked X-API-Key.', type: ErrorResponseDto })
 @Controller('api/v1')
 @UseGuards(ApiKeyGuard)
 export class V1Controller {
@@ -10,21 +15,34 @@ export class V1Controller {
 
   @Post('convert')
   @HttpCode(202)
+  @ApiOperation({ summary: 'Submit an image for conversion', description: 'Creates a job; poll /status or pass callback_url.' })
+  @ApiBody({ type: ConvertRequestDto })
+  @ApiResponse({ status: 202, type: ConvertResponseDto })
+  @ApiResponse({ status: 400, description: 'Invalid parameter (named in error.param).', type: ErrorResponseDto })
   convert(@Req() req: AuthedRequest, @Body() body: unknown) {
     return this.conversions.submit(req.principal.userId, body);
   }
 
   @Get('status/:jobId')
+  @ApiOperation({ summary: 'Job status and progress (0..100)' })
+  @ApiResponse({ status: 200, type: StatusResponseDto })
+  @ApiResponse({ status: 404, description: 'No such job for this key.', type: ErrorResponseDto })
   status(@Req() req: AuthedRequest, @Param('jobId') jobId: string) {
     return this.conversions.status(req.principal.userId, jobId);
   }
 
   @Get('webhook-secret')
+  @ApiOperation({ summary: 'Your callback signing secret', description: 'Verify callbacks with the Standard Webhooks scheme: base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body" keyed with the base64 part of the secret.' })
+  @ApiResponse({ status: 200, type: WebhookSecretDto })
   webhookSecret(@Req() req: AuthedRequest) {
     return this.conversions.webhookSecret(req.principal.userId);
   }
 
   @Get('result/:jobId')
+  @ApiOperation({ summary: 'Result of a completed job' })
+  @ApiResponse({ status: 200, type: ResultResponseDto })
+  @ApiResponse({ status: 409, description: 'job_not_finished (still queued/processing) or job_failed (with the failure message).', type: ErrorResponseDto })
+  @ApiResponse({ status: 404, description: 'No such job for this key.', type: ErrorResponseDto })
   result(@Req() req: AuthedRequest, @Param('jobId') jobId: string) {
     return this.conversions.result(req.principal.userId, jobId);
   }

@@ -1,0 +1,111 @@
+/* AR widget: include once per page, then use data-service-* attributes or window.ARWidget. No dependencies. */
+(function () {
+  'use strict';
+  if (window.ARWidget) return;
+
+  var script = document.currentScript;
+  var BASE = script && script.src ? script.src.replace(/\/api\/v1\/widget\.js(\?.*)?$/, '') : '';
+  var POLL_MS = 1000;
+
+  var CSS =
+    ':host{display:block;position:relative;overflow:hidden}' +
+    '.box{position:absolute;inset:0;display:flex;align-items:center;justify-content:center;font:14px/1.4 system-ui,-apple-system,sans-serif;color:#333;background:#f4f4f6;border-radius:12px}' +
+    '.progress{width:70%;text-align:center}.bar{height:6px;border-radius:3px;background:#dde;overflow:hidden;margin-top:8px}' +
+    '.fill{height:100%;width:0;background:#0a66ff;transition:width .3s}' +
+    '.error{color:#a00;padding:16px;text-align:center}' +
+    'iframe{position:absolute;inset:0;width:100%;height:100%;border:0;border-radius:12px}';
+
+  function request(method, path, key, body) {
+    var headers = { 'X-API-Key': key };
+    if (body) headers['Content-Type'] = 'application/json';
+    return fetch(BASE + path, { method: method, headers: headers, body: body ? JSON.stringify(body) : undefined }).then(function (r) {
+      return r.json().catch(function () { return {}; }).then(function (b) {
+        if (!r.ok) throw new Error((b && b.error && b.error.message) || 'HTTP ' + r.status);
+        return b;
+      });
+    });
+  }
+
+  function View(el) {
+    var root = el.shadowRoot || el.attachShadow({ mode: 'open' });
+    root.innerHTML = '<style>' + CSS + '</style><div class="box" part="box"></div>';
+    if (!el.style.height && el.getBoundingClientRect().height < 50) el.style.minHeight = '300px';
+    this.el = el;
+    this.box = root.querySelector('.box');
+  }
+  View.prototype.state = function (s) { this.el.setAttribute('data-ar-state', s); };
+  View.prototype.progress = function (p, label) {
+    this.state('converting');
+    this.box.innerHTML = '<div class="progress" role="progressbar" aria-valuemin="0" aria-valuemax="100" aria-valuenow="' + Math.round(p) +
+      '"><span class="label"></span><div class="bar"><div class="fill" style="width:' + Math.max(2, p) + '%"></div></div></div>';
+    this.box.querySelector('.label').textContent = label + ' ' + Math.round(p) + '%';
+  };
+  View.prototype.error = function (message) {
+    this.state('error');
+    this.box.innerHTML = '<div class="error" role="alert"></div>';
+    this.box.firstChild.textContent = 'Could not create the AR model: ' + message;
+  };
+  View.prototype.done = function (url) {
+    this.state('done');
+    var f = document.createElement('iframe');
+    f.src = url;
+    f.title = 'AR viewer';
+    f.setAttribute('allow', 'xr-spatial-tracking; fullscreen');
+    f.setAttribute('loading', 'lazy');
+    this.box.innerHTML = '';
+    this.box.appendChild(f);
+  };
+
+  function follow(view, jobId, key, variant) {
+    view.progress(0, 'Converting');
+    function tick() {
+      request('GET', '/api/v1/status/' + encodeURIComponent(jobId), key).then(function (s) {
+        if (s.status === 'completed') {
+          return request('GET', '/api/v1/result/' + encodeURIComponent(jobId), key).then(function (r) {
+            view.done(variant === 'static' ? r.embed_url_static : r.embed_url);
+          });
+        }
+        if (s.status === 'failed') return view.error((s.error && s.error.message) || 'conversion failed');
+        view.progress(s.progress || 0, s.status === 'queued' ? 'Waiting' : 'Converting');
+        setTimeout(tick, POLL_MS);
+      }).catch(function (e) { view.error(e.message); });
+    }
+    tick();
+  }
+
+  function each(selector, fn) {
+    var nodes = typeof selector === 'string' ? document.querySelectorAll(selector) : selector instanceof Element ? [selector] : selector;
+    for (var i = 0; i < nodes.length; i++) fn(nodes[i]);
+  }
+
+  var ARWidget = {
+    version: '1',
+    /** Attaches to an existing v1 job. */
+    mount: function (selector, o) {
+      each(selector, function (el) { follow(new View(el), o.jobId, o.apiKey, o.variant || 'interactive'); });
+    },
+    /** Submits an image, then renders it. */
+    embed: function (selector, o) {
+      each(selector, function (el) {
+        var view = new View(el);
+        view.progress(0, 'Submitting');
+        request('POST', '/api/v1/convert', o.apiKey, { image_url: o.imageUrl }).then(function (j) {
+          el.setAttribute('data-service-job-id', j.job_id);
+          follow(view, j.job_id, o.apiKey, o.variant || 'interactive');
+        }).catch(function (e) { view.error(e.message); });
+      });
+    },
+  };
+  window.ARWidget = ARWidget;
+
+  function auto() {
+    each('[data-service-image],[data-service-job]', function (el) {
+      if (el.getAttribute('data-ar-state')) return;
+      var o = { apiKey: el.getAttribute('data-service-key') || '', variant: el.getAttribute('data-service-variant') || 'interactive' };
+      if (el.hasAttribute('data-service-job')) ARWidget.mount(el, { jobId: el.getAttribute('data-service-job'), apiKey: o.apiKey, variant: o.variant });
+      else ARWidget.embed(el, { imageUrl: el.getAttribute('data-service-image'), apiKey: o.apiKey, variant: o.variant });
+    });
+  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', auto);
+  else auto();
+})();

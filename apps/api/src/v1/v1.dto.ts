@@ -1,0 +1,100 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+/** Documentation shapes of the v1 API (validation lives in ConversionService). */
+export class ConvertRequestDto {
+  @ApiProperty({ description: 'Public http(s) URL of the image (JPEG, PNG, GIF, WebP, AVIF, HEIF, TIFF; at most FETCH_MAX_BYTES, 50 MB by default).', example: 'https://example.com/picture.jpg' })
+  image_url!: string;
+
+  @ApiPropertyOptional({ description: '"W:H"; the shorter side becomes 24 in. Ignored when both inches are given.', example: '16:9' })
+  aspect_ratio?: string;
+
+  @ApiPropertyOptional({ description: '0.1 to 120; must be paired with height_inches.', minimum: 0.1, maximum: 120 })
+  width_inches?: number;
+
+  @ApiPropertyOptional({ description: '0.1 to 120; must be paired with width_inches.', minimum: 0.1, maximum: 120 })
+  height_inches?: number;
+
+  @ApiPropertyOptional({ description: 'http(s) URL POSTed a signed JSON callback (Standard Webhooks headers) when the job completes or fails.' })
+  callback_url?: string;
+}
+
+export class ConvertResponseDto {
+  @ApiProperty({ example: 'api_k3x…' }) job_id!: string;
+  @ApiProperty({ enum: ['queued'] }) status!: 'queued';
+}
+
+class JobErrorDto {
+  @ApiProperty({ example: 'source_not_found' }) code!: string;
+  @ApiProperty({ example: 'fetch: the source answered HTTP 404' }) message!: string;
+}
+
+class CallbackAttemptDto {
+  @ApiProperty({ enum: ['completed', 'failed'] }) event!: string;
+  @ApiProperty() webhook_id!: string;
+  @ApiProperty() attempt!: number;
+  @ApiProperty({ nullable: true, type: Number }) status_code!: number | null;
+  @ApiProperty({ nullable: true, type: String }) error!: string | null;
+  @ApiProperty() duration_ms!: number;
+  @ApiProperty() succeeded!: boolean;
+  @ApiProperty() at!: string;
+}
+
+class CallbackViewDto {
+  @ApiProperty() url!: string;
+  @ApiProperty() delivered!: boolean;
+  @ApiProperty({ type: [CallbackAttemptDto] }) attempts!: CallbackAttemptDto[];
+}
+
+export class StatusResponseDto {
+  @ApiProperty() job_id!: string;
+  @ApiProperty({ enum: ['queued', 'processing', 'completed', 'failed'] }) status!: string;
+  @ApiProperty({ minimum: 0, maximum: 100, example: 42.5 }) progress!: number;
+  @ApiPropertyOptional({ type: JobErrorDto, description: 'Present when status is failed.' }) error?: JobErrorDto;
+  @ApiPropertyOptional({ type: CallbackViewDto, description: 'Present when a callback_url was given: every delivery attempt.' }) callback?: CallbackViewDto;
+  @ApiProperty() created_at!: string;
+  @ApiProperty() updated_at!: string;
+}
+
+class ModelFileDto {
+  @ApiProperty() url!: string;
+  @ApiProperty() bytes!: number;
+  @ApiProperty() content_type!: string;
+}
+
+class ModelsDto {
+  @ApiProperty({ type: ModelFileDto, description: 'iOS AR Quick Look' }) usdz!: ModelFileDto;
+  @ApiProperty({ type: ModelFileDto, description: 'Android Scene Viewer' }) glb!: ModelFileDto;
+}
+
+class DimensionsDto {
+  @ApiProperty({ example: 42.67 }) width_inches!: number;
+  @ApiProperty({ example: 24 }) height_inches!: number;
+}
+
+export class ResultResponseDto {
+  @ApiProperty() job_id!: string;
+  @ApiProperty({ enum: ['completed'] }) status!: string;
+  @ApiProperty({ description: 'Interactive embed page (public, unguessable URL).' }) embed_url!: string;
+  @ApiProperty({ description: 'Static embed page.' }) embed_url_static!: string;
+  @ApiProperty() widget_script_url!: string;
+  @ApiProperty({ type: ModelsDto }) models!: ModelsDto;
+  @ApiProperty() poster_url!: string;
+  @ApiProperty({ type: DimensionsDto }) dimensions!: DimensionsDto;
+}
+
+export class WebhookSecretDto {
+  @ApiProperty({ example: 'whsec_…' }) secret!: string;
+  @ApiProperty() scheme!: string;
+}
+
+class ErrorBodyDto {
+  @ApiProperty({ example: 'invalid_request_error' }) type!: string;
+  @ApiProperty({ example: 'parameter_invalid' }) code!: string;
+  @ApiProperty() message!: string;
+  @ApiPropertyOptional({ example: 'aspect_ratio' }) param?: string;
+  @ApiProperty({ example: 'req_…' }) request_id!: string;
+}
+
+export class ErrorResponseDto {
+  @ApiProperty({ type: ErrorBodyDto }) error!: ErrorBodyDto;
+}
