@@ -1,0 +1,196 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { verifyWebhook } from '@app/plugins';
+import { Api, type AppProcess, freePort, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
+import { startMediaServer } from './support/media-server';
+
+const OWNER = 'owner-key-for-v1-api-e2e-tests';
+let app: AppProcess;
+let api: Api;
+let media: Awaited<ReturnType<typeof startMediaServer>>;
+
+interface Received { headers: IncomingHttpHeaders; body: string }
+let receiver: Server;
+let receiverBase: string;
+const received: Record<string, Received[]> = {};
+/** Per path, the status codes to answer in turn (the last one repeats). */
+const script: Record<string, number[]> = {};
+
+beforeAll(async () => {
+  media = await startMediaServer();
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const path = req.url!;
+      (received[path] ??= []).push({ headers: req.headers, body });
+      const codes = script[path] ?? [200];
+      const code = codes.length > 1 ? codes.shift()! : codes[0];
+      res.writeHead(code, code >= 300 && code < 400 ? { location: `${receiverBase}/elsewhere` } : {});
+      res.end();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  receiverBase = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  const port = await freePort();
+  app = spawnApp('api', {
+    PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: tempDir(), OWNER_API_KEY: OWNER,
+    ALLOW_PRIVATE_NETWORKS: 'true', JOB_RETRY_BASE_MS: '100', CALLBACK_MAX_ATTEMPTS: '5', CALLBACK_TIMEOUT_MS: '2000',
+  });
+  await waitHealthy(`http://127.0.0.1:${port}`, app);
+  api = new Api(`http://127.0.0.1:${port}`, OWNER);
+});
+afterAll(async () => {
+  await app.kill('SIGKILL');
+  await media.stop();
+  await new Promise((r) => receiver.close(r));
+});
+
+describe('v1 result', () => {
+  it('returns every field of spec §2.6 as absolute URLs from PUBLIC_BASE_URL', async () => {
+    const { body } = await api.req('POST', '/api/v1/convert', { image_url: `${media.base}/street.jpg`, aspect_ratio: '16:9' });
+    await api.waitStatus(body.job_id, ['completed']);
+    const r = await api.req('GET', `/api/v1/result/${body.job_id}`);
+    expect(r.body).toMatchObject({
+      embed_url: expect.stringMatching(new RegExp(`^${api.base}/embed/emb_[a-z2-7]{24}$`)),
+      embed_url_static: expect.stringMatching(new RegExp(`^${api.base}/embed/emb_[a-z2-7]{24}/static$`)),
+      widget_script_url: `${api.base}/api/v1/widget.js`,
+      models: { usdz: { url: expect.stringMatching(/\.usdz$/) }, glb: { url: expect.stringMatching(/\.glb$/) } },
+      dimensions: { width_inches: 42.67, height_inches: 24 },
+    });
+    // The embed id is not the job id: a public page does not reveal the job.
+    expect(r.body.embed_url).not.toContain(body.job_id);
+  });
+});
+
+describe('callbacks', () => {
+  it('retries a failing receiver with backoff, never follows a redirect, signs every attempt and records it', async () => {
+    script['/hook-retry'] = [500, 302, 200];
+    const { body } = await api.req('POST', '/api/v1/convert', { image_url: `${media.base}/street.jpg`, callback_url: `${receiverBase}/hook-retry` });
+    await waitFor(async () => received['/hook-retry']?.length === 3, 30_000, 'three callback attempts');
+    const { secret } = (await api.req('GET', '/api/v1/webhook-secret')).body;
+    expect(secret).toMatch(/^whsec_/);
+    const attempts = received['/hook-retry'];
+    expect(new Set(attempts.map((a) => a.headers['webhook-id'])).size).toBe(1);
+    for (const a of attempts) {
+      expect(a.headers['content-type']).toBe('application/json');
+      expect(verifyWebhook(secret, a.headers as Record<string, string>, a.body)).toBe(true);
+      expect(verifyWebhook(secret, a.headers as Record<string, string>, a.body.replace('completed', 'failed'))).toBe(false);
+    }
+    expect(received['/elsewhere']).toBeUndefined();
+    const payload = JSON.parse(attempts[2].body);
+    const result = (await api.req('GET', `/api/v1/result/${body.job_id}`)).body;
+    expect(payload).toEqual({
+      job_id: body.job_id, status: 'completed', embed_url: result.embed_url, embed_url_static: result.embed_url_static,
+      usdz_url: result.models.usdz.url, glb_url: result.models.glb.url,
+    });
+    const status = await waitFor(async () => {
+      const s = (await api.req('GET', `/api/v1/status/${body.job_id}`)).body;
+      return s.callback?.delivered ? s : undefined;
+    });
+    expect(status.callback.attempts.map((a: any) => [a.attempt, a.status_code, a.succeeded])).toEqual([[1, 500, false], [2, 302, false], [3, 200, true]]);
+    expect(status.callback.attempts[1].error).toContain('redirect');
+  });
+
+  it('calls back on failure too', async () => {
+    const { body } = await api.req('POST', '/api/v1/convert', { image_url: `${media.base}/missing.jpg`, callback_url: `${receiverBase}/hook-failed` });
+    await waitFor(async () => received['/hook-failed']?.length === 1, 20_000, 'failure callback');
+    expect(JSON.parse(received['/hook-failed'][0].body)).toMatchObject({ job_id: body.job_id, status: 'failed', embed_url: null, glb_url: null, error: { code: 'source_not_found' } });
+  });
+
+  it('stops after CALLBACK_MAX_ATTEMPTS and shows every attempt', async () => {
+    script['/hook-down'] = [503];
+    const { body } = await api.req('POST', '/api/v1/convert', { image_url: `${media.base}/street.jpg`, callback_url: `${receiverBase}/hook-down` });
+    await waitFor(async () => received['/hook-down']?.length === 5, 30_000, 'five attempts');
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(received['/hook-down']).toHaveLength(5);
+    const s = (await api.req('GET', `/api/v1/status/${body.job_id}`)).body;
+    expect(s.status).toBe('completed');
+    expect(s.callback).toMatchObject({ delivered: false });
+    expect(s.callback.attempts).toHaveLength(5);
+  });
+
+  it('rejects a callback_url that is not http(s), naming the param', async () => {
+    const r = await api.req('POST', '/api/v1/convert', { image_url: `${media.base}/street.jpg`, callback_url: 'ftp://x/y' });
+    expect(r.status).toBe(400);
+    expect(r.body.error.param).toBe('callback_url');
+  });
+});
+
+describe('embed pages', () => {
+  let result: any;
+  beforeAll(async () => {
+    const { body } = await api.req('POST', '/api/v1/convert', { image_url: `${media.base}/street.jpg` });
+    await api.waitStatus(body.job_id, ['completed']);
+    result = (await api.req('GET', `/api/v1/result/${body.job_id}`)).body;
+  });
+  const html = async (url: string, ua?: string) => {
+    const r = await fetch(url, { headers: ua ? { 'user-agent': ua } : {} });
+    return { status: r.status, type: r.headers.get('content-type'), text: await r.text() };
+  };
+
+  it('serves the interactive page with the launcher for each platform, without a key', async () => {
+    const ios = await html(result.embed_url, 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 Safari/604.1');
+    expect(ios.type).toContain('text/html');
+    expect(ios.text).toMatch(new RegExp(`<a class="ar-button" id="ar-launch" rel="ar" href="${result.models.usdz.url.replace(/\./g, '\\.')}#allowsContentScaling=0"><img `));
+    const android = await html(result.embed_url, 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/126.0 Mobile Safari/537.36');
+    expect(android.text).toContain(`href="intent://arvr.google.com/scene-viewer/1.2?mode=ar_preferred&amp;file=${encodeURIComponent(result.models.glb.url)}`);
+    expect(android.text).toContain('package=com.google.android.googlequicksearchbox;action=android.intent.action.VIEW;S.browser_fallback_url=');
+    const desktop = await html(result.embed_url, 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0');
+    expect(desktop.text).toContain(`<model-viewer src="${result.models.glb.url}"`);
+    expect(desktop.text).toContain(`${api.base}/assets/model-viewer.min.js`);
+    expect(desktop.text).toContain('<svg');
+    expect(desktop.text).toContain('badge animated');
+    const mv = await fetch(`${api.base}/assets/model-viewer.min.js`);
+    expect(mv.status).toBe(200);
+    expect(mv.headers.get('content-type')).toContain('javascript');
+  });
+
+  it('serves the static page: the image and a plain badge, no button, no animation', async () => {
+    const s = await html(result.embed_url_static);
+    expect(s.status).toBe(200);
+    expect(s.text).toContain(result.poster_url);
+    expect(s.text).not.toMatch(/<(a|button)[^>]*class="ar-button/);
+    expect(s.text).not.toContain('class="badge animated"');
+    expect(s.text).toContain('<span class="badge">AR model');
+    expect(s.text).not.toContain('<script');
+  });
+
+  it('answers 404 for an unknown or malformed id', async () => {
+    expect((await html(`${api.base}/embed/emb_aaaaaaaaaaaaaaaaaaaaaaaa`)).status).toBe(404);
+    expect((await html(`${api.base}/embed/${'x'.repeat(60)}`)).status).toBe(404);
+    expect((await html(`${api.base}/embed/emb_aaaaaaaaaaaaaaaaaaaaaaaa/static`)).status).toBe(404);
+  });
+});
+
+describe('widget.js and the API description', () => {
+  it('serves the widget without a key, small, cross-origin', async () => {
+    const r = await fetch(`${api.base}/api/v1/widget.js`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toContain('javascript');
+    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    const text = await r.text();
+    expect(text).toContain('window.ARWidget');
+    const { gzipSync } = await import('node:zlib');
+    expect(gzipSync(text).length).toBeLessThan(4096);
+  });
+
+  it('answers CORS preflights on the v1 routes', async () => {
+    const r = await fetch(`${api.base}/api/v1/convert`, { method: 'OPTIONS', headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-api-key,content-type' } });
+    expect(r.status).toBeLessThan(300);
+    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    expect(r.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-api-key');
+  });
+
+  it('publishes an OpenAPI document and a docs page generated from the code', async () => {
+    const doc = await (await fetch(`${api.base}/openapi.json`)).json();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/convert', '/api/v1/status/{jobId}', '/api/v1/result/{jobId}', '/healthz', '/readyz']));
+    expect(doc.paths['/api/v1/convert'].post.responses['202']).toBeDefined();
+    expect(doc.components.securitySchemes['api-key']).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
+    expect(doc.components.schemas.ResultResponseDto.required).toEqual(expect.arrayContaining(['embed_url', 'embed_url_static', 'widget_script_url', 'models', 'dimensions']));
+    const page = await fetch(`${api.base}/docs`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('swagger');
+  });
+});
