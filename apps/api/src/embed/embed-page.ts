@@ -18,13 +18,13 @@ const STYLE = `
 *{box-sizing:border-box}html,body{margin:0;height:100%;font:14px/1.4 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1d1d1f;background:transparent}
 .card{position:relative;width:100%;height:100%;min-height:160px;display:flex;align-items:center;justify-content:center;overflow:hidden;background:#f4f4f6;border-radius:12px}
 .card>img.poster,.card model-viewer{width:100%;height:100%;object-fit:contain;display:block}
-.badge{position:absolute;top:10px;left:10px;padding:3px 9px;border-radius:999px;background:rgba(0,0,0,.72);color:#fff;font-size:12px;font-weight:600;letter-spacing:.02em}
+.badge{position:absolute;z-index:2;top:10px;left:10px;padding:3px 9px;border-radius:999px;background:rgba(0,0,0,.72);color:#fff;font-size:12px;font-weight:600;letter-spacing:.02em}
 .badge.animated{animation:pulse 1.8s ease-in-out infinite}
 @keyframes pulse{0%,100%{transform:scale(1);opacity:1}50%{transform:scale(1.08);opacity:.85}}
 @media (prefers-reduced-motion:reduce){.badge.animated{animation:none}}
-.ar-button{position:absolute;bottom:12px;left:50%;transform:translateX(-50%);display:inline-flex;align-items:center;gap:8px;padding:10px 16px;border:0;border-radius:999px;background:#0a66ff;color:#fff;font:600 15px system-ui,sans-serif;text-decoration:none;cursor:pointer;box-shadow:0 2px 8px rgba(0,0,0,.25)}
+.ar-button{position:absolute;z-index:2;bottom:12px;left:50%;transform:translateX(-50%);display:inline-flex;align-items:center;gap:8px;padding:10px 16px;border:0;border-radius:999px;background:#0a66ff;color:#fff;font:600 15px system-ui,sans-serif;text-decoration:none;cursor:pointer;box-shadow:0 2px 8px rgba(0,0,0,.25)}
 .ar-button img{width:20px;height:20px;border-radius:4px;object-fit:cover}
-.qr{position:absolute;inset:0;display:none;flex-direction:column;align-items:center;justify-content:center;gap:8px;background:rgba(255,255,255,.96);text-align:center;padding:12px}
+.qr{position:absolute;z-index:3;inset:0;display:none;flex-direction:column;align-items:center;justify-content:center;gap:8px;background:rgba(255,255,255,.96);text-align:center;padding:12px}
 .qr.open{display:flex}.qr svg{width:min(60%,220px);height:auto}
 .message{padding:24px;text-align:center;color:#444}
 progress{width:60%;height:8px}
@@ -64,7 +64,7 @@ export function interactivePage(m: ReadyModel, platform: Platform): string {
     button = `<a class="ar-button" id="ar-launch" target="_top" href="${esc(sceneViewerIntent(m.glbUrl, m.pageUrl, 'Picture'))}">View in your space</a>`;
   } else {
     head = `<script type="module" src="${esc(m.assetBase)}/assets/model-viewer.min.js"></script>`;
-    viewer = `<model-viewer src="${esc(m.glbUrl)}" ios-src="${esc(m.usdzUrl)}" poster="${esc(m.posterUrl)}" alt="3D preview of the picture" camera-controls auto-rotate auto-rotate-delay="0" rotation-per-second="20deg" interaction-prompt="none" shadow-intensity="0" exposure="1"></model-viewer>`;
+    viewer = `<model-viewer src="${esc(m.glbUrl)}" ios-src="${esc(m.usdzUrl)}" poster="${esc(m.posterUrl)}" alt="3D preview of the picture" camera-controls camera-orbit="0deg 90deg auto" interaction-prompt="none" shadow-intensity="0" exposure="1"></model-viewer>`;
     button = `<button class="ar-button" id="ar-launch" type="button" aria-controls="qr">View in your space</button>
 <div class="qr" id="qr" role="dialog" aria-label="Open on your phone">${m.qrSvg}<div>Scan with your phone to place it in your space</div><button type="button" id="qr-close">Close</button></div>
 <script>

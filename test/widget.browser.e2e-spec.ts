@@ -1,0 +1,159 @@
+import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
+import { Api, type AppProcess, freePort, ROOT, spawnApp, tempDir, waitHealthy } from './support/app-process';
+import { launchChromium, USER_AGENTS } from './support/browser';
+import { startMediaServer } from './support/media-server';
+
+const OWNER = 'owner-key-for-browser-e2e-tests';
+const ARTIFACTS = join(ROOT, 'test-artifacts/screenshots');
+
+let app: AppProcess;
+let api: Api;
+let media: Awaited<ReturnType<typeof startMediaServer>>;
+let site: Server;
+let siteBase: string;
+let browser: Browser;
+let existingJob: string;
+
+/** A customer's page on another origin: attributes and the JS API, both variants, and a failing image. */
+function customerPage(): string {
+  const w = api.base;
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Shop</title>
+<style>body{font-family:sans-serif;margin:16px} .slot{width:360px;height:270px;display:inline-block;margin:8px;vertical-align:top}</style></head>
+<body>
+<h1>Customer shop</h1>
+<div id="attr-interactive" class="slot" data-service-image="${media.base}/slow.jpg" data-service-key="${OWNER}"></div>
+<div id="attr-static" class="slot" data-service-image="${media.base}/street.jpg" data-service-key="${OWNER}" data-service-variant="static"></div>
+<div id="js-embed" class="slot"></div>
+<div id="js-mount" class="slot"></div>
+<div id="attr-job" class="slot" data-service-job="${existingJob}" data-service-key="${OWNER}"></div>
+<div id="broken" class="slot" data-service-image="${media.base}/page.html" data-service-key="${OWNER}"></div>
+<script>
+  window.__states = {};
+  new MutationObserver(function (list) {
+    list.forEach(function (m) {
+      var id = m.target.id, s = m.target.getAttribute('data-ar-state');
+      (window.__states[id] = window.__states[id] || []).push(s);
+    });
+  }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-ar-state'] });
+</script>
+<script src="${w}/api/v1/widget.js"></script>
+<script>
+  ARWidget.embed('#js-embed', { imageUrl: '${media.base}/street.jpg', apiKey: '${OWNER}', variant: 'interactive' });
+  ARWidget.mount('#js-mount', { jobId: '${existingJob}', apiKey: '${OWNER}', variant: 'static' });
+</script>
+</body></html>`;
+}
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  media = await startMediaServer();
+  const port = await freePort();
+  app = spawnApp('api', { PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: tempDir(), OWNER_API_KEY: OWNER, ALLOW_PRIVATE_NETWORKS: 'true' });
+  await waitHealthy(`http://127.0.0.1:${port}`, app);
+  api = new Api(`http://127.0.0.1:${port}`, OWNER);
+  existingJob = (await api.req('POST', '/api/v1/convert', { image_url: `${media.base}/street.jpg` })).body.job_id;
+  await api.waitStatus(existingJob, ['completed']);
+  // "localhost" here and 127.0.0.1 for the API: two origins, so every call is cross-origin.
+  site = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(customerPage());
+  });
+  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+  siteBase = `http://localhost:${(site.address() as AddressInfo).port}`;
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.kill('SIGKILL');
+  await media?.stop();
+  await new Promise((r) => site.close(r));
+});
+
+async function openShop(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(siteBase);
+  for (const id of ['attr-interactive', 'attr-static', 'js-embed', 'js-mount', 'attr-job']) {
+    await page.waitForSelector(`#${id}[data-ar-state="done"]`, { timeout: 30_000 });
+  }
+  await page.waitForSelector('#broken[data-ar-state="error"]', { timeout: 30_000 });
+  return page;
+}
+
+async function embedFrame(page: Page, id: string): Promise<Frame> {
+  const handle = await page.locator(`#${id}`).evaluateHandle((el) => el.shadowRoot!.querySelector('iframe'));
+  const frame = await (handle.asElement())!.contentFrame();
+  await frame!.waitForLoadState('load');
+  return frame!;
+}
+
+describe('widget in real headless Chromium, from another origin', () => {
+  it('shows progress, then the viewer; the interactive variant has the button, the static one does not', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await openShop(context);
+    const states = await page.evaluate(() => (window as unknown as { __states: Record<string, string[]> }).__states);
+    expect(states['attr-interactive']).toContain('converting');
+    expect(states['attr-interactive'][states['attr-interactive'].length - 1]).toBe('done');
+    expect(states['js-embed']).toEqual(expect.arrayContaining(['converting', 'done']));
+
+    for (const id of ['attr-interactive', 'js-embed', 'attr-job']) {
+      const f = await embedFrame(page, id);
+      // (model-viewer has an .ar-button of its own inside its shadow root: count ours only.)
+      expect(await f.locator('.card > .ar-button').count()).toBe(1);
+      expect(await f.locator('.badge.animated').count()).toBe(1);
+      expect(await f.locator('model-viewer').count()).toBe(1);
+    }
+    for (const id of ['attr-static', 'js-mount']) {
+      const f = await embedFrame(page, id);
+      expect(await f.locator('.card > .ar-button').count()).toBe(0);
+      expect(await f.locator('.badge').textContent()).toContain('AR model');
+      expect(f.url()).toMatch(/\/static$/);
+    }
+    // The viewer is sized by the container's own style.
+    const box = await page.locator('#js-embed').boundingBox();
+    expect([Math.round(box!.width), Math.round(box!.height)]).toEqual([360, 270]);
+    // Desktop: the button opens the QR code for a phone.
+    const desktop = await embedFrame(page, 'js-embed');
+    // A DOM click: three software-rendered WebGL viewers keep headless Chromium too busy for a synthetic mouse click.
+    await desktop.locator('#ar-launch').dispatchEvent('click');
+    await desktop.waitForSelector('#qr.open svg');
+    await page.waitForTimeout(1500);
+    await page.screenshot({ path: join(ARTIFACTS, 'desktop-shop.png'), fullPage: true });
+    await context.close();
+  });
+
+  it('shows a clear error state for an image that cannot be converted', async () => {
+    const context = await browser.newContext();
+    const page = await openShop(context);
+    const text = await page.locator('#broken').evaluate((el) => el.shadowRoot!.querySelector('[role="alert"]')!.textContent);
+    expect(text).toMatch(/Could not create the AR model: fetch: the source is not a supported image/);
+    await page.locator('#broken').screenshot({ path: join(ARTIFACTS, 'error-state.png') });
+    await context.close();
+  });
+
+  it('links to AR Quick Look under an iOS user agent', async () => {
+    const context = await browser.newContext({ userAgent: USER_AGENTS.ios, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const page = await openShop(context);
+    const f = await embedFrame(page, 'attr-job');
+    const link = f.locator('a[rel="ar"]');
+    expect(await link.getAttribute('href')).toMatch(/\/files\/models\/api_\w+\/model\.usdz#allowsContentScaling=0$/);
+    expect(await link.locator('img').count()).toBe(1);
+    await page.screenshot({ path: join(ARTIFACTS, 'ios-shop.png'), fullPage: true });
+    await context.close();
+  });
+
+  it('links to Scene Viewer under an Android user agent', async () => {
+    const context = await browser.newContext({ userAgent: USER_AGENTS.android, viewport: { width: 412, height: 915 }, isMobile: true, hasTouch: true });
+    const page = await openShop(context);
+    const f = await embedFrame(page, 'attr-job');
+    const href = await f.locator('a.ar-button').getAttribute('href');
+    expect(href).toMatch(/^intent:\/\/arvr\.google\.com\/scene-viewer\/1\.2\?mode=ar_preferred&file=http%3A%2F%2F127\.0\.0\.1%3A\d+%2Ffiles%2Fmodels%2Fapi_\w+%2Fmodel\.glb/);
+    expect(href).toContain('#Intent;scheme=https;package=com.google.android.googlequicksearchbox;action=android.intent.action.VIEW;S.browser_fallback_url=');
+    expect(await f.locator('a.ar-button').getAttribute('target')).toBe('_top');
+    await page.screenshot({ path: join(ARTIFACTS, 'android-shop.png'), fullPage: true });
+    await context.close();
+  });
+});
