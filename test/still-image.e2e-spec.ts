@@ -158,6 +158,9 @@ describe('fetch limits and the SSRF guard in the running service', () => {
     expect((await small.waitStatus(big.body.job_id, ['failed'])).error.code).toBe('source_too_large');
 
     const guarded = await startApp({});
+    const hook = await guarded.req('POST', '/api/v1/convert', { image_url: 'https://example.com/a.jpg', callback_url: 'http://127.0.0.1:9/hook' });
+    expect(hook.status).toBe(400);
+    expect(hook.body.error).toMatchObject({ param: 'callback_url', code: 'callback_url_blocked' });
     for (const url of [`${media.base}/street.jpg`, 'http://2130706433/a.jpg', 'http://[::ffff:127.0.0.1]/a.jpg', 'http://169.254.169.254/latest']) {
       const { body } = await guarded.req('POST', '/api/v1/convert', { image_url: url });
       const s = await guarded.waitStatus(body.job_id, ['failed', 'completed']);
