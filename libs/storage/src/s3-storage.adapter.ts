@@ -8,18 +8,11 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
+import type { S3Config } from '@app/config';
 import { assertSafeKey, type ObjectStat, type StoragePort, type StoredObject } from './storage.port';
 
-export interface S3StorageOptions {
-  endpoint?: string;
-  region: string;
-  bucket: string;
-  accessKeyId?: string;
-  secretAccessKey?: string;
-  /** Base URL objects are publicly reachable at (CDN or bucket URL). Default: endpoint/bucket. */
-  publicBaseUrl?: string;
-  forcePathStyle: boolean;
-}
+/** Endpoint, bucket, credentials and public base URL: the S3 part of the configuration. */
+export type S3StorageOptions = S3Config;
 
 /** S3-compatible object storage (AWS S3, MinIO, R2, Ceph RGW...). */
 export class S3StorageAdapter implements StoragePort {
