@@ -8,8 +8,6 @@ export type StagePhase = 'downloading' | 'converting' | 'uploading';
 /** v1 view of a job. */
 export type V1Status = 'queued' | 'processing' | 'completed' | 'failed';
 
-export const FINAL_STATES: readonly JobStatus[] = ['completed', 'failed'];
-
 export function isFinal(status: JobStatus): boolean {
   return status === 'completed' || status === 'failed';
 }
@@ -26,12 +24,3 @@ export function toV1Status(status: JobStatus): V1Status {
   }
 }
 
-/**
- * Allowed transitions. A job may go back to `queued` from a running state when an operational error
- * schedules a retry; a final state never changes.
- */
-export function canTransition(from: JobStatus, to: JobStatus): boolean {
-  if (isFinal(from)) return false;
-  if (to === 'failed' || to === 'queued') return true;
-  return JOB_STATES.indexOf(to) >= JOB_STATES.indexOf(from);
-}

@@ -1,5 +1,5 @@
 import type { JobListener, JobStorePort, RunnableJob } from './job-store.port';
-import { classifyError, OperationalError, toJobError, type JobErrorInfo } from './errors';
+import { classifyError, toJobError, type JobErrorInfo } from './errors';
 import { isFinal, type JobStatus } from './job-state';
 import { stepId, type PipelineDefinition } from './pipeline-definition';
 import type { PipelineRegistry } from './registry';
@@ -171,7 +171,3 @@ export class PipelineRunner {
   }
 }
 
-/** Wraps an abort into an operational error so the job is retried by another worker. */
-export function abortedError(stage: string): OperationalError {
-  return new OperationalError('aborted', `${stage}: interrupted by worker shutdown`);
-}

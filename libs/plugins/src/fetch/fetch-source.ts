@@ -170,6 +170,5 @@ function readCapped(res: http.IncomingMessage, maxBytes: number, signal: AbortSi
       else if (signal.aborted) reject(new OperationalError('aborted', 'fetch: interrupted'));
       else reject(new OperationalError('source_network_error', `fetch: connection lost: ${e.message}`));
     });
-    res.on('aborted', () => undefined);
   });
 }
