@@ -15,6 +15,9 @@ const queue = driver === 'bull'
   ? new q.BullQueueAdapter({ ...opts, redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379', name, lockMs: 1000 })
   : new q.InProcessQueueAdapter(opts);
 
+// Keep the process alive while a handler hangs: an unresolved promise alone would let Node exit.
+if (mode === 'hang') setInterval(() => undefined, 1000);
+
 (async () => {
   await queue.consume(async ({ jobId }) => {
     const s = load();

@@ -163,9 +163,11 @@ describe.each(drivers)('queue contract: %s adapter', (driver, make) => {
     const read = () => JSON.parse(readFileSync(state, 'utf8')) as { pending: string[]; started: string[]; done: string[] };
 
     const first = fork(child, [driver, state, name, 'hang'], { stdio: 'ignore', env: { ...process.env, REDIS_URL } });
+    const firstExited = new Promise((r) => first.once('exit', r));
     await until(() => read().started.length === 2);
+    expect(first.exitCode).toBeNull();
     first.kill('SIGKILL');
-    await new Promise((r) => first.once('exit', r));
+    await firstExited;
     expect(read().done).toEqual([]);
 
     const second = fork(child, [driver, state, name, 'work'], { stdio: 'ignore', env: { ...process.env, REDIS_URL } });
