@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
 import { JobRepository, WebhookRepository, type JobEntity } from '@app/persistence';
 import { toV1Status, UserError } from '@app/pipeline';
-import { isBlockedAddress, parseDimensionRequest, type StillImageResult } from '@app/plugins';
+import { isBlockedHostname, parseDimensionRequest, type StillImageResult } from '@app/plugins';
 import type { JobQueuePort } from '@app/queue';
 import { APP_CONFIG, JOB_QUEUE, JobRoutes, PublicUrls, STORAGE } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
@@ -78,10 +78,8 @@ export class ConversionService {
     const url = new URL(value);
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw ApiError.invalid('callback_url', 'callback_url: must be an http or https URL');
     if (url.username || url.password) throw ApiError.invalid('callback_url', 'callback_url: must not carry credentials');
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    const literal = /^[\d.]+$/.test(host) || host.includes(':');
-    if (!this.config.allowPrivateNetworks && (host === 'localhost' || (literal && isBlockedAddress(host)))) {
-      throw ApiError.invalid('callback_url', `callback_url: ${host} is a private or reserved address`, 'callback_url_blocked');
+    if (!this.config.allowPrivateNetworks && isBlockedHostname(url.hostname)) {
+      throw ApiError.invalid('callback_url', `callback_url: ${url.hostname} is a private or reserved address`, 'callback_url_blocked');
     }
     return url.toString();
   }

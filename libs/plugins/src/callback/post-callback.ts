@@ -1,7 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { isIP } from 'node:net';
-import { BlockedAddressError, guardedLookup, isBlockedAddress } from '../fetch/ssrf-guard';
+import { BlockedAddressError, guardedLookup, isBlockedHostname } from '../fetch/ssrf-guard';
 
 export interface PostResult {
   statusCode: number | null;
@@ -29,9 +28,8 @@ export function postCallback(
   } catch {
     return Promise.resolve(done(null, 'invalid callback URL', true));
   }
-  const host = target.hostname.replace(/^\[|\]$/g, '');
-  if (!opts.allowPrivateNetworks && ((isIP(host) && isBlockedAddress(host)) || host === 'localhost')) {
-    return Promise.resolve(done(null, `${host} is a private or reserved address`, true));
+  if (!opts.allowPrivateNetworks && isBlockedHostname(target.hostname)) {
+    return Promise.resolve(done(null, `${target.hostname} is a private or reserved address`, true));
   }
   return new Promise((resolve) => {
     const mod = target.protocol === 'https:' ? https : http;

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { OperationalError, UserError } from '@app/pipeline';
 import { quadrantPicture } from '../../../../test/support/pictures';
 import { fetchSource, type FetchOptions } from './fetch-source';
-import { guardedLookup, isBlockedAddress } from './ssrf-guard';
+import { guardedLookup, isBlockedAddress, isBlockedHostname } from './ssrf-guard';
 import { sniffType } from './sniff';
 
 let server: Server;
@@ -141,6 +141,11 @@ describe('SSRF guard', () => {
     expect(err?.message).toMatch(/private or reserved/);
     const ok = await new Promise<Error | null>((r) => guardedLookup(true)('localhost', {} as never, (e) => r(e)));
     expect(ok).toBeNull();
+  });
+
+  it('classifies hostnames before DNS', () => {
+    for (const h of ['localhost', 'api.localhost', '[::1]', '127.0.0.1', '10.9.8.7', 'LOCALHOST']) expect(isBlockedHostname(h)).toBe(true);
+    for (const h of ['example.com', '8.8.8.8', '[2606:4700::1111]', 'localhost.example.com']) expect(isBlockedHostname(h)).toBe(false);
   });
 
   it('classifies addresses', () => {

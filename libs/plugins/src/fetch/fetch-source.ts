@@ -1,8 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
-import { isIP } from 'node:net';
 import { OperationalError, UserError } from '@app/pipeline';
-import { BlockedAddressError, guardedLookup, isBlockedAddress } from './ssrf-guard';
+import { BlockedAddressError, guardedLookup, isBlockedHostname } from './ssrf-guard';
 import { sniffType, type SniffedType } from './sniff';
 
 export interface FetchOptions {
@@ -45,13 +44,9 @@ function checkUrl(raw: string, strict: boolean, allowPrivate: boolean): URL {
     throw err('unsupported_url_scheme', `only ${strict ? 'https' : 'http and https'} URLs are accepted (got ${url.protocol.replace(':', '')})`);
   }
   if (url.username || url.password) throw err('invalid_url', 'URLs with credentials are not accepted');
-  // The WHATWG parser already turned decimal/octal/hex/short IPv4 spellings into dotted form.
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!allowPrivate && isIP(host) && isBlockedAddress(host)) {
+  if (!allowPrivate && isBlockedHostname(host)) {
     throw err('private_address', `${host} is a private or reserved address`);
-  }
-  if (!allowPrivate && (host === 'localhost' || host.endsWith('.localhost'))) {
-    throw err('private_address', `${host} is a private address`);
   }
   return url;
 }

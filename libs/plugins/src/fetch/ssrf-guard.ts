@@ -41,6 +41,17 @@ export function isBlockedAddress(ip: string): boolean {
   return true;
 }
 
+/**
+ * Checks a URL's hostname before any DNS: an IP literal in a blocked range, or a localhost name. (Names
+ * that resolve to blocked addresses are caught at connect time by {@link guardedLookup}.)
+ * The WHATWG URL parser has already turned decimal/octal/hex IPv4 spellings into dotted form.
+ */
+export function isBlockedHostname(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  return isIP(host) !== 0 && isBlockedAddress(host);
+}
+
 export class BlockedAddressError extends Error {
   constructor(readonly host: string, readonly address: string) {
     super(`${host} resolves to ${address}, a private or reserved address`);
