@@ -4,3 +4,4 @@ export * from './data-source.factory';
 export { MIGRATIONS } from './migrations';
 export * from './webhook.entity';
 export * from './webhook.repository';
+export * from './account.repository';

@@ -43,7 +43,7 @@ describe.each([
 
   it('ran the migration set', async () => {
     const rows: { name: string }[] = await ds.query('SELECT name FROM migrations');
-    expect(rows.map((r) => r.name)).toEqual(['CreateJobs1763683200000', 'EmbedsAndWebhooks1763769600000']);
+    expect(rows.map((r) => r.name)).toEqual(['CreateJobs1763683200000', 'EmbedsAndWebhooks1763769600000', 'AccountsAndLedger1763856000000']);
   });
 
   it('creates jobs with unguessable prefixed ids and reads them back', async () => {

@@ -1,0 +1,84 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DataSource } from 'typeorm';
+import { AccountRepository, createDataSource, InsufficientCreditsError } from './index';
+
+const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function freshPostgres(): Promise<{ ds: DataSource; drop: () => Promise<void> }> {
+  const admin = await createDataSource({ databaseUrl: PG_URL, dataDir: '', migrate: false });
+  const name = `ar_ledger_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  await admin.query(`CREATE DATABASE "${name}"`);
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  const ds = await createDataSource({ databaseUrl: url.toString(), dataDir: '', poolSize: 60 });
+  return { ds, drop: async () => { await ds.destroy(); await admin.query(`DROP DATABASE "${name}" WITH (FORCE)`); await admin.destroy(); } };
+}
+
+describe.each([
+  ['Postgres server', freshPostgres],
+  ['PGlite', async () => {
+    const ds = await createDataSource({ dataDir: mkdtempSync(join(tmpdir(), 'pgl-')) });
+    return { ds, drop: () => ds.destroy() };
+  }],
+])('AccountRepository on %s', (_name, open) => {
+  let ds: DataSource;
+  let drop: () => Promise<void>;
+  let accounts: AccountRepository;
+  beforeAll(async () => {
+    ({ ds, drop } = await open());
+    accounts = new AccountRepository(ds);
+  });
+  afterAll(() => drop());
+
+  it('has the internal service user for the owner key', async () => {
+    expect(await accounts.findUser('service')).toMatchObject({ internal: true });
+  });
+
+  it('stores keys by hash, finds live ones, and revokes', async () => {
+    const u = await accounts.createUser({ email: `k${Date.now()}@example.com`, name: 'K' });
+    const key = await accounts.addKey(u.id, 'a'.repeat(64), 'sk_live_abcd');
+    expect(key).toMatchObject({ user_id: u.id, prefix: 'sk_live_abcd', revoked_at: null });
+    expect((await accounts.useKey('a'.repeat(64)))!.last_used_at).toBeInstanceOf(Date);
+    expect(await accounts.revokeKey(key.id)).toBe(true);
+    expect(await accounts.useKey('a'.repeat(64))).toBeNull();
+    expect(await accounts.revokeKey('key_nope')).toBe(false);
+  });
+
+  it('grants, charges once per job and purpose, refunds once, exact to 0.01', async () => {
+    const u = await accounts.createUser({ email: `c${Date.now()}@example.com` });
+    expect(await accounts.grant(u.id, 2001, 'welcome')).toBe(2001);
+    const c1 = await accounts.charge(u.id, 1350, { jobId: 'v2_a', purpose: 'animated-ar', operation: 'animated-ar' });
+    const c2 = await accounts.charge(u.id, 1350, { jobId: 'v2_a', purpose: 'animated-ar', operation: 'animated-ar' });
+    expect(c2.id).toBe(c1.id);
+    expect((await accounts.findUser(u.id))!.credits_cents).toBe(651);
+    await expect(accounts.charge(u.id, 1350, { jobId: 'v2_b', purpose: 'animated-ar', operation: 'animated-ar' })).rejects.toBeInstanceOf(InsufficientCreditsError);
+    const r1 = await accounts.refund('v2_a', 'animated-ar', 1250);
+    const r2 = await accounts.refund('v2_a', 'animated-ar', 1250);
+    expect(r2!.id).toBe(r1!.id);
+    expect((await accounts.findUser(u.id))!.credits_cents).toBe(1901);
+    expect(await accounts.refund('v2_none', 'animated-ar')).toBeNull();
+    const entries = await accounts.ledger(u.id, 10);
+    expect(entries.map((e) => [e.kind, e.amount_cents, e.balance_after_cents])).toEqual([['refund', 1250, 1901], ['charge', 1350, 651], ['grant', 2001, 2001]]);
+    expect(await accounts.totals(u.id)).toEqual([
+      { operation: 'animated-ar', kind: 'charge', cents: 1350, count: 1 },
+      { operation: 'animated-ar', kind: 'refund', cents: 1250, count: 1 },
+      { operation: 'grant', kind: 'grant', cents: 2001, count: 1 },
+    ]);
+  });
+
+  it('never lets the balance go below zero under 50 concurrent charges', async () => {
+    const u = await accounts.createUser({ email: `race${Date.now()}@example.com` });
+    await accounts.grant(u.id, 13500, 'covers ten');
+    const results = await Promise.allSettled(Array.from({ length: 50 }, (_, i) =>
+      accounts.charge(u.id, 1350, { jobId: `v2_race_${i}`, purpose: 'animated-ar', operation: 'animated-ar' })));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
+    const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(rejected).toHaveLength(40);
+    expect(rejected.every((r) => r.reason instanceof InsufficientCreditsError)).toBe(true);
+    expect((await accounts.findUser(u.id))!.credits_cents).toBe(0);
+    const charges = (await accounts.ledger(u.id, 100)).filter((e) => e.kind === 'charge');
+    expect(charges).toHaveLength(10);
+  });
+});

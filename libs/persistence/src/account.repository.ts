@@ -1,0 +1,196 @@
+import { randomBytes } from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+
+export interface UserRow {
+  id: string;
+  email: string;
+  name: string | null;
+  credits_cents: number;
+  showcase_slots: number;
+  internal: boolean;
+  created_at: Date;
+}
+
+export interface ApiKeyRow {
+  id: string;
+  user_id: string;
+  prefix: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export interface LedgerRow {
+  id: number;
+  user_id: string;
+  kind: 'grant' | 'charge' | 'refund';
+  amount_cents: number;
+  balance_after_cents: number | null;
+  operation: string | null;
+  job_id: string | null;
+  purpose: string | null;
+  reason: string | null;
+  created_at: Date;
+}
+
+export class InsufficientCreditsError extends Error {
+  constructor(readonly balanceCents: number, readonly neededCents: number) {
+    super(`insufficient credits: balance ${balanceCents / 100}, needed ${neededCents / 100}`);
+    this.name = 'InsufficientCreditsError';
+  }
+}
+
+function rid(prefix: string): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
+  let s = '';
+  for (const b of randomBytes(20)) s += alphabet[b & 31];
+  return `${prefix}_${s}`;
+}
+
+/** TypeORM answers an UPDATE … RETURNING with [rows, affected]; other statements with rows. */
+async function updateReturning(q: Pick<EntityManager, 'query'>, sql: string, params: unknown[]): Promise<Record<string, any>[]> {
+  const res = await q.query(sql, params);
+  return Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res;
+}
+
+const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+function user(r: Record<string, unknown>): UserRow {
+  return { ...(r as unknown as UserRow), credits_cents: Number(r.credits_cents), showcase_slots: Number(r.showcase_slots) };
+}
+
+function ledger(r: Record<string, unknown>): LedgerRow {
+  return { ...(r as unknown as LedgerRow), id: Number(r.id), amount_cents: Number(r.amount_cents), balance_after_cents: num(r.balance_after_cents) };
+}
+
+/**
+ * Users, API keys and the append-only credit ledger. Amounts are integer hundredths of a credit.
+ * The balance can never go below zero (a conditional UPDATE plus a CHECK constraint), and a charge or
+ * refund for one job and purpose is written at most once (a unique index), so replays are harmless.
+ */
+export class AccountRepository {
+  constructor(private readonly ds: DataSource) {}
+
+  async createUser(u: { email: string; name?: string | null; showcaseSlots?: number }): Promise<UserRow> {
+    const rows = await this.ds.query(
+      `INSERT INTO "users" ("id", "email", "name", "showcase_slots") VALUES ($1, $2, $3, $4) RETURNING *`,
+      [rid('usr'), u.email, u.name ?? null, u.showcaseSlots ?? 0],
+    );
+    return user(rows[0]);
+  }
+
+  async findUser(id: string): Promise<UserRow | null> {
+    const rows = await this.ds.query(`SELECT * FROM "users" WHERE "id" = $1`, [id]);
+    return rows[0] ? user(rows[0]) : null;
+  }
+
+  async findUserByEmail(email: string): Promise<UserRow | null> {
+    const rows = await this.ds.query(`SELECT * FROM "users" WHERE lower("email") = lower($1)`, [email]);
+    return rows[0] ? user(rows[0]) : null;
+  }
+
+  async addKey(userId: string, keyHash: string, prefix: string): Promise<ApiKeyRow> {
+    const rows = await this.ds.query(
+      `INSERT INTO "api_keys" ("id", "user_id", "key_hash", "prefix") VALUES ($1, $2, $3, $4)
+       RETURNING "id", "user_id", "prefix", "created_at", "last_used_at", "revoked_at"`,
+      [rid('key'), userId, keyHash, prefix],
+    );
+    return rows[0];
+  }
+
+  /** The live key with this hash, marking it used. Null when unknown or revoked. */
+  async useKey(keyHash: string): Promise<ApiKeyRow | null> {
+    const rows = await updateReturning(this.ds, `UPDATE "api_keys" SET "last_used_at" = now() WHERE "key_hash" = $1 AND "revoked_at" IS NULL
+       RETURNING "id", "user_id", "prefix", "created_at", "last_used_at", "revoked_at"`,
+      [keyHash],
+    );
+    return (rows[0] as ApiKeyRow | undefined) ?? null;
+  }
+
+  /** Revokes a key; false when there is no such key. Revoking twice is fine. */
+  async revokeKey(id: string): Promise<boolean> {
+    const rows = await updateReturning(this.ds, `UPDATE "api_keys" SET "revoked_at" = coalesce("revoked_at", now()) WHERE "id" = $1 RETURNING "id"`, [id]);
+    return rows.length > 0;
+  }
+
+  async grant(userId: string, cents: number, reason: string | null): Promise<number> {
+    return this.ds.transaction(async (m) => {
+      const rows = await updateReturning(m, `UPDATE "users" SET "credits_cents" = "credits_cents" + $2 WHERE "id" = $1 RETURNING "credits_cents"`, [userId, cents]);
+      if (!rows[0]) throw new Error(`ledger: no user ${userId}`);
+      const balance = Number(rows[0].credits_cents);
+      await m.query(
+        `INSERT INTO "ledger_entries" ("user_id", "kind", "amount_cents", "balance_after_cents", "operation", "reason") VALUES ($1, 'grant', $2, $3, 'grant', $4)`,
+        [userId, cents, balance, reason],
+      );
+      return balance;
+    });
+  }
+
+  /**
+   * Charges once per (jobId, purpose). Returns the entry (the existing one on a replay).
+   * Throws {@link InsufficientCreditsError} and writes nothing when the balance does not cover it.
+   */
+  async charge(userId: string, cents: number, ref: { jobId: string; purpose: string; operation: string }): Promise<LedgerRow> {
+    return this.ds.transaction(async (m) => {
+      const inserted = await m.query(
+        `INSERT INTO "ledger_entries" ("user_id", "kind", "amount_cents", "operation", "job_id", "purpose")
+         VALUES ($1, 'charge', $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING *`,
+        [userId, cents, ref.operation, ref.jobId, ref.purpose],
+      );
+      if (!inserted[0]) return this.existing(m, ref.jobId, ref.purpose, 'charge');
+      const rows = await updateReturning(m, `UPDATE "users" SET "credits_cents" = "credits_cents" - $2 WHERE "id" = $1 AND "credits_cents" >= $2 RETURNING "credits_cents"`,
+        [userId, cents],
+      );
+      if (!rows[0]) {
+        const b = await m.query(`SELECT "credits_cents" FROM "users" WHERE "id" = $1`, [userId]);
+        throw new InsufficientCreditsError(Number(b[0]?.credits_cents ?? 0), cents);
+      }
+      const balance = Number(rows[0].credits_cents);
+      await m.query(`UPDATE "ledger_entries" SET "balance_after_cents" = $2 WHERE "id" = $1`, [inserted[0].id, balance]);
+      return ledger({ ...inserted[0], balance_after_cents: balance });
+    });
+  }
+
+  /** Refunds a job's charge for a purpose, at most once and never more than was charged. */
+  async refund(jobId: string, purpose: string, cents?: number): Promise<LedgerRow | null> {
+    return this.ds.transaction(async (m) => {
+      const charged = await m.query(`SELECT * FROM "ledger_entries" WHERE "job_id" = $1 AND "purpose" = $2 AND "kind" = 'charge'`, [jobId, purpose]);
+      if (!charged[0]) return null;
+      const amount = Math.min(cents ?? Number(charged[0].amount_cents), Number(charged[0].amount_cents));
+      const inserted = await m.query(
+        `INSERT INTO "ledger_entries" ("user_id", "kind", "amount_cents", "operation", "job_id", "purpose")
+         VALUES ($1, 'refund', $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING *`,
+        [charged[0].user_id, amount, charged[0].operation, jobId, purpose],
+      );
+      if (!inserted[0]) return this.existing(m, jobId, purpose, 'refund');
+      const rows = await updateReturning(m, `UPDATE "users" SET "credits_cents" = "credits_cents" + $2 WHERE "id" = $1 RETURNING "credits_cents"`, [charged[0].user_id, amount]);
+      const balance = Number(rows[0].credits_cents);
+      await m.query(`UPDATE "ledger_entries" SET "balance_after_cents" = $2 WHERE "id" = $1`, [inserted[0].id, balance]);
+      return ledger({ ...inserted[0], balance_after_cents: balance });
+    });
+  }
+
+  private async existing(m: EntityManager, jobId: string, purpose: string, kind: string): Promise<LedgerRow> {
+    const rows = await m.query(`SELECT * FROM "ledger_entries" WHERE "job_id" = $1 AND "purpose" = $2 AND "kind" = $3`, [jobId, purpose, kind]);
+    return ledger(rows[0]);
+  }
+
+  /** Newest first, keyset-paginated by id. */
+  async ledger(userId: string, limit: number, beforeId?: number): Promise<LedgerRow[]> {
+    const rows = await this.ds.query(
+      `SELECT * FROM "ledger_entries" WHERE "user_id" = $1 AND ($2::bigint IS NULL OR "id" < $2) ORDER BY "id" DESC LIMIT $3`,
+      [userId, beforeId ?? null, limit],
+    );
+    return rows.map(ledger);
+  }
+
+  /** Net spend per operation: charges minus refunds, and grants. */
+  async totals(userId: string): Promise<{ operation: string; kind: string; cents: number; count: number }[]> {
+    const rows = await this.ds.query(
+      `SELECT coalesce("operation", 'other') AS operation, "kind", sum("amount_cents") AS cents, count(*) AS count
+       FROM "ledger_entries" WHERE "user_id" = $1 GROUP BY 1, 2 ORDER BY 1, 2`,
+      [userId],
+    );
+    return rows.map((r: Record<string, unknown>) => ({ operation: String(r.operation), kind: String(r.kind), cents: Number(r.cents), count: Number(r.count) }));
+  }
+}
