@@ -1,12 +1,15 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
 import { CoreModule, WorkerModule } from '@app/runtime';
+import { AccountsService } from './accounts/accounts.service';
+import { AdminController } from './accounts/admin.controller';
+import { V2AccountController } from './accounts/v2-account.controller';
 import { AssetsController } from './embed/assets.controller';
 import { EmbedController } from './embed/embed.controller';
 import { EmbedService } from './embed/embed.service';
 import { FilesController } from './files/files.controller';
 import { HealthController } from './health/health.controller';
-import { ApiKeyGuard } from './http/api-key.guard';
+import { ApiKeyGuard, OwnerKeyGuard } from './http/api-key.guard';
 import { ConversionService } from './v1/conversion.service';
 import { V1Controller } from './v1/v1.controller';
 
@@ -17,8 +20,8 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [CoreModule.forRoot(config), ...(config.role === 'all' ? [WorkerModule] : [])],
-      controllers: [HealthController, V1Controller, FilesController, EmbedController, AssetsController],
-      providers: [ApiKeyGuard, ConversionService, EmbedService],
+      controllers: [HealthController, V1Controller, FilesController, EmbedController, AssetsController, AdminController, V2AccountController],
+      providers: [ApiKeyGuard, OwnerKeyGuard, ConversionService, EmbedService, AccountsService],
     };
   }
 }

@@ -2,7 +2,7 @@ import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
-import { buildDataSourceOptions, JobRepository, WebhookRepository } from '@app/persistence';
+import { AccountRepository, buildDataSourceOptions, JobRepository, WebhookRepository } from '@app/persistence';
 import { createContainer, JOB_LISTENER, PipelineRegistry } from '@app/pipeline';
 import { BullQueueAdapter, InProcessQueueAdapter, type JobQueuePort } from '@app/queue';
 import { builtinPlugins, registerServices, SERVICES } from '@app/plugins';
@@ -44,6 +44,7 @@ export class CoreModule {
         { provide: APP_CONFIG, useValue: config },
         { provide: JobRepository, inject: [DataSource], useFactory: (ds: DataSource) => new JobRepository(ds) },
         { provide: WebhookRepository, inject: [DataSource], useFactory: (ds: DataSource) => new WebhookRepository(ds) },
+        { provide: AccountRepository, inject: [DataSource], useFactory: (ds: DataSource) => new AccountRepository(ds) },
         { provide: PublicUrls, useValue: new PublicUrls(config) },
         { provide: STORAGE, useFactory: (): StoragePort => createStorage(config) },
         { provide: PIPELINE_CONTAINER, useFactory: () => createContainer() },
@@ -83,7 +84,7 @@ export class CoreModule {
           },
         },
       ],
-      exports: [APP_CONFIG, JobRepository, WebhookRepository, PublicUrls, STORAGE, PIPELINE_CONTAINER, PIPELINE_REGISTRY, JOB_QUEUE, JobRoutes],
+      exports: [APP_CONFIG, JobRepository, WebhookRepository, AccountRepository, PublicUrls, STORAGE, PIPELINE_CONTAINER, PIPELINE_REGISTRY, JOB_QUEUE, JobRoutes],
     };
   }
 }

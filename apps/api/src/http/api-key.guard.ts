@@ -1,6 +1,7 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { keysEqual } from '@app/billing';
+import { hashApiKey, keysEqual, USER_KEY_PREFIX } from '@app/billing';
+import { AccountRepository } from '@app/persistence';
 import type { AppConfig } from '@app/config';
 import { APP_CONFIG, SERVICE_USER_ID } from '@app/runtime';
 import { ApiError } from './api-error';
@@ -10,22 +11,43 @@ export { SERVICE_USER_ID };
 export interface Principal {
   userId: string;
   keyType: 'owner' | 'user';
+  keyId?: string;
+  keyPrefix?: string;
 }
 
 export type AuthedRequest = FastifyRequest & { principal: Principal };
 
-/** X-API-Key authentication. Until per-user keys land, the owner shared key (constant-time compare). */
+/** X-API-Key authentication: the owner shared key (constant-time compare) or a per-user `sk_live_` key. */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly accounts: AccountRepository,
+  ) {}
 
-  canActivate(ctx: ExecutionContext): boolean {
+  async canActivate(ctx: ExecutionContext): Promise<boolean> {
     const req = ctx.switchToHttp().getRequest<AuthedRequest>();
     const header = req.headers['x-api-key'];
     const key = Array.isArray(header) ? header[0] : header;
     if (!key) throw ApiError.unauthorized('missing X-API-Key header');
-    if (!keysEqual(key, this.config.ownerApiKey)) throw ApiError.unauthorized('unknown or revoked API key');
-    req.principal = { userId: SERVICE_USER_ID, keyType: 'owner' };
+    if (keysEqual(key, this.config.ownerApiKey)) {
+      req.principal = { userId: SERVICE_USER_ID, keyType: 'owner' };
+      return true;
+    }
+    // Per-user keys are looked up by their SHA-256 only; the key itself is never stored.
+    const found = key.startsWith(USER_KEY_PREFIX) ? await this.accounts.useKey(hashApiKey(key)) : null;
+    if (!found) throw ApiError.unauthorized('unknown or revoked API key');
+    req.principal = { userId: found.user_id, keyType: 'user', keyId: found.id, keyPrefix: found.prefix };
+    return true;
+  }
+}
+
+/** Only the owner shared key (operators): the admin API. */
+@Injectable()
+export class OwnerKeyGuard implements CanActivate {
+  canActivate(ctx: ExecutionContext): boolean {
+    const req = ctx.switchToHttp().getRequest<AuthedRequest>();
+    if (req.principal?.keyType !== 'owner') throw new ApiError(403, 'permission_error', 'owner_key_required', 'this endpoint needs the owner key');
     return true;
   }
 }

@@ -1,0 +1,93 @@
+import { Injectable } from '@nestjs/common';
+import { displayPrefix, hashApiKey, toCredits, USER_KEY_PREFIX } from '@app/billing';
+import { randomBase62 } from '@app/config';
+import { AccountRepository, type UserRow } from '@app/persistence';
+import { ApiError } from '../http/api-error';
+import type { Principal } from '../http/api-key.guard';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Credits as given by a client (a number with at most two decimals) to integer hundredths. */
+function toCents(param: string, v: unknown, { allowZero }: { allowZero: boolean }): number {
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw ApiError.invalid(param, `${param}: must be a number`);
+  const cents = Math.round(v * 100);
+  if (Math.abs(cents - v * 100) > 1e-6) throw ApiError.invalid(param, `${param}: at most two decimals`);
+  if (cents < 0 || (!allowZero && cents === 0) || cents > 1e12) throw ApiError.invalid(param, `${param}: must be ${allowZero ? 'zero or more' : 'more than zero'}`);
+  return cents;
+}
+
+const userView = (u: UserRow) => ({ id: u.id, email: u.email, name: u.name, credits: toCredits(u.credits_cents), showcase_slots: u.showcase_slots });
+
+/** Operators' account management and the caller's own identity and usage. */
+@Injectable()
+export class AccountsService {
+  constructor(private readonly accounts: AccountRepository) {}
+
+  async createUser(body: Record<string, unknown>) {
+    const email = typeof body.email === 'string' ? body.email.trim() : '';
+    if (!EMAIL.test(email) || email.length > 320) throw ApiError.invalid('email', 'email: must be an email address');
+    if (body.name !== undefined && (typeof body.name !== 'string' || body.name.length > 200)) throw ApiError.invalid('name', 'name: must be a string of at most 200 characters');
+    const slots = body.showcase_slots ?? 0;
+    if (typeof slots !== 'number' || !Number.isInteger(slots) || slots < 0 || slots > 100_000) throw ApiError.invalid('showcase_slots', 'showcase_slots: must be a whole number, 0 or more');
+    const credits = body.credits === undefined ? 0 : toCents('credits', body.credits, { allowZero: true });
+    if (await this.accounts.findUserByEmail(email)) throw new ApiError(409, 'conflict', 'email_taken', `a user with email ${email} exists`, 'email');
+    const user = await this.accounts.createUser({ email, name: (body.name as string | undefined) ?? null, showcaseSlots: slots });
+    if (credits > 0) user.credits_cents = await this.accounts.grant(user.id, credits, 'initial credits');
+    return userView(user);
+  }
+
+  private async user(id: string): Promise<UserRow> {
+    const u = /^usr_[a-z2-7]{1,40}$/.test(id) ? await this.accounts.findUser(id) : null;
+    if (!u) throw ApiError.notFound(`user ${id.slice(0, 60)}`);
+    return u;
+  }
+
+  /** A new key, shown this once; only its hash is kept. */
+  async createKey(userId: string) {
+    await this.user(userId);
+    const key = `${USER_KEY_PREFIX}${randomBase62(40)}`;
+    const row = await this.accounts.addKey(userId, hashApiKey(key), displayPrefix(key));
+    return { id: row.id, key, prefix: row.prefix };
+  }
+
+  async addCredits(userId: string, body: Record<string, unknown>) {
+    await this.user(userId);
+    const cents = toCents('amount', body.amount, { allowZero: false });
+    const reason = typeof body.reason === 'string' ? body.reason.slice(0, 500) : null;
+    return { balance: toCredits(await this.accounts.grant(userId, cents, reason)) };
+  }
+
+  async revokeKey(keyId: string): Promise<void> {
+    if (!(await this.accounts.revokeKey(keyId))) throw ApiError.notFound(`key ${keyId.slice(0, 60)}`);
+  }
+
+  async me(p: Principal) {
+    const u = await this.accounts.findUser(p.userId);
+    if (!u) throw ApiError.notFound('user');
+    return {
+      ...userView(u),
+      key: { type: p.keyType === 'owner' ? 'owner' : 'user', prefix: p.keyType === 'owner' ? null : p.keyPrefix, billed: p.keyType !== 'owner' },
+      // Showcases are not built yet: none can be used.
+      showcase_slots: { used: 0, total: u.showcase_slots },
+    };
+  }
+
+  async usage(userId: string, query: { limit?: string; before?: string }) {
+    const limit = query.limit === undefined ? 50 : Number(query.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw ApiError.invalid('limit', 'limit: a whole number from 1 to 200');
+    const before = query.before === undefined ? undefined : Number(query.before);
+    if (before !== undefined && (!Number.isInteger(before) || before < 1)) throw ApiError.invalid('before', 'before: an entry id');
+    const entries = await this.accounts.ledger(userId, limit + 1, before);
+    const page = entries.slice(0, limit);
+    const totals = await this.accounts.totals(userId);
+    return {
+      data: page.map((e) => ({
+        id: e.id, kind: e.kind, amount: toCredits(e.amount_cents), balance_after: e.balance_after_cents === null ? null : toCredits(e.balance_after_cents),
+        operation: e.operation, job_id: e.job_id, reason: e.reason, created_at: new Date(e.created_at).toISOString(),
+      })),
+      has_more: entries.length > limit,
+      next_before: entries.length > limit ? page[page.length - 1].id : null,
+      totals: totals.map((t) => ({ operation: t.operation, kind: t.kind, amount: toCredits(t.cents), count: t.count })),
+    };
+  }
+}

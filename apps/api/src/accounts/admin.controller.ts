@@ -1,0 +1,47 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiKeyGuard, OwnerKeyGuard } from '../http/api-key.guard';
+import { AccountsService } from './accounts.service';
+
+/** Operators' API, owner key only. These paths are fixed (external tests use them). */
+@ApiTags('admin')
+@ApiSecurity('api-key')
+@Controller('api/admin')
+@UseGuards(ApiKeyGuard, OwnerKeyGuard)
+export class AdminController {
+  constructor(private readonly accounts: AccountsService) {}
+
+  @Post('users')
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Create a user {email, name?, credits?, showcase_slots?}' })
+  createUser(@Body() body: Record<string, unknown>) {
+    return this.accounts.createUser(body ?? {});
+  }
+
+  @Post('users/:id/keys')
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Create an API key (the only time it is shown)' })
+  createKey(@Param('id') id: string) {
+    return this.accounts.createKey(id);
+  }
+
+  @Post('users/:id/credits')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Grant credits {amount, reason?}' })
+  addCredits(@Param('id') id: string, @Body() body: Record<string, unknown>) {
+    return this.accounts.addCredits(id, body ?? {});
+  }
+
+  @Delete('keys/:id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Revoke a key' })
+  async revoke(@Param('id') id: string): Promise<void> {
+    await this.accounts.revokeKey(id);
+  }
+
+  @Get('users/:id/usage')
+  @ApiOperation({ summary: "A user's ledger entries and totals" })
+  usage(@Param('id') id: string, @Query() q: { limit?: string; before?: string }) {
+    return this.accounts.usage(id, q);
+  }
+}
