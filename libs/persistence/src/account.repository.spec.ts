@@ -1,27 +1,10 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { AccountRepository, createDataSource, InsufficientCreditsError } from './index';
-
-const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-async function freshPostgres(): Promise<{ ds: DataSource; drop: () => Promise<void> }> {
-  const admin = await createDataSource({ databaseUrl: PG_URL, dataDir: '', migrate: false });
-  const name = `ar_ledger_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-  await admin.query(`CREATE DATABASE "${name}"`);
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  const ds = await createDataSource({ databaseUrl: url.toString(), dataDir: '', poolSize: 60 });
-  return { ds, drop: async () => { await ds.destroy(); await admin.query(`DROP DATABASE "${name}" WITH (FORCE)`); await admin.destroy(); } };
-}
+import { openPglite, openPostgres } from '../../../test/support/data-sources';
+import { AccountRepository, InsufficientCreditsError } from './index';
 
 describe.each([
-  ['Postgres server', freshPostgres],
-  ['PGlite', async () => {
-    const ds = await createDataSource({ dataDir: mkdtempSync(join(tmpdir(), 'pgl-')) });
-    return { ds, drop: () => ds.destroy() };
-  }],
+  ['PGlite (embedded)', openPglite],
+  ['Postgres server (scaled)', openPostgres(60)],
 ])('AccountRepository on %s', (_name, open) => {
   let ds: DataSource;
   let drop: () => Promise<void>;

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
+import { randomId } from './ids';
 
 export interface UserRow {
   id: string;
@@ -40,13 +40,6 @@ export class InsufficientCreditsError extends Error {
   }
 }
 
-function rid(prefix: string): string {
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
-  let s = '';
-  for (const b of randomBytes(20)) s += alphabet[b & 31];
-  return `${prefix}_${s}`;
-}
-
 /** TypeORM answers an UPDATE … RETURNING with [rows, affected]; other statements with rows. */
 async function updateReturning(q: Pick<EntityManager, 'query'>, sql: string, params: unknown[]): Promise<Record<string, any>[]> {
   const res = await q.query(sql, params);
@@ -74,7 +67,7 @@ export class AccountRepository {
   async createUser(u: { email: string; name?: string | null; showcaseSlots?: number }): Promise<UserRow> {
     const rows = await this.ds.query(
       `INSERT INTO "users" ("id", "email", "name", "showcase_slots") VALUES ($1, $2, $3, $4) RETURNING *`,
-      [rid('usr'), u.email, u.name ?? null, u.showcaseSlots ?? 0],
+      [randomId('usr'), u.email, u.name ?? null, u.showcaseSlots ?? 0],
     );
     return user(rows[0]);
   }
@@ -93,7 +86,7 @@ export class AccountRepository {
     const rows = await this.ds.query(
       `INSERT INTO "api_keys" ("id", "user_id", "key_hash", "prefix") VALUES ($1, $2, $3, $4)
        RETURNING "id", "user_id", "prefix", "created_at", "last_used_at", "revoked_at"`,
-      [rid('key'), userId, keyHash, prefix],
+      [randomId('key'), userId, keyHash, prefix],
     );
     return rows[0];
   }

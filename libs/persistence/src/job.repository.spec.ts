@@ -2,34 +2,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
+import { openPglite, openPostgres } from '../../../test/support/data-sources';
 import { createDataSource, JobRepository, WebhookRepository } from './index';
 
-const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-async function freshPostgres(): Promise<{ ds: DataSource; drop: () => Promise<void> }> {
-  // One throwaway database per run so the suite never touches real data.
-  const admin = await createDataSource({ databaseUrl: PG_URL, dataDir: '', migrate: false });
-  const name = `ar_test_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-  await admin.query(`CREATE DATABASE "${name}"`);
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  const ds = await createDataSource({ databaseUrl: url.toString(), dataDir: '' });
-  return {
-    ds,
-    drop: async () => {
-      await ds.destroy();
-      await admin.query(`DROP DATABASE "${name}"`);
-      await admin.destroy();
-    },
-  };
-}
-
 describe.each([
-  ['PGlite (embedded)', async () => {
-    const ds = await createDataSource({ dataDir: mkdtempSync(join(tmpdir(), 'pgl-')) });
-    return { ds, drop: () => ds.destroy() };
-  }],
-  ['Postgres server (scaled)', freshPostgres],
+  ['PGlite (embedded)', openPglite],
+  ['Postgres server (scaled)', openPostgres()],
 ])('JobRepository on %s', (_name, open) => {
   let ds: DataSource;
   let drop: () => Promise<void>;

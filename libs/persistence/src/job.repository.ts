@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { In, Not, type DataSource, type Repository } from 'typeorm';
 import type { JobPatch, JobStorePort, RunnableJob } from '@app/pipeline';
+import { randomId } from './ids';
 import { JobEntity } from './job.entity';
 
 export interface NewJob {
@@ -18,11 +18,7 @@ const FINAL = ['completed', 'failed'];
 
 /** Unguessable job id: prefix + 24 base32 characters (120 bits). */
 export function newJobId(prefix: 'api' | 'v2' | 'emb'): string {
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
-  const bytes = randomBytes(24);
-  let s = '';
-  for (const b of bytes) s += alphabet[b & 31];
-  return `${prefix}_${s}`;
+  return randomId(prefix);
 }
 
 /** Every database side effect for jobs. */

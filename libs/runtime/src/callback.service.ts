@@ -4,6 +4,7 @@ import type { JobErrorInfo, JobListener, RunnableJob } from '@app/pipeline';
 import { callbackJobId, type CallbackPort, type StillImageResult } from '@app/plugins';
 import type { JobQueuePort } from '@app/queue';
 import type { StoragePort } from '@app/storage';
+import { resolveRoutes } from './job-routes';
 import { PublicUrls } from './public-urls';
 
 /** Internal owner of content made with the owner shared key. */
@@ -50,11 +51,16 @@ export class CallbackService implements CallbackPort {
 
 /** Schedules a callback job when a job with a callback_url ends. Replay-safe: one callback job per event. */
 export class CallbackScheduler implements JobListener {
+  /** Honours a CONFIG_FILE re-route of the `callback` kind, like every other job kind. */
+  private readonly pipeline: string;
+
   constructor(
     private readonly jobs: JobRepository,
     private readonly queue: JobQueuePort,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.pipeline = resolveRoutes(config).callback;
+  }
 
   onCompleted(job: RunnableJob): Promise<void> {
     return this.schedule(job, 'completed');
@@ -67,7 +73,7 @@ export class CallbackScheduler implements JobListener {
   private async schedule(job: RunnableJob, event: 'completed' | 'failed'): Promise<void> {
     if (job.kind === 'callback' || typeof job.input.callback_url !== 'string') return;
     const id = callbackJobId(job.id, event);
-    await this.jobs.createOnce(id, { kind: 'callback', pipeline: 'callback', ownerId: job.ownerId, input: { job_id: job.id, event } });
+    await this.jobs.createOnce(id, { kind: 'callback', pipeline: this.pipeline, ownerId: job.ownerId, input: { job_id: job.id, event } });
     await this.queue.enqueue(id, { maxAttempts: this.config.callbacks.maxAttempts });
   }
 }

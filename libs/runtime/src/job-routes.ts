@@ -7,17 +7,22 @@ export const DEFAULT_ROUTES: Readonly<Record<string, string>> = {
   callback: 'callback',
 };
 
+/** The route table: defaults overridden by CONFIG_FILE `pipelines`, unknown kinds refused. */
+export function resolveRoutes(config: AppConfig): Readonly<Record<string, string>> {
+  for (const kind of Object.keys(config.plugins.pipelines)) {
+    if (!(kind in DEFAULT_ROUTES)) {
+      throw new Error(`config: "pipelines" names unknown job kind "${kind}" (known: ${Object.keys(DEFAULT_ROUTES).join(', ')})`);
+    }
+  }
+  return { ...DEFAULT_ROUTES, ...config.plugins.pipelines };
+}
+
 /** Resolves a job kind to its pipeline id; checked against the registry at boot. */
 export class JobRoutes {
-  private readonly routes: Record<string, string>;
+  private readonly routes: Readonly<Record<string, string>>;
 
   constructor(config: AppConfig, registry: PipelineRegistry) {
-    for (const kind of Object.keys(config.plugins.pipelines)) {
-      if (!(kind in DEFAULT_ROUTES)) {
-        throw new Error(`config: "pipelines" names unknown job kind "${kind}" (known: ${Object.keys(DEFAULT_ROUTES).join(', ')})`);
-      }
-    }
-    this.routes = { ...DEFAULT_ROUTES, ...config.plugins.pipelines };
+    this.routes = resolveRoutes(config);
     for (const [kind, id] of Object.entries(this.routes)) {
       if (!registry.has(id)) {
         throw new Error(`config: job kind "${kind}" routes to pipeline "${id}", which no plugin defines (known: ${registry.pipelineIds().join(', ')})`);
