@@ -12,8 +12,8 @@ module.exports = tseslint.config(
     },
   },
   {
-    // The config loader is the one place that reads the environment; tests and bench set up processes.
-    files: ['libs/config/src/load-config.ts', '**/*.spec.ts', '**/*.e2e-spec.ts', 'test/**', 'bench/**'],
+    // The config loaders (service, admin CLI) are the only places that read the environment; tests and bench set up processes.
+    files: ['libs/config/src/load-config.ts', 'libs/config/src/cli-config.ts', '**/*.spec.ts', '**/*.e2e-spec.ts', 'test/**', 'bench/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

@@ -10,6 +10,12 @@ import { EmbedService } from './embed/embed.service';
 import { FilesController } from './files/files.controller';
 import { HealthController } from './health/health.controller';
 import { ApiKeyGuard, OwnerKeyGuard } from './http/api-key.guard';
+import { IdempotencyInterceptor } from './http/idempotency/idempotency.interceptor';
+import { IdempotencyService } from './http/idempotency/idempotency.service';
+import { MemoryRateLimiter } from './http/rate-limit/memory-rate-limiter.adapter';
+import { RATE_LIMITER, type RateLimiterPort } from './http/rate-limit/rate-limiter.port';
+import { RedisRateLimiter } from './http/rate-limit/redis-rate-limiter.adapter';
+import { RateLimitService } from './http/rate-limit/rate-limit.service';
 import { ConversionService } from './v1/conversion.service';
 import { V1Controller } from './v1/v1.controller';
 
@@ -21,7 +27,22 @@ export class ApiModule {
       module: ApiModule,
       imports: [CoreModule.forRoot(config), ...(config.role === 'all' ? [WorkerModule] : [])],
       controllers: [HealthController, V1Controller, FilesController, EmbedController, AssetsController, AdminController, V2AccountController],
-      providers: [ApiKeyGuard, OwnerKeyGuard, ConversionService, EmbedService, AccountsService],
+      providers: [
+        ApiKeyGuard,
+        OwnerKeyGuard,
+        RateLimitService,
+        {
+          provide: RATE_LIMITER,
+          // Scaled mode: counts shared by every API process through Redis, namespaced like the queue.
+          useFactory: (): RateLimiterPort =>
+            config.redisUrl ? new RedisRateLimiter(config.redisUrl, config.worker.queueName) : new MemoryRateLimiter(),
+        },
+        IdempotencyService,
+        IdempotencyInterceptor,
+        ConversionService,
+        EmbedService,
+        AccountsService,
+      ],
     };
   }
 }

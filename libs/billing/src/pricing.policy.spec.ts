@@ -1,4 +1,4 @@
-import { defaultPricing, displayPrefix, freePricing, hashApiKey, keysEqual, toCredits } from './index';
+import { checkedPricing, defaultPricing, displayPrefix, freePricing, hashApiKey, keysEqual, toCredits } from './index';
 
 describe('default pricing (spec §8)', () => {
   const total = (op: Parameters<typeof defaultPricing.quote>[0]) => toCredits(defaultPricing.quote(op).totalCents);
@@ -28,5 +28,16 @@ describe('API key helpers', () => {
     expect(displayPrefix(key)).toBe('sk_live_abcd');
     expect(keysEqual(key, key)).toBe(true);
     expect(keysEqual(key, `${key}x`)).toBe(false);
+  });
+});
+
+describe('checkedPricing', () => {
+  it('refuses quotes with fractions, negatives or totals that do not add up', () => {
+    const bad = (lines: { item: string; cents: number }[], totalCents: number) =>
+      checkedPricing({ name: 'broken', quote: () => ({ lines, totalCents }) }).quote({ kind: 'showcase.create' });
+    expect(() => bad([{ item: 'x', cents: 1.5 }], 1.5)).toThrow(/policy "broken" returned an invalid quote/);
+    expect(() => bad([{ item: 'x', cents: -1 }], -1)).toThrow(/invalid quote/);
+    expect(() => bad([{ item: 'x', cents: 100 }], 50)).toThrow(/invalid quote/);
+    expect(bad([{ item: 'x', cents: 100 }], 100).totalCents).toBe(100);
   });
 });

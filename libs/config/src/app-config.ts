@@ -39,6 +39,11 @@ export interface AppConfig {
   images: { maxTexturePx: number; maxInputPixels: number };
   fetch: { maxBytes: number; timeoutMs: number; connectTimeoutMs: number };
   callbacks: { timeoutMs: number; maxAttempts: number };
+  /** Pricing policy: 'default', 'free' or a module path (resolved against CONFIG_FILE's folder). */
+  pricing: { policy: string; options: Record<string, unknown> };
+  /** Requests per window per key; 0 = unlimited. Shared through Redis in scaled mode. */
+  rateLimit: { perKey: number; owner: number; windowMs: number };
+  idempotency: { ttlMs: number };
   plugins: {
     modules: string[];
     options: Record<string, Record<string, unknown>>;

@@ -39,6 +39,15 @@ export const envSchema = z.object({
   CALLBACK_TIMEOUT_MS: int(100, 120_000).default(10_000),
   CALLBACK_MAX_ATTEMPTS: int(1, 20).default(5),
   MAX_INPUT_PIXELS: int(1, 1_000_000_000).default(100_000_000),
+  /** Pricing policy: default | free | module path (overrides CONFIG_FILE pricing.policy). */
+  PRICING_POLICY: z.string().min(1).optional(),
+  /** Requests per window per per-user key; 0 turns limiting off. */
+  RATE_LIMIT_PER_KEY: int(0, 1_000_000).default(600),
+  /** Requests per window for the owner shared key; 0 = unlimited (operators' own systems). */
+  RATE_LIMIT_OWNER: int(0, 1_000_000).default(0),
+  RATE_LIMIT_WINDOW_S: int(1, 3600).default(60),
+  /** How long an Idempotency-Key is remembered (at least 24 h). */
+  IDEMPOTENCY_TTL_HOURS: int(24, 24 * 30).default(24),
 });
 
 /** Optional JSON file (CONFIG_FILE) for plugins, their options and pipeline routing. */
@@ -47,6 +56,13 @@ export const fileSchema = z
     plugins: z.array(z.string().min(1)).default([]),
     pluginOptions: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
     pipelines: z.record(z.string(), z.string().min(1)).default({}),
+    pricing: z
+      .object({
+        policy: z.string().min(1).default('default'),
+        options: z.record(z.string(), z.unknown()).default({}),
+      })
+      .strict()
+      .default({ policy: 'default', options: {} }),
   })
   .strict();
 

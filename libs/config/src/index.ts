@@ -1,3 +1,4 @@
 export * from './app-config';
 export * from './load-config';
 export { envSchema, fileSchema } from './config.schema';
+export * from './cli-config';

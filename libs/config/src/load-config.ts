@@ -94,9 +94,11 @@ export function loadConfig(
     }
     const f = fileSchema.safeParse(raw);
     if (!f.success) throw new ConfigError(`config: invalid CONFIG_FILE ${path}\n${formatIssues(f.error)}`);
+    const local = (m: string) => (m.startsWith('.') ? resolve(path, '..', m) : m);
     file = {
       ...f.data,
-      plugins: f.data.plugins.map((m) => (m.startsWith('.') ? resolve(path, '..', m) : m)),
+      plugins: f.data.plugins.map(local),
+      pricing: { ...f.data.pricing, policy: local(f.data.pricing.policy) },
     };
   }
   if (problems.length) throw new ConfigError(`config: invalid configuration\n${problems.join('\n')}`);
@@ -140,6 +142,12 @@ export function loadConfig(
     images: { maxTexturePx: e.MAX_TEXTURE_PX, maxInputPixels: e.MAX_INPUT_PIXELS },
     fetch: { maxBytes: e.FETCH_MAX_BYTES, timeoutMs: e.FETCH_TIMEOUT_MS, connectTimeoutMs: e.FETCH_CONNECT_TIMEOUT_MS },
     callbacks: { timeoutMs: e.CALLBACK_TIMEOUT_MS, maxAttempts: e.CALLBACK_MAX_ATTEMPTS },
+    pricing: {
+      policy: e.PRICING_POLICY ? (e.PRICING_POLICY.startsWith('.') ? resolve(cwd, e.PRICING_POLICY) : e.PRICING_POLICY) : file.pricing.policy,
+      options: file.pricing.options,
+    },
+    rateLimit: { perKey: e.RATE_LIMIT_PER_KEY, owner: e.RATE_LIMIT_OWNER, windowMs: e.RATE_LIMIT_WINDOW_S * 1000 },
+    idempotency: { ttlMs: e.IDEMPOTENCY_TTL_HOURS * 3600_000 },
     plugins: { modules: file.plugins, options: file.pluginOptions, pipelines: file.pipelines },
   };
   return deepFreeze(config);

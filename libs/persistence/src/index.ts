@@ -5,3 +5,4 @@ export { MIGRATIONS } from './migrations';
 export * from './webhook.entity';
 export * from './webhook.repository';
 export * from './account.repository';
+export * from './idempotency.repository';

@@ -2,7 +2,7 @@ import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
-import { AccountRepository, buildDataSourceOptions, JobRepository, WebhookRepository } from '@app/persistence';
+import { AccountRepository, buildDataSourceOptions, IdempotencyRepository, JobRepository, WebhookRepository } from '@app/persistence';
 import { createContainer, JOB_LISTENER, PipelineRegistry } from '@app/pipeline';
 import { BullQueueAdapter, InProcessQueueAdapter, type JobQueuePort } from '@app/queue';
 import { builtinPlugins, registerServices, SERVICES } from '@app/plugins';
@@ -12,7 +12,8 @@ import { CallbackScheduler, CallbackService } from './callback.service';
 import { JobRoutes } from './job-routes';
 import { PublicUrls } from './public-urls';
 import { QueueLifecycle } from './queue-lifecycle.service';
-import { APP_CONFIG, JOB_QUEUE, PIPELINE_CONTAINER, PIPELINE_REGISTRY, STORAGE } from './tokens';
+import { loadPricingPolicy } from './pricing-loader';
+import { APP_CONFIG, JOB_QUEUE, PIPELINE_CONTAINER, PIPELINE_REGISTRY, PRICING_POLICY, STORAGE } from './tokens';
 
 /**
  * Everything both processes need: config, database, job repository, queue, storage and the booted
@@ -45,7 +46,9 @@ export class CoreModule {
         { provide: JobRepository, inject: [DataSource], useFactory: (ds: DataSource) => new JobRepository(ds) },
         { provide: WebhookRepository, inject: [DataSource], useFactory: (ds: DataSource) => new WebhookRepository(ds) },
         { provide: AccountRepository, inject: [DataSource], useFactory: (ds: DataSource) => new AccountRepository(ds) },
+        { provide: IdempotencyRepository, inject: [DataSource], useFactory: (ds: DataSource) => new IdempotencyRepository(ds) },
         { provide: PublicUrls, useValue: new PublicUrls(config) },
+        { provide: PRICING_POLICY, useFactory: () => loadPricingPolicy(config) },
         { provide: STORAGE, useFactory: (): StoragePort => createStorage(config) },
         { provide: PIPELINE_CONTAINER, useFactory: () => createContainer() },
         {
@@ -84,7 +87,7 @@ export class CoreModule {
           },
         },
       ],
-      exports: [APP_CONFIG, JobRepository, WebhookRepository, AccountRepository, PublicUrls, STORAGE, PIPELINE_CONTAINER, PIPELINE_REGISTRY, JOB_QUEUE, JobRoutes],
+      exports: [APP_CONFIG, PRICING_POLICY, IdempotencyRepository, JobRepository, WebhookRepository, AccountRepository, PublicUrls, STORAGE, PIPELINE_CONTAINER, PIPELINE_REGISTRY, JOB_QUEUE, JobRoutes],
     };
   }
 }

@@ -8,3 +8,4 @@ export * from './stage-logger.adapter';
 export * from './plugin-loader';
 export * from './public-urls';
 export * from './callback.service';
+export * from './pricing-loader';

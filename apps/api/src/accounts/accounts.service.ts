@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
-import { displayPrefix, hashApiKey, toCredits, USER_KEY_PREFIX } from '@app/billing';
+import { Inject, Injectable } from '@nestjs/common';
+import { type BillableOperation, displayPrefix, hashApiKey, type PricingPolicy, toCredits, USER_KEY_PREFIX } from '@app/billing';
 import { randomBase62 } from '@app/config';
 import { AccountRepository, type UserRow } from '@app/persistence';
+import { PRICING_POLICY } from '@app/runtime';
 import { ApiError } from '../http/api-error';
 import type { Principal } from '../http/api-key.guard';
 
@@ -21,7 +22,10 @@ const userView = (u: UserRow) => ({ id: u.id, email: u.email, name: u.name, cred
 /** Operators' account management and the caller's own identity and usage. */
 @Injectable()
 export class AccountsService {
-  constructor(private readonly accounts: AccountRepository) {}
+  constructor(
+    private readonly accounts: AccountRepository,
+    @Inject(PRICING_POLICY) private readonly pricing: PricingPolicy,
+  ) {}
 
   async createUser(body: Record<string, unknown>) {
     const email = typeof body.email === 'string' ? body.email.trim() : '';
@@ -88,6 +92,27 @@ export class AccountsService {
       has_more: entries.length > limit,
       next_before: entries.length > limit ? page[page.length - 1].id : null,
       totals: totals.map((t) => ({ operation: t.operation, kind: t.kind, amount: toCredits(t.cents), count: t.count })),
+    };
+  }
+
+  /** The price list of the configured policy; `billed: false` for the owner key (never charged). */
+  priceList(p: Principal) {
+    const ops: { operation: string; params: Record<string, unknown>; op: BillableOperation }[] = [
+      { operation: 'showcase.create', params: {}, op: { kind: 'showcase.create' } },
+      { operation: 'showcase.picture', params: { count: 1 }, op: { kind: 'showcase.picture', count: 1 } },
+      ...(['image', 'video'] as const).flatMap((source) => [false, true].map((rb) => ({
+        operation: 'animated-ar',
+        params: { source, remove_background: rb },
+        op: { kind: 'animated-ar', source, removeBackground: rb } as BillableOperation,
+      }))),
+    ];
+    return {
+      policy: this.pricing.name,
+      billed: p.keyType !== 'owner',
+      operations: ops.map(({ operation, params, op }) => {
+        const q = this.pricing.quote(op);
+        return { operation, ...params, credits: toCredits(q.totalCents), lines: q.lines.map((l) => ({ item: l.item, credits: toCredits(l.cents) })) };
+      }),
     };
   }
 }

@@ -1,6 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard, OwnerKeyGuard } from '../http/api-key.guard';
+import { IdempotencyInterceptor } from '../http/idempotency/idempotency.interceptor';
 import { AccountsService } from './accounts.service';
 
 /** Operators' API, owner key only. These paths are fixed (external tests use them). */
@@ -13,6 +14,7 @@ export class AdminController {
 
   @Post('users')
   @HttpCode(201)
+  @UseInterceptors(IdempotencyInterceptor)
   @ApiOperation({ summary: 'Create a user {email, name?, credits?, showcase_slots?}' })
   createUser(@Body() body: Record<string, unknown>) {
     return this.accounts.createUser(body ?? {});
@@ -25,8 +27,10 @@ export class AdminController {
     return this.accounts.createKey(id);
   }
 
+  // Not on key creation: a stored answer would keep the secret key, which we only ever store hashed.
   @Post('users/:id/credits')
   @HttpCode(200)
+  @UseInterceptors(IdempotencyInterceptor)
   @ApiOperation({ summary: 'Grant credits {amount, reason?}' })
   addCredits(@Param('id') id: string, @Body() body: Record<string, unknown>) {
     return this.accounts.addCredits(id, body ?? {});

@@ -21,4 +21,10 @@ export class V2AccountController {
   usage(@Req() req: AuthedRequest, @Query() q: { limit?: string; before?: string }) {
     return this.accounts.usage(req.principal.userId, q);
   }
+
+  @Get('pricing')
+  @ApiOperation({ summary: 'Prices in credits of every billable operation under the configured policy (billed: false for the owner key)' })
+  pricing(@Req() req: AuthedRequest) {
+    return this.accounts.priceList(req.principal);
+  }
 }

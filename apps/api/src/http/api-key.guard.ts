@@ -1,10 +1,11 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashApiKey, keysEqual, USER_KEY_PREFIX } from '@app/billing';
 import { AccountRepository } from '@app/persistence';
 import type { AppConfig } from '@app/config';
 import { APP_CONFIG, SERVICE_USER_ID } from '@app/runtime';
 import { ApiError } from './api-error';
+import { RateLimitService } from './rate-limit/rate-limit.service';
 
 export { SERVICE_USER_ID };
 
@@ -17,12 +18,16 @@ export interface Principal {
 
 export type AuthedRequest = FastifyRequest & { principal: Principal };
 
-/** X-API-Key authentication: the owner shared key (constant-time compare) or a per-user `sk_live_` key. */
+/**
+ * X-API-Key authentication: the owner shared key (constant-time compare) or a per-user `sk_live_` key,
+ * then the key's rate limit.
+ */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly accounts: AccountRepository,
+    private readonly rateLimits: RateLimitService,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
@@ -30,15 +35,17 @@ export class ApiKeyGuard implements CanActivate {
     const header = req.headers['x-api-key'];
     const key = Array.isArray(header) ? header[0] : header;
     if (!key) throw ApiError.unauthorized('missing X-API-Key header');
-    if (keysEqual(key, this.config.ownerApiKey)) {
-      req.principal = { userId: SERVICE_USER_ID, keyType: 'owner' };
-      return true;
-    }
+    req.principal = await this.authenticate(key);
+    await this.rateLimits.check(req.principal, ctx.switchToHttp().getResponse<FastifyReply>());
+    return true;
+  }
+
+  private async authenticate(key: string): Promise<Principal> {
+    if (keysEqual(key, this.config.ownerApiKey)) return { userId: SERVICE_USER_ID, keyType: 'owner' };
     // Per-user keys are looked up by their SHA-256 only; the key itself is never stored.
     const found = key.startsWith(USER_KEY_PREFIX) ? await this.accounts.useKey(hashApiKey(key)) : null;
     if (!found) throw ApiError.unauthorized('unknown or revoked API key');
-    req.principal = { userId: found.user_id, keyType: 'user', keyId: found.id, keyPrefix: found.prefix };
-    return true;
+    return { userId: found.user_id, keyType: 'user', keyId: found.id, keyPrefix: found.prefix };
   }
 }
 

@@ -33,6 +33,7 @@ export class HttpErrorFilter implements ExceptionFilter {
 
     if (exception instanceof ApiError) {
       status = exception.status;
+      for (const [name, value] of Object.entries(exception.headers ?? {})) void reply.header(name, value);
       body = { type: exception.type, code: exception.code, message: exception.message, param: exception.param };
     } else if (exception instanceof UserError) {
       status = 400;

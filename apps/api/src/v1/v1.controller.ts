@@ -1,6 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post, Req, UseGuards, UseInterceptors } from '@nestjs/common';
+import { ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard, type AuthedRequest } from '../http/api-key.guard';
+import { IdempotencyInterceptor } from '../http/idempotency/idempotency.interceptor';
 import { ConversionService } from './conversion.service';
 import { ConvertRequestDto, ConvertResponseDto, ErrorResponseDto, ResultResponseDto, StatusResponseDto, WebhookSecretDto } from './v1.dto';
 
@@ -8,6 +9,7 @@ import { ConvertRequestDto, ConvertResponseDto, ErrorResponseDto, ResultResponse
 @ApiTags('v1')
 @ApiSecurity('api-key')
 @ApiResponse({ status: 401, description: 'Missing, unknown or revoked X-API-Key.', type: ErrorResponseDto })
+@ApiResponse({ status: 429, description: 'Rate limited; see Retry-After.', type: ErrorResponseDto })
 @Controller('api/v1')
 @UseGuards(ApiKeyGuard)
 export class V1Controller {
@@ -15,6 +17,8 @@ export class V1Controller {
 
   @Post('convert')
   @HttpCode(202)
+  @UseInterceptors(IdempotencyInterceptor)
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Same key + same body within 24 h returns the first answer; a different body -> 409.' })
   @ApiOperation({ summary: 'Submit an image for conversion', description: 'Creates a job; poll /status or pass callback_url.' })
   @ApiBody({ type: ConvertRequestDto })
   @ApiResponse({ status: 202, type: ConvertResponseDto })

@@ -1,0 +1,30 @@
+import IORedis, { type Redis } from 'ioredis';
+import type { RateLimitDecision, RateLimiterPort } from './rate-limiter.port';
+
+// INCR and the window's expiry in one atomic step, so concurrent API processes count exactly.
+const SCRIPT = `
+local c = redis.call('INCR', KEYS[1])
+if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {c, ttl}`;
+
+/** Fixed windows in Redis, shared by every API process of a scaled deployment. */
+export class RedisRateLimiter implements RateLimiterPort {
+  private readonly redis: Redis;
+
+  constructor(redisUrl: string, private readonly namespace: string) {
+    this.redis = new IORedis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+    // Errors surface on consume(); without a listener ioredis would print every reconnect attempt.
+    this.redis.on('error', () => undefined);
+  }
+
+  async consume(bucket: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
+    const [count, ttl] = (await this.redis.eval(SCRIPT, 1, `${this.namespace}:ratelimit:${bucket}`, String(windowMs))) as [number, number];
+    return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetMs: ttl };
+  }
+
+  async close(): Promise<void> {
+    this.redis.disconnect();
+  }
+}

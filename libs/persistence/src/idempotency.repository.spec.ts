@@ -1,0 +1,47 @@
+import type { DataSource } from 'typeorm';
+import { openPglite, openPostgres } from '../../../test/support/data-sources';
+import { IdempotencyRepository } from './index';
+
+describe.each([
+  ['PGlite (embedded)', openPglite],
+  ['Postgres server (scaled)', openPostgres(20)],
+])('IdempotencyRepository on %s', (_name, open) => {
+  let ds: DataSource;
+  let drop: () => Promise<void>;
+  let repo: IdempotencyRepository;
+  const DAY = 24 * 3600_000;
+  beforeAll(async () => {
+    ({ ds, drop } = await open());
+    repo = new IdempotencyRepository(ds);
+  });
+  afterAll(() => drop());
+
+  it('lets one request claim a key, then replays its answer and refuses a different body', async () => {
+    expect(await repo.claim('u1', 'k1', 'f'.repeat(64), DAY)).toEqual({ state: 'claimed' });
+    expect(await repo.claim('u1', 'k1', 'f'.repeat(64), DAY)).toEqual({ state: 'in_progress' });
+    await repo.complete('u1', 'k1', 202, { job_id: 'api_x', n: 1.5 });
+    expect(await repo.claim('u1', 'k1', 'f'.repeat(64), DAY)).toEqual({ state: 'done', status: 202, response: { job_id: 'api_x', n: 1.5 } });
+    expect(await repo.claim('u1', 'k1', 'e'.repeat(64), DAY)).toEqual({ state: 'mismatch' });
+    // Keys are per user.
+    expect(await repo.claim('u2', 'k1', 'e'.repeat(64), DAY)).toEqual({ state: 'claimed' });
+  });
+
+  it('has exactly one winner among concurrent claims', async () => {
+    const claims = await Promise.all(Array.from({ length: 10 }, () => repo.claim('u3', 'race', 'a'.repeat(64), DAY)));
+    expect(claims.filter((c) => c.state === 'claimed')).toHaveLength(1);
+    expect(claims.filter((c) => c.state === 'in_progress')).toHaveLength(9);
+  });
+
+  it('frees a released key and forgets keys older than the TTL', async () => {
+    await repo.claim('u4', 'k', 'a'.repeat(64), DAY);
+    await repo.release('u4', 'k');
+    expect(await repo.claim('u4', 'k', 'b'.repeat(64), DAY)).toEqual({ state: 'claimed' });
+    await repo.complete('u4', 'k', 201, { ok: true });
+    await ds.query(`UPDATE "idempotency_keys" SET "created_at" = now() - interval '25 hours' WHERE "user_id" = 'u4'`);
+    // Still within a 48 h TTL, expired for 24 h.
+    expect((await repo.claim('u4', 'k', 'c'.repeat(64), 2 * DAY)).state).toBe('mismatch');
+    expect(await repo.claim('u4', 'k', 'c'.repeat(64), DAY)).toEqual({ state: 'claimed' });
+    await ds.query(`UPDATE "idempotency_keys" SET "created_at" = now() - interval '25 hours' WHERE "user_id" = 'u1'`);
+    expect(await repo.purgeExpired(DAY)).toBe(1);
+  });
+});
