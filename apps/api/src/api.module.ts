@@ -18,6 +18,10 @@ import { RedisRateLimiter } from './http/rate-limit/redis-rate-limiter.adapter';
 import { RateLimitService } from './http/rate-limit/rate-limit.service';
 import { ConversionService } from './v1/conversion.service';
 import { V1Controller } from './v1/v1.controller';
+import { ShowcasePageController, ShowcasePageService } from './showcase-page/showcase-page.controller';
+import { ShowcasesController } from './v2/showcases.controller';
+import { ShowcasesService } from './v2/showcases.service';
+import { V2JobsController, V2JobsService } from './v2/v2-jobs.controller';
 
 /** The HTTP API. With role "all" (embedded default) it also runs the worker in the same process. */
 @Module({})
@@ -26,7 +30,10 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [CoreModule.forRoot(config), ...(config.role === 'all' ? [WorkerModule] : [])],
-      controllers: [HealthController, V1Controller, FilesController, EmbedController, AssetsController, AdminController, V2AccountController],
+      controllers: [
+        HealthController, V1Controller, FilesController, EmbedController, AssetsController, AdminController, V2AccountController,
+        ShowcasesController, V2JobsController, ShowcasePageController,
+      ],
       providers: [
         ApiKeyGuard,
         OwnerKeyGuard,
@@ -42,6 +49,9 @@ export class ApiModule {
         ConversionService,
         EmbedService,
         AccountsService,
+        ShowcasesService,
+        V2JobsService,
+        ShowcasePageService,
       ],
     };
   }

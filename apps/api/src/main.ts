@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import multipart from '@fastify/multipart';
 import { randomUUID } from 'node:crypto';
 import { ConfigError, loadConfigFromProcess, type AppConfig } from '@app/config';
 import { ApiModule } from './api.module';
@@ -16,6 +17,10 @@ export async function createApiApp(config: AppConfig): Promise<NestFastifyApplic
   });
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(config), adapter, {
     logger: config.logLevel === 'debug' ? ['log', 'warn', 'error', 'debug'] : ['log', 'warn', 'error'],
+  });
+  // Uploads are streamed part by part (never buffered); the per-file cap errors the stream -> 413.
+  await app.register(multipart, {
+    limits: { fileSize: config.showcases.maxFileBytes, files: config.showcases.maxFilesPerRequest, fields: 20, parts: config.showcases.maxFilesPerRequest + 20, fieldSize: 64 * 1024 },
   });
   app.useGlobalFilters(new HttpErrorFilter());
   // Keys, not cookies, authenticate: any origin may call the API (the widget runs on customers' sites).

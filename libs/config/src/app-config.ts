@@ -44,6 +44,8 @@ export interface AppConfig {
   /** Requests per window per key; 0 = unlimited. Shared through Redis in scaled mode. */
   rateLimit: { perKey: number; owner: number; windowMs: number };
   idempotency: { ttlMs: number };
+  /** Multipart uploads (per file, files per request) and pictures per showcase. */
+  showcases: { maxFileBytes: number; maxFilesPerRequest: number; maxItems: number };
   plugins: {
     modules: string[];
     options: Record<string, Record<string, unknown>>;

@@ -46,6 +46,9 @@ export const envSchema = z.object({
   /** Requests per window for the owner shared key; 0 = unlimited (operators' own systems). */
   RATE_LIMIT_OWNER: int(0, 1_000_000).default(0),
   RATE_LIMIT_WINDOW_S: int(1, 3600).default(60),
+  UPLOAD_MAX_FILE_BYTES: int(1024, 500 * 1024 * 1024).default(25 * 1024 * 1024),
+  UPLOAD_MAX_FILES: int(1, 100).default(20),
+  SHOWCASE_MAX_ITEMS: int(1, 10_000).default(200),
   /** How long an Idempotency-Key is remembered (at least 24 h). */
   IDEMPOTENCY_TTL_HOURS: int(24, 24 * 30).default(24),
 });

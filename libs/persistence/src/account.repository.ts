@@ -144,6 +144,30 @@ export class AccountRepository {
     });
   }
 
+  /**
+   * Charges several lines at once, all or nothing, inside the caller's transaction (so the rows the
+   * charge pays for are written in the same transaction). Each line is once per (jobId, purpose).
+   * Throws {@link InsufficientCreditsError} when the balance does not cover the total.
+   */
+  static async debitAll(m: Pick<EntityManager, 'query'>, userId: string, lines: { cents: number; jobId: string; purpose: string; operation: string }[]): Promise<number> {
+    const total = lines.reduce((s, l) => s + l.cents, 0);
+    const rows = await updateReturning(m, `UPDATE "users" SET "credits_cents" = "credits_cents" - $2 WHERE "id" = $1 AND "credits_cents" >= $2 RETURNING "credits_cents"`, [userId, total]);
+    if (!rows[0]) {
+      const b = await m.query(`SELECT "credits_cents" FROM "users" WHERE "id" = $1`, [userId]);
+      throw new InsufficientCreditsError(Number(b[0]?.credits_cents ?? 0), total);
+    }
+    let balance = Number(rows[0].credits_cents) + total;
+    for (const l of lines.filter((x) => x.cents > 0)) {
+      balance -= l.cents;
+      await m.query(
+        `INSERT INTO "ledger_entries" ("user_id", "kind", "amount_cents", "balance_after_cents", "operation", "job_id", "purpose")
+         VALUES ($1, 'charge', $2, $3, $4, $5, $6)`,
+        [userId, l.cents, balance, l.operation, l.jobId, l.purpose],
+      );
+    }
+    return balance;
+  }
+
   /** Refunds a job's charge for a purpose, at most once and never more than was charged. */
   async refund(jobId: string, purpose: string, cents?: number): Promise<LedgerRow | null> {
     return this.ds.transaction(async (m) => {
@@ -161,6 +185,19 @@ export class AccountRepository {
       await m.query(`UPDATE "ledger_entries" SET "balance_after_cents" = $2 WHERE "id" = $1`, [inserted[0].id, balance]);
       return ledger({ ...inserted[0], balance_after_cents: balance });
     });
+  }
+
+  /** Failed jobs of a kind whose charge for a purpose was never refunded (a lost listener call). */
+  async unrefundedFailures(kind: string, purpose: string, limit = 500): Promise<string[]> {
+    const rows = await this.ds.query(
+      `SELECT j."id" FROM "jobs" j
+       JOIN "ledger_entries" c ON c."job_id" = j."id" AND c."purpose" = $2 AND c."kind" = 'charge'
+       LEFT JOIN "ledger_entries" r ON r."job_id" = j."id" AND r."purpose" = $2 AND r."kind" = 'refund'
+       WHERE j."kind" = $1 AND j."status" = 'failed' AND r."id" IS NULL
+       ORDER BY j."finished_at" LIMIT $3`,
+      [kind, purpose, limit],
+    );
+    return rows.map((r: { id: string }) => r.id);
   }
 
   private async existing(m: EntityManager, jobId: string, purpose: string, kind: string): Promise<LedgerRow> {

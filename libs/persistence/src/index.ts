@@ -6,3 +6,5 @@ export * from './webhook.entity';
 export * from './webhook.repository';
 export * from './account.repository';
 export * from './idempotency.repository';
+export * from './showcase.repository';
+export { randomId } from './ids';

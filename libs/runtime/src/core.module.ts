@@ -2,7 +2,7 @@ import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
-import { AccountRepository, buildDataSourceOptions, IdempotencyRepository, JobRepository, WebhookRepository } from '@app/persistence';
+import { AccountRepository, buildDataSourceOptions, IdempotencyRepository, JobRepository, ShowcaseRepository, WebhookRepository } from '@app/persistence';
 import { createContainer, JOB_LISTENER, PipelineRegistry } from '@app/pipeline';
 import { BullQueueAdapter, InProcessQueueAdapter, type JobQueuePort } from '@app/queue';
 import { builtinPlugins, registerServices, SERVICES } from '@app/plugins';
@@ -11,6 +11,7 @@ import { loadPluginModules } from './plugin-loader';
 import { CallbackScheduler, CallbackService } from './callback.service';
 import { JobRoutes } from './job-routes';
 import { PublicUrls } from './public-urls';
+import { RefundOnFailure } from './refund.listener';
 import { QueueLifecycle } from './queue-lifecycle.service';
 import { loadPricingPolicy } from './pricing-loader';
 import { APP_CONFIG, JOB_QUEUE, PIPELINE_CONTAINER, PIPELINE_REGISTRY, PRICING_POLICY, STORAGE } from './tokens';
@@ -46,6 +47,7 @@ export class CoreModule {
         { provide: JobRepository, inject: [DataSource], useFactory: (ds: DataSource) => new JobRepository(ds) },
         { provide: WebhookRepository, inject: [DataSource], useFactory: (ds: DataSource) => new WebhookRepository(ds) },
         { provide: AccountRepository, inject: [DataSource], useFactory: (ds: DataSource) => new AccountRepository(ds) },
+        { provide: ShowcaseRepository, inject: [DataSource], useFactory: (ds: DataSource) => new ShowcaseRepository(ds) },
         { provide: IdempotencyRepository, inject: [DataSource], useFactory: (ds: DataSource) => new IdempotencyRepository(ds) },
         { provide: PublicUrls, useValue: new PublicUrls(config) },
         { provide: PRICING_POLICY, useFactory: () => loadPricingPolicy(config) },
@@ -53,18 +55,20 @@ export class CoreModule {
         { provide: PIPELINE_CONTAINER, useFactory: () => createContainer() },
         {
           provide: PIPELINE_REGISTRY,
-          inject: [PIPELINE_CONTAINER, STORAGE, JobRepository, WebhookRepository, PublicUrls, JOB_QUEUE],
+          inject: [PIPELINE_CONTAINER, STORAGE, JobRepository, WebhookRepository, AccountRepository, PublicUrls, JOB_QUEUE],
           useFactory: async (
             container: ReturnType<typeof createContainer>,
             storage: StoragePort,
             jobs: JobRepository,
             webhooks: WebhookRepository,
+            accounts: AccountRepository,
             urls: PublicUrls,
             queue: JobQueuePort,
           ) => {
             registerServices(container, { config, storage });
             container.register(SERVICES.callbacks, { useValue: new CallbackService(jobs, webhooks, urls, storage) });
             container.register(JOB_LISTENER, { useValue: new CallbackScheduler(jobs, queue, config) });
+            container.register(JOB_LISTENER, { useValue: new RefundOnFailure(accounts) });
             return PipelineRegistry.boot(container, [...builtinPlugins(), ...loadPluginModules(config)], {
               pluginOptions: config.plugins.options,
             });
@@ -87,7 +91,7 @@ export class CoreModule {
           },
         },
       ],
-      exports: [APP_CONFIG, PRICING_POLICY, IdempotencyRepository, JobRepository, WebhookRepository, AccountRepository, PublicUrls, STORAGE, PIPELINE_CONTAINER, PIPELINE_REGISTRY, JOB_QUEUE, JobRoutes],
+      exports: [APP_CONFIG, PRICING_POLICY, IdempotencyRepository, ShowcaseRepository, JobRepository, WebhookRepository, AccountRepository, PublicUrls, STORAGE, PIPELINE_CONTAINER, PIPELINE_REGISTRY, JOB_QUEUE, JobRoutes],
     };
   }
 }

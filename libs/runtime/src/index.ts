@@ -9,3 +9,4 @@ export * from './plugin-loader';
 export * from './public-urls';
 export * from './callback.service';
 export * from './pricing-loader';
+export * from './refund.listener';

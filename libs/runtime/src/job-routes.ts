@@ -4,6 +4,7 @@ import type { PipelineRegistry } from '@app/pipeline';
 /** Job kinds the API creates, and the pipeline each runs by default. Operators re-route in CONFIG_FILE. */
 export const DEFAULT_ROUTES: Readonly<Record<string, string>> = {
   'v1.convert': 'still-image',
+  'v2.picture': 'still-image',
   callback: 'callback',
 };
 

@@ -16,6 +16,16 @@ export class PublicUrls {
     return `${this.base}/embed/${publicId}/static`;
   }
 
+  /** Public showcase page. */
+  showcase(publicId: string): string {
+    return `${this.base}/showcase/${publicId}`;
+  }
+
+  /** Embeddable (iframe) variant of the showcase page. */
+  showcaseEmbed(publicId: string): string {
+    return `${this.base}/showcase/${publicId}/embed`;
+  }
+
   widgetScript(): string {
     return `${this.base}/api/v1/widget.js`;
   }

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { assertSafeKey, contentTypeFor, type ObjectStat, type StoragePort, type StoredObject } from './storage.port';
+import { assertSafeKey, contentTypeFor, type ObjectStat, spoolToFile, type StoragePort, type StoredObject } from './storage.port';
 
 /**
  * Files under a root folder, served by the API at `<publicBaseUrl>/files/<key>`.
@@ -29,6 +29,22 @@ export class LocalStorageAdapter implements StoragePort {
     await rename(tmp, file);
     await writeFile(`${file}.meta`, JSON.stringify({ etag, contentType }));
     return { key, size: body.length, contentType, etag };
+  }
+
+  async putStream(key: string, body: Readable, contentType: string): Promise<StoredObject> {
+    const file = this.path(key);
+    await mkdir(dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    try {
+      const { size, digest } = await spoolToFile(body, tmp);
+      const etag = `"${digest.toString('base64url').slice(0, 32)}"`;
+      await rename(tmp, file);
+      await writeFile(`${file}.meta`, JSON.stringify({ etag, contentType }));
+      return { key, size, contentType, etag };
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
   }
 
   async stat(key: string): Promise<ObjectStat | null> {

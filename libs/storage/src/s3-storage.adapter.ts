@@ -1,4 +1,8 @@
 import { createHash } from 'node:crypto';
+import { createReadStream, mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
@@ -9,7 +13,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import type { S3Config } from '@app/config';
-import { assertSafeKey, type ObjectStat, type StoragePort, type StoredObject } from './storage.port';
+import { assertSafeKey, type ObjectStat, spoolToFile, type StoragePort, type StoredObject } from './storage.port';
 
 /** Endpoint, bucket, credentials and public base URL: the S3 part of the configuration. */
 export type S3StorageOptions = S3Config;
@@ -25,6 +29,9 @@ export class S3StorageAdapter implements StoragePort {
       region: opts.region,
       endpoint: opts.endpoint,
       forcePathStyle: opts.forcePathStyle,
+      // We send Content-MD5 ourselves. The SDK's default CRC trailer turns stream bodies into
+      // aws-chunked uploads, which several S3-compatible servers store verbatim.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
       credentials: opts.accessKeyId && opts.secretAccessKey
         ? { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey }
         : undefined,
@@ -45,6 +52,29 @@ export class S3StorageAdapter implements StoragePort {
       CacheControl: 'public, max-age=31536000, immutable',
     }));
     return { key, size: body.length, contentType, etag: r.ETag ?? `"${md5}"` };
+  }
+
+  /** Spools to a temporary file first: PutObject needs the length and MD5 up front, memory stays flat. */
+  async putStream(key: string, body: Readable, contentType: string): Promise<StoredObject> {
+    assertSafeKey(key);
+    const dir = mkdtempSync(join(tmpdir(), 's3-upload-'));
+    const file = join(dir, 'body');
+    try {
+      const { size, digest } = await spoolToFile(body, file, 'md5');
+      const md5 = digest.toString('base64');
+      const r = await this.client.send(new PutObjectCommand({
+        Bucket: this.opts.bucket,
+        Key: key,
+        Body: createReadStream(file),
+        ContentLength: size,
+        ContentType: contentType,
+        ContentMD5: md5,
+        CacheControl: 'public, max-age=31536000, immutable',
+      }));
+      return { key, size, contentType, etag: r.ETag ?? `"${md5}"` };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }
 
   async stat(key: string): Promise<ObjectStat | null> {

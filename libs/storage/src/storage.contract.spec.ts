@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { startS3, S3_TEST_CREDENTIALS } from '../../../test/support/s3-server';
 import { tempDir } from '../../../test/support/app-process';
 import { assertSafeKey, contentTypeFor, LocalStorageAdapter, S3StorageAdapter, type StoragePort } from './index';
@@ -42,6 +42,21 @@ describe.each(adapters)('storage contract: %s', (name, make) => {
     await storage.put('models/r/poster.jpg', Buffer.from('one'), 'image/jpeg');
     await storage.put('models/r/poster.jpg', Buffer.from('two!'), 'image/jpeg');
     expect((await readAll(await storage.read('models/r/poster.jpg'))).toString()).toBe('two!');
+  });
+
+  it('stores a stream chunk by chunk, and leaves nothing behind when the stream fails', async () => {
+    const storage = make();
+    const chunk = Buffer.alloc(64 * 1024, 7);
+    async function* chunks(n: number, fail: boolean) {
+      for (let i = 0; i < n; i++) yield chunk;
+      if (fail) throw new Error('upload: too large');
+    }
+    const put = await storage.putStream('uploads/s/a.png', Readable.from(chunks(16, false)), 'image/png');
+    expect(put).toMatchObject({ size: 16 * chunk.length, contentType: 'image/png' });
+    expect((await storage.stat('uploads/s/a.png'))!.size).toBe(16 * chunk.length);
+    expect((await readAll(await storage.read('uploads/s/a.png'))).equals(Buffer.concat(Array(16).fill(chunk)))).toBe(true);
+    await expect(storage.putStream('uploads/s/b.png', Readable.from(chunks(4, true)), 'image/png')).rejects.toThrow('too large');
+    expect(await storage.stat('uploads/s/b.png')).toBeNull();
   });
 
   it('gives public URLs', () => {

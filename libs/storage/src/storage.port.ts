@@ -1,4 +1,7 @@
-import type { Readable } from 'node:stream';
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { type Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
 export interface StoredObject {
   key: string;
@@ -19,6 +22,11 @@ export interface ObjectStat extends StoredObject {
 export interface StoragePort {
   readonly driver: string;
   put(key: string, body: Buffer, contentType: string): Promise<StoredObject>;
+  /**
+   * Stores a stream without holding it in memory (uploads). If the stream errors (e.g. a size cap),
+   * nothing is left under the key.
+   */
+  putStream(key: string, body: Readable, contentType: string): Promise<StoredObject>;
   stat(key: string): Promise<ObjectStat | null>;
   /** A readable stream of the object, optionally a byte range (inclusive end). */
   read(key: string, range?: { start: number; end: number }): Promise<Readable>;
@@ -49,4 +57,19 @@ export const CONTENT_TYPES: Readonly<Record<string, string>> = {
 export function contentTypeFor(key: string): string {
   const ext = key.slice(key.lastIndexOf('.') + 1).toLowerCase();
   return CONTENT_TYPES[ext] ?? 'application/octet-stream';
+}
+
+/** Streams `body` into a file, hashing it on the way: the size and digest of what was written. */
+export async function spoolToFile(body: Readable, file: string, algorithm = 'sha256'): Promise<{ size: number; digest: Buffer }> {
+  const hash = createHash(algorithm);
+  let size = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      size += chunk.length;
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  await pipeline(body, counter, createWriteStream(file));
+  return { size, digest: hash.digest() };
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type BillableOperation, displayPrefix, hashApiKey, type PricingPolicy, toCredits, USER_KEY_PREFIX } from '@app/billing';
 import { randomBase62 } from '@app/config';
-import { AccountRepository, type UserRow } from '@app/persistence';
+import { AccountRepository, ShowcaseRepository, type UserRow } from '@app/persistence';
 import { PRICING_POLICY } from '@app/runtime';
 import { ApiError } from '../http/api-error';
 import type { Principal } from '../http/api-key.guard';
@@ -24,6 +24,7 @@ const userView = (u: UserRow) => ({ id: u.id, email: u.email, name: u.name, cred
 export class AccountsService {
   constructor(
     private readonly accounts: AccountRepository,
+    private readonly showcases: ShowcaseRepository,
     @Inject(PRICING_POLICY) private readonly pricing: PricingPolicy,
   ) {}
 
@@ -71,8 +72,8 @@ export class AccountsService {
     return {
       ...userView(u),
       key: { type: p.keyType === 'owner' ? 'owner' : 'user', prefix: p.keyType === 'owner' ? null : p.keyPrefix, billed: p.keyType !== 'owner' },
-      // Showcases are not built yet: none can be used.
-      showcase_slots: { used: 0, total: u.showcase_slots },
+      // The owner key is not limited by slots (it is never billed); its count is still shown.
+      showcase_slots: { used: await this.showcases.countForOwner(u.id), total: u.showcase_slots, limited: p.keyType !== 'owner' },
     };
   }
 

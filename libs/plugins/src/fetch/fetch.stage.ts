@@ -1,6 +1,8 @@
 import type { AppConfig } from '@app/config';
 import type { StageProvider } from '@app/pipeline';
+import type { StoragePort } from '@app/storage';
 import { fetchSource, type FetchedSource } from './fetch-source';
+import { readUpload } from './read-upload';
 
 export interface FetchStageOptions {
   /** https only, no redirects. */
@@ -9,11 +11,16 @@ export interface FetchStageOptions {
   field?: string;
 }
 
-/** Downloads the job's source URL. */
-export function createFetchStage(config: AppConfig): StageProvider<FetchedSource, FetchStageOptions> {
+/** Downloads the job's source URL, or reads its upload (`upload_key`) back from storage. */
+export function createFetchStage(config: AppConfig, storage: StoragePort): StageProvider<FetchedSource, FetchStageOptions> {
   return {
     id: 'fetch',
     async run(ctx) {
+      if (typeof ctx.job.input.upload_key === 'string') {
+        const out = await readUpload(storage, ctx.job.input.upload_key, config.fetch.maxBytes);
+        ctx.progress(1);
+        return out;
+      }
       const field = ctx.options.field ?? 'image_url';
       const url = String(ctx.job.input[field] ?? '');
       ctx.progress(0.1);

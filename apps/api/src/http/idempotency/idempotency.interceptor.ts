@@ -1,6 +1,7 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
+import type {} from '@fastify/multipart'; // request.isMultipart()
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import type { AuthedRequest } from '../api-key.guard';
 import { IdempotencyService, requestFingerprint } from './idempotency.service';
@@ -21,6 +22,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
   intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
     const req = ctx.switchToHttp().getRequest<AuthedRequest>();
+    // Multipart bodies are streamed: the service fingerprints the uploaded bytes itself.
+    if (req.isMultipart?.()) return next.handle();
     const reply = ctx.switchToHttp().getResponse<FastifyReply>();
     const key = this.idempotency.parseKey(req.headers['idempotency-key']);
     const status = this.reflector.get<number | undefined>(HTTP_CODE_METADATA, ctx.getHandler()) ?? 201;

@@ -1,0 +1,108 @@
+import { ApiError } from '../http/api-error';
+
+/** Layouts of the public showcase page. Unknown values -> 400. */
+export const LAYOUTS = ['branded', 'minimal', 'dark'] as const;
+export type Layout = (typeof LAYOUTS)[number];
+
+/** Length caps, documented in the README. */
+export const SHOWCASE_LIMITS = {
+  description: 5000,
+  tagline: 200,
+  links: 20,
+  linkTitle: 100,
+  url: 2048,
+  imageUrlsPerRequest: 20,
+} as const;
+
+const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+const KNOWN = new Set(['logo_url', 'layout_choice', 'description', 'custom_links', 'branding', 'image_urls']);
+const BRANDING_KEYS = new Set(['tagline', 'primary_color', 'secondary_color']);
+
+export interface ShowcaseRequest {
+  logoUrl: string | null;
+  layout: Layout;
+  description: string | null;
+  customLinks: { title: string; url: string }[];
+  branding: { tagline?: string; primary_color?: string; secondary_color?: string };
+  imageUrls: string[];
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** An http(s) URL without credentials, at most `max` characters. */
+export function httpUrl(param: string, v: unknown, max: number = SHOWCASE_LIMITS.url): string {
+  if (typeof v !== 'string' || v.length > max || !URL.canParse(v)) throw ApiError.invalid(param, `${param}: must be an http or https URL of at most ${max} characters`);
+  const u = new URL(v);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw ApiError.invalid(param, `${param}: must be an http or https URL`);
+  if (u.username || u.password) throw ApiError.invalid(param, `${param}: must not carry credentials`);
+  return u.toString();
+}
+
+function text(param: string, v: unknown, max: number): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') throw ApiError.invalid(param, `${param}: must be a string`);
+  if (v.length > max) throw ApiError.invalid(param, `${param}: at most ${max} characters`);
+  return v;
+}
+
+/** `image_urls`: 1..20 http(s) URLs (or none when optional). */
+export function parseImageUrls(v: unknown, { required }: { required: boolean }): string[] {
+  if (v === undefined || v === null) {
+    if (required) throw ApiError.invalid('image_urls', 'image_urls: required (or send multipart/form-data with parts named "files")', 'parameter_missing');
+    return [];
+  }
+  if (!Array.isArray(v)) throw ApiError.invalid('image_urls', 'image_urls: must be an array of URLs');
+  if (required && v.length === 0) throw ApiError.invalid('image_urls', 'image_urls: at least one URL', 'parameter_missing');
+  if (v.length > SHOWCASE_LIMITS.imageUrlsPerRequest) throw ApiError.invalid('image_urls', `image_urls: at most ${SHOWCASE_LIMITS.imageUrlsPerRequest} per request`);
+  return v.map((u, i) => httpUrl(`image_urls[${i}]`, u, 4096));
+}
+
+/**
+ * Validates a create-showcase body (spec §2.3). Throws a 400 {@link ApiError} naming the parameter.
+ *
+ * @example
+ * parseShowcaseRequest({ layout_choice: 'branded', branding: { primary_color: '#0a66ff' }, image_urls: ['https://x/a.jpg'] })
+ */
+export function parseShowcaseRequest(body: unknown): ShowcaseRequest {
+  if (!isObject(body)) throw new ApiError(400, 'invalid_request_error', 'invalid_body', 'the body must be a JSON object');
+  const unknown = Object.keys(body).find((k) => !KNOWN.has(k));
+  if (unknown) throw ApiError.invalid(unknown, `${unknown}: unknown parameter`, 'parameter_unknown');
+
+  const layout = body.layout_choice ?? 'branded';
+  if (typeof layout !== 'string' || !(LAYOUTS as readonly string[]).includes(layout)) {
+    throw ApiError.invalid('layout_choice', `layout_choice: must be one of ${LAYOUTS.join(', ')}`);
+  }
+  const links = body.custom_links ?? [];
+  if (!Array.isArray(links)) throw ApiError.invalid('custom_links', 'custom_links: must be an array of {title, url}');
+  if (links.length > SHOWCASE_LIMITS.links) throw ApiError.invalid('custom_links', `custom_links: at most ${SHOWCASE_LIMITS.links}`);
+  const customLinks = links.map((l, i) => {
+    if (!isObject(l)) throw ApiError.invalid(`custom_links[${i}]`, `custom_links[${i}]: must be an object {title, url}`);
+    const extra = Object.keys(l).find((k) => k !== 'title' && k !== 'url');
+    if (extra) throw ApiError.invalid(`custom_links[${i}].${extra}`, `custom_links[${i}].${extra}: unknown parameter`, 'parameter_unknown');
+    const title = text(`custom_links[${i}].title`, l.title, SHOWCASE_LIMITS.linkTitle);
+    if (!title?.trim()) throw ApiError.invalid(`custom_links[${i}].title`, `custom_links[${i}].title: required`, 'parameter_missing');
+    return { title, url: httpUrl(`custom_links[${i}].url`, l.url) };
+  });
+
+  const b = body.branding ?? {};
+  if (!isObject(b)) throw ApiError.invalid('branding', 'branding: must be an object {tagline, primary_color, secondary_color}');
+  const extra = Object.keys(b).find((k) => !BRANDING_KEYS.has(k));
+  if (extra) throw ApiError.invalid(`branding.${extra}`, `branding.${extra}: unknown parameter`, 'parameter_unknown');
+  const branding: ShowcaseRequest['branding'] = {};
+  const tagline = text('branding.tagline', b.tagline, SHOWCASE_LIMITS.tagline);
+  if (tagline !== undefined) branding.tagline = tagline;
+  for (const key of ['primary_color', 'secondary_color'] as const) {
+    if (b[key] === undefined || b[key] === null) continue;
+    if (typeof b[key] !== 'string' || !HEX.test(b[key] as string)) throw ApiError.invalid(`branding.${key}`, `branding.${key}: must be a hex colour like #0a66ff`);
+    branding[key] = (b[key] as string).toLowerCase();
+  }
+
+  return {
+    logoUrl: body.logo_url === undefined || body.logo_url === null ? null : httpUrl('logo_url', body.logo_url),
+    layout: layout as Layout,
+    description: text('description', body.description, SHOWCASE_LIMITS.description) ?? null,
+    customLinks,
+    branding,
+    imageUrls: parseImageUrls(body.image_urls, { required: false }),
+  };
+}

@@ -1,0 +1,38 @@
+import { Controller, Get, Inject, Injectable, Param, Req, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { JobRepository, ShowcaseRepository } from '@app/persistence';
+import { PublicUrls, STORAGE } from '@app/runtime';
+import type { StoragePort } from '@app/storage';
+import { ApiError } from '../http/api-error';
+import { ApiKeyGuard, type AuthedRequest } from '../http/api-key.guard';
+import { v2JobView } from './v2-views';
+
+@Injectable()
+export class V2JobsService {
+  constructor(
+    private readonly jobs: JobRepository,
+    private readonly showcases: ShowcaseRepository,
+    private readonly urls: PublicUrls,
+    @Inject(STORAGE) private readonly storage: StoragePort,
+  ) {}
+
+  async get(ownerId: string, jobId: string) {
+    const job = /^v2_[a-z2-7]{1,60}$/.test(jobId) ? await this.jobs.findForOwner(jobId, ownerId) : null;
+    if (!job) throw ApiError.notFound(`job ${jobId.slice(0, 80)}`);
+    return v2JobView(job, await this.showcases.itemForJob(job.id), this.urls, this.storage);
+  }
+}
+
+@ApiTags('v2')
+@ApiSecurity('api-key')
+@Controller('api/v2/jobs')
+@UseGuards(ApiKeyGuard)
+export class V2JobsController {
+  constructor(private readonly jobs: V2JobsService) {}
+
+  @Get(':jobId')
+  @ApiOperation({ summary: 'A v2 job: status (queued, downloading, converting, uploading, completed, failed), progress, and the result once completed' })
+  get(@Req() req: AuthedRequest, @Param('jobId') jobId: string) {
+    return this.jobs.get(req.principal.userId, jobId);
+  }
+}

@@ -1,0 +1,184 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { AccountRepository } from './account.repository';
+import { randomId } from './ids';
+import { newJobId } from './job.repository';
+
+export interface ShowcaseRow {
+  id: number;
+  public_id: string;
+  owner_id: string;
+  layout: string;
+  logo_url: string | null;
+  description: string | null;
+  custom_links: { title: string; url: string }[];
+  branding: { tagline?: string; primary_color?: string; secondary_color?: string };
+  created_at: Date;
+}
+
+/** An item with its job's state (joined). */
+export interface ShowcaseItemRow {
+  id: number;
+  showcase_id: number;
+  job_id: string;
+  source: 'url' | 'upload';
+  source_url: string | null;
+  filename: string | null;
+  created_at: Date;
+  status: string;
+  progress: number;
+  result: Record<string, unknown> | null;
+  error: { code: string; message: string } | null;
+  embed_id: string | null;
+}
+
+export interface NewShowcase {
+  ownerId: string;
+  layout: string;
+  logoUrl: string | null;
+  description: string | null;
+  customLinks: { title: string; url: string }[];
+  branding: ShowcaseRow['branding'];
+}
+
+/** One picture to convert: a URL, or an upload already in storage. */
+export interface NewItem {
+  source: 'url' | 'upload';
+  sourceUrl?: string;
+  uploadKey?: string;
+  filename?: string;
+}
+
+export interface ItemOptions {
+  /** Pipeline the picture jobs run (from the route table). */
+  pipeline: string;
+}
+
+export interface Billing {
+  /** Whether the showcase slot limit applies (per-user keys; the owner key is unlimited). */
+  enforceSlots: boolean;
+  showcaseCents: number;
+  pictureCents: number;
+}
+
+export class NoShowcaseSlotsError extends Error {
+  constructor(readonly total: number) {
+    super(`no showcase slots left (${total} in use of ${total})`);
+    this.name = 'NoShowcaseSlotsError';
+  }
+}
+
+export interface CreatedItems {
+  items: { id: number; jobId: string }[];
+  chargedCents: number;
+}
+
+const parseJson = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
+
+function showcase(r: Record<string, unknown>): ShowcaseRow {
+  return { ...(r as unknown as ShowcaseRow), id: Number(r.id), custom_links: parseJson(r.custom_links), branding: parseJson(r.branding) };
+}
+
+function item(r: Record<string, unknown>): ShowcaseItemRow {
+  return {
+    ...(r as unknown as ShowcaseItemRow),
+    id: Number(r.id),
+    showcase_id: Number(r.showcase_id),
+    progress: Number(r.progress),
+    result: r.result === null ? null : parseJson(r.result),
+    error: r.error === null ? null : parseJson(r.error),
+  };
+}
+
+const ITEM_SELECT = `SELECT i.*, j."status", j."progress", j."result", j."error", j."public_id" AS "embed_id"
+  FROM "showcase_items" i JOIN "jobs" j ON j."id" = i."job_id"`;
+
+/**
+ * Showcases and their items. Creating a showcase or adding pictures is one transaction: slot check
+ * (the user row is locked), charge (all or nothing), showcase, conversion jobs and items. Either all of
+ * it is written or none.
+ */
+export class ShowcaseRepository {
+  constructor(private readonly ds: DataSource) {}
+
+  async create(s: NewShowcase, items: NewItem[], billing: Billing, opts: ItemOptions): Promise<{ showcase: ShowcaseRow } & CreatedItems> {
+    return this.ds.transaction(async (m) => {
+      const u = await m.query(`SELECT "showcase_slots" FROM "users" WHERE "id" = $1 FOR UPDATE`, [s.ownerId]);
+      if (!u[0]) throw new Error(`showcases: no user ${s.ownerId}`);
+      if (billing.enforceSlots) {
+        const used = await m.query(`SELECT count(*) AS n FROM "showcases" WHERE "owner_id" = $1`, [s.ownerId]);
+        if (Number(used[0].n) >= Number(u[0].showcase_slots)) throw new NoShowcaseSlotsError(Number(u[0].showcase_slots));
+      }
+      const publicId = randomId('shw');
+      const rows = await m.query(
+        `INSERT INTO "showcases" ("public_id", "owner_id", "layout", "logo_url", "description", "custom_links", "branding")
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+        [publicId, s.ownerId, s.layout, s.logoUrl, s.description, JSON.stringify(s.customLinks), JSON.stringify(s.branding)],
+      );
+      const sc = showcase(rows[0]);
+      const created = await this.insertItems(m, sc, items, opts, billing.pictureCents, billing.showcaseCents > 0 ? [{ cents: billing.showcaseCents, jobId: `showcase:${publicId}`, purpose: 'showcase.create', operation: 'showcase.create' }] : []);
+      return { showcase: sc, ...created };
+    });
+  }
+
+  async addItems(sc: ShowcaseRow, items: NewItem[], pictureCents: number, opts: ItemOptions): Promise<CreatedItems> {
+    return this.ds.transaction((m) => this.insertItems(m, sc, items, opts, pictureCents, []));
+  }
+
+  private async insertItems(m: EntityManager, sc: ShowcaseRow, items: NewItem[], opts: ItemOptions, pictureCents: number, extra: { cents: number; jobId: string; purpose: string; operation: string }[]): Promise<CreatedItems> {
+    const jobs = items.map((it) => ({ it, jobId: newJobId('v2') }));
+    const lines = [...extra, ...(pictureCents > 0 ? jobs.map((j) => ({ cents: pictureCents, jobId: j.jobId, purpose: 'showcase.picture', operation: 'showcase.picture' })) : [])];
+    const chargedCents = lines.reduce((s, l) => s + l.cents, 0);
+    if (chargedCents > 0) await AccountRepository.debitAll(m, sc.owner_id, lines);
+    const out: { id: number; jobId: string }[] = [];
+    for (const { it, jobId } of jobs) {
+      const input: Record<string, unknown> = it.source === 'url' ? { image_url: it.sourceUrl } : { upload_key: it.uploadKey };
+      input.showcase_id = sc.id;
+      await m.query(
+        `INSERT INTO "jobs" ("id", "public_id", "kind", "pipeline", "owner_id", "input") VALUES ($1, $2, 'v2.picture', $3, $4, $5)`,
+        [jobId, newJobId('emb'), opts.pipeline, sc.owner_id, JSON.stringify(input)],
+      );
+      const r = await m.query(
+        `INSERT INTO "showcase_items" ("showcase_id", "job_id", "source", "source_url", "filename") VALUES ($1, $2, $3, $4, $5) RETURNING "id"`,
+        [sc.id, jobId, it.source, it.sourceUrl ?? null, it.filename ?? null],
+      );
+      out.push({ id: Number(r[0].id), jobId });
+    }
+    return { items: out, chargedCents };
+  }
+
+  async findForOwner(id: number, ownerId: string): Promise<ShowcaseRow | null> {
+    const rows = await this.ds.query(`SELECT * FROM "showcases" WHERE "id" = $1 AND "owner_id" = $2`, [id, ownerId]);
+    return rows[0] ? showcase(rows[0]) : null;
+  }
+
+  async findByPublicId(publicId: string): Promise<ShowcaseRow | null> {
+    const rows = await this.ds.query(`SELECT * FROM "showcases" WHERE "public_id" = $1`, [publicId]);
+    return rows[0] ? showcase(rows[0]) : null;
+  }
+
+  async items(showcaseId: number): Promise<ShowcaseItemRow[]> {
+    const rows = await this.ds.query(`${ITEM_SELECT} WHERE i."showcase_id" = $1 ORDER BY i."id"`, [showcaseId]);
+    return rows.map(item);
+  }
+
+  async item(showcaseId: number, itemId: number): Promise<ShowcaseItemRow | null> {
+    const rows = await this.ds.query(`${ITEM_SELECT} WHERE i."showcase_id" = $1 AND i."id" = $2`, [showcaseId, itemId]);
+    return rows[0] ? item(rows[0]) : null;
+  }
+
+  /** The item a picture job belongs to, for GET /api/v2/jobs/:id. */
+  async itemForJob(jobId: string): Promise<{ id: number; showcase_id: number } | null> {
+    const rows = await this.ds.query(`SELECT "id", "showcase_id" FROM "showcase_items" WHERE "job_id" = $1`, [jobId]);
+    return rows[0] ? { id: Number(rows[0].id), showcase_id: Number(rows[0].showcase_id) } : null;
+  }
+
+  async countForOwner(ownerId: string): Promise<number> {
+    const rows = await this.ds.query(`SELECT count(*) AS n FROM "showcases" WHERE "owner_id" = $1`, [ownerId]);
+    return Number(rows[0].n);
+  }
+
+  async countItems(showcaseId: number): Promise<number> {
+    const rows = await this.ds.query(`SELECT count(*) AS n FROM "showcase_items" WHERE "showcase_id" = $1`, [showcaseId]);
+    return Number(rows[0].n);
+  }
+}

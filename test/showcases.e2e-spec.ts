@@ -1,0 +1,335 @@
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import type { Browser } from 'playwright-core';
+import { JOB_STATES } from '@app/pipeline';
+import { Api, type AppProcess, freePort, ROOT, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
+import { launchChromium, USER_AGENTS } from './support/browser';
+import { startMediaServer } from './support/media-server';
+import { quadrantPicture } from './support/pictures';
+
+const OWNER = 'owner-key-for-showcases-e2e-tests';
+const ARTIFACTS = join(ROOT, 'test-artifacts/screenshots');
+const MAX_FILE = 2 * 1024 * 1024;
+let app: AppProcess;
+let owner: Api;
+let dataDir: string;
+let media: Awaited<ReturnType<typeof startMediaServer>>;
+let wide: Buffer;
+
+beforeAll(async () => {
+  // 300 x 200: the item must keep exactly this pixel size.
+  wide = (await quadrantPicture(300, 200)).png;
+  media = await startMediaServer({ '/wide.png': wide, '/logo.png': await sharp({ create: { width: 120, height: 40, channels: 3, background: '#ff8800' } }).png().toBuffer() });
+  const port = await freePort();
+  dataDir = tempDir();
+  app = spawnApp('api', {
+    PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, OWNER_API_KEY: OWNER,
+    ALLOW_PRIVATE_NETWORKS: 'true', JOB_RETRY_BASE_MS: '100', UPLOAD_MAX_FILE_BYTES: String(MAX_FILE), UPLOAD_MAX_FILES: '3',
+  });
+  await waitHealthy(`http://127.0.0.1:${port}`, app);
+  owner = new Api(`http://127.0.0.1:${port}`, OWNER);
+});
+afterAll(async () => {
+  await app.kill('SIGKILL');
+  await media.stop();
+});
+
+async function newUser(email: string, credits: number, slots: number) {
+  const u = await owner.req('POST', '/api/admin/users', { email, credits, showcase_slots: slots });
+  const k = await owner.req('POST', `/api/admin/users/${u.body.id}/keys`);
+  return { id: u.body.id as string, api: new Api(owner.base, k.body.key) };
+}
+
+const balance = async (api: Api) => (await api.req('GET', '/api/v2/me')).body.credits as number;
+
+async function waitItems(api: Api, id: number, n: number) {
+  return waitFor(async () => {
+    const r = await api.req('GET', `/api/v2/showcases/${id}`);
+    return r.body.items.length === n && r.body.items.every((i: any) => i.status === 'completed' || i.status === 'failed') ? r.body : undefined;
+  }, 60_000, `showcase ${id} items to finish`);
+}
+
+function form(files: [string, Buffer, string][], field = 'files'): FormData {
+  const f = new FormData();
+  for (const [name, bytes, type] of files) f.append(field, new Blob([new Uint8Array(bytes)], { type }), name);
+  return f;
+}
+
+async function upload(api: Api, id: number, body: FormData, headers: Record<string, string> = {}) {
+  const r = await fetch(`${api.base}/api/v2/showcases/${id}/items`, { method: 'POST', headers: { 'x-api-key': api.key, ...headers }, body });
+  return { status: r.status, body: await r.json(), headers: r.headers };
+}
+
+const uploadsLeft = () => {
+  const dir = join(dataDir, 'storage/uploads');
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile() && !d.name.endsWith('.meta')).length;
+};
+
+describe('creating showcases (billing, slots, validation)', () => {
+  it('creates a showcase with pictures, charges 5.0 + 2.0 each on the ledger and uses a slot', async () => {
+    const u = await newUser('shop@example.com', 9, 1);
+    const r = await u.api.req('POST', '/api/v2/showcases', {
+      layout_choice: 'branded', description: 'Spring collection', logo_url: `${media.base}/logo.png`,
+      custom_links: [{ title: 'Shop', url: 'https://shop.example.com/' }],
+      branding: { tagline: 'Art for your walls', primary_color: '#0A66FF', secondary_color: '#222' },
+      image_urls: [`${media.base}/street.jpg`, `${media.base}/wide.png`],
+    });
+    expect(r.status).toBe(201);
+    expect(r.body).toEqual({
+      id: expect.any(Number),
+      url: expect.stringMatching(/\/showcase\/shw_[a-z2-7]{24}$/),
+      embed_url: expect.stringMatching(/\/showcase\/shw_[a-z2-7]{24}\/embed$/),
+      queued_jobs: [
+        { job_id: expect.stringMatching(/^v2_/), item_id: expect.any(Number), status: 'queued' },
+        { job_id: expect.stringMatching(/^v2_/), item_id: expect.any(Number), status: 'queued' },
+      ],
+      credits_charged: 9,
+    });
+    expect(await balance(u.api)).toBe(0);
+    const usage = await u.api.req('GET', '/api/v2/usage');
+    expect(usage.body.data.filter((e: any) => e.kind === 'charge').map((e: any) => [e.operation, e.amount]).sort()).toEqual([
+      ['showcase.create', 5], ['showcase.picture', 2], ['showcase.picture', 2],
+    ]);
+    expect((await u.api.req('GET', '/api/v2/me')).body.showcase_slots).toMatchObject({ used: 1, total: 1 });
+
+    const done = await waitItems(u.api, r.body.id, 2);
+    expect(done).toMatchObject({ id: r.body.id, layout_choice: 'branded', branding: { primary_color: '#0a66ff', secondary_color: '#222', tagline: 'Art for your walls' } });
+    const item = done.items.find((i: any) => i.source_url.endsWith('/wide.png'));
+    expect(item).toMatchObject({ status: 'completed', progress: 100, dimensions: { width_inches: 36, height_inches: 24 }, texture: { width: 300, height: 200 } });
+    for (const url of [item.glb_url, item.usdz_url, item.preview_url, item.embed_url]) expect((await fetch(url)).status).toBe(200);
+    const one = await u.api.req('GET', `/api/v2/showcases/${r.body.id}/items/${item.id}`);
+    expect(one.body).toEqual(item);
+  });
+
+  it('refuses a second showcase without a free slot (403) and charges nothing', async () => {
+    const u = await newUser('slots@example.com', 20, 1);
+    expect((await u.api.req('POST', '/api/v2/showcases', {})).status).toBe(201);
+    const r = await u.api.req('POST', '/api/v2/showcases', { image_urls: [`${media.base}/street.jpg`] });
+    expect(r.status).toBe(403);
+    expect(r.body.error).toMatchObject({ type: 'permission_error', code: 'no_showcase_slots' });
+    expect(await balance(u.api)).toBe(15);
+  });
+
+  it('is all or nothing when credits are short (402): no showcase, no jobs, no charge, no slot used', async () => {
+    const u = await newUser('short@example.com', 8.99, 3);
+    const r = await u.api.req('POST', '/api/v2/showcases', { image_urls: [`${media.base}/street.jpg`, `${media.base}/wide.png`] });
+    expect(r.status).toBe(402);
+    expect(r.body.error).toMatchObject({ type: 'insufficient_credits', code: 'insufficient_credits' });
+    const me = (await u.api.req('GET', '/api/v2/me')).body;
+    expect(me.credits).toBe(8.99);
+    expect(me.showcase_slots.used).toBe(0);
+    expect((await u.api.req('GET', '/api/v2/usage')).body.data.filter((e: any) => e.kind !== 'grant')).toEqual([]);
+  });
+
+  it('validates every field and names the parameter', async () => {
+    const u = await newUser('valid@example.com', 100, 10);
+    const bad = async (body: unknown, param: string) => {
+      const r = await u.api.req('POST', '/api/v2/showcases', body);
+      expect([r.status, r.body.error?.param]).toEqual([400, param]);
+    };
+    await bad({ layout_choice: 'fancy' }, 'layout_choice');
+    await bad({ branding: { primary_color: 'blue' } }, 'branding.primary_color');
+    await bad({ branding: { secondary_color: '#12345' } }, 'branding.secondary_color');
+    await bad({ branding: { tagline: 'x'.repeat(201) } }, 'branding.tagline');
+    await bad({ custom_links: [{ title: 'x', url: 'javascript:alert(1)' }] }, 'custom_links[0].url');
+    await bad({ custom_links: [{ title: '', url: 'https://a.example/' }] }, 'custom_links[0].title');
+    await bad({ custom_links: Array.from({ length: 21 }, () => ({ title: 't', url: 'https://a.example/' })) }, 'custom_links');
+    await bad({ description: 'x'.repeat(5001) }, 'description');
+    await bad({ logo_url: 'data:image/png;base64,AAAA' }, 'logo_url');
+    await bad({ image_urls: ['ftp://x/y.jpg'] }, 'image_urls[0]');
+    await bad({ image_urls: Array.from({ length: 21 }, () => `${media.base}/street.jpg`) }, 'image_urls');
+    await bad({ colour: '#fff' }, 'colour');
+    expect(await balance(u.api)).toBe(100);
+    for (const layout of ['branded', 'minimal', 'dark']) {
+      expect((await u.api.req('POST', '/api/v2/showcases', { layout_choice: layout })).status).toBe(201);
+    }
+  });
+
+  it('lets the owner key create showcases free and without slot limits; others get 404', async () => {
+    const a = await owner.req('POST', '/api/v2/showcases', { image_urls: [`${media.base}/street.jpg`] });
+    const b = await owner.req('POST', '/api/v2/showcases', {});
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(a.body.credits_charged).toBe(0);
+    const stranger = await newUser('stranger@example.com', 10, 1);
+    expect((await stranger.api.req('GET', `/api/v2/showcases/${a.body.id}`)).status).toBe(404);
+    expect((await stranger.api.req('GET', `/api/v2/showcases/${a.body.id}/items/${a.body.queued_jobs[0].item_id}`)).status).toBe(404);
+    expect((await stranger.api.req('POST', `/api/v2/showcases/${a.body.id}/items`, { image_urls: [`${media.base}/street.jpg`] })).status).toBe(404);
+    expect((await stranger.api.req('GET', `/api/v2/jobs/${a.body.queued_jobs[0].job_id}`)).status).toBe(404);
+    expect((await owner.req('GET', '/api/v2/showcases/abc')).status).toBe(404);
+  });
+});
+
+describe('v2 jobs', () => {
+  it('moves a picture job through the v2 states in order and shows the result once completed', async () => {
+    const s = await owner.req('POST', '/api/v2/showcases', { image_urls: [`${media.base}/slow.jpg`] });
+    const jobId = s.body.queued_jobs[0].job_id;
+    const seen: string[] = [];
+    const final = await waitFor(async () => {
+      const r = await owner.req('GET', `/api/v2/jobs/${jobId}`);
+      if (seen[seen.length - 1] !== r.body.status) seen.push(r.body.status);
+      return r.body.status === 'completed' || r.body.status === 'failed' ? r.body : undefined;
+    }, 60_000, 'picture job');
+    const order = seen.map((st) => JOB_STATES.indexOf(st as never));
+    expect(order).toEqual([...order].sort((x, y) => x - y));
+    expect(seen).toContain('downloading');
+    expect(final).toMatchObject({
+      job_id: jobId, status: 'completed', kind: 'showcase.picture', showcase_id: s.body.id, item_id: s.body.queued_jobs[0].item_id,
+      result: { glb_url: expect.stringContaining('/model.glb'), usdz_url: expect.stringContaining('/model.usdz'), preview_url: expect.any(String), embed_url: expect.stringContaining('/embed/emb_') },
+    });
+  });
+
+  it('refunds a picture whose conversion fails, exactly once', async () => {
+    const u = await newUser('refund@example.com', 9, 1);
+    const s = await u.api.req('POST', '/api/v2/showcases', { image_urls: [`${media.base}/missing.jpg`, `${media.base}/street.jpg`] });
+    expect(s.body.credits_charged).toBe(9);
+    const done = await waitItems(u.api, s.body.id, 2);
+    const failed = done.items.find((i: any) => i.status === 'failed');
+    expect(failed.error.message).toMatch(/404/);
+    await waitFor(async () => (await balance(u.api)) === 2 || undefined, 10_000, 'refund');
+    const entries = (await u.api.req('GET', '/api/v2/usage')).body.data.filter((e: any) => e.job_id === failed.job_id);
+    expect(entries.map((e: any) => [e.kind, e.amount]).sort()).toEqual([['charge', 2], ['refund', 2]]);
+  });
+});
+
+describe('adding pictures', () => {
+  let u: Awaited<ReturnType<typeof newUser>>;
+  let showcaseId: number;
+  beforeAll(async () => {
+    u = await newUser('uploads@example.com', 100, 1);
+    showcaseId = (await u.api.req('POST', '/api/v2/showcases', {})).body.id;
+  });
+
+  it('adds pictures by URL (2.0 each), idempotently', async () => {
+    const before = await balance(u.api);
+    const add = () => u.api.req('POST', `/api/v2/showcases/${showcaseId}/items`, { image_urls: [`${media.base}/street.jpg`] }, { 'idempotency-key': 'add-1' });
+    const [a, b] = [await add(), await add()];
+    expect(a.status).toBe(202);
+    expect(b.body).toEqual(a.body);
+    expect(b.headers.get('idempotent-replayed')).toBe('true');
+    expect(a.body).toMatchObject({ showcase_id: showcaseId, credits_charged: 2, queued_jobs: [{ job_id: expect.stringMatching(/^v2_/), status: 'queued' }] });
+    expect(await balance(u.api)).toBe(before - 2);
+    expect((await u.api.req('POST', `/api/v2/showcases/${showcaseId}/items`, {})).body.error.param).toBe('image_urls');
+  });
+
+  it('streams multipart uploads to storage, sniffs the type, keeps the pixel size, and charges 2.0 each', async () => {
+    const before = await balance(u.api);
+    const jpeg = await sharp(wide).jpeg().toBuffer();
+    // Misleading names and types: the bytes decide.
+    const r = await upload(u.api, showcaseId, form([['poster.gif', wide, 'text/plain'], ['Summer <em>sale.png', jpeg, 'image/png']]), { 'idempotency-key': 'up-1' });
+    expect(r.status).toBe(202);
+    expect(r.body.queued_jobs).toHaveLength(2);
+    expect(r.body.credits_charged).toBe(4);
+    const again = await upload(u.api, showcaseId, form([['poster.gif', wide, 'text/plain'], ['Summer <em>sale.png', jpeg, 'image/png']]), { 'idempotency-key': 'up-1' });
+    expect(again.body).toEqual(r.body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await balance(u.api)).toBe(before - 4);
+    const done = await waitItems(u.api, showcaseId, 3);
+    const uploaded = done.items.filter((i: any) => i.source === 'upload');
+    expect(uploaded.map((i: any) => i.filename).sort()).toEqual(['Summer <em>sale.png', 'poster.gif']);
+    for (const i of uploaded) expect(i).toMatchObject({ status: 'completed', texture: { width: 300, height: 200 }, dimensions: { width_inches: 36, height_inches: 24 } });
+    // The replay's duplicate uploads were removed: two stored uploads.
+    expect(uploadsLeft()).toBe(2);
+  });
+
+  it('refuses non-images (415), oversized files and too many files (413), charging nothing and keeping nothing', async () => {
+    const before = await balance(u.api);
+    const stored = uploadsLeft();
+    const html = await upload(u.api, showcaseId, form([['a.jpg', Buffer.from('<!doctype html><html><body>hi</body></html>'), 'image/jpeg']]));
+    expect([html.status, html.body.error.code]).toEqual([415, 'unsupported_file_type']);
+    const big = Buffer.concat([wide, Buffer.alloc(MAX_FILE + 1000)]);
+    const large = await upload(u.api, showcaseId, form([['ok.png', wide, 'image/png'], ['big.png', big, 'image/png']]));
+    expect([large.status, large.body.error.code]).toEqual([413, 'file_too_large']);
+    const many = await upload(u.api, showcaseId, form(Array.from({ length: 4 }, (_, i) => [`${i}.png`, wide, 'image/png'] as [string, Buffer, string])));
+    expect([many.status, many.body.error.code]).toEqual([413, 'too_many_files']);
+    const wrongField = await upload(u.api, showcaseId, form([['a.png', wide, 'image/png']], 'file'));
+    expect([wrongField.status, wrongField.body.error.param]).toEqual([400, 'file']);
+    expect(await balance(u.api)).toBe(before);
+    expect(uploadsLeft()).toBe(stored);
+    expect((await u.api.req('GET', `/api/v2/showcases/${showcaseId}`)).body.items).toHaveLength(3);
+  });
+});
+
+describe('public showcase pages', () => {
+  const XSS = `<script>window.__xss=1</script><img src=x onerror="window.__xss=2">"'\``;
+  let page: { url: string; embed_url: string; id: number };
+  let browser: Browser;
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const r = await owner.req('POST', '/api/v2/showcases', {
+      layout_choice: 'branded', logo_url: `${media.base}/logo.png?${encodeURIComponent(XSS)}`,
+      description: `Hand-picked prints.\n${XSS}`,
+      custom_links: [{ title: `Shop ${XSS}`, url: `https://shop.example.com/?q=${encodeURIComponent(XSS)}` }, { title: 'About us', url: 'https://example.com/about' }],
+      branding: { tagline: `Gallery ${XSS}`, primary_color: '#1b5e20', secondary_color: '#ffcc00' },
+      image_urls: [`${media.base}/street.jpg`, `${media.base}/wide.png`, `${media.base}/street.jpg`],
+    });
+    page = r.body;
+    const added = await upload(owner, page.id, form([[`${XSS}.png`, wide, 'image/png']]));
+    expect(added.status).toBe(202);
+    await waitItems(owner, page.id, 4);
+    browser = await launchChromium();
+  });
+  afterAll(() => browser?.close());
+
+  it('escapes every user-supplied text and sends a strict CSP', async () => {
+    const r = await fetch(page.url);
+    const html = await r.text();
+    expect(r.headers.get('content-security-policy')).toContain("script-src") ;
+    expect(html).not.toContain('<script>window.__xss');
+    expect(html).not.toMatch(/<img src=x/);
+    expect(html).toContain('&lt;script&gt;window.__xss=1&lt;/script&gt;');
+    expect((await fetch(`${owner.base}/showcase/shw_aaaaaaaaaaaaaaaaaaaaaaaa`)).status).toBe(404);
+  });
+
+  it('renders on desktop with branding, links and a grid of items that open the 3D / AR page', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const p = await ctx.newPage();
+    await p.goto(page.url);
+    expect(await p.evaluate(() => (window as any).__xss)).toBeUndefined();
+    expect(await p.locator('.tagline').textContent()).toBe(`Gallery ${XSS}`);
+    expect(await p.locator('.description').textContent()).toContain(XSS);
+    expect(await p.locator('nav.links a').first().textContent()).toBe(`Shop ${XSS}`);
+    expect(await p.locator('nav.links a').first().getAttribute('href')).toContain('shop.example.com');
+    expect(await p.locator('header.brand').evaluate((e) => getComputedStyle(e).backgroundColor)).toBe('rgb(27, 94, 32)');
+    expect(await p.locator('.item[data-status="completed"]').count()).toBe(4);
+    expect(await p.locator('.item .meta span').last().textContent()).toBe('24 × 24 in');
+    expect(await p.locator('.item .ar').first().getAttribute('href')).toMatch(/\/embed\/emb_/);
+    const columns = await p.locator('.grid').evaluate((e) => getComputedStyle(e).gridTemplateColumns.split(' ').length);
+    expect(columns).toBeGreaterThanOrEqual(4);
+    await p.screenshot({ path: join(ARTIFACTS, 'showcase-desktop.png'), fullPage: true });
+    await p.goto(page.embed_url);
+    expect(await p.locator('body.embed .item').count()).toBe(4);
+    await p.screenshot({ path: join(ARTIFACTS, 'showcase-embed.png'), fullPage: true });
+    await ctx.close();
+  });
+
+  it('launches AR the platform way on phones, in one column', async () => {
+    const ios = await browser.newContext({ userAgent: USER_AGENTS.ios, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const p = await ios.newPage();
+    await p.goto(page.url);
+    const launch = p.locator('.item a.media[rel="ar"]').first();
+    expect(await launch.getAttribute('href')).toMatch(/\/model\.usdz#allowsContentScaling=0$/);
+    expect(await launch.locator('img').count()).toBe(1);
+    expect(await p.locator('.grid').evaluate((e) => getComputedStyle(e).gridTemplateColumns.split(' ').length)).toBe(1);
+    expect(await p.evaluate(() => (window as any).__xss)).toBeUndefined();
+    await p.screenshot({ path: join(ARTIFACTS, 'showcase-ios.png'), fullPage: true });
+    await ios.close();
+    const android = await browser.newContext({ userAgent: USER_AGENTS.android, viewport: { width: 412, height: 915 }, isMobile: true, hasTouch: true });
+    const a = await android.newPage();
+    await a.goto(page.url);
+    const intent = await a.locator('.item a.ar').first().getAttribute('href');
+    expect(intent).toMatch(/^intent:\/\/arvr\.google\.com\/scene-viewer\/1\.2\?mode=ar_preferred&file=.+model\.glb/);
+    expect(await a.locator('.item a.ar').first().getAttribute('target')).toBe('_top');
+    await a.screenshot({ path: join(ARTIFACTS, 'showcase-android.png'), fullPage: true });
+    await android.close();
+  });
+
+  it('shows progress for pictures still converting and refreshes itself', async () => {
+    const r = await owner.req('POST', '/api/v2/showcases', { layout_choice: 'minimal', image_urls: [`${media.base}/hang`] });
+    const html = await (await fetch(r.body.url)).text();
+    expect(html).toContain('<progress');
+    expect(html).toContain('http-equiv="refresh"');
+  });
+});
