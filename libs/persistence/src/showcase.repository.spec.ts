@@ -1,0 +1,72 @@
+import type { DataSource } from 'typeorm';
+import { openPglite, openPostgres } from '../../../test/support/data-sources';
+import { AccountRepository, InsufficientCreditsError, NoShowcaseSlotsError, ShowcaseRepository } from './index';
+
+const showcase = (ownerId: string) => ({ ownerId, layout: 'branded', logoUrl: null, description: null, customLinks: [], branding: {} });
+const billing = { enforceSlots: true, showcaseCents: 500, pictureCents: 200 };
+const opts = { pipeline: 'still-image' };
+const urls = (n: number) => Array.from({ length: n }, (_, i) => ({ source: 'url' as const, sourceUrl: `https://example.com/${i}.jpg` }));
+
+describe.each([
+  ['PGlite (embedded)', openPglite],
+  ['Postgres server (scaled)', openPostgres(20)],
+])('ShowcaseRepository on %s', (_name, open) => {
+  let ds: DataSource;
+  let drop: () => Promise<void>;
+  let accounts: AccountRepository;
+  let showcases: ShowcaseRepository;
+  beforeAll(async () => {
+    ({ ds, drop } = await open());
+    accounts = new AccountRepository(ds);
+    showcases = new ShowcaseRepository(ds);
+  });
+  afterAll(() => drop());
+
+  const count = async (table: string) => Number((await ds.query(`SELECT count(*) AS n FROM "${table}"`))[0].n);
+
+  it('writes the showcase, its jobs, items and charges together', async () => {
+    const u = await accounts.createUser({ email: `a${Date.now()}@x.co`, showcaseSlots: 1 });
+    await accounts.grant(u.id, 1000, null);
+    const out = await showcases.create(showcase(u.id), urls(2), billing, opts);
+    expect(out.chargedCents).toBe(900);
+    expect(out.items.map((i) => i.jobId)).toEqual([expect.stringMatching(/^v2_/), expect.stringMatching(/^v2_/)]);
+    expect((await accounts.findUser(u.id))!.credits_cents).toBe(100);
+    const items = await showcases.items(out.showcase.id);
+    expect(items.map((i) => [i.status, i.source, i.embed_id?.slice(0, 4)])).toEqual([['queued', 'url', 'emb_'], ['queued', 'url', 'emb_']]);
+    expect((await accounts.ledger(u.id, 10)).filter((e) => e.kind === 'charge').map((e) => [e.operation, e.amount_cents, e.balance_after_cents])).toEqual([
+      ['showcase.picture', 200, 100], ['showcase.picture', 200, 300], ['showcase.create', 500, 500],
+    ]);
+  });
+
+  it('writes nothing when the credits do not cover everything', async () => {
+    const u = await accounts.createUser({ email: `b${Date.now()}@x.co`, showcaseSlots: 1 });
+    await accounts.grant(u.id, 899, null);
+    const [jobs, items, shows] = [await count('jobs'), await count('showcase_items'), await count('showcases')];
+    await expect(showcases.create(showcase(u.id), urls(2), billing, opts)).rejects.toBeInstanceOf(InsufficientCreditsError);
+    expect([await count('jobs'), await count('showcase_items'), await count('showcases')]).toEqual([jobs, items, shows]);
+    expect((await accounts.findUser(u.id))!.credits_cents).toBe(899);
+  });
+
+  it('lets exactly one of several concurrent creates take the last slot', async () => {
+    const u = await accounts.createUser({ email: `c${Date.now()}@x.co`, showcaseSlots: 1 });
+    await accounts.grant(u.id, 10_000, null);
+    const results = await Promise.allSettled(Array.from({ length: 5 }, () => showcases.create(showcase(u.id), urls(1), billing, opts)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(results.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason instanceof NoShowcaseSlotsError)).toBe(true);
+    expect((await accounts.findUser(u.id))!.credits_cents).toBe(10_000 - 700);
+    expect(await showcases.countForOwner(u.id)).toBe(1);
+  });
+
+  it('refunds a failed picture once, and finds failures whose refund was lost', async () => {
+    const u = await accounts.createUser({ email: `d${Date.now()}@x.co`, showcaseSlots: 1 });
+    await accounts.grant(u.id, 700, null);
+    const out = await showcases.create(showcase(u.id), urls(1), billing, opts);
+    const jobId = out.items[0].jobId;
+    await ds.query(`UPDATE "jobs" SET "status" = 'failed', "finished_at" = now() WHERE "id" = $1`, [jobId]);
+    expect(await accounts.unrefundedFailures('v2.picture', 'showcase.picture')).toContain(jobId);
+    await accounts.refund(jobId, 'showcase.picture');
+    await accounts.refund(jobId, 'showcase.picture');
+    expect((await accounts.findUser(u.id))!.credits_cents).toBe(200);
+    expect(await accounts.unrefundedFailures('v2.picture', 'showcase.picture')).not.toContain(jobId);
+  });
+});
