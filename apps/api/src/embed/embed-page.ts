@@ -1,7 +1,6 @@
+import { esc } from './html';
 import type { Platform } from './platform';
 import { quickLookHref, sceneViewerIntent } from './platform';
-
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 export interface ReadyModel {
   pageUrl: string;

@@ -1,9 +1,7 @@
 import type { Platform } from '../embed/platform';
+import { esc } from '../embed/html';
 import { quickLookHref, sceneViewerIntent } from '../embed/platform';
 
-/** HTML-escapes text and attribute values (every user-supplied string goes through this). */
-export const esc = (s: string): string =>
-  s.replace(/[&<>"'`]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' })[c] as string);
 
 export interface PageItem {
   id: number;
