@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart'; // request.parts()
-import type { PricingPolicy } from '@app/billing';
+import { type PricingPolicy, toCredits } from '@app/billing';
 import type { AppConfig } from '@app/config';
 import { InsufficientCreditsError, type NewItem, NoShowcaseSlotsError, randomId, ShowcaseRepository, type ShowcaseRow } from '@app/persistence';
 import type { JobQueuePort } from '@app/queue';
@@ -14,7 +14,11 @@ import { storeUpload, type StoredUpload } from './picture-upload';
 import { parseImageUrls, parseShowcaseRequest } from './showcase-request';
 import { itemView, showcaseView } from './v2-views';
 
-const toCredits = (cents: number) => cents / 100;
+/** A positive integer path id (Postgres `integer`), else NaN so the lookup answers 404. */
+function intId(v: string): number {
+  const n = /^[1-9][0-9]{0,9}$/.test(v) ? Number(v) : NaN;
+  return n <= 2_147_483_647 ? n : NaN;
+}
 
 /** v2 Pro Showcases: create, read, add pictures (URLs or uploads). Billing per spec §8. */
 @Injectable()
@@ -75,8 +79,8 @@ export class ShowcasesService {
   }
 
   private async owned(p: Principal, id: string): Promise<ShowcaseRow> {
-    const n = /^[1-9][0-9]{0,9}$/.test(id) ? Number(id) : NaN;
-    const s = Number.isSafeInteger(n) && n <= 2_147_483_647 ? await this.showcases.findForOwner(n, p.userId) : null;
+    const n = intId(id);
+    const s = Number.isNaN(n) ? null : await this.showcases.findForOwner(n, p.userId);
     if (!s) throw ApiError.notFound(`showcase ${id.slice(0, 40)}`);
     return s;
   }
@@ -88,7 +92,8 @@ export class ShowcasesService {
 
   async item(p: Principal, id: string, itemId: string) {
     const s = await this.owned(p, id);
-    const i = /^[1-9][0-9]{0,9}$/.test(itemId) && Number(itemId) <= 2_147_483_647 ? await this.showcases.item(s.id, Number(itemId)) : null;
+    const n = intId(itemId);
+    const i = Number.isNaN(n) ? null : await this.showcases.item(s.id, n);
     if (!i) throw ApiError.notFound(`item ${itemId.slice(0, 40)}`);
     return itemView(i, this.urls, this.storage);
   }
