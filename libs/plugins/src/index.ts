@@ -24,3 +24,4 @@ export * from './still-image/still-image.plugin';
 export function builtinPlugins(): Plugin<object>[] {
   return [fetchPlugin, normalisePlugin, glbWriterPlugin, usdzWriterPlugin, publishPlugin, stillImagePlugin, callbackPlugin];
 }
+export * from './flipbook';

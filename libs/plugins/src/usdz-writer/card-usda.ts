@@ -9,11 +9,98 @@ export interface CardUsdaInput {
 }
 
 /** Fixed-point with trailing zeros trimmed, never exponent form. */
-const f = (n: number) => {
+export const f = (n: number) => {
   const s = n.toFixed(6).replace(/\.?0+$/, '');
   return s === '-0' ? '0' : s;
 };
-const v3 = (x: number, y: number, z: number) => `(${f(x)}, ${f(y)}, ${f(z)})`;
+export const v3 = (x: number, y: number, z: number) => `(${f(x)}, ${f(y)}, ${f(z)})`;
+
+/**
+ * An unlit-looking picture material (emissive texture over black diffuse) at `mat`, indented for a
+ * Materials scope two levels down. Alpha: opacity from the texture; MASK adds a 0.5 threshold.
+ */
+export function pictureMaterialUsda(mat: string, name: string, texturePath: string, alpha: 'opaque' | 'mask' | 'blend'): string {
+  const opacity = alpha === 'opaque'
+    ? ''
+    : `\n                float inputs:opacity.connect = <${mat}/Texture.outputs:a>` +
+      (alpha === 'mask' ? '\n                float inputs:opacityThreshold = 0.5' : '');
+  return `        def Material "${name}"
+        {
+            token outputs:surface.connect = <${mat}/Surface.outputs:surface>
+
+            def Shader "Surface"
+            {
+                uniform token info:id = "UsdPreviewSurface"
+                color3f inputs:diffuseColor = (0, 0, 0)
+                color3f inputs:emissiveColor.connect = <${mat}/Texture.outputs:rgb>
+                float inputs:metallic = 0${opacity}
+                float inputs:roughness = 1
+                token outputs:surface
+            }
+
+            def Shader "StReader"
+            {
+                uniform token info:id = "UsdPrimvarReader_float2"
+                string inputs:varname = "st"
+                float2 outputs:result
+            }
+
+            def Shader "Texture"
+            {
+                uniform token info:id = "UsdUVTexture"
+                asset inputs:file = @${texturePath}@
+                token inputs:sourceColorSpace = "sRGB"
+                float2 inputs:st.connect = <${mat}/StReader.outputs:result>
+                token inputs:wrapS = "clamp"
+                token inputs:wrapT = "clamp"
+                float outputs:a
+                float3 outputs:rgb
+            }
+        }
+
+`;
+}
+
+/** The card's back: a plain quad facing -Z just behind the picture (USD has no double-sided materials). */
+export function backMeshUsda(width: number, height: number, root: string): string {
+  const w = width / 2;
+  const h = height;
+  const z = -CARD_BACK_OFFSET;
+  return `    def Mesh "Back" (
+        prepend apiSchemas = ["MaterialBindingAPI"]
+    )
+    {
+        float3[] extent = [${v3(-w, 0, z)}, ${v3(w, h, z)}]
+        int[] faceVertexCounts = [4]
+        int[] faceVertexIndices = [0, 1, 2, 3]
+        rel material:binding = </${root}/Materials/Back>
+        normal3f[] normals = [(0, 0, -1), (0, 0, -1), (0, 0, -1), (0, 0, -1)] (
+            interpolation = "vertex"
+        )
+        point3f[] points = [${v3(w, 0, z)}, ${v3(-w, 0, z)}, ${v3(-w, h, z)}, ${v3(w, h, z)}]
+        uniform token subdivisionScheme = "none"
+    }
+
+`;
+}
+
+/** The plain grey material of the card's back, at /<root>/Materials/Back. */
+export function backMaterialUsda(root: string): string {
+  return `        def Material "Back"
+        {
+            token outputs:surface.connect = </${root}/Materials/Back/Surface.outputs:surface>
+
+            def Shader "Surface"
+            {
+                uniform token info:id = "UsdPreviewSurface"
+                color3f inputs:diffuseColor = (${CARD_BACK_COLOR.map(f).join(', ')})
+                float inputs:metallic = 0
+                float inputs:roughness = 1
+                token outputs:surface
+            }
+        }
+`;
+}
 
 /**
  * The USDA root layer of a picture card, in canonical multi-line form: metersPerUnit 1, upAxis Y,
@@ -26,12 +113,7 @@ export function writeCardUsda(input: CardUsdaInput): string {
   if (!/\.(png|jpg)$/.test(input.texturePath)) throw new Error('usdz: textures must be .png or .jpg');
   const w = input.width / 2;
   const h = input.height;
-  const z = -CARD_BACK_OFFSET;
   const mat = '/Card/Materials/Picture';
-  const opacity = input.alpha === 'opaque'
-    ? ''
-    : `\n                float inputs:opacity.connect = <${mat}/Texture.outputs:a>` +
-      (input.alpha === 'mask' ? '\n                float inputs:opacityThreshold = 0.5' : '');
   return `#usda 1.0
 (
     defaultPrim = "Card"
@@ -62,71 +144,9 @@ def Xform "Card" (
         uniform token subdivisionScheme = "none"
     }
 
-    def Mesh "Back" (
-        prepend apiSchemas = ["MaterialBindingAPI"]
-    )
+${backMeshUsda(input.width, input.height, 'Card')}    def Scope "Materials"
     {
-        float3[] extent = [${v3(-w, 0, z)}, ${v3(w, h, z)}]
-        int[] faceVertexCounts = [4]
-        int[] faceVertexIndices = [0, 1, 2, 3]
-        rel material:binding = </Card/Materials/Back>
-        normal3f[] normals = [(0, 0, -1), (0, 0, -1), (0, 0, -1), (0, 0, -1)] (
-            interpolation = "vertex"
-        )
-        point3f[] points = [${v3(w, 0, z)}, ${v3(-w, 0, z)}, ${v3(-w, h, z)}, ${v3(w, h, z)}]
-        uniform token subdivisionScheme = "none"
-    }
-
-    def Scope "Materials"
-    {
-        def Material "Picture"
-        {
-            token outputs:surface.connect = <${mat}/Surface.outputs:surface>
-
-            def Shader "Surface"
-            {
-                uniform token info:id = "UsdPreviewSurface"
-                color3f inputs:diffuseColor = (0, 0, 0)
-                color3f inputs:emissiveColor.connect = <${mat}/Texture.outputs:rgb>
-                float inputs:metallic = 0${opacity}
-                float inputs:roughness = 1
-                token outputs:surface
-            }
-
-            def Shader "StReader"
-            {
-                uniform token info:id = "UsdPrimvarReader_float2"
-                string inputs:varname = "st"
-                float2 outputs:result
-            }
-
-            def Shader "Texture"
-            {
-                uniform token info:id = "UsdUVTexture"
-                asset inputs:file = @${input.texturePath}@
-                token inputs:sourceColorSpace = "sRGB"
-                float2 inputs:st.connect = <${mat}/StReader.outputs:result>
-                token inputs:wrapS = "clamp"
-                token inputs:wrapT = "clamp"
-                float outputs:a
-                float3 outputs:rgb
-            }
-        }
-
-        def Material "Back"
-        {
-            token outputs:surface.connect = </Card/Materials/Back/Surface.outputs:surface>
-
-            def Shader "Surface"
-            {
-                uniform token info:id = "UsdPreviewSurface"
-                color3f inputs:diffuseColor = (${CARD_BACK_COLOR.map(f).join(', ')})
-                float inputs:metallic = 0
-                float inputs:roughness = 1
-                token outputs:surface
-            }
-        }
-    }
+${pictureMaterialUsda(mat, 'Picture', input.texturePath, input.alpha)}${backMaterialUsda('Card')}    }
 }
 `;
 }
