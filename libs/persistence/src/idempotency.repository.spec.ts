@@ -32,6 +32,13 @@ describe.each([
     expect(claims.filter((c) => c.state === 'in_progress')).toHaveLength(9);
   });
 
+  it('frees a claim whose request never finished after 10 minutes', async () => {
+    await repo.claim('u5', 'k', 'a'.repeat(64), DAY);
+    expect((await repo.claim('u5', 'k', 'a'.repeat(64), DAY)).state).toBe('in_progress');
+    await ds.query(`UPDATE "idempotency_keys" SET "created_at" = now() - interval '11 minutes' WHERE "user_id" = 'u5'`);
+    expect(await repo.claim('u5', 'k', 'a'.repeat(64), DAY)).toEqual({ state: 'claimed' });
+  });
+
   it('frees a released key and forgets keys older than the TTL', async () => {
     await repo.claim('u4', 'k', 'a'.repeat(64), DAY);
     await repo.release('u4', 'k');

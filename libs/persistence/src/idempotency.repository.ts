@@ -6,6 +6,9 @@ export type IdempotencyClaim =
   | { state: 'mismatch' }
   | { state: 'done'; status: number; response: unknown };
 
+/** A claim still "in progress" after this long belongs to a request that died. */
+export const ABANDONED_MS = 10 * 60_000;
+
 /**
  * Stored answers to requests sent with an Idempotency-Key, per user. The first request claims the key
  * (an INSERT that only one caller can win); later ones get the stored answer, a conflict when the body
@@ -15,10 +18,13 @@ export class IdempotencyRepository {
   constructor(private readonly ds: DataSource) {}
 
   async claim(userId: string, key: string, fingerprint: string, ttlMs: number): Promise<IdempotencyClaim> {
-    // An expired key is free again.
+    // An expired key is free again, and so is one whose first request never finished (a crashed
+    // process) after ABANDONED_MS: nothing was committed for it, so a retry may run.
     await this.ds.query(
-      `DELETE FROM "idempotency_keys" WHERE "user_id" = $1 AND "key" = $2 AND "created_at" < now() - ($3::bigint * interval '1 millisecond')`,
-      [userId, key, ttlMs],
+      `DELETE FROM "idempotency_keys" WHERE "user_id" = $1 AND "key" = $2
+         AND ("created_at" < now() - ($3::bigint * interval '1 millisecond')
+           OR ("status" IS NULL AND "created_at" < now() - ($4::bigint * interval '1 millisecond')))`,
+      [userId, key, ttlMs, ABANDONED_MS],
     );
     const inserted = await this.ds.query(
       `INSERT INTO "idempotency_keys" ("user_id", "key", "fingerprint") VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING "key"`,
