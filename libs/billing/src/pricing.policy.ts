@@ -58,9 +58,15 @@ export function creditsToCents(name: string, credits: unknown): number {
   if (typeof credits !== 'number' || !Number.isFinite(credits) || credits < 0) {
     throw new Error(`pricing: ${name} must be a number of credits, 0 or more`);
   }
-  const cents = Math.round(credits * 100);
-  if (Math.abs(cents - credits * 100) > 1e-6) throw new Error(`pricing: ${name} must have at most two decimals`);
+  const cents = exactCents(credits);
+  if (cents === null) throw new Error(`pricing: ${name} must have at most two decimals`);
   return cents;
+}
+
+/** Credits to integer hundredths, or null when the amount has more than two decimals. */
+export function exactCents(credits: number): number | null {
+  const cents = Math.round(credits * 100);
+  return Math.abs(cents - credits * 100) > 1e-6 ? null : cents;
 }
 
 /**

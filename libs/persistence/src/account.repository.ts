@@ -46,6 +46,17 @@ async function updateReturning(q: Pick<EntityManager, 'query'>, sql: string, par
   return Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res;
 }
 
+/**
+ * Takes `cents` off a balance only if it covers them (one conditional UPDATE, so concurrent charges
+ * cannot overdraw). Returns the balance after; throws {@link InsufficientCreditsError} otherwise.
+ */
+async function debit(m: Pick<EntityManager, 'query'>, userId: string, cents: number): Promise<number> {
+  const rows = await updateReturning(m, `UPDATE "users" SET "credits_cents" = "credits_cents" - $2 WHERE "id" = $1 AND "credits_cents" >= $2 RETURNING "credits_cents"`, [userId, cents]);
+  if (rows[0]) return Number(rows[0].credits_cents);
+  const b = await m.query(`SELECT "credits_cents" FROM "users" WHERE "id" = $1`, [userId]);
+  throw new InsufficientCreditsError(Number(b[0]?.credits_cents ?? 0), cents);
+}
+
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 function user(r: Record<string, unknown>): UserRow {
@@ -131,14 +142,7 @@ export class AccountRepository {
         [userId, cents, ref.operation, ref.jobId, ref.purpose],
       );
       if (!inserted[0]) return this.existing(m, ref.jobId, ref.purpose, 'charge');
-      const rows = await updateReturning(m, `UPDATE "users" SET "credits_cents" = "credits_cents" - $2 WHERE "id" = $1 AND "credits_cents" >= $2 RETURNING "credits_cents"`,
-        [userId, cents],
-      );
-      if (!rows[0]) {
-        const b = await m.query(`SELECT "credits_cents" FROM "users" WHERE "id" = $1`, [userId]);
-        throw new InsufficientCreditsError(Number(b[0]?.credits_cents ?? 0), cents);
-      }
-      const balance = Number(rows[0].credits_cents);
+      const balance = await debit(m, userId, cents);
       await m.query(`UPDATE "ledger_entries" SET "balance_after_cents" = $2 WHERE "id" = $1`, [inserted[0].id, balance]);
       return ledger({ ...inserted[0], balance_after_cents: balance });
     });
@@ -151,12 +155,7 @@ export class AccountRepository {
    */
   static async debitAll(m: Pick<EntityManager, 'query'>, userId: string, lines: { cents: number; jobId: string; purpose: string; operation: string }[]): Promise<number> {
     const total = lines.reduce((s, l) => s + l.cents, 0);
-    const rows = await updateReturning(m, `UPDATE "users" SET "credits_cents" = "credits_cents" - $2 WHERE "id" = $1 AND "credits_cents" >= $2 RETURNING "credits_cents"`, [userId, total]);
-    if (!rows[0]) {
-      const b = await m.query(`SELECT "credits_cents" FROM "users" WHERE "id" = $1`, [userId]);
-      throw new InsufficientCreditsError(Number(b[0]?.credits_cents ?? 0), total);
-    }
-    let balance = Number(rows[0].credits_cents) + total;
+    let balance = (await debit(m, userId, total)) + total;
     for (const l of lines.filter((x) => x.cents > 0)) {
       balance -= l.cents;
       await m.query(

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type BillableOperation, displayPrefix, hashApiKey, type PricingPolicy, toCredits, USER_KEY_PREFIX } from '@app/billing';
+import { type BillableOperation, displayPrefix, exactCents, hashApiKey, type PricingPolicy, toCredits, USER_KEY_PREFIX } from '@app/billing';
 import { randomBase62 } from '@app/config';
 import { AccountRepository, ShowcaseRepository, type UserRow } from '@app/persistence';
 import { PRICING_POLICY } from '@app/runtime';
@@ -11,8 +11,8 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Credits as given by a client (a number with at most two decimals) to integer hundredths. */
 function toCents(param: string, v: unknown, { allowZero }: { allowZero: boolean }): number {
   if (typeof v !== 'number' || !Number.isFinite(v)) throw ApiError.invalid(param, `${param}: must be a number`);
-  const cents = Math.round(v * 100);
-  if (Math.abs(cents - v * 100) > 1e-6) throw ApiError.invalid(param, `${param}: at most two decimals`);
+  const cents = exactCents(v);
+  if (cents === null) throw ApiError.invalid(param, `${param}: at most two decimals`);
   if (cents < 0 || (!allowZero && cents === 0) || cents > 1e12) throw ApiError.invalid(param, `${param}: must be ${allowZero ? 'zero or more' : 'more than zero'}`);
   return cents;
 }

@@ -6,7 +6,7 @@ import type { StillImageResult } from '@app/plugins';
 import { PublicUrls, STORAGE } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
 import { detectPlatform, type Platform } from '../embed/platform';
-import { SHOWCASE_CSP, showcasePage } from './showcase-page';
+import { hasPending, SHOWCASE_CSP, showcasePage } from './showcase-page';
 
 const NOT_FOUND = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body>Not found</body></html>';
 
@@ -50,8 +50,7 @@ export class ShowcasePageService {
         };
       }),
     }, platform, embed);
-    const pending = items.some((i) => i.status !== 'completed' && i.status !== 'failed');
-    return { status: 200, html, cache: pending ? 'no-store' : 'public, max-age=60' };
+    return { status: 200, html, cache: hasPending(items) ? 'no-store' : 'public, max-age=60' };
   }
 }
 

@@ -1,5 +1,6 @@
-import type { Platform } from '../embed/platform';
+import { isFinal, type JobStatus } from '@app/pipeline';
 import { esc } from '../embed/html';
+import type { Platform } from '../embed/platform';
 import { quickLookHref, sceneViewerIntent } from '../embed/platform';
 
 
@@ -24,6 +25,9 @@ export interface PageShowcase {
   pageUrl: string;
   items: PageItem[];
 }
+
+/** Whether any item is still converting (the page then refreshes itself and is not cached). */
+export const hasPending = (items: readonly { status: string }[]): boolean => items.some((i) => !isFinal(i.status as JobStatus));
 
 const HEX = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
 // Colours were validated on the way in; checked again because they are written into CSS.
@@ -111,7 +115,7 @@ function itemCard(i: PageItem, platform: Platform, embed: boolean): string {
  * converting, and the answer carries a strict Content-Security-Policy on top of the escaping.
  */
 export function showcasePage(s: PageShowcase, platform: Platform, embed: boolean): string {
-  const pending = s.items.some((i) => i.status !== 'completed' && i.status !== 'failed');
+  const pending = hasPending(s.items);
   const title = s.tagline || 'AR showcase';
   const header = s.logoUrl || s.tagline
     ? `<header class="brand">${s.logoUrl ? `<img class="logo" src="${esc(s.logoUrl)}" alt="Logo" referrerpolicy="no-referrer">` : ''}${s.tagline ? `<p class="tagline">${esc(s.tagline)}</p>` : ''}</header>`

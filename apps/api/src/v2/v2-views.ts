@@ -3,6 +3,9 @@ import type { StillImageResult } from '@app/plugins';
 import type { PublicUrls } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
 
+/** 0..100 with one decimal; 100 once completed. */
+const progressView = (status: string, progress: number) => (status === 'completed' ? 100 : Math.round(progress * 10) / 10);
+
 /** Result of a completed picture job (the still-image pipeline's output, as URLs). */
 export function pictureResult(r: StillImageResult, embedId: string | null, urls: PublicUrls, storage: StoragePort) {
   return {
@@ -24,7 +27,7 @@ export function itemView(i: ShowcaseItemRow, urls: PublicUrls, storage: StorageP
     showcase_id: i.showcase_id,
     job_id: i.job_id,
     status: i.status,
-    progress: i.status === 'completed' ? 100 : Math.round(i.progress * 10) / 10,
+    progress: progressView(i.status, i.progress),
     source: i.source,
     ...(i.source === 'url' ? { source_url: i.source_url } : { filename: i.filename }),
     ...(done ? pictureResult(i.result as unknown as StillImageResult, i.embed_id, urls, storage) : {}),
@@ -56,7 +59,7 @@ export function v2JobView(job: JobEntity, item: { id: number; showcase_id: numbe
     object: 'job' as const,
     kind: job.kind === 'v2.picture' ? 'showcase.picture' : job.kind,
     status: job.status,
-    progress: job.status === 'completed' ? 100 : Math.round(job.progress * 10) / 10,
+    progress: progressView(job.status, job.progress),
     ...(item ? { showcase_id: item.showcase_id, item_id: item.id } : {}),
     ...(job.status === 'failed' && job.error ? { error: { code: job.error.code, message: job.error.message } } : {}),
     ...(job.status === 'completed' && job.result ? { result: pictureResult(job.result as StillImageResult, job.publicId, urls, storage) } : {}),
