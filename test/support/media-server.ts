@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { ROOT } from './app-process';
 
 /** A local origin serving test media and misbehaving on purpose. */
-export async function startMediaServer(extra: Record<string, Buffer> = {}): Promise<{ base: string; stop: () => Promise<void> }> {
+export async function startMediaServer(extra: Record<string, Buffer> = {}, opts: { tls?: { key: Buffer; cert: Buffer } } = {}): Promise<{ base: string; stop: () => Promise<void> }> {
   const street = readFileSync(join(ROOT, 'test/fixtures/media/photo-street.jpg'));
   const files: Record<string, Buffer> = {
     '/street.jpg': street,
@@ -15,9 +16,14 @@ export async function startMediaServer(extra: Record<string, Buffer> = {}): Prom
     ...extra,
   };
   const sockets = new Set<Socket>();
-  const server: Server = createServer((req, res) => {
+  const handler: RequestListener = (req, res) => {
     const path = new URL(req.url!, 'http://x').pathname;
     if (path === '/hang') return;
+    if (path.startsWith('/redirect/')) {
+      res.writeHead(302, { location: path.slice('/redirect'.length) });
+      res.end();
+      return;
+    }
     if (path === '/slow.jpg') {
       setTimeout(() => { res.writeHead(200); res.end(street); }, 600);
       return;
@@ -26,11 +32,12 @@ export async function startMediaServer(extra: Record<string, Buffer> = {}): Prom
     if (!body) { res.writeHead(404); res.end('not found'); return; }
     res.writeHead(200, { 'content-type': 'application/octet-stream' });
     res.end(body);
-  });
+  };
+  const server: Server = opts.tls ? createHttpsServer(opts.tls, handler) : createServer(handler);
   server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    base: `${opts.tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`,
     stop: async () => {
       for (const s of sockets) s.destroy();
       await new Promise((r) => server.close(r));

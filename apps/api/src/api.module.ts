@@ -22,6 +22,8 @@ import { ShowcasePageController, ShowcasePageService } from './showcase-page/sho
 import { ShowcasesController } from './v2/showcases.controller';
 import { ShowcasesService } from './v2/showcases.service';
 import { V2JobsController, V2JobsService } from './v2/v2-jobs.controller';
+import { AnimatedArController } from './v2/animated-ar/animated-ar.controller';
+import { AnimatedArService } from './v2/animated-ar/animated-ar.service';
 
 /** The HTTP API. With role "all" (embedded default) it also runs the worker in the same process. */
 @Module({})
@@ -32,10 +34,11 @@ export class ApiModule {
       imports: [CoreModule.forRoot(config), ...(config.role === 'all' ? [WorkerModule] : [])],
       controllers: [
         HealthController, V1Controller, FilesController, EmbedController, AssetsController, AdminController, V2AccountController,
-        ShowcasesController, V2JobsController, ShowcasePageController,
+        ShowcasesController, V2JobsController, AnimatedArController, ShowcasePageController,
       ],
       providers: [
         ApiKeyGuard,
+        AnimatedArService,
         OwnerKeyGuard,
         RateLimitService,
         {

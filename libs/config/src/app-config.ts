@@ -46,6 +46,24 @@ export interface AppConfig {
   idempotency: { ttlMs: number };
   /** Multipart uploads (per file, files per request) and pictures per showcase. */
   showcases: { maxFileBytes: number; maxFilesPerRequest: number; maxItems: number };
+  /** Animated AR sources, frame budget, motion and background removal (DESIGN §5, spec §8). */
+  animated: {
+    videoMaxBytes: number;
+    videoMaxDurationS: number;
+    videoTimeoutMs: number;
+    ffmpegPath: string;
+    ffprobePath: string;
+    maxFrames: number;
+    maxFramePx: number;
+    maxDecodedBytes: number;
+    videoFps: number;
+    motionLoopS: number;
+    motionFps: number;
+    motionDefaultModel: string;
+    motionTimeoutMs: number;
+    bgRemovalInferPx: number;
+    bgRemovalThreads: number;
+  };
   plugins: {
     modules: string[];
     options: Record<string, Record<string, unknown>>;

@@ -49,6 +49,29 @@ export const envSchema = z.object({
   UPLOAD_MAX_FILE_BYTES: int(1024, 500 * 1024 * 1024).default(25 * 1024 * 1024),
   UPLOAD_MAX_FILES: int(1, 100).default(20),
   SHOWCASE_MAX_ITEMS: int(1, 10_000).default(200),
+  /** Animated AR: video sources (spec §8: at most 200 MB), longest source accepted, loop length. */
+  VIDEO_MAX_BYTES: int(1024, 2_000_000_000).default(200 * 1024 * 1024),
+  VIDEO_MAX_DURATION_S: int(1, 3600).default(120),
+  /** Wall-clock cap of one ffprobe / ffmpeg run. */
+  VIDEO_TIMEOUT_MS: int(1000, 3_600_000).default(120_000),
+  FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
+  FFPROBE_PATH: z.string().min(1).default('ffprobe'),
+  /** Frames of one animated model: count, longest side, decoded bytes of all frames (Quick Look ~200 MB). */
+  ANIMATION_MAX_FRAMES: int(2, 300).default(96),
+  ANIMATION_MAX_FRAME_PX: int(64, 2048).default(1024),
+  ANIMATION_MAX_DECODED_MB: int(8, 1024).default(96),
+  /** Video frames per second kept (<= the source's). */
+  ANIMATION_VIDEO_FPS: int(1, 60).default(12),
+  /** Motion loop for still images: seconds (<= 10) and frames per second. */
+  MOTION_LOOP_S: z.coerce.number().min(1).max(10).default(4),
+  MOTION_FPS: int(2, 30).default(12),
+  /** video_model used when a request names none. */
+  MOTION_DEFAULT_MODEL: z.string().min(1).default('procedural'),
+  /** Background removal: short side of the model input (multiple of 128), ONNX threads. */
+  BG_REMOVAL_INFER_PX: int(256, 1024).refine((v) => v % 128 === 0, 'must be a multiple of 128').default(512),
+  BG_REMOVAL_THREADS: int(1, 64).default(2),
+  /** How long a hosted motion model may run before the job fails. */
+  MOTION_TIMEOUT_S: int(10, 86_400).default(1800),
   /** How long an Idempotency-Key is remembered (at least 24 h). */
   IDEMPOTENCY_TTL_HOURS: int(24, 24 * 30).default(24),
 });

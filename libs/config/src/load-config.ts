@@ -149,6 +149,23 @@ export function loadConfig(
     rateLimit: { perKey: e.RATE_LIMIT_PER_KEY, owner: e.RATE_LIMIT_OWNER, windowMs: e.RATE_LIMIT_WINDOW_S * 1000 },
     idempotency: { ttlMs: e.IDEMPOTENCY_TTL_HOURS * 3600_000 },
     showcases: { maxFileBytes: e.UPLOAD_MAX_FILE_BYTES, maxFilesPerRequest: e.UPLOAD_MAX_FILES, maxItems: e.SHOWCASE_MAX_ITEMS },
+    animated: {
+      videoMaxBytes: e.VIDEO_MAX_BYTES,
+      videoMaxDurationS: e.VIDEO_MAX_DURATION_S,
+      videoTimeoutMs: e.VIDEO_TIMEOUT_MS,
+      ffmpegPath: e.FFMPEG_PATH,
+      ffprobePath: e.FFPROBE_PATH,
+      maxFrames: e.ANIMATION_MAX_FRAMES,
+      maxFramePx: e.ANIMATION_MAX_FRAME_PX,
+      maxDecodedBytes: e.ANIMATION_MAX_DECODED_MB * 1024 * 1024,
+      videoFps: e.ANIMATION_VIDEO_FPS,
+      motionLoopS: e.MOTION_LOOP_S,
+      motionFps: e.MOTION_FPS,
+      motionDefaultModel: e.MOTION_DEFAULT_MODEL,
+      motionTimeoutMs: e.MOTION_TIMEOUT_S * 1000,
+      bgRemovalInferPx: e.BG_REMOVAL_INFER_PX,
+      bgRemovalThreads: e.BG_REMOVAL_THREADS,
+    },
     plugins: { modules: file.plugins, options: file.pluginOptions, pipelines: file.pipelines },
   };
   return deepFreeze(config);

@@ -186,15 +186,52 @@ export class AccountRepository {
     });
   }
 
-  /** Failed jobs of a kind whose charge for a purpose was never refunded (a lost listener call). */
-  async unrefundedFailures(kind: string, purpose: string, limit = 500): Promise<string[]> {
+  /** Refunds every charge of a job not refunded yet (each at most once). Returns the cents refunded now. */
+  async refundJob(jobId: string): Promise<number> {
+    const rows: { purpose: string }[] = await this.ds.query(
+      `SELECT c."purpose" FROM "ledger_entries" c
+       LEFT JOIN "ledger_entries" r ON r."job_id" = c."job_id" AND r."purpose" = c."purpose" AND r."kind" = 'refund'
+       WHERE c."job_id" = $1 AND c."kind" = 'charge' AND r."id" IS NULL`,
+      [jobId],
+    );
+    let cents = 0;
+    for (const r of rows) cents += (await this.refund(jobId, r.purpose))?.amount_cents ?? 0;
+    return cents;
+  }
+
+  /** Gross charged and refunded cents of one job (what its result reports). */
+  async jobCredits(jobId: string): Promise<{ chargedCents: number; refundedCents: number }> {
+    const rows = await this.ds.query(
+      `SELECT coalesce(sum("amount_cents") FILTER (WHERE "kind" = 'charge'), 0) AS charged,
+              coalesce(sum("amount_cents") FILTER (WHERE "kind" = 'refund'), 0) AS refunded
+       FROM "ledger_entries" WHERE "job_id" = $1`,
+      [jobId],
+    );
+    return { chargedCents: Number(rows[0]?.charged ?? 0), refundedCents: Number(rows[0]?.refunded ?? 0) };
+  }
+
+  /** Completed animated AR jobs that skipped AI motion but still hold its charge (a lost listener call). */
+  async unrefundedSkippedMotion(limit = 500): Promise<string[]> {
     const rows = await this.ds.query(
       `SELECT j."id" FROM "jobs" j
-       JOIN "ledger_entries" c ON c."job_id" = j."id" AND c."purpose" = $2 AND c."kind" = 'charge'
-       LEFT JOIN "ledger_entries" r ON r."job_id" = j."id" AND r."purpose" = $2 AND r."kind" = 'refund'
+       JOIN "ledger_entries" c ON c."job_id" = j."id" AND c."kind" = 'charge' AND c."purpose" = 'animated-ar.ai_motion'
+       LEFT JOIN "ledger_entries" r ON r."job_id" = j."id" AND r."purpose" = c."purpose" AND r."kind" = 'refund'
+       WHERE j."kind" = 'v2.animated-ar' AND j."status" = 'completed' AND (j."result" ->> 'ai_motion_skipped') = 'true' AND r."id" IS NULL
+       LIMIT $1`,
+      [limit],
+    );
+    return rows.map((r: { id: string }) => r.id);
+  }
+
+  /** Failed jobs of a kind with a charge (for `purpose`, or any) that was never refunded (a lost listener call). */
+  async unrefundedFailures(kind: string, purpose?: string, limit = 500): Promise<string[]> {
+    const rows = await this.ds.query(
+      `SELECT DISTINCT j."id", j."finished_at" FROM "jobs" j
+       JOIN "ledger_entries" c ON c."job_id" = j."id" AND c."kind" = 'charge' AND ($2::text IS NULL OR c."purpose" = $2)
+       LEFT JOIN "ledger_entries" r ON r."job_id" = j."id" AND r."purpose" = c."purpose" AND r."kind" = 'refund'
        WHERE j."kind" = $1 AND j."status" = 'failed' AND r."id" IS NULL
        ORDER BY j."finished_at" LIMIT $3`,
-      [kind, purpose, limit],
+      [kind, purpose ?? null, limit],
     );
     return rows.map((r: { id: string }) => r.id);
   }

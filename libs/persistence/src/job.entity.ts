@@ -35,6 +35,10 @@ export class JobEntity {
   @Column({ type: 'jsonb' })
   input!: Record<string, unknown>;
 
+  /** Stage checkpoints by key (e.g. a motion model's operation handle), kept across retries and restarts. */
+  @Column({ type: 'jsonb', default: () => "'{}'::jsonb" })
+  checkpoints!: Record<string, unknown>;
+
   @Column({ type: 'jsonb', nullable: true })
   result!: Record<string, unknown> | null;
 

@@ -1,5 +1,6 @@
 import { In, Not, type DataSource, type Repository } from 'typeorm';
 import type { JobPatch, JobStorePort, RunnableJob } from '@app/pipeline';
+import { AccountRepository } from './account.repository';
 import { randomId } from './ids';
 import { JobEntity } from './job.entity';
 
@@ -30,7 +31,25 @@ export class JobRepository implements JobStorePort {
   }
 
   async create(job: NewJob): Promise<JobEntity> {
-    const entity = this.repo.create({
+    return this.repo.save(this.entity(job));
+  }
+
+  /**
+   * Creates a job and charges its price lines in ONE transaction: when the balance does not cover the
+   * total, {@link InsufficientCreditsError} is thrown and neither the job nor a charge exists.
+   * Each line is charged under its own purpose, so each can be refunded alone.
+   */
+  async createCharged(job: NewJob, charge: { userId: string; lines: { cents: number; purpose: string; operation: string }[] } | null): Promise<{ job: JobEntity; chargedCents: number }> {
+    return this.ds.transaction(async (m) => {
+      const saved = await m.getRepository(JobEntity).save(this.entity(job));
+      const lines = (charge?.lines ?? []).filter((l) => l.cents > 0);
+      if (charge && lines.length) await AccountRepository.debitAll(m, charge.userId, lines.map((l) => ({ ...l, jobId: saved.id })));
+      return { job: saved, chargedCents: lines.reduce((t, l) => t + l.cents, 0) };
+    });
+  }
+
+  private entity(job: NewJob): JobEntity {
+    return this.repo.create({
       id: newJobId(job.idPrefix),
       publicId: job.withPublicPage ? newJobId('emb') : null,
       kind: job.kind,
@@ -40,13 +59,13 @@ export class JobRepository implements JobStorePort {
       status: 'queued',
       progress: 0,
       stageProgress: {},
+      checkpoints: {},
       result: null,
       error: null,
       attempts: 0,
       startedAt: null,
       finishedAt: null,
     });
-    return this.repo.save(entity);
   }
 
   /**
@@ -80,7 +99,7 @@ export class JobRepository implements JobStorePort {
   async findRunnable(id: string): Promise<RunnableJob | null> {
     const j = await this.find(id);
     if (!j) return null;
-    return { id: j.id, kind: j.kind, pipeline: j.pipeline, status: j.status, ownerId: j.ownerId, input: j.input, attempts: j.attempts };
+    return { id: j.id, kind: j.kind, pipeline: j.pipeline, status: j.status, ownerId: j.ownerId, input: j.input, attempts: j.attempts, checkpoints: j.checkpoints ?? {} };
   }
 
   async update(id: string, patch: JobPatch): Promise<boolean> {
@@ -92,6 +111,14 @@ export class JobRepository implements JobStorePort {
       .andWhere('status NOT IN (:...final)', { final: FINAL })
       .execute();
     return (res.affected ?? 0) > 0;
+  }
+
+  /** Sets one checkpoint key (null removes it), atomically next to the others; not on final jobs. */
+  async saveCheckpoint(id: string, key: string, value: unknown): Promise<void> {
+    const sql = value === null
+      ? `UPDATE "jobs" SET "checkpoints" = "checkpoints" - $2 WHERE "id" = $1 AND "status" NOT IN ('completed', 'failed')`
+      : `UPDATE "jobs" SET "checkpoints" = jsonb_set("checkpoints", ARRAY[$2::text], $3::jsonb) WHERE "id" = $1 AND "status" NOT IN ('completed', 'failed')`;
+    await this.ds.query(sql, value === null ? [id, key] : [id, key, JSON.stringify(value)]);
   }
 
   /** Jobs not in a final state, oldest first: what a restarted worker must pick up again. */

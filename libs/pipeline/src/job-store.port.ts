@@ -10,6 +10,8 @@ export interface RunnableJob {
   ownerId: string | null;
   input: Record<string, unknown>;
   attempts: number;
+  /** Stage checkpoints saved by earlier attempts (see {@link StageCheckpoints}). */
+  checkpoints?: Record<string, unknown>;
 }
 
 export interface JobPatch {
@@ -31,6 +33,8 @@ export interface JobStorePort {
    * (a replay lost the race), true otherwise.
    */
   update(id: string, patch: JobPatch): Promise<boolean>;
+  /** Stores one checkpoint of a running job (null removes it). */
+  saveCheckpoint(id: string, key: string, value: unknown): Promise<void>;
 }
 
 /** Notified after a job reaches a final state. Must tolerate being called twice for one job. */

@@ -35,6 +35,13 @@ class MemoryStore implements JobStorePort {
     Object.assign(j, patch);
     return true;
   }
+  async saveCheckpoint(id: string, key: string, value: unknown) {
+    const j = this.jobs.get(id)!;
+    const cp = { ...(j.checkpoints ?? {}) };
+    if (value === null) delete cp[key];
+    else cp[key] = value;
+    j.checkpoints = cp;
+  }
   statuses(id: string) {
     return this.history.filter((h) => h.id === id && h.patch.status).map((h) => h.patch.status);
   }
@@ -137,6 +144,28 @@ describe('PipelineRunner', () => {
     store.add({ id: 'k', pipeline: 'p' });
     await expect(runner.run('k', { attempt: 1, maxAttempts: 1 })).resolves.toBe('failed');
     expect(store.jobs.get('k')!.error).toMatchObject({ code: 'upstream_timeout', retryable: true, stage: 'b' });
+  });
+
+  it('keeps stage checkpoints across attempts, so a retried stage resumes instead of starting over', async () => {
+    const started: string[] = [];
+    const { store, runner } = await setup([
+      stage('remote', async (ctx) => {
+        let handle = ctx.checkpoints.get<{ op: string }>('op');
+        if (!handle) {
+          handle = { op: `op-${started.length + 1}` };
+          started.push(handle.op);
+          await ctx.checkpoints.set('op', handle);
+        }
+        if (ctx.job.attempt === 1) throw new OperationalError('worker_lost', 'the worker went away');
+        return { resumed: handle.op };
+      }),
+    ]);
+    store.add({ id: 'c', pipeline: 'p' });
+    await expect(runner.run('c', { attempt: 1, maxAttempts: 3 })).rejects.toBeInstanceOf(RetryLaterError);
+    expect(store.jobs.get('c')!.checkpoints).toEqual({ op: { op: 'op-1' } });
+    await expect(runner.run('c', { attempt: 2, maxAttempts: 3 })).resolves.toBe('completed');
+    expect(started).toEqual(['op-1']);
+    expect(store.jobs.get('c')!.result).toEqual({ resumed: 'op-1' });
   });
 
   it('a replayed job produces the same outcome and a finished job is not run again', async () => {

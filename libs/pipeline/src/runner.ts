@@ -78,6 +78,15 @@ export class PipelineRunner {
       error: null,
     });
     const runningJob = { ...job, attempts: attempt.attempt };
+    const saved: Record<string, unknown> = { ...(job.checkpoints ?? {}) };
+    const checkpoints = {
+      get: <T>(key: string) => saved[key] as T | undefined,
+      set: async (key: string, value: unknown) => {
+        await store.saveCheckpoint(job.id, key, value);
+        if (value === null) delete saved[key];
+        else saved[key] = value;
+      },
+    };
 
     let current: string | undefined;
     try {
@@ -108,6 +117,7 @@ export class PipelineRunner {
           signal,
           log,
           status,
+          checkpoints,
         });
         await pending;
         outputs[sid] = output;

@@ -16,6 +16,16 @@ export interface StageLogger {
   error(msg: string, meta?: Record<string, unknown>): void;
 }
 
+/**
+ * Small JSON state a stage keeps across retries and worker restarts, e.g. the operation handle of a
+ * hosted model, so a restarted worker resumes polling instead of paying for a second generation.
+ */
+export interface StageCheckpoints {
+  get<T = unknown>(key: string): T | undefined;
+  /** Persisted before it resolves. null removes the key. */
+  set(key: string, value: unknown): Promise<void>;
+}
+
 /** What the runner hands a stage. */
 export interface StageContext<TOptions = Record<string, unknown>> {
   readonly job: StageJob;
@@ -30,6 +40,7 @@ export interface StageContext<TOptions = Record<string, unknown>> {
   readonly log: StageLogger;
   /** The state the job is in while this stage runs. */
   readonly status: JobStatus;
+  readonly checkpoints: StageCheckpoints;
 }
 
 /**

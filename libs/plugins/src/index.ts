@@ -1,4 +1,5 @@
 import type { Plugin } from '@app/pipeline';
+import { animatedArPlugin } from './animated-ar/animated-ar.plugin';
 import { callbackPlugin } from './callback';
 import { fetchPlugin } from './fetch';
 import { glbWriterPlugin } from './glb-writer/glb-writer.plugin';
@@ -22,6 +23,13 @@ export * from './still-image/still-image.plugin';
 
 /** Built-in plugins, registered before any configured third-party plugin. */
 export function builtinPlugins(): Plugin<object>[] {
-  return [fetchPlugin, normalisePlugin, glbWriterPlugin, usdzWriterPlugin, publishPlugin, stillImagePlugin, callbackPlugin];
+  return [fetchPlugin, normalisePlugin, glbWriterPlugin, usdzWriterPlugin, publishPlugin, stillImagePlugin, animatedArPlugin, callbackPlugin];
 }
 export * from './flipbook';
+export * from './frames/frame-sequence';
+export * from './motion/motion-provider.port';
+export * from './motion/procedural/motion-presets';
+export * from './motion/procedural/procedural-motion.adapter';
+export * from './animated-ar/animated-ar-input';
+export * from './animated-ar/animated-ar.plugin';
+export * from './animated-ar/publish-animated.stage';

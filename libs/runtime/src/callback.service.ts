@@ -1,11 +1,12 @@
 import type { AppConfig } from '@app/config';
-import { JobRepository, WebhookRepository, type JobEntity } from '@app/persistence';
+import { AccountRepository, JobRepository, WebhookRepository, type JobEntity } from '@app/persistence';
 import type { JobErrorInfo, JobListener, RunnableJob } from '@app/pipeline';
 import { callbackJobId, type CallbackPort, type StillImageResult } from '@app/plugins';
 import type { JobQueuePort } from '@app/queue';
 import type { StoragePort } from '@app/storage';
 import { resolveRoutes } from './job-routes';
 import { PublicUrls } from './public-urls';
+import { v2JobView } from './v2-job-view';
 
 /** Internal owner of content made with the owner shared key. */
 export const SERVICE_USER_ID = 'service';
@@ -31,6 +32,7 @@ export class CallbackService implements CallbackPort {
     private readonly webhooks: WebhookRepository,
     private readonly urls: PublicUrls,
     private readonly storage: StoragePort,
+    private readonly accounts: AccountRepository,
   ) {}
 
   async prepare(jobId: string, _event: string) {
@@ -39,7 +41,8 @@ export class CallbackService implements CallbackPort {
     if (!job || typeof url !== 'string') throw new Error(`callback: job ${jobId} has no callback_url`);
     return {
       url,
-      payload: v1CallbackPayload(job, this.urls, this.storage),
+      // v1 keeps its spec §6 body; v2 sends the final job payload, as GET /api/v2/jobs/:id shows it.
+      payload: job.id.startsWith('v2_') ? await v2JobView(job, { accounts: this.accounts }, this.urls, this.storage) : v1CallbackPayload(job, this.urls, this.storage),
       secret: await this.webhooks.secretFor(job.ownerId ?? SERVICE_USER_ID),
     };
   }

@@ -5,7 +5,7 @@ import type { AppConfig } from '@app/config';
 import { AccountRepository, buildDataSourceOptions, IdempotencyRepository, JobRepository, ShowcaseRepository, WebhookRepository } from '@app/persistence';
 import { createContainer, JOB_LISTENER, PipelineRegistry } from '@app/pipeline';
 import { BullQueueAdapter, InProcessQueueAdapter, type JobQueuePort } from '@app/queue';
-import { builtinPlugins, registerServices, SERVICES } from '@app/plugins';
+import { builtinPlugins, MOTION_CATALOG, MotionCatalog, registerServices, SERVICES } from '@app/plugins';
 import { createStorage, type StoragePort } from '@app/storage';
 import { loadPluginModules } from './plugin-loader';
 import { CallbackScheduler, CallbackService } from './callback.service';
@@ -66,15 +66,22 @@ export class CoreModule {
             queue: JobQueuePort,
           ) => {
             registerServices(container, { config, storage });
-            container.register(SERVICES.callbacks, { useValue: new CallbackService(jobs, webhooks, urls, storage) });
-            container.register(JOB_LISTENER, { useValue: new CallbackScheduler(jobs, queue, config) });
+            container.register(SERVICES.callbacks, { useValue: new CallbackService(jobs, webhooks, urls, storage, accounts) });
+            // Refunds first, so the callback reports them.
             container.register(JOB_LISTENER, { useValue: new RefundOnFailure(accounts) });
+            container.register(JOB_LISTENER, { useValue: new CallbackScheduler(jobs, queue, config) });
             return PipelineRegistry.boot(container, [...builtinPlugins(), ...loadPluginModules(config)], {
               pluginOptions: config.plugins.options,
             });
           },
         },
         { provide: JobRoutes, inject: [PIPELINE_REGISTRY], useFactory: (r: PipelineRegistry) => new JobRoutes(config, r) },
+        {
+          // Built at boot so a default video_model no provider offers stops the start, not a job.
+          provide: MotionCatalog,
+          inject: [PIPELINE_CONTAINER, PIPELINE_REGISTRY],
+          useFactory: (container: ReturnType<typeof createContainer>) => container.resolve<MotionCatalog>(MOTION_CATALOG),
+        },
         {
           provide: JOB_QUEUE,
           inject: [JobRepository],
@@ -91,7 +98,7 @@ export class CoreModule {
           },
         },
       ],
-      exports: [APP_CONFIG, PRICING_POLICY, IdempotencyRepository, ShowcaseRepository, JobRepository, WebhookRepository, AccountRepository, PublicUrls, STORAGE, PIPELINE_CONTAINER, PIPELINE_REGISTRY, JOB_QUEUE, JobRoutes],
+      exports: [APP_CONFIG, PRICING_POLICY, IdempotencyRepository, ShowcaseRepository, JobRepository, WebhookRepository, AccountRepository, PublicUrls, STORAGE, PIPELINE_CONTAINER, PIPELINE_REGISTRY, JOB_QUEUE, JobRoutes, MotionCatalog],
     };
   }
 }

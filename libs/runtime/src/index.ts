@@ -10,3 +10,4 @@ export * from './public-urls';
 export * from './callback.service';
 export * from './pricing-loader';
 export * from './refund.listener';
+export * from './v2-job-view';

@@ -5,6 +5,7 @@ import type { PipelineRegistry } from '@app/pipeline';
 export const DEFAULT_ROUTES: Readonly<Record<string, string>> = {
   'v1.convert': 'still-image',
   'v2.picture': 'still-image',
+  'v2.animated-ar': 'animated-ar',
   callback: 'callback',
 };
 

@@ -2,22 +2,34 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { AccountRepository } from '@app/persistence';
 import type { JobErrorInfo, JobListener, RunnableJob } from '@app/pipeline';
 
-/** Job kinds whose up-front charge is refunded when the job fails, and the ledger purpose charged. */
-export const REFUNDED_ON_FAILURE: Readonly<Record<string, string>> = {
-  'v2.picture': 'showcase.picture',
-};
+/** Job kinds whose up-front charge is refunded, every line of it, when the job fails. */
+export const REFUNDED_ON_FAILURE: readonly string[] = ['v2.picture', 'v2.animated-ar'];
+
+/** Ledger purpose of an animated AR price line (one charge per line, so each can be refunded alone). */
+export const animatedArPurpose = (item: string): string => `animated-ar.${item}`;
 
 /**
  * Refunds a failed job's charge, exactly once (the ledger's unique (job, purpose, kind) index makes a
  * second refund a no-op). Owner-key and free jobs have no charge, so nothing is refunded.
+ * An animated AR job whose source turned out already animated gets its AI motion line back on completion.
  */
 export class RefundOnFailure implements JobListener {
   constructor(private readonly accounts: AccountRepository) {}
 
   async onFailed(job: RunnableJob, _error: JobErrorInfo): Promise<void> {
-    const purpose = REFUNDED_ON_FAILURE[job.kind];
-    if (purpose) await this.accounts.refund(job.id, purpose);
+    if (REFUNDED_ON_FAILURE.includes(job.kind)) await this.accounts.refundJob(job.id);
   }
+
+  async onCompleted(job: RunnableJob, result: Record<string, unknown>): Promise<void> {
+    if (job.kind === 'v2.animated-ar' && result.ai_motion_skipped === true) await refundSkippedMotion(this.accounts, job.id);
+  }
+}
+
+/** The AI part of an animated AR price (motion + model surcharge), refunded when no motion ran. */
+async function refundSkippedMotion(accounts: AccountRepository, jobId: string): Promise<number> {
+  let cents = 0;
+  for (const item of ['ai_motion', 'model_surcharge']) cents += (await accounts.refund(jobId, animatedArPurpose(item)))?.amount_cents ?? 0;
+  return cents;
 }
 
 /**
@@ -32,12 +44,15 @@ export class RefundReconciler implements OnApplicationBootstrap, OnApplicationSh
 
   async reconcile(): Promise<number> {
     let n = 0;
-    for (const [kind, purpose] of Object.entries(REFUNDED_ON_FAILURE)) {
-      for (const jobId of await this.accounts.unrefundedFailures(kind, purpose)) {
-        if (await this.accounts.refund(jobId, purpose)) n++;
+    for (const kind of REFUNDED_ON_FAILURE) {
+      for (const jobId of await this.accounts.unrefundedFailures(kind)) {
+        if (await this.accounts.refundJob(jobId)) n++;
       }
     }
-    if (n) this.logger.warn(`refunded ${n} failed job(s) whose refund had not been written`);
+    for (const jobId of await this.accounts.unrefundedSkippedMotion()) {
+      if (await refundSkippedMotion(this.accounts, jobId)) n++;
+    }
+    if (n) this.logger.warn(`wrote ${n} refund(s) a lost listener call had not written`);
     return n;
   }
 

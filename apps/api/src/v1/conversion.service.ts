@@ -2,11 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
 import { JobRepository, WebhookRepository, type JobEntity } from '@app/persistence';
 import { toV1Status, UserError } from '@app/pipeline';
-import { isBlockedHostname, parseDimensionRequest, type StillImageResult } from '@app/plugins';
+import { parseDimensionRequest, type StillImageResult } from '@app/plugins';
 import type { JobQueuePort } from '@app/queue';
 import { APP_CONFIG, JOB_QUEUE, JobRoutes, PublicUrls, STORAGE } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
 import { ApiError } from '../http/api-error';
+import { requestUrl } from '../http/request-url';
 
 export interface ConvertBody {
   image_url?: unknown;
@@ -41,9 +42,7 @@ export class ConversionService {
     if (b.image_url === undefined || b.image_url === null || b.image_url === '') {
       throw ApiError.invalid('image_url', 'image_url: required', 'parameter_missing');
     }
-    if (typeof b.image_url !== 'string' || b.image_url.length > 4096 || !/^https?:\/\//i.test(b.image_url) || !URL.canParse(b.image_url)) {
-      throw ApiError.invalid('image_url', 'image_url: must be an http or https URL');
-    }
+    requestUrl('image_url', b.image_url, { max: 4096 });
     const callbackUrl = b.callback_url === undefined || b.callback_url === null ? undefined : this.checkCallbackUrl(b.callback_url);
     let dims: ReturnType<typeof parseDimensionRequest>;
     try {
@@ -72,16 +71,7 @@ export class ConversionService {
 
   /** Early, clear refusal of callback URLs that can never be called; delivery re-checks at connect time. */
   private checkCallbackUrl(value: unknown): string {
-    if (typeof value !== 'string' || value.length > 2048 || !URL.canParse(value)) {
-      throw ApiError.invalid('callback_url', 'callback_url: must be an http or https URL');
-    }
-    const url = new URL(value);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw ApiError.invalid('callback_url', 'callback_url: must be an http or https URL');
-    if (url.username || url.password) throw ApiError.invalid('callback_url', 'callback_url: must not carry credentials');
-    if (!this.config.allowPrivateNetworks && isBlockedHostname(url.hostname)) {
-      throw ApiError.invalid('callback_url', `callback_url: ${url.hostname} is a private or reserved address`, 'callback_url_blocked');
-    }
-    return url.toString();
+    return requestUrl('callback_url', value, { blockPrivate: !this.config.allowPrivateNetworks });
   }
 
   /** The caller's callback signing secret (Standard Webhooks `whsec_…`). */

@@ -1,4 +1,5 @@
 import { ApiError } from '../http/api-error';
+import { requestUrl } from '../http/request-url';
 
 /** Layouts of the public showcase page. Unknown values -> 400. */
 export const LAYOUTS = ['branded', 'minimal', 'dark'] as const;
@@ -30,13 +31,7 @@ export interface ShowcaseRequest {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** An http(s) URL without credentials, at most `max` characters. */
-export function httpUrl(param: string, v: unknown, max: number = SHOWCASE_LIMITS.url): string {
-  if (typeof v !== 'string' || v.length > max || !URL.canParse(v)) throw ApiError.invalid(param, `${param}: must be an http or https URL of at most ${max} characters`);
-  const u = new URL(v);
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw ApiError.invalid(param, `${param}: must be an http or https URL`);
-  if (u.username || u.password) throw ApiError.invalid(param, `${param}: must not carry credentials`);
-  return u.toString();
-}
+export const httpUrl = (param: string, v: unknown, max: number = SHOWCASE_LIMITS.url): string => requestUrl(param, v, { max });
 
 function text(param: string, v: unknown, max: number): string | undefined {
   if (v === undefined || v === null) return undefined;

@@ -1,17 +1,17 @@
 import { Controller, Get, Inject, Injectable, Param, Req, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { JobRepository, ShowcaseRepository } from '@app/persistence';
-import { PublicUrls, STORAGE } from '@app/runtime';
+import { AccountRepository, JobRepository, ShowcaseRepository } from '@app/persistence';
+import { PublicUrls, STORAGE, v2JobView } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
 import { ApiError } from '../http/api-error';
 import { ApiKeyGuard, type AuthedRequest } from '../http/api-key.guard';
-import { v2JobView } from './v2-views';
 
 @Injectable()
 export class V2JobsService {
   constructor(
     private readonly jobs: JobRepository,
     private readonly showcases: ShowcaseRepository,
+    private readonly accounts: AccountRepository,
     private readonly urls: PublicUrls,
     @Inject(STORAGE) private readonly storage: StoragePort,
   ) {}
@@ -19,7 +19,7 @@ export class V2JobsService {
   async get(ownerId: string, jobId: string) {
     const job = /^v2_[a-z2-7]{1,60}$/.test(jobId) ? await this.jobs.findForOwner(jobId, ownerId) : null;
     if (!job) throw ApiError.notFound(`job ${jobId.slice(0, 80)}`);
-    return v2JobView(job, await this.showcases.itemForJob(job.id), this.urls, this.storage);
+    return v2JobView(job, { item: await this.showcases.itemForJob(job.id), accounts: this.accounts }, this.urls, this.storage);
   }
 }
 

@@ -3,6 +3,7 @@ import { EmbedsAndWebhooks1763769600000 } from './1763769600000-embeds-and-webho
 import { AccountsAndLedger1763856000000 } from './1763856000000-accounts-and-ledger';
 import { IdempotencyKeys1763942400000 } from './1763942400000-idempotency-keys';
 import { Showcases1764028800000 } from './1764028800000-showcases';
+import { JobCheckpoints1764115200000 } from './1764115200000-job-checkpoints';
 
 /** The one migration set, shared by PGlite and Postgres. Append new migrations here. */
-export const MIGRATIONS = [CreateJobs1763683200000, EmbedsAndWebhooks1763769600000, AccountsAndLedger1763856000000, IdempotencyKeys1763942400000, Showcases1764028800000];
+export const MIGRATIONS = [CreateJobs1763683200000, EmbedsAndWebhooks1763769600000, AccountsAndLedger1763856000000, IdempotencyKeys1763942400000, Showcases1764028800000, JobCheckpoints1764115200000];

@@ -90,8 +90,14 @@ export async function fetchSource(rawUrl: string, options: FetchOptions): Promis
     }
     const bytes = await readCapped(res, opts.maxBytes, signal, deadline);
     const type = sniffType(bytes);
-    if (!type) throw err('unsupported_type', 'the source is not a supported image (JPEG, PNG, GIF, WebP, AVIF, HEIF, TIFF)');
-    if (!opts.accept.includes(type.kind)) throw err('unsupported_type', `the source is a ${type.kind} (${type.mime}), not an ${opts.accept.join(' or ')}`);
+    if (!type) {
+      const wanted = opts.accept.includes('video') ? 'video (mp4, mov, webm)' : 'image (JPEG, PNG, GIF, WebP, AVIF, HEIF, TIFF)';
+      throw err('unsupported_type', `the source is not a supported ${wanted}`);
+    }
+    if (!opts.accept.includes(type.kind)) {
+      const a = (k: string) => `${/^[aeiou]/.test(k) ? 'an' : 'a'} ${k}`;
+      throw err('unsupported_type', `the source is ${a(type.kind)} (${type.mime}), not ${opts.accept.map(a).join(' or ')}`);
+    }
     return { bytes, type, url: url.toString() };
   }
 }

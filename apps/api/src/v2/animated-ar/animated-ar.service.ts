@@ -1,0 +1,88 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type PricingPolicy, toCredits } from '@app/billing';
+import type { AppConfig } from '@app/config';
+import { InsufficientCreditsError, JobRepository } from '@app/persistence';
+import { MOTION_PRESETS, DEFAULT_MOTION_STYLE, MotionCatalog } from '@app/plugins';
+import type { JobQueuePort } from '@app/queue';
+import { animatedArPurpose, APP_CONFIG, JOB_QUEUE, JobRoutes, PRICING_POLICY } from '@app/runtime';
+import { ApiError } from '../../http/api-error';
+import type { Principal } from '../../http/api-key.guard';
+import { ANIMATED_AR_LIMITS, parseAnimatedArRequest } from './animated-ar-request';
+
+/** v2 animated AR: validate, quote, charge up front (all lines in one transaction with the job), queue. */
+@Injectable()
+export class AnimatedArService {
+  constructor(
+    private readonly jobs: JobRepository,
+    private readonly routes: JobRoutes,
+    private readonly catalog: MotionCatalog,
+    @Inject(PRICING_POLICY) private readonly pricing: PricingPolicy,
+    @Inject(JOB_QUEUE) private readonly queue: JobQueuePort,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async create(p: Principal, body: unknown) {
+    const req = parseAnimatedArRequest(body, this.catalog.ids(), { blockPrivate: !this.config.allowPrivateNetworks });
+    const videoModel = req.source === 'image' ? req.input.video_model ?? this.catalog.defaultModel : undefined;
+    const quote = this.pricing.quote({ kind: 'animated-ar', source: req.source, removeBackground: req.input.remove_background === true, videoModel });
+    const billed = p.keyType !== 'owner';
+    let created;
+    try {
+      created = await this.jobs.createCharged(
+        { kind: 'v2.animated-ar', pipeline: this.routes.pipelineFor('v2.animated-ar'), ownerId: p.userId, input: { ...req.input }, idPrefix: 'v2', withPublicPage: true },
+        billed ? { userId: p.userId, lines: quote.lines.map((l) => ({ cents: l.cents, purpose: animatedArPurpose(l.item), operation: 'animated-ar' })) } : null,
+      );
+    } catch (e) {
+      if (e instanceof InsufficientCreditsError) {
+        throw new ApiError(402, 'insufficient_credits', 'insufficient_credits', `this needs ${e.neededCents / 100} credits; the balance is ${e.balanceCents / 100}. Nothing was created or charged.`);
+      }
+      throw e;
+    }
+    // A lost enqueue is found by the worker's backlog sweep (the job is in the database).
+    await this.queue.enqueue(created.job.id).catch(() => undefined);
+    return {
+      job_id: created.job.id,
+      object: 'job' as const,
+      kind: 'animated_ar' as const,
+      status: 'queued' as const,
+      source: req.source,
+      pricing: {
+        billed,
+        lines: quote.lines.map((l) => ({ item: l.item, credits: toCredits(l.cents) })),
+        total: toCredits(quote.totalCents),
+        ...(req.source === 'image' ? { note: 'an already-animated image (GIF, APNG, animated WebP) gets the AI motion part refunded when the job completes' } : {}),
+      },
+      credits_charged: toCredits(created.chargedCents),
+      ...(videoModel ? { video_model: videoModel } : {}),
+      ...(req.ignored.length ? { ignored: req.ignored.map((f) => ({ param: f, reason: 'has no effect on a video source' })) } : {}),
+    };
+  }
+
+  /** GET /api/v2/animated-ar/options: presets, enabled models, limits and prices in force. */
+  options(p: Principal) {
+    const q = (source: 'image' | 'video', removeBackground: boolean) => toCredits(this.pricing.quote({ kind: 'animated-ar', source, removeBackground, videoModel: source === 'image' ? this.catalog.defaultModel : undefined }).totalCents);
+    return {
+      motion_styles: MOTION_PRESETS.map((m) => ({ id: m.id, label: m.label, description: m.description, default: m.id === DEFAULT_MOTION_STYLE })),
+      default_motion_style: DEFAULT_MOTION_STYLE,
+      video_models: this.catalog.models().map((m) => ({ ...m, default: m.id === this.catalog.defaultModel })),
+      default_video_model: this.catalog.defaultModel,
+      limits: {
+        custom_motion_chars: ANIMATED_AR_LIMITS.customMotion,
+        video_max_bytes: this.config.animated.videoMaxBytes,
+        video_max_duration_s: this.config.animated.videoMaxDurationS,
+        video_formats: ['mp4', 'mov', 'webm'],
+        loop_max_s: 10,
+        max_frames: this.config.animated.maxFrames,
+        max_frame_px: this.config.animated.maxFramePx,
+        source_url: 'https only, publicly reachable, no redirects',
+      },
+      pricing: {
+        billed: p.keyType !== 'owner',
+        image: q('image', false),
+        image_with_background_removal: q('image', true),
+        video: q('video', false),
+        video_with_background_removal: q('video', true),
+      },
+    };
+  }
+}

@@ -1,0 +1,101 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import type { AppConfig } from '@app/config';
+import { UserError, type StageProvider } from '@app/pipeline';
+import type { FetchedSource } from '../fetch/fetch-source';
+import { decodeAnimatedImage, isAnimatedImage } from '../frames/decode-animated-image';
+import { decodeVideo, probeVideo } from '../frames/decode-video';
+import { fitFrameSize, type FrameLimits, type FrameSequence } from '../frames/frame-sequence';
+import type { SourceKind } from './animated-ar-input';
+
+/** A still picture, RGBA, as displayed. */
+export interface StillPicture {
+  rgba: Buffer;
+  width: number;
+  height: number;
+}
+
+export interface SourceFrames {
+  kind: SourceKind;
+  /** Displayed size of the source (after rotation; one frame of an animation): the card's proportions. */
+  sourceWidth: number;
+  sourceHeight: number;
+  /** Image sources: the picture the motion model animates. */
+  still?: StillPicture;
+  /** Animated images and videos: their own frames. */
+  sequence?: FrameSequence;
+}
+
+/** Frame limits of the configuration (DESIGN §5 budgets). */
+export function frameLimits(config: AppConfig): FrameLimits {
+  const a = config.animated;
+  return { maxSide: a.maxFramePx, maxFrames: a.maxFrames, maxDurationS: 10, maxDecodedBytes: a.maxDecodedBytes };
+}
+
+/**
+ * Tells the source kind by its bytes and decodes it: a video (ffprobe, then ffmpeg with the display
+ * rotation), an animated GIF / APNG / WebP (its own frames and delays), or a still picture (kept for the
+ * motion model at up to twice the output frame size, so camera moves stay sharp).
+ */
+export function createFramesStage(config: AppConfig): StageProvider<SourceFrames> {
+  const limits = frameLimits(config);
+  return {
+    id: 'frames',
+    async run(ctx) {
+      const src = ctx.outputs['animated-source'] as FetchedSource;
+      if (src.type.kind === 'video') return decodeVideoSource(src.bytes, config, limits, ctx.signal, ctx.progress);
+      if (await isAnimatedImage(src.bytes)) {
+        const sequence = await decodeAnimatedImage(src.bytes, limits);
+        ctx.progress(1);
+        const first = await sharp(src.bytes, { animated: false, limitInputPixels: config.images.maxInputPixels }).metadata();
+        const w = first.width ?? sequence.width;
+        const h = (first.pageHeight ?? first.height) ?? sequence.height;
+        return { kind: 'animated-image', sourceWidth: w, sourceHeight: h, sequence };
+      }
+      const still = await decodeStill(src.bytes, config, limits);
+      ctx.progress(1);
+      return { kind: 'image', ...still };
+    },
+  };
+}
+
+async function decodeVideoSource(bytes: Buffer, config: AppConfig, limits: FrameLimits, signal: AbortSignal, progress: (f: number) => void): Promise<SourceFrames> {
+  const dir = await mkdtemp(join(tmpdir(), 'ar-video-'));
+  try {
+    const path = join(dir, 'source');
+    await writeFile(path, bytes);
+    const tools = { ffmpegPath: config.animated.ffmpegPath, ffprobePath: config.animated.ffprobePath, timeoutMs: config.animated.videoTimeoutMs };
+    const probe = await probeVideo(path, tools, signal);
+    if (probe.durationS > config.animated.videoMaxDurationS) {
+      throw new UserError('video_too_long', `frames: the video lasts ${probe.durationS.toFixed(1)} s; at most ${config.animated.videoMaxDurationS} s are accepted (the first 10 s become the loop)`);
+    }
+    progress(0.2);
+    const sequence = await decodeVideo(path, tools, limits, { fps: config.animated.videoFps, signal, probe });
+    progress(1);
+    return { kind: 'video', sourceWidth: probe.displayWidth, sourceHeight: probe.displayHeight, sequence };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function decodeStill(bytes: Buffer, config: AppConfig, limits: FrameLimits): Promise<Omit<SourceFrames, 'kind'>> {
+  const opts = { limitInputPixels: config.images.maxInputPixels, failOn: 'truncated' as const };
+  let img;
+  try {
+    img = await sharp(bytes, opts).rotate().ensureAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  } catch (e) {
+    throw new UserError('invalid_image', `frames: the file is not a readable image (${(e as Error).message})`);
+  }
+  const { width, height } = img.info;
+  const motionFrames = Math.round(config.animated.motionLoopS * config.animated.motionFps);
+  const out = fitFrameSize(width, height, motionFrames, limits);
+  // Twice the output frame size (capped by the source) leaves room for zooms without blur.
+  const scale = Math.min(1, (2 * Math.max(out.width, out.height)) / Math.max(width, height));
+  if (scale >= 1) return { sourceWidth: width, sourceHeight: height, still: { rgba: img.data, width, height } };
+  const w = Math.max(1, Math.round(width * scale));
+  const h = Math.max(1, Math.round(height * scale));
+  const rgba = await sharp(img.data, { raw: { width, height, channels: 4 } }).resize(w, h, { fit: 'fill' }).raw().toBuffer();
+  return { sourceWidth: width, sourceHeight: height, still: { rgba, width: w, height: h } };
+}

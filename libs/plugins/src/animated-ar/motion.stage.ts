@@ -1,0 +1,148 @@
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import sharp from 'sharp';
+import type { AppConfig } from '@app/config';
+import { OperationalError, UserError, type StageContext, type StageProvider } from '@app/pipeline';
+import type { StoragePort } from '@app/storage';
+import type { BackgroundRemover } from '../background-removal';
+import { decodeVideo } from '../frames/decode-video';
+import { fitFrameSize, type FrameSequence } from '../frames/frame-sequence';
+import type { MotionCatalog, MotionContext, MotionHandle, MotionOutput, MotionProvider, MotionRequest } from '../motion/motion-provider.port';
+import { blendMotionPrompt, resolveMotionStyle } from '../motion/procedural/motion-presets';
+import { animatedInput } from './animated-ar-input';
+import { frameLimits, type SourceFrames, type StillPicture } from './frames.stage';
+
+export interface MotionStageOutput {
+  /** True when no motion model ran (the source brought its own frames). */
+  skipped: boolean;
+  sequence: FrameSequence;
+  model?: string;
+  style?: string;
+  /** The still was cut out before the motion (a provider that keeps transparency). */
+  backgroundRemoved: boolean;
+}
+
+/** Checkpoint kept while a motion operation runs (survives worker restarts). */
+interface MotionCheckpoint {
+  model: string;
+  handle: MotionHandle;
+  startedAt: number;
+}
+
+export interface MotionStageDeps {
+  config: AppConfig;
+  storage: StoragePort;
+  catalog: () => MotionCatalog;
+  remover: () => BackgroundRemover;
+}
+
+const DEFAULT_POLL_MS = 2000;
+
+/**
+ * Animates a still picture with the chosen motion model (video_model, else the default), or passes an
+ * animated source's own frames through. The operation handle is checkpointed before polling, so a
+ * restarted worker resumes the same operation.
+ */
+export function createMotionStage(deps: MotionStageDeps): StageProvider<MotionStageOutput> {
+  return {
+    id: 'motion',
+    async run(ctx) {
+      const src = ctx.outputs.frames as SourceFrames;
+      if (src.kind !== 'image' || !src.still) {
+        if (!src.sequence) throw new Error('motion: the frames stage gave neither a still nor frames');
+        return { skipped: true, sequence: src.sequence, backgroundRemoved: false };
+      }
+      const input = animatedInput(ctx.job.input);
+      const catalog = deps.catalog();
+      const model = input.video_model ?? catalog.defaultModel;
+      if (!catalog.has(model)) throw new UserError('invalid_video_model', `motion: video_model "${model}" is not enabled (enabled: ${catalog.ids().join(', ')})`);
+      const provider = catalog.providerFor(model);
+      let still = src.still;
+      let backgroundRemoved = false;
+      if (input.remove_background && provider.acceptsTransparency) {
+        // One inference on the still instead of one per output frame.
+        still = { ...still, rgba: await deps.remover().cutOut(still.rgba, still.width, still.height) };
+        backgroundRemoved = true;
+      }
+      const req = await motionRequest(ctx, deps.config, model, still, input.motion_style, input.custom_motion);
+      const output = await runOperation(ctx, deps, provider, req);
+      const sequence = await toSequence(output, deps, ctx.signal);
+      return { skipped: false, sequence, model, style: req.style, backgroundRemoved };
+    },
+  };
+}
+
+async function motionRequest(ctx: StageContext, config: AppConfig, model: string, still: StillPicture, style: string | undefined, custom: string | undefined): Promise<MotionRequest> {
+  const preset = resolveMotionStyle(style);
+  const a = config.animated;
+  const frames = Math.round(a.motionLoopS * a.motionFps);
+  const size = fitFrameSize(still.width, still.height, frames, frameLimits(config));
+  const alpha = await hasAlpha(still);
+  const img = sharp(still.rgba, { raw: { width: still.width, height: still.height, channels: 4 } });
+  const encoded = alpha ? await img.png().toBuffer() : await img.removeAlpha().jpeg({ quality: 92 }).toBuffer();
+  return {
+    jobId: ctx.job.id,
+    model,
+    image: { ...still, encoded, mime: alpha ? 'image/png' : 'image/jpeg' },
+    style: preset.id,
+    prompt: blendMotionPrompt(preset, custom),
+    customMotion: custom,
+    durationS: a.motionLoopS,
+    fps: a.motionFps,
+    width: size.width,
+    height: size.height,
+  };
+}
+
+async function hasAlpha(still: StillPicture): Promise<boolean> {
+  for (let i = 3; i < still.rgba.length; i += 4) if (still.rgba[i] !== 255) return true;
+  return false;
+}
+
+async function runOperation(ctx: StageContext, deps: MotionStageDeps, provider: MotionProvider, req: MotionRequest): Promise<MotionOutput> {
+  const mctx: MotionContext = { signal: ctx.signal, log: ctx.log, storage: deps.storage, progress: (f) => ctx.progress(0.05 + 0.85 * f) };
+  let cp = ctx.checkpoints.get<MotionCheckpoint>('motion');
+  if (cp && cp.model !== req.model) cp = undefined;
+  if (!cp) {
+    const handle = await provider.start(req, mctx);
+    cp = { model: req.model, handle, startedAt: Date.now() };
+    await ctx.checkpoints.set('motion', cp);
+  } else {
+    ctx.log.info('motion: resuming a started operation', { jobId: ctx.job.id, model: req.model });
+  }
+  for (;;) {
+    if (ctx.signal.aborted) throw new OperationalError('aborted', 'motion: interrupted; the operation is resumed by the next attempt');
+    const poll = await provider.poll(cp.handle, req, mctx);
+    if (poll.state === 'succeeded') return poll.output;
+    if (poll.state === 'failed') {
+      await ctx.checkpoints.set('motion', null);
+      const message = `motion: ${req.model} failed: ${poll.message}`;
+      throw poll.retryable ? new OperationalError(poll.code, message) : new UserError(poll.code, message);
+    }
+    if (Date.now() - cp.startedAt > deps.config.animated.motionTimeoutMs) {
+      await provider.cancel(cp.handle, mctx).catch(() => undefined);
+      await ctx.checkpoints.set('motion', null);
+      throw new UserError('motion_timeout', `motion: ${req.model} did not finish within ${Math.round(deps.config.animated.motionTimeoutMs / 1000)} s`);
+    }
+    if (poll.progress !== undefined) mctx.progress(poll.progress);
+    await sleep(poll.retryAfterMs ?? DEFAULT_POLL_MS, undefined, { signal: ctx.signal }).catch(() => undefined);
+  }
+}
+
+/** Frames of the motion output; a video is read back from storage and decoded like a video source. */
+async function toSequence(output: MotionOutput, deps: MotionStageDeps, signal: AbortSignal): Promise<FrameSequence> {
+  if (output.kind === 'frames') return output.sequence;
+  const dir = await mkdtemp(join(tmpdir(), 'ar-motion-'));
+  try {
+    const path = join(dir, 'motion');
+    await pipeline(await deps.storage.read(output.storageKey), createWriteStream(path));
+    const a = deps.config.animated;
+    return await decodeVideo(path, { ffmpegPath: a.ffmpegPath, ffprobePath: a.ffprobePath, timeoutMs: a.videoTimeoutMs }, frameLimits(deps.config), { fps: a.motionFps, signal });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,60 @@
+import { OperationalError, type StageProvider } from '@app/pipeline';
+import { CONTENT_TYPES, type StoragePort } from '@app/storage';
+import type { Dimensions } from '../dimensions/dimensions';
+import type { StoredFile } from '../publish/publish.stage';
+import type { SourceKind } from './animated-ar-input';
+import type { BackgroundRemovalOutput } from './background-removal.stage';
+import type { FlipbookOutput } from './flipbook-writer.stage';
+import type { SourceFrames } from './frames.stage';
+import type { MotionStageOutput } from './motion.stage';
+
+/** The job result of an animated AR conversion. URLs and credits are added when it is read. */
+export interface AnimatedArResult {
+  [k: string]: unknown;
+  source_kind: SourceKind;
+  /** Spec §2.7: the source was already animated, so no motion model ran (and its price is refunded). */
+  ai_motion_skipped: boolean;
+  motion: { video_model: string; motion_style: string } | null;
+  background_removed: boolean;
+  dimensions: Dimensions;
+  frames: FlipbookOutput['frames'];
+  files: { glb: StoredFile; usdz: StoredFile; poster: StoredFile };
+}
+
+/** Stores the flipbook models and the poster under `models/<job id>/` (same keys on a replay). */
+export function createPublishAnimatedStage(storage: StoragePort): StageProvider<AnimatedArResult> {
+  return {
+    id: 'publish-animated',
+    async run(ctx) {
+      const out = ctx.outputs['flipbook-writer'] as FlipbookOutput;
+      const src = ctx.outputs.frames as SourceFrames;
+      const motion = ctx.outputs.motion as MotionStageOutput;
+      const bg = ctx.outputs['background-removal'] as BackgroundRemovalOutput;
+      const base = `models/${ctx.job.id}`;
+      const items: [keyof AnimatedArResult['files'], string, Buffer, string][] = [
+        ['glb', `${base}/model.glb`, out.glb, CONTENT_TYPES.glb],
+        ['usdz', `${base}/model.usdz`, out.usdz, CONTENT_TYPES.usdz],
+        ['poster', `${base}/poster.${out.poster.ext}`, out.poster.image, out.poster.mime],
+      ];
+      const files = {} as AnimatedArResult['files'];
+      for (const [i, [name, key, body, type]] of items.entries()) {
+        try {
+          await storage.put(key, body, type);
+        } catch (e) {
+          throw new OperationalError('storage_unavailable', `publish-animated: could not store ${name}: ${(e as Error).message}`);
+        }
+        files[name] = { key, bytes: body.length, content_type: type };
+        ctx.progress((i + 1) / items.length);
+      }
+      return {
+        source_kind: src.kind,
+        ai_motion_skipped: src.kind === 'animated-image',
+        motion: motion.skipped ? null : { video_model: motion.model ?? '', motion_style: motion.style ?? '' },
+        background_removed: bg.removed,
+        dimensions: out.dimensions,
+        frames: out.frames,
+        files,
+      };
+    },
+  };
+}

@@ -1,0 +1,280 @@
+import { crc32, deflateSync } from 'node:zlib';
+import sharp from 'sharp';
+import { UserError } from '@app/pipeline';
+import { decodeAnimatedImage, isAnimatedImage } from './decode-animated-image';
+import { DEFAULT_FRAME_LIMITS, type FrameLimits, classifyAlpha } from './frame-sequence';
+
+type RGBA = [number, number, number, number];
+
+const RED: RGBA = [255, 0, 0, 255];
+const GREEN: RGBA = [0, 255, 0, 255];
+const BLUE: RGBA = [0, 0, 255, 255];
+const CLEAR: RGBA = [0, 0, 0, 0];
+
+/** A width x height RGBA picture, each pixel coloured by `colour(x, y)`. */
+function picture(width: number, height: number, colour: (x: number, y: number) => RGBA): Buffer {
+  const out = Buffer.alloc(width * height * 4);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) out.set(colour(x, y), (y * width + x) * 4);
+  return out;
+}
+
+/** A big picture quickly: the left half one colour, the right half another. */
+function halves(width: number, height: number, left: RGBA, right: RGBA): Buffer {
+  const row = Buffer.alloc(width * 4);
+  row.fill(Buffer.from(left), 0, (width / 2) * 4);
+  row.fill(Buffer.from(right), (width / 2) * 4);
+  return Buffer.concat(Array<Buffer>(height).fill(row));
+}
+
+const pixel = (rgba: Buffer, width: number, x: number, y: number): number[] => [...rgba.subarray((y * width + x) * 4, (y * width + x) * 4 + 4)];
+
+/** Frames stacked into one tall strip, the way sharp takes (and gives) animations. */
+async function animation(format: 'gif' | 'webp', width: number, height: number, frames: Buffer[], delay: number[]): Promise<Buffer> {
+  const strip = sharp(Buffer.concat(frames), { raw: { width, height: height * frames.length, channels: 4, pageHeight: height } });
+  // Fast GIF settings: the test pictures have few colours (at most 16), and exact ones need no dithering.
+  return format === 'gif' ? strip.gif({ delay, loop: 0, effort: 1, dither: 0, colours: 16 }).toBuffer() : strip.webp({ delay, loop: 0, lossless: true }).toBuffer();
+}
+
+// --- APNG writer: just enough of the format to build test files chunk by chunk ---
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const out = Buffer.alloc(12 + data.length);
+  out.writeUInt32BE(data.length, 0);
+  out.write(type, 4, 'latin1');
+  data.copy(out, 8);
+  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
+  return out;
+}
+
+/** zlib stream of scanlines (`bpp` bytes a pixel), each with filter byte 0 (none). */
+function scanlines(pixels: Buffer, width: number, height: number, bpp = 4): Buffer {
+  const row = width * bpp;
+  const rows = Buffer.alloc(height * (1 + row));
+  for (let y = 0; y < height; y++) pixels.copy(rows, y * (1 + row) + 1, y * row, (y + 1) * row);
+  return deflateSync(rows);
+}
+
+interface ApngTestFrame {
+  x?: number;
+  y?: number;
+  width: number;
+  height: number;
+  /** RGBA, or palette indices for a paletted file. */
+  rgba: Buffer;
+  /** [numerator, denominator] seconds. */
+  delay?: [number, number];
+  dispose?: 0 | 1 | 2;
+  blend?: 0 | 1;
+}
+
+/**
+ * An RGBA APNG (or paletted, with `palette`). The first frame is the default image unless `separateDefault`
+ * is given: then that picture is the IDAT (shown by non-APNG viewers) and every frame goes to fdAT chunks.
+ */
+function apng(width: number, height: number, frames: ApngTestFrame[], opts: { separateDefault?: Buffer; numFrames?: number; palette?: RGBA[] } = {}): Buffer {
+  const u32 = (...values: number[]) => Buffer.concat(values.map((v) => Buffer.from([v >>> 24, (v >>> 16) & 255, (v >>> 8) & 255, v & 255])));
+  const { palette } = opts;
+  const bpp = palette ? 1 : 4;
+  const ihdr = Buffer.concat([u32(width, height), Buffer.from([8, palette ? 3 : 6, 0, 0, 0])]);
+  const out = [Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('acTL', u32(opts.numFrames ?? frames.length, 0))];
+  if (palette) out.push(pngChunk('PLTE', Buffer.from(palette.flatMap((c) => c.slice(0, 3)))), pngChunk('tRNS', Buffer.from(palette.map((c) => c[3]))));
+  let sequence = 0;
+  if (opts.separateDefault) out.push(pngChunk('IDAT', scanlines(opts.separateDefault, width, height, bpp)));
+  frames.forEach((f, i) => {
+    const [num, den] = f.delay ?? [1, 10];
+    const fctl = Buffer.concat([u32(sequence++, f.width, f.height, f.x ?? 0, f.y ?? 0), Buffer.from([num >> 8, num & 255, den >> 8, den & 255, f.dispose ?? 0, f.blend ?? 0])]);
+    out.push(pngChunk('fcTL', fctl));
+    const data = scanlines(f.rgba, f.width, f.height, bpp);
+    if (i === 0 && !opts.separateDefault) {
+      // Split in two IDATs, as encoders do for big images: the decoder must join them.
+      const half = data.length >> 1;
+      out.push(pngChunk('IDAT', data.subarray(0, half)), pngChunk('IDAT', data.subarray(half)));
+    } else {
+      out.push(pngChunk('fdAT', Buffer.concat([u32(sequence++), data])));
+    }
+  });
+  out.push(pngChunk('IEND', Buffer.alloc(0)));
+  return Buffer.concat(out);
+}
+
+async function failure(bytes: Buffer, limits: FrameLimits = DEFAULT_FRAME_LIMITS): Promise<UserError> {
+  try {
+    await decodeAnimatedImage(bytes, limits);
+  } catch (e) {
+    expect(e).toBeInstanceOf(UserError);
+    expect((e as Error).message).toMatch(/^frames: /);
+    return e as UserError;
+  }
+  throw new Error('did not fail');
+}
+
+const seconds = (frames: { duration: number }[]) => frames.map((f) => Math.round(f.duration * 1000) / 1000);
+
+describe('decodeAnimatedImage: GIF', () => {
+  it('decodes every frame with its colours and delays', async () => {
+    const gif = await animation('gif', 8, 6, [picture(8, 6, () => RED), picture(8, 6, () => GREEN), picture(8, 6, () => BLUE)], [100, 200, 300]);
+    const seq = await decodeAnimatedImage(gif, DEFAULT_FRAME_LIMITS);
+    expect([seq.width, seq.height, seq.frames.length, seq.alpha]).toEqual([8, 6, 3, 'opaque']);
+    expect(seconds(seq.frames)).toEqual([0.1, 0.2, 0.3]);
+    expect(seq.frames.map((f) => pixel(f.rgba, 8, 3, 2))).toEqual([RED, GREEN, BLUE]);
+    expect(seq.frames.every((f) => f.rgba.length === 8 * 6 * 4)).toBe(true);
+  });
+
+  it('plays delays under 20 ms as 100 ms, as browsers do', async () => {
+    const frames = [RED, GREEN, BLUE].map((c) => picture(4, 4, () => c));
+    const seq = await decodeAnimatedImage(await animation('gif', 4, 4, frames, [0, 10, 20]), DEFAULT_FRAME_LIMITS);
+    expect(seconds(seq.frames)).toEqual([0.1, 0.1, 0.02]);
+  });
+
+  it('reports 1-bit transparency as mask, and keeps it 1-bit when shrinking', async () => {
+    const halfClear = picture(40, 20, (x) => (x < 20 ? CLEAR : BLUE));
+    const gif = await animation('gif', 40, 20, [picture(40, 20, () => RED), halfClear], [100, 100]);
+    const seq = await decodeAnimatedImage(gif, DEFAULT_FRAME_LIMITS);
+    expect(seq.alpha).toBe('mask');
+    expect(pixel(seq.frames[1].rgba, 40, 5, 5)[3]).toBe(0);
+    expect(pixel(seq.frames[1].rgba, 40, 30, 5)).toEqual(BLUE);
+
+    const small = await decodeAnimatedImage(gif, { ...DEFAULT_FRAME_LIMITS, maxSide: 15 });
+    expect([small.width, small.height, small.alpha]).toEqual([15, 7, 'mask']);
+    expect(classifyAlpha(small.frames)).toBe('mask');
+  });
+
+  it('decodes long animations in batches without mixing frames up', async () => {
+    // 2000 x 1000 frames: 8 per batch, so 10 frames take two sharp calls. Only the left half changes, which
+    // lets the GIF encoder leave the right half transparent ("unchanged") in later frames.
+    const colour = (k: number): RGBA => [k * 25, 255 - k * 25, 0, 255];
+    const frames = Array.from({ length: 10 }, (_, k) => halves(2000, 1000, colour(k), BLUE));
+    const gif = await animation('gif', 2000, 1000, frames, Array(10).fill(100));
+    const seq = await decodeAnimatedImage(gif, { ...DEFAULT_FRAME_LIMITS, maxSide: 2000 });
+    expect(seq.frames).toHaveLength(10);
+    seq.frames.forEach((f, k) => {
+      // Quantised at low effort: within a step of the source colour.
+      pixel(f.rgba, 2000, 10, 10).forEach((v, c) => expect(Math.abs(v - colour(k)[c])).toBeLessThanOrEqual(2));
+      expect(pixel(f.rgba, 2000, 1990, 990)).toEqual(BLUE);
+    });
+  });
+});
+
+describe('decodeAnimatedImage: WebP', () => {
+  it('decodes frames, delays (0 -> 100 ms) and soft alpha as blend', async () => {
+    const webp = await animation('webp', 6, 4, [picture(6, 4, () => RED), picture(6, 4, () => [0, 255, 0, 128])], [0, 250]);
+    const seq = await decodeAnimatedImage(webp, DEFAULT_FRAME_LIMITS);
+    expect([seq.width, seq.height, seq.frames.length, seq.alpha]).toEqual([6, 4, 2, 'blend']);
+    expect(seconds(seq.frames)).toEqual([0.1, 0.25]);
+    expect(pixel(seq.frames[0].rgba, 6, 1, 1)).toEqual(RED);
+    expect(pixel(seq.frames[1].rgba, 6, 1, 1)).toEqual([0, 255, 0, 128]);
+  });
+});
+
+describe('decodeAnimatedImage: APNG', () => {
+  const half: RGBA = [0, 0, 255, 128];
+  const frames: ApngTestFrame[] = [
+    { width: 4, height: 4, rgba: picture(4, 4, () => RED), delay: [1, 10] },
+    // Blended over: half-transparent blue on red.
+    { x: 1, y: 1, width: 2, height: 2, rgba: picture(2, 2, () => half), blend: 1, delay: [20, 0] },
+    // Shown, then the canvas goes back to how it was before it.
+    { x: 0, y: 0, width: 2, height: 1, rgba: picture(2, 1, () => GREEN), dispose: 2, delay: [0, 100] },
+    // Copied with its alpha (blend source): clears one pixel, then that pixel is cleared again (dispose background).
+    { x: 3, y: 3, width: 1, height: 1, rgba: picture(1, 1, () => CLEAR), dispose: 1, delay: [3, 10] },
+  ];
+
+  it('composites frames with blend and dispose operations, with their delays', async () => {
+    const seq = await decodeAnimatedImage(apng(4, 4, frames), DEFAULT_FRAME_LIMITS);
+    expect([seq.width, seq.height, seq.frames.length, seq.alpha]).toEqual([4, 4, 4, 'mask']);
+    expect(seconds(seq.frames)).toEqual([0.1, 0.2, 0.1, 0.3]);
+    const [f0, f1, f2, f3] = seq.frames.map((f) => (x: number, y: number) => pixel(f.rgba, 4, x, y));
+    expect([f0(0, 0), f0(2, 2)]).toEqual([RED, RED]);
+    // over: (255 * 127 / 255, 0, 255 * 128 / 255) with full alpha
+    expect([f1(0, 0), f1(1, 1), f1(2, 2), f1(3, 3)]).toEqual([RED, [127, 0, 128, 255], [127, 0, 128, 255], RED]);
+    expect([f2(0, 0), f2(1, 0), f2(2, 0), f2(1, 1)]).toEqual([GREEN, GREEN, RED, [127, 0, 128, 255]]);
+    // The green strip is gone (dispose previous), the blended square stays, the cleared pixel shows.
+    expect([f3(0, 0), f3(1, 0), f3(1, 1), f3(3, 3)]).toEqual([RED, RED, [127, 0, 128, 255], CLEAR]);
+  });
+
+  it('skips a default image that is not part of the animation, and treats a first "previous" as "background"', async () => {
+    const magenta = picture(4, 4, () => [255, 0, 255, 255]);
+    const bytes = apng(
+      4,
+      4,
+      [
+        { width: 4, height: 4, rgba: picture(4, 4, () => GREEN), dispose: 2 },
+        { x: 2, y: 2, width: 2, height: 2, rgba: picture(2, 2, () => BLUE), blend: 1 },
+      ],
+      { separateDefault: magenta },
+    );
+    expect(await isAnimatedImage(bytes)).toBe(true);
+    const seq = await decodeAnimatedImage(bytes, DEFAULT_FRAME_LIMITS);
+    expect(seq.frames).toHaveLength(2);
+    expect(pixel(seq.frames[0].rgba, 4, 0, 0)).toEqual(GREEN);
+    expect([pixel(seq.frames[1].rgba, 4, 0, 0), pixel(seq.frames[1].rgba, 4, 3, 3)]).toEqual([CLEAR, BLUE]);
+  });
+
+  it('decodes paletted frames with the palette and its transparency', async () => {
+    const palette: RGBA[] = [RED, GREEN, [0, 0, 255, 100]];
+    const bytes = apng(
+      2,
+      2,
+      [
+        { width: 2, height: 2, rgba: Buffer.from([0, 0, 1, 1]) },
+        { width: 2, height: 1, rgba: Buffer.from([2, 2]) },
+      ],
+      { palette },
+    );
+    const seq = await decodeAnimatedImage(bytes, DEFAULT_FRAME_LIMITS);
+    expect(seq.alpha).toBe('blend');
+    expect([pixel(seq.frames[0].rgba, 2, 0, 0), pixel(seq.frames[0].rgba, 2, 0, 1)]).toEqual([RED, GREEN]);
+    expect([pixel(seq.frames[1].rgba, 2, 1, 0), pixel(seq.frames[1].rgba, 2, 1, 1)]).toEqual([[0, 0, 255, 100], GREEN]);
+  });
+
+  it('rejects truncated, corrupt and inconsistent files', async () => {
+    const good = apng(4, 4, frames);
+    expect((await failure(good.subarray(0, good.length - 30))).code).toBe('bad_animation');
+    expect((await failure(good.subarray(0, good.length - 30))).message).toMatch(/truncated/);
+    const corrupt = Buffer.from(good);
+    corrupt[good.length - 20] ^= 0xff;
+    expect((await failure(corrupt)).message).toMatch(/CRC/);
+    expect((await failure(apng(4, 4, frames, { numFrames: 5 }))).message).toMatch(/declares 5 frames but holds 4/);
+    const outside = apng(4, 4, [frames[0], { ...frames[1], x: 3 }]);
+    expect((await failure(outside)).message).toMatch(/does not fit the 4x4 canvas/);
+  });
+});
+
+describe('decodeAnimatedImage: limits', () => {
+  it('keeps at most maxFrames frames, their durations adding up to the whole loop', async () => {
+    const colours = [RED, GREEN, BLUE, [255, 255, 0, 255], [0, 255, 255, 255]] as RGBA[];
+    const gif = await animation('gif', 4, 4, colours.map((c) => picture(4, 4, () => c)), [100, 200, 300, 400, 500]);
+    const seq = await decodeAnimatedImage(gif, { ...DEFAULT_FRAME_LIMITS, maxFrames: 2 });
+    expect(seq.frames).toHaveLength(2);
+    expect(seq.frames.reduce((s, f) => s + f.duration, 0)).toBeCloseTo(1.5);
+    expect(seq.frames.map((f) => pixel(f.rgba, 4, 0, 0))).toEqual([RED, BLUE]);
+  });
+
+  it('shrinks frames to maxSide keeping the aspect ratio', async () => {
+    const gif = await animation('gif', 40, 20, [picture(40, 20, () => RED), picture(40, 20, () => GREEN)], [100, 100]);
+    const seq = await decodeAnimatedImage(gif, { ...DEFAULT_FRAME_LIMITS, maxSide: 10 });
+    expect([seq.width, seq.height]).toEqual([10, 5]);
+    expect(seq.frames.map((f) => f.rgba.length)).toEqual([200, 200]);
+    expect(seq.frames.map((f) => pixel(f.rgba, 10, 4, 2))).toEqual([RED, GREEN]);
+  });
+});
+
+describe('isAnimatedImage', () => {
+  it('is true for APNG, animated GIF and animated WebP', async () => {
+    const frames = [picture(4, 4, () => RED), picture(4, 4, () => GREEN)];
+    expect(await isAnimatedImage(apng(4, 4, [{ width: 4, height: 4, rgba: frames[0] }, { width: 4, height: 4, rgba: frames[1] }]))).toBe(true);
+    expect(await isAnimatedImage(await animation('gif', 4, 4, frames, [100, 100]))).toBe(true);
+    expect(await isAnimatedImage(await animation('webp', 4, 4, frames, [100, 100]))).toBe(true);
+  });
+
+  it('is false for still pictures, and decoding them says not_animated', async () => {
+    const still = sharp(picture(4, 4, () => RED), { raw: { width: 4, height: 4, channels: 4 } });
+    const png = await still.clone().png().toBuffer();
+    const jpeg = await still.clone().jpeg().toBuffer();
+    const gif = await still.clone().gif().toBuffer();
+    const oneFrameApng = apng(4, 4, [{ width: 4, height: 4, rgba: picture(4, 4, () => RED) }]);
+    for (const bytes of [png, jpeg, gif, oneFrameApng, Buffer.from('not an image')]) {
+      expect(await isAnimatedImage(bytes)).toBe(false);
+      expect((await failure(bytes)).code).toBe('not_animated');
+    }
+  });
+});

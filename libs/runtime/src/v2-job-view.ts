@@ -1,0 +1,84 @@
+import type { AccountRepository, JobEntity } from '@app/persistence';
+import type { AnimatedArResult, StillImageResult } from '@app/plugins';
+import type { StoragePort } from '@app/storage';
+import { toCredits } from '@app/billing';
+import type { PublicUrls } from './public-urls';
+
+/** 0..100 with one decimal; 100 once completed. */
+export const progressView = (status: string, progress: number) => (status === 'completed' ? 100 : Math.round(progress * 10) / 10);
+
+/** Result of a completed picture job (the still-image pipeline's output, as URLs). */
+export function pictureResult(r: StillImageResult, embedId: string | null, urls: PublicUrls, storage: StoragePort) {
+  return {
+    usdz_url: storage.url(r.files.usdz.key),
+    glb_url: storage.url(r.files.glb.key),
+    preview_url: storage.url(r.files.poster.key),
+    embed_url: embedId ? urls.embed(embedId) : null,
+    embed_url_static: embedId ? urls.embedStatic(embedId) : null,
+    dimensions: r.dimensions,
+    texture: { width: r.texture.width, height: r.texture.height },
+  };
+}
+
+/** Gross, refunded and net credits of a job (spec §2.7), from the ledger. */
+export interface JobCredits {
+  credits_charged: number;
+  credits_refunded: number;
+  net_credits_charged: number;
+}
+
+export async function jobCredits(accounts: AccountRepository, jobId: string): Promise<JobCredits> {
+  const c = await accounts.jobCredits(jobId);
+  return { credits_charged: toCredits(c.chargedCents), credits_refunded: toCredits(c.refundedCents), net_credits_charged: toCredits(c.chargedCents - c.refundedCents) };
+}
+
+/** Result of a completed animated AR job: every field of spec §2.7, plus frames and dimensions. */
+export function animatedArResult(job: JobEntity, r: AnimatedArResult, credits: JobCredits, urls: PublicUrls, storage: StoragePort) {
+  return {
+    usdz_url: storage.url(r.files.usdz.key),
+    glb_url: storage.url(r.files.glb.key),
+    preview_url: storage.url(r.files.poster.key),
+    embed_url: job.publicId ? urls.embed(job.publicId) : null,
+    embed_url_static: job.publicId ? urls.embedStatic(job.publicId) : null,
+    // The model and its picture are both identified by the job here: one AR model per job.
+    ar_model_id: job.id,
+    image_id: job.publicId ?? job.id,
+    ai_motion_skipped: r.ai_motion_skipped,
+    ...credits,
+    source_kind: r.source_kind,
+    motion: r.motion,
+    background_removed: r.background_removed,
+    dimensions: r.dimensions,
+    frames: r.frames,
+  };
+}
+
+/** The body of GET /api/v2/jobs/:id, also the animated AR callback's payload ("the final job payload"). */
+export async function v2JobView(
+  job: JobEntity,
+  extras: { item?: { id: number; showcase_id: number } | null; accounts: AccountRepository },
+  urls: PublicUrls,
+  storage: StoragePort,
+) {
+  const animated = job.kind === 'v2.animated-ar';
+  const credits = animated ? await jobCredits(extras.accounts, job.id) : null;
+  const done = job.status === 'completed' && job.result;
+  const result = !done
+    ? undefined
+    : animated
+      ? animatedArResult(job, job.result as AnimatedArResult, credits!, urls, storage)
+      : pictureResult(job.result as StillImageResult, job.publicId, urls, storage);
+  return {
+    job_id: job.id,
+    object: 'job' as const,
+    kind: job.kind === 'v2.picture' ? 'showcase.picture' : animated ? 'animated_ar' : job.kind,
+    status: job.status,
+    progress: progressView(job.status, job.progress),
+    ...(extras.item ? { showcase_id: extras.item.showcase_id, item_id: extras.item.id } : {}),
+    ...(job.status === 'failed' && job.error ? { error: { code: job.error.code, message: job.error.message, ...(job.error.stage ? { stage: job.error.stage } : {}) } } : {}),
+    ...(credits && !done ? credits : {}),
+    ...(result ? { result } : {}),
+    created_at: job.createdAt.toISOString(),
+    updated_at: job.updatedAt.toISOString(),
+  };
+}
