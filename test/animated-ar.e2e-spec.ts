@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { verifyWebhook } from '@app/plugins';
 import { Api, type AppProcess, freePort, ROOT, spawnApp, tempDir, waitFor, waitHealthy, writeConfigFile } from './support/app-process';
+import { launchChromium } from './support/browser';
 import { startMediaServer } from './support/media-server';
 import { readGlb, readUsdz, tinyusdzParse, validateGlb } from './support/model-readers';
 import { testCertificate } from './support/tls';
@@ -188,6 +189,24 @@ describe('animated AR jobs (real downloads over https, ffmpeg, sharp, ONNX)', ()
     expect(m.heightM).toBeCloseTo(24 * 0.0254, 3);
     expect((await fetch(job.result.glb_url)).headers.get('content-type')).toBe('model/gltf-binary');
     expect((await fetch(job.result.usdz_url)).headers.get('content-type')).toBe('model/vnd.usdz+zip');
+
+    // The desktop embed plays the flipbook (model-viewer autoplay) in headless Chromium.
+    const embed = await (await fetch(`${job.result.embed_url}?platform=desktop`)).text();
+    expect(embed).toContain('autoplay animation-name="flipbook"');
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${job.result.embed_url}?platform=desktop`);
+      const state = await page.waitForFunction(() => {
+        const mv = document.querySelector('model-viewer') as any;
+        return mv && mv.loaded && mv.availableAnimations?.length ? { animations: mv.availableAnimations, paused: mv.paused, t: mv.currentTime } : null;
+      }, undefined, { timeout: 60_000 }).then((h) => h.jsonValue());
+      expect(state.animations).toEqual(['flipbook']);
+      expect(state.paused).toBe(false);
+      await page.waitForFunction(() => (document.querySelector('model-viewer') as any).currentTime > 0.3, undefined, { timeout: 30_000 });
+    } finally {
+      await browser.close();
+    }
 
     const hook = await waitFor(async () => hooks.received.find((h) => JSON.parse(h.body).job_id === r.body.job_id), 30_000, 'callback');
     const secret = (await api.req('GET', '/api/v1/webhook-secret')).body.secret as string;

@@ -11,6 +11,8 @@ export interface ReadyModel {
   heightInches: number;
   qrSvg: string;
   assetBase: string;
+  /** A flipbook (animated AR): the desktop preview plays its animation in a loop. */
+  animated?: boolean;
 }
 
 const STYLE = `
@@ -63,7 +65,7 @@ export function interactivePage(m: ReadyModel, platform: Platform): string {
     button = `<a class="ar-button" id="ar-launch" target="_top" href="${esc(sceneViewerIntent(m.glbUrl, m.pageUrl, 'Picture'))}">View in your space</a>`;
   } else {
     head = `<script type="module" src="${esc(m.assetBase)}/assets/model-viewer.min.js"></script>`;
-    viewer = `<model-viewer src="${esc(m.glbUrl)}" ios-src="${esc(m.usdzUrl)}" poster="${esc(m.posterUrl)}" alt="3D preview of the picture" camera-controls camera-orbit="0deg 90deg auto" interaction-prompt="none" shadow-intensity="0" exposure="1"></model-viewer>`;
+    viewer = `<model-viewer src="${esc(m.glbUrl)}" ios-src="${esc(m.usdzUrl)}" poster="${esc(m.posterUrl)}" alt="3D preview of the picture" camera-controls camera-orbit="0deg 90deg auto" interaction-prompt="none" shadow-intensity="0" exposure="1"${m.animated ? ' autoplay animation-name="flipbook"' : ''}></model-viewer>`;
     button = `<button class="ar-button" id="ar-launch" type="button" aria-controls="qr">View in your space</button>
 <div class="qr" id="qr" role="dialog" aria-label="Open on your phone">${m.qrSvg}<div>Scan with your phone to place it in your space</div><button type="button" id="qr-close">Close</button></div>
 <script>

@@ -43,6 +43,7 @@ export class EmbedService {
         heightInches: r.dimensions.height_inches,
         qrSvg,
         assetBase: this.urls.base,
+        animated: job.kind === 'v2.animated-ar',
       }, platform),
     };
   }
