@@ -200,7 +200,7 @@ describe('animated AR jobs (real downloads over https, ffmpeg, sharp, ONNX)', ()
       const state = await page.waitForFunction(() => {
         const mv = document.querySelector('model-viewer') as any;
         return mv && mv.loaded && mv.availableAnimations?.length ? { animations: mv.availableAnimations, paused: mv.paused, t: mv.currentTime } : null;
-      }, undefined, { timeout: 60_000 }).then((h) => h.jsonValue());
+      }, undefined, { timeout: 60_000 }).then((h) => h.jsonValue() as Promise<{ animations: string[]; paused: boolean }>);
       expect(state.animations).toEqual(['flipbook']);
       expect(state.paused).toBe(false);
       await page.waitForFunction(() => (document.querySelector('model-viewer') as any).currentTime > 0.3, undefined, { timeout: 30_000 });

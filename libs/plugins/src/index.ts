@@ -27,6 +27,10 @@ export function builtinPlugins(): Plugin<object>[] {
 }
 export * from './flipbook';
 export * from './frames/frame-sequence';
+export * from './frames/decode-animated-image';
+export * from './frames/decode-video';
+export * from './background-removal';
+export * from './motion/procedural/render-procedural-motion';
 export * from './motion/motion-provider.port';
 export * from './motion/procedural/motion-presets';
 export * from './motion/procedural/procedural-motion.adapter';
