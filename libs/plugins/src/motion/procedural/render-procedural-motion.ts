@@ -168,6 +168,10 @@ async function preparePlane(still: RgbaStill, poses: readonly CameraPose[], out:
   return { px, width, height, sx: width / rect.width, sy: height / rect.height, left: rect.left, top: rect.top };
 }
 
+// Aliased once: a global `Math.*` lookup per pixel is ~100x slower where the global object is a sandbox (jest's vm).
+const floor = Math.floor;
+const clampIndex = (i: number, n: number) => (i < 0 ? 0 : i >= n ? n - 1 : i);
+
 /**
  * Renders one frame: each output pixel centre is mapped through the pose (fractional, so slow moves do not
  * step from pixel to pixel) and sampled bilinearly. Points outside the plane come out transparent, so a
@@ -200,14 +204,14 @@ function renderFrame(plane: SourcePlane, pose: CameraPose, out: { width: number;
       // Pixel centres sit at i + 0.5; taps past the edge repeat the edge pixel.
       const fx = x - 0.5;
       const fy = y - 0.5;
-      const x0 = Math.floor(fx);
-      const y0 = Math.floor(fy);
+      const x0 = floor(fx);
+      const y0 = floor(fy);
       const tx = fx - x0;
       const ty = fy - y0;
-      const xa = Math.min(pw - 1, Math.max(0, x0)) * 4;
-      const xb = Math.min(pw - 1, Math.max(0, x0 + 1)) * 4;
-      const ra = Math.min(ph - 1, Math.max(0, y0)) * pw * 4;
-      const rb = Math.min(ph - 1, Math.max(0, y0 + 1)) * pw * 4;
+      const xa = clampIndex(x0, pw) * 4;
+      const xb = clampIndex(x0 + 1, pw) * 4;
+      const ra = clampIndex(y0, ph) * pw * 4;
+      const rb = clampIndex(y0 + 1, ph) * pw * 4;
       const w00 = (1 - tx) * (1 - ty);
       const w10 = tx * (1 - ty);
       const w01 = (1 - tx) * ty;
