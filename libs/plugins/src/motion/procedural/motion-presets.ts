@@ -24,7 +24,7 @@ export interface CameraPath {
   /** Vertical pan, peak offset as a fraction of the framed height; positive travels down first. */
   panY: number;
   panYPhase: number;
-  /** Peak rotation, degrees (at most 3); positive turns clockwise first. */
+  /** Peak roll, degrees (at most 3); positive: the camera rolls clockwise first (the picture seems to turn anticlockwise). */
   rotateDeg: number;
   rotatePhase: number;
 }
@@ -97,7 +97,7 @@ export const MOTION_PRESETS: readonly MotionPreset[] = [
     camera: { ...STILL, panY: 0.03, rotateDeg: 0.75, rotatePhase: 0.25 },
   },
   {
-    // x starts centred (phase 0.25), y at the top (phase 0): a circle, clockwise on screen.
+    // x starts centred (phase 0.25), y at the top (phase 0): the camera circles clockwise on screen.
     id: 'orbit',
     label: 'Orbit',
     description: 'The camera circles slowly around the centre of the picture.',

@@ -234,8 +234,9 @@ function checkAborted(signal: AbortSignal | undefined): void {
 
 /** Loop timing: frame count, fps, and the options clamped to their limits. */
 function loopTiming(opts: ProceduralMotionOptions): { frameCount: number; fps: number } {
-  const fps = Math.min(30, Math.max(1, opts.fps ?? DEFAULT_MOTION_FPS));
-  const duration = Math.min(MAX_MOTION_DURATION_S, Math.max(1 / fps, opts.durationS ?? DEFAULT_MOTION_DURATION_S));
+  const or = (v: number | undefined, fallback: number) => (v !== undefined && Number.isFinite(v) ? v : fallback);
+  const fps = Math.min(30, Math.max(1, or(opts.fps, DEFAULT_MOTION_FPS)));
+  const duration = Math.min(MAX_MOTION_DURATION_S, Math.max(1 / fps, or(opts.durationS, DEFAULT_MOTION_DURATION_S)));
   return { frameCount: Math.max(1, Math.round(duration * fps)), fps };
 }
 
@@ -252,7 +253,8 @@ function loopTiming(opts: ProceduralMotionOptions): { frameCount: number; fps: n
 export async function renderProceduralMotion(still: RgbaStill, opts: ProceduralMotionOptions): Promise<FrameSequence> {
   checkAborted(opts.signal);
   if (still.rgba.length !== still.width * still.height * 4) throw new Error(`motion: the still is not ${still.width}x${still.height} RGBA`);
-  const out = { width: Math.max(1, Math.round(opts.width)), height: Math.max(1, Math.round(opts.height)) };
+  const out = { width: Math.round(opts.width), height: Math.round(opts.height) };
+  if (!(out.width >= 1 && out.height >= 1)) throw new Error(`motion: invalid frame size ${opts.width}x${opts.height}`);
   const { frameCount, fps } = loopTiming(opts);
   const path = applyMotionHints(opts.preset.camera, promptHints(opts.customMotion ?? ''));
   const poses = cameraPoses(path, still, out, frameCount);
