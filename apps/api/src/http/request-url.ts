@@ -26,7 +26,7 @@ export function requestUrl(param: string, v: unknown, rules: UrlRules = {}): str
   if (!ok) throw ApiError.invalid(param, `${param}: must be ${schemes}`, rules.https ? 'https_required' : 'parameter_invalid');
   if (u.username || u.password) throw ApiError.invalid(param, `${param}: must not carry credentials`);
   if (rules.blockPrivate && isBlockedHostname(u.hostname.replace(/^\[|\]$/g, ''))) {
-    throw ApiError.invalid(param, `${param}: ${u.hostname} is a private or reserved address`, 'url_blocked');
+    throw ApiError.invalid(param, `${param}: ${u.hostname} is a private or reserved address`, `${param}_blocked`);
   }
   return u.toString();
 }
