@@ -135,7 +135,7 @@ async function runScenario(scenario: Scenario, path: string, removeBackground: b
 async function backgroundRemovalPerFrame(path: string) {
   const png = await sharp(path).resize(800, 600, { fit: 'fill' }).png().toBuffer();
   const { data } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  const lib = require('@imgly/background-removal-node') as { removeBackground: (b: Blob) => Promise<Blob> };
+  const lib = (await import('@imgly/background-removal-node')) as { removeBackground: (b: Blob) => Promise<Blob> };
   const libTimes: number[] = [];
   for (let i = 0; i < 4; i++) {
     const [, t] = await time(() => lib.removeBackground(new Blob([new Uint8Array(png)], { type: 'image/png' })));
