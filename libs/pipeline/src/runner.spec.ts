@@ -1,4 +1,3 @@
-
 import {
   createContainer,
   computeProgress,
@@ -11,41 +10,11 @@ import {
   RetryLaterError,
   toV1Status,
   UserError,
-  type JobPatch,
-  type JobStorePort,
-  type RunnableJob,
   type StageProvider,
   type PipelineStep,
 } from './index';
+import { MemoryJobStore } from '../../../test/support/memory-job-store';
 
-class MemoryStore implements JobStorePort {
-  jobs = new Map<string, RunnableJob & Record<string, unknown>>();
-  history: { id: string; patch: JobPatch }[] = [];
-  add(job: Partial<RunnableJob> & { id: string; pipeline: string }): void {
-    this.jobs.set(job.id, { kind: 'test', status: 'queued', ownerId: null, input: {}, attempts: 0, ...job });
-  }
-  async findRunnable(id: string) {
-    const j = this.jobs.get(id);
-    return j ? { ...j } : null;
-  }
-  async update(id: string, patch: JobPatch) {
-    const j = this.jobs.get(id)!;
-    if (j.status === 'completed' || j.status === 'failed') return false;
-    this.history.push({ id, patch });
-    Object.assign(j, patch);
-    return true;
-  }
-  async saveCheckpoint(id: string, key: string, value: unknown) {
-    const j = this.jobs.get(id)!;
-    const cp = { ...(j.checkpoints ?? {}) };
-    if (value === null) delete cp[key];
-    else cp[key] = value;
-    j.checkpoints = cp;
-  }
-  statuses(id: string) {
-    return this.history.filter((h) => h.id === id && h.patch.status).map((h) => h.patch.status);
-  }
-}
 
 const log = { info: jest.fn(), warn: jest.fn(), error: jest.fn() };
 
@@ -63,7 +32,7 @@ async function setup(stages: StageProvider[], steps: PipelineStep[] = stages.map
     },
   });
   const registry = await PipelineRegistry.boot(container, [plugin]);
-  const store = new MemoryStore();
+  const store = new MemoryJobStore();
   const runner = new PipelineRunner({ registry, store, log });
   return { registry, store, runner };
 }
@@ -191,7 +160,7 @@ describe('PipelineRunner', () => {
         registerPipeline(c, { id: 'bad', steps: [{ stage: 'bad', phase: 'converting' }] });
       },
     })]);
-    const store = new MemoryStore();
+    const store = new MemoryJobStore();
     const events: string[] = [];
     const runner = new PipelineRunner({ registry, store, log, listeners: [{
       onCompleted: async (j) => { events.push(`done:${j.id}`); },

@@ -1,6 +1,7 @@
-import { createContainer, definePlugin, OperationalError, PipelineRegistry, PipelineRunner, registerPipeline, registerStage, UserError, type JobPatch, type JobStorePort, type RunnableJob } from '@app/pipeline';
+import { createContainer, definePlugin, OperationalError, PipelineRegistry, PipelineRunner, registerPipeline, registerStage, UserError, type RunnableJob } from '@app/pipeline';
 import { ANIMATED_AR_PIPELINE } from '@app/plugins';
 import type { AccountRepository } from '@app/persistence';
+import { MemoryJobStore } from '../../../test/support/memory-job-store';
 import { RefundOnFailure } from './refund.listener';
 
 /** The ledger as the listener needs it: refunds counted per job, at most once (like the unique index). */
@@ -18,20 +19,6 @@ class FakeLedger {
   }
 }
 
-class MemoryStore implements JobStorePort {
-  jobs = new Map<string, RunnableJob & { error?: unknown; result?: unknown }>();
-  async findRunnable(id: string) {
-    const j = this.jobs.get(id);
-    return j ? { ...j } : null;
-  }
-  async update(id: string, patch: JobPatch) {
-    const j = this.jobs.get(id)!;
-    if (j.status === 'completed' || j.status === 'failed') return false;
-    Object.assign(j, patch);
-    return true;
-  }
-  async saveCheckpoint() {}
-}
 
 /** The animated AR pipeline with every stage stubbed; `failing` throws `error`. */
 async function setup(failing: string, error: Error) {
@@ -46,10 +33,10 @@ async function setup(failing: string, error: Error) {
     },
   });
   const registry = await PipelineRegistry.boot(container, [plugin]);
-  const store = new MemoryStore();
+  const store = new MemoryJobStore();
   const ledger = new FakeLedger();
   const runner = new PipelineRunner({ registry, store, log: { info: () => {}, warn: () => {}, error: () => {} }, listeners: [new RefundOnFailure(ledger as unknown as AccountRepository)] });
-  store.jobs.set('v2_job', { id: 'v2_job', kind: 'v2.animated-ar', pipeline: 'animated-ar', status: 'queued', ownerId: 'usr_1', input: {}, attempts: 0 });
+  store.add({ id: 'v2_job', kind: 'v2.animated-ar', pipeline: 'animated-ar', ownerId: 'usr_1' });
   return { runner, store, ledger };
 }
 
@@ -81,7 +68,7 @@ describe('animated AR: a failure in any stage refunds the up-front charge exactl
   it('a completed job whose source was already animated gets the AI part back', async () => {
     const ledger = new FakeLedger();
     const l = new RefundOnFailure(ledger as unknown as AccountRepository);
-    const job = { id: 'v2_a', kind: 'v2.animated-ar', pipeline: 'animated-ar', status: 'completed' as const, ownerId: 'u', input: {}, attempts: 1 };
+    const job = { id: 'v2_a', kind: 'v2.animated-ar', pipeline: 'animated-ar', status: 'completed' as const, ownerId: 'u', input: {}, attempts: 1 } satisfies RunnableJob;
     await l.onCompleted(job, { ai_motion_skipped: true });
     await l.onCompleted({ ...job, id: 'v2_b' }, { ai_motion_skipped: false });
     expect(ledger.partial).toEqual(['v2_a:animated-ar.ai_motion', 'v2_a:animated-ar.model_surcharge']);

@@ -182,7 +182,8 @@ export function parseApng(bytes: Buffer): Apng {
   return { width, height, numPlays: declared.numPlays, frames, ihdr, decodingChunks };
 }
 
-function chunk(type: string, data: Buffer): Buffer {
+/** One PNG chunk: length, type, data, CRC-32 of type + data. */
+export function pngChunk(type: string, data: Buffer): Buffer {
   const out = Buffer.alloc(12 + data.length);
   out.writeUInt32BE(data.length, 0);
   out.write(type, 4, 'latin1');
@@ -198,10 +199,10 @@ export function framePng(apng: Apng, frame: ApngFrame): Buffer {
   ihdr.writeUInt32BE(frame.height, 4);
   return Buffer.concat([
     SIGNATURE,
-    chunk('IHDR', ihdr),
-    ...apng.decodingChunks.map((c) => chunk(c.type, c.data)),
-    ...frame.data.map((d) => chunk('IDAT', d)),
-    chunk('IEND', Buffer.alloc(0)),
+    pngChunk('IHDR', ihdr),
+    ...apng.decodingChunks.map((c) => pngChunk(c.type, c.data)),
+    ...frame.data.map((d) => pngChunk('IDAT', d)),
+    pngChunk('IEND', Buffer.alloc(0)),
   ]);
 }
 

@@ -1,7 +1,8 @@
-import { crc32, deflateSync } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { UserError } from '@app/pipeline';
 import { decodeAnimatedImage, isAnimatedImage } from './decode-animated-image';
+import { pngChunk } from './apng';
 import { DEFAULT_FRAME_LIMITS, type FrameLimits, classifyAlpha } from './frame-sequence';
 
 type RGBA = [number, number, number, number];
@@ -37,14 +38,6 @@ async function animation(format: 'gif' | 'webp', width: number, height: number, 
 
 // --- APNG writer: just enough of the format to build test files chunk by chunk ---
 
-function pngChunk(type: string, data: Buffer): Buffer {
-  const out = Buffer.alloc(12 + data.length);
-  out.writeUInt32BE(data.length, 0);
-  out.write(type, 4, 'latin1');
-  data.copy(out, 8);
-  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
-  return out;
-}
 
 /** zlib stream of scanlines (`bpp` bytes a pixel), each with filter byte 0 (none). */
 function scanlines(pixels: Buffer, width: number, height: number, bpp = 4): Buffer {
