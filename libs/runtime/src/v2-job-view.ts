@@ -7,14 +7,21 @@ import type { PublicUrls } from './public-urls';
 /** 0..100 with one decimal; 100 once completed. */
 export const progressView = (status: string, progress: number) => (status === 'completed' ? 100 : Math.round(progress * 10) / 10);
 
+/** The model, poster and embed URLs every v2 result carries. */
+function modelLinks(files: StillImageResult['files'], embedId: string | null, urls: PublicUrls, storage: StoragePort) {
+  return {
+    usdz_url: storage.url(files.usdz.key),
+    glb_url: storage.url(files.glb.key),
+    preview_url: storage.url(files.poster.key),
+    embed_url: embedId ? urls.embed(embedId) : null,
+    embed_url_static: embedId ? urls.embedStatic(embedId) : null,
+  };
+}
+
 /** Result of a completed picture job (the still-image pipeline's output, as URLs). */
 export function pictureResult(r: StillImageResult, embedId: string | null, urls: PublicUrls, storage: StoragePort) {
   return {
-    usdz_url: storage.url(r.files.usdz.key),
-    glb_url: storage.url(r.files.glb.key),
-    preview_url: storage.url(r.files.poster.key),
-    embed_url: embedId ? urls.embed(embedId) : null,
-    embed_url_static: embedId ? urls.embedStatic(embedId) : null,
+    ...modelLinks(r.files, embedId, urls, storage),
     dimensions: r.dimensions,
     texture: { width: r.texture.width, height: r.texture.height },
   };
@@ -35,11 +42,7 @@ export async function jobCredits(accounts: AccountRepository, jobId: string): Pr
 /** Result of a completed animated AR job: every field of spec §2.7, plus frames and dimensions. */
 export function animatedArResult(job: JobEntity, r: AnimatedArResult, credits: JobCredits, urls: PublicUrls, storage: StoragePort) {
   return {
-    usdz_url: storage.url(r.files.usdz.key),
-    glb_url: storage.url(r.files.glb.key),
-    preview_url: storage.url(r.files.poster.key),
-    embed_url: job.publicId ? urls.embed(job.publicId) : null,
-    embed_url_static: job.publicId ? urls.embedStatic(job.publicId) : null,
+    ...modelLinks(r.files, job.publicId, urls, storage),
     // The model and its picture are both identified by the job here: one AR model per job.
     ar_model_id: job.id,
     image_id: job.publicId ?? job.id,

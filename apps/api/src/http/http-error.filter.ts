@@ -1,5 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { InsufficientCreditsError, NoShowcaseSlotsError } from '@app/persistence';
 import { UserError } from '@app/pipeline';
 import { ApiError, type ApiErrorType } from './api-error';
 
@@ -35,6 +36,13 @@ export class HttpErrorFilter implements ExceptionFilter {
       status = exception.status;
       for (const [name, value] of Object.entries(exception.headers ?? {})) void reply.header(name, value);
       body = { type: exception.type, code: exception.code, message: exception.message, param: exception.param };
+    } else if (exception instanceof InsufficientCreditsError) {
+      // Charges are all or nothing: the transaction that refused wrote nothing.
+      status = 402;
+      body = { type: 'insufficient_credits', code: 'insufficient_credits', message: `this needs ${exception.neededCents / 100} credits; the balance is ${exception.balanceCents / 100}. Nothing was created or charged.` };
+    } else if (exception instanceof NoShowcaseSlotsError) {
+      status = 403;
+      body = { type: 'permission_error', code: 'no_showcase_slots', message: `${exception.message}; ask the operator for more showcase slots` };
     } else if (exception instanceof UserError) {
       status = 400;
       body = { type: 'invalid_request_error', code: exception.code, message: exception.message, param: exception.param };

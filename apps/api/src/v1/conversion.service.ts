@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
 import { JobRepository, WebhookRepository, type JobEntity } from '@app/persistence';
-import { toV1Status, UserError } from '@app/pipeline';
+import { toV1Status } from '@app/pipeline';
 import { parseDimensionRequest, type StillImageResult } from '@app/plugins';
 import type { JobQueuePort } from '@app/queue';
 import { APP_CONFIG, JOB_QUEUE, JobRoutes, PublicUrls, STORAGE } from '@app/runtime';
@@ -44,13 +44,8 @@ export class ConversionService {
     }
     requestUrl('image_url', b.image_url, { max: 4096 });
     const callbackUrl = b.callback_url === undefined || b.callback_url === null ? undefined : this.checkCallbackUrl(b.callback_url);
-    let dims: ReturnType<typeof parseDimensionRequest>;
-    try {
-      dims = parseDimensionRequest(b);
-    } catch (e) {
-      if (e instanceof UserError) throw ApiError.invalid(e.param ?? 'body', e.message, e.code);
-      throw e;
-    }
+    // A bad size is a UserError naming its param: the error filter answers 400.
+    const dims = parseDimensionRequest(b);
     const input: Record<string, unknown> = { image_url: b.image_url };
     if (callbackUrl) input.callback_url = callbackUrl;
     if (dims.mode === 'explicit') Object.assign(input, { width_inches: dims.width, height_inches: dims.height });

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart'; // request.parts()
 import { type PricingPolicy, toCredits } from '@app/billing';
 import type { AppConfig } from '@app/config';
-import { InsufficientCreditsError, type NewItem, NoShowcaseSlotsError, randomId, ShowcaseRepository, type ShowcaseRow } from '@app/persistence';
+import { type NewItem, randomId, ShowcaseRepository, type ShowcaseRow } from '@app/persistence';
 import type { JobQueuePort } from '@app/queue';
 import { APP_CONFIG, JOB_QUEUE, JobRoutes, PRICING_POLICY, PublicUrls, STORAGE } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
@@ -38,21 +38,6 @@ export class ShowcasesService {
     return p.keyType === 'owner' ? 0 : this.pricing.quote({ kind: 'showcase.picture', count: 1 }).totalCents;
   }
 
-  /** Maps the ledger's and the slot check's refusals onto 402 / 403. */
-  private async billed<T>(fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (e) {
-      if (e instanceof InsufficientCreditsError) {
-        throw new ApiError(402, 'insufficient_credits', 'insufficient_credits', `this needs ${e.neededCents / 100} credits; the balance is ${e.balanceCents / 100}. Nothing was created or charged.`);
-      }
-      if (e instanceof NoShowcaseSlotsError) {
-        throw new ApiError(403, 'permission_error', 'no_showcase_slots', `${e.message}; ask the operator for more showcase slots`);
-      }
-      throw e;
-    }
-  }
-
   private async enqueue(items: { id: number; jobId: string }[]) {
     // A lost enqueue is found by the worker's backlog sweep (the jobs are in the database).
     await Promise.all(items.map((i) => this.queue.enqueue(i.jobId).catch(() => undefined)));
@@ -63,12 +48,12 @@ export class ShowcasesService {
     const req = parseShowcaseRequest(body);
     if (req.imageUrls.length > this.config.showcases.maxItems) throw ApiError.invalid('image_urls', `image_urls: at most ${this.config.showcases.maxItems} pictures per showcase`);
     const owner = p.keyType === 'owner';
-    const created = await this.billed(() => this.showcases.create(
+    const created = await this.showcases.create(
       { ownerId: p.userId, layout: req.layout, logoUrl: req.logoUrl, description: req.description, customLinks: req.customLinks, branding: req.branding },
       req.imageUrls.map((u) => ({ source: 'url', sourceUrl: u })),
       { enforceSlots: !owner, showcaseCents: owner ? 0 : this.pricing.quote({ kind: 'showcase.create' }).totalCents, pictureCents: this.pictureCents(p) },
       { pipeline: this.routes.pipelineFor('v2.picture') },
-    ));
+    );
     return {
       id: created.showcase.id,
       url: this.urls.showcase(created.showcase.public_id),
@@ -103,7 +88,7 @@ export class ShowcasesService {
     if (have + items.length > this.config.showcases.maxItems) {
       throw ApiError.invalid(items[0].source === 'url' ? 'image_urls' : 'files', `a showcase holds at most ${this.config.showcases.maxItems} pictures (it has ${have})`, 'too_many_items');
     }
-    const created = await this.billed(() => this.showcases.addItems(s, items, this.pictureCents(p), { pipeline: this.routes.pipelineFor('v2.picture') }));
+    const created = await this.showcases.addItems(s, items, this.pictureCents(p), { pipeline: this.routes.pipelineFor('v2.picture') });
     return { showcase_id: s.id, queued_jobs: await this.enqueue(created.items), credits_charged: toCredits(created.chargedCents) };
   }
 

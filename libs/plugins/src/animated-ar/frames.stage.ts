@@ -6,7 +6,7 @@ import type { AppConfig } from '@app/config';
 import { UserError, type StageProvider } from '@app/pipeline';
 import type { FetchedSource } from '../fetch/fetch-source';
 import { decodeAnimatedImage, isAnimatedImage } from '../frames/decode-animated-image';
-import { decodeVideo, probeVideo } from '../frames/decode-video';
+import { decodeVideo, probeVideo, type VideoTools } from '../frames/decode-video';
 import { fitFrameSize, type FrameLimits, type FrameSequence } from '../frames/frame-sequence';
 import type { SourceKind } from './animated-ar-input';
 
@@ -26,6 +26,23 @@ export interface SourceFrames {
   still?: StillPicture;
   /** Animated images and videos: their own frames. */
   sequence?: FrameSequence;
+}
+
+/** ffmpeg / ffprobe as configured. */
+export function videoTools(config: AppConfig): VideoTools {
+  return { ffmpegPath: config.animated.ffmpegPath, ffprobePath: config.animated.ffprobePath, timeoutMs: config.animated.videoTimeoutMs };
+}
+
+/** Runs `use` on a private temp file that `fill` wrote (ffmpeg reads files, not buffers); always removed. */
+export async function withTempFile<T>(fill: (path: string) => Promise<void>, use: (path: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'ar-video-'));
+  try {
+    const path = join(dir, 'video');
+    await fill(path);
+    return await use(path);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** Frame limits of the configuration (DESIGN §5 budgets). */
@@ -61,12 +78,9 @@ export function createFramesStage(config: AppConfig): StageProvider<SourceFrames
   };
 }
 
-async function decodeVideoSource(bytes: Buffer, config: AppConfig, limits: FrameLimits, signal: AbortSignal, progress: (f: number) => void): Promise<SourceFrames> {
-  const dir = await mkdtemp(join(tmpdir(), 'ar-video-'));
-  try {
-    const path = join(dir, 'source');
-    await writeFile(path, bytes);
-    const tools = { ffmpegPath: config.animated.ffmpegPath, ffprobePath: config.animated.ffprobePath, timeoutMs: config.animated.videoTimeoutMs };
+function decodeVideoSource(bytes: Buffer, config: AppConfig, limits: FrameLimits, signal: AbortSignal, progress: (f: number) => void): Promise<SourceFrames> {
+  const tools = videoTools(config);
+  return withTempFile((path) => writeFile(path, bytes), async (path) => {
     const probe = await probeVideo(path, tools, signal);
     if (probe.durationS > config.animated.videoMaxDurationS) {
       throw new UserError('video_too_long', `frames: the video lasts ${probe.durationS.toFixed(1)} s; at most ${config.animated.videoMaxDurationS} s are accepted (the first 10 s become the loop)`);
@@ -75,9 +89,7 @@ async function decodeVideoSource(bytes: Buffer, config: AppConfig, limits: Frame
     const sequence = await decodeVideo(path, tools, limits, { fps: config.animated.videoFps, signal, probe });
     progress(1);
     return { kind: 'video', sourceWidth: probe.displayWidth, sourceHeight: probe.displayHeight, sequence };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 async function decodeStill(bytes: Buffer, config: AppConfig, limits: FrameLimits): Promise<Omit<SourceFrames, 'kind'>> {

@@ -1,7 +1,4 @@
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import sharp from 'sharp';
@@ -10,11 +7,11 @@ import { OperationalError, UserError, type StageContext, type StageProvider } fr
 import type { StoragePort } from '@app/storage';
 import type { BackgroundRemover } from '../background-removal';
 import { decodeVideo } from '../frames/decode-video';
-import { fitFrameSize, type FrameSequence } from '../frames/frame-sequence';
+import { classifyAlpha, fitFrameSize, type FrameSequence } from '../frames/frame-sequence';
 import type { MotionCatalog, MotionContext, MotionHandle, MotionOutput, MotionProvider, MotionRequest } from '../motion/motion-provider.port';
 import { blendMotionPrompt, resolveMotionStyle } from '../motion/procedural/motion-presets';
 import { animatedInput } from './animated-ar-input';
-import { frameLimits, type SourceFrames, type StillPicture } from './frames.stage';
+import { frameLimits, type SourceFrames, type StillPicture, videoTools, withTempFile } from './frames.stage';
 
 export interface MotionStageOutput {
   /** True when no motion model ran (the source brought its own frames). */
@@ -81,7 +78,7 @@ async function motionRequest(ctx: StageContext, config: AppConfig, model: string
   const a = config.animated;
   const frames = Math.round(a.motionLoopS * a.motionFps);
   const size = fitFrameSize(still.width, still.height, frames, frameLimits(config));
-  const alpha = await hasAlpha(still);
+  const alpha = classifyAlpha([still]) !== 'opaque';
   const img = sharp(still.rgba, { raw: { width: still.width, height: still.height, channels: 4 } });
   const encoded = alpha ? await img.png().toBuffer() : await img.removeAlpha().jpeg({ quality: 92 }).toBuffer();
   return {
@@ -96,11 +93,6 @@ async function motionRequest(ctx: StageContext, config: AppConfig, model: string
     width: size.width,
     height: size.height,
   };
-}
-
-async function hasAlpha(still: StillPicture): Promise<boolean> {
-  for (let i = 3; i < still.rgba.length; i += 4) if (still.rgba[i] !== 255) return true;
-  return false;
 }
 
 async function runOperation(ctx: StageContext, deps: MotionStageDeps, provider: MotionProvider, req: MotionRequest): Promise<MotionOutput> {
@@ -136,13 +128,8 @@ async function runOperation(ctx: StageContext, deps: MotionStageDeps, provider: 
 /** Frames of the motion output; a video is read back from storage and decoded like a video source. */
 async function toSequence(output: MotionOutput, deps: MotionStageDeps, signal: AbortSignal): Promise<FrameSequence> {
   if (output.kind === 'frames') return output.sequence;
-  const dir = await mkdtemp(join(tmpdir(), 'ar-motion-'));
-  try {
-    const path = join(dir, 'motion');
-    await pipeline(await deps.storage.read(output.storageKey), createWriteStream(path));
-    const a = deps.config.animated;
-    return await decodeVideo(path, { ffmpegPath: a.ffmpegPath, ffprobePath: a.ffprobePath, timeoutMs: a.videoTimeoutMs }, frameLimits(deps.config), { fps: a.motionFps, signal });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  return withTempFile(
+    async (path) => pipeline(await deps.storage.read(output.storageKey), createWriteStream(path)),
+    (path) => decodeVideo(path, videoTools(deps.config), frameLimits(deps.config), { fps: deps.config.animated.motionFps, signal }),
+  );
 }

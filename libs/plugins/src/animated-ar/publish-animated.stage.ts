@@ -1,7 +1,7 @@
-import { OperationalError, type StageProvider } from '@app/pipeline';
-import { CONTENT_TYPES, type StoragePort } from '@app/storage';
+import type { StageProvider } from '@app/pipeline';
+import type { StoragePort } from '@app/storage';
 import type { Dimensions } from '../dimensions/dimensions';
-import type { StoredFile } from '../publish/publish.stage';
+import { storeModelFiles, type StillImageResult } from '../publish/publish.stage';
 import type { SourceKind } from './animated-ar-input';
 import type { BackgroundRemovalOutput } from './background-removal.stage';
 import type { FlipbookOutput } from './flipbook-writer.stage';
@@ -18,7 +18,7 @@ export interface AnimatedArResult {
   background_removed: boolean;
   dimensions: Dimensions;
   frames: FlipbookOutput['frames'];
-  files: { glb: StoredFile; usdz: StoredFile; poster: StoredFile };
+  files: StillImageResult['files'];
 }
 
 /** Stores the flipbook models and the poster under `models/<job id>/` (same keys on a replay). */
@@ -30,22 +30,7 @@ export function createPublishAnimatedStage(storage: StoragePort): StageProvider<
       const src = ctx.outputs.frames as SourceFrames;
       const motion = ctx.outputs.motion as MotionStageOutput;
       const bg = ctx.outputs['background-removal'] as BackgroundRemovalOutput;
-      const base = `models/${ctx.job.id}`;
-      const items: [keyof AnimatedArResult['files'], string, Buffer, string][] = [
-        ['glb', `${base}/model.glb`, out.glb, CONTENT_TYPES.glb],
-        ['usdz', `${base}/model.usdz`, out.usdz, CONTENT_TYPES.usdz],
-        ['poster', `${base}/poster.${out.poster.ext}`, out.poster.image, out.poster.mime],
-      ];
-      const files = {} as AnimatedArResult['files'];
-      for (const [i, [name, key, body, type]] of items.entries()) {
-        try {
-          await storage.put(key, body, type);
-        } catch (e) {
-          throw new OperationalError('storage_unavailable', `publish-animated: could not store ${name}: ${(e as Error).message}`);
-        }
-        files[name] = { key, bytes: body.length, content_type: type };
-        ctx.progress((i + 1) / items.length);
-      }
+      const files = await storeModelFiles(storage, 'publish-animated', ctx.job.id, out, ctx.progress);
       return {
         source_kind: src.kind,
         ai_motion_skipped: src.kind === 'animated-image',

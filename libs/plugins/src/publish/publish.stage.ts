@@ -18,6 +18,37 @@ export interface StillImageResult {
   texture: { width: number; height: number; mime: string; alpha: string };
 }
 
+/** The three files of a model: binary glTF, USDZ and poster. */
+export interface ModelFileBodies {
+  glb: Buffer;
+  usdz: Buffer;
+  poster: { image: Buffer; ext: string; mime: string };
+}
+
+/**
+ * Stores a model's files under `models/<job id>/` (same keys on a replay, so it is idempotent). A storage
+ * failure is an operational error (retried), named after `stage`.
+ */
+export async function storeModelFiles(storage: StoragePort, stage: string, jobId: string, b: ModelFileBodies, progress: (f: number) => void): Promise<StillImageResult['files']> {
+  const base = `models/${jobId}`;
+  const items: [keyof StillImageResult['files'], string, Buffer, string][] = [
+    ['glb', `${base}/model.glb`, b.glb, CONTENT_TYPES.glb],
+    ['usdz', `${base}/model.usdz`, b.usdz, CONTENT_TYPES.usdz],
+    ['poster', `${base}/poster.${b.poster.ext}`, b.poster.image, b.poster.mime],
+  ];
+  const files = {} as StillImageResult['files'];
+  for (const [i, [name, key, body, type]] of items.entries()) {
+    try {
+      await storage.put(key, body, type);
+    } catch (e) {
+      throw new OperationalError('storage_unavailable', `${stage}: could not store ${name}: ${(e as Error).message}`);
+    }
+    files[name] = { key, bytes: body.length, content_type: type };
+    progress((i + 1) / items.length);
+  }
+  return files;
+}
+
 /** Stores the models and poster under `models/<job id>/`. Same keys on a replay, so it is idempotent. */
 export function createPublishStage(storage: StoragePort): StageProvider<StillImageResult> {
   return {
@@ -26,24 +57,7 @@ export function createPublishStage(storage: StoragePort): StageProvider<StillIma
       const glb = ctx.outputs['glb-writer'] as GlbOutput;
       const usdz = (ctx.outputs['usdz-writer'] as { usdz: Buffer }).usdz;
       const img = ctx.outputs.normalise as NormalisedImage;
-      const poster = img.poster;
-      const base = `models/${ctx.job.id}`;
-      const items: [keyof StillImageResult['files'], string, Buffer, string][] = [
-        ['glb', `${base}/model.glb`, glb.glb, CONTENT_TYPES.glb],
-        ['usdz', `${base}/model.usdz`, usdz, CONTENT_TYPES.usdz],
-        ['poster', `${base}/poster.${poster.ext}`, poster.image, poster.mime],
-      ];
-      const files = {} as StillImageResult['files'];
-      let done = 0;
-      for (const [name, key, body, type] of items) {
-        try {
-          await storage.put(key, body, type);
-        } catch (e) {
-          throw new OperationalError('storage_unavailable', `publish: could not store ${name}: ${(e as Error).message}`);
-        }
-        files[name] = { key, bytes: body.length, content_type: type };
-        ctx.progress(++done / items.length);
-      }
+      const files = await storeModelFiles(storage, 'publish', ctx.job.id, { glb: glb.glb, usdz, poster: img.poster }, ctx.progress);
       return {
         dimensions: glb.dimensions,
         files,

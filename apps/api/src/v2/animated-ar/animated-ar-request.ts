@@ -1,4 +1,3 @@
-import { UserError } from '@app/pipeline';
 import { parseDimensionRequest, type AnimatedArInput } from '@app/plugins';
 import { ApiError } from '../../http/api-error';
 import { requestUrl } from '../../http/request-url';
@@ -62,14 +61,10 @@ export function parseAnimatedArRequest(body: unknown, enabledModels: readonly st
     input.video_model = b.video_model;
   }
   if (present(b.callback_url)) input.callback_url = requestUrl('callback_url', b.callback_url, { https: true, blockPrivate: opts.blockPrivate });
-  try {
-    const dims = parseDimensionRequest(b);
-    if (dims.mode === 'explicit') Object.assign(input, { width_inches: dims.width, height_inches: dims.height });
-    if (dims.mode === 'aspect') input.aspect_ratio = b.aspect_ratio as string;
-  } catch (e) {
-    if (e instanceof UserError) throw ApiError.invalid(e.param ?? 'body', e.message, e.code);
-    throw e;
-  }
+  // A bad size is a UserError naming its param: the error filter answers 400.
+  const dims = parseDimensionRequest(b);
+  if (dims.mode === 'explicit') Object.assign(input, { width_inches: dims.width, height_inches: dims.height });
+  if (dims.mode === 'aspect') input.aspect_ratio = b.aspect_ratio as string;
   const ignored = source === 'video' ? IMAGE_ONLY.filter((k) => present(b[k])) : [];
   for (const k of ignored) delete input[k];
   return { input, source, ignored };

@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type PricingPolicy, toCredits } from '@app/billing';
 import type { AppConfig } from '@app/config';
-import { InsufficientCreditsError, JobRepository } from '@app/persistence';
+import { JobRepository } from '@app/persistence';
 import { MOTION_PRESETS, DEFAULT_MOTION_STYLE, MotionCatalog } from '@app/plugins';
 import type { JobQueuePort } from '@app/queue';
 import { animatedArPurpose, APP_CONFIG, JOB_QUEUE, JobRoutes, PRICING_POLICY } from '@app/runtime';
-import { ApiError } from '../../http/api-error';
 import type { Principal } from '../../http/api-key.guard';
 import { ANIMATED_AR_LIMITS, parseAnimatedArRequest } from './animated-ar-request';
 
@@ -26,18 +25,11 @@ export class AnimatedArService {
     const videoModel = req.source === 'image' ? req.input.video_model ?? this.catalog.defaultModel : undefined;
     const quote = this.pricing.quote({ kind: 'animated-ar', source: req.source, removeBackground: req.input.remove_background === true, videoModel });
     const billed = p.keyType !== 'owner';
-    let created;
-    try {
-      created = await this.jobs.createCharged(
-        { kind: 'v2.animated-ar', pipeline: this.routes.pipelineFor('v2.animated-ar'), ownerId: p.userId, input: { ...req.input }, idPrefix: 'v2', withPublicPage: true },
-        billed ? { userId: p.userId, lines: quote.lines.map((l) => ({ cents: l.cents, purpose: animatedArPurpose(l.item), operation: 'animated-ar' })) } : null,
-      );
-    } catch (e) {
-      if (e instanceof InsufficientCreditsError) {
-        throw new ApiError(402, 'insufficient_credits', 'insufficient_credits', `this needs ${e.neededCents / 100} credits; the balance is ${e.balanceCents / 100}. Nothing was created or charged.`);
-      }
-      throw e;
-    }
+    // 402 (InsufficientCreditsError, mapped by the error filter) leaves neither job nor charge.
+    const created = await this.jobs.createCharged(
+      { kind: 'v2.animated-ar', pipeline: this.routes.pipelineFor('v2.animated-ar'), ownerId: p.userId, input: { ...req.input }, idPrefix: 'v2', withPublicPage: true },
+      billed ? { userId: p.userId, lines: quote.lines.map((l) => ({ cents: l.cents, purpose: animatedArPurpose(l.item), operation: 'animated-ar' })) } : null,
+    );
     // A lost enqueue is found by the worker's backlog sweep (the job is in the database).
     await this.queue.enqueue(created.job.id).catch(() => undefined);
     return {
