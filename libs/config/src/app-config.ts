@@ -11,6 +11,34 @@ export interface S3Config {
   forcePathStyle: boolean;
 }
 
+/** Hosted image-to-video providers with built-in adapters (docs/providers.md). */
+export const HOSTED_MOTION_PROVIDERS = ['replicate', 'runway', 'luma', 'fal', 'veo'] as const;
+export type HostedMotionProviderId = (typeof HOSTED_MOTION_PROVIDERS)[number];
+
+/** One hosted model enabled in CONFIG_FILE `motion.models`. */
+export interface HostedModelConfig {
+  /** Full video_model id, e.g. `replicate:kwaivgi/kling-v2.1`. */
+  id: string;
+  /** The provider's own model name (the part after the prefix). */
+  model: string;
+  displayName?: string;
+  description?: string;
+  input: Record<string, unknown>;
+  imageField?: string;
+  promptField?: string;
+}
+
+export interface HostedProviderConfig {
+  id: HostedMotionProviderId;
+  /** The secret; never logged or returned. */
+  apiKey?: string;
+  /** Name of the environment variable that holds the key (for messages). */
+  keyEnv: string;
+  baseUrl: string;
+  /** Models from CONFIG_FILE; undefined = the adapter's default models when the key is set. */
+  models?: HostedModelConfig[];
+}
+
 /** Typed, validated, frozen configuration. Built once by `loadConfig`. */
 export interface AppConfig {
   role: AppRole;
@@ -35,7 +63,11 @@ export interface AppConfig {
     queueName: string;
     shutdownTimeoutMs: number;
   };
-  storage: { driver: 'local'; root: string } | { driver: 's3'; s3: S3Config };
+  storage:
+    | { driver: 'local'; root: string }
+    | { driver: 's3'; s3: S3Config }
+    /** A custom backend: a module exporting `createStorage(options, context)` (docs/plugins.md). */
+    | { driver: 'module'; module: string; options: Record<string, unknown> };
   images: { maxTexturePx: number; maxInputPixels: number };
   fetch: { maxBytes: number; timeoutMs: number; connectTimeoutMs: number };
   callbacks: { timeoutMs: number; maxAttempts: number };
@@ -63,6 +95,13 @@ export interface AppConfig {
     motionTimeoutMs: number;
     bgRemovalInferPx: number;
     bgRemovalThreads: number;
+  };
+  /** Hosted motion models: one entry per built-in adapter, enabled or not. */
+  motion: {
+    pollIntervalMs: number;
+    requestTimeoutMs: number;
+    runwayApiVersion: string;
+    providers: Record<HostedMotionProviderId, HostedProviderConfig>;
   };
   plugins: {
     modules: string[];

@@ -72,6 +72,22 @@ export const envSchema = z.object({
   BG_REMOVAL_THREADS: int(1, 64).default(2),
   /** How long a hosted motion model may run before the job fails. */
   MOTION_TIMEOUT_S: int(10, 86_400).default(1800),
+  /** Hosted motion models (docs/providers.md): credentials, base URLs, poll schedule, result downloads. */
+  REPLICATE_API_TOKEN: z.string().min(1).optional(),
+  REPLICATE_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://api.replicate.com/v1'),
+  RUNWAYML_API_SECRET: z.string().min(1).optional(),
+  RUNWAY_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://api.dev.runwayml.com/v1'),
+  RUNWAY_API_VERSION: z.string().min(1).default('2024-11-06'),
+  LUMAAI_API_KEY: z.string().min(1).optional(),
+  LUMA_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://api.lumalabs.ai/dream-machine/v1'),
+  FAL_KEY: z.string().min(1).optional(),
+  FAL_QUEUE_URL: z.url({ protocol: /^https?$/ }).default('https://queue.fal.run'),
+  GEMINI_API_KEY: z.string().min(1).optional(),
+  VEO_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://generativelanguage.googleapis.com/v1beta'),
+  /** Default wait between two status requests to a hosted provider (a provider's Retry-After wins). */
+  MOTION_POLL_INTERVAL_MS: int(50, 600_000).default(5000),
+  /** Timeout of one request to a hosted provider (create, status, cancel, result download). */
+  MOTION_REQUEST_TIMEOUT_MS: int(100, 600_000).default(60_000),
   /** How long an Idempotency-Key is remembered (at least 24 h). */
   IDEMPOTENCY_TTL_HOURS: int(24, 24 * 30).default(24),
 });
@@ -82,6 +98,34 @@ export const fileSchema = z
     plugins: z.array(z.string().min(1)).default([]),
     pluginOptions: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
     pipelines: z.record(z.string(), z.string().min(1)).default({}),
+    /** Hosted motion models to enable (otherwise each provider with a key offers its default models). */
+    motion: z
+      .object({
+        models: z
+          .array(
+            z
+              .object({
+                id: z.string().regex(/^[a-z][a-z0-9-]*:\S+$/, 'must be "<provider>:<model>", e.g. "runway:gen4_turbo"'),
+                display_name: z.string().min(1).max(120).optional(),
+                description: z.string().max(500).optional(),
+                /** Extra provider-specific request fields (e.g. Replicate input, Veo parameters). */
+                input: z.record(z.string(), z.unknown()).default({}),
+                /** Replicate only: the input field that takes the picture (models differ: image, start_image, ...). */
+                image_field: z.string().min(1).optional(),
+                /** Replicate only: the input field that takes the text prompt (default "prompt"). */
+                prompt_field: z.string().min(1).optional(),
+              })
+              .strict(),
+          )
+          .optional(),
+      })
+      .strict()
+      .default({}),
+    /** A storage backend from a module (path or package name) instead of STORAGE_DRIVER. */
+    storage: z
+      .object({ module: z.string().min(1), options: z.record(z.string(), z.unknown()).default({}) })
+      .strict()
+      .optional(),
     pricing: z
       .object({
         policy: z.string().min(1).default('default'),

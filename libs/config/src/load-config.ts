@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
-import type { AppConfig, AppRole } from './app-config';
-import { envSchema, fileSchema } from './config.schema';
+import { type AppConfig, type AppRole, HOSTED_MOTION_PROVIDERS, type HostedModelConfig, type HostedMotionProviderId, type HostedProviderConfig } from './app-config';
+import { type ConfigFile, envSchema, fileSchema } from './config.schema';
+
+type EnvOutput = z.output<typeof envSchema>;
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -99,8 +101,13 @@ export function loadConfig(
       ...f.data,
       plugins: f.data.plugins.map(local),
       pricing: { ...f.data.pricing, policy: local(f.data.pricing.policy) },
+      storage: f.data.storage && { ...f.data.storage, module: local(f.data.storage.module) },
     };
   }
+  if (file.storage && clean.STORAGE_DRIVER) {
+    problems.push(`  - STORAGE_DRIVER=${e.STORAGE_DRIVER} and CONFIG_FILE storage.module both choose the storage backend; keep one`);
+  }
+  const motion = hostedMotion(e, file, problems);
   if (problems.length) throw new ConfigError(`config: invalid configuration\n${problems.join('\n')}`);
 
   const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
@@ -124,8 +131,9 @@ export function loadConfig(
       queueName: e.QUEUE_NAME,
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     },
-    storage:
-      e.STORAGE_DRIVER === 's3'
+    storage: file.storage
+      ? { driver: 'module', module: file.storage.module, options: file.storage.options }
+      : e.STORAGE_DRIVER === 's3'
         ? {
             driver: 's3',
             s3: {
@@ -166,9 +174,55 @@ export function loadConfig(
       bgRemovalInferPx: e.BG_REMOVAL_INFER_PX,
       bgRemovalThreads: e.BG_REMOVAL_THREADS,
     },
+    motion,
     plugins: { modules: file.plugins, options: file.pluginOptions, pipelines: file.pipelines },
   };
   return deepFreeze(config);
+}
+
+const HOSTED_ENV: Record<HostedMotionProviderId, { key: keyof EnvOutput; base: keyof EnvOutput }> = {
+  replicate: { key: 'REPLICATE_API_TOKEN', base: 'REPLICATE_BASE_URL' },
+  runway: { key: 'RUNWAYML_API_SECRET', base: 'RUNWAY_BASE_URL' },
+  luma: { key: 'LUMAAI_API_KEY', base: 'LUMA_BASE_URL' },
+  fal: { key: 'FAL_KEY', base: 'FAL_QUEUE_URL' },
+  veo: { key: 'GEMINI_API_KEY', base: 'VEO_BASE_URL' },
+};
+
+/**
+ * Hosted providers: keys and base URLs from the environment, models from CONFIG_FILE `motion.models`.
+ * A model listed for a provider without a key is a startup error, never a failed job later.
+ */
+function hostedMotion(e: EnvOutput, file: ConfigFile, problems: string[]): AppConfig['motion'] {
+  const listed = new Map<HostedMotionProviderId, HostedModelConfig[]>();
+  (file.motion.models ?? []).forEach((m, i) => {
+    const colon = m.id.indexOf(':');
+    const provider = m.id.slice(0, colon) as HostedMotionProviderId;
+    if (!HOSTED_MOTION_PROVIDERS.includes(provider)) {
+      problems.push(`  - CONFIG_FILE motion.models.${i}.id: "${m.id}" names no built-in hosted provider (${HOSTED_MOTION_PROVIDERS.join(', ')}); a plugin declares its own models`);
+      return;
+    }
+    if (m.image_field && provider !== 'replicate') problems.push(`  - CONFIG_FILE motion.models.${i}.image_field: only Replicate models take it`);
+    const entry: HostedModelConfig = {
+      id: m.id,
+      model: m.id.slice(colon + 1),
+      displayName: m.display_name,
+      description: m.description,
+      input: m.input,
+      imageField: m.image_field,
+      promptField: m.prompt_field,
+    };
+    listed.set(provider, [...(listed.get(provider) ?? []), entry]);
+  });
+  const providers = Object.fromEntries(
+    HOSTED_MOTION_PROVIDERS.map((id) => {
+      const env = HOSTED_ENV[id];
+      const apiKey = e[env.key] as string | undefined;
+      const models = listed.get(id);
+      if (models && !apiKey) problems.push(`  - ${env.key}: required by the ${id} models in CONFIG_FILE motion.models (${models.map((m) => m.id).join(', ')})`);
+      return [id, { id, apiKey, keyEnv: env.key, baseUrl: (e[env.base] as string).replace(/\/+$/, ''), models }];
+    }),
+  ) as Record<HostedMotionProviderId, HostedProviderConfig>;
+  return { pollIntervalMs: e.MOTION_POLL_INTERVAL_MS, requestTimeoutMs: e.MOTION_REQUEST_TIMEOUT_MS, runwayApiVersion: e.RUNWAY_API_VERSION, providers };
 }
 
 function deepFreeze<T>(o: T): T {

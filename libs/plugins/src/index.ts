@@ -2,6 +2,7 @@ import type { Plugin } from '@app/pipeline';
 import { animatedArPlugin } from './animated-ar/animated-ar.plugin';
 import { callbackPlugin } from './callback';
 import { fetchPlugin } from './fetch';
+import { hostedMotionPlugin } from './motion/hosted/hosted-motion.plugin';
 import { glbWriterPlugin } from './glb-writer/glb-writer.plugin';
 import { normalisePlugin } from './normalise';
 import { publishPlugin } from './publish/publish.plugin';
@@ -23,7 +24,7 @@ export * from './still-image/still-image.plugin';
 
 /** Built-in plugins, registered before any configured third-party plugin. */
 export function builtinPlugins(): Plugin<object>[] {
-  return [fetchPlugin, normalisePlugin, glbWriterPlugin, usdzWriterPlugin, publishPlugin, stillImagePlugin, animatedArPlugin, callbackPlugin];
+  return [fetchPlugin, normalisePlugin, glbWriterPlugin, usdzWriterPlugin, publishPlugin, stillImagePlugin, hostedMotionPlugin, animatedArPlugin, callbackPlugin];
 }
 export * from './flipbook';
 export * from './frames/frame-sequence';
@@ -37,3 +38,12 @@ export * from './motion/procedural/procedural-motion.adapter';
 export * from './animated-ar/animated-ar-input';
 export * from './animated-ar/animated-ar.plugin';
 export * from './animated-ar/publish-animated.stage';
+export * from './motion/hosted/provider-http';
+export * from './motion/hosted/hosted-motion.adapter';
+export * from './motion/hosted/hosted-motion.plugin';
+export * from './motion/hosted/still-upload';
+export * from './motion/hosted/replicate.adapter';
+export * from './motion/hosted/runway.adapter';
+export * from './motion/hosted/luma.adapter';
+export * from './motion/hosted/fal.adapter';
+export * from './motion/hosted/veo.adapter';

@@ -3,9 +3,53 @@ import { LocalStorageAdapter } from './local-storage.adapter';
 import { S3StorageAdapter } from './s3-storage.adapter';
 import type { StoragePort } from './storage.port';
 
-/** The storage backend chosen by configuration (STORAGE_DRIVER). */
+/** What a storage module's factory gets besides its own options. */
+export interface StorageModuleContext {
+  /** PUBLIC_BASE_URL: the API serves `/files/<key>` by reading the backend when `url()` points there. */
+  publicBaseUrl: string;
+  /** DATA_DIR, for backends that keep local state. */
+  dataDir: string;
+}
+
+const PORT_METHODS = ['put', 'putStream', 'stat', 'read', 'url', 'delete', 'ping'] as const;
+
+/** The storage backend chosen by configuration: STORAGE_DRIVER (local | s3) or CONFIG_FILE `storage.module`. */
 export function createStorage(config: AppConfig): StoragePort {
-  return config.storage.driver === 's3'
-    ? new S3StorageAdapter(config.storage.s3)
-    : new LocalStorageAdapter(config.storage.root, config.publicBaseUrl);
+  const s = config.storage;
+  switch (s.driver) {
+    case 's3':
+      return new S3StorageAdapter(s.s3);
+    case 'local':
+      return new LocalStorageAdapter(s.root, config.publicBaseUrl);
+    case 'module':
+      return loadStorageModule(s.module, s.options, { publicBaseUrl: config.publicBaseUrl, dataDir: config.dataDir });
+  }
+}
+
+/**
+ * Loads a custom backend: a module path or package name exporting `createStorage(options, context)`
+ * (or that function as `default`). The result is checked against {@link StoragePort} at boot, so a
+ * broken module stops the start instead of failing jobs.
+ */
+export function loadStorageModule(spec: string, options: Record<string, unknown>, context: StorageModuleContext): StoragePort {
+  let mod: Record<string, unknown>;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    mod = require(spec) as Record<string, unknown>;
+  } catch (err) {
+    throw new Error(`storage: cannot load module "${spec}": ${(err as Error).message}`, { cause: err });
+  }
+  const factory = (mod.createStorage ?? mod.default) as ((o: Record<string, unknown>, c: StorageModuleContext) => StoragePort) | undefined;
+  if (typeof factory !== 'function') throw new Error(`storage: "${spec}" does not export createStorage(options, context)`);
+  let storage: StoragePort;
+  try {
+    storage = factory(options, context);
+  } catch (err) {
+    throw new Error(`storage: "${spec}" refused its options: ${(err as Error).message}`, { cause: err });
+  }
+  const missing = PORT_METHODS.filter((m) => typeof (storage as unknown as Record<string, unknown>)?.[m] !== 'function');
+  if (missing.length || typeof storage.driver !== 'string') {
+    throw new Error(`storage: "${spec}" returned no storage backend (missing: ${[...missing, ...(typeof storage?.driver === 'string' ? [] : ['driver'])].join(', ')})`);
+  }
+  return storage;
 }
