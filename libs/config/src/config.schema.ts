@@ -85,7 +85,7 @@ export const envSchema = z.object({
   GEMINI_API_KEY: z.string().min(1).optional(),
   VEO_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://generativelanguage.googleapis.com/v1beta'),
   /** Default wait between two status requests to a hosted provider (a provider's Retry-After wins). */
-  MOTION_POLL_INTERVAL_MS: int(50, 600_000).default(5000),
+  MOTION_POLL_INTERVAL_MS: int(10, 600_000).default(5000),
   /** Timeout of one request to a hosted provider (create, status, cancel, result download). */
   MOTION_REQUEST_TIMEOUT_MS: int(100, 600_000).default(60_000),
   /** How long an Idempotency-Key is remembered (at least 24 h). */

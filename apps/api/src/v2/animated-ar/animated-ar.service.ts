@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type PricingPolicy, toCredits } from '@app/billing';
 import type { AppConfig } from '@app/config';
 import { JobRepository } from '@app/persistence';
-import { MOTION_PRESETS, DEFAULT_MOTION_STYLE, MotionCatalog } from '@app/plugins';
+import { DEFAULT_MOTION_STYLE, hostedProviderStatus, MOTION_PRESETS, MotionCatalog } from '@app/plugins';
 import type { JobQueuePort } from '@app/queue';
 import { animatedArPurpose, APP_CONFIG, JOB_QUEUE, JobRoutes, PRICING_POLICY } from '@app/runtime';
 import type { Principal } from '../../http/api-key.guard';
@@ -58,6 +58,8 @@ export class AnimatedArService {
       default_motion_style: DEFAULT_MOTION_STYLE,
       video_models: this.catalog.models().map((m) => ({ ...m, default: m.id === this.catalog.defaultModel })),
       default_video_model: this.catalog.defaultModel,
+      // Built-in hosted providers, on or off; the owner key also sees why one is off.
+      video_providers: hostedProviderStatus(this.config).map((h) => ({ id: h.id, enabled: h.enabled, ...(h.reason && p.keyType === 'owner' ? { reason: h.reason } : {}) })),
       limits: {
         custom_motion_chars: ANIMATED_AR_LIMITS.customMotion,
         video_max_bytes: this.config.animated.videoMaxBytes,

@@ -58,7 +58,8 @@ export function falApi(config: HostedProviderConfig): HostedApi {
       } catch (err) {
         if (!(err instanceof ProviderHttpError) || err.kind === 'rate_limited' || err.kind === 'auth') throw err;
         // The model's own error, replayed by the result endpoint.
-        return { state: 'failed', code: 'motion_failed', message: `fal request failed: ${err.message}`, retryable: err.kind === 'unavailable' };
+        const moderated = /content_policy|flagged|nsfw|moderation/i.test(err.message);
+        return { state: 'failed', code: moderated ? 'motion_moderated' : 'motion_failed', message: `fal request failed: ${err.message}`, retryable: err.kind === 'unavailable' };
       }
     },
 

@@ -67,7 +67,9 @@ export function providerMessage(body: unknown): string | undefined {
   for (const c of candidates) {
     if (typeof c === 'string' && c.trim()) return c.trim().slice(0, 300);
     // fal's validation errors: detail: [{ loc, msg, type }]
-    if (Array.isArray(c) && c.length) return c.map((d) => (d as { msg?: string }).msg ?? JSON.stringify(d)).join('; ').slice(0, 300);
+    if (Array.isArray(c) && c.length) {
+      return c.map((d) => { const e = d as { msg?: string; type?: string }; return e.msg ? `${e.msg}${e.type ? ` (${e.type})` : ''}` : JSON.stringify(d); }).join('; ').slice(0, 300);
+    }
   }
   return undefined;
 }
