@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { startS3, S3_TEST_CREDENTIALS } from '../../../test/support/s3-server';
+import { startWebDav } from '../../../test/support/webdav-server';
 import { tempDir } from '../../../test/support/app-process';
-import { assertSafeKey, contentTypeFor, LocalStorageAdapter, S3StorageAdapter, type StoragePort } from './index';
+import { assertSafeKey, contentTypeFor, loadStorageModule, LocalStorageAdapter, S3StorageAdapter, type StoragePort } from './index';
 
 async function readAll(s: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -11,14 +12,21 @@ async function readAll(s: Readable): Promise<Buffer> {
 }
 
 let s3: Awaited<ReturnType<typeof startS3>>;
+let dav: Awaited<ReturnType<typeof startWebDav>>;
 beforeAll(async () => {
   s3 = await startS3();
+  dav = await startWebDav({ username: 'ar', password: 'dav-secret' });
 });
-afterAll(() => s3.stop());
+afterAll(async () => {
+  await s3.stop();
+  await dav.stop();
+});
 
 const adapters: [string, () => StoragePort][] = [
   ['local filesystem', () => new LocalStorageAdapter(join(tempDir(), 'storage'), 'https://ar.example.com')],
   ['S3-compatible (s3rver)', () => new S3StorageAdapter({ endpoint: s3.endpoint, region: 'us-east-1', bucket: s3.bucket, forcePathStyle: true, ...S3_TEST_CREDENTIALS, publicBaseUrl: 'https://cdn.example.com/models' })],
+  // The example custom backend (examples/storage-webdav), loaded the way CONFIG_FILE storage.module loads it.
+  ['WebDAV example module', () => loadStorageModule(join(__dirname, '../../../examples/storage-webdav'), { url: dav.url, username: 'ar', password: 'dav-secret' }, { publicBaseUrl: 'https://ar.example.com', dataDir: tempDir() })],
 ];
 
 describe.each(adapters)('storage contract: %s', (name, make) => {
@@ -61,7 +69,7 @@ describe.each(adapters)('storage contract: %s', (name, make) => {
 
   it('gives public URLs', () => {
     const url = make().url('models/a/model.usdz');
-    expect(url).toBe(name.startsWith('local') ? 'https://ar.example.com/files/models/a/model.usdz' : 'https://cdn.example.com/models/models/a/model.usdz');
+    expect(url).toBe(name.startsWith('local') || name.startsWith('WebDAV') ? 'https://ar.example.com/files/models/a/model.usdz' : 'https://cdn.example.com/models/models/a/model.usdz');
   });
 
   it('refuses keys that could escape', async () => {
@@ -73,6 +81,16 @@ describe.each(adapters)('storage contract: %s', (name, make) => {
 });
 
 describe('storage helpers', () => {
+  it('a storage module that is missing, exports no factory, refuses its options or returns no backend stops the start', () => {
+    const ctx = { publicBaseUrl: 'https://ar.example.com', dataDir: tempDir() };
+    expect(() => loadStorageModule('/nonexistent/storage.js', {}, ctx)).toThrow(/^storage: cannot load module "\/nonexistent\/storage.js"/);
+    expect(() => loadStorageModule(join(__dirname, 'storage.port.ts'), {}, ctx)).toThrow('does not export createStorage(options, context)');
+    expect(() => loadStorageModule(join(__dirname, '../../../examples/storage-webdav'), {}, ctx)).toThrow('refused its options: webdav: options.url');
+    const dir = tempDir();
+    require('node:fs').writeFileSync(join(dir, 'half.js'), 'exports.createStorage = () => ({ driver: "half", put() {} });');
+    expect(() => loadStorageModule(join(dir, 'half.js'), {}, ctx)).toThrow('returned no storage backend (missing: putStream, stat, read, url, delete, ping)');
+  });
+
   it('maps extensions to the AR content types', () => {
     expect(contentTypeFor('a/model.glb')).toBe('model/gltf-binary');
     expect(contentTypeFor('a/model.usdz')).toBe('model/vnd.usdz+zip');
