@@ -51,7 +51,7 @@ module.exports = {
       acceptsTransparency: true,
       models: () => [{ id: options.modelId, display_name: options.displayName, provider: 'tilt', description: `Rocks the picture by ±${options.degrees}°` }],
       // Local models do their work in poll(); start() only records what to do, and must be JSON.
-      async start(req) {
+      async start() {
         return { degrees: options.degrees };
       },
       async poll(handle, req, ctx) {

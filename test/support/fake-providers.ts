@@ -61,7 +61,7 @@ export class FakeProvider {
     return this.requests.filter((r) => r.method === 'POST' && r.body !== undefined && !r.path.includes('/cancel') && !r.path.endsWith('/files'));
   }
 
-  newOperation(model: string, input: unknown, id = randomUUID()): Operation {
+  newOperation(model: string, input: unknown, id: string = randomUUID()): Operation {
     const s = this.planned.shift() ?? {};
     const op: Operation = { id, model, input, polls: 0, limited: 0, cancelled: false, scenario: { polls: 2, outcome: 'succeed', rateLimitCreate: 0, rateLimitPoll: 0, ...s } };
     this.operations.set(id, op);
@@ -148,7 +148,7 @@ export async function startFakeProviders(opts: { video?: Buffer } = {}): Promise
     if (req.headers.authorization !== `Bearer ${f.apiKey}`) return { status: 401, body: { title: 'Unauthenticated', detail: 'You did not pass a valid authentication token', status: 401 } };
     const limited = (): Reply => ({ status: 429, headers: { 'retry-after': '1' }, body: { detail: 'Request was throttled. Your rate limit resets in ~1s.', status: 429 } });
     if (method === 'POST' && path === '/files') {
-      const form = await new Request('http://x/', { method: 'POST', headers: req.headers as Record<string, string>, body: raw }).formData();
+      const form = await new Request('http://x/', { method: 'POST', headers: req.headers as Record<string, string>, body: new Uint8Array(raw) }).formData();
       const file = form.get('content');
       if (!(file instanceof Blob)) return { status: 400, body: { detail: 'content is required', status: 400 } };
       const id = randomUUID();

@@ -6,6 +6,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import multipart from '@fastify/multipart';
 import { randomUUID } from 'node:crypto';
 import { ConfigError, loadConfigFromProcess, type AppConfig } from '@app/config';
+import { hostedProviderStatus, MotionCatalog } from '@app/plugins';
 import { ApiModule } from './api.module';
 import { HttpErrorFilter } from './http/http-error.filter';
 
@@ -56,6 +57,8 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.log(`${config.role === 'all' ? 'API + worker' : 'API'} (${config.mode} mode) listening on ${config.host}:${port} in ${Date.now() - started} ms`);
   console.log(`Base URL:      ${config.publicBaseUrl}`);
+  const off = hostedProviderStatus(config).filter((p) => !p.enabled).map((p) => `${p.id} (${p.reason})`);
+  console.log(`Motion models: ${app.get(MotionCatalog).ids().join(', ')}${off.length ? `; off: ${off.join(', ')}` : ''}`);
   if (config.ownerApiKeySource === 'env') {
     console.log(`Owner API key: ${config.ownerApiKey.slice(0, 6)}… (from OWNER_API_KEY)`);
   } else {

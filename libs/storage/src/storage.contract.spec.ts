@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { startS3, S3_TEST_CREDENTIALS } from '../../../test/support/s3-server';
@@ -87,7 +88,7 @@ describe('storage helpers', () => {
     expect(() => loadStorageModule(join(__dirname, 'storage.port.ts'), {}, ctx)).toThrow('does not export createStorage(options, context)');
     expect(() => loadStorageModule(join(__dirname, '../../../examples/storage-webdav'), {}, ctx)).toThrow('refused its options: webdav: options.url');
     const dir = tempDir();
-    require('node:fs').writeFileSync(join(dir, 'half.js'), 'exports.createStorage = () => ({ driver: "half", put() {} });');
+    writeFileSync(join(dir, 'half.js'), 'exports.createStorage = () => ({ driver: "half", put() {} });');
     expect(() => loadStorageModule(join(dir, 'half.js'), {}, ctx)).toThrow('returned no storage backend (missing: putStream, stat, read, url, delete, ping)');
   });
 

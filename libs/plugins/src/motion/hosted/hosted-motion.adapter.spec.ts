@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -214,7 +214,7 @@ describe('hosted motion: request shapes each provider documents', () => {
   it('Replicate: operator-configured models, input fields and a pinned version', async () => {
     const dir = tempDir('hosted-cfg-');
     const file = join(dir, 'config.json');
-    require('node:fs').writeFileSync(file, JSON.stringify({ motion: { models: [{ id: 'replicate:acme/animate:0123abcd', display_name: 'Acme Animate', image_field: 'first_frame', prompt_field: 'text', input: { fps: 24 } }] } }));
+    writeFileSync(file, JSON.stringify({ motion: { models: [{ id: 'replicate:acme/animate:0123abcd', display_name: 'Acme Animate', image_field: 'first_frame', prompt_field: 'text', input: { fps: 24 } }] } }));
     const p = (await boot({ CONFIG_FILE: file })).get('replicate')!;
     expect(p.models()).toEqual([{ id: 'replicate:acme/animate:0123abcd', display_name: 'Acme Animate', provider: 'replicate' }]);
     const small = { ...request('replicate:acme/animate:0123abcd'), image: { ...picture, encoded: await sharp(picture.encoded).resize(100).jpeg().toBuffer() } };
@@ -259,7 +259,7 @@ describe('hosted motion: configuration', () => {
   it('fails startup when a configured model has no key, naming the variable, and for unknown providers', () => {
     const dir = tempDir('hosted-cfg-');
     const file = join(dir, 'config.json');
-    require('node:fs').writeFileSync(file, JSON.stringify({ motion: { models: [{ id: 'luma:ray-2' }, { id: 'acme:x' }] } }));
+    writeFileSync(file, JSON.stringify({ motion: { models: [{ id: 'luma:ray-2' }, { id: 'acme:x' }] } }));
     expect(() => loadConfig({ DATA_DIR: dir, CONFIG_FILE: file })).toThrow(/LUMAAI_API_KEY: required by the luma models in CONFIG_FILE motion.models \(luma:ray-2\)/);
     expect(() => loadConfig({ DATA_DIR: dir, CONFIG_FILE: file })).toThrow(/"acme:x" names no built-in hosted provider/);
   });
