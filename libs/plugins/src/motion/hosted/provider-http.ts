@@ -109,18 +109,20 @@ export class ProviderHttp {
     };
   }
 
+  /** `body` is sent as JSON, or as multipart when it is a FormData (fetch sets the boundary). */
   private async send(method: string, url: string, init: { body?: unknown; signal?: AbortSignal; headers?: Record<string, string> }): Promise<Response> {
     const signals = [AbortSignal.timeout(this.opts.timeoutMs), ...(init.signal ? [init.signal] : [])];
+    const json = init.body !== undefined && !(init.body instanceof FormData);
     try {
       return await fetch(url, {
         method,
         headers: {
           accept: 'application/json',
           ...this.opts.headers,
-          ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...(json ? { 'content-type': 'application/json' } : {}),
           ...init.headers,
         },
-        body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
+        body: json ? JSON.stringify(init.body) : (init.body as FormData | undefined),
         signal: AbortSignal.any(signals),
         redirect: 'follow',
       });

@@ -1,6 +1,7 @@
 import type { HostedProviderConfig } from '@app/config';
 import type { HostedApi, HostedApiContext, HostedModel, HostedStatus } from './hosted-motion.adapter';
 import { ProviderHttpError } from './provider-http';
+import { dataUri } from './still-upload';
 
 /** Data URLs are for small files; bigger ones go through the Files API (docs: input files). */
 const DATA_URL_MAX_BYTES = 256 * 1024;
@@ -27,26 +28,20 @@ interface Prediction {
  */
 export function replicateApi(config: HostedProviderConfig): HostedApi {
   const base = config.baseUrl;
-  const token = () => config.apiKey as string;
 
   async function imageInput(req: Parameters<HostedApi['create']>[0], ctx: HostedApiContext): Promise<string> {
-    if (req.image.encoded.length <= DATA_URL_MAX_BYTES) return `data:${req.image.mime};base64,${req.image.encoded.toString('base64')}`;
+    if (req.image.encoded.length <= DATA_URL_MAX_BYTES) return dataUri(req.image.encoded, req.image.mime);
     const form = new FormData();
     form.append('content', new Blob([new Uint8Array(req.image.encoded)], { type: req.image.mime }), req.image.mime === 'image/png' ? 'picture.png' : 'picture.jpg');
-    // Multipart: the JSON client would set a JSON content type, so this one request goes by fetch.
-    const res = await fetch(`${base}/files`, { method: 'POST', headers: { authorization: `Bearer ${token()}` }, body: form, signal: ctx.signal }).catch((err: Error) => {
-      throw new ProviderHttpError('replicate', 'unavailable', `replicate: POST /files failed: ${err.message}`);
-    });
-    const body = (await res.json().catch(() => ({}))) as { urls?: { get?: string }; detail?: string };
-    if (res.status === 429) throw new ProviderHttpError('replicate', 'rate_limited', `replicate: POST /files answered 429: ${body.detail ?? ''}`, 429, Number(res.headers.get('retry-after')) * 1000 || undefined);
-    if (!res.ok || !body.urls?.get) throw new ProviderHttpError('replicate', res.status >= 500 ? 'unavailable' : res.status === 401 || res.status === 403 ? 'auth' : 'rejected', `replicate: POST /files answered ${res.status}${body.detail ? `: ${body.detail}` : ''}`, res.status);
+    const { body } = await ctx.http.json<{ urls?: { get?: string } }>('POST', `${base}/files`, { body: form, signal: ctx.signal });
+    if (!body?.urls?.get) throw new ProviderHttpError('replicate', 'rejected', 'replicate: POST /files answered without urls.get');
     return body.urls.get;
   }
 
   return {
     id: 'replicate',
     label: 'Replicate',
-    headers: () => ({ authorization: `Bearer ${token()}` }),
+    headers: () => ({ authorization: `Bearer ${config.apiKey}` }),
 
     async create(req, model, ctx) {
       const input = { [model.promptField ?? 'prompt']: req.prompt, [model.imageField ?? 'image']: await imageInput(req, ctx), ...model.input };

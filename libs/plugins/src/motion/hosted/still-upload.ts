@@ -2,20 +2,22 @@ import sharp from 'sharp';
 import type { StoragePort } from '@app/storage';
 import type { MotionRequest } from '../motion-provider.port';
 
+/** A `data:` URI of some bytes. */
+export const dataUri = (bytes: Buffer, mime: string): string => `data:${mime};base64,${bytes.toString('base64')}`;
+
 /**
  * The still as a `data:` URI of at most `maxChars` characters: the encoded picture when it fits, else
  * a JPEG (hosted models do not keep transparency) at falling quality.
  */
 export async function stillDataUri(req: MotionRequest, maxChars: number): Promise<string> {
-  const uri = (bytes: Buffer, mime: string) => `data:${mime};base64,${bytes.toString('base64')}`;
-  let out = uri(req.image.encoded, req.image.mime);
+  let out = dataUri(req.image.encoded, req.image.mime);
   for (const quality of [90, 80, 70]) {
     if (out.length <= maxChars) return out;
     const jpeg = await sharp(req.image.rgba, { raw: { width: req.image.width, height: req.image.height, channels: 4 } })
       .flatten({ background: '#ffffff' })
       .jpeg({ quality })
       .toBuffer();
-    out = uri(jpeg, 'image/jpeg');
+    out = dataUri(jpeg, 'image/jpeg');
   }
   if (out.length <= maxChars) return out;
   throw new Error(`motion: the picture does not fit in ${maxChars} characters as a data URI`);
