@@ -141,6 +141,10 @@ describe('creating showcases (billing, slots, validation)', () => {
     await bad({ image_urls: ['ftp://x/y.jpg'] }, 'image_urls[0]');
     await bad({ image_urls: Array.from({ length: 21 }, () => `${media.base}/street.jpg`) }, 'image_urls');
     await bad({ colour: '#fff' }, 'colour');
+    // Postgres refuses NUL in text: caught before the insert, not a 500 from it.
+    await bad({ description: 'Summer\u0000sale' }, 'description');
+    await bad({ branding: { tagline: 'x\u0000' } }, 'branding.tagline');
+    await bad({ custom_links: [{ title: 'Shop\u0000', url: 'https://a.example/' }] }, 'custom_links[0].title');
     expect(await balance(u.api)).toBe(100);
     for (const layout of ['branded', 'minimal', 'dark']) {
       expect((await u.api.req('POST', '/api/v2/showcases', { layout_choice: layout })).status).toBe(201);
@@ -248,6 +252,40 @@ describe('adding pictures', () => {
     expect(await balance(u.api)).toBe(before);
     expect(uploadsLeft()).toBe(stored);
     expect((await u.api.req('GET', `/api/v2/showcases/${showcaseId}`)).body.items).toHaveLength(3);
+  });
+
+  it('refuses truncated or boundary-less multipart bodies and NUL in file names (400), charging nothing and keeping nothing', async () => {
+    const before = await balance(u.api);
+    const stored = uploadsLeft();
+    const itemCount = async () => (await u.api.req('GET', `/api/v2/showcases/${showcaseId}`)).body.items.length;
+    const itemsBefore = await itemCount();
+    const boundary = 'e2e-boundary-1234';
+    const part = (filename: string, bytes: Buffer) => Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${filename}"\r\nContent-Type: image/png\r\n\r\n`), bytes, Buffer.from('\r\n'),
+    ]);
+    const end = Buffer.from(`--${boundary}--\r\n`);
+    const whole = Buffer.concat([part('a.png', wide), part('b.png', Buffer.concat([wide, Buffer.alloc(256 * 1024)])), end]);
+    const send = async (path: string, body: Buffer, type = `multipart/form-data; boundary=${boundary}`) => {
+      const r = await fetch(`${u.api.base}${path}`, { method: 'POST', headers: { 'x-api-key': u.api.key, 'content-type': type }, body: new Uint8Array(body) });
+      return { status: r.status, body: await r.json() };
+    };
+    const items = `/api/v2/showcases/${showcaseId}/items`;
+    // Cut inside the second file: the first one was stored already and must go again.
+    const cut = await send(items, whole.subarray(0, whole.length - 100 * 1024));
+    expect([cut.status, cut.body.error.code, cut.body.error.message]).toEqual([400, 'invalid_multipart', expect.stringContaining('ended before its closing boundary')]);
+    const headerCut = await send(items, whole.subarray(0, 40));
+    expect([headerCut.status, headerCut.body.error.code]).toEqual([400, 'invalid_multipart']);
+    const noBoundary = await send(items, whole, 'multipart/form-data');
+    expect([noBoundary.status, noBoundary.body.error.code]).toEqual([400, 'invalid_multipart']);
+    const nul = await send(items, Buffer.concat([part('ok.png', wide), part('a\u0000.png', wide), end]));
+    expect([nul.status, nul.body.error.param]).toEqual([400, 'files']);
+    // The create route takes JSON only, and says where files go.
+    const create = await send('/api/v2/showcases', whole.subarray(0, whole.length - 100 * 1024));
+    expect([create.status, create.body.error.code, create.body.error.message]).toEqual([400, 'invalid_body', expect.stringContaining('/api/v2/showcases/{id}/items')]);
+    expect(await balance(u.api)).toBe(before);
+    expect(uploadsLeft()).toBe(stored);
+    expect(readdirSync(join(dataDir, 'storage'), { recursive: true }).filter((f) => String(f).endsWith('.tmp'))).toEqual([]);
+    expect(await itemCount()).toBe(itemsBefore);
   });
 });
 

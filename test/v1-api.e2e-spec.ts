@@ -117,6 +117,48 @@ describe('callbacks', () => {
   });
 });
 
+describe('bad input is 400, never 500', () => {
+  const raw = async (path: string, body: string, headers: Record<string, string> = {}) => {
+    const r = await fetch(`${api.base}${path}`, { method: 'POST', headers: { 'x-api-key': OWNER, 'content-type': 'application/json', ...headers }, body });
+    return { status: r.status, body: await r.json() };
+  };
+
+  it('refuses a JSON body nested 100,000 deep on every route, with or without an Idempotency-Key', async () => {
+    const deep = `{"image_url":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    for (const path of ['/api/v1/convert', '/api/v2/showcases', '/api/v2/animated-ar', '/api/admin/users']) {
+      for (const headers of [{}, { 'idempotency-key': `deep-${path}` }] as Record<string, string>[]) {
+        const r = await raw(path, deep, headers);
+        expect([path, r.status, r.body.error]).toEqual([path, 400, {
+          type: 'invalid_request_error', code: 'body_too_deep', message: 'the JSON body is nested more than 64 levels deep', request_id: expect.stringMatching(/^req_/),
+        }]);
+      }
+    }
+    // Ordinary nesting still reaches the route's own validation.
+    expect((await raw('/api/v1/convert', '{"image_url":[[[[1]]]]}')).body.error).toMatchObject({ code: 'parameter_invalid', param: 'image_url' });
+  });
+
+  it('refuses NUL in any text field, naming it, and creates nothing', async () => {
+    const cases: [string, unknown, string][] = [
+      ['/api/v1/convert', { image_url: `${media.base}/street\u0000.jpg` }, 'image_url'],
+      ['/api/v1/convert', { image_url: `${media.base}/street.jpg`, callback_url: 'https://hooks.example/\u0000' }, 'callback_url'],
+      ['/api/v2/showcases', { description: 'Summer\u0000sale' }, 'description'],
+      ['/api/v2/showcases', { custom_links: [{ title: 'Shop\u0000', url: 'https://shop.example/' }] }, 'custom_links[0].title'],
+      ['/api/v2/animated-ar', { image_url: 'https://cdn.example/cat.jpg', custom_motion: 'wave\u0000' }, 'custom_motion'],
+      ['/api/admin/users', { email: 'nul@example.com', name: 'Ann\u0000' }, 'name'],
+    ];
+    for (const [path, body, param] of cases) {
+      const r = await api.req('POST', path, body);
+      expect([path, r.status, r.body.error]).toEqual([path, 400, {
+        type: 'invalid_request_error', code: 'parameter_invalid', param, message: `${param}: must not contain NUL (\\u0000) characters`, request_id: expect.stringMatching(/^req_/),
+      }]);
+    }
+    // Path parameters too: the admin usage view passed this one on to Postgres.
+    const usage = await api.req('GET', '/api/admin/users/usr_a%00/usage');
+    expect([usage.status, usage.body.error.param]).toEqual([400, 'id']);
+    expect((await api.req('POST', '/api/admin/users', { email: 'nul@example.com' })).status).toBe(201);
+  });
+});
+
 describe('embed pages', () => {
   let result: any;
   beforeAll(async () => {

@@ -18,6 +18,12 @@ export interface FakeScenario {
   rateLimitCreate?: number;
   /** Status requests answered 429 first. */
   rateLimitPoll?: number;
+  /**
+   * Where the finished video is linked: on the API's own origin (default), on the CDN's (another port,
+   * so another origin), or on the API origin redirecting to the CDN. Veo's keyed `:download` link is
+   * always on the API origin; it redirects to the API's or the CDN's copy.
+   */
+  result?: 'api' | 'cdn' | 'api-redirect';
 }
 
 export interface FakeRequest {
@@ -63,7 +69,7 @@ export class FakeProvider {
 
   newOperation(model: string, input: unknown, id: string = randomUUID()): Operation {
     const s = this.planned.shift() ?? {};
-    const op: Operation = { id, model, input, polls: 0, limited: 0, cancelled: false, scenario: { polls: 2, outcome: 'succeed', rateLimitCreate: 0, rateLimitPoll: 0, ...s } };
+    const op: Operation = { id, model, input, polls: 0, limited: 0, cancelled: false, scenario: { polls: 2, outcome: 'succeed', rateLimitCreate: 0, rateLimitPoll: 0, result: 'api', ...s } };
     this.operations.set(id, op);
     this.createLimited = 0;
     return op;
@@ -108,8 +114,17 @@ type Reply = { status: number; body?: unknown; headers?: Record<string, string> 
 
 const RUNWAY_RATIOS = ['1280:720', '720:1280', '1104:832', '832:1104', '960:960', '1584:672', '1280:768', '768:1280'];
 
+/** A second server, on its own port: a CDN on another origin than the APIs. It records what it is sent. */
+export interface FakeCdn {
+  base: string;
+  requests: FakeRequest[];
+}
+
 export interface FakeProviders {
   base: string;
+  cdn: FakeCdn;
+  /** Downloads of results from the APIs' own origin (`/videos/…`, `/to-cdn/…`). */
+  apiDownloads: FakeRequest[];
   replicate: FakeProvider;
   runway: FakeProvider;
   luma: FakeProvider;
@@ -128,8 +143,14 @@ export async function startFakeProviders(opts: { video?: Buffer } = {}): Promise
   const sockets = new Set<Socket>();
   let base = '';
   const fakes = {} as Record<FakeProviderId, FakeProvider>;
+  const cdn: FakeCdn = { base: '', requests: [] };
+  const apiDownloads: FakeRequest[] = [];
 
-  const videoUrl = (op: Operation) => `${base}/videos/${op.id.replace(/\W+/g, '_')}.mp4`;
+  const videoFile = (op: Operation) => `${op.id.replace(/\W+/g, '_')}.mp4`;
+  const videoUrl = (op: Operation) => {
+    const where = op.scenario.result;
+    return `${where === 'cdn' ? cdn.base : base}${where === 'api-redirect' ? '/to-cdn' : ''}/videos/${videoFile(op)}`;
+  };
 
   async function fetchImage(fake: FakeProvider, url: string): Promise<boolean> {
     try {
@@ -299,7 +320,10 @@ export async function startFakeProviders(opts: { video?: Buffer } = {}): Promise
       return { status: 200, body: { name: op.id } };
     }
     const file = path.match(/^\/files\/([^/:]+):download$/);
-    if (file && method === 'GET') return { status: 302, headers: { location: `${base}/videos/${file[1]}.mp4` } };
+    if (file && method === 'GET') {
+      const op = [...f.operations.values()].find((o) => videoFile(o) === `${file[1]}.mp4`);
+      return { status: 302, headers: { location: `${op && op.scenario.result !== 'api' ? cdn.base : base}/videos/${file[1]}.mp4` } };
+    }
     const op = f.operations.get(path.slice(1));
     if (!op || method !== 'GET') return { status: 404, body: { error: { code: 404, message: 'Operation not found', status: 'NOT_FOUND' } } };
     if (f.limitPoll(op)) return exhausted();
@@ -324,8 +348,15 @@ export async function startFakeProviders(opts: { video?: Buffer } = {}): Promise
         const method = req.method ?? 'GET';
         let reply: Reply;
         if (path.startsWith('/videos/') && method === 'GET') {
+          apiDownloads.push({ method, path, headers: req.headers, body: undefined, at: Date.now() });
           res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(video.length) });
           res.end(video);
+          return;
+        }
+        if (path.startsWith('/to-cdn/videos/') && method === 'GET') {
+          apiDownloads.push({ method, path, headers: req.headers, body: undefined, at: Date.now() });
+          res.writeHead(302, { location: `${cdn.base}${path.slice('/to-cdn'.length)}` });
+          res.end();
           return;
         }
         const upload = path.match(/^\/replicate\/v1\/files\/([^/]+)\/download$/);
@@ -367,12 +398,24 @@ export async function startFakeProviders(opts: { video?: Buffer } = {}): Promise
       })();
     });
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
+  const cdnServer = createServer((req, res) => {
+    const path = new URL(req.url!, 'http://x').pathname;
+    cdn.requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body: undefined, at: Date.now() });
+    req.resume();
+    if (!path.startsWith('/videos/')) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(video.length) });
+    res.end(video);
   });
+  for (const srv of [server, cdnServer]) {
+    srv.on('connection', (s) => {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+    });
+  }
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) => cdnServer.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  cdn.base = `http://127.0.0.1:${(cdnServer.address() as AddressInfo).port}`;
   fakes.replicate = new FakeProvider('replicate', `${base}/replicate/v1`, 'r8_fake_replicate_token');
   fakes.runway = new FakeProvider('runway', `${base}/runway/v1`, 'key_fake_runway_secret');
   fakes.luma = new FakeProvider('luma', `${base}/luma/dream-machine/v1`, 'luma-fake-key');
@@ -380,6 +423,8 @@ export async function startFakeProviders(opts: { video?: Buffer } = {}): Promise
   fakes.veo = new FakeProvider('veo', `${base}/veo/v1beta`, 'AIzaFakeGeminiKey');
   return {
     base,
+    cdn,
+    apiDownloads,
     ...fakes,
     all: Object.values(fakes),
     env: () => ({
@@ -396,7 +441,7 @@ export async function startFakeProviders(opts: { video?: Buffer } = {}): Promise
     }),
     stop: async () => {
       for (const s of sockets) s.destroy();
-      await new Promise((r) => server.close(r));
+      await Promise.all([server, cdnServer].map((srv) => new Promise((r) => srv.close(r))));
     },
   };
 }

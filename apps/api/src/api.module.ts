@@ -9,6 +9,7 @@ import { EmbedController } from './embed/embed.controller';
 import { EmbedService } from './embed/embed.service';
 import { FilesController } from './files/files.controller';
 import { HealthController } from './health/health.controller';
+import { JobAdmission } from './jobs/job-admission.service';
 import { ApiKeyGuard, OwnerKeyGuard } from './http/api-key.guard';
 import { IdempotencyInterceptor } from './http/idempotency/idempotency.interceptor';
 import { IdempotencyService } from './http/idempotency/idempotency.service';
@@ -38,6 +39,7 @@ export class ApiModule {
       ],
       providers: [
         ApiKeyGuard,
+        JobAdmission,
         AnimatedArService,
         OwnerKeyGuard,
         RateLimitService,

@@ -7,13 +7,15 @@ import multipart from '@fastify/multipart';
 import { randomUUID } from 'node:crypto';
 import { ConfigError, loadConfigFromProcess, type AppConfig } from '@app/config';
 import { hostedProviderStatus, MotionCatalog } from '@app/plugins';
+import { restrictDataDir } from '@app/runtime';
 import { ApiModule } from './api.module';
 import { HttpErrorFilter } from './http/http-error.filter';
+import { registerRequestValueChecks } from './http/request-values';
 
 export async function createApiApp(config: AppConfig): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    trustProxy: config.trustProxy,
     genReqId: () => `req_${randomUUID().replace(/-/g, '')}`,
   });
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(config), adapter, {
@@ -24,6 +26,8 @@ export async function createApiApp(config: AppConfig): Promise<NestFastifyApplic
     limits: { fileSize: config.showcases.maxFileBytes, files: config.showcases.maxFilesPerRequest, fields: 20, parts: config.showcases.maxFilesPerRequest + 20, fieldSize: 64 * 1024 },
   });
   app.useGlobalFilters(new HttpErrorFilter());
+  // Postgres refuses NUL in text and recursive code overflows on deep JSON: a 400 on every route, not a 500.
+  registerRequestValueChecks(app.getHttpAdapter().getInstance());
   // Keys, not cookies, authenticate: any origin may call the API (the widget runs on customers' sites).
   app.enableCors({ origin: '*', methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], allowedHeaders: ['X-API-Key', 'Content-Type', 'Idempotency-Key'], maxAge: 600 });
   const doc = new DocumentBuilder()
@@ -38,6 +42,10 @@ export async function createApiApp(config: AppConfig): Promise<NestFastifyApplic
   return app;
 }
 
+function maskKey(key: string): string {
+  return `${key.slice(0, key.startsWith('sk_owner_') ? 12 : 6)}…`;
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   let config: AppConfig;
@@ -50,6 +58,7 @@ async function main(): Promise<void> {
     }
     throw e;
   }
+  restrictDataDir(config.dataDir);
   const app = await createApiApp(config);
   await app.listen({ port: config.port, host: config.host });
   const logger = new Logger('Main');
@@ -59,10 +68,13 @@ async function main(): Promise<void> {
   console.log(`Base URL:      ${config.publicBaseUrl}`);
   const off = hostedProviderStatus(config).filter((p) => !p.enabled).map((p) => `${p.id} (${p.reason})`);
   console.log(`Motion models: ${app.get(MotionCatalog).ids().join(', ')}${off.length ? `; off: ${off.join(', ')}` : ''}`);
+  // In full only when just generated: start-up output ends up in log collectors.
   if (config.ownerApiKeySource === 'env') {
-    console.log(`Owner API key: ${config.ownerApiKey.slice(0, 6)}… (from OWNER_API_KEY)`);
+    console.log(`Owner API key: ${maskKey(config.ownerApiKey)} (from OWNER_API_KEY)`);
+  } else if (config.ownerApiKeySource === 'generated') {
+    console.log(`Owner API key: ${config.ownerApiKey} (generated now, kept in ${config.dataDir}/owner-api-key; later starts show only its first characters)`);
   } else {
-    console.log(`Owner API key: ${config.ownerApiKey} (kept in ${config.dataDir}/owner-api-key)`);
+    console.log(`Owner API key: ${maskKey(config.ownerApiKey)} (in ${config.dataDir}/owner-api-key)`);
   }
 }
 

@@ -54,6 +54,12 @@ export interface AppConfig {
   /** Where the owner key came from, so startup can say it without leaking a configured one. */
   ownerApiKeySource: 'env' | 'generated' | 'data-dir';
   allowPrivateNetworks: boolean;
+  /** Fastify trustProxy: false, true, a hop count, or addresses/CIDRs of the proxies whose X-Forwarded-* headers count. */
+  trustProxy: boolean | number | string[];
+  /** Postgres timeouts: connecting, and any one query (a hung server fails requests fast). */
+  database: { connectTimeoutMs: number; queryTimeoutMs: number };
+  /** Fair share: queued + running jobs one account may have (0 = no cap; the owner key is exempt). */
+  accountMaxActiveJobs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   worker: {
     concurrency: number;
@@ -62,6 +68,8 @@ export interface AppConfig {
     lockMs: number;
     queueName: string;
     shutdownTimeoutMs: number;
+    /** Wall-clock limit of one pipeline stage (a stage or step may declare a longer one). */
+    stageTimeoutMs: number;
   };
   storage:
     | { driver: 'local'; root: string }
@@ -88,6 +96,9 @@ export interface AppConfig {
     maxFrames: number;
     maxFramePx: number;
     maxDecodedBytes: number;
+    /** Animated image sources: most frames in the file, most pixels decoded (re-decoding included). */
+    maxSourceFrames: number;
+    maxSourcePixels: number;
     videoFps: number;
     motionLoopS: number;
     motionFps: number;

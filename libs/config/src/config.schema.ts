@@ -17,6 +17,13 @@ export const envSchema = z.object({
   OWNER_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   ALLOW_PRIVATE_NETWORKS: bool.default(false),
   WORKER_CONCURRENCY: int(1, 64).default(2),
+  /** Proxies whose X-Forwarded-* headers are trusted: false (default), true, a hop count, or a list of IPs/CIDRs. */
+  TRUST_PROXY: z.string().min(1).default('false'),
+  /** Postgres: connect timeout and per-query timeout (a hung server fails requests fast with 503). */
+  DB_CONNECT_TIMEOUT_MS: int(100, 120_000).default(5000),
+  DB_QUERY_TIMEOUT_MS: int(100, 3_600_000).default(30_000),
+  /** Queued + running jobs per account; past it job-creating requests get 429. 0 = no cap. Owner key exempt. */
+  ACCOUNT_MAX_ACTIVE_JOBS: int(0, 1_000_000).default(250),
   CONFIG_FILE: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   JOB_MAX_ATTEMPTS: int(1, 20).default(3),
@@ -24,6 +31,8 @@ export const envSchema = z.object({
   QUEUE_LOCK_MS: int(1000, 600_000).default(30_000),
   QUEUE_NAME: z.string().min(1).default('conversions'),
   SHUTDOWN_TIMEOUT_MS: int(0, 600_000).default(30_000),
+  /** Wall-clock limit of one pipeline stage; the motion stage gets MOTION_TIMEOUT_S on top. */
+  STAGE_TIMEOUT_S: int(10, 86_400).default(600),
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
   S3_ENDPOINT: z.url().optional(),
   S3_REGION: z.string().default('us-east-1'),
@@ -60,6 +69,12 @@ export const envSchema = z.object({
   ANIMATION_MAX_FRAMES: int(2, 300).default(96),
   ANIMATION_MAX_FRAME_PX: int(64, 2048).default(1024),
   ANIMATION_MAX_DECODED_MB: int(8, 1024).default(96),
+  /**
+   * Animated GIF / WebP / APNG sources, checked before decoding: frames in the file (libvips reads a WebP's
+   * frame table in time quadratic in its length), and pixels decoded to reach the frames kept.
+   */
+  ANIMATION_MAX_SOURCE_FRAMES: int(2, 20_000).default(1000),
+  ANIMATION_MAX_SOURCE_PIXELS: int(1_000_000, 1_000_000_000_000).default(4_000_000_000),
   /** Video frames per second kept (<= the source's). */
   ANIMATION_VIDEO_FPS: int(1, 60).default(12),
   /** Motion loop for still images: seconds (<= 10) and frames per second. */

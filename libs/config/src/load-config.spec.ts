@@ -11,6 +11,8 @@ describe('loadConfig', () => {
     const c = loadConfig({ DATA_DIR: dir });
     expect(c).toMatchObject({ mode: 'embedded', role: 'all', port: 3000, host: '0.0.0.0', publicBaseUrl: 'http://localhost:3000', allowPrivateNetworks: false });
     expect(c.worker.concurrency).toBe(2);
+    expect(c.worker.stageTimeoutMs).toBe(600_000);
+    expect(c.animated).toMatchObject({ maxSourceFrames: 1000, maxSourcePixels: 4_000_000_000 });
     expect(c.ownerApiKeySource).toBe('generated');
     expect(readFileSync(join(dir, 'owner-api-key'), 'utf8').trim()).toBe(c.ownerApiKey);
     expect(statSync(join(dir, 'owner-api-key')).mode & 0o777).toBe(0o600);

@@ -108,6 +108,7 @@ export function loadConfig(
     problems.push(`  - STORAGE_DRIVER=${e.STORAGE_DRIVER} and CONFIG_FILE storage.module both choose the storage backend; keep one`);
   }
   const motion = hostedMotion(e, file, problems);
+  const trustProxy = parseTrustProxy(e.TRUST_PROXY, problems);
   if (problems.length) throw new ConfigError(`config: invalid configuration\n${problems.join('\n')}`);
 
   const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
@@ -122,6 +123,9 @@ export function loadConfig(
     redisUrl: e.REDIS_URL,
     ...ownerKey(e.OWNER_API_KEY, dataDir),
     allowPrivateNetworks: e.ALLOW_PRIVATE_NETWORKS,
+    trustProxy,
+    database: { connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS, queryTimeoutMs: e.DB_QUERY_TIMEOUT_MS },
+    accountMaxActiveJobs: e.ACCOUNT_MAX_ACTIVE_JOBS,
     logLevel: e.LOG_LEVEL,
     worker: {
       concurrency: e.WORKER_CONCURRENCY,
@@ -130,6 +134,7 @@ export function loadConfig(
       lockMs: e.QUEUE_LOCK_MS,
       queueName: e.QUEUE_NAME,
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+      stageTimeoutMs: e.STAGE_TIMEOUT_S * 1000,
     },
     storage: file.storage
       ? { driver: 'module', module: file.storage.module, options: file.storage.options }
@@ -166,6 +171,8 @@ export function loadConfig(
       maxFrames: e.ANIMATION_MAX_FRAMES,
       maxFramePx: e.ANIMATION_MAX_FRAME_PX,
       maxDecodedBytes: e.ANIMATION_MAX_DECODED_MB * 1024 * 1024,
+      maxSourceFrames: e.ANIMATION_MAX_SOURCE_FRAMES,
+      maxSourcePixels: e.ANIMATION_MAX_SOURCE_PIXELS,
       videoFps: e.ANIMATION_VIDEO_FPS,
       motionLoopS: e.MOTION_LOOP_S,
       motionFps: e.MOTION_FPS,
@@ -178,6 +185,21 @@ export function loadConfig(
     plugins: { modules: file.plugins, options: file.pluginOptions, pipelines: file.pipelines },
   };
   return deepFreeze(config);
+}
+
+/**
+ * TRUST_PROXY: `false` / `true`, a hop count, or a comma-separated list of proxy addresses or CIDRs.
+ * Trusting every forwarder (true) lets any client choose its own IP and protocol, so the default is false.
+ */
+function parseTrustProxy(raw: string, problems: string[]): boolean | number | string[] {
+  const v = raw.trim().toLowerCase();
+  if (v === 'false' || v === '0' || v === 'no') return false;
+  if (v === 'true' || v === 'yes') return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  const list = raw.split(',').map((x) => x.trim()).filter(Boolean);
+  const bad = list.filter((x) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(x) && !['loopback', 'linklocal', 'uniquelocal'].includes(x));
+  if (bad.length) problems.push(`  - TRUST_PROXY: "${bad.join('", "')}" is not an IP address, a CIDR, loopback, linklocal or uniquelocal`);
+  return list;
 }
 
 const HOSTED_ENV: Record<HostedMotionProviderId, { key: keyof EnvOutput; base: keyof EnvOutput }> = {

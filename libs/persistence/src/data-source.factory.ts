@@ -15,7 +15,14 @@ export interface DatabaseOptions {
   /** Run pending migrations on initialise (default true). */
   migrate?: boolean;
   poolSize?: number;
+  /** Postgres: how long to wait for a connection (default 5000 ms). */
+  connectTimeoutMs?: number;
+  /** Postgres: a query without an answer after this long fails, so a hung server can't hold requests (default 30000 ms). */
+  queryTimeoutMs?: number;
 }
+
+/** Key of the advisory lock that serialises migrations between processes (any constant; "ar-migrations"). */
+export const MIGRATION_LOCK_KEY = 7_361_524_893;
 
 /** Options for TypeORM: Postgres from a URL, or PGlite through the pg-compatible adapter. */
 export async function buildDataSourceOptions(opts: DatabaseOptions): Promise<DataSourceOptions> {
@@ -30,7 +37,22 @@ export async function buildDataSourceOptions(opts: DatabaseOptions): Promise<Dat
     logging: false,
   };
   if (opts.databaseUrl) {
-    return { ...common, url: opts.databaseUrl, poolSize: opts.poolSize ?? 10, applicationName: 'image-ar-service' };
+    const queryTimeout = opts.queryTimeoutMs ?? 30_000;
+    return {
+      ...common,
+      // Run under an advisory lock by initializeDataSource: processes starting together on an empty
+      // database must not create the same tables at once.
+      migrationsRun: false,
+      url: opts.databaseUrl,
+      poolSize: opts.poolSize ?? 10,
+      applicationName: 'image-ar-service',
+      extra: {
+        connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000,
+        // Server side for a slow query, client side for a server that stopped answering at all.
+        statement_timeout: queryTimeout,
+        query_timeout: queryTimeout + 1000,
+      },
+    };
   }
   const dir = join(opts.dataDir, 'pglite');
   mkdirSync(dir, { recursive: true });
@@ -40,14 +62,45 @@ export async function buildDataSourceOptions(opts: DatabaseOptions): Promise<Dat
   return { ...common, driver: createPglitePgModule(db), migrationsTransactionMode: 'each' };
 }
 
-/** Creates and initialises the data source (running migrations unless told not to). */
-export async function createDataSource(opts: DatabaseOptions): Promise<DataSource> {
-  const ds = new DataSource(await buildDataSourceOptions(opts));
+/**
+ * Initialises a data source and, on a Postgres server, runs pending migrations while holding an
+ * advisory lock, so API and workers starting together migrate one after the other (the later ones
+ * find nothing left to do). PGlite has one session: its migrations run inside `initialize`.
+ */
+export async function initializeDataSource(ds: DataSource, opts: DatabaseOptions): Promise<DataSource> {
   try {
     await ds.initialize();
+    if (opts.databaseUrl && (opts.migrate ?? true)) await runMigrationsLocked(ds);
   } catch (err) {
+    if (ds.isInitialized) await ds.destroy().catch(() => undefined);
     const where = opts.databaseUrl ? 'the Postgres server at DATABASE_URL' : `PGlite under ${opts.dataDir}`;
     throw new Error(`database: cannot open ${where}: ${(err as Error).message}`, { cause: err });
   }
   return ds;
+}
+
+/** Applies pending migrations under the migration advisory lock; returns the names applied. */
+export async function runMigrationsLocked(ds: DataSource): Promise<string[]> {
+  const runner = ds.createQueryRunner();
+  try {
+    // Polled try-lock rather than pg_advisory_lock: a blocking wait would run into the query timeout
+    // while another process runs a long migration.
+    for (;;) {
+      const [row] = (await runner.query('SELECT pg_try_advisory_lock($1) AS "locked"', [MIGRATION_LOCK_KEY])) as { locked: boolean }[];
+      if (row?.locked) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    try {
+      return (await ds.runMigrations({ transaction: 'each' })).map((m) => m.name);
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    await runner.release();
+  }
+}
+
+/** Creates and initialises the data source (running migrations unless told not to). */
+export async function createDataSource(opts: DatabaseOptions): Promise<DataSource> {
+  return initializeDataSource(new DataSource(await buildDataSourceOptions(opts)), opts);
 }

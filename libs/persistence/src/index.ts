@@ -8,3 +8,4 @@ export * from './account.repository';
 export * from './idempotency.repository';
 export * from './showcase.repository';
 export { randomId } from './ids';
+export { isDatabaseUnavailable } from './database-errors';

@@ -1,4 +1,4 @@
-import { In, Not, type DataSource, type Repository } from 'typeorm';
+import type { DataSource, Repository } from 'typeorm';
 import type { JobPatch, JobStorePort, RunnableJob } from '@app/pipeline';
 import { AccountRepository } from './account.repository';
 import { randomId } from './ids';
@@ -123,13 +123,30 @@ export class JobRepository implements JobStorePort {
 
   /** Jobs not in a final state, oldest first: what a restarted worker must pick up again. */
   async listUnfinishedIds(limit = 10_000): Promise<string[]> {
-    const rows = await this.repo.find({
-      select: { id: true },
-      where: { status: Not(In(FINAL)) },
-      order: { createdAt: 'ASC' },
-      take: limit,
-    });
-    return rows.map((r) => r.id);
+    return (await this.listUnfinished(limit)).map((r) => r.jobId);
+  }
+
+  /**
+   * Unfinished jobs, oldest first, each with its fair-share priority: its position among its owner's
+   * unfinished jobs (callbacks, which are quick and owed to a finished job, always 1).
+   */
+  async listUnfinished(limit = 10_000): Promise<{ jobId: string; priority: number }[]> {
+    const rows: { id: string; priority: string }[] = await this.ds.query(
+      `SELECT "id", CASE WHEN "kind" = 'callback' THEN 1
+              ELSE ROW_NUMBER() OVER (PARTITION BY "owner_id", "kind" = 'callback' ORDER BY "created_at", "id") END AS "priority"
+       FROM "jobs" WHERE "status" NOT IN ('completed', 'failed') ORDER BY "created_at", "id" LIMIT $1`,
+      [limit],
+    );
+    return rows.map((r) => ({ jobId: r.id, priority: Number(r.priority) }));
+  }
+
+  /** How many of an owner's jobs are queued or running (callback deliveries not counted). */
+  async countUnfinished(ownerId: string | null): Promise<number> {
+    const rows: { n: string }[] = await this.ds.query(
+      `SELECT COUNT(*) AS "n" FROM "jobs" WHERE "owner_id" = $1 AND "status" NOT IN ('completed', 'failed') AND "kind" <> 'callback'`,
+      [ownerId],
+    );
+    return Number(rows[0]?.n ?? 0);
   }
 
   async ping(): Promise<void> {

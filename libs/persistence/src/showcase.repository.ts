@@ -67,6 +67,14 @@ export class NoShowcaseSlotsError extends Error {
   }
 }
 
+/** Adding the pictures would take the showcase past its item cap (checked with the showcase row locked). */
+export class ShowcaseFullError extends Error {
+  constructor(readonly max: number, readonly have: number) {
+    super(`a showcase holds at most ${max} pictures (it has ${have})`);
+    this.name = 'ShowcaseFullError';
+  }
+}
+
 export interface CreatedItems {
   items: { id: number; jobId: string }[];
   chargedCents: number;
@@ -120,8 +128,17 @@ export class ShowcaseRepository {
     });
   }
 
-  async addItems(sc: ShowcaseRow, items: NewItem[], pictureCents: number, opts: ItemOptions): Promise<CreatedItems> {
-    return this.ds.transaction((m) => this.insertItems(m, sc, items, opts, pictureCents, []));
+  /**
+   * Adds pictures to a showcase. The showcase row is locked while its items are counted, so concurrent
+   * requests cannot together pass `maxItems`.
+   */
+  async addItems(sc: ShowcaseRow, items: NewItem[], pictureCents: number, opts: ItemOptions & { maxItems: number }): Promise<CreatedItems> {
+    return this.ds.transaction(async (m) => {
+      await m.query(`SELECT "id" FROM "showcases" WHERE "id" = $1 FOR UPDATE`, [sc.id]);
+      const have = Number((await m.query(`SELECT count(*) AS n FROM "showcase_items" WHERE "showcase_id" = $1`, [sc.id]))[0].n);
+      if (have + items.length > opts.maxItems) throw new ShowcaseFullError(opts.maxItems, have);
+      return this.insertItems(m, sc, items, opts, pictureCents, []);
+    });
   }
 
   private async insertItems(m: EntityManager, sc: ShowcaseRow, items: NewItem[], opts: ItemOptions, pictureCents: number, extra: { cents: number; jobId: string; purpose: string; operation: string }[]): Promise<CreatedItems> {

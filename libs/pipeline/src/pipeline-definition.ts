@@ -10,6 +10,8 @@ export interface PipelineStep {
   readonly phase: StagePhase;
   /** Relative share of the progress bar; default 1. */
   readonly weight?: number;
+  /** Wall-clock limit of the step, ms; default the stage provider's `timeoutMs`, else the runner's. */
+  readonly timeoutMs?: number;
   readonly options?: Readonly<Record<string, unknown>>;
 }
 
@@ -59,6 +61,9 @@ export function validateDefinition(def: PipelineDefinition): void {
     lastPhase = p;
     if (step.weight !== undefined && !(step.weight > 0)) {
       throw new Error(`pipeline "${def.id}": step "${sid}" has a non-positive weight`);
+    }
+    if (step.timeoutMs !== undefined && !(step.timeoutMs > 0)) {
+      throw new Error(`pipeline "${def.id}": step "${sid}" has a non-positive timeoutMs`);
     }
   }
   if (def.resultFrom && !seen.has(def.resultFrom)) {

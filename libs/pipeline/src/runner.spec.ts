@@ -12,6 +12,7 @@ import {
   UserError,
   type StageProvider,
   type PipelineStep,
+  type RunnerDeps,
 } from './index';
 import { MemoryJobStore } from '../../../test/support/memory-job-store';
 
@@ -22,7 +23,11 @@ function stage(id: string, run: StageProvider['run']): StageProvider {
   return { id, run };
 }
 
-async function setup(stages: StageProvider[], steps: PipelineStep[] = stages.map((s, i) => ({ stage: s.id, phase: (['downloading', 'converting', 'uploading'] as const)[Math.min(i, 2)] }))) {
+async function setup(
+  stages: StageProvider[],
+  steps: PipelineStep[] = stages.map((s, i) => ({ stage: s.id, phase: (['downloading', 'converting', 'uploading'] as const)[Math.min(i, 2)] })),
+  deps: Partial<RunnerDeps> = {},
+) {
   const container = createContainer();
   const plugin = definePlugin({
     name: 'fake',
@@ -33,7 +38,7 @@ async function setup(stages: StageProvider[], steps: PipelineStep[] = stages.map
   });
   const registry = await PipelineRegistry.boot(container, [plugin]);
   const store = new MemoryJobStore();
-  const runner = new PipelineRunner({ registry, store, log });
+  const runner = new PipelineRunner({ registry, store, log, ...deps });
   return { registry, store, runner };
 }
 
@@ -172,6 +177,61 @@ describe('PipelineRunner', () => {
     await runner.run('2', { attempt: 1, maxAttempts: 1 });
     await runner.run('1', { attempt: 1, maxAttempts: 1 });
     expect(events).toEqual(['done:1', 'fail:2:nope']);
+  });
+
+  it('fails a stage that runs past its time limit with stage_timeout, aborting its signal, and tells the listeners', async () => {
+    let seen: AbortSignal | undefined;
+    const failed: string[] = [];
+    const { store, runner } = await setup(
+      [
+        stage('a', async () => 1),
+        // Never settles on its own, as a stage stuck in a hung call would.
+        stage('stuck', (ctx) => { seen = ctx.signal; return new Promise(() => undefined); }),
+        stage('c', async () => { throw new Error('must not run'); }),
+      ],
+      undefined,
+      { stageTimeoutMs: 50, listeners: [{ onFailed: async (j, e) => { failed.push(`${j.id}:${e.code}`); } }] },
+    );
+    store.add({ id: 'j', pipeline: 'p' });
+    const started = Date.now();
+    await expect(runner.run('j', { attempt: 1, maxAttempts: 3 })).resolves.toBe('failed');
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(store.jobs.get('j')!.error).toEqual({ code: 'stage_timeout', message: 'stuck: took longer than 0.05 s', stage: 'stuck', retryable: false });
+    expect(store.jobs.get('j')!.status).toBe('failed');
+    expect(seen?.aborted).toBe(true);
+    expect((seen?.reason as UserError).code).toBe('stage_timeout');
+    expect(failed).toEqual(['j:stage_timeout']);
+  });
+
+  it("gives a stage its provider's or its step's own time limit instead of the default", async () => {
+    const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const slow = (id: string, timeoutMs?: number): StageProvider => ({ id, timeoutMs, run: async () => { await wait(150); return id; } });
+    const { store, runner } = await setup(
+      [slow('provider-limit', 2000), slow('step-limit'), slow('step-wins', 2000)],
+      [
+        { stage: 'provider-limit', phase: 'converting' },
+        { stage: 'step-limit', phase: 'converting', timeoutMs: 2000 },
+        { stage: 'step-wins', phase: 'converting', timeoutMs: 40 },
+      ],
+      { stageTimeoutMs: 40 },
+    );
+    store.add({ id: 'j', pipeline: 'p' });
+    await expect(runner.run('j', { attempt: 1, maxAttempts: 1 })).resolves.toBe('failed');
+    expect(store.jobs.get('j')!.stageProgress).toMatchObject({ 'provider-limit': 1, 'step-limit': 1 });
+    expect(store.jobs.get('j')!.error).toMatchObject({ code: 'stage_timeout', message: 'step-wins: took longer than 0.04 s', stage: 'step-wins' });
+  });
+
+  it('still re-queues a job interrupted by shutdown, through the same stage signal', async () => {
+    const shutdown = new AbortController();
+    const { store, runner } = await setup(
+      [stage('a', (ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new OperationalError('aborted', 'interrupted')))))],
+      undefined,
+      { stageTimeoutMs: 5000 },
+    );
+    store.add({ id: 'j', pipeline: 'p' });
+    setTimeout(() => shutdown.abort(), 20);
+    await expect(runner.run('j', { attempt: 1, maxAttempts: 3, signal: shutdown.signal })).rejects.toBeInstanceOf(RetryLaterError);
+    expect(store.jobs.get('j')!.status).toBe('queued');
   });
 
   it('fails a job whose pipeline is unknown', async () => {

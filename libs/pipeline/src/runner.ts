@@ -1,5 +1,5 @@
 import type { JobListener, JobStorePort, RunnableJob } from './job-store.port';
-import { classifyError, toJobError, type JobErrorInfo } from './errors';
+import { classifyError, toJobError, UserError, type JobErrorInfo } from './errors';
 import { isFinal, type JobStatus } from './job-state';
 import { stepId, type PipelineDefinition } from './pipeline-definition';
 import type { PipelineRegistry } from './registry';
@@ -22,11 +22,22 @@ export interface RunAttempt {
 
 export type RunOutcome = 'completed' | 'failed' | 'skipped' | 'missing';
 
+/** Wall-clock limit of one stage run when neither the step nor its stage provider sets one (10 min). */
+export const DEFAULT_STAGE_TIMEOUT_MS = 600_000;
+
+/** setTimeout fires at once for a longer delay (it takes a 32-bit int), so longer limits are cut to it. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export interface RunnerDeps {
   registry: PipelineRegistry;
   store: JobStorePort;
   listeners?: readonly JobListener[];
   log: StageLogger;
+  /**
+   * Wall-clock limit of one stage run, ms, unless the step (`PipelineStep.timeoutMs`) or its provider
+   * (`StageProvider.timeoutMs`) sets its own. Default {@link DEFAULT_STAGE_TIMEOUT_MS}.
+   */
+  stageTimeoutMs?: number;
 }
 
 /** Progress (0..100) of a pipeline given each step's own fraction (0..1). */
@@ -42,9 +53,35 @@ export function computeProgress(def: PipelineDefinition, fractions: Record<strin
 }
 
 /**
+ * Runs one stage under its wall-clock limit. When the limit passes, the stage's signal is aborted and the
+ * step fails with the non-retried `stage_timeout` at once, without waiting for the stage to notice:
+ * synchronous CPU work (sharp, ONNX) cannot be interrupted, and a retry would burn the same time again.
+ */
+async function runWithTimeout<T>(sid: string, timeoutMs: number, parent: AbortSignal, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const deadline = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const err = new UserError('stage_timeout', `${sid}: took longer than ${Number((timeoutMs / 1000).toFixed(3))} s`, { stage: sid });
+      deadline.abort(err);
+      reject(err);
+    }, Math.min(timeoutMs, MAX_TIMER_MS));
+  });
+  try {
+    const work = run(AbortSignal.any([parent, deadline.signal]));
+    // A stage still running past its limit may fail later; the job has failed already, so that is moot.
+    work.catch(() => undefined);
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * Moves one job through its pipeline: queued -> downloading -> converting -> uploading -> completed,
  * or failed. Records progress per step. A user error or a bug fails the job; an operational error
- * puts it back to `queued` and throws {@link RetryLaterError} until the attempts run out.
+ * puts it back to `queued` and throws {@link RetryLaterError} until the attempts run out. A stage running
+ * past its time limit fails the job with `stage_timeout` (not retried).
  */
 export class PipelineRunner {
   constructor(private readonly deps: RunnerDeps) {}
@@ -109,16 +146,19 @@ export class PipelineRunner {
             pending = pending.then(() => store.update(job.id, { progress, stageProgress })).catch(() => undefined);
           }
         };
-        const output = await provider.run({
-          job: { id: job.id, kind: job.kind, ownerId: job.ownerId, input: job.input, attempt: attempt.attempt },
-          outputs: Object.freeze({ ...outputs }),
-          options: step.options ?? {},
-          progress: report,
-          signal,
-          log,
-          status,
-          checkpoints,
-        });
+        const timeoutMs = step.timeoutMs ?? provider.timeoutMs ?? this.deps.stageTimeoutMs ?? DEFAULT_STAGE_TIMEOUT_MS;
+        const output = await runWithTimeout(sid, timeoutMs, signal, (stageSignal) =>
+          provider.run({
+            job: { id: job.id, kind: job.kind, ownerId: job.ownerId, input: job.input, attempt: attempt.attempt },
+            outputs: Object.freeze({ ...outputs }),
+            options: step.options ?? {},
+            progress: report,
+            signal: stageSignal,
+            log,
+            status,
+            checkpoints,
+          }),
+        );
         await pending;
         outputs[sid] = output;
         fractions[sid] = 1;

@@ -35,7 +35,10 @@ export interface StageContext<TOptions = Record<string, unknown>> {
   readonly options: Readonly<TOptions>;
   /** Reports progress inside the stage, 0..1. */
   progress(fraction: number): void;
-  /** Aborted when the worker shuts down or the job is cancelled. */
+  /**
+   * Aborted when the worker shuts down, the job is cancelled, or the stage runs past its time limit
+   * (then the job has already failed with `stage_timeout`). Long CPU work should check it between chunks.
+   */
   readonly signal: AbortSignal;
   readonly log: StageLogger;
   /** The state the job is in while this stage runs. */
@@ -59,5 +62,10 @@ export interface StageContext<TOptions = Record<string, unknown>> {
 export interface StageProvider<TOutput = unknown, TOptions = Record<string, unknown>> {
   /** Unique id the pipeline definitions refer to. */
   readonly id: string;
+  /**
+   * Wall-clock limit of one run, ms, for a stage that legitimately runs longer than the runner's default
+   * (e.g. waiting for a hosted model). A step's own `timeoutMs` wins over it.
+   */
+  readonly timeoutMs?: number;
   run(ctx: StageContext<TOptions>): Promise<TOutput>;
 }

@@ -1,60 +1,106 @@
 import Bull from 'bull';
-import { type EnqueueOptions, type JobQueuePort, type QueueHandler, type QueueOptions } from './job-queue.port';
+import {
+  backlogEntries,
+  type EnqueueOptions,
+  type JobQueuePort,
+  normalisePriority,
+  type QueueHandler,
+  type QueueOptions,
+  QueueUnavailableError,
+} from './job-queue.port';
 
 export interface BullQueueOptions extends QueueOptions {
   redisUrl: string;
   name: string;
   /** How long a worker's lock on a job lasts; a crashed worker's job is retaken after about this long. */
   lockMs: number;
+  /** How long an enqueue may wait for Redis before it gives up (default 2000 ms). */
+  enqueueTimeoutMs?: number;
 }
+
+const withTimeout = <T>(p: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, no) => (timer = setTimeout(() => no(onTimeout()), ms)));
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+};
 
 /**
  * Bull (Redis) adapter for scaled mode. The Bull job id is our job id, so enqueueing twice is a no-op
  * while the job is still in Redis. Bull is at-least-once: handlers must tolerate a replay.
+ *
+ * Redis outages: ioredis would hold commands in its offline queue for as long as Redis is away, so
+ * `enqueue` refuses at once when the connection is not ready and gives up after `enqueueTimeoutMs`
+ * when Redis hangs. The job is already in the database; the sweep enqueues it when Redis is back
+ * (at once on reconnect, and every `sweepMs`).
  */
 export class BullQueueAdapter implements JobQueuePort {
   readonly driver = 'bull' as const;
   private readonly queue: Bull.Queue<{ jobId: string }>;
   private readonly controllers = new Set<AbortController>();
+  private readonly active = new Set<Promise<void>>();
   private sweepTimer?: NodeJS.Timeout;
+  private sweeping = false;
   private consuming = false;
+  private wasDown = false;
 
   constructor(private readonly opts: BullQueueOptions) {
     this.queue = new Bull(opts.name, opts.redisUrl, {
       settings: {
         lockDuration: opts.lockMs,
         lockRenewTime: Math.floor(opts.lockMs / 2),
-        stalledInterval: opts.lockMs,
+        // A dead worker's lock lapses after at most lockMs; checking every quarter of it means its jobs
+        // are retaken within 1.25 x lockMs (the README's figure), not up to twice it.
+        stalledInterval: Math.max(250, Math.floor(opts.lockMs / 4)),
         maxStalledCount: 3,
       },
       defaultJobOptions: { removeOnComplete: true, removeOnFail: true },
     });
     // Connection errors surface through ping()/readiness; without a listener they would crash the process.
     this.queue.on('error', () => undefined);
+    this.queue.client.on('close', () => (this.wasDown = true));
+    this.queue.client.on('ready', () => {
+      if (!this.wasDown) return;
+      this.wasDown = false;
+      // Jobs stored while Redis was away are only in the database: enqueue them now, not at the next sweep.
+      void this.sweep();
+    });
   }
 
   async enqueue(jobId: string, opts: EnqueueOptions = {}): Promise<void> {
-    await this.queue.add(
+    if (this.queue.client.status !== 'ready') {
+      throw new QueueUnavailableError(`Redis is not connected (${this.queue.client.status}); the job is picked up when it is back`);
+    }
+    const added = this.queue.add(
       { jobId },
-      { jobId, attempts: opts.maxAttempts ?? this.opts.maxAttempts, backoff: { type: 'exponential', delay: this.opts.backoffMs } },
+      {
+        jobId,
+        attempts: opts.maxAttempts ?? this.opts.maxAttempts,
+        backoff: { type: 'exponential', delay: this.opts.backoffMs },
+        priority: normalisePriority(opts.priority),
+      },
     );
+    // When the timeout wins, the add may still land later: harmless, the job id makes it a no-op twice.
+    added.catch(() => undefined);
+    await withTimeout(added, this.opts.enqueueTimeoutMs ?? 2000, () => new QueueUnavailableError('Redis did not answer in time; the job is picked up when it does'));
   }
 
   async consume(handler: QueueHandler, opts: { concurrency: number }): Promise<void> {
     this.consuming = true;
-    void this.queue.process(Math.max(1, opts.concurrency), async (job) => {
+    void this.queue.process(Math.max(1, opts.concurrency), (job) => {
       const ctrl = new AbortController();
       this.controllers.add(ctrl);
-      try {
-        await handler({
-          jobId: job.data.jobId,
-          attempt: job.attemptsMade + 1,
-          maxAttempts: job.opts.attempts ?? this.opts.maxAttempts,
-          signal: ctrl.signal,
-        });
-      } finally {
+      const run = handler({
+        jobId: job.data.jobId,
+        attempt: job.attemptsMade + 1,
+        maxAttempts: job.opts.attempts ?? this.opts.maxAttempts,
+        signal: ctrl.signal,
+      }).finally(() => {
         this.controllers.delete(ctrl);
-      }
+        this.active.delete(tracked);
+      });
+      const tracked = run.then(() => undefined, () => undefined);
+      this.active.add(tracked);
+      return run;
     });
     await this.queue.isReady();
     await this.sweep();
@@ -65,35 +111,43 @@ export class BullQueueAdapter implements JobQueuePort {
   }
 
   private async sweep(): Promise<void> {
-    if (!this.opts.backlog || !this.consuming) return;
+    if (!this.opts.backlog || !this.consuming || this.sweeping) return;
+    this.sweeping = true;
     try {
-      for (const id of await this.opts.backlog()) await this.enqueue(id);
+      for (const e of backlogEntries(await this.opts.backlog())) await this.enqueue(e.jobId, { priority: e.priority });
     } catch {
-      // Next sweep.
+      // Database or Redis away: the next sweep (or the reconnect) tries again.
+    } finally {
+      this.sweeping = false;
     }
   }
 
   async stop(graceMs = 30_000): Promise<void> {
     this.consuming = false;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
-    // pause(true) stops this worker taking new jobs and waits for the active ones.
-    const paused = this.queue.pause(true, false).then(() => undefined);
+    // Stop taking jobs. With Redis away pause() cannot finish (or rejects): running handlers are
+    // tracked here, so the grace period works without Redis.
+    this.queue.pause(true, true).catch(() => undefined);
+    const idle = () => Promise.all([...this.active]).then(() => 'idle' as const);
     let timer: NodeJS.Timeout | undefined;
-    const r = await Promise.race([paused, new Promise<'timeout'>((ok) => (timer = setTimeout(() => ok('timeout'), graceMs)))]);
+    const r = await Promise.race([idle(), new Promise<'timeout'>((ok) => (timer = setTimeout(() => ok('timeout'), graceMs)))]);
     clearTimeout(timer);
     if (r === 'timeout') {
       for (const c of this.controllers) c.abort();
-      await Promise.race([paused, new Promise((ok) => setTimeout(ok, 5000).unref())]);
+      await Promise.race([idle(), new Promise((ok) => setTimeout(ok, 5000).unref())]);
     }
   }
 
   async ping(): Promise<void> {
-    await this.queue.client.ping();
+    await withTimeout(this.queue.client.ping(), 2000, () => new QueueUnavailableError('Redis did not answer PING in time'));
   }
 
   async close(): Promise<void> {
+    this.consuming = false;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
-    await this.queue.close();
+    // close(true): running handlers were already awaited by stop(). Bull's waiting close() forces a
+    // reconnect whose rejection is unhandled while Redis is away, and that crashed the process.
+    await withTimeout(this.queue.close(true), 5000, () => new QueueUnavailableError('close timed out')).catch(() => undefined);
   }
 
   /** For tests and operators: counts by Bull state. */

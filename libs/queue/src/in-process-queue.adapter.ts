@@ -1,9 +1,10 @@
-import { backoffDelay, type EnqueueOptions, type JobQueuePort, type QueueHandler, type QueueOptions } from './job-queue.port';
+import { backlogEntries, backoffDelay, type EnqueueOptions, type JobQueuePort, normalisePriority, type QueueHandler, type QueueOptions } from './job-queue.port';
 
 interface Entry {
   jobId: string;
   attempt: number;
   maxAttempts: number;
+  priority: number;
 }
 
 /**
@@ -25,7 +26,7 @@ export class InProcessQueueAdapter implements JobQueuePort {
   constructor(private readonly opts: QueueOptions) {}
 
   async enqueue(jobId: string, opts: EnqueueOptions = {}): Promise<void> {
-    this.add({ jobId, attempt: 1, maxAttempts: opts.maxAttempts ?? this.opts.maxAttempts });
+    this.add({ jobId, attempt: 1, maxAttempts: opts.maxAttempts ?? this.opts.maxAttempts, priority: normalisePriority(opts.priority) });
   }
 
   private add(entry: Entry): void {
@@ -50,7 +51,9 @@ export class InProcessQueueAdapter implements JobQueuePort {
   private async sweep(): Promise<void> {
     if (!this.opts.backlog || !this.accepting) return;
     try {
-      for (const id of await this.opts.backlog()) this.add({ jobId: id, attempt: 1, maxAttempts: this.opts.maxAttempts });
+      for (const e of backlogEntries(await this.opts.backlog())) {
+        this.add({ jobId: e.jobId, attempt: 1, maxAttempts: this.opts.maxAttempts, priority: normalisePriority(e.priority) });
+      }
     } catch {
       // The next sweep tries again; readiness reports the database state.
     }
@@ -58,8 +61,17 @@ export class InProcessQueueAdapter implements JobQueuePort {
 
   private pump(): void {
     while (this.accepting && this.handler && this.running.size < this.concurrency && this.waiting.length) {
-      this.start(this.waiting.shift() as Entry);
+      this.start(this.takeNext());
     }
+  }
+
+  /** The waiting entry with the lowest priority number; the oldest among equals (like Bull). */
+  private takeNext(): Entry {
+    let best = 0;
+    for (let i = 1; i < this.waiting.length; i++) {
+      if (this.waiting[i].priority < this.waiting[best].priority) best = i;
+    }
+    return this.waiting.splice(best, 1)[0];
   }
 
   private start(entry: Entry): void {

@@ -14,12 +14,46 @@ export interface QueueMessage {
  */
 export type QueueHandler = (msg: QueueMessage) => Promise<void>;
 
-/** Returns ids of jobs that must be (re)processed: unfinished jobs in the database. */
-export type BacklogSource = () => Promise<string[]>;
+/** A job to (re)process, with its place in the fair order (see {@link EnqueueOptions.priority}). */
+export interface BacklogEntry {
+  jobId: string;
+  priority?: number;
+}
+
+/** Returns jobs that must be (re)processed: unfinished jobs in the database. */
+export type BacklogSource = () => Promise<Array<string | BacklogEntry>>;
+
+/** Highest priority number Bull accepts (2^21); larger numbers are clamped to it. */
+export const MAX_PRIORITY = 2_097_152;
 
 export interface EnqueueOptions {
   /** Overrides the queue's maxAttempts for this job (e.g. callbacks get more tries). */
   maxAttempts?: number;
+  /**
+   * Lower runs first; equal priorities run in the order they were enqueued (default 1).
+   * Fair share between accounts: callers pass the job's position among its owner's unfinished jobs,
+   * so every account's 1st job runs before any account's 2nd, and so on (see docs/architecture.md).
+   */
+  priority?: number;
+}
+
+/** The queue backend cannot take the job now (e.g. Redis is down). The job stays in the database. */
+export class QueueUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(`queue: ${message}`, options);
+    this.name = 'QueueUnavailableError';
+  }
+}
+
+/** Clamps a priority into the range both adapters accept. */
+export function normalisePriority(p: number | undefined): number {
+  if (p === undefined || !Number.isFinite(p)) return 1;
+  return Math.min(MAX_PRIORITY, Math.max(1, Math.floor(p)));
+}
+
+/** Backlog entries as `{jobId, priority}`. */
+export function backlogEntries(list: Array<string | BacklogEntry>): BacklogEntry[] {
+  return list.map((e) => (typeof e === 'string' ? { jobId: e } : e));
 }
 
 export interface QueueOptions {
@@ -37,7 +71,10 @@ export interface QueueOptions {
  */
 export interface JobQueuePort {
   readonly driver: 'in-process' | 'bull';
-  /** Adds a job; a no-op when that job id is already waiting, delayed or running. */
+  /**
+   * Adds a job; a no-op when that job id is already waiting, delayed or running. Rejects with
+   * {@link QueueUnavailableError} within a few seconds when the backend is down, never waits for it.
+   */
   enqueue(jobId: string, opts?: EnqueueOptions): Promise<void>;
   /** Starts consuming with at most `concurrency` handlers at once. */
   consume(handler: QueueHandler, opts: { concurrency: number }): Promise<void>;

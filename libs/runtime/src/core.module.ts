@@ -2,7 +2,7 @@ import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
-import { AccountRepository, buildDataSourceOptions, IdempotencyRepository, JobRepository, ShowcaseRepository, WebhookRepository } from '@app/persistence';
+import { AccountRepository, buildDataSourceOptions, type DatabaseOptions, initializeDataSource, IdempotencyRepository, JobRepository, ShowcaseRepository, WebhookRepository } from '@app/persistence';
 import { createContainer, JOB_LISTENER, PipelineRegistry } from '@app/pipeline';
 import { BullQueueAdapter, InProcessQueueAdapter, type JobQueuePort } from '@app/queue';
 import { builtinPlugins, MOTION_CATALOG, MotionCatalog, registerServices, SERVICES } from '@app/plugins';
@@ -16,6 +16,16 @@ import { QueueLifecycle } from './queue-lifecycle.service';
 import { loadPricingPolicy } from './pricing-loader';
 import { APP_CONFIG, JOB_QUEUE, PIPELINE_CONTAINER, PIPELINE_REGISTRY, PRICING_POLICY, STORAGE } from './tokens';
 
+function dbOptions(config: AppConfig): DatabaseOptions {
+  return {
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: 10,
+    connectTimeoutMs: config.database.connectTimeoutMs,
+    queryTimeoutMs: config.database.queryTimeoutMs,
+  };
+}
+
 /**
  * Everything both processes need: config, database, job repository, queue, storage and the booted
  * pipeline registry. Built once per process.
@@ -28,17 +38,8 @@ export class CoreModule {
       module: CoreModule,
       imports: [
         TypeOrmModule.forRootAsync({
-          useFactory: () =>
-            buildDataSourceOptions({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 10 }),
-          dataSourceFactory: async (options) => {
-            const ds = new DataSource(options!);
-            try {
-              return await ds.initialize();
-            } catch (err) {
-              const where = config.databaseUrl ? 'the Postgres server at DATABASE_URL' : `PGlite under ${config.dataDir}`;
-              throw new Error(`database: cannot open ${where}: ${(err as Error).message}`, { cause: err });
-            }
-          },
+          useFactory: () => buildDataSourceOptions(dbOptions(config)),
+          dataSourceFactory: (options) => initializeDataSource(new DataSource(options!), dbOptions(config)),
         }),
       ],
       providers: [
@@ -89,7 +90,7 @@ export class CoreModule {
             const opts = {
               maxAttempts: config.worker.maxAttempts,
               backoffMs: config.worker.retryBaseMs,
-              backlog: () => jobs.listUnfinishedIds(),
+              backlog: () => jobs.listUnfinished(),
               sweepMs: 60_000,
             };
             return config.redisUrl

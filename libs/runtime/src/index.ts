@@ -11,3 +11,4 @@ export * from './callback.service';
 export * from './pricing-loader';
 export * from './refund.listener';
 export * from './v2-job-view';
+export * from './private-data-dir';

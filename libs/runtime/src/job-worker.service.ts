@@ -1,11 +1,13 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
-import { JobRepository } from '@app/persistence';
+import { isDatabaseUnavailable, JobRepository } from '@app/persistence';
 import { JOB_LISTENER, type JobListener, PipelineRegistry, PipelineRunner } from '@app/pipeline';
 import type { JobQueuePort } from '@app/queue';
 import type { DependencyContainer } from 'tsyringe';
 import { createStageLogger } from './stage-logger.adapter';
 import { APP_CONFIG, JOB_QUEUE, PIPELINE_CONTAINER, PIPELINE_REGISTRY } from './tokens';
+
+const DB_POLL_MS = 1000;
 
 /** Consumes the queue and runs each job through its pipeline. Thin: the runner holds the logic. */
 @Injectable()
@@ -18,20 +20,46 @@ export class JobWorkerService implements OnApplicationBootstrap, BeforeApplicati
     @Inject(JOB_QUEUE) private readonly queue: JobQueuePort,
     @Inject(PIPELINE_REGISTRY) registry: PipelineRegistry,
     @Inject(PIPELINE_CONTAINER) container: DependencyContainer,
-    jobs: JobRepository,
+    private readonly jobs: JobRepository,
   ) {
     const listeners = container.isRegistered(JOB_LISTENER) ? container.resolveAll<JobListener>(JOB_LISTENER) : [];
-    this.runner = new PipelineRunner({ registry, store: jobs, listeners, log: createStageLogger('Pipeline') });
+    this.runner = new PipelineRunner({ registry, store: jobs, listeners, log: createStageLogger('Pipeline'), stageTimeoutMs: config.worker.stageTimeoutMs });
   }
 
   async onApplicationBootstrap(): Promise<void> {
     await this.queue.consume(
       async (msg) => {
-        await this.runner.run(msg.jobId, { attempt: msg.attempt, maxAttempts: msg.maxAttempts, signal: msg.signal });
+        for (;;) {
+          try {
+            await this.runner.run(msg.jobId, { attempt: msg.attempt, maxAttempts: msg.maxAttempts, signal: msg.signal });
+            return;
+          } catch (err) {
+            // An unreachable database is nobody's fault and no job's: wait for it while holding the
+            // message, then run the same attempt again, instead of burning attempts in seconds.
+            if (!isDatabaseUnavailable(err) || msg.signal.aborted) throw err;
+            this.logger.warn(`job ${msg.jobId}: database unavailable (${(err as Error).message}); waiting for it, attempt not spent`);
+            await this.waitForDatabase(msg.signal);
+          }
+        }
       },
       { concurrency: this.config.worker.concurrency },
     );
     this.logger.log(`consuming ${this.queue.driver} queue with concurrency ${this.config.worker.concurrency}`);
+  }
+
+  /** Polls the database every second until it answers (or the consumer is stopped). */
+  private async waitForDatabase(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      await new Promise((ok) => setTimeout(ok, DB_POLL_MS));
+      try {
+        await this.jobs.ping();
+        this.logger.log('database is back; resuming');
+        return;
+      } catch {
+        // still away
+      }
+    }
+    throw new Error('worker: stopped while waiting for the database');
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -19,8 +19,12 @@ export function createStorage(config: AppConfig): StoragePort {
   switch (s.driver) {
     case 's3':
       return new S3StorageAdapter(s.s3);
-    case 'local':
-      return new LocalStorageAdapter(s.root, config.publicBaseUrl);
+    case 'local': {
+      const local = new LocalStorageAdapter(s.root, config.publicBaseUrl);
+      // In the background: a large tree must not delay the start, and leftovers harm nothing meanwhile.
+      void local.removeStaleTemps().catch(() => undefined);
+      return local;
+    }
     case 'module':
       return loadStorageModule(s.module, s.options, { publicBaseUrl: config.publicBaseUrl, dataDir: config.dataDir });
   }

@@ -1,9 +1,33 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { assertSafeKey, contentTypeFor, type ObjectStat, spoolToFile, type StoragePort, type StoredObject } from './storage.port';
+
+/** A write in progress: `<final name>.<pid>.<ms>[-<hex>].tmp` (the older form had no random part). */
+const TMP_FILE = /\.\d+\.\d+(?:-[0-9a-f]+)?\.tmp$/;
+
+/** Next to `file`, unique: the random part keeps two writes of one key in the same millisecond apart. */
+const tmpName = (file: string) => `${file}.${process.pid}.${Date.now()}-${randomBytes(4).toString('hex')}.tmp`;
+
+/** Cleanup after a failed write; its own failure must not hide the write's error. */
+const removeQuietly = (file: string) => rm(file, { force: true }).catch(() => undefined);
+
+/**
+ * Write-then-rename: readers never see a half-written file, and a replay just replaces it. On failure the
+ * temporary file goes too, so a full disk does not also collect one partial file per retry.
+ */
+async function writeAtomic(file: string, data: Buffer | string): Promise<void> {
+  const tmp = tmpName(file);
+  try {
+    await writeFile(tmp, data);
+    await rename(tmp, file);
+  } catch (err) {
+    await removeQuietly(tmp);
+    throw err;
+  }
+}
 
 /**
  * Files under a root folder, served by the API at `<publicBaseUrl>/files/<key>`.
@@ -23,26 +47,35 @@ export class LocalStorageAdapter implements StoragePort {
     const file = this.path(key);
     await mkdir(dirname(file), { recursive: true });
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
-    // Write-then-rename: readers never see a half-written file, and a replay just replaces it.
-    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(tmp, body);
-    await rename(tmp, file);
-    await writeFile(`${file}.meta`, JSON.stringify({ etag, contentType }));
+    await writeAtomic(file, body);
+    await this.writeMeta(file, etag, contentType);
     return { key, size: body.length, contentType, etag };
   }
 
   async putStream(key: string, body: Readable, contentType: string): Promise<StoredObject> {
     const file = this.path(key);
     await mkdir(dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    const tmp = tmpName(file);
+    let spooled: { size: number; digest: Buffer };
     try {
-      const { size, digest } = await spoolToFile(body, tmp);
-      const etag = `"${digest.toString('base64url').slice(0, 32)}"`;
+      spooled = await spoolToFile(body, tmp);
       await rename(tmp, file);
-      await writeFile(`${file}.meta`, JSON.stringify({ etag, contentType }));
-      return { key, size, contentType, etag };
     } catch (err) {
-      await rm(tmp, { force: true });
+      // The source's own error (e.g. a size cap's UserError) propagates unchanged: callers classify it.
+      await removeQuietly(tmp);
+      throw err;
+    }
+    const etag = `"${spooled.digest.toString('base64url').slice(0, 32)}"`;
+    await this.writeMeta(file, etag, contentType);
+    return { key, size: spooled.size, contentType, etag };
+  }
+
+  private async writeMeta(file: string, etag: string, contentType: string): Promise<void> {
+    try {
+      await writeAtomic(`${file}.meta`, JSON.stringify({ etag, contentType }));
+    } catch (err) {
+      // A previous version's sidecar would give the new bytes its ETag; without one, stat() falls back to size+mtime.
+      await removeQuietly(`${file}.meta`);
       throw err;
     }
   }
@@ -81,5 +114,37 @@ export class LocalStorageAdapter implements StoragePort {
 
   async ping(): Promise<void> {
     await mkdir(this.root, { recursive: true });
+    // mkdir passes on a full or read-only disk; only a real write shows that models and uploads can be stored.
+    // The name starts with a dot, so it can never be a key; a probe left by a crash is swept like a stale tmp.
+    const probe = tmpName(join(this.root, '.ready-probe'));
+    try {
+      await writeFile(probe, 'ok');
+    } catch (err) {
+      await removeQuietly(probe);
+      throw err;
+    }
+    await rm(probe, { force: true });
+  }
+
+  /**
+   * Removes temporary files older than `maxAgeMs` that a crashed or killed process left behind (a failed write
+   * removes its own). Younger ones may belong to a write still running in another process on the same root.
+   * Returns how many were removed.
+   */
+  async removeStaleTemps(maxAgeMs = 3_600_000): Promise<number> {
+    let names: string[];
+    try {
+      names = await readdir(this.root, { recursive: true });
+    } catch {
+      return 0; // no root yet: nothing was ever written
+    }
+    const before = Date.now() - maxAgeMs;
+    let removed = 0;
+    for (const name of names.filter((n) => TMP_FILE.test(n))) {
+      const file = join(this.root, name);
+      const s = await stat(file).catch(() => null);
+      if (s?.isFile() && s.mtimeMs < before && (await rm(file, { force: true }).then(() => true, () => false))) removed++;
+    }
+    return removed;
   }
 }

@@ -33,6 +33,10 @@ export interface StoragePort {
   /** Public absolute URL of the object. */
   url(key: string): string;
   delete(key: string): Promise<void>;
+  /**
+   * Readiness: rejects when the backend cannot serve writes now. Local storage proves it by writing and
+   * removing a probe file (a full disk or read-only mount fails it); remote backends check reachability.
+   */
   ping(): Promise<void>;
 }
 
@@ -70,6 +74,16 @@ export async function spoolToFile(body: Readable, file: string, algorithm = 'sha
       done(null, chunk);
     },
   });
-  await pipeline(body, counter, createWriteStream(file));
+  const out = createWriteStream(file);
+  const closed = new Promise<void>((resolve) => out.once('close', () => resolve()));
+  try {
+    await pipeline(body, counter, out);
+  } catch (err) {
+    // pipeline() settles before the file is closed; a source that fails at once can even beat the open, which
+    // would then create the file after the caller's cleanup ran. Settle only once the file is closed.
+    out.destroy();
+    await closed;
+    throw err;
+  }
   return { size, digest: hash.digest() };
 }

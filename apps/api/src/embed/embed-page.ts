@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { esc } from './html';
 import type { Platform } from './platform';
 import { quickLookHref, sceneViewerIntent } from './platform';
@@ -31,6 +32,33 @@ const STYLE = `
 progress{width:60%;height:8px}
 .size{position:absolute;top:10px;right:10px;font-size:12px;color:#555;background:rgba(255,255,255,.8);padding:2px 6px;border-radius:6px}
 `;
+
+const QR_SCRIPT = `(function(){var b=document.getElementById('ar-launch'),q=document.getElementById('qr');
+b.addEventListener('click',function(){q.classList.add('open')});
+document.getElementById('qr-close').addEventListener('click',function(){q.classList.remove('open')});})();`;
+
+const QR_SCRIPT_HASH = `'sha256-${createHash('sha256').update(QR_SCRIPT).digest('base64')}'`;
+
+/**
+ * Content-Security-Policy of embed pages: scripts only from our asset origin plus the one inline
+ * script (by hash); models, posters and textures from anywhere storage may serve them (S3 buckets,
+ * CDNs). `frame-ancestors *` because embedding on customers' sites is the point of these pages.
+ */
+export function embedCsp(assetBase: string): string {
+  const assets = new URL(assetBase).origin;
+  return [
+    "default-src 'none'",
+    `script-src 'self' ${assets} ${QR_SCRIPT_HASH}`,
+    'connect-src https: http: blob: data:',
+    'img-src https: http: blob: data:',
+    'media-src https: http: blob: data:',
+    "style-src 'unsafe-inline'",
+    'worker-src blob:',
+    "base-uri 'none'",
+    "form-action 'none'",
+    'frame-ancestors *',
+  ].join('; ');
+}
 
 function page(title: string, body: string, head = ''): string {
   return `<!doctype html>
@@ -68,11 +96,7 @@ export function interactivePage(m: ReadyModel, platform: Platform): string {
     viewer = `<model-viewer src="${esc(m.glbUrl)}" ios-src="${esc(m.usdzUrl)}" poster="${esc(m.posterUrl)}" alt="3D preview of the picture" camera-controls camera-orbit="0deg 90deg auto" interaction-prompt="none" shadow-intensity="0" exposure="1"${m.animated ? ' autoplay animation-name="flipbook"' : ''}></model-viewer>`;
     button = `<button class="ar-button" id="ar-launch" type="button" aria-controls="qr">View in your space</button>
 <div class="qr" id="qr" role="dialog" aria-label="Open on your phone">${m.qrSvg}<div>Scan with your phone to place it in your space</div><button type="button" id="qr-close">Close</button></div>
-<script>
-(function(){var b=document.getElementById('ar-launch'),q=document.getElementById('qr');
-b.addEventListener('click',function(){q.classList.add('open')});
-document.getElementById('qr-close').addEventListener('click',function(){q.classList.remove('open')});})();
-</script>`;
+<script>${QR_SCRIPT}</script>`;
   }
   return page('View in AR', `<div class="card" data-platform="${platform}" data-variant="interactive">
 ${viewer}

@@ -1,23 +1,42 @@
-import { Controller, Get, Headers, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Inject, Param, Query, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import type { AppConfig } from '@app/config';
+import { APP_CONFIG } from '@app/runtime';
+import { embedCsp } from './embed-page';
 import { EmbedService } from './embed.service';
 
 /** Public embed pages (no key): the id is the job's unguessable public id. */
 @ApiExcludeController()
 @Controller('embed')
 export class EmbedController {
-  constructor(private readonly embeds: EmbedService) {}
+  private readonly csp: string;
+
+  constructor(
+    private readonly embeds: EmbedService,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.csp = embedCsp(config.publicBaseUrl);
+  }
+
+  private headers(reply: FastifyReply, cache: string): FastifyReply {
+    return reply
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', cache)
+      .header('content-security-policy', this.csp)
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'strict-origin-when-cross-origin');
+  }
 
   @Get(':publicId')
   async interactive(@Param('publicId') id: string, @Headers('user-agent') ua: string | undefined, @Query('platform') platform: string | undefined, @Res() reply: FastifyReply): Promise<void> {
     const r = await this.embeds.render(id, 'interactive', ua, platform);
-    void reply.status(r.status).header('content-type', 'text/html; charset=utf-8').header('cache-control', r.cache).header('vary', 'User-Agent').send(r.html);
+    void this.headers(reply.status(r.status), r.cache).header('vary', 'User-Agent').send(r.html);
   }
 
   @Get(':publicId/static')
   async static(@Param('publicId') id: string, @Res() reply: FastifyReply): Promise<void> {
     const r = await this.embeds.render(id, 'static');
-    void reply.status(r.status).header('content-type', 'text/html; charset=utf-8').header('cache-control', r.cache).send(r.html);
+    void this.headers(reply.status(r.status), r.cache).send(r.html);
   }
 }

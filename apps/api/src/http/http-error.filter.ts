@@ -1,6 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { InsufficientCreditsError, NoShowcaseSlotsError } from '@app/persistence';
+import { InsufficientCreditsError, isDatabaseUnavailable, NoShowcaseSlotsError, ShowcaseFullError } from '@app/persistence';
 import { UserError } from '@app/pipeline';
 import { ApiError, type ApiErrorType } from './api-error';
 
@@ -15,6 +15,8 @@ const TYPE_BY_STATUS: Record<number, ApiErrorType> = {
   415: 'unsupported_media_type',
   429: 'rate_limited',
 };
+
+const DB_RETRY_AFTER_S = 5;
 
 /**
  * The one place errors become HTTP: `{ error: { type, code, message, param?, request_id } }`.
@@ -43,6 +45,9 @@ export class HttpErrorFilter implements ExceptionFilter {
     } else if (exception instanceof NoShowcaseSlotsError) {
       status = 403;
       body = { type: 'permission_error', code: 'no_showcase_slots', message: `${exception.message}; ask the operator for more showcase slots` };
+    } else if (exception instanceof ShowcaseFullError) {
+      status = 400;
+      body = { type: 'invalid_request_error', code: 'too_many_items', message: exception.message };
     } else if (exception instanceof UserError) {
       status = 400;
       body = { type: 'invalid_request_error', code: exception.code, message: exception.message, param: exception.param };
@@ -58,10 +63,17 @@ export class HttpErrorFilter implements ExceptionFilter {
         code: exception.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'body_too_large' : 'invalid_body',
         message: exception.message,
       };
+    } else if (isDatabaseUnavailable(exception)) {
+      // A dependency outage, not a bug: clients may retry (an Idempotency-Key makes that safe).
+      status = 503;
+      void reply.header('retry-after', String(DB_RETRY_AFTER_S));
+      body = { type: 'api_error', code: 'service_unavailable', message: `the database is unavailable; retry in ${DB_RETRY_AFTER_S} s` };
     } else {
       body = { type: 'api_error', code: 'internal_error', message: 'internal error; quote the request_id when reporting it' };
     }
-    if (status >= 500) {
+    if (status === 503) {
+      this.logger.warn(`request ${requestId}: database unavailable: ${exception instanceof Error ? exception.message : String(exception)}`);
+    } else if (status >= 500) {
       this.logger.error(`request ${requestId} failed: ${exception instanceof Error ? exception.stack : String(exception)}`);
     }
     if (body.param === undefined) delete body.param;

@@ -67,9 +67,11 @@ export class ShowcasePageController {
       .header('content-type', 'text/html; charset=utf-8')
       .header('cache-control', r.cache)
       .header('vary', 'User-Agent')
-      .header('content-security-policy', SHOWCASE_CSP)
+      // The full page is the gallery's own page: not frameable (clickjacking). The embed variant is.
+      .header('content-security-policy', `${SHOWCASE_CSP}; frame-ancestors ${embed ? '*' : "'self'"}`)
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'no-referrer')
+      .header(embed ? 'x-robots-tag' : 'x-frame-options', embed ? 'noindex' : 'SAMEORIGIN')
       .send(r.html);
   }
 

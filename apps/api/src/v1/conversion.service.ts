@@ -3,10 +3,10 @@ import type { AppConfig } from '@app/config';
 import { JobRepository, WebhookRepository, type JobEntity } from '@app/persistence';
 import { toV1Status } from '@app/pipeline';
 import { parseDimensionRequest, type StillImageResult } from '@app/plugins';
-import type { JobQueuePort } from '@app/queue';
-import { APP_CONFIG, JOB_QUEUE, JobRoutes, PublicUrls, STORAGE } from '@app/runtime';
+import { APP_CONFIG, JobRoutes, PublicUrls, STORAGE } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
 import { ApiError } from '../http/api-error';
+import { JobAdmission } from '../jobs/job-admission.service';
 import { requestUrl } from '../http/request-url';
 
 export interface ConvertBody {
@@ -27,7 +27,7 @@ export class ConversionService {
     private readonly webhooks: WebhookRepository,
     private readonly urls: PublicUrls,
     private readonly routes: JobRoutes,
-    @Inject(JOB_QUEUE) private readonly queue: JobQueuePort,
+    private readonly admission: JobAdmission,
     @Inject(STORAGE) private readonly storage: StoragePort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -51,6 +51,7 @@ export class ConversionService {
     if (dims.mode === 'explicit') Object.assign(input, { width_inches: dims.width, height_inches: dims.height });
     if (dims.mode === 'aspect') input.aspect_ratio = b.aspect_ratio;
 
+    const before = await this.admission.admit(ownerId);
     const job = await this.jobs.create({
       kind: 'v1.convert',
       pipeline: this.routes.pipelineFor('v1.convert'),
@@ -59,8 +60,7 @@ export class ConversionService {
       idPrefix: 'api',
       withPublicPage: true,
     });
-    // If this enqueue is lost (crash, Redis hiccup) the worker's backlog sweep finds the job in the database.
-    await this.queue.enqueue(job.id).catch(() => undefined);
+    await this.admission.enqueue([job.id], before);
     return { job_id: job.id, status: 'queued' };
   }
 

@@ -59,7 +59,10 @@ export function parseImageUrls(v: unknown, { required }: { required: boolean }):
  * parseShowcaseRequest({ layout_choice: 'branded', branding: { primary_color: '#0a66ff' }, image_urls: ['https://x/a.jpg'] })
  */
 export function parseShowcaseRequest(body: unknown): ShowcaseRequest {
-  if (!isObject(body)) throw new ApiError(400, 'invalid_request_error', 'invalid_body', 'the body must be a JSON object');
+  if (!isObject(body)) {
+    // Usually a multipart upload sent here: say where files go.
+    throw new ApiError(400, 'invalid_request_error', 'invalid_body', 'the body must be a JSON object; picture files are uploaded as multipart/form-data to POST /api/v2/showcases/{id}/items once the showcase exists');
+  }
   const unknown = Object.keys(body).find((k) => !KNOWN.has(k));
   if (unknown) throw ApiError.invalid(unknown, `${unknown}: unknown parameter`, 'parameter_unknown');
 

@@ -4,11 +4,11 @@ import type {} from '@fastify/multipart'; // request.parts()
 import { type PricingPolicy, toCredits } from '@app/billing';
 import type { AppConfig } from '@app/config';
 import { type NewItem, randomId, ShowcaseRepository, type ShowcaseRow } from '@app/persistence';
-import type { JobQueuePort } from '@app/queue';
-import { APP_CONFIG, JOB_QUEUE, JobRoutes, PRICING_POLICY, PublicUrls, STORAGE } from '@app/runtime';
+import { APP_CONFIG, JobRoutes, PRICING_POLICY, PublicUrls, STORAGE } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
 import { ApiError } from '../http/api-error';
 import type { Principal } from '../http/api-key.guard';
+import { JobAdmission } from '../jobs/job-admission.service';
 import { IdempotencyService, requestFingerprint } from '../http/idempotency/idempotency.service';
 import { storeUpload, type StoredUpload } from './picture-upload';
 import { parseImageUrls, parseShowcaseRequest } from './showcase-request';
@@ -29,7 +29,7 @@ export class ShowcasesService {
     private readonly routes: JobRoutes,
     private readonly idempotency: IdempotencyService,
     @Inject(PRICING_POLICY) private readonly pricing: PricingPolicy,
-    @Inject(JOB_QUEUE) private readonly queue: JobQueuePort,
+    private readonly admission: JobAdmission,
     @Inject(STORAGE) private readonly storage: StoragePort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -38,9 +38,8 @@ export class ShowcasesService {
     return p.keyType === 'owner' ? 0 : this.pricing.quote({ kind: 'showcase.picture', count: 1 }).totalCents;
   }
 
-  private async enqueue(items: { id: number; jobId: string }[]) {
-    // A lost enqueue is found by the worker's backlog sweep (the jobs are in the database).
-    await Promise.all(items.map((i) => this.queue.enqueue(i.jobId).catch(() => undefined)));
+  private async enqueue(items: { id: number; jobId: string }[], activeBefore: number) {
+    await this.admission.enqueue(items.map((i) => i.jobId), activeBefore);
     return items.map((i) => ({ job_id: i.jobId, item_id: i.id, status: 'queued' as const }));
   }
 
@@ -48,6 +47,7 @@ export class ShowcasesService {
     const req = parseShowcaseRequest(body);
     if (req.imageUrls.length > this.config.showcases.maxItems) throw ApiError.invalid('image_urls', `image_urls: at most ${this.config.showcases.maxItems} pictures per showcase`);
     const owner = p.keyType === 'owner';
+    const before = await this.admission.admit(p.userId, req.imageUrls.length);
     const created = await this.showcases.create(
       { ownerId: p.userId, layout: req.layout, logoUrl: req.logoUrl, description: req.description, customLinks: req.customLinks, branding: req.branding },
       req.imageUrls.map((u) => ({ source: 'url', sourceUrl: u })),
@@ -58,7 +58,7 @@ export class ShowcasesService {
       id: created.showcase.id,
       url: this.urls.showcase(created.showcase.public_id),
       embed_url: this.urls.showcaseEmbed(created.showcase.public_id),
-      queued_jobs: await this.enqueue(created.items),
+      queued_jobs: await this.enqueue(created.items, before),
       credits_charged: toCredits(created.chargedCents),
     };
   }
@@ -88,8 +88,9 @@ export class ShowcasesService {
     if (have + items.length > this.config.showcases.maxItems) {
       throw ApiError.invalid(items[0].source === 'url' ? 'image_urls' : 'files', `a showcase holds at most ${this.config.showcases.maxItems} pictures (it has ${have})`, 'too_many_items');
     }
-    const created = await this.showcases.addItems(s, items, this.pictureCents(p), { pipeline: this.routes.pipelineFor('v2.picture') });
-    return { showcase_id: s.id, queued_jobs: await this.enqueue(created.items), credits_charged: toCredits(created.chargedCents) };
+    const before = await this.admission.admit(p.userId, items.length);
+    const created = await this.showcases.addItems(s, items, this.pictureCents(p), { pipeline: this.routes.pipelineFor('v2.picture'), maxItems: this.config.showcases.maxItems });
+    return { showcase_id: s.id, queued_jobs: await this.enqueue(created.items, before), credits_charged: toCredits(created.chargedCents) };
   }
 
   /** JSON form: `{image_urls: [...]}`. Idempotency is applied by the route's interceptor. */
@@ -118,6 +119,11 @@ export class ShowcasesService {
         if (part.fieldname !== 'files') {
           part.file.resume();
           throw ApiError.invalid(part.fieldname, `${part.fieldname.slice(0, 40)}: unknown file part; name file parts "files"`, 'parameter_unknown');
+        }
+        // Kept with the item; Postgres refuses NUL in text (the JSON bodies are checked globally, not these).
+        if (part.filename.includes('\0')) {
+          part.file.resume();
+          throw ApiError.invalid('files', 'files: file names must not contain NUL (\\u0000) characters');
         }
         uploads.push(await storeUpload(this.storage, part.file, part.filename.slice(0, 255), `uploads/${s.public_id}/${randomId('upl')}`));
       }
@@ -153,6 +159,14 @@ function mapMultipartError(e: unknown, config: AppConfig): unknown {
   }
   if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' || code === 'FST_PROTO_VIOLATION') {
     return new ApiError(400, 'invalid_request_error', 'invalid_multipart', 'the multipart body could not be read');
+  }
+  // Busboy's parse errors have no code, only these messages; anything else (a storage failure) stays a 5xx.
+  const message = e instanceof Error ? e.message : '';
+  if (code === 'FST_MP_PREMATURE_CLOSE' || /unexpected end of multipart data/i.test(message)) {
+    return new ApiError(400, 'invalid_request_error', 'invalid_multipart', 'the multipart body ended before its closing boundary (a truncated upload?); nothing was stored or charged');
+  }
+  if (/boundary not found/i.test(message)) {
+    return new ApiError(400, 'invalid_request_error', 'invalid_multipart', 'the multipart/form-data Content-Type has no boundary parameter');
   }
   return e;
 }

@@ -42,11 +42,14 @@ const DEFAULT_POLL_MS = 2000;
 /**
  * Animates a still picture with the chosen motion model (video_model, else the default), or passes an
  * animated source's own frames through. The operation handle is checkpointed before polling, so a
- * restarted worker resumes the same operation.
+ * restarted worker resumes the same operation. Its time limit is the motion timeout plus the ordinary
+ * stage limit, so the runner never cuts a model still within MOTION_TIMEOUT_S.
  */
 export function createMotionStage(deps: MotionStageDeps): StageProvider<MotionStageOutput> {
   return {
     id: 'motion',
+    // On top of the model's own wait: its start, the still's cut-out, and downloading and decoding its video.
+    timeoutMs: deps.config.animated.motionTimeoutMs + deps.config.worker.stageTimeoutMs,
     async run(ctx) {
       const src = ctx.outputs.frames as SourceFrames;
       if (src.kind !== 'image' || !src.still) {

@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OperationalError, UserError } from '@app/pipeline';
 import { quadrantPicture } from '../../../../test/support/pictures';
-import { fetchSource, type FetchOptions } from './fetch-source';
-import { guardedLookup, isBlockedAddress, isBlockedHostname } from './ssrf-guard';
+import { fetchSource, guardedGet, type FetchOptions, type GuardedGetOptions } from './fetch-source';
+import { guardedLookup, isBlockedAddress, isBlockedHostname, type ResolveAll } from './ssrf-guard';
 import { sniffType } from './sniff';
 
 let server: Server;
@@ -20,6 +20,7 @@ beforeAll(async () => {
       case '/img.png': res.writeHead(200, { 'content-type': 'text/plain' }); res.end(png); return; // lying type
       case '/redirect': res.writeHead(302, { location: hop > 0 ? `/redirect?n=${hop - 1}` : '/img.png' }); res.end(); return;
       case '/redirect-private': res.writeHead(302, { location: 'http://10.0.0.1/img.png' }); res.end(); return;
+      case '/redirect-name': res.writeHead(302, { location: `http://cdn.internal.test:${url.searchParams.get('port')}/img.png` }); res.end(); return;
       case '/missing': res.writeHead(404); res.end('nope'); return;
       case '/broken': res.writeHead(503); res.end(); return;
       case '/html': res.writeHead(200, { 'content-type': 'image/png' }); res.end('<html><body>hi</body></html>'); return;
@@ -129,7 +130,7 @@ describe('SSRF guard', () => {
     'http://0x7f000001/', 'http://127.1/', 'http://0/', 'http://10.1.2.3/', 'http://172.16.0.1/', 'http://192.168.1.1/',
     'http://169.254.169.254/latest/meta-data', 'http://100.64.0.1/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/',
     'http://[::ffff:7f00:1]/', 'http://[fd00::1]/', 'http://[fe80::1]/', 'http://[::]/', 'http://224.0.0.1/',
-    'http://[64:ff9b::a00:1]/',
+    'http://[64:ff9b::a00:1]/', 'http://[2002:808:808::1]/', 'http://[64:ff9b:1::808:808]/', 'http://[0:0:0:0:0:ffff:a00:5]/',
   ])('refuses %s', async (url) => {
     const e = await fails(url, { allowPrivateNetworks: false });
     expect(e.code).toBe('private_address');
@@ -153,6 +154,64 @@ describe('SSRF guard', () => {
       expect(isBlockedAddress(ip)).toBe(true);
     }
     for (const ip of ['93.184.216.34', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8']) expect(isBlockedAddress(ip)).toBe(false);
+  });
+
+  it('judges IPv4-mapped addresses (::ffff:0:0/96) by the IPv4 they carry, however they are spelled', () => {
+    for (const ip of ['::ffff:10.0.0.5', '::ffff:a00:5', '0:0:0:0:0:ffff:a00:5', '::FFFF:127.0.0.1', '::ffff:169.254.169.254', '::ffff:0:a00:5']) {
+      expect([ip, isBlockedAddress(ip)]).toEqual([ip, true]);
+    }
+    for (const ip of ['::ffff:808:808', '0:0:0:0:0:ffff:8.8.8.8', '::ffff:0:808:808']) expect([ip, isBlockedAddress(ip)]).toEqual([ip, false]);
+  });
+
+  it('blocks 6to4 (2002::/16) and local-use NAT64 (64:ff9b:1::/48) whatever IPv4 they embed', () => {
+    for (const ip of ['2002::1', '2002:a00:5::1', '2002:808:808::1', '2002:ffff:ffff:ffff::1', '64:ff9b:1::a00:5', '64:ff9b:1::808:808', '64:ff9b:1:ffff:ffff::1']) {
+      expect([ip, isBlockedAddress(ip)]).toEqual([ip, true]);
+    }
+    // Neighbours stay reachable: the well-known NAT64 prefix with a public IPv4, and addresses just outside.
+    for (const ip of ['64:ff9b::808:808', '64:ff9b:2::1', '2003::1', '2001:4860:4860::8888']) expect([ip, isBlockedAddress(ip)]).toEqual([ip, false]);
+    for (const h of ['[2002:a00:5::1]', '[64:ff9b:1::1]']) expect(isBlockedHostname(h)).toBe(true);
+  });
+
+  it('says which host is refused but never which address it resolved to', async () => {
+    const resolve: ResolveAll = (_host, _opts, cb) => cb(null, [{ address: '10.0.0.5', family: 4 }]);
+    const err = await new Promise<Error | null>((r) => guardedLookup(false, resolve)('db.internal.test', {} as never, (e) => r(e)));
+    expect(err?.message).toBe('db.internal.test resolves to a private or reserved address');
+    expect(err?.message).not.toContain('10.0.0.5');
+    expect(JSON.stringify(err)).not.toContain('10.0.0.5');
+  });
+});
+
+describe('guardedGet', () => {
+  const deadline = () => AbortSignal.timeout(3000);
+  const get = (url: string, opts: Partial<GuardedGetOptions>) => {
+    const d = deadline();
+    return guardedGet(url, { timeoutMs: 3000, connectTimeoutMs: 1000, ...opts }, d, d);
+  };
+  const toLocal: ResolveAll = (_host, _opts, cb) => cb(null, [{ address: '127.0.0.1', family: 4 }]);
+  const toPrivate: ResolveAll = (_host, _opts, cb) => cb(null, [{ address: '10.0.0.5', family: 4 }]);
+
+  it('re-checks every redirect hop: a trusted first hop does not let a redirect reach a private address', async () => {
+    const e = await get(`${base}/redirect-private`, { allowPrivateNetworks: false, trustedOrigin: base }).catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: 'private_address', message: 'fetch: 10.0.0.1 is a private or reserved address' });
+  });
+
+  it('checks a redirect to a name at connect time, and the message keeps the resolved address to itself', async () => {
+    const port = new URL(base).port;
+    const e = await get(`${base}/redirect-name?port=${port}`, { allowPrivateNetworks: false, trustedOrigin: base, resolve: toPrivate }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(UserError);
+    expect(e).toMatchObject({ code: 'private_address', message: 'fetch: cdn.internal.test resolves to a private or reserved address' });
+    expect((e as Error).message).not.toContain('10.0.0.5');
+    // The same redirect with private networks allowed reaches the image (the resolver is the one used).
+    const { res, url } = await get(`${base}/redirect-name?port=${port}`, { allowPrivateNetworks: true, resolve: toLocal });
+    res.resume();
+    expect([res.statusCode, url.hostname]).toEqual([200, 'cdn.internal.test']);
+  });
+
+  it('asks for headers hop by hop, by URL', async () => {
+    const seen: string[] = [];
+    const { res } = await get(`${base}/redirect?n=1`, { allowPrivateNetworks: true, headers: (u) => (seen.push(u.pathname + u.search), {}) });
+    res.resume();
+    expect(seen).toEqual(['/redirect?n=1', '/redirect?n=0', '/img.png']);
   });
 });
 

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { OperationalError, UserError } from '@app/pipeline';
-import { BlockedAddressError, guardedLookup, isBlockedHostname } from './ssrf-guard';
+import { BlockedAddressError, guardedLookup, isBlockedHostname, type ResolveAll } from './ssrf-guard';
 import { sniffType, type SniffedType } from './sniff';
 
 export interface FetchOptions {
@@ -33,7 +33,7 @@ export const FETCH_DEFAULTS = { maxRedirects: 3, accept: ['image'] as const };
 
 const err = (code: string, message: string) => new UserError(code, `fetch: ${message}`);
 
-function checkUrl(raw: string, strict: boolean, allowPrivate: boolean): URL {
+function checkUrl(raw: string, strict: boolean, allowPrivate: (url: URL) => boolean): URL {
   let url: URL;
   try {
     url = new URL(raw);
@@ -45,10 +45,49 @@ function checkUrl(raw: string, strict: boolean, allowPrivate: boolean): URL {
   }
   if (url.username || url.password) throw err('invalid_url', 'URLs with credentials are not accepted');
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!allowPrivate && isBlockedHostname(host)) {
+  if (!allowPrivate(url) && isBlockedHostname(host)) {
     throw err('private_address', `${host} is a private or reserved address`);
   }
   return url;
+}
+
+/** What {@link guardedGet} needs: the download rules of {@link FetchOptions}, plus per-hop headers. */
+export interface GuardedGetOptions extends Pick<FetchOptions, 'timeoutMs' | 'connectTimeoutMs' | 'maxRedirects' | 'strict' | 'allowPrivateNetworks'> {
+  /**
+   * Headers for one hop, asked again for every URL the redirects lead to, so that credentials can be
+   * kept to the origin they belong to.
+   */
+  headers?: (url: URL) => Record<string, string>;
+  /**
+   * An origin the operator configured (a provider's API): exempt from the private-address check, as it
+   * was chosen by the operator, not by whoever answers. Hops to any other origin are checked.
+   */
+  trustedOrigin?: string;
+  /** DNS for the connect-time check (tests). */
+  resolve?: ResolveAll;
+}
+
+/**
+ * GETs an untrusted URL through the SSRF guard and returns the first answer that is not a redirect,
+ * whatever its status. Each redirect is followed by hand, re-checked before connecting and at connect
+ * time. `signal` must include `deadline` (the whole download's timeout): errors after it say so.
+ */
+export async function guardedGet(rawUrl: string, opts: GuardedGetOptions, signal: AbortSignal, deadline: AbortSignal): Promise<{ res: http.IncomingMessage; url: URL }> {
+  const strict = opts.strict ?? false;
+  const maxRedirects = opts.maxRedirects ?? FETCH_DEFAULTS.maxRedirects;
+  const allowPrivate = (url: URL) => (opts.allowPrivateNetworks ?? false) || url.origin === opts.trustedOrigin;
+  let url = checkUrl(rawUrl, strict, allowPrivate);
+  for (let hop = 0; ; hop++) {
+    const res = await request(url, opts, allowPrivate(url), signal, deadline);
+    const status = res.statusCode ?? 0;
+    if (status < 300 || status >= 400) return { res, url };
+    res.resume();
+    const location = res.headers.location;
+    if (strict) throw err('redirect_not_allowed', `the source redirects (HTTP ${status}); give the final URL`);
+    if (!location) throw err('bad_redirect', `HTTP ${status} without a Location header`);
+    if (hop >= maxRedirects) throw err('too_many_redirects', `more than ${maxRedirects} redirects`);
+    url = checkUrl(new URL(location, url).toString(), strict, allowPrivate);
+  }
 }
 
 /**
@@ -58,58 +97,43 @@ function checkUrl(raw: string, strict: boolean, allowPrivate: boolean): URL {
  */
 export async function fetchSource(rawUrl: string, options: FetchOptions): Promise<FetchedSource> {
   const opts = { ...FETCH_DEFAULTS, ...options };
-  const strict = opts.strict ?? false;
-  const allowPrivate = opts.allowPrivateNetworks ?? false;
   const deadline = AbortSignal.timeout(opts.timeoutMs);
   const signal = opts.signal ? AbortSignal.any([opts.signal, deadline]) : deadline;
-  let url = checkUrl(rawUrl, strict, allowPrivate);
-
-  for (let hop = 0; ; hop++) {
-    const res = await request(url, opts, allowPrivate, signal, deadline);
-    const status = res.statusCode ?? 0;
-    if (status >= 300 && status < 400) {
-      res.resume();
-      const location = res.headers.location;
-      if (strict) throw err('redirect_not_allowed', `the source redirects (HTTP ${status}); give the final URL`);
-      if (!location) throw err('bad_redirect', `HTTP ${status} without a Location header`);
-      if (hop >= opts.maxRedirects) throw err('too_many_redirects', `more than ${opts.maxRedirects} redirects`);
-      url = checkUrl(new URL(location, url).toString(), strict, allowPrivate);
-      continue;
+  const { res, url } = await guardedGet(rawUrl, opts, signal, deadline);
+  const status = res.statusCode ?? 0;
+  if (status < 200 || status >= 300) {
+    res.resume();
+    if (status === 429 || status >= 500) {
+      throw new OperationalError('source_unavailable', `fetch: the source answered HTTP ${status}`);
     }
-    if (status < 200 || status >= 300) {
-      res.resume();
-      if (status === 429 || status >= 500) {
-        throw new OperationalError('source_unavailable', `fetch: the source answered HTTP ${status}`);
-      }
-      throw err(status === 404 || status === 410 ? 'source_not_found' : 'source_http_error', `the source answered HTTP ${status}`);
-    }
-    const declared = Number(res.headers['content-length']);
-    if (Number.isFinite(declared) && declared > opts.maxBytes) {
-      res.destroy();
-      throw err('source_too_large', `the source is ${declared} bytes, over the ${opts.maxBytes}-byte limit`);
-    }
-    const bytes = await readCapped(res, opts.maxBytes, signal, deadline);
-    const type = sniffType(bytes);
-    if (!type) {
-      const wanted = opts.accept.includes('video') ? 'video (mp4, mov, webm)' : 'image (JPEG, PNG, GIF, WebP, AVIF, HEIF, TIFF)';
-      throw err('unsupported_type', `the source is not a supported ${wanted}`);
-    }
-    if (!opts.accept.includes(type.kind)) {
-      const a = (k: string) => `${/^[aeiou]/.test(k) ? 'an' : 'a'} ${k}`;
-      throw err('unsupported_type', `the source is ${a(type.kind)} (${type.mime}), not ${opts.accept.map(a).join(' or ')}`);
-    }
-    return { bytes, type, url: url.toString() };
+    throw err(status === 404 || status === 410 ? 'source_not_found' : 'source_http_error', `the source answered HTTP ${status}`);
   }
+  const declared = Number(res.headers['content-length']);
+  if (Number.isFinite(declared) && declared > opts.maxBytes) {
+    res.destroy();
+    throw err('source_too_large', `the source is ${declared} bytes, over the ${opts.maxBytes}-byte limit`);
+  }
+  const bytes = await readCapped(res, opts.maxBytes, signal, deadline);
+  const type = sniffType(bytes);
+  if (!type) {
+    const wanted = opts.accept.includes('video') ? 'video (mp4, mov, webm)' : 'image (JPEG, PNG, GIF, WebP, AVIF, HEIF, TIFF)';
+    throw err('unsupported_type', `the source is not a supported ${wanted}`);
+  }
+  if (!opts.accept.includes(type.kind)) {
+    const a = (k: string) => `${/^[aeiou]/.test(k) ? 'an' : 'a'} ${k}`;
+    throw err('unsupported_type', `the source is ${a(type.kind)} (${type.mime}), not ${opts.accept.map(a).join(' or ')}`);
+  }
+  return { bytes, type, url: url.toString() };
 }
 
-function request(url: URL, opts: FetchOptions, allowPrivate: boolean, signal: AbortSignal, deadline: AbortSignal): Promise<http.IncomingMessage> {
+function request(url: URL, opts: GuardedGetOptions, allowPrivate: boolean, signal: AbortSignal, deadline: AbortSignal): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
     const mod = url.protocol === 'https:' ? https : http;
     const req = mod.request(url, {
       method: 'GET',
-      lookup: guardedLookup(allowPrivate),
+      lookup: guardedLookup(allowPrivate, opts.resolve),
       signal,
-      headers: { 'user-agent': 'image-ar-service/0.1 (+fetch)', accept: 'image/*,video/*;q=0.9,*/*;q=0.5' },
+      headers: { 'user-agent': 'image-ar-service/0.1 (+fetch)', accept: 'image/*,video/*;q=0.9,*/*;q=0.5', ...opts.headers?.(url) },
       agent: false,
     });
     const connectTimer = setTimeout(() => req.destroy(new Error('connect timeout')), opts.connectTimeoutMs);
@@ -128,7 +152,7 @@ function request(url: URL, opts: FetchOptions, allowPrivate: boolean, signal: Ab
   });
 }
 
-function mapError(e: NodeJS.ErrnoException, url: URL, deadline: AbortSignal, opts: FetchOptions): Error {
+function mapError(e: NodeJS.ErrnoException, url: URL, deadline: AbortSignal, opts: GuardedGetOptions): Error {
   const cause = (e as { cause?: unknown }).cause ?? e;
   if (cause instanceof BlockedAddressError || e instanceof BlockedAddressError) {
     return err('private_address', (cause as Error).message);

@@ -28,8 +28,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const key = this.idempotency.parseKey(req.headers['idempotency-key']);
     const status = this.reflector.get<number | undefined>(HTTP_CODE_METADATA, ctx.getHandler()) ?? 201;
     const route = req.routeOptions?.url ?? req.url;
-    // The route pattern plus its parameters, so /users/a/credits and /users/b/credits differ.
-    const fingerprint = requestFingerprint(req.method, `${route} ${JSON.stringify(req.params ?? {})}`, req.body ?? null);
+    // The route pattern plus its parameters, so /users/a/credits and /users/b/credits differ. Only with a key:
+    // without one it is never compared, and hashing every POST body would be work for nothing.
+    const fingerprint = key === undefined ? '' : requestFingerprint(req.method, `${route} ${JSON.stringify(req.params ?? {})}`, req.body ?? null);
     return from(
       this.idempotency.run(req.principal.userId, key, fingerprint, status, () => lastValueFrom(next.handle(), { defaultValue: undefined })).then((out) => {
         if (out.replayed) void reply.header('idempotent-replayed', 'true');

@@ -61,4 +61,20 @@ describe('IdempotencyService', () => {
     expect(requestFingerprint('post', '/a', { x: 1, y: 2 })).toBe(requestFingerprint('POST', '/a', { y: 2, x: 1 }));
     expect(requestFingerprint('POST', '/a', { x: 1 })).not.toBe(requestFingerprint('POST', '/b', { x: 1 }));
   });
+
+  it('renders what JSON.stringify renders, keys sorted', () => {
+    for (const v of [null, undefined, 0, -1.5, 'a"\\b\u0001', true, [], {}, [[]], { a: [] }, [1, 'x', null, { z: 1, a: [false] }], { 'b c': { y: null, x: '' } }]) {
+      expect(JSON.parse(canonicalJson(v))).toEqual(JSON.parse(JSON.stringify(v ?? null)));
+    }
+    expect(canonicalJson({ x: undefined })).toBe('{"x":null}');
+  });
+
+  it('does not recurse: a body nested 100,000 deep is fingerprinted without overflowing the stack', () => {
+    const depth = 100_000;
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < depth; i++) deep = i % 2 ? [deep] : { k: deep };
+    const json = canonicalJson(deep);
+    expect(json.length).toBe(depth / 2 * ('[]'.length + '{"k":}'.length) + '"leaf"'.length);
+    expect(requestFingerprint('POST', '/a', deep)).toMatch(/^[0-9a-f]{64}$/);
+  });
 });

@@ -7,13 +7,37 @@ import { ApiError } from '../api-error';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
-/** JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same request. */
-export function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  if (v && typeof v === 'object') {
-    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
+/** Text already rendered, as opposed to a value still to render (on the stack of {@link canonicalJson}). */
+class Raw {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same request. An explicit stack instead
+ * of recursion: however deep the value, this cannot overflow the call stack.
+ */
+export function canonicalJson(value: unknown): string {
+  const out: string[] = [];
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (v instanceof Raw) {
+      out.push(v.text);
+    } else if (Array.isArray(v)) {
+      const parts: unknown[] = [new Raw('[')];
+      v.forEach((e, i) => parts.push(new Raw(i ? ',' : ''), e));
+      parts.push(new Raw(']'));
+      for (let i = parts.length - 1; i >= 0; i--) stack.push(parts[i]);
+    } else if (v && typeof v === 'object') {
+      const parts: unknown[] = [new Raw('{')];
+      Object.keys(v).sort().forEach((k, i) => parts.push(new Raw(`${i ? ',' : ''}${JSON.stringify(k)}:`), (v as Record<string, unknown>)[k]));
+      parts.push(new Raw('}'));
+      for (let i = parts.length - 1; i >= 0; i--) stack.push(parts[i]);
+    } else {
+      out.push(JSON.stringify(v ?? null));
+    }
   }
-  return JSON.stringify(v ?? null);
+  return out.join('');
 }
 
 /** What identifies "the same request": method, route and body. */

@@ -3,9 +3,9 @@ import { type PricingPolicy, toCredits } from '@app/billing';
 import type { AppConfig } from '@app/config';
 import { JobRepository } from '@app/persistence';
 import { DEFAULT_MOTION_STYLE, hostedProviderStatus, MOTION_PRESETS, MotionCatalog } from '@app/plugins';
-import type { JobQueuePort } from '@app/queue';
-import { animatedArPurpose, APP_CONFIG, JOB_QUEUE, JobRoutes, PRICING_POLICY } from '@app/runtime';
+import { animatedArPurpose, APP_CONFIG, JobRoutes, PRICING_POLICY } from '@app/runtime';
 import type { Principal } from '../../http/api-key.guard';
+import { JobAdmission } from '../../jobs/job-admission.service';
 import { ANIMATED_AR_LIMITS, parseAnimatedArRequest } from './animated-ar-request';
 
 /** v2 animated AR: validate, quote, charge up front (all lines in one transaction with the job), queue. */
@@ -16,7 +16,7 @@ export class AnimatedArService {
     private readonly routes: JobRoutes,
     private readonly catalog: MotionCatalog,
     @Inject(PRICING_POLICY) private readonly pricing: PricingPolicy,
-    @Inject(JOB_QUEUE) private readonly queue: JobQueuePort,
+    private readonly admission: JobAdmission,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -25,13 +25,13 @@ export class AnimatedArService {
     const videoModel = req.source === 'image' ? req.input.video_model ?? this.catalog.defaultModel : undefined;
     const quote = this.pricing.quote({ kind: 'animated-ar', source: req.source, removeBackground: req.input.remove_background === true, videoModel });
     const billed = p.keyType !== 'owner';
+    const before = await this.admission.admit(p.userId);
     // 402 (InsufficientCreditsError, mapped by the error filter) leaves neither job nor charge.
     const created = await this.jobs.createCharged(
       { kind: 'v2.animated-ar', pipeline: this.routes.pipelineFor('v2.animated-ar'), ownerId: p.userId, input: { ...req.input }, idPrefix: 'v2', withPublicPage: true },
       billed ? { userId: p.userId, lines: quote.lines.map((l) => ({ cents: l.cents, purpose: animatedArPurpose(l.item), operation: 'animated-ar' })) } : null,
     );
-    // A lost enqueue is found by the worker's backlog sweep (the job is in the database).
-    await this.queue.enqueue(created.job.id).catch(() => undefined);
+    await this.admission.enqueue([created.job.id], before);
     return {
       job_id: created.job.id,
       object: 'job' as const,

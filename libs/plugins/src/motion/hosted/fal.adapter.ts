@@ -32,6 +32,7 @@ export function falApi(config: HostedProviderConfig): HostedApi {
   return {
     id: 'fal',
     label: 'fal',
+    baseUrl: base,
     headers: () => ({ authorization: `Key ${config.apiKey}` }),
 
     async create(req, model, ctx) {

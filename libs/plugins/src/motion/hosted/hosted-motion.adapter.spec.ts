@@ -12,7 +12,7 @@ import { type FakeProviderId, type FakeProviders, startFakeProviders } from '../
 import { registerServices } from '../../services';
 import { MOTION_PROVIDER, type MotionContext, type MotionHandle, type MotionPoll, type MotionProvider, type MotionRequest } from '../motion-provider.port';
 import { hostedMotionPlugin, hostedProviderStatus } from './hosted-motion.plugin';
-import { parseRetryAfter } from './provider-http';
+import { ProviderHttp, ProviderHttpError, parseRetryAfter } from './provider-http';
 
 const MODELS: Record<FakeProviderId, string> = {
   replicate: 'replicate:kwaivgi/kling-v2.1',
@@ -53,7 +53,11 @@ afterAll(async () => {
   await fakes.stop();
   await new Promise((r) => files.close(r));
 });
-beforeEach(() => fakes.all.forEach((f) => f.reset()));
+beforeEach(() => {
+  fakes.all.forEach((f) => f.reset());
+  fakes.cdn.requests.length = 0;
+  fakes.apiDownloads.length = 0;
+});
 
 /** Boots the hosted plugin the way the service does: config from the environment, then register(). */
 async function boot(env: Record<string, string> = {}): Promise<Map<string, MotionProvider>> {
@@ -245,6 +249,128 @@ describe('hosted motion: request shapes each provider documents', () => {
     expect((await pollToEnd(p, handle, req)).final.state).toBe('succeeded');
     const download = fakes.veo.requests.find((r) => r.path.includes(':download'));
     expect(download?.headers['x-goog-api-key']).toBe(fakes.veo.apiKey);
+  });
+});
+
+describe('hosted motion: credentials stay with the provider\'s API origin', () => {
+  /** Headers a request carried that would give a provider's key away. */
+  const leaked = (headers: Record<string, unknown>, id: FakeProviderId) =>
+    Object.entries(headers).filter(([name, v]) => ['authorization', 'x-goog-api-key', 'x-runway-version'].includes(name) || String(v).includes(fakes[id].apiKey));
+
+  it.each(PROVIDERS)('%s: a result on another origin is downloaded without the key, also after a redirect from the API origin', async (id) => {
+    // The CDN is another port of 127.0.0.1: another origin, and a private address (allowed here).
+    const provider = (await boot({ ALLOW_PRIVATE_NETWORKS: 'true' })).get(id)!;
+    for (const result of ['cdn', 'api-redirect'] as const) {
+      fakes.cdn.requests.length = 0;
+      fakes.apiDownloads.length = 0;
+      fakes[id].plan({ polls: 0, result });
+      const req = request(MODELS[id]);
+      const { final } = await pollToEnd(provider, await provider.start(req, context()), req);
+      expect(final).toMatchObject({ state: 'succeeded', output: { kind: 'video' } });
+      expect((await readKey((final as { output: { storageKey: string } }).output.storageKey)).equals(video)).toBe(true);
+      expect(fakes.cdn.requests).toHaveLength(1);
+      expect(leaked(fakes.cdn.requests[0].headers, id)).toEqual([]);
+      // The hop on the API's own origin is the provider's: it may have the key (Veo's download needs it).
+      const apiHop = id === 'veo' ? fakes.veo.requests.find((r) => r.path.includes(':download')) : fakes.apiDownloads[0];
+      if (id === 'veo') expect(apiHop?.headers['x-goog-api-key']).toBe(fakes.veo.apiKey);
+      else if (result === 'api-redirect') expect(leaked(apiHop!.headers, id)).not.toEqual([]);
+      else expect(apiHop).toBeUndefined();
+    }
+  });
+
+  it('refuses a result link that leads to a private address when private networks are not allowed', async () => {
+    const providers = await boot();
+    // The API origin is the operator's choice (a local fake here) and stays reachable; where it points is checked.
+    for (const [id, result] of [['runway', 'cdn'], ['replicate', 'api-redirect'], ['veo', 'cdn']] as const) {
+      fakes[id].plan({ polls: 0, result });
+      const p = providers.get(id)!;
+      const req = request(MODELS[id]);
+      const err = await pollToEnd(p, await p.start(req, context()), req).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UserError);
+      expect(err).toMatchObject({ code: 'motion_result_blocked', message: expect.stringMatching(/^motion: .*127\.0\.0\.1 is a private or reserved address$/) });
+    }
+    expect(fakes.cdn.requests).toHaveLength(0);
+  });
+});
+
+describe('ProviderHttp: credentials and redirects', () => {
+  let api: Server;
+  let other: Server;
+  let apiBase: string;
+  let otherBase: string;
+  const seen: { server: 'api' | 'other'; path: string; headers: Record<string, unknown> }[] = [];
+  const KEY = 's3cret-key';
+
+  beforeAll(async () => {
+    api = createServer((req, res) => {
+      seen.push({ server: 'api', path: req.url!, headers: req.headers });
+      const to: Record<string, string> = {
+        '/v1/moved': `${apiBase}/v1/here`, '/v1/away': `${otherBase}/v1/here`, '/v1/file': `${otherBase}/file.mp4`,
+        '/v1/to-name': `http://cdn.internal.test:${new URL(otherBase).port}/file.mp4`,
+      };
+      if (to[req.url!]) return void res.writeHead(307, { location: to[req.url!] }).end();
+      if (req.url === '/v1/trickle') {
+        res.writeHead(200, { 'content-type': 'video/mp4' });
+        const t = setInterval(() => res.write(Buffer.alloc(10)), 50);
+        return void res.on('close', () => clearInterval(t));
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+    other = createServer((req, res) => {
+      seen.push({ server: 'other', path: req.url!, headers: req.headers });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+    for (const s of [api, other]) await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    apiBase = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+    otherBase = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    for (const s of [api, other]) await new Promise((r) => s.close(r));
+  });
+  beforeEach(() => (seen.length = 0));
+
+  const client = (opts: Partial<ConstructorParameters<typeof ProviderHttp>[0]> = {}) =>
+    new ProviderHttp({ provider: 'acme', baseUrl: `${apiBase}/v1`, headers: { authorization: `Bearer ${KEY}`, 'x-acme-key': KEY }, timeoutMs: 3000, allowPrivateNetworks: true, ...opts });
+  const carriesKey = (h: Record<string, unknown>) => JSON.stringify(h).includes(KEY);
+
+  it('follows an API redirect on the API origin with the key, and none off it', async () => {
+    expect((await client().json('POST', `${apiBase}/v1/moved`, { body: { a: 1 } })).body).toEqual({ ok: true });
+    expect(seen.map((s) => [s.server, s.path, carriesKey(s.headers)])).toEqual([['api', '/v1/moved', true], ['api', '/v1/here', true]]);
+    seen.length = 0;
+    const err = await client().json('GET', `${apiBase}/v1/away`).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProviderHttpError);
+    expect(err).toMatchObject({ kind: 'rejected', status: 307, message: expect.stringContaining('not followed') });
+    expect(seen.map((s) => s.server)).toEqual(['api']);
+  });
+
+  it('sends nothing secret to a URL on another origin (a link taken from an answer)', async () => {
+    await client().json('GET', `${otherBase}/v1/status`);
+    expect(seen).toHaveLength(1);
+    expect(carriesKey(seen[0].headers)).toBe(false);
+  });
+
+  it('downloads across origins without the key, with it on the API origin (extra download headers too)', async () => {
+    const { stream } = await client().stream(`${apiBase}/v1/file`, { headers: { 'x-download-key': KEY } });
+    stream.resume();
+    expect(seen.map((s) => [s.server, carriesKey(s.headers)])).toEqual([['api', true], ['other', false]]);
+    expect(seen[0].headers['x-download-key']).toBe(KEY);
+  });
+
+  it('ends a download that outlives the request timeout, body included', async () => {
+    const t0 = Date.now();
+    const { stream } = await client({ timeoutMs: 400 }).stream(`${apiBase}/v1/trickle`);
+    const err = await new Promise<Error>((resolve) => stream.on('error', resolve).resume());
+    expect(err.message).toBe('no complete answer within 400 ms');
+    expect(Date.now() - t0).toBeLessThan(2000);
+  });
+
+  it('refuses a download redirect to a name that resolves to a private address, without saying the address', async () => {
+    const resolve = (_h: string, _o: unknown, cb: (e: null, a: { address: string; family: number }[]) => void) => cb(null, [{ address: '10.0.0.5', family: 4 }]);
+    const err = await client({ allowPrivateNetworks: false, resolve }).stream(`${apiBase}/v1/to-name`).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserError);
+    expect(err).toMatchObject({ code: 'motion_result_blocked', message: 'motion: acme: the result link leads to a refused address: cdn.internal.test resolves to a private or reserved address' });
+    expect((err as Error).message).not.toContain('10.0.0.5');
+    expect(seen.map((s) => s.server)).toEqual(['api']);
   });
 });
 

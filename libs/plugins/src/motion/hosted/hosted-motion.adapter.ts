@@ -42,12 +42,14 @@ export interface HostedApi {
   readonly id: string;
   /** Display name of the provider, for model names and messages. */
   readonly label: string;
-  /** Headers on every request: auth and API version. */
+  /** The configured API base URL: its origin is the only one that is sent {@link headers}. */
+  readonly baseUrl: string;
+  /** Headers on requests to the API origin: auth and API version. */
   headers(): Record<string, string>;
   create(req: MotionRequest, model: HostedModel, ctx: HostedApiContext): Promise<HostedOperation>;
   status(op: HostedOperation, ctx: HostedApiContext): Promise<HostedStatus>;
   cancel(op: HostedOperation, ctx: HostedApiContext): Promise<void>;
-  /** Extra headers for downloading the result (Veo's file links need the key). */
+  /** Extra headers for downloading the result (Veo's file links need the key); sent on the API origin only. */
   downloadHeaders?(): Record<string, string>;
 }
 
@@ -64,6 +66,8 @@ export interface HostedProviderOptions {
   pollErrorLimit?: number;
   /** Upper bound of one backoff wait. */
   maxBackoffMs?: number;
+  /** ALLOW_PRIVATE_NETWORKS: result links off the API origin may lead to private addresses. */
+  allowPrivateNetworks?: boolean;
 }
 
 /** Turns operator model settings into {@link HostedModel}s, filling in the adapter's display names. */
@@ -95,7 +99,7 @@ export function hostedModels(configured: readonly HostedModelConfig[] | undefine
  */
 export function createHostedMotionProvider(api: HostedApi, models: readonly HostedModel[], options: HostedProviderOptions): MotionProvider {
   const opts = { createAttempts: 5, pollErrorLimit: 8, maxBackoffMs: 60_000, ...options };
-  const http = new ProviderHttp({ provider: api.id, headers: api.headers(), timeoutMs: opts.requestTimeoutMs });
+  const http = new ProviderHttp({ provider: api.id, baseUrl: api.baseUrl, headers: api.headers(), timeoutMs: opts.requestTimeoutMs, allowPrivateNetworks: opts.allowPrivateNetworks });
   const byId = new Map(models.map((m) => [m.id, m]));
   // Consecutive status errors per operation; lost on restart, which only restarts the count.
   const pollErrors = new Map<string, number>();

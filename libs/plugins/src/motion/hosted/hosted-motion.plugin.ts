@@ -61,6 +61,7 @@ export const hostedMotionPlugin = definePlugin({
           pollIntervalMs: config.motion.pollIntervalMs,
           requestTimeoutMs: config.motion.requestTimeoutMs,
           maxVideoBytes: config.animated.videoMaxBytes,
+          allowPrivateNetworks: config.allowPrivateNetworks,
         }),
       );
     }

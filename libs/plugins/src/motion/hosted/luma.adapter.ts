@@ -27,6 +27,7 @@ export function lumaApi(config: HostedProviderConfig): HostedApi {
   return {
     id: 'luma',
     label: 'Luma',
+    baseUrl: base,
     headers: () => ({ authorization: `Bearer ${config.apiKey}` }),
 
     async create(req, model, ctx) {

@@ -1,5 +1,7 @@
-import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { Readable } from 'node:stream';
+import { OperationalError, UserError } from '@app/pipeline';
+import { guardedGet } from '../../fetch/fetch-source';
+import type { ResolveAll } from '../../fetch/ssrf-guard';
 
 /**
  * How a request to a hosted provider went wrong, which decides what the motion stage does next:
@@ -27,10 +29,24 @@ export class ProviderHttpError extends Error {
 export interface ProviderHttpOptions {
   /** Provider id, used in messages. */
   provider: string;
-  /** Headers on every request (auth, API version). Never logged. */
+  /**
+   * The configured API base URL. Only its origin gets {@link headers}: a result link or a redirect on
+   * any other origin (a CDN, a storage bucket) is requested without them.
+   */
+  baseUrl: string;
+  /** Headers on requests to the API origin (auth, API version). Never logged. */
   headers: Record<string, string>;
   timeoutMs: number;
+  /** ALLOW_PRIVATE_NETWORKS: result downloads off the API origin may reach private addresses. */
+  allowPrivateNetworks?: boolean;
+  /** DNS for the download guard (tests). */
+  resolve?: ResolveAll;
 }
+
+/** Redirects followed on a result download (CDN hops), each re-checked by the SSRF guard. */
+const MAX_DOWNLOAD_REDIRECTS = 5;
+/** Redirects followed on an API call, all on the API origin. */
+const MAX_API_REDIRECTS = 3;
 
 export interface ProviderResponse<T> {
   status: number;
@@ -79,7 +95,16 @@ export function providerMessage(body: unknown): string | undefined {
  * failure turned into a {@link ProviderHttpError} of the right kind.
  */
 export class ProviderHttp {
-  constructor(private readonly opts: ProviderHttpOptions) {}
+  private readonly apiOrigin: string;
+
+  constructor(private readonly opts: ProviderHttpOptions) {
+    this.apiOrigin = new URL(opts.baseUrl).origin;
+  }
+
+  /** The provider's headers (plus `extra`) for a URL on the API origin; nothing for any other origin. */
+  private headersFor(url: URL, extra: Record<string, string> = {}): Record<string, string> {
+    return url.origin === this.apiOrigin ? { ...this.opts.headers, ...extra } : {};
+  }
 
   async json<T>(method: string, url: string, init: { body?: unknown; signal?: AbortSignal; headers?: Record<string, string> } = {}): Promise<ProviderResponse<T>> {
     const res = await this.send(method, url, init);
@@ -90,42 +115,93 @@ export class ProviderHttp {
     } catch {
       // Keep the text: an HTML error page from a proxy still explains something.
     }
-    if (!res.ok) throw this.failure(method, url, res, body);
+    if (!res.ok) throw this.failure(method, url, res.status, res.headers.get('retry-after'), body);
     return { status: res.status, body: body as T };
   }
 
-  /** GETs a binary body as a stream (result downloads). Redirects are followed (CDN links). */
+  /**
+   * GETs a result as a stream. The provider's link is untrusted: it goes through the SSRF guard of
+   * user-given URLs (hops off the API origin are checked, redirects followed by hand) and credentials
+   * (`headers` of the options, plus `init.headers`) go only to the API origin, hop by hop — so Veo's
+   * keyed download from its own API works, and a CDN never sees a token.
+   */
   async stream(url: string, init: { signal?: AbortSignal; headers?: Record<string, string> } = {}): Promise<{ stream: Readable; length?: number; contentType?: string }> {
-    const res = await this.send('GET', url, init);
-    if (!res.ok || !res.body) {
-      const text = await res.text().catch(() => '');
-      throw this.failure('GET', url, res, text);
+    const deadline = AbortSignal.timeout(this.opts.timeoutMs);
+    const signal = AbortSignal.any([deadline, ...(init.signal ? [init.signal] : [])]);
+    const guard = {
+      timeoutMs: this.opts.timeoutMs,
+      connectTimeoutMs: this.opts.timeoutMs,
+      maxRedirects: MAX_DOWNLOAD_REDIRECTS,
+      allowPrivateNetworks: this.opts.allowPrivateNetworks ?? false,
+      trustedOrigin: this.apiOrigin,
+      resolve: this.opts.resolve,
+      headers: (u: URL) => ({ accept: '*/*', ...this.headersFor(u, init.headers) }),
+    };
+    let res: Awaited<ReturnType<typeof guardedGet>>['res'];
+    try {
+      ({ res } = await guardedGet(url, guard, signal, deadline));
+    } catch (err) {
+      throw this.downloadFailure(url, err);
     }
-    const length = Number(res.headers.get('content-length'));
+    const status = res.statusCode ?? 0;
+    if (status < 200 || status >= 300) {
+      const text = await readText(res);
+      throw this.failure('GET', url, status, headerOf(res.headers['retry-after']), text);
+    }
+    // The body outlives guardedGet: the deadline and the caller's signal still end it.
+    const onAbort = () => res.destroy(new Error(deadline.aborted ? `no complete answer within ${this.opts.timeoutMs} ms` : 'interrupted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    res.once('close', () => signal.removeEventListener('abort', onAbort));
+    const length = Number(res.headers['content-length']);
     return {
-      stream: Readable.fromWeb(res.body as WebReadableStream<Uint8Array>),
+      stream: res,
       length: Number.isFinite(length) && length > 0 ? length : undefined,
-      contentType: res.headers.get('content-type') ?? undefined,
+      contentType: headerOf(res.headers['content-type']),
     };
   }
 
-  /** `body` is sent as JSON, or as multipart when it is a FormData (fetch sets the boundary). */
+  /** A failed guarded download as the motion stage handles it: a refused address is final, the rest is retried. */
+  private downloadFailure(url: string, err: unknown): Error {
+    const why = (err as Error).message.replace(/^fetch: /, '');
+    if (err instanceof UserError && err.code === 'private_address') {
+      return new UserError('motion_result_blocked', `motion: ${this.opts.provider}: the result link leads to a refused address: ${why}`);
+    }
+    const kind = err instanceof OperationalError || (err instanceof UserError && /timeout|unreachable|dns/.test(err.code)) ? 'unavailable' : 'rejected';
+    return new ProviderHttpError(this.opts.provider, kind, `${this.opts.provider}: GET ${pathOf(url)} failed: ${why}`);
+  }
+
+  /**
+   * `body` is sent as JSON, or as multipart when it is a FormData (fetch sets the boundary). Redirects
+   * are followed by hand and only on the API origin: fetch would carry a key header (`x-goog-api-key`,
+   * `x-runway-version`) to any origin a redirect names, and an API call has no business leaving its host.
+   * A redirect elsewhere comes back as the answer, which {@link json} reports as a refusal.
+   */
   private async send(method: string, url: string, init: { body?: unknown; signal?: AbortSignal; headers?: Record<string, string> }): Promise<Response> {
-    const signals = [AbortSignal.timeout(this.opts.timeoutMs), ...(init.signal ? [init.signal] : [])];
-    const json = init.body !== undefined && !(init.body instanceof FormData);
+    const signal = AbortSignal.any([AbortSignal.timeout(this.opts.timeoutMs), ...(init.signal ? [init.signal] : [])]);
+    let hopMethod = method;
+    let body = init.body;
     try {
-      return await fetch(url, {
-        method,
-        headers: {
-          accept: 'application/json',
-          ...this.opts.headers,
-          ...(json ? { 'content-type': 'application/json' } : {}),
-          ...init.headers,
-        },
-        body: json ? JSON.stringify(init.body) : (init.body as FormData | undefined),
-        signal: AbortSignal.any(signals),
-        redirect: 'follow',
-      });
+      let target = new URL(url);
+      for (let hop = 0; ; hop++) {
+        const json = body !== undefined && !(body instanceof FormData);
+        const res = await fetch(target, {
+          method: hopMethod,
+          headers: { accept: 'application/json', ...(json ? { 'content-type': 'application/json' } : {}), ...this.headersFor(target, init.headers) },
+          body: json ? JSON.stringify(body) : (body as FormData | undefined),
+          signal,
+          redirect: 'manual',
+        });
+        const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
+        const next = location ? new URL(location, target) : undefined;
+        if (!next || next.origin !== this.apiOrigin || hop >= MAX_API_REDIRECTS) return res;
+        await res.body?.cancel();
+        // As fetch does: 303, and 301 / 302 after a POST, continue as a GET without the body.
+        if (res.status === 303 || (hopMethod === 'POST' && (res.status === 301 || res.status === 302))) {
+          hopMethod = 'GET';
+          body = undefined;
+        }
+        target = next;
+      }
     } catch (err) {
       const e = err as Error;
       const why = e.name === 'TimeoutError' ? `no answer within ${this.opts.timeoutMs} ms` : e.name === 'AbortError' ? 'interrupted' : (e.cause as Error)?.message ?? e.message;
@@ -133,16 +209,17 @@ export class ProviderHttp {
     }
   }
 
-  private failure(method: string, url: string, res: Response, body: unknown): ProviderHttpError {
+  private failure(method: string, url: string, status: number, retryAfterHeader: string | null | undefined, body: unknown): ProviderHttpError {
     const said = providerMessage(body);
-    const what = `${this.opts.provider}: ${method} ${pathOf(url)} answered ${res.status}${said ? `: ${said}` : ''}`;
-    if (res.status === 429) {
-      const retryAfter = parseRetryAfter(res.headers.get('retry-after')) ?? googleRetryDelay(body);
+    const redirect = status >= 300 && status < 400 ? ' (redirect not followed: API calls stay on the API origin)' : '';
+    const what = `${this.opts.provider}: ${method} ${pathOf(url)} answered ${status}${redirect}${said ? `: ${said}` : ''}`;
+    if (status === 429) {
+      const retryAfter = parseRetryAfter(retryAfterHeader) ?? googleRetryDelay(body);
       return new ProviderHttpError(this.opts.provider, 'rate_limited', what, 429, retryAfter);
     }
-    if (res.status === 401 || res.status === 403) return new ProviderHttpError(this.opts.provider, 'auth', what, res.status);
-    if (res.status >= 500 || res.status === 408) return new ProviderHttpError(this.opts.provider, 'unavailable', what, res.status, parseRetryAfter(res.headers.get('retry-after')));
-    return new ProviderHttpError(this.opts.provider, 'rejected', what, res.status);
+    if (status === 401 || status === 403) return new ProviderHttpError(this.opts.provider, 'auth', what, status);
+    if (status >= 500 || status === 408) return new ProviderHttpError(this.opts.provider, 'unavailable', what, status, parseRetryAfter(retryAfterHeader));
+    return new ProviderHttpError(this.opts.provider, 'rejected', what, status);
   }
 }
 
@@ -153,4 +230,24 @@ function pathOf(url: string): string {
   } catch {
     return '(invalid URL)';
   }
+}
+
+function headerOf(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** An error answer's text, at most 64 KB of it (it only feeds a message). */
+async function readText(res: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const c of res) {
+      chunks.push(c as Buffer);
+      if ((size += (c as Buffer).length) > 64 * 1024) break;
+    }
+  } catch {
+    // A broken error body: the status alone still explains.
+  }
+  res.destroy();
+  return Buffer.concat(chunks).toString('utf8');
 }

@@ -41,6 +41,7 @@ export function replicateApi(config: HostedProviderConfig): HostedApi {
   return {
     id: 'replicate',
     label: 'Replicate',
+    baseUrl: base,
     headers: () => ({ authorization: `Bearer ${config.apiKey}` }),
 
     async create(req, model, ctx) {

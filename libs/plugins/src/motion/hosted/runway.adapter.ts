@@ -33,6 +33,7 @@ export function runwayApi(config: HostedProviderConfig, apiVersion: string): Hos
   return {
     id: 'runway',
     label: 'Runway',
+    baseUrl: base,
     headers: () => ({ authorization: `Bearer ${config.apiKey}`, 'x-runway-version': apiVersion }),
 
     async create(req, model, ctx) {

@@ -32,6 +32,7 @@ export function veoApi(config: HostedProviderConfig): HostedApi {
   return {
     id: 'veo',
     label: 'Google Veo',
+    baseUrl: base,
     headers: auth,
     downloadHeaders: auth,
 
