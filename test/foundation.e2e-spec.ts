@@ -1,5 +1,7 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Api, type AppProcess, createTestDatabase, freePort, REDIS_URL, ROOT, spawnApp, tempDir, waitHealthy, writeConfigFile } from './support/app-process';
+import { quadrantPicture } from './support/pictures';
 
 const TRIVIAL = join(ROOT, 'test/fixtures/plugins/trivial.plugin.js');
 const OWNER = 'owner-key-for-e2e-0123456789';
@@ -33,6 +35,56 @@ describe('embedded mode (PGlite + in-process queue, one process)', () => {
     const unauth = await fetch(`${base}/api/v1/status/api_x`);
     expect(unauth.status).toBe(401);
     expect((await unauth.json()).error).toMatchObject({ type: 'authentication_error', code: 'invalid_api_key' });
+  });
+
+  it('prints a generated owner key in full only on the start that generated it; later starts show a masked prefix', async () => {
+    const dir = tempDir();
+    const first = await start(dir, 0);
+    const key = readFileSync(join(dir, 'owner-api-key'), 'utf8').trim();
+    expect(key).toMatch(/^sk_owner_\w{20,}$/);
+    expect(first.app.output()).toContain(`Owner API key: ${key} `);
+    await first.app.kill('SIGTERM');
+
+    const second = await start(dir, 0);
+    const out = second.app.output();
+    expect(out).toMatch(/Owner API key: sk_owner_\w{3}… \(in /);
+    expect(out).toContain(`Owner API key: ${key.slice(0, 12)}…`);
+    expect(out).not.toContain(key);
+    expect(out).not.toContain(key.slice(12));
+    // Still the same key: the masked start did not make a new one.
+    expect((await new Api(second.base, key).req('GET', '/api/v1/status/api_x')).status).toBe(404);
+  });
+
+  it('keeps DATA_DIR private: the folder 0700, nothing under it group/other readable or writable', async () => {
+    const dir = tempDir();
+    const { app, base } = await start(dir, 0);
+    const key = readFileSync(join(dir, 'owner-api-key'), 'utf8').trim();
+    const api = new Api(base, key);
+    // Something in the database and in storage before looking: a job, and an uploaded picture.
+    const { body } = await api.req('POST', '/api/v1/convert', { image_url: 'https://example.com/a.png' });
+    await api.waitStatus(body.job_id, ['completed', 'failed']);
+    const showcase = await api.req('POST', '/api/v2/showcases', {});
+    const files = new FormData();
+    files.append('files', new Blob([new Uint8Array((await quadrantPicture(40, 30)).png)], { type: 'image/png' }), 'a.png');
+    const up = await fetch(`${base}/api/v2/showcases/${showcase.body.id}/items`, { method: 'POST', headers: { 'x-api-key': key }, body: files });
+    expect(up.status).toBe(202);
+    await app.kill('SIGTERM');
+
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    const loose: string[] = [];
+    const seen: string[] = [];
+    const walk = (path: string) => {
+      const st = statSync(path);
+      seen.push(path.slice(dir.length + 1));
+      if ((st.mode & 0o077) !== 0) loose.push(`${path} ${(st.mode & 0o777).toString(8)}`);
+      if (st.isDirectory()) for (const name of readdirSync(path)) walk(join(path, name));
+    };
+    // config.json is the test's own file (written before the start), not the service's.
+    for (const name of readdirSync(dir)) if (name !== 'config.json') walk(join(dir, name));
+    expect(seen).toEqual(expect.arrayContaining(['owner-api-key', 'pglite', 'storage']));
+    expect(seen.filter((p) => p.startsWith('pglite/')).length).toBeGreaterThan(10);
+    expect(seen.some((p) => p.startsWith('storage/uploads/') && p.endsWith('.png'))).toBe(true);
+    expect(loose).toEqual([]);
   });
 
   it('takes a throwaway pipeline from API to queue to worker to completed', async () => {

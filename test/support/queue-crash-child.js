@@ -5,14 +5,15 @@ const { readFileSync, renameSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const q = require(join(__dirname, '../../dist/libs/queue/src'));
 
-const [driver, stateFile, name, mode] = process.argv.slice(2);
+const [driver, stateFile, name, mode, lockArg] = process.argv.slice(2);
+const lockMs = Number(lockArg || 1000);
 const load = () => JSON.parse(readFileSync(stateFile, 'utf8'));
 // Atomic replace, so the parent never reads a half-written file.
 const save = (s) => { writeFileSync(stateFile + '.tmp', JSON.stringify(s)); renameSync(stateFile + '.tmp', stateFile); };
 const backlog = async () => load().pending;
 const opts = { maxAttempts: 3, backoffMs: 50, backlog };
 const queue = driver === 'bull'
-  ? new q.BullQueueAdapter({ ...opts, redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379', name, lockMs: 1000 })
+  ? new q.BullQueueAdapter({ ...opts, redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379', name, lockMs })
   : new q.InProcessQueueAdapter(opts);
 
 // Keep the process alive while a handler hangs: an unresolved promise alone would let Node exit.

@@ -13,6 +13,9 @@ describe('loadConfig', () => {
     expect(c.worker.concurrency).toBe(2);
     expect(c.worker.stageTimeoutMs).toBe(600_000);
     expect(c.animated).toMatchObject({ maxSourceFrames: 1000, maxSourcePixels: 4_000_000_000 });
+    expect(c.trustProxy).toBe(false);
+    expect(c.database).toEqual({ connectTimeoutMs: 5000, queryTimeoutMs: 30_000 });
+    expect(c.accountMaxActiveJobs).toBe(250);
     expect(c.ownerApiKeySource).toBe('generated');
     expect(readFileSync(join(dir, 'owner-api-key'), 'utf8').trim()).toBe(c.ownerApiKey);
     expect(statSync(join(dir, 'owner-api-key')).mode & 0o777).toBe(0o600);
@@ -46,6 +49,30 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: tmp() }, ['--role', 'api'])).toThrow('--role api runs a separate process');
     expect(() => loadConfig({ DATA_DIR: tmp() }, ['--role', 'x'])).toThrow('--role must be one of');
     expect(() => loadConfig({ DATA_DIR: tmp(), STORAGE_DRIVER: 's3' })).toThrow('S3_BUCKET');
+  });
+
+  it('reads TRUST_PROXY as false, true, a hop count or a list of proxies, and refuses bad entries', () => {
+    const trust = (v: string) => loadConfig({ DATA_DIR: tmp(), OWNER_API_KEY: 'owner-key-0123456789', TRUST_PROXY: v }).trustProxy;
+    expect(trust('false')).toBe(false);
+    expect(trust('0')).toBe(false);
+    expect(trust('true')).toBe(true);
+    expect(trust('TRUE')).toBe(true);
+    expect(trust('2')).toBe(2);
+    expect(trust('10.0.0.1')).toEqual(['10.0.0.1']);
+    expect(trust(' 10.0.0.0/8, 192.168.1.1 ,loopback,linklocal,uniquelocal,fd00::/8,::1')).toEqual(['10.0.0.0/8', '192.168.1.1', 'loopback', 'linklocal', 'uniquelocal', 'fd00::/8', '::1']);
+    expect(() => trust('proxy.example.com')).toThrow(ConfigError);
+    expect(() => trust('10.0.0.1,yes-please')).toThrow(/TRUST_PROXY: "yes-please" is not an IP address/);
+    expect(() => trust('10.0.0.1, 10.0.0.0/8x')).toThrow(/TRUST_PROXY/);
+    // Shaped like addresses but not ones: Fastify would refuse them at listen time, so config refuses them first.
+    for (const v of ['999.1.1.1', '10.0.0.0/33', '::1/129', '::::', '10.0.0.1/8/8']) expect(() => trust(v)).toThrow(/TRUST_PROXY/);
+  });
+
+  it('reads the database timeouts and the per-account active job cap', () => {
+    const c = loadConfig({ DATA_DIR: tmp(), DB_CONNECT_TIMEOUT_MS: '1500', DB_QUERY_TIMEOUT_MS: '60000', ACCOUNT_MAX_ACTIVE_JOBS: '0' });
+    expect(c.database).toEqual({ connectTimeoutMs: 1500, queryTimeoutMs: 60_000 });
+    expect(c.accountMaxActiveJobs).toBe(0);
+    expect(() => loadConfig({ DATA_DIR: tmp(), DB_QUERY_TIMEOUT_MS: '5' })).toThrow(/DB_QUERY_TIMEOUT_MS/);
+    expect(() => loadConfig({ DATA_DIR: tmp(), ACCOUNT_MAX_ACTIVE_JOBS: '-1' })).toThrow(/ACCOUNT_MAX_ACTIVE_JOBS/);
   });
 
   it('reads a config file and rejects unknown keys in it', () => {

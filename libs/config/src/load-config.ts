@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { type AppConfig, type AppRole, HOSTED_MOTION_PROVIDERS, type HostedModelConfig, type HostedMotionProviderId, type HostedProviderConfig } from './app-config';
@@ -197,9 +198,18 @@ function parseTrustProxy(raw: string, problems: string[]): boolean | number | st
   if (v === 'true' || v === 'yes') return true;
   if (/^\d+$/.test(v)) return Number(v);
   const list = raw.split(',').map((x) => x.trim()).filter(Boolean);
-  const bad = list.filter((x) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(x) && !['loopback', 'linklocal', 'uniquelocal'].includes(x));
+  const bad = list.filter((x) => !isProxyAddress(x));
   if (bad.length) problems.push(`  - TRUST_PROXY: "${bad.join('", "')}" is not an IP address, a CIDR, loopback, linklocal or uniquelocal`);
   return list;
+}
+
+/** What Fastify's proxy-addr accepts (anything else would fail the start later, outside config): an IP, an IP/prefix, or a named range. */
+function isProxyAddress(x: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(x)) return true;
+  const [ip, prefix, more] = x.split('/');
+  const family = isIP(ip);
+  if (!family || more !== undefined) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
 }
 
 const HOSTED_ENV: Record<HostedMotionProviderId, { key: keyof EnvOutput; base: keyof EnvOutput }> = {

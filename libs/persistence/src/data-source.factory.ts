@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DataSource, type DataSourceOptions } from 'typeorm';
+import { DataSource, type DataSourceOptions, MigrationExecutor } from 'typeorm';
 import { JobEntity } from './job.entity';
 import { WebhookDeliveryEntity, WebhookSecretEntity } from './webhook.entity';
 import { MIGRATIONS } from './migrations';
@@ -91,7 +91,10 @@ export async function runMigrationsLocked(ds: DataSource): Promise<string[]> {
       await new Promise((r) => setTimeout(r, 200));
     }
     try {
-      return (await ds.runMigrations({ transaction: 'each' })).map((m) => m.name);
+      // On the lock's own connection: a second one could be more than a pool of one can give.
+      const executor = new MigrationExecutor(ds, runner);
+      executor.transaction = 'each';
+      return (await executor.executePendingMigrations()).map((m) => m.name);
     } finally {
       await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }

@@ -18,6 +18,8 @@ export interface BullQueueOptions extends QueueOptions {
   enqueueTimeoutMs?: number;
 }
 
+const LOST = new Set(['reconnecting', 'close', 'end']);
+
 const withTimeout = <T>(p: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> => {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, no) => (timer = setTimeout(() => no(onTimeout()), ms)));
@@ -29,7 +31,7 @@ const withTimeout = <T>(p: Promise<T>, ms: number, onTimeout: () => Error): Prom
  * while the job is still in Redis. Bull is at-least-once: handlers must tolerate a replay.
  *
  * Redis outages: ioredis would hold commands in its offline queue for as long as Redis is away, so
- * `enqueue` refuses at once when the connection is not ready and gives up after `enqueueTimeoutMs`
+ * `enqueue` refuses at once when the connection was lost and gives up after `enqueueTimeoutMs`
  * when Redis hangs. The job is already in the database; the sweep enqueues it when Redis is back
  * (at once on reconnect, and every `sweepMs`).
  */
@@ -67,7 +69,9 @@ export class BullQueueAdapter implements JobQueuePort {
   }
 
   async enqueue(jobId: string, opts: EnqueueOptions = {}): Promise<void> {
-    if (this.queue.client.status !== 'ready') {
+    // A connection still being opened at start is waited for (up to the timeout); one that was lost
+    // is refused at once.
+    if (LOST.has(this.queue.client.status)) {
       throw new QueueUnavailableError(`Redis is not connected (${this.queue.client.status}); the job is picked up when it is back`);
     }
     const added = this.queue.add(

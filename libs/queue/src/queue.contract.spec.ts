@@ -2,7 +2,7 @@ import { fork } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BullQueueAdapter, InProcessQueueAdapter, type JobQueuePort, type QueueOptions } from './index';
+import { BullQueueAdapter, InProcessQueueAdapter, type JobQueuePort, type QueueOptions, QueueUnavailableError } from './index';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -20,6 +20,50 @@ const drivers: [string, Factory][] = [
   ['in-process', (opts) => new InProcessQueueAdapter(opts)],
   ['bull', (opts, name) => new BullQueueAdapter({ ...opts, redisUrl: REDIS_URL, name, lockMs: 1000 })],
 ];
+
+describe('bull adapter: outages and crashed workers', () => {
+  it('gives up an enqueue after enqueueTimeoutMs while Redis is unreachable, instead of waiting for it', async () => {
+    const q = new BullQueueAdapter({ maxAttempts: 1, backoffMs: 10, redisUrl: 'redis://127.0.0.1:1', name: `down-${Date.now()}`, lockMs: 1000, enqueueTimeoutMs: 500 });
+    try {
+      const t0 = Date.now();
+      await expect(q.enqueue('x')).rejects.toBeInstanceOf(QueueUnavailableError);
+      expect(Date.now() - t0).toBeLessThan(1500);
+      await expect(q.ping()).rejects.toThrow();
+    } finally {
+      await q.close();
+    }
+  });
+
+  it('a running consumer retakes a killed consumer\'s job within 1.25 x the lock time', async () => {
+    const lockMs = 2000;
+    const child = join(__dirname, '../../../test/support/queue-crash-child.js');
+    const state = join(mkdtempSync(join(tmpdir(), 'qretake-')), 'state.json');
+    writeFileSync(state, JSON.stringify({ pending: ['held'], started: [], done: [] }));
+    const read = () => JSON.parse(readFileSync(state, 'utf8')) as { started: string[] };
+    const name = `retake-${process.pid}-${Date.now()}`;
+    const first = fork(child, ['bull', state, name, 'hang', String(lockMs)], { stdio: 'ignore', env: { ...process.env, REDIS_URL } });
+    const firstExited = new Promise((r) => first.once('exit', r));
+    const survivor = new BullQueueAdapter({ maxAttempts: 3, backoffMs: 10, redisUrl: REDIS_URL, name, lockMs });
+    let retakenAt = 0;
+    try {
+      await until(() => read().started.length === 1);
+      await survivor.consume(async () => {
+        retakenAt = Date.now();
+      }, { concurrency: 1 });
+      // Let the survivor's first stalled check pass while the lock is still held.
+      await sleep(300);
+      first.kill('SIGKILL');
+      await firstExited;
+      const killedAt = Date.now();
+      await until(() => retakenAt > 0, 10_000);
+      expect(retakenAt - killedAt).toBeLessThanOrEqual(lockMs * 1.25 + 400);
+    } finally {
+      first.kill('SIGKILL');
+      await survivor.obliterate().catch(() => undefined);
+      await survivor.close();
+    }
+  });
+});
 
 describe.each(drivers)('queue contract: %s adapter', (driver, make) => {
   const open: JobQueuePort[] = [];
@@ -183,6 +227,27 @@ describe.each(drivers)('queue contract: %s adapter', (driver, make) => {
         await cleanup.close();
       }
     }
+  });
+
+  it('runs lower priority numbers first, so a second account\'s first job overtakes the first account\'s backlog', async () => {
+    const q = newQueue();
+    const started: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    await q.consume(async ({ jobId }) => {
+      started.push(jobId);
+      if (jobId === 'a-1') await gate;
+    }, { concurrency: 1 });
+    // Account A's jobs carry their position among A's unfinished jobs: 1, 2, 3...
+    await q.enqueue('a-1', { priority: 1 });
+    await until(() => started.length === 1);
+    for (let i = 2; i <= 6; i++) await q.enqueue(`a-${i}`, { priority: i });
+    await q.enqueue('b-1', { priority: 1 });
+    await q.enqueue('c-1', { priority: 1 });
+    await q.enqueue('b-2', { priority: 2 });
+    release();
+    await until(() => started.length === 9);
+    expect(started).toEqual(['a-1', 'b-1', 'c-1', 'a-2', 'b-2', 'a-3', 'a-4', 'a-5', 'a-6']);
   });
 
   it('answers ping', async () => {

@@ -14,7 +14,10 @@ export function restrictDataDir(dataDir: string): void {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   chmodSync(dataDir, 0o700);
   const db = join(dataDir, 'pglite');
-  if (existsSync(db)) tighten(db);
+  if (existsSync(db)) {
+    if ((statSync(db).mode & 0o077) !== 0) chmodSync(db, 0o700);
+    tighten(db);
+  }
 }
 
 function tighten(dir: string): void {

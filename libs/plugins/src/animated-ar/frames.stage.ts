@@ -64,7 +64,11 @@ export function createFramesStage(config: AppConfig): StageProvider<SourceFrames
       const src = ctx.outputs['animated-source'] as FetchedSource;
       if (src.type.kind === 'video') return decodeVideoSource(src.bytes, config, limits, ctx.signal, ctx.progress);
       if (await isAnimatedImage(src.bytes)) {
-        const sequence = await decodeAnimatedImage(src.bytes, limits);
+        const sequence = await decodeAnimatedImage(src.bytes, limits, {
+          maxSourceFrames: config.animated.maxSourceFrames,
+          maxSourcePixels: config.animated.maxSourcePixels,
+          signal: ctx.signal,
+        });
         ctx.progress(1);
         const first = await sharp(src.bytes, { animated: false, limitInputPixels: config.images.maxInputPixels }).metadata();
         const w = first.width ?? sequence.width;

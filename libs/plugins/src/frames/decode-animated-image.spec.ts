@@ -1,7 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
-import { UserError } from '@app/pipeline';
-import { decodeAnimatedImage, isAnimatedImage } from './decode-animated-image';
+import { OperationalError, UserError } from '@app/pipeline';
+import { type DecodeAnimatedOptions, decodeAnimatedImage, isAnimatedImage, webpFrameCount } from './decode-animated-image';
 import { pngChunk } from './apng';
 import { DEFAULT_FRAME_LIMITS, type FrameLimits, classifyAlpha } from './frame-sequence';
 
@@ -34,6 +34,34 @@ async function animation(format: 'gif' | 'webp', width: number, height: number, 
   const strip = sharp(Buffer.concat(frames), { raw: { width, height: height * frames.length, channels: 4, pageHeight: height } });
   // Fast GIF settings: the test pictures have few colours (at most 16), and exact ones need no dithering.
   return format === 'gif' ? strip.gif({ delay, loop: 0, effort: 1, dither: 0, colours: 16 }).toBuffer() : strip.webp({ delay, loop: 0, lossless: true }).toBuffer();
+}
+
+/**
+ * An animated WebP of `count` 2x2 red frames (each at its own spot) on a `canvas` x `canvas` canvas, written
+ * chunk by chunk: a hostile file in a few KB, as sharp would need the whole canvas per frame to encode it.
+ */
+async function tinyFramesWebp(canvas: number, count: number, delayMs: number): Promise<Buffer> {
+  const u24 = (v: number) => Buffer.from([v & 255, (v >> 8) & 255, (v >> 16) & 255]);
+  const chunk = (type: string, data: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.write(type, 0, 'latin1');
+    head.writeUInt32LE(data.length, 4);
+    return Buffer.concat([head, data, Buffer.alloc(data.length & 1)]);
+  };
+  const still = await sharp(picture(2, 2, () => RED), { raw: { width: 2, height: 2, channels: 4 } }).webp({ lossless: true }).toBuffer();
+  const bitstream = still.subarray(12); // its VP8L chunk
+  const frames = Array.from({ length: count }, (_, i) => {
+    const at = (i * 2) % (canvas * canvas);
+    // ANMF: x/2, y/2, width-1, height-1, duration (24 bits each), then blend/dispose flags.
+    const header = Buffer.concat([u24((at % canvas) / 2), u24(Math.floor(at / canvas / 2)), u24(1), u24(1), u24(delayMs), Buffer.from([0])]);
+    return chunk('ANMF', Buffer.concat([header, bitstream]));
+  });
+  const vp8x = Buffer.concat([Buffer.from([0x12, 0, 0, 0]), u24(canvas - 1), u24(canvas - 1)]); // animation + alpha
+  const body = Buffer.concat([Buffer.from('WEBP'), chunk('VP8X', vp8x), chunk('ANIM', Buffer.alloc(6)), ...frames]);
+  const riff = Buffer.alloc(8);
+  riff.write('RIFF', 0, 'latin1');
+  riff.writeUInt32LE(body.length, 4);
+  return Buffer.concat([riff, body]);
 }
 
 // --- APNG writer: just enough of the format to build test files chunk by chunk ---
@@ -90,9 +118,9 @@ function apng(width: number, height: number, frames: ApngTestFrame[], opts: { se
   return Buffer.concat(out);
 }
 
-async function failure(bytes: Buffer, limits: FrameLimits = DEFAULT_FRAME_LIMITS): Promise<UserError> {
+async function failure(bytes: Buffer, limits: FrameLimits = DEFAULT_FRAME_LIMITS, options?: DecodeAnimatedOptions): Promise<UserError> {
   try {
-    await decodeAnimatedImage(bytes, limits);
+    await decodeAnimatedImage(bytes, limits, options);
   } catch (e) {
     expect(e).toBeInstanceOf(UserError);
     expect((e as Error).message).toMatch(/^frames: /);
@@ -248,6 +276,70 @@ describe('decodeAnimatedImage: limits', () => {
     expect([seq.width, seq.height]).toEqual([10, 5]);
     expect(seq.frames.map((f) => f.rgba.length)).toEqual([200, 200]);
     expect(seq.frames.map((f) => pixel(f.rgba, 10, 4, 2))).toEqual([RED, GREEN]);
+  });
+});
+
+describe('decodeAnimatedImage: bounded work', () => {
+  it('plays delays under 20 ms as 100 ms in every format', async () => {
+    const colours = [RED, GREEN, BLUE, RED, GREEN, BLUE].map((c) => picture(4, 4, () => c));
+    const webp = await decodeAnimatedImage(await animation('webp', 4, 4, colours, [1, 10, 19, 20, 0, 40]), DEFAULT_FRAME_LIMITS);
+    expect(seconds(webp.frames)).toEqual([0.1, 0.1, 0.1, 0.02, 0.1, 0.04]);
+    const png = apng(4, 4, [
+      { width: 4, height: 4, rgba: colours[0], delay: [1, 1000] },
+      { width: 4, height: 4, rgba: colours[1], delay: [19, 1000] },
+      { width: 4, height: 4, rgba: colours[2], delay: [2, 100] },
+    ]);
+    expect(seconds((await decodeAnimatedImage(png, DEFAULT_FRAME_LIMITS)).frames)).toEqual([0.1, 0.1, 0.02]);
+  });
+
+  it('keeps only the first 100 of many 1 ms frames for a 10 s loop, so no more are decoded', async () => {
+    const seq = await decodeAnimatedImage(await tinyFramesWebp(16, 600, 1), { ...DEFAULT_FRAME_LIMITS, maxFrames: 300 });
+    expect(seq.frames).toHaveLength(100);
+    expect(seq.frames.reduce((t, f) => t + f.duration, 0)).toBeCloseTo(10);
+  });
+
+  it('refuses a big canvas of many 1 ms frames from its header, before decoding any frame', async () => {
+    // 2000x2000 x 600 frames of 1 ms: decoding the 100 frames of its 10 s loop would take seconds.
+    const webp = await tinyFramesWebp(2000, 600, 1);
+    const aborted = AbortSignal.abort();
+    const started = Date.now();
+    // An aborted signal fails at the first frame decoded (OperationalError): a UserError shows nothing was.
+    const err = await failure(webp, DEFAULT_FRAME_LIMITS, { maxSourcePixels: 100_000_000, signal: aborted });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(err.code).toBe('animation_too_large');
+    expect(err.message).toMatch(/96 frames kept \(of its first \d+\) on its 2000x2000 canvas means decoding \d+ pixels, over the 100000000-pixel limit/);
+    // The default budget refuses it too: every batch of frames is composited again from the first frame.
+    expect((await failure(webp)).code).toBe('animation_too_large');
+  });
+
+  it('refuses a file of too many frames before libvips reads its frame table', async () => {
+    // libvips reads a WebP's frame table in quadratic time: 60,000 frames would take seconds.
+    const many = await tinyFramesWebp(16, 60_000, 100);
+    expect(webpFrameCount(many)).toBe(60_000);
+    const started = Date.now();
+    expect(await isAnimatedImage(many)).toBe(true);
+    const err = await failure(many);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(err.code).toBe('animation_too_many_frames');
+    expect(err.message).toBe('frames: the animation has 60000 frames; at most 1000 are accepted (send a video for longer clips)');
+    const gif = await animation('gif', 4, 4, [RED, GREEN, BLUE].map((c) => picture(4, 4, () => c)), [100, 100, 100]);
+    expect((await failure(gif, DEFAULT_FRAME_LIMITS, { maxSourceFrames: 2 })).message).toMatch(/has 3 frames; at most 2/);
+    expect((await failure(apng(4, 4, [{ width: 4, height: 4, rgba: picture(4, 4, () => RED) }, { width: 4, height: 4, rgba: picture(4, 4, () => GREEN) }, { width: 4, height: 4, rgba: picture(4, 4, () => BLUE) }]), DEFAULT_FRAME_LIMITS, { maxSourceFrames: 2 })).code).toBe('animation_too_many_frames');
+  });
+
+  it('counts APNG frames against the pixel budget too', async () => {
+    const frames = [RED, GREEN, BLUE].map((c) => ({ width: 4, height: 4, rgba: picture(4, 4, () => c) }));
+    expect((await failure(apng(4, 4, frames), DEFAULT_FRAME_LIMITS, { maxSourcePixels: 47 })).code).toBe('animation_too_large');
+    expect((await decodeAnimatedImage(apng(4, 4, frames), DEFAULT_FRAME_LIMITS, { maxSourcePixels: 48 })).frames).toHaveLength(3);
+  });
+
+  it('stops decoding once its signal is aborted', async () => {
+    const frames = [RED, GREEN, BLUE].map((c) => picture(4, 4, () => c));
+    for (const bytes of [await animation('webp', 4, 4, frames, [100, 100, 100]), apng(4, 4, frames.map((rgba) => ({ width: 4, height: 4, rgba })))]) {
+      const err = await decodeAnimatedImage(bytes, DEFAULT_FRAME_LIMITS, { signal: AbortSignal.abort() }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OperationalError);
+      expect((err as OperationalError).code).toBe('aborted');
+    }
   });
 });
 
