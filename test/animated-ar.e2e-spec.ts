@@ -196,6 +196,12 @@ describe('animated AR jobs (real downloads over https, ffmpeg, sharp, ONNX)', ()
     const browser = await launchChromium();
     try {
       const page = await browser.newPage();
+      // The page's Content-Security-Policy must not block anything model-viewer needs.
+      const cspConsole: string[] = [];
+      page.on('console', (m) => { if (/content security policy/i.test(m.text())) cspConsole.push(m.text()); });
+      await page.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) => {
+        ((window as any).__csp ??= []).push(`${e.effectiveDirective} ${e.blockedURI}`);
+      }));
       await page.goto(`${job.result.embed_url}?platform=desktop`);
       const state = await page.waitForFunction(() => {
         const mv = document.querySelector('model-viewer') as any;
@@ -204,6 +210,12 @@ describe('animated AR jobs (real downloads over https, ffmpeg, sharp, ONNX)', ()
       expect(state.animations).toEqual(['flipbook']);
       expect(state.paused).toBe(false);
       await page.waitForFunction(() => (document.querySelector('model-viewer') as any).currentTime > 0.3, undefined, { timeout: 30_000 });
+      expect(await page.evaluate(() => (window as any).__csp ?? [])).toEqual([]);
+      expect(cspConsole).toEqual([]);
+      // The listener does hear violations: a script from elsewhere is refused and reported.
+      await page.evaluate(() => document.head.appendChild(Object.assign(document.createElement('script'), { src: 'https://scripts.example.invalid/x.js' })));
+      await page.waitForFunction(() => (window as any).__csp?.length > 0);
+      expect(await page.evaluate(() => (window as any).__csp)).toEqual(['script-src-elem https://scripts.example.invalid/x.js']);
     } finally {
       await browser.close();
     }

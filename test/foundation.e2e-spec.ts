@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Api, type AppProcess, createTestDatabase, freePort, REDIS_URL, ROOT, spawnApp, tempDir, waitHealthy, writeConfigFile } from './support/app-process';
 import { quadrantPicture } from './support/pictures';
@@ -57,6 +57,7 @@ describe('embedded mode (PGlite + in-process queue, one process)', () => {
 
   it('keeps DATA_DIR private: the folder 0700, nothing under it group/other readable or writable', async () => {
     const dir = tempDir();
+    chmodSync(dir, 0o755); // as a folder made by hand (mkdtemp's are private already)
     const { app, base } = await start(dir, 0);
     const key = readFileSync(join(dir, 'owner-api-key'), 'utf8').trim();
     const api = new Api(base, key);

@@ -64,7 +64,7 @@ describe('scaled mode under dependency outages', () => {
     cleanups.push(() => db.drop());
     const s = await scaled({ redisUrl: redis.url, databaseUrl: db.url, delayMs: 100 });
     await waitHealthy(s.base, s.api);
-    const w = s.worker();
+    s.worker();
     const api = new Api(s.base, OWNER);
     const first = await api.req('POST', '/api/v1/convert', { image_url: 'https://example.com/a.png' });
     expect((await api.waitStatus(first.body.job_id, ['completed', 'failed'])).status).toBe('completed');

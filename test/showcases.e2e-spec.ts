@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Browser } from 'playwright-core';
@@ -59,6 +60,39 @@ function form(files: [string, Buffer, string][], field = 'files'): FormData {
 async function upload(api: Api, id: number, body: FormData, headers: Record<string, string> = {}) {
   const r = await fetch(`${api.base}/api/v2/showcases/${id}/items`, { method: 'POST', headers: { 'x-api-key': api.key, ...headers }, body });
   return { status: r.status, body: await r.json(), headers: r.headers };
+}
+
+/**
+ * Sends a multipart upload whose closing boundary is held back, and waits up to `waitMs` for an answer
+ * while the body is still open: a server that refuses before reading the files answers; one that stores
+ * them first is still waiting for the rest. `during` runs once the answer came (or the wait ended), before
+ * the request is abandoned.
+ */
+async function uploadHeldOpen(api: Api, id: number, files: [string, Buffer][], during: () => Promise<void> | void, waitMs = 8000) {
+  const boundary = 'held-open-boundary-5678';
+  const req = request(`${api.base}/api/v2/showcases/${id}/items`, {
+    method: 'POST', headers: { 'x-api-key': api.key, 'content-type': `multipart/form-data; boundary=${boundary}` },
+  });
+  const answered = new Promise<{ status: number; body: any }>((ok, fail) => {
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => ok({ status: res.statusCode!, body: JSON.parse(text) }));
+    });
+    req.on('error', fail);
+  });
+  for (const [name, bytes] of files) {
+    req.write(Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`), bytes, Buffer.from('\r\n')]));
+  }
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const r = await Promise.race([answered, new Promise<undefined>((done) => (timer = setTimeout(done, waitMs)))]);
+    await during();
+    return r;
+  } finally {
+    clearTimeout(timer);
+    req.destroy();
+  }
 }
 
 const uploadsLeft = () => {
@@ -289,6 +323,57 @@ describe('adding pictures', () => {
   });
 });
 
+describe('uploads refused before they are stored', () => {
+  const tmpFiles = () => (existsSync(join(dataDir, 'storage')) ? readdirSync(join(dataDir, 'storage'), { recursive: true }) : []).filter((f) => String(f).endsWith('.tmp'));
+  const storedFor = (publicId: string) => {
+    const dir = join(dataDir, 'storage/uploads', publicId);
+    return existsSync(dir) ? readdirSync(dir, { recursive: true }).map(String) : [];
+  };
+  async function userWithShowcase(email: string, creditsLeft: number) {
+    const u = await newUser(email, 5 + creditsLeft, 1);
+    const created = await u.api.req('POST', '/api/v2/showcases', {});
+    expect(created.status).toBe(201);
+    expect(await balance(u.api)).toBe(creditsLeft);
+    return { ...u, showcaseId: created.body.id as number, publicId: /shw_[a-z2-7]{24}/.exec(created.body.url)![0] };
+  }
+
+  it('answers 402 to a key without the credits for one picture before reading any file: nothing written, nothing charged', async () => {
+    const u = await userWithShowcase('broke-uploader@example.com', 0);
+    // Two whole files sent, the body left open: the answer must not wait for it.
+    const r = await uploadHeldOpen(u.api, u.showcaseId, [['a.png', wide], ['b.png', wide]], () => {
+      expect(storedFor(u.publicId)).toEqual([]);
+      expect(tmpFiles()).toEqual([]);
+    });
+    expect(r).toEqual({ status: 402, body: { error: { type: 'insufficient_credits', code: 'insufficient_credits', message: expect.stringContaining('this needs 2 credits; the balance is 0'), request_id: expect.any(String) } } });
+    // The same through a plain, complete upload.
+    const plain = await upload(u.api, u.showcaseId, form([['a.png', wide, 'image/png'], ['b.png', wide, 'image/png']]));
+    expect([plain.status, plain.body.error.code]).toEqual([402, 'insufficient_credits']);
+    expect(storedFor(u.publicId)).toEqual([]);
+    expect(tmpFiles()).toEqual([]);
+    expect(await balance(u.api)).toBe(0);
+    expect((await u.api.req('GET', '/api/v2/usage')).body.data.filter((e: any) => e.kind !== 'grant').map((e: any) => e.operation)).toEqual(['showcase.create']);
+    expect((await u.api.req('GET', `/api/v2/showcases/${u.showcaseId}`)).body.items).toEqual([]);
+  });
+
+  it('stops at the first file the balance does not cover (402), removing the ones already stored', async () => {
+    const u = await userWithShowcase('one-picture@example.com', 2);
+    const r = await uploadHeldOpen(u.api, u.showcaseId, [['a.png', wide], ['b.png', wide], ['c.png', wide]], () => {
+      expect(storedFor(u.publicId)).toEqual([]);
+      expect(tmpFiles()).toEqual([]);
+    });
+    expect(r).toMatchObject({ status: 402, body: { error: { code: 'insufficient_credits', message: expect.stringContaining('this needs 4 credits; the balance is 2') } } });
+    expect(await balance(u.api)).toBe(2);
+    expect((await u.api.req('GET', `/api/v2/showcases/${u.showcaseId}`)).body.items).toEqual([]);
+    // One picture is covered, and a retry of that answered request is replayed although the balance is 0 now.
+    const one = await upload(u.api, u.showcaseId, form([['a.png', wide, 'image/png']]), { 'idempotency-key': 'one-picture' });
+    expect([one.status, one.body.credits_charged]).toEqual([202, 2]);
+    const again = await upload(u.api, u.showcaseId, form([['a.png', wide, 'image/png']]), { 'idempotency-key': 'one-picture' });
+    expect([again.status, again.headers.get('idempotent-replayed'), again.body]).toEqual([202, 'true', one.body]);
+    expect(await balance(u.api)).toBe(0);
+    expect(storedFor(u.publicId).filter((f) => !f.endsWith('.meta'))).toHaveLength(1);
+  });
+});
+
 describe('public showcase pages', () => {
   const XSS = `<script>window.__xss=1</script><img src=x onerror="window.__xss=2">"'\``;
   let page: { url: string; embed_url: string; id: number };
@@ -314,13 +399,30 @@ describe('public showcase pages', () => {
   it('escapes every user-supplied text and sends a strict CSP', async () => {
     const r = await fetch(page.url);
     const html = await r.text();
-    // default-src 'none' with no script-src: no script runs on these pages, whatever slips through.
+    // default-src 'none', and script-src only the hash of the constant Quick Look banner-tap script:
+    // nothing else runs on these pages, whatever slips through.
     expect(r.headers.get('content-security-policy')).toContain("default-src 'none'");
-    expect(r.headers.get('content-security-policy')).not.toContain('script-src');
+    expect(r.headers.get('content-security-policy')).toMatch(/(^|; )script-src 'sha256-[A-Za-z0-9+/]{43}='(;|$)/);
     expect(html).not.toContain('<script>window.__xss');
     expect(html).not.toMatch(/<img src=x/);
     expect(html).toContain('&lt;script&gt;window.__xss=1&lt;/script&gt;');
     expect((await fetch(`${owner.base}/showcase/shw_aaaaaaaaaaaaaaaaaaaaaaaa`)).status).toBe(404);
+  });
+
+  it('keeps the full page from being framed elsewhere (frame-ancestors \'self\', X-Frame-Options) while the embed variant may be', async () => {
+    const ancestors = (csp: string | null) => (csp ?? '').split(';').map((d) => d.trim()).filter((d) => d.startsWith('frame-ancestors'));
+    const full = await fetch(page.url);
+    expect(full.status).toBe(200);
+    expect(ancestors(full.headers.get('content-security-policy'))).toEqual(["frame-ancestors 'self'"]);
+    expect(full.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(full.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(full.headers.get('x-content-type-options')).toBe('nosniff');
+    const embed = await fetch(page.embed_url);
+    expect(embed.status).toBe(200);
+    expect(ancestors(embed.headers.get('content-security-policy'))).toEqual(['frame-ancestors *']);
+    expect(embed.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(embed.headers.get('x-frame-options')).toBeNull();
+    expect(embed.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
   it('renders on desktop with branding, links and a grid of items that open the 3D / AR page', async () => {
@@ -362,9 +464,55 @@ describe('public showcase pages', () => {
     await a.goto(page.url);
     const intent = await a.locator('.item a.ar').first().getAttribute('href');
     expect(intent).toMatch(/^intent:\/\/arvr\.google\.com\/scene-viewer\/1\.2\?mode=ar_preferred&file=.+model\.glb/);
+    // New items hang on the wall at their real size (the showcase and item defaults).
+    expect(intent).toContain('&resizable=false&enable_vertical_placement=true#Intent;');
     expect(await a.locator('.item a.ar').first().getAttribute('target')).toBe('_top');
     await a.screenshot({ path: join(ARTIFACTS, 'showcase-android.png'), fullPage: true });
     await android.close();
+  });
+
+  it('each item launches with its own presentation; its title, price and link show on its card; the banner tap opens the link', async () => {
+    const TITLE = 'Sunset <script>alert(1)</script> & Co';
+    const LINK = 'https://shop.example.com/p/sunset?ref=ar&size=24x36';
+    const r = await owner.req('POST', '/api/v2/showcases', {
+      layout_choice: 'minimal',
+      items: [
+        { image_url: `${media.base}/street.jpg`, title: TITLE, price: '$240', call_to_action: 'Buy now', link_url: LINK, frame: 'thin' },
+        { image_url: `${media.base}/wide.png`, placement: 'floor', allow_scaling: true },
+      ],
+    });
+    expect(r.status).toBe(201);
+    await waitItems(owner, r.body.id, 2);
+    const ios = await fetch(`${r.body.url}?platform=ios`);
+    const iosHtml = await ios.text();
+    expect(iosHtml).not.toContain('<script>alert');
+    expect(iosHtml).toContain('<span class="title">Sunset &lt;script&gt;alert(1)&lt;/script&gt; &amp; Co</span><span class="price">$240</span>');
+    expect(iosHtml).toContain(`<a class="link" href="${LINK.replace(/&/g, '&amp;')}" target="_top" rel="noopener">Buy now</a>`);
+    expect(iosHtml).toMatch(/rel="ar" href="[^"]+\/model\.usdz#allowsContentScaling=0&amp;checkoutTitle=Sunset%20%3Cscript%3Ealert\(1\)%3C%2Fscript%3E%20%26%20Co&amp;callToAction=Buy%20now&amp;price=%24240" data-link="/);
+    // The floor item allows scaling: no fragment at all.
+    expect(iosHtml).toMatch(/rel="ar" href="[^"#]+\/model\.usdz"><img/);
+    const inline = [...iosHtml.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
+    expect(inline).toHaveLength(1);
+    const { createHash } = await import('node:crypto');
+    expect(ios.headers.get('content-security-policy')).toContain(`script-src 'sha256-${createHash('sha256').update(inline[0]).digest('base64')}';`);
+    const android = await (await fetch(`${r.body.url}?platform=android`)).text();
+    expect(android).toContain('&amp;title=Sunset%20%3Cscript%3Ealert(1)%3C%2Fscript%3E%20%26%20Co&amp;link=https%3A%2F%2Fshop.example.com%2Fp%2Fsunset%3Fref%3Dar%26size%3D24x36&amp;resizable=false&amp;enable_vertical_placement=true#Intent;');
+    // The floor item that may be scaled: neither parameter.
+    expect(android).toMatch(/&amp;title=[^&#]+#Intent;/);
+    expect(android).not.toContain('<script');
+    // In the browser: the tap on the Quick Look banner opens the link, under the page's real CSP.
+    const ctx = await browser.newContext({ userAgent: USER_AGENTS.ios, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const p = await ctx.newPage();
+    const csp: string[] = [];
+    p.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) csp.push(m.text()); });
+    await p.route('https://shop.example.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Shop</title>' }));
+    await p.goto(r.body.url);
+    expect(await p.locator('.item .caption .title').first().textContent()).toBe(TITLE);
+    await p.screenshot({ path: join(ARTIFACTS, 'showcase-banner-ios.png'), fullPage: true });
+    await p.locator('.item a.ar[rel="ar"][data-link]').first().evaluate((el) => el.dispatchEvent(new MessageEvent('message', { data: '_apple_ar_quicklook_button_tapped' })));
+    await p.waitForURL(LINK);
+    expect(csp).toEqual([]);
+    await ctx.close();
   });
 
   it('shows progress for pictures still converting and refreshes itself', async () => {

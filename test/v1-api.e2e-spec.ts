@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyWebhook } from '@app/plugins';
@@ -178,6 +179,8 @@ describe('embed pages', () => {
     const android = await html(result.embed_url, 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/126.0 Mobile Safari/537.36');
     expect(android.text).toContain(`href="intent://arvr.google.com/scene-viewer/1.2?mode=ar_preferred&amp;file=${encodeURIComponent(result.models.glb.url)}`);
     expect(android.text).toContain('package=com.google.android.googlequicksearchbox;action=android.intent.action.VIEW;S.browser_fallback_url=');
+    // New results hang on the wall by default (a result written before presentations existed: floor).
+    expect(android.text.includes('&amp;resizable=false&amp;enable_vertical_placement=true#Intent;')).toBe(result.placement === 'wall');
     const desktop = await html(result.embed_url, 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0');
     expect(desktop.text).toContain(`<model-viewer src="${result.models.glb.url}"`);
     expect(desktop.text).toContain(`${api.base}/assets/model-viewer.min.js`);
@@ -188,6 +191,39 @@ describe('embed pages', () => {
     expect(mv.headers.get('content-type')).toContain('javascript');
   });
 
+  it('launches a framed wall picture with its banner: Scene Viewer, Quick Look (tap script by hash), desktop preview', async () => {
+    const TITLE = 'Sunset <script>alert(1)</script> & Co';
+    const LINK = 'https://shop.example.com/p/sunset?ref=ar&size=24x36';
+    const { body } = await api.req('POST', '/api/v1/convert', {
+      image_url: `${media.base}/street.jpg`, width_inches: 24, placement: 'wall', frame: { style: 'classic', color: 'oak' }, mat: { width_inches: 2 },
+      title: TITLE, subtitle: 'Giclée print', price: '$240', call_to_action: 'Buy now', link_url: LINK,
+    });
+    expect(body.job_id).toBeDefined();
+    await api.waitStatus(body.job_id, ['completed']);
+    const framed = (await api.req('GET', `/api/v1/result/${body.job_id}`)).body;
+    expect([framed.placement, framed.allow_scaling, framed.banner.title, framed.banner.link_url]).toEqual(['wall', false, TITLE, LINK]);
+    const android = await html(framed.embed_url, 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/126.0 Mobile Safari/537.36');
+    const intent = android.text.match(/id="ar-launch" target="_top" href="([^"]+)"/)![1].replace(/&amp;/g, '&');
+    expect(Object.fromEntries(new URLSearchParams(intent.slice(intent.indexOf('?') + 1, intent.indexOf('#'))))).toEqual({
+      mode: 'ar_preferred', file: framed.models.glb.url, title: TITLE, link: LINK, resizable: 'false', enable_vertical_placement: 'true',
+    });
+    const ios = await fetch(`${framed.embed_url}?platform=ios`);
+    const iosHtml = await ios.text();
+    expect(iosHtml).toContain(`rel="ar" href="${framed.models.usdz.url}#allowsContentScaling=0&amp;checkoutTitle=Sunset%20%3Cscript%3Ealert(1)%3C%2Fscript%3E%20%26%20Co&amp;checkoutSubtitle=Gicl%C3%A9e%20print&amp;callToAction=Buy%20now&amp;price=%24240" data-link="${LINK.replace(/&/g, '&amp;')}">`);
+    const inline = [...iosHtml.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
+    expect(inline).toHaveLength(1);
+    expect(inline[0]).toContain('_apple_ar_quicklook_button_tapped');
+    expect(ios.headers.get('content-security-policy')).toContain(`'sha256-${createHash('sha256').update(inline[0]).digest('base64')}'`);
+    const desktop = await html(`${framed.embed_url}?platform=desktop`);
+    for (const text of [desktop.text, iosHtml, android.text]) {
+      expect(text).not.toContain('<script>alert');
+      expect(text).toContain('<span class="title">Sunset &lt;script&gt;alert(1)&lt;/script&gt; &amp; Co</span>');
+    }
+    expect(desktop.text).toMatch(/<model-viewer [^>]*ar-placement="wall" ar-scale="fixed" environment-image="neutral" shadow-intensity="[\d.]+" shadow-softness="[\d.]+"/);
+    const o = framed.outer_dimensions;
+    expect(desktop.text).toContain(`<span class="size">${framed.dimensions.width_inches} × ${framed.dimensions.height_inches} in picture · ${o.width_inches} × ${o.height_inches} in framed</span>`);
+  });
+
   it('serves the static page: the image and a plain badge, no button, no animation', async () => {
     const s = await html(result.embed_url_static);
     expect(s.status).toBe(200);
@@ -196,6 +232,31 @@ describe('embed pages', () => {
     expect(s.text).not.toContain('class="badge animated"');
     expect(s.text).toContain('<span class="badge">AR model');
     expect(s.text).not.toContain('<script');
+  });
+
+  it('sends a CSP that lets any site frame the pages but runs only our scripts, and nosniff', async () => {
+    const desktop = await fetch(`${result.embed_url}?platform=desktop`);
+    const page = await desktop.text();
+    const csp = desktop.headers.get('content-security-policy') ?? '';
+    const directives = Object.fromEntries(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+    expect(directives['default-src']).toEqual(["'none'"]);
+    expect(directives['frame-ancestors']).toEqual(['*']);
+    expect(directives['base-uri']).toEqual(["'none'"]);
+    expect(directives['object-src'] ?? directives['default-src']).toEqual(["'none'"]);
+    // Scripts: our origin (model-viewer) and the page's one inline script, by its hash; nothing inline by default.
+    expect(directives['script-src']).toEqual(expect.arrayContaining(["'self'", new URL(api.base).origin]));
+    expect(directives['script-src']).not.toContain("'unsafe-inline'");
+    expect(directives['script-src']).not.toContain("'unsafe-eval'");
+    const inline = [...page.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
+    expect(inline).toHaveLength(1);
+    expect(directives['script-src']).toContain(`'sha256-${createHash('sha256').update(inline[0]).digest('base64')}'`);
+    expect(desktop.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(desktop.headers.get('x-frame-options')).toBeNull();
+    for (const url of [result.embed_url_static, `${result.embed_url}?platform=ios`, `${api.base}/embed/emb_aaaaaaaaaaaaaaaaaaaaaaaa`]) {
+      const r = await fetch(url);
+      expect([url, r.headers.get('content-security-policy')]).toEqual([url, csp]);
+      expect(r.headers.get('x-content-type-options')).toBe('nosniff');
+    }
   });
 
   it('answers 404 for an unknown or malformed id', async () => {

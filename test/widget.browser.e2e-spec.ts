@@ -93,6 +93,12 @@ async function embedFrame(page: Page, id: string): Promise<Frame> {
 describe('widget in real headless Chromium, from another origin', () => {
   it('shows progress, then the viewer; the interactive variant has the button, the static one does not', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    // The embed pages' Content-Security-Policy must block nothing they need (reported in every frame).
+    await context.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) => {
+      ((window as any).__csp ??= []).push(`${e.effectiveDirective} ${e.blockedURI}`);
+    }));
+    const cspConsole: string[] = [];
+    context.on('console', (m) => { if (/content security policy/i.test(m.text())) cspConsole.push(m.text()); });
     const page = await openShop(context);
     const states = await page.evaluate(() => (window as unknown as { __states: Record<string, string[]> }).__states);
     expect(states['attr-interactive']).toContain('converting');
@@ -120,6 +126,13 @@ describe('widget in real headless Chromium, from another origin', () => {
     // A DOM click: three software-rendered WebGL viewers keep headless Chromium too busy for a synthetic mouse click.
     await desktop.locator('#ar-launch').dispatchEvent('click');
     await desktop.waitForSelector('#qr.open svg');
+    // The viewers have loaded their models by now (no CSP violation on the way), and the QR script ran (allowed by its hash).
+    for (const id of ['attr-interactive', 'js-embed', 'attr-job']) {
+      const f = await embedFrame(page, id);
+      await f.waitForFunction(() => (document.querySelector('model-viewer') as any)?.loaded === true, undefined, { timeout: 30_000 });
+      expect([id, await f.evaluate(() => (window as any).__csp ?? [])]).toEqual([id, []]);
+    }
+    expect(cspConsole).toEqual([]);
     await page.waitForTimeout(1500);
     await page.screenshot({ path: join(ARTIFACTS, 'desktop-shop.png'), fullPage: true });
     await context.close();

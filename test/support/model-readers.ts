@@ -61,7 +61,9 @@ export async function readUsdz(usdz: Buffer): Promise<{ files: Map<string, Buffe
 
 /** Points and st of a mesh in the USDA text. */
 export function usdaMesh(usda: string, name: string): { points: number[][]; st?: number[][] } {
-  const block = new RegExp(`def Mesh "${name}"[\\s\\S]*?\\n    }`).exec(usda)?.[0];
+  const at = usda.indexOf(`def Mesh "${name}"`);
+  const indent = at >= 0 ? /[ ]*$/.exec(usda.slice(0, at))![0] : '';
+  const block = at >= 0 ? usda.slice(at, usda.indexOf(`\n${indent}}`, at) + indent.length + 2) : undefined;
   if (!block) throw new Error(`mesh ${name} not in usda`);
   const tuples = (s: string) => [...s.matchAll(/\(([^()]+)\)/g)].map((m) => m[1].split(',').map(Number));
   const points = tuples(/point3f\[\] points = \[(.*)\]/.exec(block)![1]);

@@ -60,6 +60,8 @@ async function main(): Promise<void> {
   }
   restrictDataDir(config.dataDir);
   const app = await createApiApp(config);
+  // Again now that the embedded database exists: PGlite's initdb (first start) writes its files 0666 whatever the umask.
+  restrictDataDir(config.dataDir);
   await app.listen({ port: config.port, host: config.host });
   const logger = new Logger('Main');
   const address = app.getHttpServer().address();

@@ -26,6 +26,18 @@ describe.each([
     expect(await repo.claim('u2', 'k1', 'e'.repeat(64), DAY)).toEqual({ state: 'claimed' });
   });
 
+  it('tells whether a key has a kept answer, without claiming it', async () => {
+    expect(await repo.answered('u6', 'k', DAY)).toBe(false);
+    await repo.claim('u6', 'k', 'a'.repeat(64), DAY);
+    expect(await repo.answered('u6', 'k', DAY)).toBe(false); // still running
+    await repo.complete('u6', 'k', 202, { ok: true });
+    expect(await repo.answered('u6', 'k', DAY)).toBe(true);
+    expect(await repo.answered('u7', 'k', DAY)).toBe(false);
+    await ds.query(`UPDATE "idempotency_keys" SET "created_at" = now() - interval '25 hours' WHERE "user_id" = 'u6'`);
+    expect(await repo.answered('u6', 'k', DAY)).toBe(false);
+    expect(await repo.answered('u6', 'k', 2 * DAY)).toBe(true);
+  });
+
   it('has exactly one winner among concurrent claims', async () => {
     const claims = await Promise.all(Array.from({ length: 10 }, () => repo.claim('u3', 'race', 'a'.repeat(64), DAY)));
     expect(claims.filter((c) => c.state === 'claimed')).toHaveLength(1);

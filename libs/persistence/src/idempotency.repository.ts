@@ -39,6 +39,16 @@ export class IdempotencyRepository {
     return { state: 'done', status: Number(row.status), response: typeof row.response === 'string' ? JSON.parse(row.response) : row.response };
   }
 
+  /** Whether a request under this key was answered and its answer is still kept (a retry would be replayed). Reads only. */
+  async answered(userId: string, key: string, ttlMs: number): Promise<boolean> {
+    const rows = await this.ds.query(
+      `SELECT 1 FROM "idempotency_keys" WHERE "user_id" = $1 AND "key" = $2 AND "status" IS NOT NULL
+         AND "created_at" >= now() - ($3::bigint * interval '1 millisecond')`,
+      [userId, key, ttlMs],
+    );
+    return rows.length > 0;
+  }
+
   async complete(userId: string, key: string, status: number, response: unknown): Promise<void> {
     await this.ds.query(`UPDATE "idempotency_keys" SET "status" = $3, "response" = $4 WHERE "user_id" = $1 AND "key" = $2`, [
       userId, key, status, JSON.stringify(response ?? null),

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { openPglite, openPostgres } from '../../../test/support/data-sources';
-import { AccountRepository, InsufficientCreditsError, NoShowcaseSlotsError, ShowcaseRepository } from './index';
+import { AccountRepository, InsufficientCreditsError, NoShowcaseSlotsError, ShowcaseFullError, ShowcaseRepository } from './index';
 
 const showcase = (ownerId: string) => ({ ownerId, layout: 'branded', logoUrl: null, description: null, customLinks: [], branding: {} });
 const billing = { enforceSlots: true, showcaseCents: 500, pictureCents: 200 };
@@ -55,6 +55,28 @@ describe.each([
     expect(results.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason instanceof NoShowcaseSlotsError)).toBe(true);
     expect((await accounts.findUser(u.id))!.credits_cents).toBe(10_000 - 700);
     expect(await showcases.countForOwner(u.id)).toBe(1);
+  });
+
+  it('never lets concurrent additions take a showcase past its item cap', async () => {
+    const u = await accounts.createUser({ email: `full${Date.now()}@x.co`, showcaseSlots: 1 });
+    await accounts.grant(u.id, 10_000, null);
+    const { showcase: sc } = await showcases.create(showcase(u.id), [], billing, opts);
+    const [jobs, balance] = [await count('jobs'), (await accounts.findUser(u.id))!.credits_cents];
+    const results = await Promise.allSettled(Array.from({ length: 6 }, () => showcases.addItems(sc, urls(1), 200, { ...opts, maxItems: 3 })));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason);
+    expect(refused).toHaveLength(3);
+    for (const e of refused) expect(e).toEqual(expect.objectContaining({ name: 'ShowcaseFullError', max: 3, have: 3 }));
+    expect(refused.every((e) => e instanceof ShowcaseFullError)).toBe(true);
+    expect(await showcases.countItems(sc.id)).toBe(3);
+    // Refused additions wrote no job and charged nothing.
+    expect(await count('jobs')).toBe(jobs + 3);
+    expect((await accounts.findUser(u.id))!.credits_cents).toBe(balance - 3 * 200);
+    // A batch that would pass the cap is refused whole, naming what the showcase has.
+    const { showcase: two } = await showcases.create(showcase(u.id), [], { ...billing, enforceSlots: false }, opts);
+    await showcases.addItems(two, urls(2), 200, { ...opts, maxItems: 3 });
+    await expect(showcases.addItems(two, urls(2), 200, { ...opts, maxItems: 3 })).rejects.toMatchObject({ name: 'ShowcaseFullError', have: 2 });
+    expect(await showcases.countItems(two.id)).toBe(2);
   });
 
   it('refunds a failed picture once, and finds failures whose refund was lost', async () => {

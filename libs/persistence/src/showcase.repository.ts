@@ -12,6 +12,8 @@ export interface ShowcaseRow {
   description: string | null;
   custom_links: { title: string; url: string }[];
   branding: { tagline?: string; primary_color?: string; secondary_color?: string };
+  /** Defaults of the items' presentation fields (placement, allow_scaling, finish, frame, mat), as sent. */
+  presentation_defaults: Record<string, unknown>;
   created_at: Date;
 }
 
@@ -38,6 +40,7 @@ export interface NewShowcase {
   description: string | null;
   customLinks: { title: string; url: string }[];
   branding: ShowcaseRow['branding'];
+  presentationDefaults?: Record<string, unknown>;
 }
 
 /** One picture to convert: a URL, or an upload already in storage. */
@@ -46,6 +49,8 @@ export interface NewItem {
   sourceUrl?: string;
   uploadKey?: string;
   filename?: string;
+  /** Presentation fields (placement, frame, mat, finish, banner...) for the job input, already merged and validated. */
+  presentation?: Record<string, unknown>;
 }
 
 export interface ItemOptions {
@@ -83,7 +88,13 @@ export interface CreatedItems {
 const parseJson = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
 
 function showcase(r: Record<string, unknown>): ShowcaseRow {
-  return { ...(r as unknown as ShowcaseRow), id: Number(r.id), custom_links: parseJson(r.custom_links), branding: parseJson(r.branding) };
+  return {
+    ...(r as unknown as ShowcaseRow),
+    id: Number(r.id),
+    custom_links: parseJson(r.custom_links),
+    branding: parseJson(r.branding),
+    presentation_defaults: r.presentation_defaults === undefined || r.presentation_defaults === null ? {} : parseJson(r.presentation_defaults),
+  };
 }
 
 function item(r: Record<string, unknown>): ShowcaseItemRow {
@@ -118,9 +129,9 @@ export class ShowcaseRepository {
       }
       const publicId = randomId('shw');
       const rows = await m.query(
-        `INSERT INTO "showcases" ("public_id", "owner_id", "layout", "logo_url", "description", "custom_links", "branding")
-         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
-        [publicId, s.ownerId, s.layout, s.logoUrl, s.description, JSON.stringify(s.customLinks), JSON.stringify(s.branding)],
+        `INSERT INTO "showcases" ("public_id", "owner_id", "layout", "logo_url", "description", "custom_links", "branding", "presentation_defaults")
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+        [publicId, s.ownerId, s.layout, s.logoUrl, s.description, JSON.stringify(s.customLinks), JSON.stringify(s.branding), JSON.stringify(s.presentationDefaults ?? {})],
       );
       const sc = showcase(rows[0]);
       const created = await this.insertItems(m, sc, items, opts, billing.pictureCents, billing.showcaseCents > 0 ? [{ cents: billing.showcaseCents, jobId: `showcase:${publicId}`, purpose: 'showcase.create', operation: 'showcase.create' }] : []);
@@ -149,6 +160,7 @@ export class ShowcaseRepository {
     const out: { id: number; jobId: string }[] = [];
     for (const { it, jobId } of jobs) {
       const input: Record<string, unknown> = it.source === 'url' ? { image_url: it.sourceUrl } : { upload_key: it.uploadKey };
+      Object.assign(input, it.presentation);
       input.showcase_id = sc.id;
       await m.query(
         `INSERT INTO "jobs" ("id", "public_id", "kind", "pipeline", "owner_id", "input") VALUES ($1, $2, 'v2.picture', $3, $4, $5)`,

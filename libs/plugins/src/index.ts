@@ -8,6 +8,7 @@ import { normalisePlugin } from './normalise';
 import { publishPlugin } from './publish/publish.plugin';
 import { stillImagePlugin } from './still-image/still-image.plugin';
 import { usdzWriterPlugin } from './usdz-writer/usdz-writer.plugin';
+import { scenePlugin } from './scene-builder/scene.plugin';
 
 export * from './services';
 export * from './dimensions/dimensions';
@@ -17,14 +18,19 @@ export * from './normalise';
 export * from './glb-writer/write-card-glb';
 export * from './glb-writer/glb-writer.stage';
 export * from './usdz-writer/stored-zip';
-export * from './usdz-writer/card-usda';
 export * from './usdz-writer/write-card-usdz';
 export * from './publish/publish.stage';
+export * from './scene-builder/scene.stage';
+export * from './scene-builder/picture-model';
+export * from './scene-builder/framed-poster';
+export * from './glb-writer/write-scene-glb';
+export * from './usdz-writer/write-scene-usdz';
+export * from './presentation/presentation';
 export * from './still-image/still-image.plugin';
 
 /** Built-in plugins, registered before any configured third-party plugin. */
 export function builtinPlugins(): Plugin<object>[] {
-  return [fetchPlugin, normalisePlugin, glbWriterPlugin, usdzWriterPlugin, publishPlugin, stillImagePlugin, hostedMotionPlugin, animatedArPlugin, callbackPlugin];
+  return [fetchPlugin, normalisePlugin, scenePlugin, glbWriterPlugin, usdzWriterPlugin, publishPlugin, stillImagePlugin, hostedMotionPlugin, animatedArPlugin, callbackPlugin];
 }
 export * from './flipbook';
 export * from './frames/frame-sequence';

@@ -18,12 +18,28 @@ function modelLinks(files: StillImageResult['files'], embedId: string | null, ur
   };
 }
 
+/** How the model is presented (the request's presentation fields, resolved by the pipeline), in every result. */
+export const PRESENTATION_RESULT_FIELDS = ['placement', 'allow_scaling', 'finish', 'frame', 'mat', 'outer_dimensions', 'banner'] as const;
+
+/**
+ * The presentation fields a job's result carries: placement, allow_scaling, finish, frame, mat (null when
+ * none), outer_dimensions and banner. Results written before they existed lack them: nothing is invented.
+ */
+export function presentationView(result: unknown): Partial<Record<(typeof PRESENTATION_RESULT_FIELDS)[number], unknown>> {
+  if (!result || typeof result !== 'object') return {};
+  const r = result as Record<string, unknown>;
+  const out: Partial<Record<(typeof PRESENTATION_RESULT_FIELDS)[number], unknown>> = {};
+  for (const k of PRESENTATION_RESULT_FIELDS) if (r[k] !== undefined) out[k] = r[k];
+  return out;
+}
+
 /** Result of a completed picture job (the still-image pipeline's output, as URLs). */
 export function pictureResult(r: StillImageResult, embedId: string | null, urls: PublicUrls, storage: StoragePort) {
   return {
     ...modelLinks(r.files, embedId, urls, storage),
     dimensions: r.dimensions,
     texture: { width: r.texture.width, height: r.texture.height },
+    ...presentationView(r),
   };
 }
 
@@ -53,6 +69,7 @@ export function animatedArResult(job: JobEntity, r: AnimatedArResult, credits: J
     background_removed: r.background_removed,
     dimensions: r.dimensions,
     frames: r.frames,
+    ...presentationView(r),
   };
 }
 

@@ -5,7 +5,7 @@ import type { StillImageResult } from '@app/plugins';
 import { PublicUrls, STORAGE } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
 import { failedPage, interactivePage, pendingPage, staticPage } from './embed-page';
-import { detectPlatform, type Platform } from './platform';
+import { detectPlatform, launchPresentation, type Platform } from './platform';
 
 const NOT_FOUND = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body>Not found</body></html>';
 
@@ -44,6 +44,7 @@ export class EmbedService {
         qrSvg,
         assetBase: this.urls.base,
         animated: job.kind === 'v2.animated-ar',
+        presentation: launchPresentation(r),
       }, platform),
     };
   }

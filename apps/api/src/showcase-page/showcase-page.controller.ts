@@ -5,7 +5,7 @@ import { ShowcaseRepository } from '@app/persistence';
 import type { StillImageResult } from '@app/plugins';
 import { PublicUrls, STORAGE } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
-import { detectPlatform, type Platform } from '../embed/platform';
+import { detectPlatform, launchPresentation, type Platform } from '../embed/platform';
 import { hasPending, SHOWCASE_CSP, showcasePage } from './showcase-page';
 
 const NOT_FOUND = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body>Not found</body></html>';
@@ -46,6 +46,7 @@ export class ShowcasePageService {
             embedUrl: this.urls.embed(i.embed_id),
             widthInches: r.dimensions.width_inches,
             heightInches: r.dimensions.height_inches,
+            presentation: launchPresentation(r),
           } : undefined,
         };
       }),

@@ -1,7 +1,7 @@
 import { isFinal, type JobStatus } from '@app/pipeline';
 import { esc } from '../embed/html';
-import type { Platform } from '../embed/platform';
-import { quickLookHref, sceneViewerIntent } from '../embed/platform';
+import type { LaunchPresentation, Platform } from '../embed/platform';
+import { QUICK_LOOK_TAP_SCRIPT, QUICK_LOOK_TAP_SCRIPT_HASH, quickLookHref, sceneViewerIntent, sizeLabel } from '../embed/platform';
 
 
 export interface PageItem {
@@ -10,7 +10,11 @@ export interface PageItem {
   progress: number;
   title: string;
   /** Present once completed. */
-  ready?: { posterUrl: string; glbUrl: string; usdzUrl: string; embedUrl: string; widthInches: number; heightInches: number };
+  ready?: {
+    posterUrl: string; glbUrl: string; usdzUrl: string; embedUrl: string; widthInches: number; heightInches: number;
+    /** The item's own wall placement / locked size / banner; absent for items made before these existed (old launch links). */
+    presentation?: LaunchPresentation;
+  };
 }
 
 export interface PageShowcase {
@@ -51,6 +55,11 @@ nav.links a{padding:6px 12px;border-radius:999px;background:var(--accent);color:
 .ar{display:inline-flex;align-items:center;gap:6px;padding:8px 14px;border-radius:999px;background:var(--primary);color:var(--primary-fg);font-weight:600;text-decoration:none;white-space:nowrap}
 .ar img{width:20px;height:20px;border-radius:4px;object-fit:cover}
 .size{font-size:12px;opacity:.75}
+.caption{display:flex;flex-wrap:wrap;align-items:baseline;gap:2px 10px;padding:10px 12px 0;overflow-wrap:anywhere}
+.caption .title{flex:1 1 auto;font-weight:650;min-width:0}
+.caption .price{font-weight:650;white-space:nowrap}
+.caption .sub{flex-basis:100%;font-size:13px;opacity:.75}
+.caption .link{flex-basis:100%;font-size:13px;font-weight:600;color:inherit}
 .pending .media,.failed .media{display:flex;flex-direction:column;align-items:center;justify-content:center;gap:8px;padding:16px;text-align:center}
 progress{width:70%}
 .empty{padding:32px;text-align:center;opacity:.7}
@@ -89,16 +98,23 @@ function itemCard(i: PageItem, platform: Platform, embed: boolean): string {
     return `<article class="item pending" data-item="${i.id}" data-status="${esc(i.status)}"><div class="media"><span>Preparing the AR model…</span><progress max="100" value="${p}">${p}%</progress></div><div class="meta"><span>${esc(i.title)}</span></div></article>`;
   }
   const r = i.ready;
-  const size = `${r.widthInches} × ${r.heightInches} in`;
-  const poster = `<img src="${esc(r.posterUrl)}" alt="${esc(i.title)}" loading="lazy">`;
+  const p = r.presentation;
+  const b = p?.banner ?? {};
+  const size = sizeLabel(r.widthInches, r.heightInches, p);
+  const poster = `<img src="${esc(r.posterUrl)}" alt="${esc(b.title ?? i.title)}" loading="lazy">`;
   let media: string;
   let button: string;
   if (platform === 'ios') {
-    // Quick Look needs the <img> child inside the rel="ar" anchor.
-    media = `<a class="media" rel="ar" href="${esc(quickLookHref(r.usdzUrl))}">${poster}</a>`;
-    button = `<a class="ar" rel="ar" href="${esc(quickLookHref(r.usdzUrl))}"><img src="${esc(r.posterUrl)}" alt="">View in your space</a>`;
+    // Quick Look needs the <img> child inside the rel="ar" anchor; a tap on its banner comes back as a
+    // message event on the anchor, and QUICK_LOOK_TAP_SCRIPT opens data-link.
+    const href = esc(quickLookHref(r.usdzUrl, { allowScaling: p?.allowScaling ?? false, banner: b }));
+    const link = b.link_url ? ` data-link="${esc(b.link_url)}"` : '';
+    media = `<a class="media" rel="ar" href="${href}"${link}>${poster}</a>`;
+    button = `<a class="ar" rel="ar" href="${href}"${link}><img src="${esc(r.posterUrl)}" alt="">View in your space</a>`;
   } else if (platform === 'android') {
-    const intent = esc(sceneViewerIntent(r.glbUrl, r.embedUrl, i.title));
+    const intent = esc(sceneViewerIntent(r.glbUrl, r.embedUrl, p
+      ? { title: b.title ?? i.title, link: b.link_url, placement: p.placement, allowScaling: p.allowScaling }
+      : { title: i.title, placement: 'floor', allowScaling: false }));
     media = `<a class="media" target="_top" href="${intent}">${poster}</a>`;
     button = `<a class="ar" target="_top" href="${intent}">View in your space</a>`;
   } else {
@@ -106,13 +122,21 @@ function itemCard(i: PageItem, platform: Platform, embed: boolean): string {
     media = `<a class="media" target="${target}" rel="noopener" href="${esc(r.embedUrl)}">${poster}</a>`;
     button = `<a class="ar" target="${target}" rel="noopener" href="${esc(r.embedUrl)}">View in 3D / AR</a>`;
   }
-  return `<article class="item" data-item="${i.id}" data-status="completed">${media}<div class="meta"><span class="size">${esc(size)}</span>${button}</div></article>`;
+  const caption = b.title || b.subtitle || b.price || b.link_url
+    ? `<div class="caption">${b.title ? `<span class="title">${esc(b.title)}</span>` : ''}${b.price ? `<span class="price">${esc(b.price)}</span>` : ''}`
+      + `${b.subtitle ? `<span class="sub">${esc(b.subtitle)}</span>` : ''}`
+      + `${b.link_url ? `<a class="link" href="${esc(b.link_url)}" target="_top" rel="noopener">${esc(b.call_to_action ?? 'View details')}</a>` : ''}</div>`
+    : '';
+  const placement = p ? ` data-placement="${p.placement}"` : '';
+  return `<article class="item" data-item="${i.id}" data-status="completed"${placement}>${media}${caption}<div class="meta"><span class="size">${esc(size)}</span>${button}</div></article>`;
 }
 
 /**
  * The public showcase page (and, with `embed`, its iframe variant): logo, tagline, colours,
- * description, custom links and the grid of items. No script: it refreshes itself while pictures are
- * converting, and the answer carries a strict Content-Security-Policy on top of the escaping.
+ * description, custom links and the grid of items. It refreshes itself while pictures are converting
+ * (no script for that), and the answer carries a strict Content-Security-Policy on top of the escaping.
+ * The one script: on iOS, when an item has a link, {@link QUICK_LOOK_TAP_SCRIPT} opens it from a tap
+ * on the Quick Look banner (only a script can: Quick Look reports the tap as a DOM message event).
  */
 export function showcasePage(s: PageShowcase, platform: Platform, embed: boolean): string {
   const pending = hasPending(s.items);
@@ -123,6 +147,8 @@ export function showcasePage(s: PageShowcase, platform: Platform, embed: boolean
   const links = s.links.length
     ? `<nav class="links">${s.links.map((l) => `<a href="${esc(l.url)}" target="_blank" rel="noopener noreferrer nofollow ugc">${esc(l.title)}</a>`).join('')}</nav>`
     : '';
+  const tapScript = platform === 'ios' && s.items.some((i) => i.ready?.presentation?.banner.link_url)
+    ? `\n<script>${QUICK_LOOK_TAP_SCRIPT}</script>` : '';
   const grid = s.items.length
     ? `<section class="grid">${s.items.map((i) => itemCard(i, platform, embed)).join('\n')}</section>`
     : '<div class="empty">No pictures yet.</div>';
@@ -142,10 +168,13 @@ ${header}
 ${s.description ? `<p class="description">${esc(s.description)}</p>` : ''}
 ${links}
 ${grid}
-</main>
+</main>${tapScript}
 </body>
 </html>`;
 }
 
-/** No scripts at all on these pages; images from anywhere (logos are the customer's URLs). */
-export const SHOWCASE_CSP = "default-src 'none'; img-src https: http: data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+/**
+ * No scripts on these pages but the constant Quick Look banner-tap script, allowed by its hash only
+ * (nothing injected can match it); images from anywhere (logos are the customer's URLs).
+ */
+export const SHOWCASE_CSP = `default-src 'none'; script-src ${QUICK_LOOK_TAP_SCRIPT_HASH}; img-src https: http: data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'`;

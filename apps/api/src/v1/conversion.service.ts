@@ -2,12 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
 import { JobRepository, WebhookRepository, type JobEntity } from '@app/persistence';
 import { toV1Status } from '@app/pipeline';
-import { parseDimensionRequest, type StillImageResult } from '@app/plugins';
-import { APP_CONFIG, JobRoutes, PublicUrls, STORAGE } from '@app/runtime';
+import { parseDimensionRequest, PRESENTATION_FIELDS, type StillImageResult } from '@app/plugins';
+import { APP_CONFIG, JobRoutes, presentationView, PublicUrls, STORAGE } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
 import { ApiError } from '../http/api-error';
 import { JobAdmission } from '../jobs/job-admission.service';
 import { requestUrl } from '../http/request-url';
+import { acceptPresentation } from '../presentation/presentation-request';
 
 export interface ConvertBody {
   image_url?: unknown;
@@ -17,7 +18,8 @@ export interface ConvertBody {
   callback_url?: unknown;
 }
 
-const KNOWN = new Set(['image_url', 'aspect_ratio', 'width_inches', 'height_inches', 'callback_url']);
+/** The size and callback fields, plus the presentation fields (placement, frame, mat, finish, banner). */
+const KNOWN = new Set<string>(['image_url', 'aspect_ratio', 'width_inches', 'height_inches', 'callback_url', ...PRESENTATION_FIELDS]);
 
 /** v1 use cases: submit a still image, read its status and result. */
 @Injectable()
@@ -50,6 +52,8 @@ export class ConversionService {
     if (callbackUrl) input.callback_url = callbackUrl;
     if (dims.mode === 'explicit') Object.assign(input, { width_inches: dims.width, height_inches: dims.height });
     if (dims.mode === 'aspect') input.aspect_ratio = b.aspect_ratio;
+    // Validated here (400 naming the parameter, nothing stored), kept as sent: the pipeline resolves them.
+    Object.assign(input, acceptPresentation(b as Record<string, unknown>));
 
     const before = await this.admission.admit(ownerId);
     const job = await this.jobs.create({
@@ -133,6 +137,8 @@ export class ConversionService {
       },
       poster_url: this.storage.url(r.files.poster.key),
       dimensions: r.dimensions,
+      // placement, allow_scaling, finish, frame, mat, outer_dimensions, banner: when the pipeline wrote them.
+      ...presentationView(job.result),
     };
   }
 }

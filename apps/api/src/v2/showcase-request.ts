@@ -1,5 +1,7 @@
+import { PRESENTATION_FIELDS } from '@app/plugins';
 import { ApiError } from '../http/api-error';
 import { requestUrl } from '../http/request-url';
+import { acceptPresentation, mergeItemPresentation, type PresentationInput, SHOWCASE_DEFAULT_FIELDS } from '../presentation/presentation-request';
 
 /** Layouts of the public showcase page. Unknown values -> 400. */
 export const LAYOUTS = ['branded', 'minimal', 'dark'] as const;
@@ -16,7 +18,9 @@ export const SHOWCASE_LIMITS = {
 } as const;
 
 const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
-const KNOWN = new Set(['logo_url', 'layout_choice', 'description', 'custom_links', 'branding', 'image_urls']);
+const KNOWN = new Set(['logo_url', 'layout_choice', 'description', 'custom_links', 'branding', 'image_urls', 'items', ...SHOWCASE_DEFAULT_FIELDS]);
+/** Fields of one entry of `items` (JSON); an entry of a multipart upload's `items` field has no image_url. */
+const ITEM_KEYS = new Set<string>(['image_url', ...PRESENTATION_FIELDS]);
 const BRANDING_KEYS = new Set(['tagline', 'primary_color', 'secondary_color']);
 
 export interface ShowcaseRequest {
@@ -25,7 +29,16 @@ export interface ShowcaseRequest {
   description: string | null;
   customLinks: { title: string; url: string }[];
   branding: { tagline?: string; primary_color?: string; secondary_color?: string };
-  imageUrls: string[];
+  /** Showcase-wide presentation defaults (placement, allow_scaling, finish, frame, mat), as sent. */
+  defaults: PresentationInput;
+  /** The pictures of `image_urls`, then those of `items`, each with its presentation merged over the defaults. */
+  pictures: PictureRequest[];
+}
+
+/** One picture to add: its URL and the presentation fields its job input carries. */
+export interface PictureRequest {
+  imageUrl: string;
+  presentation: PresentationInput;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -43,7 +56,7 @@ function text(param: string, v: unknown, max: number): string | undefined {
 /** `image_urls`: 1..20 http(s) URLs (or none when optional). */
 export function parseImageUrls(v: unknown, { required }: { required: boolean }): string[] {
   if (v === undefined || v === null) {
-    if (required) throw ApiError.invalid('image_urls', 'image_urls: required (or send multipart/form-data with parts named "files")', 'parameter_missing');
+    if (required) throw ApiError.invalid('image_urls', 'image_urls: required: send image_urls or items (or multipart/form-data with parts named "files")', 'parameter_missing');
     return [];
   }
   if (!Array.isArray(v)) throw ApiError.invalid('image_urls', 'image_urls: must be an array of URLs');
@@ -95,12 +108,59 @@ export function parseShowcaseRequest(body: unknown): ShowcaseRequest {
     branding[key] = (b[key] as string).toLowerCase();
   }
 
+  const defaults = acceptPresentation(body, SHOWCASE_DEFAULT_FIELDS);
   return {
     logoUrl: body.logo_url === undefined || body.logo_url === null ? null : httpUrl('logo_url', body.logo_url),
     layout: layout as Layout,
     description: text('description', body.description, SHOWCASE_LIMITS.description) ?? null,
     customLinks,
     branding,
-    imageUrls: parseImageUrls(body.image_urls, { required: false }),
+    defaults,
+    pictures: parsePictures(body, defaults, { required: false }),
   };
+}
+
+/**
+ * One entry of `items`: an object with the picture's presentation fields (and `image_url` unless
+ * `withUrl` is false: a multipart upload's entries describe its file parts). Errors name `items[i].field`.
+ */
+export function parseItem(v: unknown, i: number, defaults: PresentationInput, { withUrl }: { withUrl: boolean }): { imageUrl?: string; presentation: PresentationInput } {
+  const param = `items[${i}]`;
+  if (v === null && !withUrl) return { presentation: { ...defaults } };
+  if (!isObject(v)) throw ApiError.invalid(param, `${param}: must be an object {${withUrl ? 'image_url, ' : ''}title, subtitle, link_url, call_to_action, price, placement, allow_scaling, finish, frame, mat}`);
+  for (const k of Object.keys(v)) {
+    if (k === 'image_url' && !withUrl) throw ApiError.invalid(`${param}.image_url`, `${param}.image_url: an upload's items describe its file parts, in order; send URLs as JSON`, 'parameter_unknown');
+    if (!ITEM_KEYS.has(k)) throw ApiError.invalid(`${param}.${k}`, `${param}.${k}: unknown parameter`, 'parameter_unknown');
+  }
+  let imageUrl: string | undefined;
+  if (withUrl) {
+    if (v.image_url === undefined || v.image_url === null || v.image_url === '') throw ApiError.invalid(`${param}.image_url`, `${param}.image_url: required`, 'parameter_missing');
+    imageUrl = httpUrl(`${param}.image_url`, v.image_url, 4096);
+  }
+  return { imageUrl, presentation: mergeItemPresentation(v, defaults, `${param}.`) };
+}
+
+/** `items`: an array of objects, one per picture (null when absent). */
+export function itemArray(v: unknown): unknown[] | null {
+  if (v === undefined || v === null) return null;
+  if (!Array.isArray(v)) throw ApiError.invalid('items', 'items: must be an array of objects, one per picture');
+  return v;
+}
+
+/**
+ * The pictures of a JSON body: `image_urls` (with the showcase's defaults) then `items` (each merged over
+ * them), at most {@link SHOWCASE_LIMITS.imageUrlsPerRequest} together. `required`: at least one.
+ */
+export function parsePictures(body: Record<string, unknown>, defaults: PresentationInput, { required }: { required: boolean }): PictureRequest[] {
+  const items = itemArray(body.items);
+  const urls = parseImageUrls(body.image_urls, { required: required && !items?.length });
+  const max = SHOWCASE_LIMITS.imageUrlsPerRequest;
+  if (items && urls.length + items.length > max) throw ApiError.invalid('items', `items: at most ${max} pictures per request, image_urls and items together (got ${urls.length + items.length})`);
+  return [
+    ...urls.map((u) => ({ imageUrl: u, presentation: { ...defaults } })),
+    ...(items ?? []).map((v, i) => {
+      const it = parseItem(v, i, defaults, { withUrl: true });
+      return { imageUrl: it.imageUrl!, presentation: it.presentation };
+    }),
+  ];
 }

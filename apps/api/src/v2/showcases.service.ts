@@ -1,17 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import type {} from '@fastify/multipart'; // request.parts()
+import type { MultipartValue } from '@fastify/multipart'; // also request.parts()
 import { type PricingPolicy, toCredits } from '@app/billing';
 import type { AppConfig } from '@app/config';
-import { type NewItem, randomId, ShowcaseRepository, type ShowcaseRow } from '@app/persistence';
+import { AccountRepository, InsufficientCreditsError, type NewItem, randomId, ShowcaseRepository, type ShowcaseRow } from '@app/persistence';
 import { APP_CONFIG, JobRoutes, PRICING_POLICY, PublicUrls, STORAGE } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
 import { ApiError } from '../http/api-error';
 import type { Principal } from '../http/api-key.guard';
 import { JobAdmission } from '../jobs/job-admission.service';
 import { IdempotencyService, requestFingerprint } from '../http/idempotency/idempotency.service';
+import { assertSafeValues } from '../http/request-values';
+import type { PresentationInput } from '../presentation/presentation-request';
 import { storeUpload, type StoredUpload } from './picture-upload';
-import { parseImageUrls, parseShowcaseRequest } from './showcase-request';
+import { itemArray, parseItem, parsePictures, parseShowcaseRequest, type PictureRequest } from './showcase-request';
 import { itemView, showcaseView } from './v2-views';
 
 /** A positive integer path id (Postgres `integer`), else NaN so the lookup answers 404. */
@@ -32,6 +34,7 @@ export class ShowcasesService {
     private readonly admission: JobAdmission,
     @Inject(STORAGE) private readonly storage: StoragePort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly accounts: AccountRepository,
   ) {}
 
   private pictureCents(p: Principal): number {
@@ -45,12 +48,15 @@ export class ShowcasesService {
 
   async create(p: Principal, body: unknown) {
     const req = parseShowcaseRequest(body);
-    if (req.imageUrls.length > this.config.showcases.maxItems) throw ApiError.invalid('image_urls', `image_urls: at most ${this.config.showcases.maxItems} pictures per showcase`);
+    if (req.pictures.length > this.config.showcases.maxItems) {
+      const param = picturesParam(body);
+      throw ApiError.invalid(param, `${param}: at most ${this.config.showcases.maxItems} pictures per showcase`);
+    }
     const owner = p.keyType === 'owner';
-    const before = await this.admission.admit(p.userId, req.imageUrls.length);
+    const before = await this.admission.admit(p.userId, req.pictures.length);
     const created = await this.showcases.create(
-      { ownerId: p.userId, layout: req.layout, logoUrl: req.logoUrl, description: req.description, customLinks: req.customLinks, branding: req.branding },
-      req.imageUrls.map((u) => ({ source: 'url', sourceUrl: u })),
+      { ownerId: p.userId, layout: req.layout, logoUrl: req.logoUrl, description: req.description, customLinks: req.customLinks, branding: req.branding, presentationDefaults: req.defaults },
+      urlItems(req.pictures),
       { enforceSlots: !owner, showcaseCents: owner ? 0 : this.pricing.quote({ kind: 'showcase.create' }).totalCents, pictureCents: this.pictureCents(p) },
       { pipeline: this.routes.pipelineFor('v2.picture') },
     );
@@ -83,39 +89,71 @@ export class ShowcasesService {
     return itemView(i, this.urls, this.storage);
   }
 
-  private async addItems(p: Principal, s: ShowcaseRow, items: NewItem[]) {
+  private async addItems(p: Principal, s: ShowcaseRow, items: NewItem[], param = items[0].source === 'url' ? 'image_urls' : 'files') {
     const have = await this.showcases.countItems(s.id);
     if (have + items.length > this.config.showcases.maxItems) {
-      throw ApiError.invalid(items[0].source === 'url' ? 'image_urls' : 'files', `a showcase holds at most ${this.config.showcases.maxItems} pictures (it has ${have})`, 'too_many_items');
+      throw ApiError.invalid(param, `a showcase holds at most ${this.config.showcases.maxItems} pictures (it has ${have})`, 'too_many_items');
     }
     const before = await this.admission.admit(p.userId, items.length);
     const created = await this.showcases.addItems(s, items, this.pictureCents(p), { pipeline: this.routes.pipelineFor('v2.picture'), maxItems: this.config.showcases.maxItems });
     return { showcase_id: s.id, queued_jobs: await this.enqueue(created.items, before), credits_charged: toCredits(created.chargedCents) };
   }
 
-  /** JSON form: `{image_urls: [...]}`. Idempotency is applied by the route's interceptor. */
+  /**
+   * JSON form: `{image_urls?: [...], items?: [{image_url, title, frame, ...}]}`, each picture's presentation
+   * merged over the showcase's defaults. Idempotency is applied by the route's interceptor.
+   */
   async addUrls(p: Principal, id: string, body: unknown) {
     const s = await this.owned(p, id);
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'invalid_request_error', 'invalid_body', 'the body must be a JSON object {image_urls} or multipart/form-data with parts named "files"');
-    const unknown = Object.keys(body).find((k) => k !== 'image_urls');
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'invalid_request_error', 'invalid_body', 'the body must be a JSON object {image_urls, items} or multipart/form-data with parts named "files"');
+    const unknown = Object.keys(body).find((k) => k !== 'image_urls' && k !== 'items');
     if (unknown) throw ApiError.invalid(unknown, `${unknown}: unknown parameter`, 'parameter_unknown');
-    const urls = parseImageUrls((body as { image_urls?: unknown }).image_urls, { required: true });
-    return this.addItems(p, s, urls.map((u) => ({ source: 'url', sourceUrl: u })));
+    const pictures = parsePictures(body as Record<string, unknown>, s.presentation_defaults, { required: true });
+    return this.addItems(p, s, urlItems(pictures), picturesParam(body));
   }
 
   /**
-   * Multipart form: one or more parts named `files`, each streamed to storage as it arrives. The
-   * Idempotency-Key fingerprint is taken over the files' SHA-256s, so it is known only after the upload;
-   * a replay deletes the duplicate uploads and answers with the first response.
+   * Before storing upload number `n` (1-based): the showcase must have room for n more pictures and a
+   * billed key's balance must cover n of them, so a request that cannot be charged is refused before
+   * its bytes are written (402 / 400 too_many_items). A hint only: the transactional charge and the
+   * locked item count in {@link ShowcaseRepository.addItems} stay the authority.
+   */
+  private async admitUpload(p: Principal, have: number, n: number): Promise<void> {
+    const max = this.config.showcases.maxItems;
+    if (have + n > max) throw ApiError.invalid('files', `a showcase holds at most ${max} pictures (it has ${have})`, 'too_many_items');
+    const needed = n * this.pictureCents(p);
+    if (needed === 0) return;
+    const balance = (await this.accounts.findUser(p.userId))?.credits_cents ?? 0;
+    if (balance < needed) throw new InsufficientCreditsError(balance, needed);
+  }
+
+  /**
+   * Multipart form: one or more parts named `files`, each streamed to storage as it arrives, once the
+   * balance and the showcase's room cover it ({@link admitUpload}). The Idempotency-Key fingerprint is
+   * taken over the files' SHA-256s, so it is known only after the upload; a replay deletes the duplicate
+   * uploads and answers with the first response.
    */
   async addUploads(p: Principal, id: string, req: FastifyRequest) {
     const s = await this.owned(p, id);
     const key = this.idempotency.parseKey(req.headers['idempotency-key']);
+    // A retry of an answered request gets its first answer whatever the balance or the item count is now.
+    const replay = await this.idempotency.answered(p.userId, key);
+    const have = replay ? 0 : await this.showcases.countItems(s.id);
+    if (!replay) await this.admitUpload(p, have, 1);
     const uploads: StoredUpload[] = [];
+    // The `items` text field: one entry per file part, in order (validated before any file is stored).
+    let items: { raw: unknown[]; presentations: PresentationInput[] } | undefined;
     const discard = () => Promise.all(uploads.map((u) => this.storage.delete(u.key).catch(() => undefined)));
     try {
       for await (const part of req.parts()) {
-        if (part.type !== 'file') continue;
+        if (part.type !== 'file') {
+          if (part.fieldname === 'items') items = uploadItems(part, { filesBefore: uploads.length, again: items !== undefined, maxFiles: this.config.showcases.maxFilesPerRequest }, s.presentation_defaults);
+          continue;
+        }
+        if (part.fieldname === 'items') {
+          part.file.resume();
+          throw ApiError.invalid('items', 'items: send it as a text field holding a JSON array, not as a file');
+        }
         if (part.fieldname !== 'files') {
           part.file.resume();
           throw ApiError.invalid(part.fieldname, `${part.fieldname.slice(0, 40)}: unknown file part; name file parts "files"`, 'parameter_unknown');
@@ -125,17 +163,30 @@ export class ShowcasesService {
           part.file.resume();
           throw ApiError.invalid('files', 'files: file names must not contain NUL (\\u0000) characters');
         }
+        if (!replay && uploads.length) {
+          await this.admitUpload(p, have, uploads.length + 1).catch((e: unknown) => {
+            part.file.resume();
+            throw e;
+          });
+        }
+        if (items && uploads.length >= items.presentations.length) {
+          part.file.resume();
+          throw ApiError.invalid('items', `items: has ${items.presentations.length} entries, one per file part, but file part ${uploads.length + 1} has none`);
+        }
         uploads.push(await storeUpload(this.storage, part.file, part.filename.slice(0, 255), `uploads/${s.public_id}/${randomId('upl')}`));
+      }
+      if (items && uploads.length && items.presentations.length !== uploads.length) {
+        throw ApiError.invalid('items', `items: has ${items.presentations.length} entries for ${uploads.length} file parts; send one entry per file part, in order`);
       }
     } catch (e) {
       await discard();
       throw mapMultipartError(e, this.config);
     }
     if (!uploads.length) throw ApiError.invalid('files', 'files: send at least one file part named "files"', 'parameter_missing');
-    const fingerprint = requestFingerprint('POST', `/api/v2/showcases/:id/items ${s.id}`, { files: uploads.map((u) => u.sha256) });
+    const fingerprint = requestFingerprint('POST', `/api/v2/showcases/:id/items ${s.id}`, { files: uploads.map((u) => u.sha256), ...(items ? { items: items.raw } : {}) });
     try {
       const out = await this.idempotency.run(p.userId, key, fingerprint, 202, () =>
-        this.addItems(p, s, uploads.map((u) => ({ source: 'upload', uploadKey: u.key, filename: u.filename }))));
+        this.addItems(p, s, uploads.map((u, i) => ({ source: 'upload', uploadKey: u.key, filename: u.filename, presentation: items?.presentations[i] ?? { ...s.presentation_defaults } }))));
       if (out.replayed) await discard();
       return out;
     } catch (e) {
@@ -145,9 +196,47 @@ export class ShowcasesService {
   }
 }
 
+/** Pictures given by URL, as items whose job input carries their presentation fields. */
+function urlItems(pictures: PictureRequest[]): NewItem[] {
+  return pictures.map((pic) => ({ source: 'url', sourceUrl: pic.imageUrl, presentation: pic.presentation }));
+}
+
+/** The parameter a refusal of a JSON body's pictures as a whole names: `items` when it has some. */
+function picturesParam(body: unknown): string {
+  const items = (body as { items?: unknown } | null)?.items;
+  return Array.isArray(items) && items.length ? 'items' : 'image_urls';
+}
+
+/**
+ * An upload's `items` text field: a JSON array, one entry per file part in order (null or {} for the
+ * showcase's defaults), each with the presentation fields of a JSON item but no image_url. Sent before the
+ * file parts, so a bad value is refused before any file is stored. Errors name `items[i].field`.
+ */
+function uploadItems(part: MultipartValue, at: { filesBefore: number; again: boolean; maxFiles: number }, defaults: PresentationInput): { raw: unknown[]; presentations: PresentationInput[] } {
+  if (at.again) throw ApiError.invalid('items', 'items: send one items field (a JSON array with one entry per file part)');
+  if (at.filesBefore) throw ApiError.invalid('items', 'items: send the items field before the file parts it describes');
+  if (part.valueTruncated) throw new ApiError(413, 'payload_too_large', 'field_too_large', 'items: the field is too long', 'items');
+  let v = part.value;
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      throw ApiError.invalid('items', 'items: must be a JSON array with one entry per file part, e.g. [{"title": "Dunes", "frame": "classic"}]');
+    }
+  }
+  assertSafeValues(v, 'items');
+  const raw = itemArray(v);
+  if (!raw) throw ApiError.invalid('items', 'items: must be a JSON array with one entry per file part');
+  if (raw.length > at.maxFiles) throw ApiError.invalid('items', `items: at most ${at.maxFiles} entries (files per request)`);
+  return { raw, presentations: raw.map((entry, i) => parseItem(entry, i, defaults, { withUrl: false }).presentation) };
+}
+
 /** @fastify/multipart's limit errors -> 413 with the documented caps. */
 function mapMultipartError(e: unknown, config: AppConfig): unknown {
   const code = (e as { code?: string }).code;
+  if (code === 'FST_INVALID_JSON_FIELD_ERROR') {
+    return new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'a form field declared application/json is not valid JSON (items: a JSON array, one entry per file part)', 'items');
+  }
   if (code === 'FST_REQ_FILE_TOO_LARGE') {
     return new ApiError(413, 'payload_too_large', 'file_too_large', `files: each file may be at most ${config.showcases.maxFileBytes} bytes`, 'files');
   }

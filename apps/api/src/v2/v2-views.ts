@@ -31,6 +31,8 @@ export function showcaseView(s: ShowcaseRow, items: ShowcaseItemRow[], urls: Pub
     description: s.description,
     custom_links: s.custom_links,
     branding: s.branding,
+    // The items' presentation defaults given at creation (placement, allow_scaling, finish, frame, mat), as sent.
+    presentation_defaults: s.presentation_defaults ?? {},
     created_at: new Date(s.created_at).toISOString(),
     items: items.map((i) => itemView(i, urls, storage)),
   };

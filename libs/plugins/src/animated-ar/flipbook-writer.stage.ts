@@ -1,9 +1,14 @@
 import sharp from 'sharp';
 import type { StageProvider } from '@app/pipeline';
-import { parseDimensionRequest, resolveDimensions, toMeters, type Dimensions } from '../dimensions/dimensions';
+import { parseDimensionRequest, resolveDimensions, type Dimensions } from '../dimensions/dimensions';
+import { flipbookLayer } from '../flipbook/flipbook';
 import { packAtlases } from '../flipbook/pack-atlases';
-import { writeFlipbookGlb } from '../flipbook/write-flipbook-glb';
-import { writeFlipbookUsdz } from '../flipbook/write-flipbook-usdz';
+import { writeSceneGlb } from '../glb-writer/write-scene-glb';
+import { outerDimensions, parsePresentation, type Presentation } from '../presentation/presentation';
+import { framedPoster } from '../scene-builder/framed-poster';
+import { pictureScene } from '../scene-builder/picture-model';
+import { checkViewerBudgets } from '../scene-builder/scene.stage';
+import { writeSceneUsdz } from '../usdz-writer/write-scene-usdz';
 import type { AlphaMode } from '../frames/frame-sequence';
 import type { Poster } from '../normalise/normalise-image';
 import type { BackgroundRemovalOutput } from './background-removal.stage';
@@ -15,6 +20,8 @@ export interface FlipbookOutput {
   poster: Poster;
   dimensions: Dimensions;
   frames: { count: number; width: number; height: number; duration_s: number; atlases: number; alpha: AlphaMode };
+  presentation: Presentation;
+  outer_dimensions: { width_inches: number; height_inches: number; depth_inches: number };
 }
 
 /**
@@ -27,15 +34,18 @@ export const flipbookWriterStage: StageProvider<FlipbookOutput> = {
     const src = ctx.outputs.frames as SourceFrames;
     const { sequence } = ctx.outputs['background-removal'] as BackgroundRemovalOutput;
     const dimensions = resolveDimensions(parseDimensionRequest(ctx.job.input), src.sourceWidth, src.sourceHeight);
-    const m = toMeters(dimensions);
+    const presentation = parsePresentation(ctx.job.input);
     const alpha = sequence.alpha;
     const { atlases, frames } = await packAtlases(sequence.frames, { width: sequence.width, height: sequence.height, alpha: alpha !== 'opaque' });
     ctx.progress(0.4);
-    const model = { atlases, frames, alpha, width: m.width, height: m.height };
-    const glb = await writeFlipbookGlb(model);
+    // The frame, mat and back stay still; only the picture's flipbook plays.
+    const { scene } = await pictureScene(presentation, dimensions, flipbookLayer({ atlases, frames, alpha }));
+    checkViewerBudgets('flipbook-writer', scene);
+    const glb = await writeSceneGlb(scene);
     ctx.progress(0.7);
-    const usdz = writeFlipbookUsdz(model);
-    const poster = await posterOf(sequence.frames[0].rgba, sequence.width, sequence.height, alpha !== 'opaque');
+    const usdz = writeSceneUsdz(scene, 'flipbook.usda');
+    const picturePoster = await posterOf(sequence.frames[0].rgba, sequence.width, sequence.height, alpha !== 'opaque');
+    const poster = await framedPoster(picturePoster, dimensions, presentation);
     ctx.progress(1);
     const duration = sequence.frames.reduce((s, f) => s + f.duration, 0);
     return {
@@ -44,6 +54,8 @@ export const flipbookWriterStage: StageProvider<FlipbookOutput> = {
       poster,
       dimensions,
       frames: { count: frames.length, width: sequence.width, height: sequence.height, duration_s: Math.round(duration * 1000) / 1000, atlases: atlases.length, alpha },
+      presentation,
+      outer_dimensions: outerDimensions(dimensions, presentation),
     };
   },
 };

@@ -1,6 +1,7 @@
 import type { StageProvider } from '@app/pipeline';
 import type { StoragePort } from '@app/storage';
 import type { Dimensions } from '../dimensions/dimensions';
+import { presentationResult } from '../scene-builder/scene.stage';
 import { storeModelFiles, type StillImageResult } from '../publish/publish.stage';
 import type { SourceKind } from './animated-ar-input';
 import type { BackgroundRemovalOutput } from './background-removal.stage';
@@ -39,6 +40,7 @@ export function createPublishAnimatedStage(storage: StoragePort): StageProvider<
         dimensions: out.dimensions,
         frames: out.frames,
         files,
+        ...presentationResult(out),
       };
     },
   };

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { close } from '../../../../test/support/pictures';
 import { readGlb, readUsdz, samplePixel, tinyusdzParse, validateGlb, zipLocalEntries } from '../../../../test/support/model-readers';
-import { frameTimes, HIDDEN_SCALE, packAtlases, scaleSamples, writeFlipbookGlb, writeFlipbookUsda, writeFlipbookUsdz } from './index';
+import { frameTimes, HIDDEN_SCALE, packAtlases, writeFlipbookGlb, writeFlipbookUsdz } from './index';
 
 const W = 160;
 const H = 90;
@@ -44,23 +44,31 @@ describe('flipbook GLB', () => {
     const root = doc.getRoot();
     expect(root.listAnimations()).toHaveLength(1);
     const anim = root.listAnimations()[0];
-    const frameNodes = root.listNodes().filter((n) => n.getName().startsWith('frame-'));
+    const frameNodes = root.listNodes().filter((n) => n.getName().startsWith('Frame_'));
     expect(frameNodes).toHaveLength(20);
     expect(anim.listChannels()).toHaveLength(20);
     expect(new Set(anim.listChannels().map((c) => c.getTargetPath()))).toEqual(new Set(['scale']));
     expect(new Set(anim.listSamplers().map((s) => s.getInterpolation()))).toEqual(new Set(['STEP']));
-    // One shared time input, with a final key at the loop's end (2.0 s).
-    expect(new Set(anim.listSamplers().map((s) => s.getInput()))).toHaveProperty('size', 1);
-    const times = Array.from(anim.listSamplers()[0].getInput()!.getArray()! as Float32Array);
-    expect(times).toHaveLength(21);
-    expect(times[20]).toBeCloseTo(2, 5);
-    // At each key exactly one frame is at full size: frame k at key k, the last frame also at the end.
-    for (const [i, ch] of anim.listChannels().entries()) {
+    // STEP: the value of the last key at or before t. At the middle of each frame's time exactly that
+    // frame is at full size; every track ends on a key at the loop's end (2.0 s).
+    const at = (ch: (typeof anim.listChannels extends () => (infer C)[] ? C : never), t: number) => {
+      const times = Array.from(ch.getSampler()!.getInput()!.getArray()! as Float32Array);
       const values = Array.from(ch.getSampler()!.getOutput()!.getArray()! as Float32Array);
-      const visible = times.map((_, k) => values[3 * k] === 1);
-      expect(visible.map((v, k) => (v ? k : -1)).filter((k) => k >= 0)).toEqual(i === 19 ? [19, 20] : [i]);
+      let k = 0;
+      while (k + 1 < times.length && times[k + 1] <= t + 1e-6) k++;
+      return values[3 * k];
+    };
+    for (const ch of anim.listChannels()) {
+      const times = Array.from(ch.getSampler()!.getInput()!.getArray()! as Float32Array);
+      expect(times[times.length - 1]).toBeCloseTo(2, 5);
+      const values = Array.from(ch.getSampler()!.getOutput()!.getArray()! as Float32Array);
       expect(values.filter((v) => v !== 1).every((v) => Math.abs(v - HIDDEN_SCALE) < 1e-9)).toBe(true);
     }
+    for (let f = 0; f < 20; f++) {
+      const shown = anim.listChannels().map((ch, i) => (at(ch, f * 0.1 + 0.05) === 1 ? i : -1)).filter((i) => i >= 0);
+      expect(shown).toEqual([f]);
+    }
+    expect(anim.listChannels().map((ch, i) => (at(ch, 2) === 1 ? i : -1)).filter((i) => i >= 0)).toEqual([19]);
     // Plane size in metres, few materials.
     const pos = frameNodes[0].getMesh()!.listPrimitives()[0].getAttribute('POSITION')!;
     const xs = Array.from({ length: pos.getCount() }, (_, k) => pos.getElement(k, [])[0]);
@@ -73,19 +81,31 @@ describe('flipbook GLB', () => {
     const packed = await packAtlases(await frames(4, true), { width: W, height: H, alpha: true });
     const glb = await writeFlipbookGlb({ ...packed, alpha: 'mask', width: 0.5, height: 0.3 });
     expect((await validateGlb(glb)).numErrors).toBe(0);
-    const mats = (await readGlb(glb)).getRoot().listMaterials().filter((m) => m.getName().startsWith('frames-'));
+    const mats = (await readGlb(glb)).getRoot().listMaterials().filter((m) => m.getName().startsWith('Atlas_'));
     expect(mats.map((m) => m.getAlphaMode())).toEqual(['MASK']);
     expect(packed.atlases[0].mime).toBe('image/png');
   });
 });
 
 describe('flipbook USDZ', () => {
-  it('has per-frame scale timeSamples on integer time codes with hold keys', () => {
-    const starts = [0, 10, 20];
-    const ends = [10, 20, 30];
-    expect(scaleSamples(0, starts, ends, 30)).toEqual([[0, true], [9, true], [10, false], [30, false]]);
-    expect(scaleSamples(1, starts, ends, 30)).toEqual([[0, false], [9, false], [10, true], [19, true], [20, false], [30, false]]);
-    expect(scaleSamples(2, starts, ends, 30)).toEqual([[0, false], [19, false], [20, true], [29, true], [30, true]]);
+  it('has per-frame scale timeSamples on integer time codes with hold keys: one frame shown at every code', async () => {
+    const packed = await packAtlases(await frames(3), { width: W, height: H, alpha: false });
+    const { usda } = await readUsdz(writeFlipbookUsdz({ ...packed, alpha: 'opaque', width: 0.5, height: 0.3 }));
+    const tracks = [...usda.matchAll(/def Xform "Frame_\d+"[^]*?timeSamples = \{([^}]*)\}/g)].map((m) =>
+      [...m[1].matchAll(/(\d+): \(([^,]+),/g)].map((x) => [Number(x[1]), Number(x[2]) === 1] as [number, boolean]));
+    expect(tracks).toHaveLength(3);
+    expect(tracks[0]).toEqual([[0, true], [9, true], [10, false], [29, false], [30, false]]);
+    expect(tracks[1]).toEqual([[0, false], [9, false], [10, true], [19, true], [20, false], [29, false], [30, false]]);
+    expect(tracks[2]).toEqual([[0, false], [19, false], [20, true], [29, true], [30, true]]);
+    // USD interpolates linearly between samples: with the hold keys a frame is full size or hidden at every code.
+    const value = (track: [number, boolean][], c: number) => {
+      const i = track.findIndex(([t]) => t >= c);
+      if (track[i][0] === c) return track[i][1] ? 1 : 0;
+      const [t0, v0] = track[i - 1];
+      const [t1, v1] = track[i];
+      return (v0 ? 1 : 0) + ((c - t0) / (t1 - t0)) * ((v1 ? 1 : 0) - (v0 ? 1 : 0));
+    };
+    for (let c = 0; c <= 30; c++) expect(tracks.map((t) => value(t, c)).filter((v) => v === 1).length).toBe(1);
   });
 
   it('is an aligned STORED package tinyusdz reads, with one animated Xform per frame', async () => {
@@ -103,13 +123,9 @@ describe('flipbook USDZ', () => {
     const parsed = tinyusdzParse(usdz);
     expect(parsed.ok).toBe(true);
     expect(parsed.meshes.filter((m) => m.name === 'Quad')).toHaveLength(20);
-    expect(parsed.root!.children.filter((c) => c.startsWith('Frame_'))).toHaveLength(20);
+    expect(parsed.meshes.filter((m) => m.path.startsWith('/Card/Model/Frame_'))).toHaveLength(20);
     const quad = parsed.meshes.find((m) => m.name === 'Quad')!;
     const xs = quad.points.filter((_, i) => i % 3 === 0);
     expect(Math.max(...xs) - Math.min(...xs)).toBeCloseTo(0.96, 5);
-  });
-
-  it('refuses textures other than png and jpg', () => {
-    expect(() => writeFlipbookUsda({ width: 1, height: 1, frames: [{ atlas: 0, uv: [0, 0, 1, 1], duration: 1 }], atlasPaths: ['a.jpeg'], alpha: 'opaque' })).toThrow('.png or .jpg');
   });
 });

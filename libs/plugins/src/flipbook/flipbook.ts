@@ -1,3 +1,5 @@
+import type { PictureLayer } from '@app/scene';
+
 /** One frame of a flipbook: where it sits in which atlas, and how long it shows. */
 export interface FlipbookFrame {
   atlas: number;
@@ -24,8 +26,7 @@ export interface FlipbookModelInput {
   height: number;
 }
 
-/** Scale of the frames not showing: tiny, not 0 (some renderers drop or mis-light zero-scale nodes). */
-export const HIDDEN_SCALE = 1e-4;
+export { HIDDEN_SCALE } from '@app/scene';
 /** Longest loop Quick Look plays (Apple's budget). */
 export const MAX_LOOP_SECONDS = 10;
 
@@ -45,4 +46,15 @@ export function frameTimes(frames: readonly FlipbookFrame[]): { starts: number[]
   }
   if (t > MAX_LOOP_SECONDS + 1e-9) throw new Error(`flipbook: the loop lasts ${t.toFixed(2)} s; at most ${MAX_LOOP_SECONDS} s`);
   return { starts, total: t };
+}
+
+/** The flipbook as the picture layer of a scene (atlases become textures `atlas-<i>`). */
+export function flipbookLayer(input: Pick<FlipbookModelInput, 'atlases' | 'frames' | 'alpha'>): PictureLayer {
+  frameTimes(input.frames);
+  return {
+    kind: 'flipbook',
+    atlases: input.atlases.map((a, i) => ({ id: `atlas-${i}`, image: a.image, mime: a.mime, width: a.width, height: a.height })),
+    frames: input.frames.map((f) => ({ atlas: f.atlas, uv: f.uv, duration: f.duration })),
+    alpha: input.alpha,
+  };
 }

@@ -1,5 +1,4 @@
 export * from './flipbook';
 export * from './pack-atlases';
 export * from './write-flipbook-glb';
-export * from './flipbook-usda';
 export * from './write-flipbook-usdz';

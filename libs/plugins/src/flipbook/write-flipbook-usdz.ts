@@ -1,18 +1,15 @@
-import { writeStoredZip } from '../usdz-writer/stored-zip';
-import type { FlipbookModelInput } from './flipbook';
-import { writeFlipbookUsda } from './flipbook-usda';
+import { buildPictureScene } from '@app/scene';
+import { UNFRAMED } from '../glb-writer/write-card-glb';
+import { writeSceneUsdz } from '../usdz-writer/write-scene-usdz';
+import { flipbookLayer, type FlipbookModelInput } from './flipbook';
 
 /**
- * Writes a flipbook USDZ: the USDA root layer first, then the atlases, in a 64-byte-aligned STORED zip.
+ * Writes an unframed flipbook USDZ: per-frame `xformOp:scale.timeSamples`, the atlases as textures, in
+ * a 64-byte-aligned STORED zip.
  *
  * @example
  * const usdz = writeFlipbookUsdz({ atlases, frames, alpha: 'mask', width: 0.6, height: 0.4 });
  */
 export function writeFlipbookUsdz(input: FlipbookModelInput): Buffer {
-  const atlasPaths = input.atlases.map((a, i) => `textures/atlas-${i}.${a.mime === 'image/png' ? 'png' : 'jpg'}`);
-  const usda = writeFlipbookUsda({ width: input.width, height: input.height, frames: input.frames, atlasPaths, alpha: input.alpha });
-  return writeStoredZip([
-    { name: 'flipbook.usda', data: Buffer.from(usda, 'utf8') },
-    ...input.atlases.map((a, i) => ({ name: atlasPaths[i], data: a.image })),
-  ]);
+  return writeSceneUsdz(buildPictureScene({ ...UNFRAMED, picture: { width: input.width, height: input.height }, layer: flipbookLayer(input) }).scene, 'flipbook.usda');
 }

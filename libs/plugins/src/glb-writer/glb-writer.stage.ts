@@ -1,17 +1,19 @@
 import type { StageProvider } from '@app/pipeline';
 import type { Dimensions } from '../dimensions/dimensions';
-import { cardInput } from '../card-input';
-import { writeCardGlb } from './write-card-glb';
+import { type SceneOutput, sceneOf } from '../scene-builder/scene.stage';
+import { writeSceneGlb } from './write-scene-glb';
 
 export interface GlbOutput {
   glb: Buffer;
   dimensions: Dimensions;
+  /** The scene the GLB was written from (publish reads the presentation and poster from it). */
+  model: SceneOutput;
 }
 
 export const glbWriterStage: StageProvider<GlbOutput, { from?: string }> = {
   id: 'glb-writer',
   async run(ctx) {
-    const { card, dimensions } = cardInput(ctx);
-    return { glb: await writeCardGlb(card), dimensions };
+    const model = await sceneOf(ctx, 'glb-writer');
+    return { glb: await writeSceneGlb(model.scene), dimensions: model.dimensions, model };
   },
 };

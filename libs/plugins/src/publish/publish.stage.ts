@@ -3,6 +3,7 @@ import { CONTENT_TYPES, type StoragePort } from '@app/storage';
 import type { Dimensions } from '../dimensions/dimensions';
 import type { GlbOutput } from '../glb-writer/glb-writer.stage';
 import type { NormalisedImage } from '../normalise/normalise-image';
+import { presentationResult } from '../scene-builder/scene.stage';
 
 export interface StoredFile {
   key: string;
@@ -57,11 +58,12 @@ export function createPublishStage(storage: StoragePort): StageProvider<StillIma
       const glb = ctx.outputs['glb-writer'] as GlbOutput;
       const usdz = (ctx.outputs['usdz-writer'] as { usdz: Buffer }).usdz;
       const img = ctx.outputs.normalise as NormalisedImage;
-      const files = await storeModelFiles(storage, 'publish', ctx.job.id, { glb: glb.glb, usdz, poster: img.poster }, ctx.progress);
+      const files = await storeModelFiles(storage, 'publish', ctx.job.id, { glb: glb.glb, usdz, poster: glb.model.poster }, ctx.progress);
       return {
         dimensions: glb.dimensions,
         files,
         texture: { width: img.width, height: img.height, mime: img.mime, alpha: img.alpha },
+        ...presentationResult(glb.model),
       };
     },
   };

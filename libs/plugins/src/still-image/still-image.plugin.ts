@@ -7,6 +7,7 @@ export const STILL_IMAGE_PIPELINE: PipelineDefinition = {
   steps: [
     { stage: 'fetch', phase: 'downloading', weight: 2 },
     { stage: 'normalise', phase: 'converting', weight: 3 },
+    { stage: 'scene', phase: 'converting', weight: 1 },
     { stage: 'glb-writer', phase: 'converting', weight: 1 },
     { stage: 'usdz-writer', phase: 'converting', weight: 1 },
     { stage: 'publish', phase: 'uploading', weight: 1 },

@@ -1,10 +1,10 @@
 import type { StageProvider } from '@app/pipeline';
-import { cardInput } from '../card-input';
-import { writeCardUsdz } from './write-card-usdz';
+import { sceneOf } from '../scene-builder/scene.stage';
+import { writeSceneUsdz } from './write-scene-usdz';
 
 export const usdzWriterStage: StageProvider<{ usdz: Buffer }, { from?: string }> = {
   id: 'usdz-writer',
   async run(ctx) {
-    return { usdz: writeCardUsdz(cardInput(ctx).card) };
+    return { usdz: writeSceneUsdz((await sceneOf(ctx, 'usdz-writer')).scene, 'card.usda') };
   },
 };

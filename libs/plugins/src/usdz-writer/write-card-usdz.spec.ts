@@ -1,7 +1,7 @@
 import { crc32 } from 'node:zlib';
 import { readUsdz, tinyusdzParse, usdaMesh, zipLocalEntries } from '../../../../test/support/model-readers';
 import { quadrantPicture } from '../../../../test/support/pictures';
-import { writeCardUsda } from './card-usda';
+import { writeSceneUsda } from './write-scene-usdz';
 import { writeStoredZip } from './stored-zip';
 import { writeCardUsdz } from './write-card-usdz';
 
@@ -65,12 +65,13 @@ describe('writeCardUsdz', () => {
     const front = usdaMesh(usda, 'Front');
     const back = usdaMesh(usda, 'Back');
     expect(front.points).toHaveLength(4);
-    expect(back.points.every((p) => p[2] < 0)).toBe(true);
+    expect(back.points.every((p) => p[2] === 0)).toBe(true);
+    expect(front.points.every((p) => p[2] > 0)).toBe(true);
 
     const parsed = tinyusdzParse(usdz);
     expect(parsed.ok).toBe(true);
     expect(parsed.meshes.map((m) => m.name).sort()).toEqual(['Back', 'Front']);
-    expect(parsed.root).toEqual({ name: 'Card', children: expect.arrayContaining(['Front', 'Back', 'Materials']) });
+    expect(parsed.root).toEqual({ name: 'Card', children: expect.arrayContaining(['Model', 'Materials']) });
     // tinyusdz lists the texture once per use (colour, opacity): every use names our file.
     expect(new Set(parsed.images.map((i) => i.uri))).toEqual(new Set([`textures/picture.${ext}`]));
     const frontMesh = parsed.meshes.find((m) => m.name === 'Front')!;
@@ -79,8 +80,8 @@ describe('writeCardUsdz', () => {
     expect(Math.max(...xs) - Math.min(...xs)).toBeCloseTo(0.9, 5);
   });
 
-  it('refuses textures other than png and jpg', () => {
-    expect(() => writeCardUsda({ width: 1, height: 1, texturePath: 'textures/a.jpeg', alpha: 'opaque' })).toThrow('.png or .jpg');
+  it('refuses a root name that is no valid prim name', () => {
+    expect(() => writeSceneUsda({ name: 'my card', anchoring: 'wall', textures: [], materials: [], nodes: [] })).toThrow('not a valid prim name');
   });
 
   it('adds no more than the texture plus a small fixed overhead', async () => {

@@ -75,6 +75,11 @@ export class IdempotencyService {
     return key;
   }
 
+  /** Whether a request with this key was answered already, so a retry would get that answer again. */
+  async answered(userId: string, key: string | undefined): Promise<boolean> {
+    return key !== undefined && this.repo.answered(userId, key, this.config.idempotency.ttlMs);
+  }
+
   async run<T>(userId: string, key: string | undefined, fingerprint: string, status: number, fn: () => Promise<T>): Promise<IdempotentOutcome<T>> {
     if (key === undefined) return { body: await fn(), status, replayed: false };
     await this.purgeNowAndThen();

@@ -1,16 +1,21 @@
-import { parseDimensionRequest, type AnimatedArInput } from '@app/plugins';
+import { parseDimensionRequest, PRESENTATION_FIELDS, type AnimatedArInput } from '@app/plugins';
 import { ApiError } from '../../http/api-error';
 import { requestUrl } from '../../http/request-url';
+import { acceptPresentation, type PresentationInput } from '../../presentation/presentation-request';
 
 /** Spec §8. */
 export const ANIMATED_AR_LIMITS = { customMotion: 400, motionStyle: 64, url: 4096 } as const;
 
-const KNOWN = new Set(['image_url', 'video_url', 'remove_background', 'motion_style', 'custom_motion', 'video_model', 'width_inches', 'height_inches', 'aspect_ratio', 'callback_url']);
+const KNOWN = new Set<string>([
+  'image_url', 'video_url', 'remove_background', 'motion_style', 'custom_motion', 'video_model', 'width_inches', 'height_inches', 'aspect_ratio', 'callback_url',
+  // placement, allow_scaling, finish, frame, mat and the banner: kept as sent, resolved by the pipeline.
+  ...PRESENTATION_FIELDS,
+]);
 /** Fields that only steer the motion model, so they mean nothing for a video source. */
 const IMAGE_ONLY = ['motion_style', 'custom_motion', 'video_model'] as const;
 
 export interface AnimatedArRequest {
-  input: AnimatedArInput & { aspect_ratio?: string };
+  input: AnimatedArInput & { aspect_ratio?: string } & PresentationInput;
   source: 'image' | 'video';
   /** Request fields accepted but without effect (e.g. motion_style on a video), reported back. */
   ignored: string[];
@@ -65,6 +70,8 @@ export function parseAnimatedArRequest(body: unknown, enabledModels: readonly st
   const dims = parseDimensionRequest(b);
   if (dims.mode === 'explicit') Object.assign(input, { width_inches: dims.width, height_inches: dims.height });
   if (dims.mode === 'aspect') input.aspect_ratio = b.aspect_ratio as string;
+  // A bad value is a UserError naming its param (400) before anything is charged.
+  Object.assign(input, acceptPresentation(b));
   const ignored = source === 'video' ? IMAGE_ONLY.filter((k) => present(b[k])) : [];
   for (const k of ignored) delete input[k];
   return { input, source, ignored };

@@ -1,0 +1,4 @@
+export * from './scene';
+export * from './geometry';
+export * from './build-picture-scene';
+export * from './viewer-budgets';
