@@ -133,10 +133,14 @@ describe('widget in real headless Chromium, from another origin', () => {
       expect([id, await f.evaluate(() => (window as any).__csp ?? [])]).toEqual([id, []]);
     }
     expect(cspConsole).toEqual([]);
+    // The listener is live in these cross-origin frames: a script from elsewhere is refused and heard.
+    await desktop.evaluate(() => document.head.appendChild(Object.assign(document.createElement('script'), { src: 'https://scripts.example.invalid/x.js' })));
+    await desktop.waitForFunction(() => (window as any).__csp?.length > 0);
+    expect(await desktop.evaluate(() => (window as any).__csp)).toEqual(['script-src-elem https://scripts.example.invalid/x.js']);
     await page.waitForTimeout(1500);
     await page.screenshot({ path: join(ARTIFACTS, 'desktop-shop.png'), fullPage: true });
     await context.close();
-  });
+  }, 120_000); // three software-rendered WebGL viewers, each waited for until loaded: slow on a busy 2-core machine
 
   it('shows a clear error state for an image that cannot be converted', async () => {
     const context = await browser.newContext();

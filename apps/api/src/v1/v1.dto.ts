@@ -1,7 +1,12 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
+import { PresentationRequestDto, PresentationResultDto } from '../presentation/presentation.dto';
 
-/** Documentation shapes of the v1 API (validation lives in ConversionService). */
-export class ConvertRequestDto {
+/**
+ * Documentation shapes of the v1 API (validation lives in ConversionService). The presentation fields
+ * (placement, allow_scaling, finish, frame, mat, title, subtitle, link_url, call_to_action, price) come
+ * from {@link PresentationRequestDto}.
+ */
+class ConvertFieldsDto {
   @ApiProperty({ description: 'Public http(s) URL of the image (JPEG, PNG, GIF, WebP, AVIF, HEIF, TIFF; at most FETCH_MAX_BYTES, 50 MB by default).', example: 'https://example.com/picture.jpg' })
   image_url!: string;
 
@@ -17,6 +22,8 @@ export class ConvertRequestDto {
   @ApiPropertyOptional({ description: 'http(s) URL POSTed a signed JSON callback (Standard Webhooks headers) when the job completes or fails.' })
   callback_url?: string;
 }
+
+export class ConvertRequestDto extends IntersectionType(ConvertFieldsDto, PresentationRequestDto) {}
 
 export class ConvertResponseDto {
   @ApiProperty({ example: 'api_k3x…' }) job_id!: string;
@@ -71,7 +78,7 @@ class DimensionsDto {
   @ApiProperty({ example: 24 }) height_inches!: number;
 }
 
-export class ResultResponseDto {
+class ResultFieldsDto {
   @ApiProperty() job_id!: string;
   @ApiProperty({ enum: ['completed'] }) status!: string;
   @ApiProperty({ description: 'Interactive embed page (public, unguessable URL).' }) embed_url!: string;
@@ -81,6 +88,9 @@ export class ResultResponseDto {
   @ApiProperty() poster_url!: string;
   @ApiProperty({ type: DimensionsDto }) dimensions!: DimensionsDto;
 }
+
+/** Also carries the presentation the model was built with ({@link PresentationResultDto}), when the job recorded it. */
+export class ResultResponseDto extends IntersectionType(ResultFieldsDto, PresentationResultDto) {}
 
 export class WebhookSecretDto {
   @ApiProperty({ example: 'whsec_…' }) secret!: string;

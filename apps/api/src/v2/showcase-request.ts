@@ -77,6 +77,9 @@ export function parseShowcaseRequest(body: unknown): ShowcaseRequest {
     throw new ApiError(400, 'invalid_request_error', 'invalid_body', 'the body must be a JSON object; picture files are uploaded as multipart/form-data to POST /api/v2/showcases/{id}/items once the showcase exists');
   }
   const unknown = Object.keys(body).find((k) => !KNOWN.has(k));
+  if (unknown && unknown !== 'image_url' && ITEM_KEYS.has(unknown)) {
+    throw ApiError.invalid(unknown, `${unknown}: not a showcase-wide default (those are ${SHOWCASE_DEFAULT_FIELDS.join(', ')}); give it per picture in items`, 'parameter_unknown');
+  }
   if (unknown) throw ApiError.invalid(unknown, `${unknown}: unknown parameter`, 'parameter_unknown');
 
   const layout = body.layout_choice ?? 'branded';

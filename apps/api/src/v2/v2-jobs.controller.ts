@@ -1,10 +1,11 @@
 import { Controller, Get, Inject, Injectable, Param, Req, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { AccountRepository, JobRepository, ShowcaseRepository } from '@app/persistence';
 import { PublicUrls, STORAGE, v2JobView } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
 import { ApiError } from '../http/api-error';
 import { ApiKeyGuard, type AuthedRequest } from '../http/api-key.guard';
+import { V2JobDto } from './v2.dto';
 
 @Injectable()
 export class V2JobsService {
@@ -32,6 +33,7 @@ export class V2JobsController {
 
   @Get(':jobId')
   @ApiOperation({ summary: 'A v2 job: status (queued, downloading, converting, uploading, completed, failed), progress, and the result once completed' })
+  @ApiResponse({ status: 200, type: V2JobDto, description: 'Also the body of an animated AR callback.' })
   get(@Req() req: AuthedRequest, @Param('jobId') jobId: string) {
     return this.jobs.get(req.principal.userId, jobId);
   }

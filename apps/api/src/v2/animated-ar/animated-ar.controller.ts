@@ -1,7 +1,8 @@
 import { Body, Controller, Get, HttpCode, Post, Req, UseGuards, UseInterceptors } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard, type AuthedRequest } from '../../http/api-key.guard';
 import { IdempotencyInterceptor } from '../../http/idempotency/idempotency.interceptor';
+import { AnimatedArRequestDto } from '../v2.dto';
 import { AnimatedArService } from './animated-ar.service';
 
 /** v2 animated AR (spec §4.1 item 7). Thin: validation, pricing and charging live in the service. */
@@ -18,10 +19,13 @@ export class AnimatedArController {
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Same key + same body within 24 h returns the first answer (no second charge); a different body -> 409.' })
   @ApiOperation({
     summary: 'Animated AR job: a still image animated by a motion model, an animated GIF / APNG / WebP, or a short video, into a looping GLB + USDZ',
-    description: 'Body: {image_url | video_url (exactly one; https, no redirects), remove_background?, motion_style?, custom_motion? (<= 400 chars), video_model?, width_inches? + height_inches?, callback_url? (https)}. '
+    description: 'Body: {image_url | video_url (exactly one; https, no redirects), remove_background?, motion_style?, custom_motion? (<= 400 chars), video_model?, width_inches? + height_inches?, callback_url? (https), '
+      + 'placement?, allow_scaling?, finish?, frame?, mat?, title?, subtitle?, link_url?, call_to_action?, price?}. '
       + 'Charged up front for per-user keys (image 13.5, +1.5 with background removal; video 1.0, +1.5); a failed job is refunded; an already-animated image gets the AI motion part back. 402 when short of credits.',
   })
+  @ApiBody({ type: AnimatedArRequestDto })
   @ApiResponse({ status: 202, description: '{job_id, status: "queued", pricing: {billed, lines: [{item, credits}], total}, credits_charged}' })
+  @ApiResponse({ status: 400, description: 'Invalid parameter, named in error.param; nothing charged.' })
   create(@Req() req: AuthedRequest, @Body() body: unknown) {
     return this.animated.create(req.principal, body);
   }
