@@ -2,8 +2,8 @@
  * Still-image conversion benchmark (`npm run bench`).
  *
  * For each input (a generated 12-megapixel JPEG and a 2-megapixel RGBA PNG) it runs the real stages
- * several times (normalise renders texture and poster, then the GLB and USDZ writers; storage is
- * left out: it is a file write) and reports p50 per stage and in total, peak RSS, and the ratio of the total to the
+ * several times, unframed and framed (normalise renders texture and poster, the scene stage builds the
+ * model and the framed poster, then the GLB and USDZ writers; storage is left out: it is a file write) and reports p50 per stage and in total, peak RSS, and the ratio of the total to the
  * floor: sharp decoding + resizing to the same texture size + encoding the same image in the same run.
  * Results go to bench/results/still-image.json.
  */
@@ -11,7 +11,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import { normaliseImage, toMeters, resolveDimensions, writeCardGlb, writeCardUsdz } from '@app/plugins';
+import { framedPoster, normaliseImage, parsePresentation, pictureScene, resolveDimensions, writeSceneGlb, writeSceneUsdz } from '@app/plugins';
+
+/** Unframed (the default) and a framed variant (classic oak moulding, 3 in mat, lit matte picture). */
+const VARIANTS = {
+  unframed: {},
+  framed: { frame: { style: 'classic', color: 'oak' }, mat: { width_inches: 3 }, finish: 'matte' },
+} as const;
 
 const RUNS = Number(process.argv[2] ?? 15);
 const MAX_TEXTURE = 2048;
@@ -58,42 +64,56 @@ async function floor(bytes: Buffer, format: 'jpeg' | 'png'): Promise<number> {
 async function main(): Promise<void> {
   sharp.cache(false); // measure decoding every run, not libvips' operation cache
   const inputs = await makeInputs();
-  const results = [];
+  const results: { input: string; variant: string; p50_ms: Record<string, number>; [k: string]: unknown }[] = [];
   for (const input of inputs) {
-    const stages: Record<string, number[]> = { normalise: [], 'glb-writer': [], 'usdz-writer': [], total: [], floor: [] };
-    let sizes = { texture: 0, glb: 0, usdz: 0 };
-    for (let run = 0; run < RUNS + 1; run++) {
-      const f = await floor(input.bytes, input.format);
-      const t0 = performance.now();
-      const img = await normaliseImage(input.bytes, { maxTexturePx: MAX_TEXTURE, maxInputPixels: 100_000_000 });
-      const t1 = performance.now();
-      const m = toMeters(resolveDimensions({ mode: 'auto' }, img.sourceWidth, img.sourceHeight));
-      const card = { texture: img.texture, mime: img.mime, alpha: img.alpha, width: m.width, height: m.height };
-      const glb = await writeCardGlb(card);
-      const t2 = performance.now();
-      const usdz = writeCardUsdz(card);
-      const t3 = performance.now();
-      if (run === 0) continue; // warm-up
-      stages.normalise.push(t1 - t0);
-      stages['glb-writer'].push(t2 - t1);
-      stages['usdz-writer'].push(t3 - t2);
-      stages.total.push(t3 - t0);
-      stages.floor.push(f);
-      sizes = { texture: img.texture.length, glb: glb.length, usdz: usdz.length };
+    for (const [variant, fields] of Object.entries(VARIANTS)) {
+      const presentation = parsePresentation(fields as Record<string, unknown>);
+      const stages: Record<string, number[]> = { normalise: [], scene: [], 'glb-writer': [], 'usdz-writer': [], total: [], floor: [] };
+      let sizes = { texture: 0, glb: 0, usdz: 0 };
+      for (let run = 0; run < RUNS + 1; run++) {
+        const f = await floor(input.bytes, input.format);
+        const t0 = performance.now();
+        const img = await normaliseImage(input.bytes, { maxTexturePx: MAX_TEXTURE, maxInputPixels: 100_000_000 });
+        const t1 = performance.now();
+        const dims = resolveDimensions({ mode: 'auto' }, img.sourceWidth, img.sourceHeight);
+        const { scene } = await pictureScene(presentation, dims, {
+          kind: 'still',
+          texture: { id: 'picture', image: img.texture, mime: img.mime, width: img.width, height: img.height },
+          alpha: img.alpha,
+        });
+        await framedPoster(img.poster, dims, presentation);
+        const t2 = performance.now();
+        const glb = await writeSceneGlb(scene);
+        const t3 = performance.now();
+        const usdz = writeSceneUsdz(scene);
+        const t4 = performance.now();
+        if (run === 0) continue; // warm-up
+        stages.normalise.push(t1 - t0);
+        stages.scene.push(t2 - t1);
+        stages['glb-writer'].push(t3 - t2);
+        stages['usdz-writer'].push(t4 - t3);
+        stages.total.push(t4 - t0);
+        stages.floor.push(f);
+        sizes = { texture: img.texture.length, glb: glb.length, usdz: usdz.length };
+      }
+      const p = Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, Math.round(p50(v) * 10) / 10]));
+      const unframed = results.find((r) => r.input === input.name && r.variant === 'unframed');
+      const r = {
+        input: input.name,
+        variant,
+        input_bytes: input.bytes.length,
+        runs: RUNS,
+        p50_ms: p,
+        ratio_total_to_floor: Math.round((p.total / p.floor) * 100) / 100,
+        ...(unframed ? { ratio_total_to_unframed: Math.round((p.total / unframed.p50_ms.total) * 100) / 100 } : {}),
+        bytes: { ...sizes, glb_overhead: sizes.glb - sizes.texture, usdz_overhead: sizes.usdz - sizes.texture },
+      };
+      results.push(r);
+      console.log(`${r.input}, ${variant}: total p50 ${p.total} ms, floor ${p.floor} ms, ratio ${r.ratio_total_to_floor}x` +
+        `${'ratio_total_to_unframed' in r ? ` (${r.ratio_total_to_unframed}x the unframed)` : ''}; ` +
+        `normalise (texture + poster) ${p.normalise}, scene ${p.scene}, glb ${p['glb-writer']}, usdz ${p['usdz-writer']} ms; ` +
+        `GLB +${r.bytes.glb_overhead} B, USDZ +${r.bytes.usdz_overhead} B over the ${sizes.texture}-byte texture`);
     }
-    const p = Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, Math.round(p50(v) * 10) / 10]));
-    const r = {
-      input: input.name,
-      input_bytes: input.bytes.length,
-      runs: RUNS,
-      p50_ms: p,
-      ratio_total_to_floor: Math.round((p.total / p.floor) * 100) / 100,
-      bytes: { ...sizes, glb_overhead: sizes.glb - sizes.texture, usdz_overhead: sizes.usdz - sizes.texture },
-    };
-    results.push(r);
-    console.log(`${r.input}: total p50 ${p.total} ms, floor ${p.floor} ms, ratio ${r.ratio_total_to_floor}x; ` +
-      `normalise (texture + poster) ${p.normalise}, glb ${p['glb-writer']}, usdz ${p['usdz-writer']} ms; ` +
-      `GLB +${r.bytes.glb_overhead} B, USDZ +${r.bytes.usdz_overhead} B over the ${sizes.texture}-byte texture`);
   }
   const report = {
     date: new Date().toISOString(),
@@ -101,7 +121,7 @@ async function main(): Promise<void> {
     sharp: sharp.versions,
     cpus: (await import('node:os')).cpus().length,
     peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
-    targets: { ratio_total_to_floor: 1.3, model_overhead_bytes: 50 * 1024 },
+    targets: { ratio_total_to_floor: 1.3, model_overhead_bytes: 50 * 1024, framed_to_unframed: 1.3 },
     results,
   };
   const dir = join(__dirname, '../../bench/results');

@@ -84,9 +84,9 @@ async function uploadHeldOpen(api: Api, id: number, files: [string, Buffer][], d
   for (const [name, bytes] of files) {
     req.write(Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`), bytes, Buffer.from('\r\n')]));
   }
-  let timer: NodeJS.Timeout | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const r = await Promise.race([answered, new Promise<undefined>((done) => (timer = setTimeout(done, waitMs)))]);
+    const r = await Promise.race([answered, new Promise<undefined>((done) => (timer = setTimeout(() => done(undefined), waitMs)))]);
     await during();
     return r;
   } finally {

@@ -144,6 +144,8 @@ describe('showcase card with a presentation (unit)', () => {
 });
 
 describe('embed page in headless Chromium', () => {
+  // Software WebGL on a shared, busy machine: the desktop preview can take a while.
+  jest.setTimeout(120_000);
   let server: Server;
   let base: string;
   let browser: Browser;

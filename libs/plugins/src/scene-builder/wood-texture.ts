@@ -35,8 +35,8 @@ async function render(hex: string): Promise<SceneTexture> {
       const u = x / SIZE;
       const v = y / SIZE;
       // Bands across v, wobbling slowly along u; every term has a whole number of periods per tile.
-      const wobble = 0.06 * Math.sin(TAU * u * 2 + Math.sin(TAU * v * 3)) + 0.03 * Math.sin(TAU * u * 5);
-      const rings = 0.5 + 0.5 * Math.sin(TAU * (v * 9 + wobble * 6));
+      const wobble = 0.004 * Math.sin(TAU * u * 2 + Math.sin(TAU * v * 3)) + 0.35 * Math.sin(TAU * v * 3) / 14;
+      const rings = (0.5 + 0.5 * Math.sin(TAU * (v * 14 + wobble * 10))) ** 3;
       const fibre = hash(Math.floor(x / 8) % (SIZE / 8), y) * 0.5 + hash(x % SIZE, y) * 0.2;
       const k = 0.78 + 0.22 * rings - 0.12 * fibre;
       const o = 3 * (y * SIZE + x);
