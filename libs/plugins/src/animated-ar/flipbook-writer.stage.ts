@@ -7,7 +7,7 @@ import { writeSceneGlb } from '../glb-writer/write-scene-glb';
 import { outerDimensions, parsePresentation, type Presentation } from '../presentation/presentation';
 import { framedPoster } from '../scene-builder/framed-poster';
 import { pictureScene } from '../scene-builder/picture-model';
-import { checkViewerBudgets } from '../scene-builder/scene.stage';
+import { checkFileBudget, checkViewerBudgets } from '../scene-builder/scene.stage';
 import { writeSceneUsdz } from '../usdz-writer/write-scene-usdz';
 import type { AlphaMode } from '../frames/frame-sequence';
 import type { Poster } from '../normalise/normalise-image';
@@ -41,9 +41,9 @@ export const flipbookWriterStage: StageProvider<FlipbookOutput> = {
     // The frame, mat and back stay still; only the picture's flipbook plays.
     const { scene } = await pictureScene(presentation, dimensions, flipbookLayer({ atlases, frames, alpha }));
     checkViewerBudgets('flipbook-writer', scene);
-    const glb = await writeSceneGlb(scene);
+    const glb = checkFileBudget('flipbook-writer', await writeSceneGlb(scene));
     ctx.progress(0.7);
-    const usdz = writeSceneUsdz(scene, 'flipbook.usda');
+    const usdz = checkFileBudget('flipbook-writer', writeSceneUsdz(scene, 'flipbook.usda'));
     const picturePoster = await posterOf(sequence.frames[0].rgba, sequence.width, sequence.height, alpha !== 'opaque');
     const poster = await framedPoster(picturePoster, dimensions, presentation);
     ctx.progress(1);

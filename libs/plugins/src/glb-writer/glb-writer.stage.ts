@@ -1,6 +1,6 @@
 import type { StageProvider } from '@app/pipeline';
 import type { Dimensions } from '../dimensions/dimensions';
-import { type SceneOutput, sceneOf } from '../scene-builder/scene.stage';
+import { checkFileBudget, type SceneOutput, sceneOf } from '../scene-builder/scene.stage';
 import { writeSceneGlb } from './write-scene-glb';
 
 export interface GlbOutput {
@@ -14,6 +14,6 @@ export const glbWriterStage: StageProvider<GlbOutput, { from?: string }> = {
   id: 'glb-writer',
   async run(ctx) {
     const model = await sceneOf(ctx, 'glb-writer');
-    return { glb: await writeSceneGlb(model.scene), dimensions: model.dimensions, model };
+    return { glb: checkFileBudget('glb-writer', await writeSceneGlb(model.scene)), dimensions: model.dimensions, model };
   },
 };

@@ -1,5 +1,5 @@
 import { UserError, type StageContext, type StageProvider } from '@app/pipeline';
-import { budgetUse, budgetViolations, type PictureLayer, type Scene } from '@app/scene';
+import { budgetUse, budgetViolations, type PictureLayer, type Scene, VIEWER_BUDGETS } from '@app/scene';
 import { parseDimensionRequest, resolveDimensions, type Dimensions } from '../dimensions/dimensions';
 import type { NormalisedImage, Poster } from '../normalise/normalise-image';
 import { outerDimensions, parsePresentation, type Presentation } from '../presentation/presentation';
@@ -20,6 +20,14 @@ export interface SceneOutput {
 export function checkViewerBudgets(stage: string, scene: Scene, fileBytes?: number): void {
   const over = budgetViolations(budgetUse(scene), fileBytes);
   if (over.length) throw new UserError('viewer_budget_exceeded', `${stage}: the model would exceed what AR viewers load: ${over.join('; ')}`);
+}
+
+/** Refuses a written model file over the viewers' size budget. Returns the file. */
+export function checkFileBudget(stage: string, file: Buffer): Buffer {
+  if (file.length > VIEWER_BUDGETS.maxFileBytes) {
+    throw new UserError('viewer_budget_exceeded', `${stage}: the model file would be ${Math.round(file.length / 1048576)} MB; AR viewers on phones get at most ${VIEWER_BUDGETS.maxFileBytes / 1048576} MB`);
+  }
+  return file;
 }
 
 /**
