@@ -262,13 +262,6 @@ describe('embed page in headless Chromium', () => {
     await ctx.close();
   });
 
-  /**
-   * model-viewer's bundled meshopt decoder compiles WebAssembly as soon as it loads, which the embed CSP
-   * (no 'wasm-unsafe-eval') refuses: reported as `script-src wasm-eval` on every desktop page, old ones
-   * too. Harmless for our GLBs (no meshopt compression); anything else must not be reported.
-   */
-  const unexpected = (violations: string[]) => violations.filter((v) => !/^script-src wasm-eval/.test(v));
-
   it('old results keep the old desktop preview (floor, no shadow, no backdrop)', async () => {
     const { ctx, page, violations } = await open('/embed/desktop-old', { width: 720, height: 600 });
     await page.waitForFunction(() => (document.querySelector('model-viewer') as any)?.loaded === true, null, { timeout: 30_000 });
@@ -276,7 +269,7 @@ describe('embed page in headless Chromium', () => {
     expect(await page.locator('.card').evaluate((e) => getComputedStyle(e).backgroundImage)).toBe('none');
     await page.waitForTimeout(1000);
     await page.screenshot({ path: join(ARTIFACTS, 'embed-old-desktop.png') });
-    expect(unexpected(violations)).toEqual([]);
+    expect(violations).toEqual([]);
     await ctx.close();
   });
 
@@ -305,7 +298,7 @@ describe('embed page in headless Chromium', () => {
     expect(await page.locator('.banner').count()).toBe(0);
     await page.waitForTimeout(1500);
     await page.screenshot({ path: join(ARTIFACTS, 'embed-wall-desktop-plain.png') });
-    expect(unexpected(violations)).toEqual([]);
+    expect(violations).toEqual([]);
     await ctx.close();
   });
 });
