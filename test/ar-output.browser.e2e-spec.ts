@@ -6,7 +6,7 @@ import { outerDimensions, parsePresentation } from '../libs/plugins/src/presenta
 import { pictureScene } from '../libs/plugins/src/scene-builder/picture-model';
 import { writeSceneUsdz } from '../libs/plugins/src/usdz-writer/write-scene-usdz';
 import type { PictureLayer } from '../libs/scene/src';
-import { readGlb, validateGlb } from './support/model-readers';
+import { glbBounds, readGlb, validateGlb } from './support/model-readers';
 import { type OpenUsd, openUsd, type UsdBounds, usdAttribute } from './support/openusd';
 
 // Every wall-ready variant the writers make, loaded in OpenUSD itself (three-usdz-loader's WebAssembly
@@ -81,13 +81,7 @@ describe('wall-ready AR files read back by OpenUSD and the glTF validator', () =
     expect((await validateGlb(glb)).numErrors).toBe(0);
     const doc = await readGlb(glb);
     expect(doc.getRoot().listMaterials().length).toBeLessThanOrEqual(10);
-    const lo = [Infinity, Infinity, Infinity];
-    const hi = [-Infinity, -Infinity, -Infinity];
-    for (const mesh of doc.getRoot().listMeshes()) for (const prim of mesh.listPrimitives()) {
-      const a = prim.getAttribute('POSITION')!;
-      a.getMin([]).forEach((v, i) => (lo[i] = Math.min(lo[i], v)));
-      a.getMax([]).forEach((v, i) => (hi[i] = Math.max(hi[i], v)));
-    }
+    const { min: lo, max: hi } = glbBounds(doc);
     expect(hi.map((v, i) => ((v - lo[i]) / IN).toFixed(2))).toEqual([outer.width_inches, outer.height_inches, outer.depth_inches].map((v) => v.toFixed(2)));
     expect(lo[2]).toBeCloseTo(0, 6); // model-viewer / Scene Viewer: the back (-Z) against the wall
   });

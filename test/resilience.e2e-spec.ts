@@ -39,6 +39,18 @@ describe('scaled mode under dependency outages', () => {
     for (const c of cleanups.splice(0).reverse()) await c().catch(() => undefined);
   });
 
+  /** A private redis-server and a throwaway database, both cleaned up after the test. */
+  async function backends(): Promise<{ redis: RedisServer; db: { url: string; drop: () => Promise<void> } }> {
+    const redis = await RedisServer.start();
+    cleanups.push(async () => {
+      redis.thaw();
+      await redis.kill();
+    });
+    const db = await createTestDatabase();
+    cleanups.push(() => db.drop());
+    return { redis, db };
+  }
+
   async function scaled(opts: { redisUrl: string; databaseUrl: string; delayMs: number; extra?: Record<string, string> }) {
     const dir = tempDir();
     const port = await freePort();
@@ -58,10 +70,7 @@ describe('scaled mode under dependency outages', () => {
   }
 
   it('answers job-creating requests at once during a Redis outage (202, stored) and runs the jobs when Redis is back', async () => {
-    const redis = await RedisServer.start();
-    cleanups.push(() => redis.kill());
-    const db = await createTestDatabase();
-    cleanups.push(() => db.drop());
+    const { redis, db } = await backends();
     const s = await scaled({ redisUrl: redis.url, databaseUrl: db.url, delayMs: 100 });
     await waitHealthy(s.base, s.api);
     s.worker();
@@ -106,10 +115,7 @@ describe('scaled mode under dependency outages', () => {
   });
 
   it('a busy worker shuts down cleanly on SIGTERM while Redis is down, finishing its job', async () => {
-    const redis = await RedisServer.start();
-    cleanups.push(() => redis.kill());
-    const db = await createTestDatabase();
-    cleanups.push(() => db.drop());
+    const { redis, db } = await backends();
     const s = await scaled({ redisUrl: redis.url, databaseUrl: db.url, delayMs: 2500 });
     await waitHealthy(s.base, s.api);
     const w = s.worker();
@@ -125,13 +131,7 @@ describe('scaled mode under dependency outages', () => {
   });
 
   it('fails open in the rate limiter and answers fast when Redis hangs', async () => {
-    const redis = await RedisServer.start();
-    cleanups.push(async () => {
-      redis.thaw();
-      await redis.kill();
-    });
-    const db = await createTestDatabase();
-    cleanups.push(() => db.drop());
+    const { redis, db } = await backends();
     const s = await scaled({ redisUrl: redis.url, databaseUrl: db.url, delayMs: 0 });
     await waitHealthy(s.base, s.api);
     const user = await newUser(new Api(s.base, OWNER), 'hang@example.com');
@@ -146,10 +146,7 @@ describe('scaled mode under dependency outages', () => {
   });
 
   it('answers 503 + Retry-After while Postgres is down or hung, and resumes the running job when it is back without spending attempts', async () => {
-    const redis = await RedisServer.start();
-    cleanups.push(() => redis.kill());
-    const db = await createTestDatabase();
-    cleanups.push(() => db.drop());
+    const { redis, db } = await backends();
     const proxy = await TcpProxy.start({ host: '127.0.0.1', port: Number(new URL(db.url).port || 5432) });
     cleanups.push(() => proxy.close());
     const viaProxy = new URL(db.url);
@@ -191,10 +188,7 @@ describe('scaled mode under dependency outages', () => {
   });
 
   it('API and workers starting together on an empty database migrate one at a time', async () => {
-    const redis = await RedisServer.start();
-    cleanups.push(() => redis.kill());
-    const db = await createTestDatabase();
-    cleanups.push(() => db.drop());
+    const { redis, db } = await backends();
     const s = await scaled({ redisUrl: redis.url, databaseUrl: db.url, delayMs: 0 });
     const workers = [s.worker(), s.worker()];
     await waitHealthy(s.base, s.api);

@@ -13,6 +13,18 @@ export async function readGlb(glb: Buffer): Promise<Document> {
   return new NodeIO().registerExtensions(ALL_EXTENSIONS).readBinary(new Uint8Array(glb));
 }
 
+/** Bounds of every mesh's POSITION accessor (at rest, node transforms ignored: our meshes sit at their place). */
+export function glbBounds(doc: Document): { min: number[]; max: number[] } {
+  const min = [Infinity, Infinity, Infinity];
+  const max = [-Infinity, -Infinity, -Infinity];
+  for (const mesh of doc.getRoot().listMeshes()) for (const prim of mesh.listPrimitives()) {
+    const a = prim.getAttribute('POSITION')!;
+    a.getMin([]).forEach((v, i) => (min[i] = Math.min(min[i], v)));
+    a.getMax([]).forEach((v, i) => (max[i] = Math.max(max[i], v)));
+  }
+  return { min, max };
+}
+
 export async function validateGlb(glb: Buffer): Promise<{ numErrors: number; numWarnings: number; messages: unknown[] }> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const validator = require('gltf-validator');

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { buildPictureScene, type FrameStyle, hexToLinear, type PictureSceneInput, sceneBounds } from '@app/scene';
-import { readGlb, readUsdz, tinyusdzParse, validateGlb } from '../../../../test/support/model-readers';
+import { glbBounds, readGlb, readUsdz, tinyusdzParse, validateGlb } from '../../../../test/support/model-readers';
 import { writeSceneGlb } from '../glb-writer/write-scene-glb';
 import { writeSceneUsda, writeSceneUsdz } from './write-scene-usdz';
 
@@ -35,13 +35,7 @@ describe('picture scene -> GLB + USDZ', () => {
     expect(report.messages.filter((m: any) => m.severity === 0)).toEqual([]);
     const doc = await readGlb(glb);
     expect(doc.getRoot().listMaterials().length).toBeLessThanOrEqual(10);
-    let min = [Infinity, Infinity, Infinity];
-    let max = [-Infinity, -Infinity, -Infinity];
-    for (const m of doc.getRoot().listMeshes()) for (const p of m.listPrimitives()) {
-      const a = p.getAttribute('POSITION')!;
-      min = min.map((v, i) => Math.min(v, a.getMin([])[i]));
-      max = max.map((v, i) => Math.max(v, a.getMax([])[i]));
-    }
+    const { min, max } = glbBounds(doc);
     expect((max[0] - min[0]) / IN).toBeCloseTo(built.outer.width / IN, 2);
     expect((max[1] - min[1]) / IN).toBeCloseTo(built.outer.height / IN, 2);
     expect(min[2]).toBeCloseTo(0, 6); // the back against the wall (-Z)
