@@ -8,16 +8,25 @@
  * (sharp / ffmpeg only). Background removal is also compared per frame with the library's default
  * `removeBackground` on an 800x600 frame. Results: bench/results/animated-ar.json.
  */
-import { execFileSync, fork } from 'node:child_process';
+import { execFileSync, fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { createServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import {
-  BackgroundRemover, decodeAnimatedImage, decodeVideo, DEFAULT_FRAME_LIMITS, fitFrameSize, packAtlases, probeVideo, renderProceduralMotion,
-  resolveMotionStyle, writeFlipbookGlb, writeFlipbookUsdz, type FrameSequence,
+  BackgroundRemover, type BackgroundRemoverOptions, BackgroundRemoverPool, type BackgroundRemoverPort, decodeAnimatedImage, decodeVideo, DEFAULT_FRAME_LIMITS, fitFrameSize, packAtlases, probeVideo, renderProceduralMotion,
+  resolveMotionStyle, writeFlipbookGlb, writeFlipbookUsdz, type FrameSequence, ATLAS_JPEG,
 } from '@app/plugins';
+import { loadConfig } from '@app/config';
+import type { StageContext } from '@app/pipeline';
+import { createAnimatedSourceStage } from '../libs/plugins/src/animated-ar/animated-source.stage';
+import { createFramesStage, type SourceFrames } from '../libs/plugins/src/animated-ar/frames.stage';
+import { jobTempDir } from '../libs/plugins/src/animated-ar/job-temp';
+import { ssim } from './ssim';
 
 const TOOLS = { ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe', timeoutMs: 300_000 };
 const LIMITS = DEFAULT_FRAME_LIMITS;
@@ -114,6 +123,7 @@ async function runScenario(scenario: Scenario, path: string, removeBackground: b
   stages.flipbook = tBook;
   const total = Object.values(stages).reduce((s, v) => s + v, 0);
   const floor = await floorOf(scenario, path, seq);
+  const atlasEncoding = seq.alpha === 'opaque' ? await compareAtlasEncodings(seq) : null;
   await remover?.close();
   return {
     scenario,
@@ -127,7 +137,46 @@ async function runScenario(scenario: Scenario, path: string, removeBackground: b
     background_removal_ms_per_frame: bgFrames ? ms((stages.background_removal ?? 0) / bgFrames) : null,
     background_removal_ms_per_output_frame: removeBackground ? ms((stages.background_removal ?? 0) / seq.frames.length) : null,
     bytes: sizes,
+    atlas_encoding: atlasEncoding,
     peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+  };
+}
+
+/**
+ * The atlas JPEG encoder in use ({@link ATLAS_JPEG}) against the one before it (mozjpeg, quality 88) on the
+ * same atlases (laid out losslessly, then encoded both ways): SSIM of the decoded pictures (lowest atlas),
+ * bytes and encode time.
+ */
+async function compareAtlasEncodings(seq: FrameSequence) {
+  const { atlases } = await packAtlases(seq.frames, { width: seq.width, height: seq.height, alpha: true });
+  const before = { quality: 88, mozjpeg: true } as const;
+  const out = { ssim_vs_before: 1, ssim_vs_lossless: 1, ssim_before_vs_lossless: 1, bytes: 0, bytes_before: 0, encode_ms: 0, encode_ms_before: 0 };
+  for (const a of atlases) {
+    const { data: raw, info } = await sharp(a.image).flatten({ background: '#000' }).raw().toBuffer({ resolveWithObject: true });
+    const encode = async (o: object): Promise<[Buffer, number]> => time(() => sharp(raw, { raw: { width: info.width, height: info.height, channels: 3 } }).jpeg(o).toBuffer());
+    const [now, tNow] = await encode(ATLAS_JPEG);
+    const [old, tOld] = await encode(before);
+    const decode = (b: Buffer) => sharp(b).raw().toBuffer();
+    const [dNow, dOld] = [await decode(now), await decode(old)];
+    out.ssim_vs_before = Math.min(out.ssim_vs_before, ssim(dNow, dOld, info.width, info.height, 3));
+    out.ssim_vs_lossless = Math.min(out.ssim_vs_lossless, ssim(dNow, raw, info.width, info.height, 3));
+    out.ssim_before_vs_lossless = Math.min(out.ssim_before_vs_lossless, ssim(dOld, raw, info.width, info.height, 3));
+    out.bytes += now.length;
+    out.bytes_before += old.length;
+    out.encode_ms += tNow;
+    out.encode_ms_before += tOld;
+  }
+  const r4 = (v: number) => Math.round(v * 10000) / 10000;
+  return {
+    settings: ATLAS_JPEG,
+    before: { ...before, chromaSubsampling: '4:2:0' },
+    ssim_vs_before: r4(out.ssim_vs_before),
+    ssim_vs_lossless: r4(out.ssim_vs_lossless),
+    ssim_before_vs_lossless: r4(out.ssim_before_vs_lossless),
+    bytes: out.bytes,
+    bytes_before: out.bytes_before,
+    encode_ms: ms(out.encode_ms),
+    encode_ms_before: ms(out.encode_ms_before),
   };
 }
 
@@ -162,9 +211,209 @@ async function backgroundRemovalPerFrame(path: string) {
   };
 }
 
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+/** Polls argv[1] every 20 ms with a fresh connection; 'ready' first, its latencies (ms) when told to stop. */
+const POLLER = `
+const http = require('node:http');
+const times = [];
+let on = true;
+process.on('message', () => (on = false));
+process.send('ready');
+(async () => {
+  while (on) {
+    const t = performance.now();
+    await new Promise((r) => http.get(process.argv[1], { agent: false }, (res) => res.resume().on('end', r)).on('error', r));
+    times.push(performance.now() - t);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  process.send(times, () => process.disconnect());
+})();
+`;
+
+/**
+ * The API's responsiveness while video frames are cut out in the same process (embedded mode): inline on
+ * the event loop (BG_REMOVAL_WORKERS=0) vs the worker pool (1). Measured on the main thread: event-loop
+ * delay (perf_hooks.monitorEventLoopDelay, 10 ms resolution) and the latency of a trivial HTTP status
+ * request sent every 20 ms, from another process, to a server in this process. The session is warmed on one frame first.
+ */
+async function eventLoopUnderCutOut(path: string, frameCount = 6) {
+  const probe = await probeVideo(path, TOOLS);
+  const seq = await decodeVideo(path, TOOLS, LIMITS, { fps: VIDEO_FPS, probe });
+  const frames = seq.frames.slice(0, frameCount);
+  const server = createServer((_req, res) => res.end('{"status":"processing"}'));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/status`;
+  const out: Record<string, unknown> = { frame: `${seq.width}x${seq.height}`, frames: frames.length };
+  for (const mode of ['inline', 'pool'] as const) {
+    const opts = { inferShortSide: 512, threads: 2 };
+    const remover: BackgroundRemoverPort = mode === 'pool' ? new BackgroundRemoverPool({ ...opts, workers: 1 }) : new BackgroundRemover(opts);
+    await remover.cutOut(frames[0].rgba, seq.width, seq.height);
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    // The client is another process, as a real one: its requests wait while this loop is blocked.
+    const poller = spawn(process.execPath, ['-e', POLLER, url], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    await new Promise((r) => poller.once('message', r));
+    const polled = new Promise<number[]>((r) => poller.once('message', (m) => r(m as number[])));
+    delay.enable();
+    const t0 = performance.now();
+    for (const f of frames) await remover.cutOut(f.rgba, seq.width, seq.height);
+    const elapsed = performance.now() - t0;
+    delay.disable();
+    poller.send('stop');
+    const polls = await polled;
+    await remover.close();
+    polls.sort((x, y) => x - y);
+    out[mode] = {
+      ms_per_frame: ms(elapsed / frames.length),
+      loop_delay_p50_ms: ms(delay.percentile(50) / 1e6),
+      loop_delay_p99_ms: ms(delay.percentile(99) / 1e6),
+      loop_delay_max_ms: ms(delay.max / 1e6),
+      status_polls: polls.length,
+      status_poll_p50_ms: ms(pct(polls, 50)),
+      status_poll_p99_ms: ms(pct(polls, 99)),
+      status_poll_max_ms: ms(polls[polls.length - 1]),
+    };
+  }
+  server.close();
+  return out;
+}
+
+const QUALITY_CONFIGS = [
+  { name: 'medium-512 (before)', model: 'medium' as const, inferShortSide: 512, threads: 2 },
+  { name: 'medium-384', model: 'medium' as const, inferShortSide: 384, threads: 2 },
+  { name: 'medium-256', model: 'medium' as const, inferShortSide: 256, threads: 2 },
+  { name: 'small-512', model: 'small' as const, inferShortSide: 512, threads: 2 },
+  { name: 'small-384', model: 'small' as const, inferShortSide: 384, threads: 2 },
+];
+
+/** Intersection over union of two masks thresholded at 128. */
+function maskIou(a: Uint8Array, b: Uint8Array): number {
+  let inter = 0;
+  let union = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] >= 128;
+    const y = b[i] >= 128;
+    if (x && y) inter++;
+    if (x || y) union++;
+  }
+  return union === 0 ? 1 : inter / union;
+}
+
+/**
+ * Cut-out speed and mask quality per configuration, on the repository's fixtures scaled to 720p: 6 frames
+ * of test/fixtures/media/clip-city-2s.mp4 (1280x720) and the two photographs (1280 wide). Quality is the
+ * IoU (masks at 128) against the library's own default `removeBackground`; speed is ms per 720p video
+ * frame, warm (one warm-up frame), inline.
+ */
+async function backgroundRemovalQuality(mediaDir: string, configs: Array<BackgroundRemoverOptions & { name: string }>) {
+  const video = execFileSync('ffmpeg', ['-v', 'error', '-i', join(mediaDir, 'clip-city-2s.mp4'), '-vf', 'select=not(mod(n\\,8)),scale=1280:720', '-vsync', 'vfr', '-frames:v', '6', '-f', 'rawvideo', '-pix_fmt', 'rgba', '-'], { maxBuffer: 1 << 28 });
+  const frameBytes = 1280 * 720 * 4;
+  const frames: Array<{ name: string; rgba: Buffer; width: number; height: number; video: boolean }> = [];
+  for (let i = 0; i * frameBytes < video.length; i++) frames.push({ name: `clip-${i}`, rgba: video.subarray(i * frameBytes, (i + 1) * frameBytes), width: 1280, height: 720, video: true });
+  for (const f of ['photo-bubbles.jpg', 'photo-street.jpg']) {
+    const { data, info } = await sharp(join(mediaDir, f)).resize({ width: 1280 }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    frames.push({ name: f, rgba: data, width: info.width, height: info.height, video: false });
+  }
+  const lib = (await import('@imgly/background-removal-node')) as { removeBackground: (b: Blob) => Promise<Blob> };
+  const reference: Buffer[] = [];
+  for (const f of frames) {
+    const png = await sharp(f.rgba, { raw: { width: f.width, height: f.height, channels: 4 } }).png().toBuffer();
+    const cut = Buffer.from(await (await lib.removeBackground(new Blob([new Uint8Array(png)], { type: 'image/png' }))).arrayBuffer());
+    reference.push(await sharp(cut).ensureAlpha().extractChannel(3).raw().toBuffer());
+  }
+  const results: Record<string, unknown>[] = [];
+  for (const c of configs) {
+    const r = new BackgroundRemover(c);
+    await r.mask(frames[0].rgba, frames[0].width, frames[0].height);
+    const ious: Record<string, number> = {};
+    const times: number[] = [];
+    for (let i = 0; i < frames.length; i++) {
+      const [mask, t] = await time(() => r.mask(frames[i].rgba, frames[i].width, frames[i].height));
+      if (frames[i].video) times.push(t);
+      ious[frames[i].name] = Math.round(maskIou(mask, reference[i]) * 1000) / 1000;
+    }
+    await r.close();
+    times.sort((x, y) => x - y);
+    const values = Object.values(ious);
+    const row = {
+      config: c.name,
+      ms_per_720p_frame_median: ms(times[Math.floor(times.length / 2)]),
+      iou_mean: Math.round((values.reduce((a, b) => a + b, 0) / values.length) * 1000) / 1000,
+      iou_worst: Math.min(...values),
+      iou: ious,
+    };
+    console.log(JSON.stringify(row));
+    results.push(row);
+  }
+  return { frames: frames.length, results };
+}
+
+/**
+ * A big video through the real `animated-source` + `frames` stages (https download streamed to the job's
+ * temp file, ffprobe + ffmpeg reading it): stage times, peak RSS of this process (maxRSS and rss sampled
+ * every 10 ms from before the download), and whether the temp folder is gone after.
+ */
+async function streamBigVideo(url: string) {
+  const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), 'ar-bench-data-')), ALLOW_PRIVATE_NETWORKS: 'true' });
+  const ctx = (outputs: Record<string, unknown>): StageContext => ({
+    job: { id: 'bench-big-video', kind: 'v2.animated-ar', ownerId: null, input: { video_url: url }, attempt: 1 },
+    outputs,
+    options: {},
+    progress: () => undefined,
+    signal: new AbortController().signal,
+    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    status: 'downloading',
+    checkpoints: { get: () => undefined, set: async () => undefined },
+  });
+  const rssBefore = process.memoryUsage().rss;
+  let rssPeak = rssBefore;
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 10);
+  const [src, tDownload] = await time(() => createAnimatedSourceStage(config).run(ctx({})));
+  const tempFileBytes = 'file' in src ? (await import('node:fs')).statSync(src.file).size : null;
+  const [frames, tFrames] = await time(() => createFramesStage(config).run(ctx({ 'animated-source': src })) as Promise<SourceFrames>);
+  clearInterval(sampler);
+  const mb = (b: number) => Math.round(b / 1024 / 1024);
+  return {
+    source_bytes: 'size' in src ? src.size : null,
+    temp_file_bytes: tempFileBytes,
+    frames: { count: frames.sequence!.frames.length, width: frames.sequence!.width, height: frames.sequence!.height },
+    stage_ms: { download: ms(tDownload), frames: ms(tFrames) },
+    rss_before_mb: mb(rssBefore),
+    rss_peak_sampled_mb: mb(rssPeak),
+    temp_dir_removed: !(await import('node:fs')).existsSync(jobTempDir('bench-big-video')),
+  };
+}
+
+/** Generates a ~170 MB 1080p video (noisy testsrc2, x264 ultrafast at 160 Mb/s) and serves it over https. */
+async function bigVideoStream(dir: string) {
+  const video = join(dir, 'big-1080p.mp4');
+  execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30:duration=10,noise=alls=60:allf=t',
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', '160M', '-maxrate', '160M', '-bufsize', '10M', '-pix_fmt', 'yuv420p', '-y', video]);
+  const key = join(dir, 'key.pem');
+  const cert = join(dir, 'cert.pem');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1',
+    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  const { createReadStream, statSync } = await import('node:fs');
+  const size = statSync(video).size;
+  const server = createHttpsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (_req, res) => {
+    res.writeHead(200, { 'content-length': size, 'content-type': 'video/mp4' });
+    createReadStream(video).pipe(res);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  // The child (forked with this environment) trusts the throwaway certificate.
+  process.env.NODE_EXTRA_CA_CERTS = cert;
+  try {
+    return { video: '1920x1080, 30 fps, 10 s, h264 ultrafast 160 Mb/s (noisy testsrc2)', ...(await inChild(['stream', `https://127.0.0.1:${(server.address() as AddressInfo).port}/big.mp4`])) };
+  } finally {
+    delete process.env.NODE_EXTRA_CA_CERTS;
+    server.close();
+  }
+}
+
 async function child(): Promise<void> {
   const [, , , kind, a, b] = process.argv;
-  const out = kind === 'bg' ? await backgroundRemovalPerFrame(a) : await runScenario(a as Scenario, b, process.argv[6] === 'bg');
+  const out =
+    kind === 'stream' ? await streamBigVideo(a) : kind === 'bg' ? await backgroundRemovalPerFrame(a) : kind === 'loop' ? await eventLoopUnderCutOut(a) : kind === 'quality' ? await backgroundRemovalQuality(a, QUALITY_CONFIGS) : await runScenario(a as Scenario, b, process.argv[6] === 'bg');
   process.send!({ out, peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024) });
 }
 
@@ -182,17 +431,42 @@ async function main(): Promise<void> {
   try {
     const inputs = makeInputs(dir);
     const results = [];
-    for (const s of SCENARIOS) {
-      for (const bg of [false, true]) {
+    // `--only=gif-48,video-10s-720p` and `--no-bg`: a quick subset, printed and not written to the results file.
+    if (process.argv.includes('--quality-only')) {
+      console.log(JSON.stringify(await inChild(['quality', join(__dirname, '../../test/fixtures/media')]), null, 2));
+      return;
+    }
+    if (process.argv.includes('--loop-only')) {
+      console.log(JSON.stringify(await inChild(['loop', inputs['video-10s-720p']]), null, 2));
+      return;
+    }
+    // `--stream-only`: the big video download + decode alone.
+    if (process.argv.includes('--stream-only')) {
+      console.log(JSON.stringify(await bigVideoStream(dir), null, 2));
+      return;
+    }
+    const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
+    const noBg = process.argv.includes('--no-bg');
+    const subset = Boolean(only) || noBg;
+    for (const s of SCENARIOS.filter((x) => !only || only.includes(x))) {
+      for (const bg of noBg ? [false] : [false, true]) {
         const r = await inChild(['run', s, inputs[s], bg ? 'bg' : 'plain']);
         results.push(r);
         console.log(`${s}${bg ? ' + background removal' : ''}: ${r.frames.count} frames ${r.frames.width}x${r.frames.height}; ` +
           `${Object.entries(r.stage_ms).map(([k, v]) => `${k} ${v}`).join(', ')} ms; total ${r.total_ms} ms, floor ${r.floor_ms} ms, ` +
           `ratio ${r.ratio_total_to_floor}x (${r.ratio_without_bg_removal_to_floor}x without bg removal); peak RSS ${r.peak_rss_mb} MB` +
-          (bg ? `; bg removal ${r.background_removal_ms_per_frame} ms per inferred frame` : ''));
+          (bg ? `; bg removal ${r.background_removal_ms_per_frame} ms per inferred frame` : '') +
+          (r.atlas_encoding ? `; atlas JPEG SSIM vs before ${r.atlas_encoding.ssim_vs_before}, ${r.atlas_encoding.bytes} vs ${r.atlas_encoding.bytes_before} bytes` : ''));
       }
     }
+    if (subset) return;
+    const bigVideo = await bigVideoStream(dir);
+    console.log(`big video (${Math.round(bigVideo.source_bytes / 1024 / 1024)} MB) streamed through animated-source + frames: peak RSS ${bigVideo.peak_rss_mb} MB, ` +
+      `download ${bigVideo.stage_ms.download} ms, frames ${bigVideo.stage_ms.frames} ms, temp folder removed: ${bigVideo.temp_dir_removed}`);
     const bgPerFrame = await inChild(['bg', inputs['still-procedural']]);
+    const loop = await inChild(['loop', inputs['video-10s-720p']]);
+    console.log(`event loop while cutting out ${loop.frame} frames: p99 delay inline ${loop.inline.loop_delay_p99_ms} ms, pool ${loop.pool.loop_delay_p99_ms} ms; ` +
+      `status poll p99 inline ${loop.inline.status_poll_p99_ms} ms, pool ${loop.pool.status_poll_p99_ms} ms`);
     console.log(`background removal per 800x600 frame: library default ${bgPerFrame.library_default_ms_per_frame} ms, ours ${JSON.stringify(bgPerFrame.ours_ms_per_frame)} ms -> ${bgPerFrame.speedup_at_512}x at 512`);
     const report = {
       date: new Date().toISOString(),
@@ -202,6 +476,8 @@ async function main(): Promise<void> {
       targets: { background_removal_speedup_vs_library: 4 },
       results,
       background_removal_per_frame: bgPerFrame,
+      event_loop_under_background_removal: loop,
+      big_video_stream: bigVideo,
     };
     const out = join(__dirname, '../../bench/results');
     mkdirSync(out, { recursive: true });

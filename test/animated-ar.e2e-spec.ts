@@ -126,6 +126,8 @@ describe('POST /api/v2/animated-ar: validation (400 naming the parameter, nothin
     [{ image_url: 'https://a.example/x.jpg', width_inches: 500, height_inches: 10 }, 'width_inches', undefined],
     [{ image_url: 'https://a.example/x.jpg', remove_background: 'yes' }, 'remove_background', undefined],
     [{ image_url: 'https://a.example/x.jpg', colour: 'red' }, 'colour', 'parameter_unknown'],
+    [{ video_url: 'https://a.example/x.mp4', loop: 'bounce' }, 'loop', 'parameter_invalid'],
+    [{ image_url: 'https://a.example/x.jpg', loop: 1 }, 'loop', 'parameter_invalid'],
   ])('%j -> 400 on %s', async (body, param, code) => {
     const api = await newUser(`v-${param}-${Math.random()}@example.com`, 20);
     const r = await api.req('POST', '/api/v2/animated-ar', body);
@@ -233,11 +235,28 @@ describe('animated AR jobs (real downloads over https, ffmpeg, sharp, ONNX)', ()
     expect(r.status).toBe(202);
     expect(r.body.credits_charged).toBe(15);
     expect(await balance(api)).toBe(0);
+    // Status polls while the job runs: one is answered during the cut-out (background-removal weighs
+    // 53.3..80 % of the progress; the model runs off the API's event loop).
+    const polled: { status: string; progress: number }[] = [];
+    const poll = (async () => {
+      for (let s = ''; s !== 'completed' && s !== 'failed'; ) {
+        const p = await api.req('GET', `/api/v2/jobs/${r.body.job_id}`);
+        expect(p.status).toBe(200);
+        s = p.body.status;
+        polled.push({ status: s, progress: p.body.progress });
+        await new Promise((done) => setTimeout(done, 50));
+      }
+    })();
     const job = await finished(api, r.body.job_id);
+    await poll;
+    expect(polled.some((p) => p.status === 'converting' && p.progress >= 53 && p.progress < 80)).toBe(true);
     expect(job.status).toBe('completed');
-    expect(job.result).toMatchObject({ ai_motion_skipped: true, credits_charged: 15, credits_refunded: 12.5, net_credits_charged: 2.5, source_kind: 'animated-image', motion: null, background_removed: true });
+    expect(job.result).toMatchObject({ ai_motion_skipped: true, credits_charged: 15, credits_refunded: 12.5, net_credits_charged: 2.5, source_kind: 'animated-image', motion: null, background_removed: true, background_removal: { path: 'per-frame', frames_processed: 6 } });
     expect(job.result.frames).toMatchObject({ count: 6, width: 60, height: 40, duration_s: 0.6 });
     expect(job.result.frames.alpha).not.toBe('opaque');
+    // An animated image is an authored loop: `auto` keeps its frames; the seam is measured and reported.
+    expect(job.result.animation).toMatchObject({ frames: 6, fps: 10, duration_s: 0.6, loop: 'cut' });
+    expect(job.result.animation.seam_score).toBeGreaterThanOrEqual(0);
     expect(job.result.dimensions).toEqual({ width_inches: 36, height_inches: 24 });
     expect(job.result.preview_url).toMatch(/poster\.png$/);
     const m = await readModels(job.result);
@@ -250,20 +269,32 @@ describe('animated AR jobs (real downloads over https, ffmpeg, sharp, ONNX)', ()
     const plain = await api.req('POST', '/api/v2/animated-ar', { video_url: `${media.base}/clip.mp4`, motion_style: 'drift' });
     expect(plain.status).toBe(202);
     expect(plain.body).toMatchObject({ credits_charged: 1, pricing: { lines: [{ item: 'bake', credits: 1 }] }, ignored: [{ param: 'motion_style' }] });
-    const cut = await api.req('POST', '/api/v2/animated-ar', { video_url: `${media.base}/clip.mp4`, remove_background: true });
+    const cut = await api.req('POST', '/api/v2/animated-ar', { video_url: `${media.base}/clip.mp4`, remove_background: true, loop: 'cut' });
     expect(cut.body.credits_charged).toBe(2.5);
     const a = await finished(api, plain.body.job_id);
     expect(a.status).toBe('completed');
-    // 1.68 s at 10 fps; 426x240 displayed, shorter side 24 in.
-    expect(a.result).toMatchObject({ source_kind: 'video', ai_motion_skipped: false, net_credits_charged: 1, frames: { count: 17, width: 256, alpha: 'opaque' } });
+    // 1.68 s at 10 fps (17 frames); loop `auto`: cut at the frame most like the first, the rest blended into
+    // the start. 426x240 displayed, shorter side 24 in.
+    expect(a.result).toMatchObject({ source_kind: 'video', ai_motion_skipped: false, net_credits_charged: 1, frames: { width: 256, alpha: 'opaque' } });
+    const anim = a.result.animation;
+    expect(anim).toMatchObject({ loop: 'auto', frames: a.result.frames.count, duration_s: a.result.frames.duration_s });
+    expect(anim.frames).toBeGreaterThanOrEqual(12);
+    expect(anim.frames).toBeLessThan(17);
+    expect(anim.fps).toBeCloseTo(anim.frames / anim.duration_s, 1);
+    expect(anim.seam_score).toBeLessThanOrEqual(1.5);
     expect(a.result.dimensions.height_inches).toBe(24);
     expect(a.result.dimensions.width_inches).toBeCloseTo(42.6, 1);
-    expect((await readModels(a.result)).channels).toBe(17);
+    expect((await readModels(a.result)).channels).toBe(anim.frames);
     const b = await finished(api, cut.body.job_id, 240_000);
     expect(b.status).toBe('completed');
-    expect(b.result).toMatchObject({ background_removed: true, net_credits_charged: 2.5 });
+    expect(b.result).toMatchObject({ background_removed: true, net_credits_charged: 2.5, frames: { count: 17 } });
+    // loop `cut`: the frames as decoded, and the jump back to the first frame measured.
+    expect(b.result.animation).toMatchObject({ loop: 'cut', frames: 17, duration_s: b.result.frames.duration_s });
+    expect(b.result.animation.fps).toBeCloseTo(10, 0);
+    expect(b.result.animation.seam_score).toBeGreaterThanOrEqual(0);
     expect(await balance(api)).toBe(6.5);
-  });
+    // Background removal of 17 frames: the job is awaited up to 240 s above.
+  }, 300_000);
 
   it('a video model that returns a video (copied into storage) is decoded like a video source', async () => {
     const job = await owner.req('POST', '/api/v2/animated-ar', { image_url: `${media.base}/subject.jpg`, video_model: 'test:video' });

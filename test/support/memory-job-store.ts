@@ -25,6 +25,9 @@ export class MemoryJobStore implements JobStorePort {
     else cp[key] = value;
     j.checkpoints = cp;
   }
+  async isCancelRequested(id: string) {
+    return this.jobs.get(id)?.cancelRequested === true;
+  }
   statuses(id: string) {
     return this.history.filter((h) => h.id === id && h.patch.status).map((h) => h.patch.status);
   }

@@ -10,6 +10,7 @@ import { EmbedService } from './embed/embed.service';
 import { FilesController } from './files/files.controller';
 import { HealthController } from './health/health.controller';
 import { JobAdmission } from './jobs/job-admission.service';
+import { JobCancellation } from './jobs/job-cancellation.service';
 import { ApiKeyGuard, OwnerKeyGuard } from './http/api-key.guard';
 import { IdempotencyInterceptor } from './http/idempotency/idempotency.interceptor';
 import { IdempotencyService } from './http/idempotency/idempotency.service';
@@ -40,6 +41,7 @@ export class ApiModule {
       providers: [
         ApiKeyGuard,
         JobAdmission,
+        JobCancellation,
         AnimatedArService,
         OwnerKeyGuard,
         RateLimitService,

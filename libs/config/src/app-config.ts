@@ -106,6 +106,8 @@ export interface AppConfig {
     motionTimeoutMs: number;
     bgRemovalInferPx: number;
     bgRemovalThreads: number;
+    /** Worker threads running the cut-out off the event loop; 0 = inline (blocks the loop per inference). */
+    bgRemovalWorkers: number;
   };
   /** Hosted motion models: one entry per built-in adapter, enabled or not. */
   motion: {

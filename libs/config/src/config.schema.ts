@@ -85,6 +85,8 @@ export const envSchema = z.object({
   /** Background removal: short side of the model input (multiple of 128), ONNX threads. */
   BG_REMOVAL_INFER_PX: int(256, 1024).refine((v) => v % 128 === 0, 'must be a multiple of 128').default(512),
   BG_REMOVAL_THREADS: int(1, 64).default(2),
+  /** Background removal worker threads (each with its own ONNX session); 0 runs it inline on the event loop. */
+  BG_REMOVAL_WORKERS: int(0, 16).default(1),
   /** How long a hosted motion model may run before the job fails. */
   MOTION_TIMEOUT_S: int(10, 86_400).default(1800),
   /** Hosted motion models (docs/providers.md): credentials, base URLs, poll schedule, result downloads. */

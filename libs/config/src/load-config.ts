@@ -181,6 +181,7 @@ export function loadConfig(
       motionTimeoutMs: e.MOTION_TIMEOUT_S * 1000,
       bgRemovalInferPx: e.BG_REMOVAL_INFER_PX,
       bgRemovalThreads: e.BG_REMOVAL_THREADS,
+      bgRemovalWorkers: e.BG_REMOVAL_WORKERS,
     },
     motion,
     plugins: { modules: file.plugins, options: file.pluginOptions, pipelines: file.pipelines },

@@ -62,4 +62,8 @@ export class JobEntity {
 
   @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
   finishedAt!: Date | null;
+
+  /** When a client asked to cancel the job (POST …/cancel); the worker running it stops within 2 s. */
+  @Column({ name: 'cancel_requested_at', type: 'timestamptz', nullable: true })
+  cancelRequestedAt!: Date | null;
 }

@@ -95,6 +95,27 @@ describe.each([
     expect((await webhooks.listForJob(j.id)).map((d) => d.statusCode)).toEqual([500]);
   });
 
+  it('cancels a queued job at once, marks a running one for its worker, and leaves a final one alone', async () => {
+    const error = { code: 'cancelled', message: 'cancelled', retryable: false };
+    const queued = await repo.create({ kind: 'k', pipeline: 'p', ownerId: null, input: {}, idPrefix: 'api' });
+    expect((await repo.findRunnable(queued.id))!.cancelRequested).toBe(false);
+    expect(await repo.requestCancel(queued.id, error)).toBe('failed');
+    expect(await repo.find(queued.id)).toMatchObject({ status: 'failed', error, cancelRequestedAt: expect.any(Date), finishedAt: expect.any(Date) });
+    expect(await repo.requestCancel(queued.id, error)).toBe('final');
+
+    const running = await repo.create({ kind: 'k', pipeline: 'p', ownerId: null, input: {}, idPrefix: 'api' });
+    await repo.update(running.id, { status: 'converting' });
+    expect(await repo.isCancelRequested(running.id)).toBe(false);
+    expect(await repo.requestCancel(running.id, error)).toBe('requested');
+    const first = (await repo.find(running.id))!.cancelRequestedAt;
+    expect(await repo.requestCancel(running.id, error)).toBe('requested');
+    expect((await repo.find(running.id))!.cancelRequestedAt).toEqual(first);
+    expect(await repo.find(running.id)).toMatchObject({ status: 'converting', error: null });
+    expect(await repo.isCancelRequested(running.id)).toBe(true);
+    expect((await repo.findRunnable(running.id))!.cancelRequested).toBe(true);
+    expect(await repo.requestCancel('api_missing', error)).toBe('missing');
+  });
+
   it('answers ping', async () => {
     await expect(repo.ping()).resolves.toBeUndefined();
   });

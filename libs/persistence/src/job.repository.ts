@@ -1,5 +1,5 @@
 import type { DataSource, Repository } from 'typeorm';
-import type { JobPatch, JobStorePort, RunnableJob } from '@app/pipeline';
+import type { JobErrorInfo, JobPatch, JobStorePort, RunnableJob } from '@app/pipeline';
 import { AccountRepository } from './account.repository';
 import { randomId } from './ids';
 import { JobEntity } from './job.entity';
@@ -99,7 +99,42 @@ export class JobRepository implements JobStorePort {
   async findRunnable(id: string): Promise<RunnableJob | null> {
     const j = await this.find(id);
     if (!j) return null;
-    return { id: j.id, kind: j.kind, pipeline: j.pipeline, status: j.status, ownerId: j.ownerId, input: j.input, attempts: j.attempts, checkpoints: j.checkpoints ?? {} };
+    return {
+      id: j.id, kind: j.kind, pipeline: j.pipeline, status: j.status, ownerId: j.ownerId, input: j.input, attempts: j.attempts, checkpoints: j.checkpoints ?? {},
+      cancelRequested: j.cancelRequestedAt !== null && j.cancelRequestedAt !== undefined,
+    };
+  }
+
+  async isCancelRequested(id: string): Promise<boolean> {
+    const rows: { requested: boolean }[] = await this.ds.query(`SELECT "cancel_requested_at" IS NOT NULL AS "requested" FROM "jobs" WHERE "id" = $1`, [id]);
+    return rows[0]?.requested === true;
+  }
+
+  /**
+   * Cancels a job at its owner's request. A queued job fails at once with `error` (`failed`: the caller
+   * notifies the job listeners, as the runner would); a running one is only marked, and the worker
+   * running it stops at its next check (`requested`); a final job is left alone (`final`).
+   */
+  async requestCancel(id: string, error: JobErrorInfo): Promise<'failed' | 'requested' | 'final' | 'missing'> {
+    const now = new Date();
+    const failed = await this.repo
+      .createQueryBuilder()
+      .update(JobEntity)
+      .set({ status: 'failed', error, finishedAt: now, cancelRequestedAt: now } as never)
+      .where('id = :id', { id })
+      .andWhere('status = :queued', { queued: 'queued' })
+      .execute();
+    if ((failed.affected ?? 0) > 0) return 'failed';
+    // Running (or put back to queued for a retry since: the runner fails it at its next start).
+    const marked = await this.repo
+      .createQueryBuilder()
+      .update(JobEntity)
+      .set({ cancelRequestedAt: () => 'COALESCE("cancel_requested_at", now())' } as never)
+      .where('id = :id', { id })
+      .andWhere('status NOT IN (:...final)', { final: FINAL })
+      .execute();
+    if ((marked.affected ?? 0) > 0) return 'requested';
+    return (await this.find(id)) ? 'final' : 'missing';
   }
 
   async update(id: string, patch: JobPatch): Promise<boolean> {

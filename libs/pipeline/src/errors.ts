@@ -35,6 +35,25 @@ export class OperationalError extends PipelineError {
   readonly kind = 'operational' as const;
 }
 
+/** Error code of a job cancelled at its owner's request (POST …/jobs/:id/cancel). */
+export const JOB_CANCELLED = 'cancelled';
+
+/** The job was cancelled by its owner: it fails with `cancelled`, never retried. */
+export class JobCancelledError extends UserError {
+  constructor(message = 'the job was cancelled at the client\'s request') {
+    super(JOB_CANCELLED, message);
+  }
+}
+
+/**
+ * True when a stage's signal was aborted because its job has ended (cancelled, or past its time limit)
+ * rather than because the worker shuts down: work started elsewhere (a hosted model) should be cancelled
+ * then, not left for the next attempt to resume.
+ */
+export function jobEnded(signal: AbortSignal): boolean {
+  return signal.aborted && signal.reason instanceof UserError;
+}
+
 export type ErrorClass = 'user' | 'operational' | 'bug';
 
 /** Classifies any thrown value into the taxonomy. */

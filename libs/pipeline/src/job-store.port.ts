@@ -12,6 +12,8 @@ export interface RunnableJob {
   attempts: number;
   /** Stage checkpoints saved by earlier attempts (see {@link StageCheckpoints}). */
   checkpoints?: Record<string, unknown>;
+  /** A client asked to cancel it (the runner fails it with `cancelled` instead of running it). */
+  cancelRequested?: boolean;
 }
 
 export interface JobPatch {
@@ -35,6 +37,11 @@ export interface JobStorePort {
   update(id: string, patch: JobPatch): Promise<boolean>;
   /** Stores one checkpoint of a running job (null removes it). */
   saveCheckpoint(id: string, key: string, value: unknown): Promise<void>;
+  /**
+   * Whether a client asked to cancel the job; read by the runner every `cancelPollMs` while the job runs.
+   * A store without it cannot cancel running jobs.
+   */
+  isCancelRequested?(id: string): Promise<boolean>;
 }
 
 /** Notified after a job reaches a final state. Must tolerate being called twice for one job. */

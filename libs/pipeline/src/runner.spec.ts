@@ -234,6 +234,107 @@ describe('PipelineRunner', () => {
     expect(store.jobs.get('j')!.status).toBe('queued');
   });
 
+  describe('cancel', () => {
+    const events = () => {
+      const seen: string[] = [];
+      return { seen, listeners: [{ onFailed: async (j: { id: string }, e: { code: string }) => { seen.push(`${j.id}:${e.code}`); }, onCompleted: async (j: { id: string }) => { seen.push(`${j.id}:done`); } }] };
+    };
+
+    it('fails a job cancel-requested before it starts, without running a stage, and tells the listeners once', async () => {
+      const ran = jest.fn(async () => 1);
+      const { seen, listeners } = events();
+      const { store, runner } = await setup([stage('a', ran)], undefined, { listeners });
+      store.add({ id: 'j', pipeline: 'p', cancelRequested: true });
+      await expect(runner.run('j', { attempt: 1, maxAttempts: 3 })).resolves.toBe('failed');
+      await expect(runner.run('j', { attempt: 2, maxAttempts: 3 })).resolves.toBe('skipped');
+      expect(ran).not.toHaveBeenCalled();
+      expect(store.jobs.get('j')!.error).toEqual({ code: 'cancelled', message: "the job was cancelled at the client's request", retryable: false });
+      expect(seen).toEqual(['j:cancelled']);
+    });
+
+    it('skips a job that became final between being read and starting (cancelled while queued)', async () => {
+      const ran = jest.fn(async () => 1);
+      const { seen, listeners } = events();
+      const { store, runner } = await setup([stage('a', ran)], undefined, { listeners });
+      store.add({ id: 'j', pipeline: 'p' });
+      const read = store.findRunnable.bind(store);
+      jest.spyOn(store, 'findRunnable').mockImplementation(async (id) => {
+        const job = await read(id);
+        store.jobs.get(id)!.status = 'failed';
+        return job;
+      });
+      await expect(runner.run('j', { attempt: 1, maxAttempts: 1 })).resolves.toBe('skipped');
+      expect(ran).not.toHaveBeenCalled();
+      expect(seen).toEqual([]);
+    });
+
+    it('stops a running job within one poll of the cancel request: aborts the stage signal, runs no further stage, fails it once', async () => {
+      let seen: AbortSignal | undefined;
+      const after = jest.fn(async () => 2);
+      const ev = events();
+      const { store, runner } = await setup(
+        [
+          // Ignores its signal, as synchronous work would: the runner does not wait for it.
+          stage('slow', (ctx) => { seen = ctx.signal; return new Promise(() => undefined); }),
+          stage('after', after),
+        ],
+        undefined,
+        { cancelPollMs: 20, listeners: ev.listeners },
+      );
+      store.add({ id: 'j', pipeline: 'p' });
+      const started = Date.now();
+      setTimeout(() => { store.jobs.get('j')!.cancelRequested = true; }, 50);
+      await expect(runner.run('j', { attempt: 1, maxAttempts: 3 })).resolves.toBe('failed');
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(seen?.aborted).toBe(true);
+      expect((seen?.reason as UserError).code).toBe('cancelled');
+      expect(after).not.toHaveBeenCalled();
+      expect(store.jobs.get('j')!).toMatchObject({ status: 'failed', error: { code: 'cancelled', retryable: false } });
+      expect(ev.seen).toEqual(['j:cancelled']);
+    });
+
+    it('fails a cancelled job with cancelled, not retried, when its stage throws an operational error on the way out', async () => {
+      const { store, runner } = await setup(
+        [stage('a', (ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new OperationalError('aborted', 'interrupted')))))],
+        undefined,
+        { cancelPollMs: 10 },
+      );
+      store.add({ id: 'j', pipeline: 'p' });
+      setTimeout(() => { store.jobs.get('j')!.cancelRequested = true; }, 20);
+      await expect(runner.run('j', { attempt: 1, maxAttempts: 3 })).resolves.toBe('failed');
+      expect(store.jobs.get('j')!.error).toMatchObject({ code: 'cancelled' });
+    });
+
+    it('cancels a job it runs at once when told in-process, and knows no job it does not run', async () => {
+      const ev = events();
+      const { store, runner } = await setup(
+        [stage('a', (ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason))))],
+        undefined,
+        { cancelPollMs: 60_000, listeners: ev.listeners },
+      );
+      store.add({ id: 'j', pipeline: 'p' });
+      expect(runner.cancel('j')).toBe(false);
+      const run = runner.run('j', { attempt: 1, maxAttempts: 1 });
+      await new Promise((r) => setTimeout(r, 20));
+      expect(runner.cancel('j')).toBe(true);
+      await expect(run).resolves.toBe('failed');
+      expect(store.jobs.get('j')!.error).toMatchObject({ code: 'cancelled' });
+      expect(runner.cancel('j')).toBe(false);
+      expect(ev.seen).toEqual(['j:cancelled']);
+    });
+
+    it('completes a job whose cancel request came too late, once the last stage has finished', async () => {
+      const ev = events();
+      const { store, runner } = await setup([stage('a', async () => 1)], undefined, { cancelPollMs: 10, listeners: ev.listeners });
+      store.add({ id: 'j', pipeline: 'p' });
+      await expect(runner.run('j', { attempt: 1, maxAttempts: 1 })).resolves.toBe('completed');
+      store.jobs.get('j')!.cancelRequested = true;
+      await new Promise((r) => setTimeout(r, 30));
+      expect(store.jobs.get('j')!.status).toBe('completed');
+      expect(ev.seen).toEqual(['j:done']);
+    });
+  });
+
   it('fails a job whose pipeline is unknown', async () => {
     const { store, runner } = await setup([stage('a', async () => 1)]);
     store.add({ id: 'j', pipeline: 'nope' });

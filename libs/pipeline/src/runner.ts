@@ -1,5 +1,5 @@
 import type { JobListener, JobStorePort, RunnableJob } from './job-store.port';
-import { classifyError, toJobError, UserError, type JobErrorInfo } from './errors';
+import { classifyError, JobCancelledError, toJobError, UserError, type JobErrorInfo } from './errors';
 import { isFinal, type JobStatus } from './job-state';
 import { stepId, type PipelineDefinition } from './pipeline-definition';
 import type { PipelineRegistry } from './registry';
@@ -25,6 +25,9 @@ export type RunOutcome = 'completed' | 'failed' | 'skipped' | 'missing';
 /** Wall-clock limit of one stage run when neither the step nor its stage provider sets one (10 min). */
 export const DEFAULT_STAGE_TIMEOUT_MS = 600_000;
 
+/** How often the runner reads a running job's row for a cancel request (ms). */
+export const DEFAULT_CANCEL_POLL_MS = 1000;
+
 /** setTimeout fires at once for a longer delay (it takes a 32-bit int), so longer limits are cut to it. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -38,6 +41,11 @@ export interface RunnerDeps {
    * (`StageProvider.timeoutMs`) sets its own. Default {@link DEFAULT_STAGE_TIMEOUT_MS}.
    */
   stageTimeoutMs?: number;
+  /**
+   * How often a running job is checked for a cancel request ({@link JobStorePort.isCancelRequested}), ms.
+   * Default {@link DEFAULT_CANCEL_POLL_MS}.
+   */
+  cancelPollMs?: number;
 }
 
 /** Progress (0..100) of a pipeline given each step's own fraction (0..1). */
@@ -57,9 +65,15 @@ export function computeProgress(def: PipelineDefinition, fractions: Record<strin
  * step fails with the non-retried `stage_timeout` at once, without waiting for the stage to notice:
  * synchronous CPU work (sharp, ONNX) cannot be interrupted, and a retry would burn the same time again.
  */
-async function runWithTimeout<T>(sid: string, timeoutMs: number, parent: AbortSignal, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+async function runWithTimeout<T>(sid: string, timeoutMs: number, parent: AbortSignal, cancel: AbortSignal, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const deadline = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  // A cancelled job ends at once too, for the same reason: the stage gets the signal and stops on its own.
+  let onCancel: (() => void) | undefined;
+  const cancelled = new Promise<never>((_, reject) => {
+    onCancel = () => reject(cancel.reason);
+    cancel.addEventListener('abort', onCancel, { once: true });
+  });
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       const err = new UserError('stage_timeout', `${sid}: took longer than ${Number((timeoutMs / 1000).toFixed(3))} s`, { stage: sid });
@@ -68,12 +82,15 @@ async function runWithTimeout<T>(sid: string, timeoutMs: number, parent: AbortSi
     }, Math.min(timeoutMs, MAX_TIMER_MS));
   });
   try {
-    const work = run(AbortSignal.any([parent, deadline.signal]));
+    if (cancel.aborted) throw cancel.reason;
+    const work = run(AbortSignal.any([parent, cancel, deadline.signal]));
     // A stage still running past its limit may fail later; the job has failed already, so that is moot.
     work.catch(() => undefined);
-    return await Promise.race([work, expired]);
+    cancelled.catch(() => undefined);
+    return await Promise.race([work, expired, cancelled]);
   } finally {
     clearTimeout(timer);
+    if (onCancel) cancel.removeEventListener('abort', onCancel);
   }
 }
 
@@ -81,10 +98,26 @@ async function runWithTimeout<T>(sid: string, timeoutMs: number, parent: AbortSi
  * Moves one job through its pipeline: queued -> downloading -> converting -> uploading -> completed,
  * or failed. Records progress per step. A user error or a bug fails the job; an operational error
  * puts it back to `queued` and throws {@link RetryLaterError} until the attempts run out. A stage running
- * past its time limit fails the job with `stage_timeout` (not retried).
+ * past its time limit fails the job with `stage_timeout` (not retried). A job whose owner asked to cancel it
+ * (seen at start, and every `cancelPollMs` while it runs, or told by {@link PipelineRunner.cancel}) fails
+ * with `cancelled` at once; its stage's signal is aborted with a {@link JobCancelledError}.
  */
 export class PipelineRunner {
+  /** Cancel switches of the jobs this runner is running now. */
+  private readonly running = new Map<string, AbortController>();
+
   constructor(private readonly deps: RunnerDeps) {}
+
+  /**
+   * Cancels a job this runner is running now (in-process, without waiting for the next poll).
+   * Returns false when it runs none by that id. The caller must have marked the job cancel-requested.
+   */
+  cancel(jobId: string): boolean {
+    const c = this.running.get(jobId);
+    if (!c) return false;
+    if (!c.signal.aborted) c.abort(new JobCancelledError());
+    return true;
+  }
 
   async run(jobId: string, attempt: RunAttempt): Promise<RunOutcome> {
     const { store, registry, log } = this.deps;
@@ -94,6 +127,7 @@ export class PipelineRunner {
       return 'missing';
     }
     if (isFinal(job.status)) return 'skipped';
+    if (job.cancelRequested) return this.fail({ ...job, attempts: attempt.attempt }, new JobCancelledError(), undefined);
 
     let def: PipelineDefinition;
     try {
@@ -106,7 +140,7 @@ export class PipelineRunner {
     const signal = attempt.signal ?? new AbortController().signal;
     let status: JobStatus = def.steps[0].phase;
     let lastSaved = -1;
-    await store.update(job.id, {
+    const started = await store.update(job.id, {
       status,
       progress: 0,
       stageProgress: {},
@@ -114,6 +148,8 @@ export class PipelineRunner {
       startedAt: new Date(),
       error: null,
     });
+    // Final since it was read (cancelled while queued): nothing to run.
+    if (!started) return 'skipped';
     const runningJob = { ...job, attempts: attempt.attempt };
     const saved: Record<string, unknown> = { ...(job.checkpoints ?? {}) };
     const checkpoints = {
@@ -126,10 +162,13 @@ export class PipelineRunner {
     };
 
     let current: string | undefined;
+    const cancel = new AbortController();
+    const stopWatching = this.watchCancel(job.id, cancel);
     try {
       for (const step of def.steps) {
         const sid = stepId(step);
         current = sid;
+        if (cancel.signal.aborted) throw cancel.signal.reason;
         if (step.phase !== status) {
           status = step.phase;
           await store.update(job.id, { status });
@@ -147,7 +186,7 @@ export class PipelineRunner {
           }
         };
         const timeoutMs = step.timeoutMs ?? provider.timeoutMs ?? this.deps.stageTimeoutMs ?? DEFAULT_STAGE_TIMEOUT_MS;
-        const output = await runWithTimeout(sid, timeoutMs, signal, (stageSignal) =>
+        const output = await runWithTimeout(sid, timeoutMs, signal, cancel.signal, (stageSignal) =>
           provider.run({
             job: { id: job.id, kind: job.kind, ownerId: job.ownerId, input: job.input, attempt: attempt.attempt },
             outputs: Object.freeze({ ...outputs }),
@@ -180,6 +219,8 @@ export class PipelineRunner {
       if (applied) await this.notify((l) => l.onCompleted?.(runningJob, result));
       return 'completed';
     } catch (err) {
+      // Cancelled: whatever the stage threw on its way out (often an `aborted` error), the job is cancelled.
+      if (cancel.signal.aborted) return this.fail(runningJob, cancel.signal.reason, undefined);
       const cls = classifyError(err);
       if (cls === 'operational' && attempt.attempt < attempt.maxAttempts && !signal.aborted) {
         const reason = toJobError(err, current);
@@ -193,7 +234,37 @@ export class PipelineRunner {
         throw new RetryLaterError(job.id, toJobError(err, current));
       }
       return this.fail(runningJob, err, current);
+    } finally {
+      stopWatching();
     }
+  }
+
+  /** Registers the job's cancel switch and polls the store for a cancel request until the returned stop. */
+  private watchCancel(jobId: string, cancel: AbortController): () => void {
+    this.running.set(jobId, cancel);
+    const { store } = this.deps;
+    let timer: ReturnType<typeof setInterval> | undefined;
+    if (store.isCancelRequested) {
+      let busy = false;
+      timer = setInterval(() => {
+        if (busy || cancel.signal.aborted) return;
+        busy = true;
+        store.isCancelRequested!(jobId)
+          .then((yes) => {
+            if (yes && !cancel.signal.aborted) cancel.abort(new JobCancelledError());
+          })
+          // An unreachable database is handled by the stages' own store calls; the next tick tries again.
+          .catch(() => undefined)
+          .finally(() => {
+            busy = false;
+          });
+      }, this.deps.cancelPollMs ?? DEFAULT_CANCEL_POLL_MS);
+      timer.unref?.();
+    }
+    return () => {
+      clearInterval(timer);
+      if (this.running.get(jobId) === cancel) this.running.delete(jobId);
+    };
   }
 
   private async fail(job: RunnableJob, err: unknown, stage: string | undefined): Promise<RunOutcome> {

@@ -36,6 +36,7 @@ export * from './flipbook';
 export * from './frames/frame-sequence';
 export * from './frames/decode-animated-image';
 export * from './frames/decode-video';
+export * from './frames/loop-seam';
 export * from './background-removal';
 export * from './motion/procedural/render-procedural-motion';
 export * from './motion/motion-provider.port';

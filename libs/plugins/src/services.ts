@@ -8,7 +8,33 @@ export const SERVICES = {
   storage: 'app.storage',
   /** CallbackPort (see callback/callback.port.ts). */
   callbacks: 'app.callbacks',
+  /** Zero or more {@link ShutdownHook}s, run by the host when the application closes. */
+  shutdownHooks: 'app.shutdown-hooks',
 } as const;
+
+/** Frees what a plugin started (worker processes, sessions); called once at application shutdown. */
+export type ShutdownHook = () => Promise<void>;
+
+/**
+ * Registers `hook` to run when the host application closes (after its workers have drained).
+ *
+ * @example
+ * onShutdown(container, () => pool.close());
+ */
+export function onShutdown(container: DependencyContainer, hook: ShutdownHook): void {
+  container.register(SERVICES.shutdownHooks, { useValue: hook });
+}
+
+/**
+ * Runs every registered shutdown hook; one failing does not stop the others. For hosts.
+ *
+ * @example
+ * await runShutdownHooks(container);
+ */
+export async function runShutdownHooks(container: DependencyContainer): Promise<void> {
+  if (!container.isRegistered(SERVICES.shutdownHooks, true)) return;
+  await Promise.allSettled(container.resolveAll<ShutdownHook>(SERVICES.shutdownHooks).map((hook) => hook()));
+}
 
 export function registerServices(container: DependencyContainer, s: { config: AppConfig; storage: StoragePort }): void {
   container.register(SERVICES.config, { useValue: s.config });

@@ -13,6 +13,7 @@ import { JobRoutes } from './job-routes';
 import { PublicUrls } from './public-urls';
 import { RefundOnFailure } from './refund.listener';
 import { QueueLifecycle } from './queue-lifecycle.service';
+import { PluginLifecycle } from './plugin-lifecycle.service';
 import { loadPricingPolicy } from './pricing-loader';
 import { APP_CONFIG, JOB_QUEUE, PIPELINE_CONTAINER, PIPELINE_REGISTRY, PRICING_POLICY, STORAGE } from './tokens';
 
@@ -44,6 +45,7 @@ export class CoreModule {
       ],
       providers: [
         QueueLifecycle,
+        PluginLifecycle,
         { provide: APP_CONFIG, useValue: config },
         { provide: JobRepository, inject: [DataSource], useFactory: (ds: DataSource) => new JobRepository(ds) },
         { provide: WebhookRepository, inject: [DataSource], useFactory: (ds: DataSource) => new WebhookRepository(ds) },

@@ -47,6 +47,14 @@ export class JobWorkerService implements OnApplicationBootstrap, BeforeApplicati
     this.logger.log(`consuming ${this.queue.driver} queue with concurrency ${this.config.worker.concurrency}`);
   }
 
+  /**
+   * Stops a job this process is running now, at once (embedded mode: the API calls it after marking the
+   * job cancel-requested; other workers notice the mark within a second). False when it runs none by that id.
+   */
+  cancel(jobId: string): boolean {
+    return this.runner.cancel(jobId);
+  }
+
   /** Polls the database every second until it answers (or the consumer is stopped). */
   private async waitForDatabase(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {

@@ -67,8 +67,12 @@ export function animatedArResult(job: JobEntity, r: AnimatedArResult, credits: J
     source_kind: r.source_kind,
     motion: r.motion,
     background_removed: r.background_removed,
+    // Absent on results stored before it was recorded.
+    background_removal: r.background_removal ?? null,
     dimensions: r.dimensions,
     frames: r.frames,
+    // Absent on results stored before it was recorded.
+    animation: r.animation ?? null,
     ...presentationView(r),
   };
 }

@@ -1,12 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
 import { JobRepository, WebhookRepository, type JobEntity } from '@app/persistence';
-import { toV1Status } from '@app/pipeline';
+import { isFinal, toV1Status } from '@app/pipeline';
 import { parseDimensionRequest, PRESENTATION_FIELDS, type StillImageResult } from '@app/plugins';
 import { APP_CONFIG, JobRoutes, presentationView, PublicUrls, STORAGE } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
 import { ApiError } from '../http/api-error';
 import { JobAdmission } from '../jobs/job-admission.service';
+import { JobCancellation } from '../jobs/job-cancellation.service';
 import { requestUrl } from '../http/request-url';
 import { acceptPresentation } from '../presentation/presentation-request';
 
@@ -30,6 +31,7 @@ export class ConversionService {
     private readonly urls: PublicUrls,
     private readonly routes: JobRoutes,
     private readonly admission: JobAdmission,
+    private readonly cancellation: JobCancellation,
     @Inject(STORAGE) private readonly storage: StoragePort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -85,7 +87,16 @@ export class ConversionService {
   }
 
   async status(ownerId: string, jobId: string) {
-    const job = await this.owned(ownerId, jobId);
+    return this.statusView(await this.owned(ownerId, jobId));
+  }
+
+  /** Cancels the job; `final` when the status view already shows it failed with `cancelled`. */
+  async cancel(ownerId: string, jobId: string) {
+    const job = await this.cancellation.cancel(await this.owned(ownerId, jobId));
+    return { final: isFinal(job.status), body: await this.statusView(job) };
+  }
+
+  private async statusView(job: JobEntity) {
     const status = toV1Status(job.status);
     return {
       job_id: job.id,

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req, UseGuards, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Req, Res, UseGuards, UseInterceptors } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard, type AuthedRequest } from '../http/api-key.guard';
 import { IdempotencyInterceptor } from '../http/idempotency/idempotency.interceptor';
@@ -33,6 +34,23 @@ export class V1Controller {
   @ApiResponse({ status: 404, description: 'No such job for this key.', type: ErrorResponseDto })
   status(@Req() req: AuthedRequest, @Param('jobId') jobId: string) {
     return this.conversions.status(req.principal.userId, jobId);
+  }
+
+  @Post('jobs/:jobId/cancel')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Cancel a queued or processing job',
+    description: 'A queued job never starts: it fails at once with error.code "cancelled" (200). A processing job is stopped by its worker within 2 s and then fails with "cancelled" '
+      + '(202: the body may still say processing; poll /status or wait for the callback, sent once with status failed).',
+  })
+  @ApiResponse({ status: 200, type: StatusResponseDto, description: 'Cancelled at once: status failed, error.code "cancelled".' })
+  @ApiResponse({ status: 202, type: StatusResponseDto, description: 'Cancel requested: the worker stops the job within 2 s; it then fails with error.code "cancelled".' })
+  @ApiResponse({ status: 404, description: 'No such job for this key.', type: ErrorResponseDto })
+  @ApiResponse({ status: 409, description: 'conflict / job_finished: the job has already completed or failed (a cancelled job included).', type: ErrorResponseDto })
+  async cancel(@Req() req: AuthedRequest, @Param('jobId') jobId: string, @Res({ passthrough: true }) reply: FastifyReply) {
+    const out = await this.conversions.cancel(req.principal.userId, jobId);
+    if (out.final) void reply.status(200);
+    return out.body;
   }
 
   @Get('webhook-secret')

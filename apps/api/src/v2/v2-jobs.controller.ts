@@ -1,10 +1,14 @@
-import { Controller, Get, Inject, Injectable, Param, Req, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Injectable, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { AccountRepository, JobRepository, ShowcaseRepository } from '@app/persistence';
+import { AccountRepository, JobRepository, ShowcaseRepository, type JobEntity } from '@app/persistence';
+import { isFinal } from '@app/pipeline';
 import { PublicUrls, STORAGE, v2JobView } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
 import { ApiError } from '../http/api-error';
+import { JobCancellation } from '../jobs/job-cancellation.service';
 import { ApiKeyGuard, type AuthedRequest } from '../http/api-key.guard';
+import { ErrorResponseDto } from '../v1/v1.dto';
 import { V2JobDto } from './v2.dto';
 
 @Injectable()
@@ -15,12 +19,27 @@ export class V2JobsService {
     private readonly accounts: AccountRepository,
     private readonly urls: PublicUrls,
     @Inject(STORAGE) private readonly storage: StoragePort,
+    private readonly cancellation: JobCancellation,
   ) {}
 
-  async get(ownerId: string, jobId: string) {
+  private async owned(ownerId: string, jobId: string): Promise<JobEntity> {
     const job = /^v2_[a-z2-7]{1,60}$/.test(jobId) ? await this.jobs.findForOwner(jobId, ownerId) : null;
     if (!job) throw ApiError.notFound(`job ${jobId.slice(0, 80)}`);
+    return job;
+  }
+
+  private async view(job: JobEntity) {
     return v2JobView(job, { item: await this.showcases.itemForJob(job.id), accounts: this.accounts }, this.urls, this.storage);
+  }
+
+  async get(ownerId: string, jobId: string) {
+    return this.view(await this.owned(ownerId, jobId));
+  }
+
+  /** Cancels the job; `final` when the view already shows it failed with `cancelled`. */
+  async cancel(ownerId: string, jobId: string) {
+    const job = await this.cancellation.cancel(await this.owned(ownerId, jobId));
+    return { final: isFinal(job.status), body: await this.view(job) };
   }
 }
 
@@ -36,5 +55,22 @@ export class V2JobsController {
   @ApiResponse({ status: 200, type: V2JobDto, description: 'Also the body of an animated AR callback.' })
   get(@Req() req: AuthedRequest, @Param('jobId') jobId: string) {
     return this.jobs.get(req.principal.userId, jobId);
+  }
+
+  @Post(':jobId/cancel')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Cancel a queued or running job',
+    description: 'A queued job never starts: it fails at once with error.code "cancelled" (200). A running job is stopped by its worker within 2 s and then fails with "cancelled" '
+      + '(202: the body may still show it running; poll GET /api/v2/jobs/{id} or wait for the callback). Its charge is refunded in full and its callback (if any) is sent once, with status failed.',
+  })
+  @ApiResponse({ status: 200, type: V2JobDto, description: 'Cancelled at once: status failed, error.code "cancelled".' })
+  @ApiResponse({ status: 202, type: V2JobDto, description: 'Cancel requested: the worker stops the job within 2 s; it then fails with error.code "cancelled".' })
+  @ApiResponse({ status: 404, description: 'No such job for this key (jobs of other accounts included).', type: ErrorResponseDto })
+  @ApiResponse({ status: 409, description: 'conflict / job_finished: the job has already completed or failed (a cancelled job included).', type: ErrorResponseDto })
+  async cancel(@Req() req: AuthedRequest, @Param('jobId') jobId: string, @Res({ passthrough: true }) reply: FastifyReply) {
+    const out = await this.jobs.cancel(req.principal.userId, jobId);
+    if (out.final) void reply.status(200);
+    return out.body;
   }
 }

@@ -81,6 +81,14 @@ class AnimatedArFieldsDto {
   @ApiPropertyOptional({ minimum: 0.1, maximum: 120, description: 'Paired with width_inches.' }) height_inches?: number;
   @ApiPropertyOptional({ description: '"W:H"; the shorter side becomes 24 in.', example: '2:3' }) aspect_ratio?: string;
   @ApiPropertyOptional({ description: 'https URL POSTed the final job payload (GET /api/v2/jobs/{id}) when the job completes or fails.' }) callback_url?: string;
+  @ApiPropertyOptional({
+    enum: ['auto', 'crossfade', 'pingpong', 'cut'],
+    default: 'auto',
+    description: 'How the last frame joins the first. auto: a clip that already loops is kept; otherwise it is cut at the frame most like the first '
+      + '(within the last third) and the frames after it are blended into the start. crossfade: every frame kept, the last frames dissolve into the first. '
+      + 'pingpong: forward then backward (frames dropped evenly to stay within ANIMATION_MAX_FRAMES and 10 s). cut: as decoded. '
+      + 'Procedural motion is an exact loop and is never blended. The result reports animation.seam_score (1 = the wrap is like one ordinary frame step).',
+  }) loop?: string;
 }
 
 export class AnimatedArRequestDto extends IntersectionType(AnimatedArFieldsDto, PresentationRequestDto) {}
@@ -116,6 +124,14 @@ class V2ResultFieldsDto {
   @ApiPropertyOptional({ type: Object, description: 'Animated AR: the motion model used (image sources).' }) motion?: Record<string, unknown>;
   @ApiPropertyOptional({ type: Boolean, description: 'Animated AR.' }) background_removed?: boolean;
   @ApiPropertyOptional({ type: Object, description: 'Animated AR: frame count and timing of the loop.' }) frames?: Record<string, unknown>;
+  @ApiPropertyOptional({
+    type: Object,
+    nullable: true,
+    description: 'Animated AR: the loop as played, {frames, fps (frames / duration_s), duration_s, loop (the mode applied: auto, crossfade, pingpong or cut), '
+      + 'seam_score (mean absolute difference of the last and first frames over the median difference of consecutive frames, on 32 px grey thumbnails; '
+      + '1 = like one ordinary frame step, <= 1.5 seamless)}. Null on results stored before it was recorded.',
+    example: { frames: 14, fps: 12, duration_s: 1.167, loop: 'auto', seam_score: 0.949 },
+  }) animation?: Record<string, unknown> | null;
 }
 
 export class V2ResultDto extends IntersectionType(V2ResultFieldsDto, PresentationResultDto) {}
@@ -156,7 +172,7 @@ class ShowcaseItemFieldsDto {
 }
 
 /** The picture result fields, present once the item's job completed. */
-class PartialResultDto extends PartialType(OmitType(V2ResultDto, ['ar_model_id', 'image_id', 'ai_motion_skipped', 'credits_charged', 'credits_refunded', 'net_credits_charged', 'source_kind', 'motion', 'background_removed', 'frames'] as const)) {}
+class PartialResultDto extends PartialType(OmitType(V2ResultDto, ['ar_model_id', 'image_id', 'ai_motion_skipped', 'credits_charged', 'credits_refunded', 'net_credits_charged', 'source_kind', 'motion', 'background_removed', 'frames', 'animation'] as const)) {}
 
 /** The result fields (V2ResultDto) are present once the item's job completed. */
 export class ShowcaseItemDto extends IntersectionType(ShowcaseItemFieldsDto, PartialResultDto) {}

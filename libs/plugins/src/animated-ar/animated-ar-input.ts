@@ -1,3 +1,5 @@
+import type { LoopMode } from '../frames/loop-seam';
+
 /** The job input of an animated AR job, as the API validated and stored it. */
 export interface AnimatedArInput {
   image_url?: string;
@@ -9,6 +11,8 @@ export interface AnimatedArInput {
   width_inches?: number;
   height_inches?: number;
   callback_url?: string;
+  /** How the end joins the start (default `auto`): see frames/loop-seam.ts. */
+  loop?: LoopMode;
 }
 
 /** What the source turned out to be, told by its bytes. */

@@ -1,14 +1,14 @@
 import type { AppConfig } from '@app/config';
 import { definePlugin, registerPipeline, registerStage, type PipelineDefinition } from '@app/pipeline';
 import type { StoragePort } from '@app/storage';
-import { BackgroundRemover } from '../background-removal';
+import { BackgroundRemover, BackgroundRemoverPool, type BackgroundRemoverPort } from '../background-removal';
 import { MotionCatalog, registerMotionProvider } from '../motion/motion-provider.port';
 import { proceduralMotionProvider } from '../motion/procedural/procedural-motion.adapter';
-import { SERVICES } from '../services';
+import { onShutdown, SERVICES } from '../services';
 import { createAnimatedSourceStage } from './animated-source.stage';
 import { createBackgroundRemovalStage } from './background-removal.stage';
-import { flipbookWriterStage } from './flipbook-writer.stage';
-import { createFramesStage } from './frames.stage';
+import { createFlipbookWriterStage } from './flipbook-writer.stage';
+import { createFramesStage, frameLimits } from './frames.stage';
 import { createMotionStage } from './motion.stage';
 import { createPublishAnimatedStage } from './publish-animated.stage';
 
@@ -26,6 +26,12 @@ export const ANIMATED_AR_PIPELINE: PipelineDefinition = {
   ],
 };
 
+function createRemover(config: AppConfig): BackgroundRemoverPort {
+  const a = config.animated;
+  const opts = { inferShortSide: a.bgRemovalInferPx, threads: a.bgRemovalThreads };
+  return a.bgRemovalWorkers > 0 ? new BackgroundRemoverPool({ ...opts, workers: a.bgRemovalWorkers }) : new BackgroundRemover(opts);
+}
+
 /** Resolves the motion catalog on first use, so providers registered by later plugins are included. */
 export const MOTION_CATALOG = 'motion.catalog';
 
@@ -34,8 +40,10 @@ export const animatedArPlugin = definePlugin({
   register(container) {
     const config = container.resolve<AppConfig>(SERVICES.config);
     const storage = container.resolve<StoragePort>(SERVICES.storage);
-    let remover: BackgroundRemover | undefined;
-    const getRemover = () => (remover ??= new BackgroundRemover({ inferShortSide: config.animated.bgRemovalInferPx, threads: config.animated.bgRemovalThreads }));
+    let remover: BackgroundRemoverPort | undefined;
+    // Created on the first cut-out: BG_REMOVAL_WORKERS worker processes, or inline on the event loop (0).
+    const getRemover = () => (remover ??= createRemover(config));
+    onShutdown(container, async () => remover?.close());
     let catalog: MotionCatalog | undefined;
     const getCatalog = () => (catalog ??= MotionCatalog.fromContainer(container, config.animated.motionDefaultModel));
     container.register(MOTION_CATALOG, { useFactory: () => getCatalog() });
@@ -44,7 +52,7 @@ export const animatedArPlugin = definePlugin({
     registerStage(container, createFramesStage(config));
     registerStage(container, createMotionStage({ config, storage, catalog: getCatalog, remover: getRemover }));
     registerStage(container, createBackgroundRemovalStage(getRemover));
-    registerStage(container, flipbookWriterStage);
+    registerStage(container, createFlipbookWriterStage(frameLimits(config)));
     registerStage(container, createPublishAnimatedStage(storage));
     registerPipeline(container, ANIMATED_AR_PIPELINE);
   },

@@ -1,14 +1,26 @@
 import type { AppConfig } from '@app/config';
 import { UserError, type StageProvider } from '@app/pipeline';
-import { fetchSource, type FetchedSource } from '../fetch/fetch-source';
+import { join } from 'node:path';
+import { fetchSource, fetchSourceToFile, type FetchedSource } from '../fetch/fetch-source';
+import type { SniffedType } from '../fetch/sniff';
 import { animatedInput } from './animated-ar-input';
+import { freshJobTempDir, removeJobTempDir, sweepStaleJobDirs } from './job-temp';
+
+/**
+ * The downloaded source: an image in memory (`bytes`), or a video streamed to `file` in the job's temp
+ * folder (see job-temp.ts: removed by the `frames` stage, which reads it).
+ */
+export type AnimatedSource = FetchedSource | { file: string; size: number; type: SniffedType; url: string; bytes?: undefined };
 
 /**
  * Downloads the animated AR source under the v2 rules (spec §8): https only, no redirects, the real type
  * sniffed from the bytes; an image_url must be a picture, a video_url an mp4 / mov / webm of at most
- * VIDEO_MAX_BYTES (enforced while streaming).
+ * VIDEO_MAX_BYTES (enforced while streaming). A video goes to a file in the job's temp folder as it
+ * streams, never whole in memory. Creating the stage sweeps job folders a crash left behind.
  */
-export function createAnimatedSourceStage(config: AppConfig): StageProvider<FetchedSource> {
+export function createAnimatedSourceStage(config: AppConfig, download: { toFile?: typeof fetchSourceToFile } = {}): StageProvider<AnimatedSource> {
+  const toFile = download.toFile ?? fetchSourceToFile;
+  void sweepStaleJobDirs();
   return {
     id: 'animated-source',
     async run(ctx) {
@@ -17,17 +29,29 @@ export function createAnimatedSourceStage(config: AppConfig): StageProvider<Fetc
       const url = video ? input.video_url : input.image_url;
       if (typeof url !== 'string') throw new UserError('missing_source', 'animated-source: the job has neither image_url nor video_url');
       ctx.progress(0.05);
-      const out = await fetchSource(url, {
+      const rules = {
         maxBytes: video ? config.animated.videoMaxBytes : config.fetch.maxBytes,
         timeoutMs: video ? Math.max(config.fetch.timeoutMs, config.animated.videoTimeoutMs) : config.fetch.timeoutMs,
         connectTimeoutMs: config.fetch.connectTimeoutMs,
         strict: true,
         allowPrivateNetworks: config.allowPrivateNetworks,
-        accept: video ? ['video'] : ['image'],
+        accept: video ? (['video'] as const) : (['image'] as const),
         signal: ctx.signal,
-      });
-      ctx.progress(1);
-      return out;
+      };
+      if (!video) {
+        const out = await fetchSource(url, rules);
+        ctx.progress(1);
+        return out;
+      }
+      const dir = await freshJobTempDir(ctx.job.id);
+      try {
+        const out = await toFile(url, join(dir, 'source'), rules);
+        ctx.progress(1);
+        return out;
+      } catch (e) {
+        await removeJobTempDir(ctx.job.id);
+        throw e;
+      }
     },
   };
 }

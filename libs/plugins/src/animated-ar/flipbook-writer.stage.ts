@@ -9,10 +9,13 @@ import { framedPoster } from '../scene-builder/framed-poster';
 import { pictureScene } from '../scene-builder/picture-model';
 import { checkFileBudget, checkViewerBudgets } from '../scene-builder/scene.stage';
 import { writeSceneUsdz } from '../usdz-writer/write-scene-usdz';
-import type { AlphaMode } from '../frames/frame-sequence';
+import { classifyAlpha, DEFAULT_FRAME_LIMITS, type AlphaMode, type FrameLimits } from '../frames/frame-sequence';
+import { DEFAULT_LOOP_MODE, makeLoop, type LoopMode } from '../frames/loop-seam';
 import type { Poster } from '../normalise/normalise-image';
+import { animatedInput } from './animated-ar-input';
 import type { BackgroundRemovalOutput } from './background-removal.stage';
 import type { SourceFrames } from './frames.stage';
+import type { MotionStageOutput } from './motion.stage';
 
 export interface FlipbookOutput {
   glb: Buffer;
@@ -22,17 +25,44 @@ export interface FlipbookOutput {
   frames: { count: number; width: number; height: number; duration_s: number; atlases: number; alpha: AlphaMode };
   presentation: Presentation;
   outer_dimensions: { width_inches: number; height_inches: number; depth_inches: number };
+  animation: AnimationInfo;
+}
+
+/**
+ * The played loop as built: frame count, mean frame rate (frames / duration), loop length, the loop mode
+ * applied (`cut` when `auto` found the clip already looping, or for procedural motion, which is exact) and
+ * the seam score (frames/loop-seam.ts: MAD(last, first) / median MAD of consecutive frames; <= 1.5 seamless).
+ */
+export interface AnimationInfo {
+  frames: number;
+  fps: number;
+  duration_s: number;
+  loop: LoopMode;
+  seam_score: number;
 }
 
 /**
  * Builds the looping flipbook GLB and USDZ (DESIGN §5) from the final frames, sized by the source's
  * displayed proportions (or the request's inches), and the poster from the first frame.
  */
-export const flipbookWriterStage: StageProvider<FlipbookOutput> = {
+export const createFlipbookWriterStage = (limits: Pick<FrameLimits, 'maxFrames' | 'maxDurationS'> = DEFAULT_FRAME_LIMITS): StageProvider<FlipbookOutput> => ({
   id: 'flipbook-writer',
   async run(ctx) {
     const src = ctx.outputs.frames as SourceFrames;
-    const { sequence } = ctx.outputs['background-removal'] as BackgroundRemovalOutput;
+    const removed = (ctx.outputs['background-removal'] as BackgroundRemovalOutput).sequence;
+    const motion = ctx.outputs.motion as MotionStageOutput | undefined;
+    // The loop seam (request `loop`). Procedural motion is already an exact loop: scored, never blended. An
+    // animated image is an authored loop: `auto` keeps it (crossfade / pingpong still apply when asked for).
+    const looped = makeLoop(removed.frames, removed.width, removed.height, {
+      mode: animatedInput(ctx.job.input).loop ?? DEFAULT_LOOP_MODE,
+      periodic: src.kind === 'image' && motion?.model === 'procedural',
+      authored: src.kind === 'animated-image',
+      maxFrames: limits.maxFrames,
+      maxDurationS: limits.maxDurationS,
+    });
+    // Blending 1-bit alpha makes soft edges: classified again.
+    const blended = looped.applied === 'auto' || looped.applied === 'crossfade';
+    const sequence = { ...removed, frames: looped.frames, alpha: blended && removed.alpha === 'mask' ? classifyAlpha(looped.frames) : removed.alpha };
     const dimensions = resolveDimensions(parseDimensionRequest(ctx.job.input), src.sourceWidth, src.sourceHeight);
     const presentation = parsePresentation(ctx.job.input);
     const alpha = sequence.alpha;
@@ -48,6 +78,7 @@ export const flipbookWriterStage: StageProvider<FlipbookOutput> = {
     const poster = await framedPoster(picturePoster, dimensions, presentation);
     ctx.progress(1);
     const duration = sequence.frames.reduce((s, f) => s + f.duration, 0);
+    const round = (v: number, d: number) => Math.round(v * 10 ** d) / 10 ** d;
     return {
       glb,
       usdz,
@@ -56,9 +87,19 @@ export const flipbookWriterStage: StageProvider<FlipbookOutput> = {
       frames: { count: frames.length, width: sequence.width, height: sequence.height, duration_s: Math.round(duration * 1000) / 1000, atlases: atlases.length, alpha },
       presentation,
       outer_dimensions: outerDimensions(dimensions, presentation),
+      animation: {
+        frames: frames.length,
+        fps: duration > 0 ? round(frames.length / duration, 2) : 0,
+        duration_s: round(duration, 3),
+        loop: looped.applied,
+        seam_score: round(looped.seamScore, 3),
+      },
     };
   },
-};
+});
+
+/** The flipbook writer with the default caps (ANIMATION_MAX_FRAMES 96, 10 s loop). */
+export const flipbookWriterStage = createFlipbookWriterStage();
 
 async function posterOf(rgba: Buffer, width: number, height: number, alpha: boolean): Promise<Poster> {
   const img = sharp(rgba, { raw: { width, height, channels: 4 } });

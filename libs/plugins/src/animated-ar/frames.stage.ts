@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import type { AppConfig } from '@app/config';
 import { UserError, type StageProvider } from '@app/pipeline';
-import type { FetchedSource } from '../fetch/fetch-source';
+import type { AnimatedSource } from './animated-source.stage';
 import { decodeAnimatedImage, isAnimatedImage } from '../frames/decode-animated-image';
 import { decodeVideo, probeVideo, type VideoTools } from '../frames/decode-video';
 import { fitFrameSize, type FrameLimits, type FrameSequence } from '../frames/frame-sequence';
 import type { SourceKind } from './animated-ar-input';
+import { removeJobTempDir } from './job-temp';
 
 /** A still picture, RGBA, as displayed. */
 export interface StillPicture {
@@ -61,8 +62,16 @@ export function createFramesStage(config: AppConfig): StageProvider<SourceFrames
   return {
     id: 'frames',
     async run(ctx) {
-      const src = ctx.outputs['animated-source'] as FetchedSource;
-      if (src.type.kind === 'video') return decodeVideoSource(src.bytes, config, limits, ctx.signal, ctx.progress);
+      const src = ctx.outputs['animated-source'] as AnimatedSource;
+      if (src.bytes === undefined) {
+        // A video streamed to the job's temp folder: this stage consumes it and removes it, whatever happens.
+        try {
+          return await decodeVideoFile(src.file, config, limits, ctx.signal, ctx.progress);
+        } finally {
+          await removeJobTempDir(ctx.job.id);
+        }
+      }
+      if (src.type.kind === 'video') return withTempFile((path) => writeFile(path, src.bytes), (path) => decodeVideoFile(path, config, limits, ctx.signal, ctx.progress));
       if (await isAnimatedImage(src.bytes)) {
         const sequence = await decodeAnimatedImage(src.bytes, limits, {
           maxSourceFrames: config.animated.maxSourceFrames,
@@ -82,18 +91,16 @@ export function createFramesStage(config: AppConfig): StageProvider<SourceFrames
   };
 }
 
-function decodeVideoSource(bytes: Buffer, config: AppConfig, limits: FrameLimits, signal: AbortSignal, progress: (f: number) => void): Promise<SourceFrames> {
+async function decodeVideoFile(path: string, config: AppConfig, limits: FrameLimits, signal: AbortSignal, progress: (f: number) => void): Promise<SourceFrames> {
   const tools = videoTools(config);
-  return withTempFile((path) => writeFile(path, bytes), async (path) => {
-    const probe = await probeVideo(path, tools, signal);
-    if (probe.durationS > config.animated.videoMaxDurationS) {
-      throw new UserError('video_too_long', `frames: the video lasts ${probe.durationS.toFixed(1)} s; at most ${config.animated.videoMaxDurationS} s are accepted (the first 10 s become the loop)`);
-    }
-    progress(0.2);
-    const sequence = await decodeVideo(path, tools, limits, { fps: config.animated.videoFps, signal, probe });
-    progress(1);
-    return { kind: 'video', sourceWidth: probe.displayWidth, sourceHeight: probe.displayHeight, sequence };
-  });
+  const probe = await probeVideo(path, tools, signal);
+  if (probe.durationS > config.animated.videoMaxDurationS) {
+    throw new UserError('video_too_long', `frames: the video lasts ${probe.durationS.toFixed(1)} s; at most ${config.animated.videoMaxDurationS} s are accepted (the first 10 s become the loop)`);
+  }
+  progress(0.2);
+  const sequence = await decodeVideo(path, tools, limits, { fps: config.animated.videoFps, signal, probe });
+  progress(1);
+  return { kind: 'video', sourceWidth: probe.displayWidth, sourceHeight: probe.displayHeight, sequence };
 }
 
 async function decodeStill(bytes: Buffer, config: AppConfig, limits: FrameLimits): Promise<Omit<SourceFrames, 'kind'>> {

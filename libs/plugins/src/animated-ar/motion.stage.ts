@@ -3,9 +3,9 @@ import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import sharp from 'sharp';
 import type { AppConfig } from '@app/config';
-import { OperationalError, UserError, type StageContext, type StageProvider } from '@app/pipeline';
+import { jobEnded, OperationalError, UserError, type StageContext, type StageProvider } from '@app/pipeline';
 import type { StoragePort } from '@app/storage';
-import type { BackgroundRemover } from '../background-removal';
+import type { BackgroundRemoverPort } from '../background-removal';
 import { decodeVideo } from '../frames/decode-video';
 import { classifyAlpha, fitFrameSize, type FrameSequence } from '../frames/frame-sequence';
 import type { MotionCatalog, MotionContext, MotionHandle, MotionOutput, MotionProvider, MotionRequest } from '../motion/motion-provider.port';
@@ -34,7 +34,7 @@ export interface MotionStageDeps {
   config: AppConfig;
   storage: StoragePort;
   catalog: () => MotionCatalog;
-  remover: () => BackgroundRemover;
+  remover: () => BackgroundRemoverPort;
 }
 
 const DEFAULT_POLL_MS = 2000;
@@ -109,6 +109,20 @@ async function runOperation(ctx: StageContext, deps: MotionStageDeps, provider: 
   } else {
     ctx.log.info('motion: resuming a started operation', { jobId: ctx.job.id, model: req.model });
   }
+  try {
+    return await pollOperation(ctx, deps, provider, req, mctx, cp);
+  } catch (err) {
+    // The job has ended (cancelled by its owner, or past its time limit): stop the paid operation now
+    // instead of leaving it for a next attempt to resume. On its own signal (already aborted) it could not.
+    if (jobEnded(ctx.signal)) {
+      await provider.cancel(cp.handle, { ...mctx, signal: AbortSignal.timeout(10_000) }).catch((e: Error) => ctx.log.warn('motion: cancel failed', { jobId: ctx.job.id, error: e.message }));
+      await ctx.checkpoints.set('motion', null).catch(() => undefined);
+    }
+    throw err;
+  }
+}
+
+async function pollOperation(ctx: StageContext, deps: MotionStageDeps, provider: MotionProvider, req: MotionRequest, mctx: MotionContext, cp: MotionCheckpoint): Promise<MotionOutput> {
   for (;;) {
     if (ctx.signal.aborted) throw new OperationalError('aborted', 'motion: interrupted; the operation is resumed by the next attempt');
     const poll = await provider.poll(cp.handle, req, mctx);

@@ -17,8 +17,15 @@ export interface AnimatedArResult {
   ai_motion_skipped: boolean;
   motion: { video_model: string; motion_style: string } | null;
   background_removed: boolean;
+  /**
+   * How the background was removed: once on the still before a motion that keeps transparency, or on every
+   * frame (animated sources, motion models that need an opaque picture). Null when not asked.
+   */
+  background_removal?: { path: 'once-before-motion' | 'per-frame'; frames_processed: number } | null;
   dimensions: Dimensions;
   frames: FlipbookOutput['frames'];
+  /** The played loop: frames, mean fps, length, loop mode applied, seam score. Absent on results stored before it existed. */
+  animation?: FlipbookOutput['animation'];
   files: StillImageResult['files'];
 }
 
@@ -37,11 +44,20 @@ export function createPublishAnimatedStage(storage: StoragePort): StageProvider<
         ai_motion_skipped: src.kind === 'animated-image',
         motion: motion.skipped ? null : { video_model: motion.model ?? '', motion_style: motion.style ?? '' },
         background_removed: bg.removed,
+        background_removal: backgroundRemovalPath(bg, motion),
         dimensions: out.dimensions,
         frames: out.frames,
+        animation: out.animation,
         files,
         ...presentationResult(out),
       };
     },
   };
+}
+
+/** The `background_removal` field of the result: which path cut the subject out, and on how many frames. */
+export function backgroundRemovalPath(bg: BackgroundRemovalOutput, motion: MotionStageOutput): AnimatedArResult['background_removal'] {
+  if (!bg.removed) return null;
+  const once = motion.backgroundRemoved;
+  return { path: once ? 'once-before-motion' : 'per-frame', frames_processed: bg.framesProcessed ?? (once ? 1 : bg.sequence.frames.length) };
 }

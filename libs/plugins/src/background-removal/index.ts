@@ -1,2 +1,3 @@
 export * from './background-remover';
+export * from './background-remover-pool';
 export { resizeIsnetModel, ISNET_SIZE_STEP } from './onnx-model-patch';

@@ -1,3 +1,4 @@
+import { createWriteStream } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { OperationalError, UserError } from '@app/pipeline';
@@ -24,6 +25,17 @@ export interface FetchOptions {
 
 export interface FetchedSource {
   bytes: Buffer;
+  type: SniffedType;
+  /** URL after redirects. */
+  url: string;
+}
+
+/** A source streamed to a local file by {@link fetchSourceToFile}. */
+export interface FetchedFile {
+  /** The file written (the caller owns it and removes it). */
+  file: string;
+  /** Bytes written. */
+  size: number;
   type: SniffedType;
   /** URL after redirects. */
   url: string;
@@ -96,6 +108,29 @@ export async function guardedGet(rawUrl: string, opts: GuardedGetOptions, signal
  * Failures are {@link UserError} (bad source) or {@link OperationalError} (worth a retry: 5xx, 429).
  */
 export async function fetchSource(rawUrl: string, options: FetchOptions): Promise<FetchedSource> {
+  const { res, url, opts, signal, deadline } = await openSource(rawUrl, options);
+  const bytes = await readCapped(res, opts.maxBytes, signal, deadline);
+  const type = checkType(bytes, opts.accept);
+  return { bytes, type, url: url.toString() };
+}
+
+/**
+ * {@link fetchSource} that streams the body to `file` instead of memory (videos up to VIDEO_MAX_BYTES):
+ * same rules, the byte cap enforced on the wire, the type sniffed from the first bytes before the rest is
+ * written, back-pressure from the disk. On failure the partial file may remain: the caller owns `file`
+ * (put it in a folder it removes).
+ *
+ * @example
+ * const { file, size, type } = await fetchSourceToFile(url, join(jobDir, 'source'), { maxBytes: 200 << 20, ...limits, accept: ['video'] });
+ */
+export async function fetchSourceToFile(rawUrl: string, file: string, options: FetchOptions): Promise<FetchedFile> {
+  const { res, url, opts, signal, deadline } = await openSource(rawUrl, options);
+  const { size, type } = await streamCapped(res, file, opts, signal, deadline);
+  return { file, size, type, url: url.toString() };
+}
+
+/** Connects (SSRF guard, redirects), then checks the status and the declared length. */
+async function openSource(rawUrl: string, options: FetchOptions) {
   const opts = { ...FETCH_DEFAULTS, ...options };
   const deadline = AbortSignal.timeout(opts.timeoutMs);
   const signal = opts.signal ? AbortSignal.any([opts.signal, deadline]) : deadline;
@@ -113,18 +148,25 @@ export async function fetchSource(rawUrl: string, options: FetchOptions): Promis
     res.destroy();
     throw err('source_too_large', `the source is ${declared} bytes, over the ${opts.maxBytes}-byte limit`);
   }
-  const bytes = await readCapped(res, opts.maxBytes, signal, deadline);
-  const type = sniffType(bytes);
+  return { res, url, opts, signal, deadline };
+}
+
+/** The sniffed type of the first bytes, if `accept` takes it. */
+function checkType(head: Buffer, accept: readonly SniffedType['kind'][]): SniffedType {
+  const type = sniffType(head);
   if (!type) {
-    const wanted = opts.accept.includes('video') ? 'video (mp4, mov, webm)' : 'image (JPEG, PNG, GIF, WebP, AVIF, HEIF, TIFF)';
+    const wanted = accept.includes('video') ? 'video (mp4, mov, webm)' : 'image (JPEG, PNG, GIF, WebP, AVIF, HEIF, TIFF)';
     throw err('unsupported_type', `the source is not a supported ${wanted}`);
   }
-  if (!opts.accept.includes(type.kind)) {
+  if (!accept.includes(type.kind)) {
     const a = (k: string) => `${/^[aeiou]/.test(k) ? 'an' : 'a'} ${k}`;
-    throw err('unsupported_type', `the source is ${a(type.kind)} (${type.mime}), not ${opts.accept.map(a).join(' or ')}`);
+    throw err('unsupported_type', `the source is ${a(type.kind)} (${type.mime}), not ${accept.map(a).join(' or ')}`);
   }
-  return { bytes, type, url: url.toString() };
+  return type;
 }
+
+/** Bytes {@link sniffType} looks at. */
+const SNIFF_BYTES = 12;
 
 function request(url: URL, opts: GuardedGetOptions, allowPrivate: boolean, signal: AbortSignal, deadline: AbortSignal): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
@@ -194,6 +236,86 @@ function readCapped(res: http.IncomingMessage, maxBytes: number, signal: AbortSi
       if (deadline.aborted) reject(err('source_timeout', 'the download took too long'));
       else if (signal.aborted) reject(new OperationalError('aborted', 'fetch: interrupted'));
       else reject(new OperationalError('source_network_error', `fetch: connection lost: ${e.message}`));
+    });
+  });
+}
+
+/** Maps a body stream error the way {@link readCapped} does. */
+function bodyError(e: Error, signal: AbortSignal, deadline: AbortSignal): Error {
+  if (deadline.aborted) return err('source_timeout', 'the download took too long');
+  if (signal.aborted) return new OperationalError('aborted', 'fetch: interrupted');
+  return new OperationalError('source_network_error', `fetch: connection lost: ${e.message}`);
+}
+
+/**
+ * Writes the body to `file` as it comes, pausing the socket while the disk catches up: memory stays at a
+ * few chunks whatever the size. The cap and the type (from the first bytes) are checked on the wire.
+ */
+function streamCapped(
+  res: http.IncomingMessage,
+  file: string,
+  opts: { maxBytes: number; accept: readonly SniffedType['kind'][] },
+  signal: AbortSignal,
+  deadline: AbortSignal,
+): Promise<{ size: number; type: SniffedType }> {
+  return new Promise((resolve, reject) => {
+    const out = createWriteStream(file, { flags: 'w', mode: 0o600 });
+    let size = 0;
+    let head: Buffer | undefined = Buffer.alloc(0);
+    let type: SniffedType | undefined;
+    let settled = false;
+    const finish = (e?: Error) => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', onAbort);
+      if (e) {
+        res.destroy();
+        out.destroy();
+        // The file is closed before the caller removes it.
+        out.once('close', () => reject(e));
+        if (out.closed) reject(e);
+      } else {
+        // Resolved once the file is flushed and closed, for the tools that read it next.
+        out.once('close', () => (writeError ? reject(writeError) : resolve({ size, type: type! })));
+        out.end();
+      }
+    };
+    let writeError: Error | undefined;
+    const onAbort = () => res.destroy(new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    res.on('data', (c: Buffer) => {
+      if (settled) return;
+      size += c.length;
+      if (size > opts.maxBytes) return finish(err('source_too_large', `the source is over the ${opts.maxBytes}-byte limit`));
+      if (head) {
+        head = Buffer.concat([head, c]);
+        if (head.length >= SNIFF_BYTES) {
+          try {
+            type = checkType(head, opts.accept);
+          } catch (e) {
+            return finish(e as Error);
+          }
+          head = undefined;
+        }
+      }
+      if (!out.write(c)) {
+        res.pause();
+        out.once('drain', () => res.resume());
+      }
+    });
+    res.on('end', () => {
+      if (settled) return;
+      try {
+        type ??= checkType(head ?? Buffer.alloc(0), opts.accept);
+      } catch (e) {
+        return finish(e as Error);
+      }
+      finish();
+    });
+    res.on('error', (e) => finish(bodyError(e, signal, deadline)));
+    out.on('error', (e) => {
+      writeError = new OperationalError('source_write_failed', `fetch: could not write the download: ${e.message}`);
+      finish(writeError);
     });
   });
 }

@@ -1,4 +1,4 @@
-import { parseDimensionRequest, PRESENTATION_FIELDS, type AnimatedArInput } from '@app/plugins';
+import { LOOP_MODES, parseDimensionRequest, PRESENTATION_FIELDS, type AnimatedArInput, type LoopMode } from '@app/plugins';
 import { ApiError } from '../../http/api-error';
 import { requestUrl } from '../../http/request-url';
 import { acceptPresentation, type PresentationInput } from '../../presentation/presentation-request';
@@ -7,7 +7,7 @@ import { acceptPresentation, type PresentationInput } from '../../presentation/p
 export const ANIMATED_AR_LIMITS = { customMotion: 400, motionStyle: 64, url: 4096 } as const;
 
 const KNOWN = new Set<string>([
-  'image_url', 'video_url', 'remove_background', 'motion_style', 'custom_motion', 'video_model', 'width_inches', 'height_inches', 'aspect_ratio', 'callback_url',
+  'image_url', 'video_url', 'remove_background', 'motion_style', 'custom_motion', 'video_model', 'width_inches', 'height_inches', 'aspect_ratio', 'callback_url', 'loop',
   // placement, allow_scaling, finish, frame, mat and the banner: kept as sent, resolved by the pipeline.
   ...PRESENTATION_FIELDS,
 ]);
@@ -64,6 +64,10 @@ export function parseAnimatedArRequest(body: unknown, enabledModels: readonly st
       throw ApiError.invalid('video_model', `video_model: must be an enabled model: ${enabledModels.join(', ')}`, 'invalid_video_model');
     }
     input.video_model = b.video_model;
+  }
+  if (present(b.loop)) {
+    if (typeof b.loop !== 'string' || !LOOP_MODES.includes(b.loop as LoopMode)) throw ApiError.invalid('loop', `loop: must be one of ${LOOP_MODES.join(', ')}`);
+    input.loop = b.loop as LoopMode;
   }
   if (present(b.callback_url)) input.callback_url = requestUrl('callback_url', b.callback_url, { https: true, blockPrivate: opts.blockPrivate });
   // A bad size is a UserError naming its param: the error filter answers 400.
