@@ -12,7 +12,9 @@ describe('loadConfig', () => {
     expect(c).toMatchObject({ mode: 'embedded', role: 'all', port: 3000, host: '0.0.0.0', publicBaseUrl: 'http://localhost:3000', allowPrivateNetworks: false });
     expect(c.worker.concurrency).toBe(2);
     expect(c.worker.stageTimeoutMs).toBe(600_000);
-    expect(c.animated).toMatchObject({ maxSourceFrames: 1000, maxSourcePixels: 4_000_000_000 });
+    expect(c.animated).toMatchObject({ maxSourceFrames: 1000, maxSourcePixels: 4_000_000_000, bgRemovalWorkers: 1 });
+    expect(loadConfig({ DATA_DIR: dir, BG_REMOVAL_WORKERS: '0' }).animated.bgRemovalWorkers).toBe(0);
+    expect(() => loadConfig({ DATA_DIR: dir, BG_REMOVAL_WORKERS: '17' })).toThrow(ConfigError);
     expect(c.trustProxy).toBe(false);
     expect(c.database).toEqual({ connectTimeoutMs: 5000, queryTimeoutMs: 30_000 });
     expect(c.accountMaxActiveJobs).toBe(250);

@@ -49,6 +49,7 @@ beforeAll(async () => {
   const files: Record<string, string> = { '/big.mp4': join(work, 'big.mp4') };
   server = createServer((req, res) => {
     if (req.url === '/broken.webm') return void res.writeHead(200, { 'content-length': broken.length }).end(broken);
+    if (req.url === '/page.html') return void res.writeHead(200).end('<!doctype html><html><body>not a video</body></html>');
     // `?chunked`: no Content-Length, so only the count on the wire can stop it.
     const [path, query] = (req.url ?? '').split('?');
     const file = files[path];
@@ -115,6 +116,8 @@ describe('video sources stream to a per-job temp file', () => {
     await expect(sourceStage(small).run(context(tooBig, `${base}/big.mp4`))).rejects.toMatchObject({ code: 'source_too_large' });
     expect(existsSync(jobTempDir(tooBig))).toBe(false);
     await expect(sourceStage(small).run(context(tooBig, `${base}/big.mp4?chunked`))).rejects.toMatchObject({ code: 'source_too_large' });
+    expect(existsSync(jobTempDir(tooBig))).toBe(false);
+    await expect(sourceStage().run(context(tooBig, `${base}/page.html`))).rejects.toMatchObject({ code: 'unsupported_type' });
     expect(existsSync(jobTempDir(tooBig))).toBe(false);
   }, 60_000);
 

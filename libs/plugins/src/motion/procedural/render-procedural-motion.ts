@@ -132,6 +132,8 @@ function visibleRect(poses: readonly CameraPose[], src: { width: number; height:
 /** A source region, resampled and premultiplied, ready for bilinear sampling. */
 interface SourcePlane {
   px: Float32Array;
+  /** Every pixel has alpha 255: frames need no alpha taps nor un-premultiplying. */
+  opaque: boolean;
   width: number;
   height: number;
   /** Source px -> plane px, per axis; and the source position of the plane's origin. */
@@ -157,15 +159,17 @@ async function preparePlane(still: RgbaStill, poses: readonly CameraPose[], out:
   if (width !== rect.width || height !== rect.height) img = img.resize(width, height, { fit: 'fill', kernel: 'lanczos3' });
   const raw = await img.ensureAlpha().raw().toBuffer();
   const px = new Float32Array(raw.length);
+  let opaque = true;
   for (let i = 0; i < raw.length; i += 4) {
     const a = raw[i + 3];
+    if (a !== 255) opaque = false;
     const k = a / 255;
     px[i] = raw[i] * k;
     px[i + 1] = raw[i + 1] * k;
     px[i + 2] = raw[i + 2] * k;
     px[i + 3] = a;
   }
-  return { px, width, height, sx: width / rect.width, sy: height / rect.height, left: rect.left, top: rect.top };
+  return { px, opaque, width, height, sx: width / rect.width, sy: height / rect.height, left: rect.left, top: rect.top };
 }
 
 // Aliased once: a global `Math.*` lookup per pixel is ~100x slower where the global object is a sandbox (jest's vm).
@@ -178,7 +182,7 @@ const clampIndex = (i: number, n: number) => (i < 0 ? 0 : i >= n ? n - 1 : i);
  * window leaving the picture would show, never be hidden by smeared edges.
  */
 function renderFrame(plane: SourcePlane, pose: CameraPose, out: { width: number; height: number }): Buffer {
-  const { px, width: pw, height: ph } = plane;
+  const { px, opaque, width: pw, height: ph } = plane;
   const c = Math.cos(pose.angle);
   const s = Math.sin(pose.angle);
   // Plane position of output pixel (X, Y)'s centre = o + X * u + Y * v.
@@ -216,6 +220,18 @@ function renderFrame(plane: SourcePlane, pose: CameraPose, out: { width: number;
       const w10 = tx * (1 - ty);
       const w01 = (1 - tx) * ty;
       const w11 = tx * ty;
+      const p00 = ra + xa;
+      const p10 = ra + xb;
+      const p01 = rb + xa;
+      const p11 = rb + xb;
+      if (opaque) {
+        // All taps opaque: the weights sum to 1 and the colour needs no un-premultiplying.
+        dst[d] = w00 * px[p00] + w10 * px[p10] + w01 * px[p01] + w11 * px[p11];
+        dst[d + 1] = w00 * px[p00 + 1] + w10 * px[p10 + 1] + w01 * px[p01 + 1] + w11 * px[p11 + 1];
+        dst[d + 2] = w00 * px[p00 + 2] + w10 * px[p10 + 2] + w01 * px[p01 + 2] + w11 * px[p11 + 2];
+        dst[d + 3] = 255;
+        continue;
+      }
       const a = w00 * px[ra + xa + 3] + w10 * px[ra + xb + 3] + w01 * px[rb + xa + 3] + w11 * px[rb + xb + 3];
       if (a <= 0) continue;
       const un = 255 / a;
