@@ -365,7 +365,8 @@ async function backgroundRemovalQuality(mediaDir: string, configs: Array<Backgro
  * every 10 ms from before the download), and whether the temp folder is gone after.
  */
 async function streamBigVideo(url: string) {
-  const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), 'ar-bench-data-')), ALLOW_PRIVATE_NETWORKS: 'true' });
+  const dataDir = mkdtempSync(join(tmpdir(), 'ar-bench-data-'));
+  const config = loadConfig({ DATA_DIR: dataDir, ALLOW_PRIVATE_NETWORKS: 'true' });
   const ctx = (outputs: Record<string, unknown>): StageContext => ({
     job: { id: 'bench-big-video', kind: 'v2.animated-ar', ownerId: null, input: { video_url: url }, attempt: 1 },
     outputs,
@@ -383,6 +384,7 @@ async function streamBigVideo(url: string) {
   const tempFileBytes = 'file' in src ? (await import('node:fs')).statSync(src.file).size : null;
   const [frames, tFrames] = await time(() => createFramesStage(config).run(ctx({ 'animated-source': src })) as Promise<SourceFrames>);
   clearInterval(sampler);
+  rmSync(dataDir, { recursive: true, force: true });
   const mb = (b: number) => Math.round(b / 1024 / 1024);
   return {
     source_bytes: 'size' in src ? src.size : null,
