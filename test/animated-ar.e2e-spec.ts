@@ -301,7 +301,9 @@ describe('animated AR jobs (real downloads over https, ffmpeg, sharp, ONNX)', ()
     expect(job.body).toMatchObject({ credits_charged: 0, pricing: { billed: false } });
     const done = await finished(owner, job.body.job_id);
     expect(done.result).toMatchObject({ source_kind: 'image', motion: { video_model: 'test:video' } });
-    expect(done.result.frames.count).toBeGreaterThan(10);
+    // 12-16 frames decoded; loop "auto" may cut at the best loop point within the last third.
+    expect(done.result.frames.count).toBeGreaterThanOrEqual(8);
+    expect(done.result.animation.seam_score).toBeLessThanOrEqual(1.5);
   });
 });
 

@@ -67,7 +67,11 @@ describe('example plugins loaded by CONFIG_FILE', () => {
       return j.body.status === 'completed' || j.body.status === 'failed' ? j.body : undefined;
     }, 90_000, 'the job to finish');
     expect(job.status).toBe('completed');
-    expect(job.result).toMatchObject({ motion: { video_model: 'tilt:gentle' }, frames: { count: 16 }, net_credits_charged: 4 });
+    expect(job.result).toMatchObject({ motion: { video_model: 'tilt:gentle' }, net_credits_charged: 4 });
+    // The example model renders 16 frames; loop "auto" may trim its seam (docs/ar-output.md).
+    expect(job.result.frames.count).toBeGreaterThanOrEqual(11);
+    expect(job.result.frames.count).toBeLessThanOrEqual(16);
+    expect(job.result.animation.seam_score).toBeLessThanOrEqual(1.5);
     // Files live on the WebDAV server; the service serves them at /files/ by reading them back.
     const stored = [...dav.files.keys()].filter((k) => k.includes(r.body.job_id));
     expect(stored.some((k) => k.endsWith('.glb'))).toBe(true);
