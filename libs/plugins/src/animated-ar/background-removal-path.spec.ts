@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '@app/config';
 import type { StageContext } from '@app/pipeline';
+import { fakeStageContext } from '../../../../test/support/stage-context';
 import type { StoragePort } from '@app/storage';
 import type { BackgroundRemoverPort } from '../background-removal';
 import { MotionCatalog, type MotionProvider } from '../motion/motion-provider.port';
@@ -32,17 +33,7 @@ class CountingRemover implements BackgroundRemoverPort {
 const still = () => ({ rgba: Buffer.alloc(W * H * 4, 128).fill(255, 0, 0), width: W, height: H });
 
 function context(outputs: Record<string, unknown>): StageContext {
-  const saved = new Map<string, unknown>();
-  return {
-    job: { id: 'job-1', kind: 'v2.animated-ar', ownerId: null, input: { image_url: 'https://a.example/x.jpg', remove_background: true, motion_style: 'drift' }, attempt: 1 },
-    outputs,
-    options: {},
-    progress: () => undefined,
-    signal: new AbortController().signal,
-    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
-    status: 'converting',
-    checkpoints: { get: <T>(k: string) => saved.get(k) as T | undefined, set: async (k, v) => void saved.set(k, v) },
-  };
+  return fakeStageContext({ job: { input: { image_url: 'https://a.example/x.jpg', remove_background: true, motion_style: 'drift' } }, outputs });
 }
 
 /** Motion then background removal on a still picture, with `provider` as the only motion model. */

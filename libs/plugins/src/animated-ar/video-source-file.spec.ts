@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '@app/config';
 import type { StageContext } from '@app/pipeline';
+import { fakeStageContext } from '../../../../test/support/stage-context';
 import { fetchSourceToFile } from '../fetch/fetch-source';
 import { createAnimatedSourceStage, type AnimatedSource } from './animated-source.stage';
 import { createFramesStage, type SourceFrames } from './frames.stage';
@@ -66,16 +67,7 @@ afterAll(async () => {
 });
 
 function context(jobId: string, url: string, outputs: Record<string, unknown> = {}): StageContext {
-  return {
-    job: { id: jobId, kind: 'v2.animated-ar', ownerId: null, input: { video_url: url }, attempt: 1 },
-    outputs,
-    options: {},
-    progress: () => undefined,
-    signal: new AbortController().signal,
-    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
-    status: 'downloading',
-    checkpoints: { get: () => undefined, set: async () => undefined },
-  };
+  return fakeStageContext({ job: { id: jobId, input: { video_url: url } }, outputs, status: 'downloading' });
 }
 
 describe('video sources stream to a per-job temp file', () => {
