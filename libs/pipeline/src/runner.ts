@@ -281,13 +281,21 @@ export class PipelineRunner {
     return 'failed';
   }
 
-  private async notify(call: (l: JobListener) => Promise<void> | undefined): Promise<void> {
-    for (const listener of this.deps.listeners ?? []) {
-      try {
-        await call(listener);
-      } catch (err) {
-        this.deps.log.error('runner: job listener failed', { error: (err as Error).message });
-      }
+  private notify(call: (l: JobListener) => Promise<void> | undefined): Promise<void> {
+    return notifyListeners(this.deps.listeners ?? [], call, (err) => this.deps.log.error('runner: job listener failed', { error: err.message }));
+  }
+}
+
+/**
+ * Calls each job listener in turn (refunds before callbacks: registration order). A failing listener is
+ * reported to `onError` and does not stop the others: their own sweeps catch up on what it missed.
+ */
+export async function notifyListeners(listeners: readonly JobListener[], call: (l: JobListener) => Promise<void> | undefined, onError: (err: Error) => void): Promise<void> {
+  for (const listener of listeners) {
+    try {
+      await call(listener);
+    } catch (err) {
+      onError(err as Error);
     }
   }
 }

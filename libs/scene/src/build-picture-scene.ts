@@ -1,3 +1,4 @@
+import { frameGap, frameTimes } from './flipbook-timing';
 import { MeshBuilder } from './geometry';
 import type { AlphaMode, Rgb, Scene, SceneAnimation, SceneMaterial, SceneMesh, SceneNode, SceneTexture } from './scene';
 
@@ -167,14 +168,8 @@ export function buildPictureScene(input: PictureSceneInput): PictureScene {
   } else {
     const mats = layer.atlases.map((a, i) => pictureMaterial(`Atlas_${i}`, a, layer.alpha));
     const n = layer.frames.length;
-    const gap = Math.min(0.00005, 0.0005 / Math.max(1, n));
-    const starts: number[] = [];
-    let t = 0;
-    for (const f of layer.frames) {
-      if (!(f.duration > 0)) throw new Error('scene: every flipbook frame needs a duration > 0');
-      starts.push(t);
-      t += f.duration;
-    }
+    const gap = frameGap(n);
+    const { starts, total: t } = frameTimes(layer.frames);
     const tracks: SceneAnimation['tracks'] = [];
     layer.frames.forEach((f, i) => {
       const name = `Frame_${String(i).padStart(4, '0')}`;

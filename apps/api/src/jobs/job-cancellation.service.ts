@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { JobRepository, type JobEntity } from '@app/persistence';
-import { isFinal, JOB_LISTENER, JobCancelledError, type JobListener, toJobError } from '@app/pipeline';
+import { isFinal, JOB_LISTENER, JobCancelledError, type JobListener, notifyListeners, toJobError } from '@app/pipeline';
 import { JobWorkerService, PIPELINE_CONTAINER } from '@app/runtime';
 import type { DependencyContainer } from 'tsyringe';
 import { ApiError } from '../http/api-error';
@@ -38,14 +38,8 @@ export class JobCancellation {
     if (outcome === 'final' || outcome === 'missing') throw finished((await this.jobs.find(job.id)) ?? job);
     if (outcome === 'failed') {
       const runnable = { id: job.id, kind: job.kind, pipeline: job.pipeline, status: 'failed' as const, ownerId: job.ownerId, input: job.input, attempts: job.attempts };
-      for (const listener of this.listeners) {
-        try {
-          await listener.onFailed?.(runnable, error);
-        } catch (err) {
-          // The refund sweep catches a lost refund; the worker's sweep delivers a created callback job.
-          this.logger.error(`job ${job.id}: listener failed after cancel: ${(err as Error).message}`);
-        }
-      }
+      // The refund sweep catches a lost refund; the worker's sweep delivers a created callback job.
+      await notifyListeners(this.listeners, (l) => l.onFailed?.(runnable, error), (err) => this.logger.error(`job ${job.id}: listener failed after cancel: ${err.message}`));
     } else if (this.worker?.cancel(job.id)) {
       // Running here: stopped now; let the runner record it before answering.
       await this.settle(job.id);

@@ -90,10 +90,7 @@ export class ShowcasesService {
   }
 
   private async addItems(p: Principal, s: ShowcaseRow, items: NewItem[], param = items[0].source === 'url' ? 'image_urls' : 'files') {
-    const have = await this.showcases.countItems(s.id);
-    if (have + items.length > this.config.showcases.maxItems) {
-      throw ApiError.invalid(param, `a showcase holds at most ${this.config.showcases.maxItems} pictures (it has ${have})`, 'too_many_items');
-    }
+    this.assertRoom(await this.showcases.countItems(s.id), items.length, param);
     const before = await this.admission.admit(p.userId, items.length);
     const created = await this.showcases.addItems(s, items, this.pictureCents(p), { pipeline: this.routes.pipelineFor('v2.picture'), maxItems: this.config.showcases.maxItems });
     return { showcase_id: s.id, queued_jobs: await this.enqueue(created.items, before), credits_charged: toCredits(created.chargedCents) };
@@ -112,6 +109,12 @@ export class ShowcasesService {
     return this.addItems(p, s, urlItems(pictures), picturesParam(body));
   }
 
+  /** 400 `too_many_items` when `n` more pictures do not fit (a fast refusal; the locked count in the repository decides). */
+  private assertRoom(have: number, n: number, param: string): void {
+    const max = this.config.showcases.maxItems;
+    if (have + n > max) throw ApiError.invalid(param, `a showcase holds at most ${max} pictures (it has ${have})`, 'too_many_items');
+  }
+
   /**
    * Before storing upload number `n` (1-based): the showcase must have room for n more pictures and a
    * billed key's balance must cover n of them, so a request that cannot be charged is refused before
@@ -119,8 +122,7 @@ export class ShowcasesService {
    * locked item count in {@link ShowcaseRepository.addItems} stay the authority.
    */
   private async admitUpload(p: Principal, have: number, n: number): Promise<void> {
-    const max = this.config.showcases.maxItems;
-    if (have + n > max) throw ApiError.invalid('files', `a showcase holds at most ${max} pictures (it has ${have})`, 'too_many_items');
+    this.assertRoom(have, n, 'files');
     const needed = n * this.pictureCents(p);
     if (needed === 0) return;
     const balance = (await this.accounts.findUser(p.userId))?.credits_cents ?? 0;

@@ -4,10 +4,8 @@ import { parseDimensionRequest, resolveDimensions, type Dimensions } from '../di
 import { flipbookLayer } from '../flipbook/flipbook';
 import { packAtlases } from '../flipbook/pack-atlases';
 import { writeSceneGlb } from '../glb-writer/write-scene-glb';
-import { outerDimensions, parsePresentation, type Presentation } from '../presentation/presentation';
-import { framedPoster } from '../scene-builder/framed-poster';
-import { pictureScene } from '../scene-builder/picture-model';
-import { checkFileBudget, checkViewerBudgets } from '../scene-builder/scene.stage';
+import type { Presentation } from '../presentation/presentation';
+import { checkFileBudget, pictureModel } from '../scene-builder/scene.stage';
 import { writeSceneUsdz } from '../usdz-writer/write-scene-usdz';
 import { classifyAlpha, DEFAULT_FRAME_LIMITS, type AlphaMode, type FrameLimits } from '../frames/frame-sequence';
 import { DEFAULT_LOOP_MODE, makeLoop, type LoopMode } from '../frames/loop-seam';
@@ -64,18 +62,15 @@ export const createFlipbookWriterStage = (limits: Pick<FrameLimits, 'maxFrames' 
     const blended = looped.applied === 'auto' || looped.applied === 'crossfade';
     const sequence = { ...removed, frames: looped.frames, alpha: blended && removed.alpha === 'mask' ? classifyAlpha(looped.frames) : removed.alpha };
     const dimensions = resolveDimensions(parseDimensionRequest(ctx.job.input), src.sourceWidth, src.sourceHeight);
-    const presentation = parsePresentation(ctx.job.input);
     const alpha = sequence.alpha;
     const { atlases, frames } = await packAtlases(sequence.frames, { width: sequence.width, height: sequence.height, alpha: alpha !== 'opaque' });
     ctx.progress(0.4);
     // The frame, mat and back stay still; only the picture's flipbook plays.
-    const { scene } = await pictureScene(presentation, dimensions, flipbookLayer({ atlases, frames, alpha }));
-    checkViewerBudgets('flipbook-writer', scene);
+    const picturePoster = await posterOf(sequence.frames[0].rgba, sequence.width, sequence.height, alpha !== 'opaque');
+    const { scene, presentation, outer_dimensions, poster } = await pictureModel('flipbook-writer', ctx.job.input, dimensions, flipbookLayer({ atlases, frames, alpha }), picturePoster);
     const glb = checkFileBudget('flipbook-writer', await writeSceneGlb(scene));
     ctx.progress(0.7);
     const usdz = checkFileBudget('flipbook-writer', writeSceneUsdz(scene, 'flipbook.usda'));
-    const picturePoster = await posterOf(sequence.frames[0].rgba, sequence.width, sequence.height, alpha !== 'opaque');
-    const poster = await framedPoster(picturePoster, dimensions, presentation);
     ctx.progress(1);
     const duration = sequence.frames.reduce((s, f) => s + f.duration, 0);
     const round = (v: number, d: number) => Math.round(v * 10 ** d) / 10 ** d;
@@ -86,7 +81,7 @@ export const createFlipbookWriterStage = (limits: Pick<FrameLimits, 'maxFrames' 
       dimensions,
       frames: { count: frames.length, width: sequence.width, height: sequence.height, duration_s: Math.round(duration * 1000) / 1000, atlases: atlases.length, alpha },
       presentation,
-      outer_dimensions: outerDimensions(dimensions, presentation),
+      outer_dimensions,
       animation: {
         frames: frames.length,
         fps: duration > 0 ? round(frames.length / duration, 2) : 0,

@@ -233,14 +233,12 @@ function readCapped(res: http.IncomingMessage, maxBytes: number, signal: AbortSi
     });
     res.on('error', (e) => {
       signal.removeEventListener('abort', onAbort);
-      if (deadline.aborted) reject(err('source_timeout', 'the download took too long'));
-      else if (signal.aborted) reject(new OperationalError('aborted', 'fetch: interrupted'));
-      else reject(new OperationalError('source_network_error', `fetch: connection lost: ${e.message}`));
+      reject(bodyError(e, signal, deadline));
     });
   });
 }
 
-/** Maps a body stream error the way {@link readCapped} does. */
+/** A body stream's error: the deadline (a user error: too slow), our abort, or a lost connection (retried). */
 function bodyError(e: Error, signal: AbortSignal, deadline: AbortSignal): Error {
   if (deadline.aborted) return err('source_timeout', 'the download took too long');
   if (signal.aborted) return new OperationalError('aborted', 'fetch: interrupted');

@@ -26,31 +26,10 @@ export interface FlipbookModelInput {
   height: number;
 }
 
-export { HIDDEN_SCALE } from '@app/scene';
-/** Longest loop Quick Look plays (Apple's budget). */
-export const MAX_LOOP_SECONDS = 10;
-
-/** Gap between stacked frame quads, in metres: a fraction of a millimetre in total. */
-export function frameGap(frameCount: number): number {
-  return Math.min(0.00005, 0.0005 / Math.max(1, frameCount));
-}
-
-/** Start time of each frame and the loop's total length, in seconds. */
-export function frameTimes(frames: readonly FlipbookFrame[]): { starts: number[]; total: number } {
-  const starts: number[] = [];
-  let t = 0;
-  for (const f of frames) {
-    if (!(f.duration > 0)) throw new Error('flipbook: every frame needs a duration > 0');
-    starts.push(t);
-    t += f.duration;
-  }
-  if (t > MAX_LOOP_SECONDS + 1e-9) throw new Error(`flipbook: the loop lasts ${t.toFixed(2)} s; at most ${MAX_LOOP_SECONDS} s`);
-  return { starts, total: t };
-}
+export { frameGap, frameTimes, HIDDEN_SCALE, MAX_LOOP_SECONDS } from '@app/scene';
 
 /** The flipbook as the picture layer of a scene (atlases become textures `atlas-<i>`). */
 export function flipbookLayer(input: Pick<FlipbookModelInput, 'atlases' | 'frames' | 'alpha'>): PictureLayer {
-  frameTimes(input.frames);
   return {
     kind: 'flipbook',
     atlases: input.atlases.map((a, i) => ({ id: `atlas-${i}`, image: a.image, mime: a.mime, width: a.width, height: a.height })),

@@ -31,18 +31,12 @@ export function checkFileBudget(stage: string, file: Buffer): Buffer {
 }
 
 /**
- * Builds the scene of a picture job: its size (spec §2.1), placement, frame, mat, finish (the request's
- * presentation fields), checks it against the viewer budgets, and renders the framed poster.
+ * The model of a picture (a still texture or a flipbook) as the job asked for it: placement, frame, mat,
+ * finish (the request's presentation fields, read from `jobInput`), checked against the viewer budgets,
+ * with the framed poster. Still and animated pipelines both build their models here.
  */
-export async function buildSceneOutput(ctx: StageContext<{ from?: string }>, stage: string): Promise<SceneOutput> {
-  const img = ctx.outputs[ctx.options.from ?? 'normalise'] as NormalisedImage;
-  const dimensions = resolveDimensions(parseDimensionRequest(ctx.job.input), img.sourceWidth, img.sourceHeight);
-  const presentation = parsePresentation(ctx.job.input);
-  const layer: PictureLayer = {
-    kind: 'still',
-    texture: { id: 'picture', image: img.texture, mime: img.mime, width: img.width, height: img.height },
-    alpha: img.alpha,
-  };
+export async function pictureModel(stage: string, jobInput: Record<string, unknown>, dimensions: Dimensions, layer: PictureLayer, poster: Poster): Promise<SceneOutput> {
+  const presentation = parsePresentation(jobInput);
   const { scene } = await pictureScene(presentation, dimensions, layer);
   checkViewerBudgets(stage, scene);
   return {
@@ -50,8 +44,20 @@ export async function buildSceneOutput(ctx: StageContext<{ from?: string }>, sta
     dimensions,
     outer_dimensions: outerDimensions(dimensions, presentation),
     presentation,
-    poster: await framedPoster(img.poster, dimensions, presentation),
+    poster: await framedPoster(poster, dimensions, presentation),
   };
+}
+
+/** Builds the scene of a still picture job: its size (spec §2.1) from the normalised picture, then {@link pictureModel}. */
+export async function buildSceneOutput(ctx: StageContext<{ from?: string }>, stage: string): Promise<SceneOutput> {
+  const img = ctx.outputs[ctx.options.from ?? 'normalise'] as NormalisedImage;
+  const dimensions = resolveDimensions(parseDimensionRequest(ctx.job.input), img.sourceWidth, img.sourceHeight);
+  const layer: PictureLayer = {
+    kind: 'still',
+    texture: { id: 'picture', image: img.texture, mime: img.mime, width: img.width, height: img.height },
+    alpha: img.alpha,
+  };
+  return pictureModel(stage, ctx.job.input, dimensions, layer, img.poster);
 }
 
 /** The scene from the pipeline's `scene` step, or built here for pipelines written before it existed. */
