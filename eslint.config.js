@@ -1,7 +1,7 @@
 const tseslint = require('typescript-eslint');
 
 module.exports = tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'test-artifacts/**', 'bench/results/**'] },
+  { ignores: ['dist/**', 'packages/*/dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'test-artifacts/**', 'bench/results/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],

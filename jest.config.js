@@ -13,6 +13,9 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/jest-global-setup.js',
   moduleNameMapper: {
     '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src',
+    '^@image-ar/plugin-sdk$': '<rootDir>/packages/plugin-sdk/src',
+    '^@image-ar/plugin-sdk/testing$': '<rootDir>/packages/plugin-sdk/src/testing',
+    '^@image-ar/client$': '<rootDir>/packages/client/src',
     '^property-graph$': '<rootDir>/node_modules/.cache/jest-cjs/property-graph.js',
   },
   testTimeout: 60000,

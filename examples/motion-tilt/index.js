@@ -19,8 +19,10 @@ async function tiltFrame(image, width, height, angle) {
   const rad = (Math.abs(angle) * Math.PI) / 180;
   // Zoom that keeps a rotated width x height box inside the picture.
   const zoom = Math.cos(rad) + Math.sin(rad) * Math.max(width / height, height / width);
-  const w = Math.ceil(width * zoom);
-  const h = Math.ceil(height * zoom);
+  // +2 px: the rotated edge is antialiased, so the window must stay clear of its last pixel (else the
+  // corners of an opaque picture turn slightly transparent; found by the SDK's motion contract kit).
+  const w = Math.ceil(width * zoom) + 2;
+  const h = Math.ceil(height * zoom) + 2;
   // Two pipelines: sharp rotates before it resizes within one pipeline.
   const resized = await sharp(image.rgba, { raw: { width: image.width, height: image.height, channels: 4 } })
     .resize(w, h, { fit: 'cover' })

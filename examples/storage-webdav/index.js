@@ -76,6 +76,8 @@ function createStorage(options, context) {
     },
 
     async putStream(key, body, contentType) {
+      // Before anything else: the cleanup below must never DELETE a path outside the collection.
+      assertKey(key);
       const hash = createHash('sha256');
       let size = 0;
       const counter = new Transform({

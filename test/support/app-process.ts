@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
+import { contractFor } from './openapi-contract';
 
 export const ROOT = resolve(__dirname, '../..');
 export const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -104,7 +105,8 @@ export async function waitHealthy(base: string, app: AppProcess, timeoutMs = 40_
 }
 
 export class Api {
-  constructor(readonly base: string, readonly key: string) {}
+  /** contract: validate every JSON answer against the service's OpenAPI document (off only for raw protocol probes). */
+  constructor(readonly base: string, readonly key: string, readonly contract = process.env.OPENAPI_CONTRACT !== 'off') {}
 
   async req(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
     const r = await fetch(`${this.base}${path}`, {
@@ -119,6 +121,8 @@ export class Api {
     } catch {
       // not JSON
     }
+    // Every JSON answer must be what the published OpenAPI document says (test/support/openapi-contract.ts).
+    if (this.contract) (await contractFor(this.base)).check(method, path, r.status, r.headers.get('content-type'), parsed);
     return { status: r.status, body: parsed, headers: r.headers };
   }
 

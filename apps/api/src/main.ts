@@ -2,25 +2,30 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import multipart from '@fastify/multipart';
-import { randomUUID } from 'node:crypto';
 import { ConfigError, loadConfigFromProcess, type AppConfig } from '@app/config';
 import { hostedProviderStatus, MotionCatalog } from '@app/plugins';
-import { restrictDataDir } from '@app/runtime';
+import { configureLogging, createLogger, PinoNestLogger, PromMetrics, restrictDataDir } from '@app/runtime';
 import { ApiModule } from './api.module';
 import { HttpErrorFilter } from './http/http-error.filter';
+import { buildOpenApiDocument } from './http/openapi.document';
+import { registerObservability, requestIdFor } from './http/observability';
 import { registerRequestValueChecks } from './http/request-values';
 
 export async function createApiApp(config: AppConfig): Promise<NestFastifyApplication> {
+  const logger = configureLogging(config);
   const adapter = new FastifyAdapter({
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
-    genReqId: () => `req_${randomUUID().replace(/-/g, '')}`,
+    genReqId: requestIdFor,
   });
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(config), adapter, {
-    logger: config.logLevel === 'debug' ? ['log', 'warn', 'error', 'debug'] : ['log', 'warn', 'error'],
+    logger: new PinoNestLogger(logger),
+    // Rethrow instead of exiting: main() then prints the reason as one plain line, readable in any log format.
+    abortOnError: false,
   });
+  registerObservability(app.getHttpAdapter().getInstance(), { logger, metrics: app.get(PromMetrics), metricsToken: config.metrics.token });
   // Uploads are streamed part by part (never buffered); the per-file cap errors the stream -> 413.
   await app.register(multipart, {
     limits: { fileSize: config.showcases.maxFileBytes, files: config.showcases.maxFilesPerRequest, fields: 20, parts: config.showcases.maxFilesPerRequest + 20, fieldSize: 64 * 1024 },
@@ -29,15 +34,8 @@ export async function createApiApp(config: AppConfig): Promise<NestFastifyApplic
   // Postgres refuses NUL in text and recursive code overflows on deep JSON: a 400 on every route, not a 500.
   registerRequestValueChecks(app.getHttpAdapter().getInstance());
   // Keys, not cookies, authenticate: any origin may call the API (the widget runs on customers' sites).
-  app.enableCors({ origin: '*', methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], allowedHeaders: ['X-API-Key', 'Content-Type', 'Idempotency-Key'], maxAge: 600 });
-  const doc = new DocumentBuilder()
-    .setTitle('Image-to-AR conversion service')
-    .setDescription('Turns pictures into AR models (GLB for Android Scene Viewer, USDZ for iOS AR Quick Look). Errors: { error: { type, code, message, param?, request_id } }.')
-    .setVersion('1')
-    .addServer(config.publicBaseUrl)
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key' }, 'api-key')
-    .build();
-  SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, doc), { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
+  app.enableCors({ origin: '*', methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], allowedHeaders: ['X-API-Key', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'], exposedHeaders: ['X-Request-Id'], maxAge: 600 });
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app, config.publicBaseUrl), { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
   app.enableShutdownHooks();
   return app;
 }
@@ -67,16 +65,19 @@ async function main(): Promise<void> {
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.log(`${config.role === 'all' ? 'API + worker' : 'API'} (${config.mode} mode) listening on ${config.host}:${port} in ${Date.now() - started} ms`);
-  console.log(`Base URL:      ${config.publicBaseUrl}`);
+  // Through the logger like every other line (JSON when collected); the texts stay as operators know them.
+  const say = (msg: string) => logger.log(msg);
+  say(`Base URL:      ${config.publicBaseUrl}`);
   const off = hostedProviderStatus(config).filter((p) => !p.enabled).map((p) => `${p.id} (${p.reason})`);
-  console.log(`Motion models: ${app.get(MotionCatalog).ids().join(', ')}${off.length ? `; off: ${off.join(', ')}` : ''}`);
+  say(`Motion models: ${app.get(MotionCatalog).ids().join(', ')}${off.length ? `; off: ${off.join(', ')}` : ''}`);
   // In full only when just generated: start-up output ends up in log collectors.
   if (config.ownerApiKeySource === 'env') {
-    console.log(`Owner API key: ${maskKey(config.ownerApiKey)} (from OWNER_API_KEY)`);
+    say(`Owner API key: ${maskKey(config.ownerApiKey)} (from OWNER_API_KEY)`);
   } else if (config.ownerApiKeySource === 'generated') {
-    console.log(`Owner API key: ${config.ownerApiKey} (generated now, kept in ${config.dataDir}/owner-api-key; later starts show only its first characters)`);
+    // The one line that must show a key: unscrubbed, and only on the start that generated it.
+    createLogger({ level: 'info', format: config.logFormat, scrub: false }).info({ context: 'Main' }, `Owner API key: ${config.ownerApiKey} (generated now, kept in ${config.dataDir}/owner-api-key; later starts show only its first characters)`);
   } else {
-    console.log(`Owner API key: ${maskKey(config.ownerApiKey)} (in ${config.dataDir}/owner-api-key)`);
+    say(`Owner API key: ${maskKey(config.ownerApiKey)} (in ${config.dataDir}/owner-api-key)`);
   }
 }
 

@@ -1,41 +1,11 @@
-/** Operations that may cost credits (spec §8). */
-export type BillableOperation =
-  | { kind: 'showcase.create' }
-  | { kind: 'showcase.picture'; count: number }
-  | {
-      kind: 'animated-ar';
-      source: 'image' | 'animated-image' | 'video';
-      removeBackground: boolean;
-      /** The enabled video_model id, for image sources (per-model surcharges). */
-      videoModel?: string;
-    };
-
-/** One line of a price, in integer hundredths of a credit (amounts are exact to 0.01). */
-export interface PriceLine {
-  item: string;
-  cents: number;
-}
-
-export interface Quote {
-  lines: PriceLine[];
-  totalCents: number;
-}
+import type { PriceLine, PricingPolicy, Quote } from '@image-ar/plugin-sdk';
 
 /**
- * Pluggable pricing (DI provider chosen by configuration: `default`, `free`, or a module path).
- *
- * @example A custom policy module (CONFIG_FILE `{"pricing": {"policy": "./my-pricing.js"}}`):
- * ```js
- * exports.createPricingPolicy = (options) => ({
- *   name: 'half-price',
- *   quote: (op) => { const q = defaultPricing.quote(op); ... },
- * });
- * ```
+ * The pricing contract (`PricingPolicy`, `BillableOperation`, `Quote`, `PriceLine`) is defined once, in
+ * `@image-ar/plugin-sdk`: policy authors compile against it and run its `describePricingPolicyContract`.
+ * Pluggable pricing is chosen by configuration: `default`, `free`, or a module path (see pricing-loader).
  */
-export interface PricingPolicy {
-  readonly name: string;
-  quote(op: BillableOperation): Quote;
-}
+export type { BillableOperation, PriceLine, PricingPolicy, Quote } from '@image-ar/plugin-sdk';
 
 /** Builds a quote from its lines. */
 export const quoteOf = (lines: PriceLine[]): Quote => ({ lines, totalCents: lines.reduce((s, l) => s + l.cents, 0) });
@@ -107,6 +77,9 @@ export function createDefaultPricing(options: DefaultPricingOptions = {}): Prici
           if (op.removeBackground) lines.push({ item: 'background_removal', cents: prices.backgroundRemoval });
           return quoteOf(lines);
         }
+        default:
+          // A kind this policy does not know is refused, never quoted as free.
+          throw new Error(`pricing: no price for "${(op as { kind: unknown }).kind}"`);
       }
     },
   };

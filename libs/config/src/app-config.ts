@@ -61,6 +61,10 @@ export interface AppConfig {
   /** Fair share: queued + running jobs one account may have (0 = no cap; the owner key is exempt). */
   accountMaxActiveJobs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** Log line format; LOG_FORMAT, else pretty when stdout is a TTY and JSON otherwise. */
+  logFormat: 'json' | 'pretty';
+  /** GET /metrics: the bearer token it wants (none = open), and the worker's own metrics port (none = off). */
+  metrics: { token?: string; port?: number };
   worker: {
     concurrency: number;
     maxAttempts: number;

@@ -26,6 +26,12 @@ export const envSchema = z.object({
   ACCOUNT_MAX_ACTIVE_JOBS: int(0, 1_000_000).default(250),
   CONFIG_FILE: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  /** json: one JSON object a line (log collectors); pretty: coloured text. Default: pretty on a TTY, else json. */
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
+  /** When set, GET /metrics wants `Authorization: Bearer <token>` (401 otherwise). */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** A worker process serves GET /metrics on this port (0 = any free port); unset = no metrics server. */
+  METRICS_PORT: int(0, 65535).optional(),
   JOB_MAX_ATTEMPTS: int(1, 20).default(3),
   JOB_RETRY_BASE_MS: int(10, 600_000).default(2000),
   QUEUE_LOCK_MS: int(1000, 600_000).default(30_000),

@@ -77,6 +77,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: tmp(), ACCOUNT_MAX_ACTIVE_JOBS: '-1' })).toThrow(/ACCOUNT_MAX_ACTIVE_JOBS/);
   });
 
+  it('reads the log format (json unless on a terminal) and the metrics settings', () => {
+    const dir = tmp();
+    expect(loadConfig({ DATA_DIR: dir })).toMatchObject({ logFormat: 'json', metrics: { token: undefined, port: undefined } });
+    expect(loadConfig({ DATA_DIR: dir }, [], process.cwd(), true).logFormat).toBe('pretty');
+    expect(loadConfig({ DATA_DIR: dir, LOG_FORMAT: 'json' }, [], process.cwd(), true).logFormat).toBe('json');
+    expect(loadConfig({ DATA_DIR: dir, METRICS_TOKEN: 'metrics-token-0123456789', METRICS_PORT: '9464' }).metrics).toEqual({ token: 'metrics-token-0123456789', port: 9464 });
+    expect(() => loadConfig({ DATA_DIR: dir, LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
+    expect(() => loadConfig({ DATA_DIR: dir, METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+  });
+
   it('reads a config file and rejects unknown keys in it', () => {
     const dir = tmp();
     const f = join(dir, 'c.json');

@@ -62,11 +62,13 @@ function parseRole(argv: readonly string[]): AppRole {
  * @param env  the environment (only the documented names are read)
  * @param argv command-line arguments (`--role api|worker|all`)
  * @param cwd  base for relative paths
+ * @param isTty whether stdout is a terminal (picks the default LOG_FORMAT)
  */
 export function loadConfig(
   env: Record<string, string | undefined>,
   argv: readonly string[] = [],
   cwd: string = process.cwd(),
+  isTty = false,
 ): Readonly<AppConfig> {
   const clean = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = envSchema.safeParse(clean);
@@ -128,6 +130,9 @@ export function loadConfig(
     database: { connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS, queryTimeoutMs: e.DB_QUERY_TIMEOUT_MS },
     accountMaxActiveJobs: e.ACCOUNT_MAX_ACTIVE_JOBS,
     logLevel: e.LOG_LEVEL,
+    // Collectors read what is not a terminal; people read what is.
+    logFormat: e.LOG_FORMAT ?? (isTty ? 'pretty' : 'json'),
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
     worker: {
       concurrency: e.WORKER_CONCURRENCY,
       maxAttempts: e.JOB_MAX_ATTEMPTS,
@@ -274,5 +279,5 @@ function deepFreeze<T>(o: T): T {
 export function loadConfigFromProcess(defaultRole: AppRole = 'all'): Readonly<AppConfig> {
   const argv = process.argv.slice(2);
   const hasRole = argv.some((a) => a === '--role' || a.startsWith('--role='));
-  return loadConfig(process.env, hasRole ? argv : [...argv, '--role', defaultRole]);
+  return loadConfig(process.env, hasRole ? argv : [...argv, '--role', defaultRole], process.cwd(), process.stdout.isTTY === true);
 }

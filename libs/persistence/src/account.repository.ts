@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { randomId } from './ids';
+import type { RepositoryHooks } from './repository-hooks';
 
 export interface UserRow {
   id: string;
@@ -73,7 +74,10 @@ function ledger(r: Record<string, unknown>): LedgerRow {
  * refund for one job and purpose is written at most once (a unique index), so replays are harmless.
  */
 export class AccountRepository {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    private readonly hooks: RepositoryHooks = {},
+  ) {}
 
   async createUser(u: { email: string; name?: string | null; showcaseSlots?: number }): Promise<UserRow> {
     const rows = await this.ds.query(
@@ -135,7 +139,8 @@ export class AccountRepository {
    * Throws {@link InsufficientCreditsError} and writes nothing when the balance does not cover it.
    */
   async charge(userId: string, cents: number, ref: { jobId: string; purpose: string; operation: string }): Promise<LedgerRow> {
-    return this.ds.transaction(async (m) => {
+    let fresh = false;
+    const row = await this.ds.transaction(async (m) => {
       const inserted = await m.query(
         `INSERT INTO "ledger_entries" ("user_id", "kind", "amount_cents", "operation", "job_id", "purpose")
          VALUES ($1, 'charge', $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING *`,
@@ -144,8 +149,12 @@ export class AccountRepository {
       if (!inserted[0]) return this.existing(m, ref.jobId, ref.purpose, 'charge');
       const balance = await debit(m, userId, cents);
       await m.query(`UPDATE "ledger_entries" SET "balance_after_cents" = $2 WHERE "id" = $1`, [inserted[0].id, balance]);
+      fresh = true;
       return ledger({ ...inserted[0], balance_after_cents: balance });
     });
+    // A replay returns the first entry: counting it again would overstate the revenue.
+    if (fresh && row.amount_cents > 0) this.hooks.charged?.(row.amount_cents);
+    return row;
   }
 
   /**
@@ -169,7 +178,8 @@ export class AccountRepository {
 
   /** Refunds a job's charge for a purpose, at most once and never more than was charged. */
   async refund(jobId: string, purpose: string, cents?: number): Promise<LedgerRow | null> {
-    return this.ds.transaction(async (m) => {
+    let fresh = false;
+    const row = await this.ds.transaction(async (m) => {
       const charged = await m.query(`SELECT * FROM "ledger_entries" WHERE "job_id" = $1 AND "purpose" = $2 AND "kind" = 'charge'`, [jobId, purpose]);
       if (!charged[0]) return null;
       const amount = Math.min(cents ?? Number(charged[0].amount_cents), Number(charged[0].amount_cents));
@@ -182,8 +192,11 @@ export class AccountRepository {
       const rows = await updateReturning(m, `UPDATE "users" SET "credits_cents" = "credits_cents" + $2 WHERE "id" = $1 RETURNING "credits_cents"`, [charged[0].user_id, amount]);
       const balance = Number(rows[0].credits_cents);
       await m.query(`UPDATE "ledger_entries" SET "balance_after_cents" = $2 WHERE "id" = $1`, [inserted[0].id, balance]);
+      fresh = true;
       return ledger({ ...inserted[0], balance_after_cents: balance });
     });
+    if (fresh && row && row.amount_cents > 0) this.hooks.refunded?.(row.amount_cents);
+    return row;
   }
 
   /** Refunds every charge of a job not refunded yet (each at most once). Returns the cents refunded now. */

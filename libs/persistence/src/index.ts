@@ -9,3 +9,4 @@ export * from './idempotency.repository';
 export * from './showcase.repository';
 export { randomId } from './ids';
 export { isDatabaseUnavailable } from './database-errors';
+export type { RepositoryHooks } from './repository-hooks';

@@ -66,4 +66,8 @@ export class JobEntity {
   /** When a client asked to cancel the job (POST …/cancel); the worker running it stops within 2 s. */
   @Column({ name: 'cancel_requested_at', type: 'timestamptz', nullable: true })
   cancelRequestedAt!: Date | null;
+
+  /** The API request that created the job (X-Request-Id), for matching worker log lines to it. */
+  @Column({ name: 'request_id', type: 'varchar', length: 128, nullable: true })
+  requestId!: string | null;
 }

@@ -3,6 +3,7 @@ import type { JobErrorInfo, JobPatch, JobStorePort, RunnableJob } from '@app/pip
 import { AccountRepository } from './account.repository';
 import { randomId } from './ids';
 import { JobEntity } from './job.entity';
+import type { RepositoryHooks } from './repository-hooks';
 
 export interface NewJob {
   kind: string;
@@ -26,7 +27,10 @@ export function newJobId(prefix: 'api' | 'v2' | 'emb'): string {
 export class JobRepository implements JobStorePort {
   private readonly repo: Repository<JobEntity>;
 
-  constructor(private readonly ds: DataSource) {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly hooks: RepositoryHooks = {},
+  ) {
     this.repo = ds.getRepository(JobEntity);
   }
 
@@ -40,12 +44,14 @@ export class JobRepository implements JobStorePort {
    * Each line is charged under its own purpose, so each can be refunded alone.
    */
   async createCharged(job: NewJob, charge: { userId: string; lines: { cents: number; purpose: string; operation: string }[] } | null): Promise<{ job: JobEntity; chargedCents: number }> {
-    return this.ds.transaction(async (m) => {
+    const created = await this.ds.transaction(async (m) => {
       const saved = await m.getRepository(JobEntity).save(this.entity(job));
       const lines = (charge?.lines ?? []).filter((l) => l.cents > 0);
       if (charge && lines.length) await AccountRepository.debitAll(m, charge.userId, lines.map((l) => ({ ...l, jobId: saved.id })));
       return { job: saved, chargedCents: lines.reduce((t, l) => t + l.cents, 0) };
     });
+    if (created.chargedCents > 0) this.hooks.charged?.(created.chargedCents);
+    return created;
   }
 
   private entity(job: NewJob): JobEntity {
@@ -65,6 +71,7 @@ export class JobRepository implements JobStorePort {
       attempts: 0,
       startedAt: null,
       finishedAt: null,
+      requestId: this.hooks.requestId?.() ?? null,
     });
   }
 
@@ -74,9 +81,9 @@ export class JobRepository implements JobStorePort {
    */
   async createOnce(id: string, job: Omit<NewJob, 'idPrefix' | 'withPublicPage'>): Promise<boolean> {
     const rows: unknown[] = await this.ds.query(
-      `INSERT INTO "jobs" ("id", "kind", "pipeline", "owner_id", "input") VALUES ($1, $2, $3, $4, $5)
+      `INSERT INTO "jobs" ("id", "kind", "pipeline", "owner_id", "input", "request_id") VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT ("id") DO NOTHING RETURNING "id"`,
-      [id, job.kind, job.pipeline, job.ownerId, JSON.stringify(job.input)],
+      [id, job.kind, job.pipeline, job.ownerId, JSON.stringify(job.input), this.hooks.requestId?.() ?? null],
     );
     return rows.length > 0;
   }
@@ -102,6 +109,7 @@ export class JobRepository implements JobStorePort {
     return {
       id: j.id, kind: j.kind, pipeline: j.pipeline, status: j.status, ownerId: j.ownerId, input: j.input, attempts: j.attempts, checkpoints: j.checkpoints ?? {},
       cancelRequested: j.cancelRequestedAt !== null && j.cancelRequestedAt !== undefined,
+      ...(j.requestId ? { requestId: j.requestId } : {}),
     };
   }
 
@@ -182,6 +190,13 @@ export class JobRepository implements JobStorePort {
       [ownerId],
     );
     return Number(rows[0]?.n ?? 0);
+  }
+
+  /** When the longest-waiting queued job was created (null when none waits): the queue-age gauge. */
+  async oldestQueuedAt(): Promise<Date | null> {
+    const rows: { at: Date | string | null }[] = await this.ds.query(`SELECT min("created_at") AS "at" FROM "jobs" WHERE "status" = 'queued'`);
+    const at = rows[0]?.at;
+    return at ? new Date(at) : null;
   }
 
   async ping(): Promise<void> {

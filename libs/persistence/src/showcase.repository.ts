@@ -2,6 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { AccountRepository } from './account.repository';
 import { randomId } from './ids';
 import { newJobId } from './job.repository';
+import type { RepositoryHooks } from './repository-hooks';
 
 export interface ShowcaseRow {
   id: number;
@@ -117,10 +118,19 @@ const ITEM_SELECT = `SELECT i.*, j."status", j."progress", j."result", j."error"
  * it is written or none.
  */
 export class ShowcaseRepository {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    private readonly hooks: RepositoryHooks = {},
+  ) {}
+
+  /** Tells the hooks what a committed transaction charged. */
+  private counted<T extends { chargedCents: number }>(created: T): T {
+    if (created.chargedCents > 0) this.hooks.charged?.(created.chargedCents);
+    return created;
+  }
 
   async create(s: NewShowcase, items: NewItem[], billing: Billing, opts: ItemOptions): Promise<{ showcase: ShowcaseRow } & CreatedItems> {
-    return this.ds.transaction(async (m) => {
+    return this.counted(await this.ds.transaction(async (m) => {
       const u = await m.query(`SELECT "showcase_slots" FROM "users" WHERE "id" = $1 FOR UPDATE`, [s.ownerId]);
       if (!u[0]) throw new Error(`showcases: no user ${s.ownerId}`);
       if (billing.enforceSlots) {
@@ -136,7 +146,7 @@ export class ShowcaseRepository {
       const sc = showcase(rows[0]);
       const created = await this.insertItems(m, sc, items, opts, billing.pictureCents, billing.showcaseCents > 0 ? [{ cents: billing.showcaseCents, jobId: `showcase:${publicId}`, purpose: 'showcase.create', operation: 'showcase.create' }] : []);
       return { showcase: sc, ...created };
-    });
+    }));
   }
 
   /**
@@ -144,12 +154,12 @@ export class ShowcaseRepository {
    * requests cannot together pass `maxItems`.
    */
   async addItems(sc: ShowcaseRow, items: NewItem[], pictureCents: number, opts: ItemOptions & { maxItems: number }): Promise<CreatedItems> {
-    return this.ds.transaction(async (m) => {
+    return this.counted(await this.ds.transaction(async (m) => {
       await m.query(`SELECT "id" FROM "showcases" WHERE "id" = $1 FOR UPDATE`, [sc.id]);
       const have = Number((await m.query(`SELECT count(*) AS n FROM "showcase_items" WHERE "showcase_id" = $1`, [sc.id]))[0].n);
       if (have + items.length > opts.maxItems) throw new ShowcaseFullError(opts.maxItems, have);
       return this.insertItems(m, sc, items, opts, pictureCents, []);
-    });
+    }));
   }
 
   private async insertItems(m: EntityManager, sc: ShowcaseRow, items: NewItem[], opts: ItemOptions, pictureCents: number, extra: { cents: number; jobId: string; purpose: string; operation: string }[]): Promise<CreatedItems> {
@@ -163,8 +173,8 @@ export class ShowcaseRepository {
       Object.assign(input, it.presentation);
       input.showcase_id = sc.id;
       await m.query(
-        `INSERT INTO "jobs" ("id", "public_id", "kind", "pipeline", "owner_id", "input") VALUES ($1, $2, 'v2.picture', $3, $4, $5)`,
-        [jobId, newJobId('emb'), opts.pipeline, sc.owner_id, JSON.stringify(input)],
+        `INSERT INTO "jobs" ("id", "public_id", "kind", "pipeline", "owner_id", "input", "request_id") VALUES ($1, $2, 'v2.picture', $3, $4, $5, $6)`,
+        [jobId, newJobId('emb'), opts.pipeline, sc.owner_id, JSON.stringify(input), this.hooks.requestId?.() ?? null],
       );
       const r = await m.query(
         `INSERT INTO "showcase_items" ("showcase_id", "job_id", "source", "source_url", "filename") VALUES ($1, $2, $3, $4, $5) RETURNING "id"`,

@@ -11,3 +11,4 @@ export * from './registry';
 export * from './runner';
 export * from './job-store.port';
 export * from './tokens';
+export * from './metrics.port';

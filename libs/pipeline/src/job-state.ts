@@ -1,9 +1,12 @@
-/** v2 job states, in order. */
-export const JOB_STATES = ['queued', 'downloading', 'converting', 'uploading', 'completed', 'failed'] as const;
-export type JobStatus = (typeof JOB_STATES)[number];
+import type { JobStatus } from '@image-ar/plugin-sdk';
 
-/** The phase a running stage puts the job in. */
-export type StagePhase = 'downloading' | 'converting' | 'uploading';
+/** `JobStatus` and `StagePhase` are part of the plugin contract (`@image-ar/plugin-sdk`). */
+export type { JobStatus, StagePhase } from '@image-ar/plugin-sdk';
+
+/** v2 job states, in order: every `JobStatus` exactly once (checked below). */
+export const JOB_STATES = ['queued', 'downloading', 'converting', 'uploading', 'completed', 'failed'] as const satisfies readonly JobStatus[];
+type _EveryStateListed<T extends (typeof JOB_STATES)[number]> = T;
+type _Check = _EveryStateListed<JobStatus>;
 
 /** v1 view of a job. */
 export type V1Status = 'queued' | 'processing' | 'completed' | 'failed';

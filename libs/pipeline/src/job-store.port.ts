@@ -14,6 +14,8 @@ export interface RunnableJob {
   checkpoints?: Record<string, unknown>;
   /** A client asked to cancel it (the runner fails it with `cancelled` instead of running it). */
   cancelRequested?: boolean;
+  /** Id of the API request that created it, so the worker's log lines can be matched to that request. */
+  requestId?: string;
 }
 
 export interface JobPatch {

@@ -1,42 +1,7 @@
-import type { StagePhase } from './job-state';
+import type { PipelineDefinition, PipelineStep } from '@image-ar/plugin-sdk';
 
-/** One step of a pipeline: which stage runs, in which phase, with which options. */
-export interface PipelineStep {
-  /** Step id under which the output is kept; defaults to the stage id. */
-  readonly id?: string;
-  /** Stage provider id. */
-  readonly stage: string;
-  /** v2 state the job is in while the step runs. */
-  readonly phase: StagePhase;
-  /** Relative share of the progress bar; default 1. */
-  readonly weight?: number;
-  /** Wall-clock limit of the step, ms; default the stage provider's `timeoutMs`, else the runner's. */
-  readonly timeoutMs?: number;
-  readonly options?: Readonly<Record<string, unknown>>;
-}
-
-/**
- * A pipeline as data. The job's result is the output of the step named by `resultFrom`
- * (default: the last step).
- *
- * @example
- * ```ts
- * const still: PipelineDefinition = {
- *   id: 'still-image',
- *   steps: [
- *     { stage: 'fetch', phase: 'downloading' },
- *     { stage: 'normalise', phase: 'converting' },
- *     { stage: 'publish', phase: 'uploading' },
- *   ],
- * };
- * ```
- */
-export interface PipelineDefinition {
-  readonly id: string;
-  readonly description?: string;
-  readonly steps: readonly PipelineStep[];
-  readonly resultFrom?: string;
-}
+/** Pipelines as data: the contract is `@image-ar/plugin-sdk`'s (plugins register definitions too). */
+export type { PipelineDefinition, PipelineStep } from '@image-ar/plugin-sdk';
 
 export function stepId(step: PipelineStep): string {
   return step.id ?? step.stage;

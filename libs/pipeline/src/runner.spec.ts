@@ -13,6 +13,7 @@ import {
   type StageProvider,
   type PipelineStep,
   type RunnerDeps,
+  NOOP_METRICS,
 } from './index';
 import { MemoryJobStore } from '../../../test/support/memory-job-store';
 
@@ -349,6 +350,39 @@ describe('progress and v1 view', () => {
     expect(computeProgress(def, { a: 1 })).toBe(25);
     expect(computeProgress(def, { a: 1, b: 0.5 })).toBe(62.5);
   });
+  describe('metrics and scope', () => {
+    const recorder = () => {
+      const calls: string[] = [];
+      const metrics = { ...NOOP_METRICS, jobFinished: (kind: string, outcome: string) => void calls.push(`${kind}:${outcome}`), stageFinished: (stage: string) => void calls.push(`stage:${stage}`) };
+      return { calls, metrics };
+    };
+
+    it('counts outcomes (cancelled apart from failed) and successful stage runs', async () => {
+      const { calls, metrics } = recorder();
+      const { store, runner } = await setup([stage('a', async () => ({})), stage('b', async (ctx) => { if (ctx.job.input.fail) throw new UserError('bad', 'no'); return {}; })], undefined, { metrics });
+      store.add({ id: 'ok', kind: 'k', pipeline: 'p' });
+      store.add({ id: 'bad', kind: 'k', pipeline: 'p', input: { fail: true } });
+      store.add({ id: 'gone', kind: 'k', pipeline: 'p', cancelRequested: true });
+      await runner.run('ok', { attempt: 1, maxAttempts: 1 });
+      await runner.run('bad', { attempt: 1, maxAttempts: 1 });
+      await runner.run('gone', { attempt: 1, maxAttempts: 1 });
+      expect(calls).toEqual(['stage:a', 'stage:b', 'k:completed', 'stage:a', 'k:failed', 'k:cancelled']);
+    });
+
+    it('runs the job and each stage inside the host scope, with the request id the job carries', async () => {
+      const scopes: string[] = [];
+      const { store, runner } = await setup([stage('a', async () => ({})), stage('b', async () => ({}))], undefined, {
+        scope: (s, run) => {
+          scopes.push(`${s.jobId}/${s.stage ?? '-'}/${s.requestId}`);
+          return run();
+        },
+      });
+      store.add({ id: 'j', kind: 'k', pipeline: 'p', requestId: 'req_1' });
+      await expect(runner.run('j', { attempt: 1, maxAttempts: 1 })).resolves.toBe('completed');
+      expect(scopes).toEqual(['j/-/req_1', 'j/a/req_1', 'j/b/req_1']);
+    });
+  });
+
   it('maps v2 states onto v1', () => {
     expect(['queued', 'downloading', 'converting', 'uploading', 'completed', 'failed'].map((s) => toV1Status(s as never)))
       .toEqual(['queued', 'processing', 'processing', 'processing', 'completed', 'failed']);

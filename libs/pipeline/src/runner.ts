@@ -1,7 +1,8 @@
 import type { JobListener, JobStorePort, RunnableJob } from './job-store.port';
-import { classifyError, JobCancelledError, toJobError, UserError, type JobErrorInfo } from './errors';
+import { classifyError, JOB_CANCELLED, JobCancelledError, toJobError, UserError, type JobErrorInfo } from './errors';
 import { isFinal, type JobStatus } from './job-state';
 import { stepId, type PipelineDefinition } from './pipeline-definition';
+import { NOOP_METRICS, type MetricsPort } from './metrics.port';
 import type { PipelineRegistry } from './registry';
 import type { StageLogger } from './stage.port';
 
@@ -46,6 +47,32 @@ export interface RunnerDeps {
    * Default {@link DEFAULT_CANCEL_POLL_MS}.
    */
   cancelPollMs?: number;
+  /** Job outcomes and stage durations for operators. Default: none recorded. */
+  metrics?: MetricsPort;
+  /**
+   * Runs a loaded job, and then each of its stages, inside the host's context, so whatever is logged meanwhile
+   * (through any logger) carries the job, its stage and the request that made it. Default: runs it as is.
+   */
+  scope?: <T>(scope: RunScope, run: () => Promise<T>) => Promise<T>;
+}
+
+/** What {@link RunnerDeps.scope} is told about the job (and stage) it wraps. */
+export interface RunScope {
+  jobId: string;
+  kind: string;
+  /** Step id; absent for the job as a whole (listeners, the final update). */
+  stage?: string;
+  /** Id of the API request that created the job, when the store keeps it. */
+  requestId?: string;
+}
+
+/** Adds fixed fields to every line of a logger (the job and stage a stage logs about). */
+function withMeta(log: StageLogger, fields: Record<string, unknown>): StageLogger {
+  return {
+    info: (m, meta) => log.info(m, { ...fields, ...meta }),
+    warn: (m, meta) => log.warn(m, { ...fields, ...meta }),
+    error: (m, meta) => log.error(m, { ...fields, ...meta }),
+  };
 }
 
 /** Progress (0..100) of a pipeline given each step's own fraction (0..1). */
@@ -106,7 +133,11 @@ export class PipelineRunner {
   /** Cancel switches of the jobs this runner is running now. */
   private readonly running = new Map<string, AbortController>();
 
-  constructor(private readonly deps: RunnerDeps) {}
+  private readonly metrics: MetricsPort;
+
+  constructor(private readonly deps: RunnerDeps) {
+    this.metrics = deps.metrics ?? NOOP_METRICS;
+  }
 
   /**
    * Cancels a job this runner is running now (in-process, without waiting for the next poll).
@@ -120,13 +151,20 @@ export class PipelineRunner {
   }
 
   async run(jobId: string, attempt: RunAttempt): Promise<RunOutcome> {
-    const { store, registry, log } = this.deps;
+    const { store, log } = this.deps;
     const job = await store.findRunnable(jobId);
     if (!job) {
       log.warn('runner: job not found, dropping message', { jobId });
       return 'missing';
     }
     if (isFinal(job.status)) return 'skipped';
+    const scope = { jobId: job.id, kind: job.kind, ...(job.requestId ? { requestId: job.requestId } : {}) };
+    return this.deps.scope ? this.deps.scope(scope, () => this.runJob(job, attempt)) : this.runJob(job, attempt);
+  }
+
+  private async runJob(job: RunnableJob, attempt: RunAttempt): Promise<RunOutcome> {
+    const { store, registry, log } = this.deps;
+    const jobId = job.id;
     if (job.cancelRequested) return this.fail({ ...job, attempts: attempt.attempt }, new JobCancelledError(), undefined);
 
     let def: PipelineDefinition;
@@ -186,18 +224,25 @@ export class PipelineRunner {
           }
         };
         const timeoutMs = step.timeoutMs ?? provider.timeoutMs ?? this.deps.stageTimeoutMs ?? DEFAULT_STAGE_TIMEOUT_MS;
-        const output = await runWithTimeout(sid, timeoutMs, signal, cancel.signal, (stageSignal) =>
-          provider.run({
-            job: { id: job.id, kind: job.kind, ownerId: job.ownerId, input: job.input, attempt: attempt.attempt },
-            outputs: Object.freeze({ ...outputs }),
-            options: step.options ?? {},
-            progress: report,
-            signal: stageSignal,
-            log,
-            status,
-            checkpoints,
-          }),
-        );
+        const scope: RunScope = { jobId: job.id, kind: job.kind, stage: sid, ...(job.requestId ? { requestId: job.requestId } : {}) };
+        const stageLog = withMeta(log, { jobId: job.id, stage: sid });
+        const stageStarted = performance.now();
+        const runStage = () =>
+          runWithTimeout(sid, timeoutMs, signal, cancel.signal, (stageSignal) =>
+            provider.run({
+              job: { id: job.id, kind: job.kind, ownerId: job.ownerId, input: job.input, attempt: attempt.attempt },
+              outputs: Object.freeze({ ...outputs }),
+              options: step.options ?? {},
+              progress: report,
+              signal: stageSignal,
+              log: stageLog,
+              status,
+              checkpoints,
+            }),
+          );
+        const output = await (this.deps.scope ? this.deps.scope(scope, runStage) : runStage());
+        // Successful runs only: a failed stage's time says more about the failure than about the stage.
+        this.metrics.stageFinished(sid, (performance.now() - stageStarted) / 1000);
         await pending;
         outputs[sid] = output;
         fractions[sid] = 1;
@@ -216,7 +261,10 @@ export class PipelineRunner {
         error: null,
         finishedAt: new Date(),
       });
-      if (applied) await this.notify((l) => l.onCompleted?.(runningJob, result));
+      if (applied) {
+        this.metrics.jobFinished(job.kind, 'completed');
+        await this.notify((l) => l.onCompleted?.(runningJob, result));
+      }
       return 'completed';
     } catch (err) {
       // Cancelled: whatever the stage threw on its way out (often an `aborted` error), the job is cancelled.
@@ -277,7 +325,10 @@ export class PipelineRunner {
       });
     }
     const applied = await this.deps.store.update(job.id, { status: 'failed', error, finishedAt: new Date() });
-    if (applied) await this.notify((l) => l.onFailed?.(job, error));
+    if (applied) {
+      this.metrics.jobFinished(job.kind, error.code === JOB_CANCELLED ? 'cancelled' : 'failed');
+      await this.notify((l) => l.onFailed?.(job, error));
+    }
     return 'failed';
   }
 

@@ -1,3 +1,4 @@
+import type { ShutdownHook, TOKENS } from '@image-ar/plugin-sdk';
 import type { DependencyContainer } from 'tsyringe';
 import type { AppConfig } from '@app/config';
 import type { StoragePort } from '@app/storage';
@@ -10,10 +11,10 @@ export const SERVICES = {
   callbacks: 'app.callbacks',
   /** Zero or more {@link ShutdownHook}s, run by the host when the application closes. */
   shutdownHooks: 'app.shutdown-hooks',
-} as const;
+} as const satisfies Pick<typeof TOKENS, 'config' | 'storage' | 'callbacks' | 'shutdownHooks'>;
 
 /** Frees what a plugin started (worker processes, sessions); called once at application shutdown. */
-export type ShutdownHook = () => Promise<void>;
+export type { ShutdownHook } from '@image-ar/plugin-sdk';
 
 /**
  * Registers `hook` to run when the host application closes (after its workers have drained).

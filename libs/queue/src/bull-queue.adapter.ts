@@ -4,6 +4,7 @@ import {
   type EnqueueOptions,
   type JobQueuePort,
   normalisePriority,
+  type QueueCounts,
   type QueueHandler,
   type QueueOptions,
   QueueUnavailableError,
@@ -154,9 +155,10 @@ export class BullQueueAdapter implements JobQueuePort {
     await withTimeout(this.queue.close(true), 5000, () => new QueueUnavailableError('close timed out')).catch(() => undefined);
   }
 
-  /** For tests and operators: counts by Bull state. */
-  counts(): Promise<Bull.JobCounts> {
-    return this.queue.getJobCounts();
+  /** Counts by Bull state; gives up after 2 s so a scrape never hangs on a Redis that does not answer. */
+  async counts(): Promise<QueueCounts> {
+    const c = await withTimeout(this.queue.getJobCounts(), 2000, () => new QueueUnavailableError('Redis did not answer in time'));
+    return { waiting: c.waiting, active: c.active, delayed: c.delayed, failed: c.failed };
   }
 
   /** Removes every job of this queue (tests). */

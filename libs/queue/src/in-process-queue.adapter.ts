@@ -1,4 +1,4 @@
-import { backlogEntries, backoffDelay, type EnqueueOptions, type JobQueuePort, normalisePriority, type QueueHandler, type QueueOptions } from './job-queue.port';
+import { backlogEntries, backoffDelay, type EnqueueOptions, type JobQueuePort, normalisePriority, type QueueCounts, type QueueHandler, type QueueOptions } from './job-queue.port';
 
 interface Entry {
   jobId: string;
@@ -122,6 +122,11 @@ export class InProcessQueueAdapter implements JobQueuePort {
 
   async ping(): Promise<void> {
     return;
+  }
+
+  async counts(): Promise<QueueCounts> {
+    // Nothing is kept once out of attempts: the job's failure lives in the database.
+    return { waiting: this.waiting.length, active: this.running.size, delayed: this.timers.size, failed: 0 };
   }
 
   async close(): Promise<void> {

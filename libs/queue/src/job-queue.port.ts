@@ -65,6 +65,16 @@ export interface QueueOptions {
   sweepMs?: number;
 }
 
+/** Messages by state, as the metrics' `queue_jobs` gauge reports them. */
+export interface QueueCounts {
+  waiting: number;
+  active: number;
+  /** Waiting for a retry's backoff to pass. */
+  delayed: number;
+  /** Out of attempts and still kept by the backend (0 where it keeps none). */
+  failed: number;
+}
+
 /**
  * The one queue contract, with an in-process adapter (embedded mode) and a Bull adapter (scaled mode).
  * Both pass the same contract suite (queue.contract.spec.ts).
@@ -87,6 +97,11 @@ export interface JobQueuePort {
   ping(): Promise<void>;
   /** Releases connections. */
   close(): Promise<void>;
+  /**
+   * Messages by state, read on each metrics scrape. The in-process queue counts its own; Bull's are the
+   * whole queue's (every process sees the same numbers).
+   */
+  counts(): Promise<QueueCounts>;
 }
 
 /** Delay before attempt `attempt + 1`. */

@@ -253,4 +253,25 @@ describe.each(drivers)('queue contract: %s adapter', (driver, make) => {
   it('answers ping', async () => {
     await expect(newQueue().ping()).resolves.toBeUndefined();
   });
+
+  it('counts waiting, active and delayed messages for the queue_jobs gauge', async () => {
+    const q = newQueue({ maxAttempts: 2, backoffMs: 60_000 });
+    expect(await q.counts()).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 0 });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    await q.consume(async ({ jobId }) => {
+      if (jobId === 'fails') throw new Error('again later');
+      await gate;
+    }, { concurrency: 1 });
+    await q.enqueue('fails');
+    await until(async () => (await q.counts()).delayed === 1);
+    await q.enqueue('runs');
+    await q.enqueue('waits');
+    await until(async () => {
+      const c = await q.counts();
+      return c.active === 1 && c.waiting === 1 && c.delayed === 1;
+    });
+    release();
+    await until(async () => (await q.counts()).active === 0 && (await q.counts()).waiting === 0);
+  });
 });

@@ -1,6 +1,6 @@
 import type { AppConfig } from '@app/config';
 import { AccountRepository, JobRepository, WebhookRepository, type JobEntity } from '@app/persistence';
-import type { JobErrorInfo, JobListener, RunnableJob } from '@app/pipeline';
+import type { JobErrorInfo, JobListener, MetricsPort, RunnableJob } from '@app/pipeline';
 import { callbackJobId, type CallbackPort, type StillImageResult } from '@app/plugins';
 import type { JobQueuePort } from '@app/queue';
 import type { StoragePort } from '@app/storage';
@@ -33,6 +33,7 @@ export class CallbackService implements CallbackPort {
     private readonly urls: PublicUrls,
     private readonly storage: StoragePort,
     private readonly accounts: AccountRepository,
+    private readonly metrics?: MetricsPort,
   ) {}
 
   async prepare(jobId: string, _event: string) {
@@ -48,6 +49,8 @@ export class CallbackService implements CallbackPort {
   }
 
   record(attempt: Parameters<CallbackPort['record']>[0]): Promise<void> {
+    // Every attempt the stage made is recorded here, so this is the one place to count them.
+    this.metrics?.callbackDelivery(attempt.succeeded ? 'delivered' : 'failed');
     return this.webhooks.record(attempt);
   }
 }

@@ -2,8 +2,8 @@ import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
-import { AccountRepository, buildDataSourceOptions, type DatabaseOptions, initializeDataSource, IdempotencyRepository, JobRepository, ShowcaseRepository, WebhookRepository } from '@app/persistence';
-import { createContainer, JOB_LISTENER, PipelineRegistry } from '@app/pipeline';
+import { AccountRepository, buildDataSourceOptions, type DatabaseOptions, initializeDataSource, IdempotencyRepository, JobRepository, type RepositoryHooks, ShowcaseRepository, WebhookRepository } from '@app/persistence';
+import { createContainer, JOB_LISTENER, METRICS, PipelineRegistry } from '@app/pipeline';
 import { BullQueueAdapter, InProcessQueueAdapter, type JobQueuePort } from '@app/queue';
 import { builtinPlugins, MOTION_CATALOG, MotionCatalog, registerServices, SERVICES } from '@app/plugins';
 import { createStorage, type StoragePort } from '@app/storage';
@@ -15,6 +15,8 @@ import { RefundOnFailure } from './refund.listener';
 import { QueueLifecycle } from './queue-lifecycle.service';
 import { PluginLifecycle } from './plugin-lifecycle.service';
 import { loadPricingPolicy } from './pricing-loader';
+import { currentRequestId } from './log-scope';
+import { PromMetrics } from './prom-metrics.adapter';
 import { APP_CONFIG, JOB_QUEUE, PIPELINE_CONTAINER, PIPELINE_REGISTRY, PRICING_POLICY, STORAGE } from './tokens';
 
 function dbOptions(config: AppConfig): DatabaseOptions {
@@ -35,6 +37,13 @@ function dbOptions(config: AppConfig): DatabaseOptions {
 @Module({})
 export class CoreModule {
   static forRoot(config: AppConfig): DynamicModule {
+    // One registry per process: in embedded mode the API and its worker report into the same one.
+    const metrics = new PromMetrics();
+    const hooks: RepositoryHooks = {
+      requestId: currentRequestId,
+      charged: (cents) => metrics.creditsCharged(cents),
+      refunded: (cents) => metrics.creditsRefunded(cents),
+    };
     return {
       module: CoreModule,
       imports: [
@@ -47,10 +56,11 @@ export class CoreModule {
         QueueLifecycle,
         PluginLifecycle,
         { provide: APP_CONFIG, useValue: config },
-        { provide: JobRepository, inject: [DataSource], useFactory: (ds: DataSource) => new JobRepository(ds) },
+        { provide: PromMetrics, useValue: metrics },
+        { provide: JobRepository, inject: [DataSource], useFactory: (ds: DataSource) => new JobRepository(ds, hooks) },
         { provide: WebhookRepository, inject: [DataSource], useFactory: (ds: DataSource) => new WebhookRepository(ds) },
-        { provide: AccountRepository, inject: [DataSource], useFactory: (ds: DataSource) => new AccountRepository(ds) },
-        { provide: ShowcaseRepository, inject: [DataSource], useFactory: (ds: DataSource) => new ShowcaseRepository(ds) },
+        { provide: AccountRepository, inject: [DataSource], useFactory: (ds: DataSource) => new AccountRepository(ds, hooks) },
+        { provide: ShowcaseRepository, inject: [DataSource], useFactory: (ds: DataSource) => new ShowcaseRepository(ds, hooks) },
         { provide: IdempotencyRepository, inject: [DataSource], useFactory: (ds: DataSource) => new IdempotencyRepository(ds) },
         { provide: PublicUrls, useValue: new PublicUrls(config) },
         { provide: PRICING_POLICY, useFactory: () => loadPricingPolicy(config) },
@@ -69,7 +79,8 @@ export class CoreModule {
             queue: JobQueuePort,
           ) => {
             registerServices(container, { config, storage });
-            container.register(SERVICES.callbacks, { useValue: new CallbackService(jobs, webhooks, urls, storage, accounts) });
+            container.register(METRICS, { useValue: metrics });
+            container.register(SERVICES.callbacks, { useValue: new CallbackService(jobs, webhooks, urls, storage, accounts, metrics) });
             // Refunds first, so the callback reports them.
             container.register(JOB_LISTENER, { useValue: new RefundOnFailure(accounts) });
             container.register(JOB_LISTENER, { useValue: new CallbackScheduler(jobs, queue, config) });
@@ -95,13 +106,16 @@ export class CoreModule {
               backlog: () => jobs.listUnfinished(),
               sweepMs: 60_000,
             };
-            return config.redisUrl
+            const queue = config.redisUrl
               ? new BullQueueAdapter({ ...opts, redisUrl: config.redisUrl, name: config.worker.queueName, lockMs: config.worker.lockMs })
               : new InProcessQueueAdapter(opts);
+            metrics.observeQueue(() => queue.counts());
+            metrics.observeQueueAge(() => jobs.oldestQueuedAt());
+            return queue;
           },
         },
       ],
-      exports: [APP_CONFIG, PRICING_POLICY, IdempotencyRepository, ShowcaseRepository, JobRepository, WebhookRepository, AccountRepository, PublicUrls, STORAGE, PIPELINE_CONTAINER, PIPELINE_REGISTRY, JOB_QUEUE, JobRoutes, MotionCatalog],
+      exports: [APP_CONFIG, PromMetrics, PRICING_POLICY, IdempotencyRepository, ShowcaseRepository, JobRepository, WebhookRepository, AccountRepository, PublicUrls, STORAGE, PIPELINE_CONTAINER, PIPELINE_REGISTRY, JOB_QUEUE, JobRoutes, MotionCatalog],
     };
   }
 }

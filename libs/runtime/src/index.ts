@@ -12,3 +12,8 @@ export * from './pricing-loader';
 export * from './refund.listener';
 export * from './v2-job-view';
 export * from './private-data-dir';
+export * from './log-scope';
+export * from './logger.factory';
+export * from './nest-logger.adapter';
+export * from './prom-metrics.adapter';
+export * from './metrics-endpoint';

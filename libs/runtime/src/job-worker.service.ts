@@ -4,6 +4,8 @@ import { isDatabaseUnavailable, JobRepository } from '@app/persistence';
 import { JOB_LISTENER, type JobListener, PipelineRegistry, PipelineRunner } from '@app/pipeline';
 import type { JobQueuePort } from '@app/queue';
 import type { DependencyContainer } from 'tsyringe';
+import { runInLogScope } from './log-scope';
+import { PromMetrics } from './prom-metrics.adapter';
 import { createStageLogger } from './stage-logger.adapter';
 import { APP_CONFIG, JOB_QUEUE, PIPELINE_CONTAINER, PIPELINE_REGISTRY } from './tokens';
 
@@ -21,14 +23,25 @@ export class JobWorkerService implements OnApplicationBootstrap, BeforeApplicati
     @Inject(PIPELINE_REGISTRY) registry: PipelineRegistry,
     @Inject(PIPELINE_CONTAINER) container: DependencyContainer,
     private readonly jobs: JobRepository,
+    metrics: PromMetrics,
   ) {
     const listeners = container.isRegistered(JOB_LISTENER) ? container.resolveAll<JobListener>(JOB_LISTENER) : [];
-    this.runner = new PipelineRunner({ registry, store: jobs, listeners, log: createStageLogger('Pipeline'), stageTimeoutMs: config.worker.stageTimeoutMs });
+    this.runner = new PipelineRunner({
+      registry,
+      store: jobs,
+      listeners,
+      log: createStageLogger('Pipeline'),
+      stageTimeoutMs: config.worker.stageTimeoutMs,
+      metrics,
+      scope: (fields, run) => runInLogScope(fields, () => this.traced(fields.stage, run)),
+    });
   }
 
   async onApplicationBootstrap(): Promise<void> {
     await this.queue.consume(
-      async (msg) => {
+      // A fresh scope: the in-process queue starts jobs from whatever request enqueued the last one, and
+      // that request's id must not end up on another job's lines (the runner adds the job's own).
+      (msg) => runInLogScope({ requestId: undefined, jobId: msg.jobId, kind: undefined, stage: undefined }, async () => {
         for (;;) {
           try {
             await this.runner.run(msg.jobId, { attempt: msg.attempt, maxAttempts: msg.maxAttempts, signal: msg.signal });
@@ -41,10 +54,25 @@ export class JobWorkerService implements OnApplicationBootstrap, BeforeApplicati
             await this.waitForDatabase(msg.signal);
           }
         }
-      },
+      }),
       { concurrency: this.config.worker.concurrency },
     );
     this.logger.log(`consuming ${this.queue.driver} queue with concurrency ${this.config.worker.concurrency}`);
+  }
+
+  /** Debug lines at the start and end of a job and of each stage; the scope adds the ids to them. */
+  private async traced<T>(stage: string | undefined, run: () => Promise<T>): Promise<T> {
+    const what = stage ? 'stage' : 'job';
+    const started = performance.now();
+    this.logger.debug(`${what} started`);
+    try {
+      const r = await run();
+      this.logger.debug(`${what} finished in ${Math.round(performance.now() - started)} ms${stage ? '' : `: ${String(r)}`}`);
+      return r;
+    } catch (err) {
+      this.logger.debug(`${what} ended with an error after ${Math.round(performance.now() - started)} ms: ${(err as Error).message}`);
+      throw err;
+    }
   }
 
   /**

@@ -1,13 +1,16 @@
-import { Logger } from '@nestjs/common';
 import type { StageLogger } from '@app/pipeline';
+import { rootLogger } from './logger.factory';
 
-/** Kernel logger over Nest's logger. Meta is printed as JSON; callers never put secrets in it. */
+/**
+ * Kernel logger over pino: meta becomes fields of the line (job id, stage…), and the scope in force (the
+ * request that made the job) is added by the root logger. Callers never put secrets in meta; the root
+ * logger redacts the usual suspects anyway.
+ */
 export function createStageLogger(context: string): StageLogger {
-  const logger = new Logger(context);
-  const fmt = (msg: string, meta?: Record<string, unknown>) => (meta ? `${msg} ${JSON.stringify(meta)}` : msg);
+  const logger = rootLogger().child({ context });
   return {
-    info: (m, meta) => logger.log(fmt(m, meta)),
-    warn: (m, meta) => logger.warn(fmt(m, meta)),
-    error: (m, meta) => logger.error(fmt(m, meta)),
+    info: (m, meta) => logger.info(meta ?? {}, m),
+    warn: (m, meta) => logger.warn(meta ?? {}, m),
+    error: (m, meta) => logger.error(meta ?? {}, m),
   };
 }

@@ -1,15 +1,11 @@
 import type { AppConfig } from '@app/config';
+import type { CreateStorage, StorageModuleContext } from '@image-ar/plugin-sdk';
 import { LocalStorageAdapter } from './local-storage.adapter';
 import { S3StorageAdapter } from './s3-storage.adapter';
 import type { StoragePort } from './storage.port';
 
-/** What a storage module's factory gets besides its own options. */
-export interface StorageModuleContext {
-  /** PUBLIC_BASE_URL: the API serves `/files/<key>` by reading the backend when `url()` points there. */
-  publicBaseUrl: string;
-  /** DATA_DIR, for backends that keep local state. */
-  dataDir: string;
-}
+/** What a storage module's factory gets besides its own options (part of the SDK's contract). */
+export type { StorageModuleContext } from '@image-ar/plugin-sdk';
 
 const PORT_METHODS = ['put', 'putStream', 'stat', 'read', 'url', 'delete', 'ping'] as const;
 
@@ -43,7 +39,7 @@ export function loadStorageModule(spec: string, options: Record<string, unknown>
   } catch (err) {
     throw new Error(`storage: cannot load module "${spec}": ${(err as Error).message}`, { cause: err });
   }
-  const factory = (mod.createStorage ?? mod.default) as ((o: Record<string, unknown>, c: StorageModuleContext) => StoragePort) | undefined;
+  const factory = (mod.createStorage ?? mod.default) as CreateStorage | undefined;
   if (typeof factory !== 'function') throw new Error(`storage: "${spec}" does not export createStorage(options, context)`);
   let storage: StoragePort;
   try {

@@ -3,42 +3,12 @@ import { createWriteStream } from 'node:fs';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
-export interface StoredObject {
-  key: string;
-  size: number;
-  contentType: string;
-  /** Strong validator (content hash) for HTTP caching. */
-  etag: string;
-}
-
-export interface ObjectStat extends StoredObject {
-  lastModified: Date;
-}
-
 /**
- * Where models and posters live. Keys are `/`-separated, without a leading slash.
- * Writes are idempotent (same key + same bytes = same object), so a replayed job is safe.
+ * The storage contract (`StoragePort`: where models and posters live; `StoredObject`, `ObjectStat`) is
+ * defined once, in `@image-ar/plugin-sdk`: backend authors compile against it and run its
+ * `describeStorageContract` (the built-in backends run it in libs/storage/src/storage.contract.spec.ts).
  */
-export interface StoragePort {
-  readonly driver: string;
-  put(key: string, body: Buffer, contentType: string): Promise<StoredObject>;
-  /**
-   * Stores a stream without holding it in memory (uploads). If the stream errors (e.g. a size cap),
-   * nothing is left under the key.
-   */
-  putStream(key: string, body: Readable, contentType: string): Promise<StoredObject>;
-  stat(key: string): Promise<ObjectStat | null>;
-  /** A readable stream of the object, optionally a byte range (inclusive end). */
-  read(key: string, range?: { start: number; end: number }): Promise<Readable>;
-  /** Public absolute URL of the object. */
-  url(key: string): string;
-  delete(key: string): Promise<void>;
-  /**
-   * Readiness: rejects when the backend cannot serve writes now. Local storage proves it by writing and
-   * removing a probe file (a full disk or read-only mount fails it); remote backends check reachability.
-   */
-  ping(): Promise<void>;
-}
+export type { ObjectStat, StoragePort, StoredObject } from '@image-ar/plugin-sdk';
 
 /** Rejects keys that could escape the storage root or confuse URLs. */
 export function assertSafeKey(key: string): void {

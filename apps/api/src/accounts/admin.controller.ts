@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards, UseInterceptors } from '@nestjs/common';
-import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiQuery, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { AddCreditsRequestDto, ApiKeyCreatedDto, BalanceDto, CreateUserRequestDto, UsageDto, UserDto } from './accounts.dto';
 import { ApiKeyGuard, OwnerKeyGuard } from '../http/api-key.guard';
 import { IdempotencyInterceptor } from '../http/idempotency/idempotency.interceptor';
 import { AccountsService } from './accounts.service';
@@ -16,6 +17,9 @@ export class AdminController {
   @HttpCode(201)
   @UseInterceptors(IdempotencyInterceptor)
   @ApiOperation({ summary: 'Create a user {email, name?, credits?, showcase_slots?}' })
+  @ApiBody({ type: CreateUserRequestDto })
+  @ApiResponse({ status: 201, type: UserDto })
+  @ApiResponse({ status: 409, description: 'email_taken' })
   createUser(@Body() body: Record<string, unknown>) {
     return this.accounts.createUser(body ?? {});
   }
@@ -23,6 +27,7 @@ export class AdminController {
   @Post('users/:id/keys')
   @HttpCode(201)
   @ApiOperation({ summary: 'Create an API key (the only time it is shown)' })
+  @ApiResponse({ status: 201, type: ApiKeyCreatedDto })
   createKey(@Param('id') id: string) {
     return this.accounts.createKey(id);
   }
@@ -32,6 +37,8 @@ export class AdminController {
   @HttpCode(200)
   @UseInterceptors(IdempotencyInterceptor)
   @ApiOperation({ summary: 'Grant credits {amount, reason?}' })
+  @ApiBody({ type: AddCreditsRequestDto })
+  @ApiResponse({ status: 200, type: BalanceDto })
   addCredits(@Param('id') id: string, @Body() body: Record<string, unknown>) {
     return this.accounts.addCredits(id, body ?? {});
   }
@@ -39,12 +46,16 @@ export class AdminController {
   @Delete('keys/:id')
   @HttpCode(204)
   @ApiOperation({ summary: 'Revoke a key' })
+  @ApiResponse({ status: 204, description: 'Revoked; the key is refused from now on.' })
   async revoke(@Param('id') id: string): Promise<void> {
     await this.accounts.revokeKey(id);
   }
 
   @Get('users/:id/usage')
   @ApiOperation({ summary: "A user's ledger entries and totals" })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } })
+  @ApiQuery({ name: 'before', required: false, schema: { type: 'integer', minimum: 1 } })
+  @ApiResponse({ status: 200, type: UsageDto })
   usage(@Param('id') id: string, @Query() q: { limit?: string; before?: string }) {
     return this.accounts.usage(id, q);
   }

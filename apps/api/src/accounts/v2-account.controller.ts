@@ -1,5 +1,6 @@
 import { Controller, Get, Query, Req, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiQuery, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { MeDto, PriceListDto, UsageDto } from './accounts.dto';
 import { ApiKeyGuard, type AuthedRequest } from '../http/api-key.guard';
 import { AccountsService } from './accounts.service';
 
@@ -11,18 +12,23 @@ export class V2AccountController {
   constructor(private readonly accounts: AccountsService) {}
 
   @Get('me')
+  @ApiResponse({ status: 200, type: MeDto })
   @ApiOperation({ summary: 'Identity of the key owner, key type and prefix, credit balance, showcase slots' })
   me(@Req() req: AuthedRequest) {
     return this.accounts.me(req.principal);
   }
 
   @Get('usage')
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } })
+  @ApiQuery({ name: 'before', required: false, description: 'next_before of the previous page.', schema: { type: 'integer', minimum: 1 } })
+  @ApiResponse({ status: 200, type: UsageDto })
   @ApiOperation({ summary: 'API usage view: ledger entries (newest first, ?limit=&before=) and totals per operation' })
   usage(@Req() req: AuthedRequest, @Query() q: { limit?: string; before?: string }) {
     return this.accounts.usage(req.principal.userId, q);
   }
 
   @Get('pricing')
+  @ApiResponse({ status: 200, type: PriceListDto })
   @ApiOperation({ summary: 'Prices in credits of every billable operation under the configured policy (billed: false for the owner key)' })
   pricing(@Req() req: AuthedRequest) {
     return this.accounts.priceList(req.principal);

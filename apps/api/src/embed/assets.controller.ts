@@ -1,5 +1,5 @@
 import { Controller, Get, Res } from '@nestjs/common';
-import { ApiExcludeEndpoint } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -33,7 +33,10 @@ export class AssetsController {
     return gzipSync(readFileSync(join(repoRoot(), 'apps/api/assets/widget.js'))).length;
   }
 
-  @ApiExcludeEndpoint()
+  @ApiTags('v1')
+  @ApiOperation({ summary: 'The embeddable widget script (spec §4.3); public, no key', description: 'Include once per page; see data-service-* attributes and window mount/embed.' })
+  @ApiProduces('application/javascript')
+  @ApiResponse({ status: 200, description: 'The script; Cache-Control public, max-age=300; ETag.', schema: { type: 'string' } })
   @Get('api/v1/widget.js')
   widgetJs(@Res() reply: FastifyReply): void {
     this.send(reply, this.widget, 'public, max-age=300');

@@ -1,5 +1,6 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { AliveDto, ReadyDto } from './health.dto';
 import type { FastifyReply } from 'fastify';
 import { JobRepository } from '@app/persistence';
 import type { JobQueuePort } from '@app/queue';
@@ -29,6 +30,7 @@ export class HealthController {
 
   /** Alive: the process answers. */
   @ApiOperation({ summary: 'Alive' })
+  @ApiResponse({ status: 200, type: AliveDto })
   @Get('healthz')
   healthz(): { status: 'ok' } {
     return { status: 'ok' };
@@ -36,6 +38,8 @@ export class HealthController {
 
   /** Ready: database, queue and storage reachable. 503 otherwise. */
   @ApiOperation({ summary: 'Database, queue and storage reachable (503 otherwise)' })
+  @ApiResponse({ status: 200, type: ReadyDto })
+  @ApiResponse({ status: 503, type: ReadyDto, description: 'A dependency is unreachable: its check says why.' })
   @Get('readyz')
   async readyz(@Res() reply: FastifyReply): Promise<void> {
     const checks = {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { JobRepository, type JobEntity } from '@app/persistence';
-import { isFinal, JOB_LISTENER, JobCancelledError, type JobListener, notifyListeners, toJobError } from '@app/pipeline';
+import { isFinal, JOB_LISTENER, JobCancelledError, type JobListener, type MetricsPort, notifyListeners, resolveMetrics, toJobError } from '@app/pipeline';
 import { JobWorkerService, PIPELINE_CONTAINER } from '@app/runtime';
 import type { DependencyContainer } from 'tsyringe';
 import { ApiError } from '../http/api-error';
@@ -20,6 +20,7 @@ import { ApiError } from '../http/api-error';
 export class JobCancellation {
   private readonly logger = new Logger('JobCancellation');
   private readonly listeners: JobListener[];
+  private readonly metrics: MetricsPort;
 
   constructor(
     private readonly jobs: JobRepository,
@@ -28,6 +29,7 @@ export class JobCancellation {
     @Optional() private readonly worker?: JobWorkerService,
   ) {
     this.listeners = container.isRegistered(JOB_LISTENER) ? container.resolveAll<JobListener>(JOB_LISTENER) : [];
+    this.metrics = resolveMetrics(container);
   }
 
   /** Cancels an owned job; returns it as it is now (final at once when it was queued). */
@@ -37,6 +39,8 @@ export class JobCancellation {
     const outcome = await this.jobs.requestCancel(job.id, error);
     if (outcome === 'final' || outcome === 'missing') throw finished((await this.jobs.find(job.id)) ?? job);
     if (outcome === 'failed') {
+      // Ended here, not in a runner: counted here.
+      this.metrics.jobFinished(job.kind, 'cancelled');
       const runnable = { id: job.id, kind: job.kind, pipeline: job.pipeline, status: 'failed' as const, ownerId: job.ownerId, input: job.input, attempts: job.attempts };
       // The refund sweep catches a lost refund; the worker's sweep delivers a created callback job.
       await notifyListeners(this.listeners, (l) => l.onFailed?.(runnable, error), (err) => this.logger.error(`job ${job.id}: listener failed after cancel: ${err.message}`));

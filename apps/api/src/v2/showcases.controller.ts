@@ -5,6 +5,7 @@ import { ApiKeyGuard, type AuthedRequest } from '../http/api-key.guard';
 import { IdempotencyInterceptor } from '../http/idempotency/idempotency.interceptor';
 import { ShowcasesService } from './showcases.service';
 import { AddItemsJsonDto, AddItemsMultipartDto, CreateShowcaseRequestDto, ShowcaseDto, ShowcaseItemDto, UPLOAD_ITEMS_DESCRIPTION } from './v2.dto';
+import { ItemsAddedDto, ShowcaseCreatedDto } from './v2-responses.dto';
 
 const IDEMPOTENCY = { name: 'Idempotency-Key', required: false, description: 'Same key + same request within 24 h returns the first answer; a different request -> 409.' };
 
@@ -30,7 +31,7 @@ export class ShowcasesController {
   })
   @ApiBody({ type: CreateShowcaseRequestDto })
   @ApiResponse({ status: 400, description: 'Invalid parameter, named in error.param (e.g. frame.style, items[1].frame.color); nothing stored or charged.' })
-  @ApiResponse({ status: 201, description: '{id, url, embed_url, queued_jobs: [{job_id, item_id, status}], credits_charged}' })
+  @ApiResponse({ status: 201, description: 'Created; one queued job per initial picture.', type: ShowcaseCreatedDto })
   create(@Req() req: AuthedRequest, @Body() body: unknown) {
     return this.showcases.create(req.principal, body);
   }
@@ -54,7 +55,7 @@ export class ShowcasesController {
     schema: { oneOf: [{ $ref: getSchemaPath(AddItemsJsonDto) }, { $ref: getSchemaPath(AddItemsMultipartDto) }] },
   })
   @ApiOperation({ summary: 'Add pictures (2.0 credits each for per-user keys)' })
-  @ApiResponse({ status: 202, description: '{showcase_id, queued_jobs: [{job_id, item_id, status}], credits_charged}' })
+  @ApiResponse({ status: 202, description: 'Queued; one job per picture.', type: ItemsAddedDto })
   async addItems(@Req() req: AuthedRequest, @Param('id') id: string, @Res({ passthrough: true }) reply: FastifyReply) {
     if (!req.isMultipart()) return this.showcases.addUrls(req.principal, id, req.body);
     const out = await this.showcases.addUploads(req.principal, id, req);

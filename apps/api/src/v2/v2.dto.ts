@@ -123,6 +123,7 @@ class V2ResultFieldsDto {
   @ApiPropertyOptional({ enum: ['image', 'animated-image', 'video'], description: 'Animated AR: what the source turned out to be.' }) source_kind?: string;
   @ApiPropertyOptional({ type: Object, description: 'Animated AR: the motion model used (image sources).' }) motion?: Record<string, unknown>;
   @ApiPropertyOptional({ type: Boolean, description: 'Animated AR.' }) background_removed?: boolean;
+  @ApiPropertyOptional({ type: Object, nullable: true, description: 'Animated AR: how the background was removed (null when not asked for, or on results stored before it was recorded).' }) background_removal?: Record<string, unknown> | null;
   @ApiPropertyOptional({ type: Object, description: 'Animated AR: frame count and timing of the loop.' }) frames?: Record<string, unknown>;
   @ApiPropertyOptional({
     type: Object,
@@ -150,7 +151,10 @@ export class V2JobDto {
   @ApiProperty({ minimum: 0, maximum: 100 }) progress!: number;
   @ApiPropertyOptional() showcase_id?: number;
   @ApiPropertyOptional() item_id?: number;
-  @ApiPropertyOptional({ type: V2JobErrorDto }) error?: V2JobErrorDto;
+  @ApiPropertyOptional({ type: V2JobErrorDto, description: 'Present when status is failed.' }) error?: V2JobErrorDto;
+  @ApiPropertyOptional({ description: 'Animated AR, until completed (then in result): gross credits charged.' }) credits_charged?: number;
+  @ApiPropertyOptional({ description: 'Animated AR, until completed: credits refunded (a failed job is refunded in full).' }) credits_refunded?: number;
+  @ApiPropertyOptional({ description: 'Animated AR, until completed: gross minus refunded.' }) net_credits_charged?: number;
   @ApiPropertyOptional({ type: V2ResultDto, description: 'Once completed.' }) result?: V2ResultDto;
   @ApiProperty() created_at!: string;
   @ApiProperty() updated_at!: string;
@@ -166,7 +170,7 @@ class ShowcaseItemFieldsDto {
   @ApiProperty() progress!: number;
   @ApiProperty({ enum: ['url', 'upload'] }) source!: string;
   @ApiPropertyOptional() source_url?: string;
-  @ApiPropertyOptional() filename?: string;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Uploads: the file name sent with the part (null when none).' }) filename?: string | null;
   @ApiPropertyOptional({ type: V2JobErrorDto }) error?: V2JobErrorDto;
   @ApiProperty() created_at!: string;
 }

@@ -1,7 +1,7 @@
 import type { AppConfig } from '@app/config';
-import { definePlugin, registerPipeline, registerStage, type PipelineDefinition } from '@app/pipeline';
+import { definePlugin, registerPipeline, registerStage, resolveMetrics, type PipelineDefinition } from '@app/pipeline';
 import type { StoragePort } from '@app/storage';
-import { BackgroundRemover, BackgroundRemoverPool, type BackgroundRemoverPort } from '../background-removal';
+import { BackgroundRemover, BackgroundRemoverPool, type BackgroundRemoverPort, timedRemover } from '../background-removal';
 import { MotionCatalog, registerMotionProvider } from '../motion/motion-provider.port';
 import { proceduralMotionProvider } from '../motion/procedural/procedural-motion.adapter';
 import { onShutdown, SERVICES } from '../services';
@@ -42,7 +42,8 @@ export const animatedArPlugin = definePlugin({
     const storage = container.resolve<StoragePort>(SERVICES.storage);
     let remover: BackgroundRemoverPort | undefined;
     // Created on the first cut-out: BG_REMOVAL_WORKERS worker processes, or inline on the event loop (0).
-    const getRemover = () => (remover ??= createRemover(config));
+    const metrics = resolveMetrics(container);
+    const getRemover = () => (remover ??= timedRemover(createRemover(config), metrics));
     onShutdown(container, async () => remover?.close());
     let catalog: MotionCatalog | undefined;
     const getCatalog = () => (catalog ??= MotionCatalog.fromContainer(container, config.animated.motionDefaultModel));
@@ -50,7 +51,7 @@ export const animatedArPlugin = definePlugin({
     registerMotionProvider(container, proceduralMotionProvider);
     registerStage(container, createAnimatedSourceStage(config));
     registerStage(container, createFramesStage(config));
-    registerStage(container, createMotionStage({ config, storage, catalog: getCatalog, remover: getRemover }));
+    registerStage(container, createMotionStage({ config, storage, catalog: getCatalog, remover: getRemover, metrics }));
     registerStage(container, createBackgroundRemovalStage(getRemover));
     registerStage(container, createFlipbookWriterStage(frameLimits(config)));
     registerStage(container, createPublishAnimatedStage(storage));

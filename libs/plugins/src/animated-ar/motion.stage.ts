@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import sharp from 'sharp';
 import type { AppConfig } from '@app/config';
-import { jobEnded, OperationalError, UserError, type StageContext, type StageProvider } from '@app/pipeline';
+import { jobEnded, type MetricsPort, OperationalError, UserError, type StageContext, type StageProvider } from '@app/pipeline';
 import type { StoragePort } from '@app/storage';
 import type { BackgroundRemoverPort } from '../background-removal';
 import { decodeVideo } from '../frames/decode-video';
@@ -35,6 +35,24 @@ export interface MotionStageDeps {
   storage: StoragePort;
   catalog: () => MotionCatalog;
   remover: () => BackgroundRemoverPort;
+  /** Counts requests to the provider (`motion_provider_requests_total`). */
+  metrics?: MetricsPort;
+}
+
+/**
+ * How one start or poll went, as counted: `ok`, `failed` (the operation failed), or the provider error's kind
+ * (`rate_limited`, `unavailable`, `auth`, `rejected`; `error` for anything else).
+ */
+async function counted<T>(deps: MotionStageDeps, provider: MotionProvider, call: () => Promise<T>, outcome: (r: T) => string = () => 'ok'): Promise<T> {
+  try {
+    const r = await call();
+    deps.metrics?.motionProviderRequest(provider.id, outcome(r));
+    return r;
+  } catch (err) {
+    const kind = (err as { kind?: unknown }).kind;
+    deps.metrics?.motionProviderRequest(provider.id, typeof kind === 'string' && /^[a-z_]{1,32}$/.test(kind) ? kind : 'error');
+    throw err;
+  }
 }
 
 const DEFAULT_POLL_MS = 2000;
@@ -103,7 +121,7 @@ async function runOperation(ctx: StageContext, deps: MotionStageDeps, provider: 
   let cp = ctx.checkpoints.get<MotionCheckpoint>('motion');
   if (cp && cp.model !== req.model) cp = undefined;
   if (!cp) {
-    const handle = await provider.start(req, mctx);
+    const handle = await counted(deps, provider, () => provider.start(req, mctx));
     cp = { model: req.model, handle, startedAt: Date.now() };
     await ctx.checkpoints.set('motion', cp);
   } else {
@@ -125,7 +143,7 @@ async function runOperation(ctx: StageContext, deps: MotionStageDeps, provider: 
 async function pollOperation(ctx: StageContext, deps: MotionStageDeps, provider: MotionProvider, req: MotionRequest, mctx: MotionContext, cp: MotionCheckpoint): Promise<MotionOutput> {
   for (;;) {
     if (ctx.signal.aborted) throw new OperationalError('aborted', 'motion: interrupted; the operation is resumed by the next attempt');
-    const poll = await provider.poll(cp.handle, req, mctx);
+    const poll = await counted(deps, provider, () => provider.poll(cp.handle, req, mctx), (p) => (p.state === 'failed' ? 'failed' : 'ok'));
     if (poll.state === 'succeeded') return poll.output;
     if (poll.state === 'failed') {
       await ctx.checkpoints.set('motion', null);

@@ -1,3 +1,5 @@
+import type { TOKENS } from '@image-ar/plugin-sdk';
+
 /** What the host provides to the callback stage (implemented in the runtime over the database). */
 export interface CallbackPort {
   /** The message for a finished job: where to send it, what, and with which secret. */
@@ -15,7 +17,7 @@ export interface CallbackPort {
   }): Promise<void>;
 }
 
-export const CALLBACK_PORT = 'app.callbacks';
+export const CALLBACK_PORT: typeof TOKENS.callbacks = 'app.callbacks';
 
 /** Id of the callback job for a conversion job and event; fixed, so scheduling twice creates one. */
 export function callbackJobId(jobId: string, event: string): string {

@@ -1,12 +1,9 @@
 import sharp from 'sharp';
+import type { RawFrame } from '@image-ar/plugin-sdk';
 import type { FlipbookAtlas, FlipbookFrame } from './flipbook';
 
-export interface RawFrame {
-  /** RGBA pixels, width x height x 4. */
-  rgba: Buffer;
-  /** Seconds. */
-  duration: number;
-}
+/** One RGBA frame and its display time, seconds (the motion-model contract's frame, `@image-ar/plugin-sdk`). */
+export type { RawFrame } from '@image-ar/plugin-sdk';
 
 export interface PackOptions {
   width: number;

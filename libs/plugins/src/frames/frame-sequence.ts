@@ -1,18 +1,11 @@
-import type { RawFrame } from '../flipbook/pack-atlases';
-
-/** How a sequence uses transparency: none, 1-bit (alpha MASK) or soft (alpha BLEND). */
-export type AlphaMode = 'opaque' | 'mask' | 'blend';
-
 /**
- * Decoded frames of an animated source, all the same size, RGBA, each with its display time.
- * This is what the flipbook writers are built from.
+ * `FrameSequence` (decoded frames of an animated source, all the same size, RGBA, each with its display
+ * time: what the flipbook writers are built from) and `AlphaMode` (none, 1-bit MASK or soft BLEND) are
+ * part of the motion-model contract, defined in `@image-ar/plugin-sdk`.
  */
-export interface FrameSequence {
-  width: number;
-  height: number;
-  frames: RawFrame[];
-  alpha: AlphaMode;
-}
+import type { AlphaMode } from '@image-ar/plugin-sdk';
+
+export type { AlphaMode, FrameSequence } from '@image-ar/plugin-sdk';
 
 /** Limits applied while decoding, so a sequence never exceeds the AR viewers' budgets (DESIGN §5). */
 export interface FrameLimits {

@@ -3,6 +3,7 @@ import { ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags } f
 import { ApiKeyGuard, type AuthedRequest } from '../../http/api-key.guard';
 import { IdempotencyInterceptor } from '../../http/idempotency/idempotency.interceptor';
 import { AnimatedArRequestDto } from '../v2.dto';
+import { AnimatedArCreatedDto, AnimatedArOptionsDto } from '../v2-responses.dto';
 import { AnimatedArService } from './animated-ar.service';
 
 /** v2 animated AR (spec §4.1 item 7). Thin: validation, pricing and charging live in the service. */
@@ -24,7 +25,7 @@ export class AnimatedArController {
       + 'Charged up front for per-user keys (image 13.5, +1.5 with background removal; video 1.0, +1.5); a failed job is refunded; an already-animated image gets the AI motion part back. 402 when short of credits.',
   })
   @ApiBody({ type: AnimatedArRequestDto })
-  @ApiResponse({ status: 202, description: '{job_id, status: "queued", pricing: {billed, lines: [{item, credits}], total}, credits_charged}' })
+  @ApiResponse({ status: 202, description: 'Queued and charged; poll GET /api/v2/jobs/{job_id} or wait for the callback.', type: AnimatedArCreatedDto })
   @ApiResponse({ status: 400, description: 'Invalid parameter, named in error.param; nothing charged.' })
   create(@Req() req: AuthedRequest, @Body() body: unknown) {
     return this.animated.create(req.principal, body);
@@ -32,6 +33,7 @@ export class AnimatedArController {
 
   @Get('options')
   @ApiOperation({ summary: 'Motion style presets, enabled video models, limits and prices in force' })
+  @ApiResponse({ status: 200, type: AnimatedArOptionsDto })
   options(@Req() req: AuthedRequest) {
     return this.animated.options(req.principal);
   }

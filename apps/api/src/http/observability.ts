@@ -1,0 +1,69 @@
+import { AsyncResource } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import { metricsAuthorized, type PromMetrics, runInLogScope, scrubSecrets } from '@app/runtime';
+
+/** A caller's X-Request-Id is kept only when it is this tame: it ends up in logs and response headers. */
+const CALLER_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+/** Fastify's genReqId: the caller's X-Request-Id when valid (one id across their system and ours), else ours. */
+export function requestIdFor(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && CALLER_REQUEST_ID.test(given) ? given : `req_${randomUUID().replace(/-/g, '')}`;
+}
+
+const scopeOf = new WeakMap<FastifyRequest, AsyncResource>();
+
+/**
+ * Request logging and metrics for the API:
+ * - every request runs in a log scope holding its id, so every line logged while serving it carries
+ *   `requestId` (and jobs it creates store it, for the worker's lines); the id is returned in X-Request-Id;
+ * - one "request completed" line per request (pino-http), without headers, the URL's secrets scrubbed;
+ * - `http_request_duration_seconds` by method, route template (never the raw URL) and status;
+ * - GET /metrics, behind `Authorization: Bearer METRICS_TOKEN` when that is set.
+ */
+export function registerObservability(fastify: FastifyInstance, deps: { logger: Logger; metrics: PromMetrics; metricsToken?: string }): void {
+  const httpLogger = pinoHttp<IncomingMessage, ServerResponse>({
+    logger: deps.logger,
+    genReqId: (req) => String((req as IncomingMessage & { id?: string }).id ?? ''),
+    customAttributeKeys: { reqId: 'requestId' },
+    quietReqLogger: true,
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    serializers: {
+      req: (req: { method?: string; url?: string; raw?: IncomingMessage }) => ({ method: req.method, url: scrubSecrets(req.url ?? ''), userAgent: req.raw?.headers['user-agent'] }),
+      res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+    },
+  });
+
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
+    // pino-http reads the id from the raw request: the same one Fastify made.
+    (request.raw as IncomingMessage & { id?: string }).id = request.id;
+    httpLogger(request.raw, reply.raw);
+    runInLogScope({ requestId: request.id }, () => {
+      scopeOf.set(request, new AsyncResource('api-request'));
+      done();
+    });
+  });
+  // Body parsing continues in the socket's async context: re-enter the request's before the handler runs.
+  fastify.addHook('preHandler', (request, _reply, done) => {
+    const scope = scopeOf.get(request);
+    if (scope) scope.runInAsyncScope(done);
+    else done();
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    // Unmatched URLs share one label: raw paths would make a series per scanner probe.
+    deps.metrics.httpRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  });
+
+  fastify.get('/metrics', async (request, reply) => {
+    if (!metricsAuthorized(request.headers.authorization, deps.metricsToken)) {
+      return reply.status(401).header('www-authenticate', 'Bearer').type('text/plain').send('unauthorized\n');
+    }
+    return reply.type(deps.metrics.contentType).send(await deps.metrics.render());
+  });
+}

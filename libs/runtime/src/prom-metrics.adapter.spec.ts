@@ -1,0 +1,46 @@
+import { metricsAuthorized } from './metrics-endpoint';
+import { PromMetrics } from './prom-metrics.adapter';
+
+describe('PromMetrics', () => {
+  it('exposes every metric of docs/operations.md, queue gauges read on scrape', async () => {
+    const m = new PromMetrics();
+    m.observeQueue(async () => ({ waiting: 3, active: 1, delayed: 2, failed: 0 }));
+    m.observeQueueAge(async () => new Date(Date.now() - 90_000));
+    m.httpRequest('GET', '/api/v1/status/:jobId', 200, 0.01);
+    m.jobFinished('v1.convert', 'completed');
+    m.stageFinished('fetch', 0.2);
+    m.callbackDelivery('failed');
+    m.creditsCharged(150);
+    m.creditsRefunded(50);
+    m.motionProviderRequest('replicate', 'rate_limited');
+    m.backgroundRemovalFrame(0.4);
+    const text = await m.render();
+    for (const line of [
+      'http_request_duration_seconds_count{method="GET",route="/api/v1/status/:jobId",status="200"} 1',
+      'jobs_total{kind="v1.convert",outcome="completed"} 1',
+      'job_stage_duration_seconds_count{stage="fetch"} 1',
+      'callback_deliveries_total{outcome="failed"} 1',
+      'credits_charged_total 150',
+      'credits_refunded_total 50',
+      'motion_provider_requests_total{provider="replicate",outcome="rate_limited"} 1',
+      'background_removal_frame_seconds_count 1',
+      'queue_jobs{state="waiting"} 3',
+      'queue_jobs{state="delayed"} 2',
+    ]) expect(text).toContain(line);
+    expect(text).toMatch(/queue_oldest_waiting_seconds (8\d|9\d)\.?\d*/);
+    expect(text).toContain('process_cpu_user_seconds_total');
+  });
+
+  it('leaves the queue gauge out of a scrape when the queue does not answer, instead of failing it', async () => {
+    const m = new PromMetrics();
+    m.observeQueue(() => Promise.reject(new Error('redis away')));
+    await expect(m.render()).resolves.toContain('jobs_total');
+  });
+
+  it('checks the bearer token in constant time, and lets everyone in without one', () => {
+    expect(metricsAuthorized(undefined, undefined)).toBe(true);
+    expect(metricsAuthorized('Bearer right-token-0123456789', 'right-token-0123456789')).toBe(true);
+    expect(metricsAuthorized('Bearer wrong-token-0123456789', 'right-token-0123456789')).toBe(false);
+    expect(metricsAuthorized(undefined, 'right-token-0123456789')).toBe(false);
+  });
+});

@@ -1,0 +1,119 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { JobOutcome, MetricsPort } from '@app/pipeline';
+import type { QueueCounts } from '@app/queue';
+
+/** Seconds buckets for HTTP requests: most answer in milliseconds, uploads take seconds. */
+const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** Seconds buckets for stages: from a quick write to a hosted model's minutes. */
+const STAGE_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
+/** Seconds buckets for one background-removal inference. */
+const FRAME_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16];
+
+const QUEUE_STATES: readonly (keyof QueueCounts)[] = ['waiting', 'active', 'delayed', 'failed'];
+
+/**
+ * The process's metrics (docs/operations.md), in a registry of its own: one per process, so in embedded
+ * mode the API and the worker in it share one `/metrics`. Labels are kinds, stages, providers, outcomes
+ * and route templates only: never a user, a key or a raw URL.
+ */
+export class PromMetrics implements MetricsPort {
+  readonly registry = new Registry();
+  private readonly http: Histogram<'method' | 'route' | 'status'>;
+  private readonly jobs: Counter<'kind' | 'outcome'>;
+  private readonly stages: Histogram<'stage'>;
+  private readonly callbacks: Counter<'outcome'>;
+  private readonly charged: Counter;
+  private readonly refunded: Counter;
+  private readonly motion: Counter<'provider' | 'outcome'>;
+  private readonly bgFrames: Histogram;
+  private queueSource?: () => Promise<QueueCounts>;
+  private oldestSource?: () => Promise<Date | null>;
+
+  constructor() {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.http = new Histogram({ name: 'http_request_duration_seconds', help: 'HTTP requests by method, route template and status', labelNames: ['method', 'route', 'status'], buckets: HTTP_BUCKETS, registers });
+    this.jobs = new Counter({ name: 'jobs_total', help: 'Jobs that reached a final state, by kind and outcome', labelNames: ['kind', 'outcome'], registers });
+    this.stages = new Histogram({ name: 'job_stage_duration_seconds', help: 'Successful pipeline stage runs, by step id', labelNames: ['stage'], buckets: STAGE_BUCKETS, registers });
+    this.callbacks = new Counter({ name: 'callback_deliveries_total', help: 'Callback delivery attempts by outcome', labelNames: ['outcome'], registers });
+    this.charged = new Counter({ name: 'credits_charged_total', help: 'Credits charged, in cents', registers });
+    this.refunded = new Counter({ name: 'credits_refunded_total', help: 'Credits refunded, in cents', registers });
+    this.motion = new Counter({ name: 'motion_provider_requests_total', help: 'Requests to motion providers (start and poll) by provider and outcome', labelNames: ['provider', 'outcome'], registers });
+    this.bgFrames = new Histogram({ name: 'background_removal_frame_seconds', help: 'Background removal time per frame', buckets: FRAME_BUCKETS, registers });
+    // prom-client calls collect() with the gauge as `this`; the sources are read through these closures.
+    const queueCounts = () => this.queueSource?.();
+    const oldestQueued = () => this.oldestSource?.();
+    new Gauge({
+      name: 'queue_jobs',
+      help: 'Queue messages by state (scaled mode: the whole Bull queue, the same in every process)',
+      labelNames: ['state'],
+      registers,
+      async collect() {
+        // An unreachable queue leaves the gauge out of this scrape (not stale numbers, not a failed scrape).
+        const counts = await Promise.resolve(queueCounts()).catch(() => undefined);
+        this.reset();
+        if (!counts) return;
+        for (const state of QUEUE_STATES) this.set({ state }, counts[state]);
+      },
+    });
+    new Gauge({
+      name: 'queue_oldest_waiting_seconds',
+      help: 'Age of the oldest queued job (0 when none waits)',
+      registers,
+      async collect() {
+        const at = await Promise.resolve(oldestQueued()).catch(() => undefined);
+        if (at !== undefined) this.set(at ? Math.max(0, (Date.now() - at.getTime()) / 1000) : 0);
+      },
+    });
+  }
+
+  /** Where `queue_jobs` reads its numbers on each scrape. */
+  observeQueue(counts: () => Promise<QueueCounts>): void {
+    this.queueSource = counts;
+  }
+
+  /** Where `queue_oldest_waiting_seconds` reads the oldest queued job on each scrape. */
+  observeQueueAge(oldest: () => Promise<Date | null>): void {
+    this.oldestSource = oldest;
+  }
+
+  httpRequest(method: string, route: string, status: number, seconds: number): void {
+    this.http.observe({ method, route, status: String(status) }, seconds);
+  }
+
+  jobFinished(kind: string, outcome: JobOutcome): void {
+    this.jobs.inc({ kind, outcome });
+  }
+
+  stageFinished(stage: string, seconds: number): void {
+    this.stages.observe({ stage }, seconds);
+  }
+
+  callbackDelivery(outcome: 'delivered' | 'failed'): void {
+    this.callbacks.inc({ outcome });
+  }
+
+  creditsCharged(cents: number): void {
+    if (cents > 0) this.charged.inc(cents);
+  }
+
+  creditsRefunded(cents: number): void {
+    if (cents > 0) this.refunded.inc(cents);
+  }
+
+  motionProviderRequest(provider: string, outcome: string): void {
+    this.motion.inc({ provider, outcome });
+  }
+
+  backgroundRemovalFrame(seconds: number): void {
+    this.bgFrames.observe(seconds);
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+}

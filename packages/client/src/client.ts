@@ -1,0 +1,268 @@
+import createClient, { type Client } from 'openapi-fetch';
+import type { components, paths } from './generated/openapi';
+import { ImageArError, JobFailedError, JobTimeoutError } from './errors';
+
+type S = components['schemas'];
+export type ConvertRequest = S['ConvertRequestDto'];
+export type ConvertResponse = S['ConvertResponseDto'];
+export type V1JobStatus = S['StatusResponseDto'];
+export type V1Result = S['ResultResponseDto'];
+export type V2Job = S['V2JobDto'];
+export type CreateShowcaseRequest = S['CreateShowcaseRequestDto'];
+export type ShowcaseCreated = S['ShowcaseCreatedDto'];
+export type Showcase = S['ShowcaseDto'];
+export type ShowcaseItem = S['ShowcaseItemDto'];
+export type AddPicturesRequest = S['AddItemsJsonDto'];
+export type PicturesAdded = S['ItemsAddedDto'];
+/** The presentation of one uploaded file (a JSON item without image_url). */
+export type UploadItem = Omit<S['ShowcaseItemRequestDto'], 'image_url'>;
+export type AnimatedArRequest = S['AnimatedArRequestDto'];
+export type AnimatedArCreated = S['AnimatedArCreatedDto'];
+export type Me = S['MeDto'];
+export type Usage = S['UsageDto'];
+export type PriceList = S['PriceListDto'];
+export type WebhookSecret = S['WebhookSecretDto'];
+export type ErrorResponse = S['ErrorResponseDto'];
+
+/** A job as waitForJob reports it: a v1 status (job ids "api_…") or a v2 job ("v2_…"). */
+export type AnyJob = V1JobStatus | V2Job;
+
+/** One picture to upload: a Blob or File (browser, Node 20+), or bytes with a file name (Node Buffer included). */
+export type UploadFile = Blob | { data: Blob | ArrayBuffer | ArrayBufferView; filename: string; contentType?: string };
+
+export interface ImageArClientOptions {
+  /** The service's base URL (its PUBLIC_BASE_URL), e.g. https://ar.example.com. */
+  baseUrl: string;
+  /** X-API-Key: a per-user key (billed) or the owner key. Keep it on the server side. */
+  apiKey: string;
+  /** A fetch implementation (default: the global fetch). */
+  fetch?: typeof fetch;
+  /** Extra headers on every request. */
+  headers?: Record<string, string>;
+}
+
+export interface RequestOptions {
+  /** Same key + same request within 24 h returns the first answer (safe retries of creations). */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+export interface WaitForJobOptions {
+  /** Called with every state seen whose status or progress changed. */
+  onProgress?: (job: AnyJob) => void;
+  signal?: AbortSignal;
+  /** Give up after this long (default 10 minutes): rejects with JobTimeoutError. */
+  timeoutMs?: number;
+  /** First poll interval (default 500 ms); it grows by `backoff` (default 1.5) up to maxIntervalMs (default 5 s). */
+  intervalMs?: number;
+  maxIntervalMs?: number;
+  backoff?: number;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal!.reason);
+    };
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function toBlob(file: UploadFile): { blob: Blob; filename: string } {
+  if (typeof Blob !== 'undefined' && file instanceof Blob) return { blob: file, filename: (file as File).name || 'picture' };
+  const f = file as Exclude<UploadFile, Blob>;
+  const data = f.data instanceof Blob ? f.data : new Blob([f.data as BlobPart], f.contentType ? { type: f.contentType } : undefined);
+  return { blob: data, filename: f.filename };
+}
+
+/**
+ * Typed client of the Image-to-AR service. `api` is the full generated client (every route, typed from the
+ * OpenAPI document); the methods are the common flows with typed errors ({@link ImageArError}).
+ */
+export class ImageArClient {
+  /** Every route of the API, typed (openapi-fetch): `client.api.GET('/api/v2/me')`. */
+  readonly api: Client<paths>;
+  private readonly baseUrl: string;
+  private readonly fetchImpl: typeof fetch;
+  private readonly headers: Record<string, string>;
+
+  constructor(opts: ImageArClientOptions) {
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.fetchImpl = opts.fetch ?? ((...a: Parameters<typeof fetch>) => globalThis.fetch(...a));
+    this.headers = { ...opts.headers, 'X-API-Key': opts.apiKey };
+    this.api = createClient<paths>({ baseUrl: this.baseUrl, fetch: this.fetchImpl, headers: this.headers });
+  }
+
+  /** Unwraps an openapi-fetch answer: the data, or a typed error. */
+  private async call<T>(p: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+    let out: { data?: T; error?: unknown; response: Response };
+    try {
+      out = await p;
+    } catch (e) {
+      if ((e as Error)?.name === 'AbortError') throw e;
+      throw new ImageArError({ status: 0, type: 'api_error', code: 'network_error', message: `network error: ${(e as Error)?.message ?? String(e)}`, cause: e });
+    }
+    if (!out.response.ok) throw ImageArError.fromResponse(out.response, out.error);
+    return out.data as T;
+  }
+
+  private static idem(opts?: RequestOptions): { 'Idempotency-Key'?: string } {
+    return opts?.idempotencyKey ? { 'Idempotency-Key': opts.idempotencyKey } : {};
+  }
+
+  /* ---- v1 ---- */
+
+  /** POST /api/v1/convert: submit an image; returns {job_id, status: "queued"}. Poll with waitForJob. */
+  convert(body: ConvertRequest, opts?: RequestOptions): Promise<ConvertResponse> {
+    return this.call(this.api.POST('/api/v1/convert', { body, params: { header: ImageArClient.idem(opts) }, signal: opts?.signal }));
+  }
+
+  /** GET /api/v1/status/{jobId}. */
+  status(jobId: string, opts?: RequestOptions): Promise<V1JobStatus> {
+    return this.call(this.api.GET('/api/v1/status/{jobId}', { params: { path: { jobId } }, signal: opts?.signal }));
+  }
+
+  /** GET /api/v1/result/{jobId}: models, embeds and dimensions of a completed v1 job. */
+  result(jobId: string, opts?: RequestOptions): Promise<V1Result> {
+    return this.call(this.api.GET('/api/v1/result/{jobId}', { params: { path: { jobId } }, signal: opts?.signal }));
+  }
+
+  /** GET /api/v1/webhook-secret: the secret verifyWebhook needs. */
+  webhookSecret(opts?: RequestOptions): Promise<WebhookSecret> {
+    return this.call(this.api.GET('/api/v1/webhook-secret', { signal: opts?.signal }));
+  }
+
+  /** Cancel a queued or running job (v1 "api_…" or v2 "v2_…"). */
+  async cancel(jobId: string, opts?: RequestOptions): Promise<AnyJob> {
+    if (jobId.startsWith('v2_')) return this.call(this.api.POST('/api/v2/jobs/{jobId}/cancel', { params: { path: { jobId } }, signal: opts?.signal }));
+    return this.call(this.api.POST('/api/v1/jobs/{jobId}/cancel', { params: { path: { jobId } }, signal: opts?.signal }));
+  }
+
+  /* ---- v2 ---- */
+
+  /** GET /api/v2/jobs/{jobId}. */
+  getJob(jobId: string, opts?: RequestOptions): Promise<V2Job> {
+    return this.call(this.api.GET('/api/v2/jobs/{jobId}', { params: { path: { jobId } }, signal: opts?.signal }));
+  }
+
+  /** POST /api/v2/showcases. */
+  createShowcase(body: CreateShowcaseRequest, opts?: RequestOptions): Promise<ShowcaseCreated> {
+    return this.call(this.api.POST('/api/v2/showcases', { body, params: { header: ImageArClient.idem(opts) }, signal: opts?.signal }));
+  }
+
+  /** GET /api/v2/showcases/{id}. */
+  getShowcase(id: number, opts?: RequestOptions): Promise<Showcase> {
+    return this.call(this.api.GET('/api/v2/showcases/{id}', { params: { path: { id: String(id) } }, signal: opts?.signal }));
+  }
+
+  /** GET /api/v2/showcases/{id}/items/{itemId}. */
+  getShowcaseItem(id: number, itemId: number, opts?: RequestOptions): Promise<ShowcaseItem> {
+    return this.call(this.api.GET('/api/v2/showcases/{id}/items/{itemId}', { params: { path: { id: String(id), itemId: String(itemId) } }, signal: opts?.signal }));
+  }
+
+  /** POST /api/v2/showcases/{id}/items (JSON): pictures by URL. */
+  addPictures(showcaseId: number, body: AddPicturesRequest, opts?: RequestOptions): Promise<PicturesAdded> {
+    return this.call(this.api.POST('/api/v2/showcases/{id}/items', {
+      body: body as never,
+      params: { path: { id: String(showcaseId) }, header: ImageArClient.idem(opts) },
+      signal: opts?.signal,
+    }));
+  }
+
+  /**
+   * POST /api/v2/showcases/{id}/items (multipart): uploads picture files, each queued for conversion.
+   * `items` (optional) gives each file its own presentation, in the same order as the files.
+   */
+  async uploadPictures(showcaseId: number, files: UploadFile[], opts: RequestOptions & { items?: (UploadItem | null)[] } = {}): Promise<PicturesAdded> {
+    if (!files.length) throw new ImageArError({ status: 0, type: 'invalid_request_error', code: 'parameter_missing', message: 'files: at least one file', param: 'files' });
+    const form = new FormData();
+    // The items field must come before the file parts.
+    if (opts.items) form.append('items', JSON.stringify(opts.items));
+    for (const f of files) {
+      const { blob, filename } = toBlob(f);
+      form.append('files', blob, filename);
+    }
+    let response: Response;
+    try {
+      response = await this.fetchImpl(`${this.baseUrl}/api/v2/showcases/${encodeURIComponent(String(showcaseId))}/items`, {
+        method: 'POST',
+        headers: { ...this.headers, ...ImageArClient.idem(opts) },
+        body: form,
+        signal: opts.signal,
+      });
+    } catch (e) {
+      if ((e as Error)?.name === 'AbortError') throw e;
+      throw new ImageArError({ status: 0, type: 'api_error', code: 'network_error', message: `network error: ${(e as Error)?.message ?? String(e)}`, cause: e });
+    }
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    if (!response.ok) throw ImageArError.fromResponse(response, body);
+    return body as PicturesAdded;
+  }
+
+  /** POST /api/v2/animated-ar. */
+  createAnimatedAr(body: AnimatedArRequest, opts?: RequestOptions): Promise<AnimatedArCreated> {
+    return this.call(this.api.POST('/api/v2/animated-ar', { body, params: { header: ImageArClient.idem(opts) }, signal: opts?.signal }));
+  }
+
+  /** GET /api/v2/me: identity, key, balance and showcase slots. */
+  me(opts?: RequestOptions): Promise<Me> {
+    return this.call(this.api.GET('/api/v2/me', { signal: opts?.signal }));
+  }
+
+  /** GET /api/v2/usage: ledger entries (newest first) and totals. */
+  usage(query: { limit?: number; before?: number } = {}, opts?: RequestOptions): Promise<Usage> {
+    return this.call(this.api.GET('/api/v2/usage', { params: { query }, signal: opts?.signal }));
+  }
+
+  /** GET /api/v2/pricing. */
+  pricing(opts?: RequestOptions): Promise<PriceList> {
+    return this.call(this.api.GET('/api/v2/pricing', { signal: opts?.signal }));
+  }
+
+  /* ---- waiting ---- */
+
+  /**
+   * Polls a job (v1 "api_…" via /api/v1/status, v2 "v2_…" via /api/v2/jobs) with exponential backoff until
+   * it completes; resolves with the final state. Rejects with JobFailedError when it fails (cancelled
+   * included), JobTimeoutError after timeoutMs, the signal's reason when aborted, and ImageArError on an
+   * error answer that retrying will not fix (429, 503, 5xx and network failures are retried, honouring Retry-After).
+   */
+  async waitForJob<J extends AnyJob = AnyJob>(jobId: string, opts: WaitForJobOptions = {}): Promise<J> {
+    const timeoutMs = opts.timeoutMs ?? 600_000;
+    const maxInterval = opts.maxIntervalMs ?? 5_000;
+    const factor = opts.backoff ?? 1.5;
+    let interval = opts.intervalMs ?? 500;
+    const deadline = Date.now() + timeoutMs;
+    let last: AnyJob | undefined;
+    for (;;) {
+      if (opts.signal?.aborted) throw opts.signal.reason;
+      let wait = interval;
+      try {
+        const job: AnyJob = jobId.startsWith('v2_') ? await this.getJob(jobId, { signal: opts.signal }) : await this.status(jobId, { signal: opts.signal });
+        if (!last || last.status !== job.status || last.progress !== job.progress) opts.onProgress?.(job);
+        last = job;
+        if (job.status === 'completed') return job as J;
+        if (job.status === 'failed') throw new JobFailedError(jobId, job.error?.code ?? 'failed', job.error?.message ?? 'the job failed', job);
+      } catch (e) {
+        if (!(e instanceof ImageArError) || !e.retryable) throw e;
+        if (e.retryAfterS !== undefined) wait = Math.max(wait, e.retryAfterS * 1000);
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) throw new JobTimeoutError(jobId, timeoutMs, last);
+      await sleep(Math.min(wait, left), opts.signal);
+      interval = Math.min(maxInterval, interval * factor);
+    }
+  }
+}

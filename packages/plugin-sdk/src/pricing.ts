@@ -1,0 +1,57 @@
+/** Operations that may cost credits (spec §8). */
+export type BillableOperation =
+  | { kind: 'showcase.create' }
+  | { kind: 'showcase.picture'; count: number }
+  | {
+      kind: 'animated-ar';
+      source: 'image' | 'animated-image' | 'video';
+      removeBackground: boolean;
+      /** The enabled video_model id, for image sources (per-model surcharges). */
+      videoModel?: string;
+    };
+
+/** The kinds of {@link BillableOperation}. */
+export type BillableKind = BillableOperation['kind'];
+
+/** One line of a price, in integer hundredths of a credit (amounts are exact to 0.01). */
+export interface PriceLine {
+  item: string;
+  cents: number;
+}
+
+export interface Quote {
+  lines: PriceLine[];
+  totalCents: number;
+}
+
+/**
+ * Pluggable pricing (CONFIG_FILE `pricing.policy` or PRICING_POLICY: `default`, `free`, or a module).
+ *
+ * - Amounts are integer hundredths of a credit; every quote is checked (integers >= 0 adding up to
+ *   `totalCents`).
+ * - Keep the spec's item names for animated AR: `bake`, `ai_motion`, `model_surcharge`,
+ *   `background_removal` — the service refunds `ai_motion` and `model_surcharge` when the source turns
+ *   out to be animated already, and every line of a failed job.
+ * - `quote` must be pure and fast: it runs on every request, before anything is charged.
+ *
+ * @example A custom policy module (CONFIG_FILE `{"pricing": {"policy": "./my-pricing.js"}}`):
+ * ```js
+ * exports.createPricingPolicy = (options) => ({
+ *   name: 'half-price',
+ *   quote: (op) => { ... return { lines, totalCents }; },
+ * });
+ * ```
+ */
+export interface PricingPolicy {
+  readonly name: string;
+  quote(op: BillableOperation): Quote;
+}
+
+/**
+ * What a pricing module exports as `createPricingPolicy`. Throw on options it does not know or
+ * accept: the start stops with your message.
+ */
+export type CreatePricingPolicy<TOptions extends object = Record<string, unknown>> = (options: TOptions) => PricingPolicy;
+
+/** The line items the service knows for animated AR (refunds depend on them). */
+export const ANIMATED_AR_PRICE_ITEMS = ['bake', 'ai_motion', 'model_surcharge', 'background_removal'] as const;

@@ -1,0 +1,136 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ImageArClient, ImageArError, JobFailedError, verifyWebhook, WebhookVerificationError, type V1Callback } from '@image-ar/client';
+import { Api, type AppProcess, freePort, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
+import { startMediaServer } from './support/media-server';
+import { quadrantPicture } from './support/pictures';
+import { contractFor } from './support/openapi-contract';
+
+/** packages/client against the running service: no mocks. Its answers go through the suites' OpenAPI contract check too. */
+const OWNER = 'owner-key-for-client-e2e-tests';
+let app: AppProcess;
+let base: string;
+let owner: ImageArClient;
+let media: Awaited<ReturnType<typeof startMediaServer>>;
+let receiver: Server;
+let receiverBase: string;
+const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+
+beforeAll(async () => {
+  media = await startMediaServer({ '/wide.png': (await quadrantPicture(300, 200)).png });
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (body += c));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  receiverBase = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  app = spawnApp('api', { PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, DATA_DIR: tempDir(), OWNER_API_KEY: OWNER, ALLOW_PRIVATE_NETWORKS: 'true', JOB_RETRY_BASE_MS: '100' });
+  await waitHealthy(base, app);
+  owner = new ImageArClient({ baseUrl: base, apiKey: OWNER, fetch: checkedFetch });
+});
+
+/** fetch that validates every JSON answer against the published document, like Api.req. */
+const checkedFetch: typeof fetch = async (input, init) => {
+  const req = new Request(input, init);
+  const res = await fetch(req);
+  if (/json/.test(res.headers.get('content-type') ?? '')) (await contractFor(base)).check(req.method, req.url, res.status, res.headers.get('content-type'), await res.clone().json());
+  return res;
+};
+afterAll(async () => {
+  await app?.kill('SIGKILL');
+  await media?.stop();
+  await new Promise((r) => receiver?.close(r));
+});
+
+describe('@image-ar/client against the service', () => {
+  it('convert -> waitForJob (backoff, onProgress) -> result', async () => {
+    const job = await owner.convert({ image_url: `${media.base}/street.jpg`, title: 'Street' }, { idempotencyKey: 'client-e2e-convert-1' });
+    expect(job).toEqual({ job_id: expect.stringMatching(/^api_/), status: 'queued' });
+    const seen: string[] = [];
+    const done = await owner.waitForJob(job.job_id, { onProgress: (j) => seen.push(`${j.status}:${j.progress}`), timeoutMs: 60_000, intervalMs: 100 });
+    expect(done).toMatchObject({ job_id: job.job_id, status: 'completed', progress: 100 });
+    expect(seen.at(-1)).toBe('completed:100');
+    const result = await owner.result(job.job_id);
+    expect(result.models.glb.url).toMatch(/^http/);
+    expect(result.models.usdz.url).toMatch(/^http/);
+    expect(result.embed_url).toContain('/embed/');
+    expect((await fetch(result.models.glb.url)).status).toBe(200);
+  });
+
+  it('waitForJob rejects with JobFailedError for a failed job, and honours an AbortSignal', async () => {
+    const bad = await owner.convert({ image_url: `${media.base}/page.html` });
+    const err = await owner.waitForJob(bad.job_id, { timeoutMs: 60_000, intervalMs: 100 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(JobFailedError);
+    expect(err).toMatchObject({ jobId: bad.job_id, code: expect.any(String) });
+    const slow = await owner.convert({ image_url: `${media.base}/slow.jpg` });
+    const controller = new AbortController();
+    const waiting = owner.waitForJob(slow.job_id, { signal: controller.signal, intervalMs: 50 });
+    controller.abort(new Error('stop waiting'));
+    await expect(waiting).rejects.toThrow('stop waiting');
+  });
+
+  it('errors are typed: status, type, code, param, requestId', async () => {
+    const e1 = await owner.convert({ image_url: 'ftp://example.com/x.jpg' }).catch((e: unknown) => e);
+    expect(e1).toBeInstanceOf(ImageArError);
+    expect(e1).toMatchObject({ status: 400, type: 'invalid_request_error', param: 'image_url', requestId: expect.stringMatching(/^req_/) });
+    const e2 = await new ImageArClient({ baseUrl: base, apiKey: 'sk_live_nope', fetch: checkedFetch }).me().catch((e: unknown) => e);
+    expect(e2).toMatchObject({ name: 'ImageArError', status: 401, type: 'authentication_error', code: 'invalid_api_key' });
+    const e3 = await owner.status('api_doesnotexist').catch((e: unknown) => e);
+    expect(e3).toMatchObject({ status: 404, code: 'resource_missing' });
+    expect((e3 as ImageArError).retryable).toBe(false);
+    const e4 = await new ImageArClient({ baseUrl: 'http://127.0.0.1:1', apiKey: OWNER }).me().catch((e: unknown) => e);
+    expect(e4).toMatchObject({ status: 0, code: 'network_error' });
+  });
+
+  it('createShowcase + uploadPictures (Buffer with a name, Blob, File) with per-file items, then the items complete', async () => {
+    const created = await owner.createShowcase({ description: 'Client e2e', layout_choice: 'minimal', image_urls: [`${media.base}/street.jpg`] });
+    expect(created).toMatchObject({ id: expect.any(Number), url: expect.stringContaining('/showcase/'), queued_jobs: [{ job_id: expect.stringMatching(/^v2_/), status: 'queued' }] });
+    const png = (await quadrantPicture(300, 200)).png;
+    const added = await owner.uploadPictures(created.id, [
+      { data: png, filename: 'buffer.png' },
+      new Blob([new Uint8Array(png)], { type: 'image/png' }),
+      new File([new Uint8Array(png)], 'file.png', { type: 'image/png' }),
+    ], { items: [{ title: 'From a Buffer' }, null, { frame: 'thin' }] });
+    expect(added).toMatchObject({ showcase_id: created.id, queued_jobs: expect.any(Array) });
+    expect(added.queued_jobs).toHaveLength(3);
+    const job = await owner.waitForJob(added.queued_jobs[0].job_id, { timeoutMs: 60_000, intervalMs: 100 });
+    expect(job).toMatchObject({ status: 'completed', result: { texture: { width: 300, height: 200 } } });
+    const item = await owner.getShowcaseItem(created.id, added.queued_jobs[0].item_id);
+    expect(item).toMatchObject({ source: 'upload', filename: 'buffer.png', banner: { title: 'From a Buffer' } });
+    const showcase = await owner.getShowcase(created.id);
+    expect(showcase.items).toHaveLength(4);
+    const err = await owner.uploadPictures(created.id, [{ data: Buffer.from('not a picture'), filename: 'x.txt' }]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ImageArError);
+    expect((err as ImageArError).status).toBeGreaterThanOrEqual(400);
+  });
+
+  it('verifyWebhook accepts a real callback the service sent, and refuses a tampered one', async () => {
+    const { secret } = await owner.webhookSecret();
+    const job = await owner.convert({ image_url: `${media.base}/street.jpg`, callback_url: `${receiverBase}/hook` });
+    await owner.waitForJob(job.job_id, { timeoutMs: 60_000, intervalMs: 100 });
+    const cb = await waitFor(async () => received.find((r) => r.body.includes(job.job_id)), 30_000, 'the callback');
+    const payload = await verifyWebhook<V1Callback>(cb.body, cb.headers as Record<string, string>, secret);
+    expect(payload).toMatchObject({ job_id: job.job_id, status: 'completed', glb_url: expect.stringMatching(/^http/) });
+    // Headers as a fetch Headers object, and the raw body as bytes: the same answer.
+    await expect(verifyWebhook(new TextEncoder().encode(cb.body), new Headers(cb.headers as Record<string, string>), secret)).resolves.toMatchObject({ job_id: job.job_id });
+    await expect(verifyWebhook(cb.body.replace('completed', 'failed'), cb.headers as Record<string, string>, secret)).rejects.toBeInstanceOf(WebhookVerificationError);
+    await expect(verifyWebhook(cb.body, cb.headers as Record<string, string>, 'whsec_' + Buffer.alloc(32).toString('base64'))).rejects.toThrow(/no webhook-signature matches/);
+    await expect(verifyWebhook(cb.body, cb.headers as Record<string, string>, secret, { now: Date.now() + 600_000 })).rejects.toThrow(/timestamp/);
+  });
+
+  it('the generated client reaches every route, typed', async () => {
+    const { data, response } = await owner.api.GET('/api/v2/animated-ar/options');
+    expect(response.status).toBe(200);
+    expect(data?.limits.video_formats).toEqual(['mp4', 'mov', 'webm']);
+    expect((await owner.me()).key.type).toBe('owner');
+    // The contract check the e2e suites share agrees with the client's view of the service.
+    expect((await new Api(base, OWNER).req('GET', '/api/v2/pricing')).status).toBe(200);
+  });
+});
