@@ -15,7 +15,8 @@
  *
  * Background removal also: the API's event-loop delay and status-request latency while frames are cut out
  * inline vs through the worker pool (`event_loop_under_background_removal`; `--loop-only` alone), and
- * `--quality-only`: ms per 720p frame and mask IoU vs the library's default per configuration (printed).
+ * `--quality-only`: ms per 720p frame and mask IoU vs the library's default per path (`background_removal_quality`,
+ * merged into the results file).
  */
 import { execFileSync, fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,7 +28,7 @@ import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import {
-  BackgroundRemover, type BackgroundRemoverOptions, BackgroundRemoverPool, type BackgroundRemoverPort, decodeAnimatedImage, decodeVideo, DEFAULT_FRAME_LIMITS, fitFrameSize, packAtlases, probeVideo, renderProceduralMotion,
+  BackgroundRemover, BackgroundRemoverPool, type BackgroundRemoverPort, cutOutSequence, decodeAnimatedImage, decodeVideo, DEFAULT_FRAME_LIMITS, fitFrameSize, packAtlases, probeVideo, renderProceduralMotion,
   resolveMotionStyle, writeFlipbookGlb, writeFlipbookUsdz, type FrameSequence, ATLAS_JPEG,
 } from '@app/plugins';
 import { loadConfig } from '@app/config';
@@ -41,6 +42,9 @@ const TOOLS = { ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe', timeoutMs: 300_000
 const LIMITS = DEFAULT_FRAME_LIMITS;
 const VIDEO_FPS = 12;
 const MOTION = { durationS: 4, fps: 12 };
+/** The service's background-removal defaults (BG_REMOVAL_INFER_PX, BG_REMOVAL_THREADS, BG_REMOVAL_KEYFRAME_GAP). */
+const BG_DEFAULTS = { inferShortSide: 1024, threads: 2 };
+const BG_KEYFRAME_GAP = 6;
 const SCENARIOS = ['gif-48', 'video-10s-720p', 'still-procedural'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
@@ -82,7 +86,7 @@ async function floorOf(scenario: Scenario, path: string, frames: FrameSequence):
 
 async function runScenario(scenario: Scenario, path: string, removeBackground: boolean) {
   const stages: Record<string, number> = {};
-  const remover = removeBackground ? new BackgroundRemover({ inferShortSide: 512, threads: 2 }) : null;
+  const remover = removeBackground ? new BackgroundRemover(BG_DEFAULTS) : null;
   let seq: FrameSequence;
   let bgFrames = 0;
   if (scenario === 'still-procedural') {
@@ -112,14 +116,11 @@ async function runScenario(scenario: Scenario, path: string, removeBackground: b
     stages.decode = tDecode;
     seq = frames;
     if (remover) {
-      const [cut, t] = await time(async () => {
-        const out = [];
-        for (const f of seq.frames) out.push({ rgba: await remover.cutOut(f.rgba, seq.width, seq.height), duration: f.duration });
-        return out;
-      });
+      // The service's path: the model on keyframes, masks moved with the motion in between.
+      const [cut, t] = await time(() => cutOutSequence(seq.frames.map((f) => f.rgba), seq.width, seq.height, remover, { keyframeGap: BG_KEYFRAME_GAP }));
       stages.background_removal = t;
-      bgFrames = seq.frames.length;
-      seq = { ...seq, frames: cut, alpha: 'blend' };
+      bgFrames = cut.keyframes;
+      seq = { ...seq, frames: cut.frames.map((rgba, i) => ({ rgba, duration: seq.frames[i].duration })), alpha: 'blend' };
     }
   }
   const [sizes, tBook] = await time(async () => {
@@ -257,7 +258,7 @@ async function eventLoopUnderCutOut(path: string, frameCount = 6) {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/status`;
   const out: Record<string, unknown> = { frame: `${seq.width}x${seq.height}`, frames: frames.length };
   for (const mode of ['inline', 'pool'] as const) {
-    const opts = { inferShortSide: 512, threads: 2 };
+    const opts = BG_DEFAULTS;
     const remover: BackgroundRemoverPort = mode === 'pool' ? new BackgroundRemoverPool({ ...opts, workers: 1 }) : new BackgroundRemover(opts);
     await remover.cutOut(frames[0].rgba, seq.width, seq.height);
     const delay = monitorEventLoopDelay({ resolution: 10 });
@@ -289,14 +290,6 @@ async function eventLoopUnderCutOut(path: string, frameCount = 6) {
   return out;
 }
 
-const QUALITY_CONFIGS = [
-  { name: 'medium-512 (before)', model: 'medium' as const, inferShortSide: 512, threads: 2 },
-  { name: 'medium-384', model: 'medium' as const, inferShortSide: 384, threads: 2 },
-  { name: 'medium-256', model: 'medium' as const, inferShortSide: 256, threads: 2 },
-  { name: 'small-512', model: 'small' as const, inferShortSide: 512, threads: 2 },
-  { name: 'small-384', model: 'small' as const, inferShortSide: 384, threads: 2 },
-];
-
 /** Intersection over union of two masks thresholded at 128. */
 function maskIou(a: Uint8Array, b: Uint8Array): number {
   let inter = 0;
@@ -311,53 +304,73 @@ function maskIou(a: Uint8Array, b: Uint8Array): number {
 }
 
 /**
- * Cut-out speed and mask quality per configuration, on the repository's fixtures scaled to 720p: 6 frames
- * of test/fixtures/media/clip-city-2s.mp4 (1280x720) and the two photographs (1280 wide). Quality is the
- * IoU (masks at 128) against the library's own default `removeBackground`; speed is ms per 720p video
- * frame, warm (one warm-up frame), inline.
+ * Cut-out speed and mask quality on the repository's fixtures, as the service sees a video: every frame of
+ * test/fixtures/media/clip-city-2s.mp4 at the service's 12 fps, scaled to 1280x720 (20 frames, one scene
+ * cut). Quality is the IoU (masks at 128) of every frame against the library's own default
+ * `removeBackground`; speed is ms per frame for the whole sequence (warm session, inline, thumbnails and
+ * propagation included). Rows: the model on every frame at 512 (before) and 1024, and the keyframe path at
+ * gaps 4 and 6 (the default). The two photographs (stills, cut out by one inference) are reported apart.
  */
-async function backgroundRemovalQuality(mediaDir: string, configs: Array<BackgroundRemoverOptions & { name: string }>) {
-  const video = execFileSync('ffmpeg', ['-v', 'error', '-i', join(mediaDir, 'clip-city-2s.mp4'), '-vf', 'select=not(mod(n\\,8)),scale=1280:720', '-vsync', 'vfr', '-frames:v', '6', '-f', 'rawvideo', '-pix_fmt', 'rgba', '-'], { maxBuffer: 1 << 28 });
-  const frameBytes = 1280 * 720 * 4;
-  const frames: Array<{ name: string; rgba: Buffer; width: number; height: number; video: boolean }> = [];
-  for (let i = 0; i * frameBytes < video.length; i++) frames.push({ name: `clip-${i}`, rgba: video.subarray(i * frameBytes, (i + 1) * frameBytes), width: 1280, height: 720, video: true });
-  for (const f of ['photo-bubbles.jpg', 'photo-street.jpg']) {
-    const { data, info } = await sharp(join(mediaDir, f)).resize({ width: 1280 }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-    frames.push({ name: f, rgba: data, width: info.width, height: info.height, video: false });
-  }
+async function backgroundRemovalQuality(mediaDir: string) {
+  const W = 1280;
+  const H = 720;
+  const video = execFileSync('ffmpeg', ['-v', 'error', '-i', join(mediaDir, 'clip-city-2s.mp4'), '-vf', `fps=${VIDEO_FPS},scale=${W}:${H}`, '-f', 'rawvideo', '-pix_fmt', 'rgba', '-'], { maxBuffer: 1 << 30 });
+  const frameBytes = W * H * 4;
+  const frames: Buffer[] = [];
+  for (let i = 0; (i + 1) * frameBytes <= video.length; i++) frames.push(video.subarray(i * frameBytes, (i + 1) * frameBytes));
   const lib = (await import('@imgly/background-removal-node')) as { removeBackground: (b: Blob) => Promise<Blob> };
-  const reference: Buffer[] = [];
-  for (const f of frames) {
-    const png = await sharp(f.rgba, { raw: { width: f.width, height: f.height, channels: 4 } }).png().toBuffer();
+  const libraryMask = async (rgba: Buffer, width: number, height: number) => {
+    const png = await sharp(rgba, { raw: { width, height, channels: 4 } }).png().toBuffer();
     const cut = Buffer.from(await (await lib.removeBackground(new Blob([new Uint8Array(png)], { type: 'image/png' }))).arrayBuffer());
-    reference.push(await sharp(cut).ensureAlpha().extractChannel(3).raw().toBuffer());
+    return sharp(cut).ensureAlpha().extractChannel(3).raw().toBuffer();
+  };
+  const reference: Buffer[] = [];
+  let libraryMs = 0;
+  for (const f of frames) {
+    const [m, t] = await time(() => libraryMask(f, W, H));
+    reference.push(m);
+    libraryMs += t;
   }
-  const results: Record<string, unknown>[] = [];
-  for (const c of configs) {
-    const r = new BackgroundRemover(c);
-    await r.mask(frames[0].rgba, frames[0].width, frames[0].height);
-    const ious: Record<string, number> = {};
-    const times: number[] = [];
-    for (let i = 0; i < frames.length; i++) {
-      const [mask, t] = await time(() => r.mask(frames[i].rgba, frames[i].width, frames[i].height));
-      if (frames[i].video) times.push(t);
-      ious[frames[i].name] = Math.round(maskIou(mask, reference[i]) * 1000) / 1000;
+  const alphaOf = (rgba: Buffer) => {
+    const a = Buffer.alloc(rgba.length / 4);
+    for (let i = 0; i < a.length; i++) a[i] = rgba[i * 4 + 3];
+    return a;
+  };
+  const summary = (ious: number[]) => ({
+    iou_mean: r3(ious.reduce((a, b) => a + b, 0) / ious.length),
+    iou_worst: r3(Math.min(...ious)),
+    iou_worst_frame: ious.indexOf(Math.min(...ious)),
+  });
+  const rows: Array<Record<string, unknown> & { ms_per_frame: number }> = [];
+  const photos: Record<string, Record<string, number>> = {};
+  for (const side of [512, 1024]) {
+    const r = new BackgroundRemover({ ...BG_DEFAULTS, inferShortSide: side });
+    await r.mask(frames[0], W, H);
+    const [masks, t] = await time(async () => {
+      const out: Buffer[] = [];
+      for (const f of frames) out.push(await r.mask(f, W, H));
+      return out;
+    });
+    rows.push({ path: `every frame, ${side}${side === 512 ? ' (before)' : ''}`, model_runs: frames.length, ms_per_frame: ms(t / frames.length), ...summary(masks.map((m, i) => maskIou(m, reference[i]))) });
+    for (const name of ['photo-bubbles.jpg', 'photo-street.jpg']) {
+      const { data, info } = await sharp(join(mediaDir, name)).resize({ width: W }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+      (photos[name] ??= {})[`iou_${side}`] = r3(maskIou(await r.mask(data, info.width, info.height), await libraryMask(data, info.width, info.height)));
+    }
+    if (side === 1024) {
+      for (const gap of [4, BG_KEYFRAME_GAP]) {
+        const [cut, tk] = await time(() => cutOutSequence(frames, W, H, r, { keyframeGap: gap }));
+        rows.push({ path: `keyframes, 1024, gap ${gap}${gap === BG_KEYFRAME_GAP ? ' (default)' : ''}`, model_runs: cut.keyframes, ms_per_frame: ms(tk / frames.length), ...summary(cut.frames.map((f, i) => maskIou(alphaOf(f), reference[i]))) });
+      }
     }
     await r.close();
-    times.sort((x, y) => x - y);
-    const values = Object.values(ious);
-    const row = {
-      config: c.name,
-      ms_per_720p_frame_median: ms(times[Math.floor(times.length / 2)]),
-      iou_mean: Math.round((values.reduce((a, b) => a + b, 0) / values.length) * 1000) / 1000,
-      iou_worst: Math.min(...values),
-      iou: ious,
-    };
-    console.log(JSON.stringify(row));
-    results.push(row);
   }
-  return { frames: frames.length, results };
+  const before = rows[0].ms_per_frame;
+  for (const row of rows) row.speedup_vs_before = Math.round((before / row.ms_per_frame) * 100) / 100;
+  for (const row of rows) console.log(JSON.stringify(row));
+  return { clip: `clip-city-2s.mp4 at ${VIDEO_FPS} fps, ${W}x${H}`, frames: frames.length, library_ms_per_frame: ms(libraryMs / frames.length), rows, photos };
 }
+
+const r3 = (v: number) => Math.round(v * 1000) / 1000;
 
 /**
  * A big video through the real `animated-source` + `frames` stages (https download streamed to the job's
@@ -426,7 +439,7 @@ async function bigVideoStream(dir: string) {
 async function child(): Promise<void> {
   const [, , , kind, a, b] = process.argv;
   const out =
-    kind === 'stream' ? await streamBigVideo(a) : kind === 'bg' ? await backgroundRemovalPerFrame(a) : kind === 'loop' ? await eventLoopUnderCutOut(a) : kind === 'quality' ? await backgroundRemovalQuality(a, QUALITY_CONFIGS) : await runScenario(a as Scenario, b, process.argv[6] === 'bg');
+    kind === 'stream' ? await streamBigVideo(a) : kind === 'bg' ? await backgroundRemovalPerFrame(a) : kind === 'loop' ? await eventLoopUnderCutOut(a) : kind === 'quality' ? await backgroundRemovalQuality(a) : await runScenario(a as Scenario, b, process.argv[6] === 'bg');
   process.send!({ out, peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024) });
 }
 
@@ -445,8 +458,12 @@ async function main(): Promise<void> {
     const inputs = makeInputs(dir);
     const results = [];
     // `--only=gif-48,video-10s-720p` and `--no-bg`: a quick subset, printed and not written to the results file.
+    // `--quality-only`: the cut-out quality table alone, merged into the results file.
     if (process.argv.includes('--quality-only')) {
-      console.log(JSON.stringify(await inChild(['quality', join(__dirname, '../../test/fixtures/media')]), null, 2));
+      const quality = await inChild(['quality', join(__dirname, '../../test/fixtures/media')]);
+      const file = join(__dirname, '../../bench/results/animated-ar.json');
+      writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), background_removal_quality: { date: new Date().toISOString(), ...quality } }, null, 2) + '\n');
+      console.log(`written to ${file}`);
       return;
     }
     if (process.argv.includes('--loop-only')) {
@@ -478,6 +495,7 @@ async function main(): Promise<void> {
       `download ${bigVideo.stage_ms.download} ms, frames ${bigVideo.stage_ms.frames} ms, temp folder removed: ${bigVideo.temp_dir_removed}`);
     const bgPerFrame = await inChild(['bg', inputs['still-procedural']]);
     const loop = await inChild(['loop', inputs['video-10s-720p']]);
+    const quality = await inChild(['quality', join(__dirname, '../../test/fixtures/media')]);
     console.log(`event loop while cutting out ${loop.frame} frames: p99 delay inline ${loop.inline.loop_delay_p99_ms} ms, pool ${loop.pool.loop_delay_p99_ms} ms; ` +
       `status poll p99 inline ${loop.inline.status_poll_p99_ms} ms, pool ${loop.pool.status_poll_p99_ms} ms`);
     console.log(`background removal per 800x600 frame: library default ${bgPerFrame.library_default_ms_per_frame} ms, ours ${JSON.stringify(bgPerFrame.ours_ms_per_frame)} ms -> ${bgPerFrame.speedup_at_512}x at 512`);
@@ -485,11 +503,12 @@ async function main(): Promise<void> {
       date: new Date().toISOString(),
       node: process.version,
       cpus: (await import('node:os')).cpus().length,
-      settings: { frame_limits: LIMITS, video_fps: VIDEO_FPS, motion: MOTION, background_removal: { model: 'ISNet medium (fp32)', infer_short_side: 512, threads: 2 } },
+      settings: { frame_limits: LIMITS, video_fps: VIDEO_FPS, motion: MOTION, background_removal: { model: 'ISNet medium (fp32)', infer_short_side: BG_DEFAULTS.inferShortSide, threads: BG_DEFAULTS.threads, keyframe_gap: BG_KEYFRAME_GAP } },
       targets: { background_removal_speedup_vs_library: 4 },
       results,
       background_removal_per_frame: bgPerFrame,
       event_loop_under_background_removal: loop,
+      background_removal_quality: quality,
       big_video_stream: bigVideo,
     };
     const out = join(__dirname, '../../bench/results');

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -31,11 +32,13 @@ describe('cancel, embedded mode (one worker slot: a second job waits in the queu
   let owner: Api;
   let media: Awaited<ReturnType<typeof startMediaServer>>;
   let hooks: { base: string; received: { body: any }[]; server: Server };
+  /** The app's TMPDIR: per-job temp folders (ar-job-*) live there while a video is decoded. */
+  const tmp = tempDir('cancel-tmp-');
 
   beforeAll(async () => {
     const tls = testCertificate();
     const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="120"><rect width="160" height="120" fill="#f2f2f2"/><circle cx="80" cy="60" r="40" fill="#c0392b"/></svg>';
-    media = await startMediaServer({ '/subject.jpg': await sharp(Buffer.from(svg)).jpeg().toBuffer() }, { tls });
+    media = await startMediaServer({ '/subject.jpg': await sharp(Buffer.from(svg)).jpeg().toBuffer(), '/clip.mp4': readFileSync(join(ROOT, 'test/fixtures/media/clip-city-2s.mp4')) }, { tls });
     const received: { body: any }[] = [];
     const server = createHttpsServer(tls, (req, res) => {
       let body = '';
@@ -50,7 +53,7 @@ describe('cancel, embedded mode (one worker slot: a second job waits in the queu
     app = spawnApp('api', {
       PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: dir, OWNER_API_KEY: OWNER,
       ALLOW_PRIVATE_NETWORKS: 'true', WORKER_CONCURRENCY: '1', CONFIG_FILE: config(dir, 6000), NODE_EXTRA_CA_CERTS: tls.certPath,
-      MOTION_LOOP_S: '1', MOTION_FPS: '4', ANIMATION_MAX_FRAME_PX: '128',
+      MOTION_LOOP_S: '1', MOTION_FPS: '4', ANIMATION_MAX_FRAME_PX: '128', TMPDIR: tmp,
     });
     await waitHealthy(`http://127.0.0.1:${port}`, app);
     owner = new Api(`http://127.0.0.1:${port}`, OWNER);
@@ -151,6 +154,27 @@ describe('cancel, embedded mode (one worker slot: a second job waits in the queu
     }
     expect((await api.req('GET', '/api/v2/me')).body.credits).toBe(40);
     expect((await api.req('GET', `/api/v2/jobs/${running.body.job_id}`)).body).toMatchObject({ credits_refunded: 13.5, net_credits_charged: 0 });
+  });
+
+  it('v2: a video job cancelled during background removal (real ffmpeg decode, real model in its worker) stops within 2 s, refunded, temp folder gone', async () => {
+    const api = await newUser('video-canceller@example.com', 40);
+    const created = await api.req('POST', '/api/v2/animated-ar', { video_url: `${media.base}/clip.mp4`, remove_background: true });
+    expect(created.status).toBe(202);
+    const charged = 40 - (await api.req('GET', '/api/v2/me')).body.credits;
+    expect(charged).toBeGreaterThan(0);
+    // Past download, decode and (skipped) motion: the model is loading or running on the first keyframe.
+    await waitFor(async () => {
+      const j = (await api.req('GET', `/api/v2/jobs/${created.body.job_id}`)).body;
+      return j.status === 'converting' && j.progress >= 50;
+    }, 30_000, 'the background-removal stage');
+    const asked = Date.now();
+    const r = await api.req('POST', `/api/v2/jobs/${created.body.job_id}/cancel`);
+    expect([200, 202]).toContain(r.status);
+    const stopped = await v2Final(api, created.body.job_id, 5000);
+    expect(Date.now() - asked).toBeLessThan(2000);
+    expect(stopped).toMatchObject({ status: 'failed', error: { code: 'cancelled' } });
+    await waitFor(async () => (await api.req('GET', '/api/v2/me')).body.credits === 40, 10_000, 'the refund');
+    expect(readdirSync(tmp).filter((n) => n.startsWith('ar-job-'))).toEqual([]);
   });
 });
 

@@ -54,7 +54,7 @@ describe('embedded mode: /metrics, request ids and redacted JSON logs', () => {
     base = `http://127.0.0.1:${port}`;
     app = spawnApp('api', {
       PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, DATA_DIR: tempDir(), OWNER_API_KEY: OWNER,
-      ALLOW_PRIVATE_NETWORKS: 'true', LOG_LEVEL: 'debug', METRICS_TOKEN,
+      ALLOW_PRIVATE_NETWORKS: 'true', LOG_LEVEL: 'debug', METRICS_TOKEN, JOB_RETRY_BASE_MS: '100',
       // A provider secret in the environment: it must never be printed, even at debug level.
       REPLICATE_API_TOKEN: PROVIDER_TOKEN,
     });
@@ -111,6 +111,20 @@ describe('embedded mode: /metrics, request ids and redacted JSON logs', () => {
     expect(series(text, 'process_cpu_user_seconds_total', {})).toBeGreaterThan(0);
     // Labels are templates and kinds: no raw URL, job id, key or email.
     for (const s of [jobId, key, 'ops@example.com', '/api/v1/status/v', 'street.jpg']) expect(text).not.toContain(s);
+
+    // A paid job that fails: charged, then refunded, in credits (the API's unit).
+    // v2 wants https: a port nobody listens on fails the download (after quick retries).
+    const paid = await user.req('POST', '/api/v2/animated-ar', { image_url: `https://127.0.0.1:${await freePort()}/missing.jpg` });
+    expect(paid.status).toBe(202);
+    expect(paid.body.credits_charged).toBeGreaterThan(0);
+    await waitFor(async () => (await user.req('GET', `/api/v2/jobs/${paid.body.job_id}`)).body.status === 'failed', 30_000, 'the paid job to fail');
+    const after = await waitFor(async () => {
+      const t = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+      return series(t, 'credits_refunded_total', {}) ? t : undefined;
+    }, 10_000, 'the refund in the metrics');
+    expect(series(after, 'credits_charged_total', {})).toBe(paid.body.credits_charged);
+    expect(series(after, 'credits_refunded_total', {})).toBe(paid.body.credits_charged);
+    expect(series(after, 'jobs_total', { kind: 'v2.animated-ar', outcome: 'failed' })).toBe(1);
 
     const out = app.output();
     for (const s of [key, key.slice(12), secret, secret.slice(6), OWNER, PROVIDER_TOKEN, 'deadbeefsignature', 'anothersecretsignature']) expect(out).not.toContain(s);

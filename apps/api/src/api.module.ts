@@ -9,6 +9,8 @@ import { EmbedController } from './embed/embed.controller';
 import { EmbedService } from './embed/embed.service';
 import { FilesController } from './files/files.controller';
 import { HealthController } from './health/health.controller';
+import { AdminJobsController } from './jobs/admin-jobs.controller';
+import { AdminJobsService } from './jobs/admin-jobs.service';
 import { JobAdmission } from './jobs/job-admission.service';
 import { JobCancellation } from './jobs/job-cancellation.service';
 import { ApiKeyGuard, OwnerKeyGuard } from './http/api-key.guard';
@@ -36,12 +38,13 @@ export class ApiModule {
       imports: [CoreModule.forRoot(config), ...(config.role === 'all' ? [WorkerModule] : [])],
       controllers: [
         HealthController, V1Controller, FilesController, EmbedController, AssetsController, AdminController, V2AccountController,
-        ShowcasesController, V2JobsController, AnimatedArController, ShowcasePageController,
+        ShowcasesController, V2JobsController, AnimatedArController, ShowcasePageController, AdminJobsController,
       ],
       providers: [
         ApiKeyGuard,
         JobAdmission,
         JobCancellation,
+        AdminJobsService,
         AnimatedArService,
         OwnerKeyGuard,
         RateLimitService,

@@ -3,7 +3,7 @@ import { parseArgs, runAdminCli, USAGE, UsageError } from './admin-cli';
 
 /** `npm run admin -- <command>`: the operators' CLI over the admin API. */
 async function main(): Promise<number> {
-  const io = { out: (s: string) => console.log(s), err: (s: string) => console.error(s) };
+  const io = { out: (s: string) => console.log(s), err: (s: string) => console.error(s), isTTY: process.stdout.isTTY === true };
   try {
     const args = parseArgs(process.argv.slice(2));
     const config = args.command === 'help' ? { apiUrl: '', ownerKey: '' } : loadCliConfigFromProcess({ url: args.flags.url, key: args.flags.key });

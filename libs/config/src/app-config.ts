@@ -109,6 +109,8 @@ export interface AppConfig {
     motionDefaultModel: string;
     motionTimeoutMs: number;
     bgRemovalInferPx: number;
+    /** The model runs on keyframes at most this many frames apart; masks follow the motion in between. */
+    bgRemovalKeyframeGap: number;
     bgRemovalThreads: number;
     /** Worker threads running the cut-out off the event loop; 0 = inline (blocks the loop per inference). */
     bgRemovalWorkers: number;

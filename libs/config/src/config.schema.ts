@@ -89,7 +89,9 @@ export const envSchema = z.object({
   /** video_model used when a request names none. */
   MOTION_DEFAULT_MODEL: z.string().min(1).default('procedural'),
   /** Background removal: short side of the model input (multiple of 128), ONNX threads. */
-  BG_REMOVAL_INFER_PX: int(256, 1024).refine((v) => v % 128 === 0, 'must be a multiple of 128').default(512),
+  BG_REMOVAL_INFER_PX: int(256, 1024).refine((v) => v % 128 === 0, 'must be a multiple of 128').default(1024),
+  /** Sequences: the model runs on keyframes at most this many frames apart, masks follow the motion between (1 = every frame). */
+  BG_REMOVAL_KEYFRAME_GAP: int(1, 24).default(6),
   BG_REMOVAL_THREADS: int(1, 64).default(2),
   /** Background removal worker threads (each with its own ONNX session); 0 runs it inline on the event loop. */
   BG_REMOVAL_WORKERS: int(0, 16).default(1),

@@ -185,6 +185,7 @@ export function loadConfig(
       motionDefaultModel: e.MOTION_DEFAULT_MODEL,
       motionTimeoutMs: e.MOTION_TIMEOUT_S * 1000,
       bgRemovalInferPx: e.BG_REMOVAL_INFER_PX,
+      bgRemovalKeyframeGap: e.BG_REMOVAL_KEYFRAME_GAP,
       bgRemovalThreads: e.BG_REMOVAL_THREADS,
       bgRemovalWorkers: e.BG_REMOVAL_WORKERS,
     },

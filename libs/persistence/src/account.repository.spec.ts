@@ -51,6 +51,20 @@ describe.each([
     ]);
   });
 
+  it('tells its hooks what each committed charge and refund moved, once, never for a replay', async () => {
+    const moved: string[] = [];
+    const hooked = new AccountRepository(ds, { charged: (c) => moved.push(`charged ${c}`), refunded: (c) => moved.push(`refunded ${c}`) });
+    const u = await hooked.createUser({ email: `h${Date.now()}@example.com` });
+    await hooked.grant(u.id, 1000, 'welcome');
+    await hooked.charge(u.id, 300, { jobId: 'v2_h', purpose: 'p', operation: 'p' });
+    await hooked.charge(u.id, 300, { jobId: 'v2_h', purpose: 'p', operation: 'p' });
+    await expect(hooked.charge(u.id, 5000, { jobId: 'v2_h2', purpose: 'p', operation: 'p' })).rejects.toBeInstanceOf(InsufficientCreditsError);
+    await hooked.refund('v2_h', 'p');
+    await hooked.refund('v2_h', 'p');
+    expect(await hooked.refundJob('v2_h')).toBe(0);
+    expect(moved).toEqual(['charged 300', 'refunded 300']);
+  });
+
   it('never lets the balance go below zero under 50 concurrent charges', async () => {
     const u = await accounts.createUser({ email: `race${Date.now()}@example.com` });
     await accounts.grant(u.id, 13500, 'covers ten');

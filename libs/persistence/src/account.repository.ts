@@ -92,6 +92,12 @@ export class AccountRepository {
     return rows[0] ? user(rows[0]) : null;
   }
 
+  /** Users for the operators' list, oldest first; `limit + 1` rows tell the caller whether there are more. */
+  async listUsers(limit: number): Promise<UserRow[]> {
+    const rows = await this.ds.query(`SELECT * FROM "users" ORDER BY "created_at", "id" LIMIT $1`, [limit]);
+    return rows.map(user);
+  }
+
   async findUserByEmail(email: string): Promise<UserRow | null> {
     const rows = await this.ds.query(`SELECT * FROM "users" WHERE lower("email") = lower($1)`, [email]);
     return rows[0] ? user(rows[0]) : null;

@@ -116,6 +116,25 @@ describe.each([
     expect(await repo.requestCancel('api_missing', error)).toBe('missing');
   });
 
+  it('stores the id of the request that created a job, for the worker\'s log lines, and reports the oldest queued job', async () => {
+    let requestId: string | undefined = 'req_abc';
+    const charged: number[] = [];
+    const hooked = new JobRepository(ds, { requestId: () => requestId, charged: (c) => charged.push(c) });
+    const a = await hooked.create({ kind: 'v1.convert', pipeline: 'still-image', ownerId: 'u1', input: {}, idPrefix: 'api' });
+    expect((await hooked.findRunnable(a.id))!.requestId).toBe('req_abc');
+    expect(await hooked.createOnce(`cb_${a.id}_completed`, { kind: 'callback', pipeline: 'callback', ownerId: 'u1', input: {} })).toBe(true);
+    expect((await hooked.findRunnable(`cb_${a.id}_completed`))!.requestId).toBe('req_abc');
+    requestId = undefined;
+    const b = await hooked.create({ kind: 'v1.convert', pipeline: 'still-image', ownerId: 'u1', input: {}, idPrefix: 'api' });
+    expect((await hooked.findRunnable(b.id))!).not.toHaveProperty('requestId');
+    // No price lines, nothing charged, nothing counted.
+    await hooked.createCharged({ kind: 'v1.convert', pipeline: 'still-image', ownerId: 'u1', input: {}, idPrefix: 'api' }, null);
+    expect(charged).toEqual([]);
+    const oldest = await hooked.oldestQueuedAt();
+    expect(oldest).toBeInstanceOf(Date);
+    expect(Date.now() - oldest!.getTime()).toBeLessThan(10 * 60_000);
+  });
+
   it('answers ping', async () => {
     await expect(repo.ping()).resolves.toBeUndefined();
   });

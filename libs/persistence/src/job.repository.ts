@@ -1,5 +1,5 @@
 import type { DataSource, Repository } from 'typeorm';
-import type { JobErrorInfo, JobPatch, JobStorePort, RunnableJob } from '@app/pipeline';
+import type { JobErrorInfo, JobPatch, JobStatus, JobStorePort, RunnableJob } from '@app/pipeline';
 import { AccountRepository } from './account.repository';
 import { randomId } from './ids';
 import { JobEntity } from './job.entity';
@@ -197,6 +197,45 @@ export class JobRepository implements JobStorePort {
     const rows: { at: Date | string | null }[] = await this.ds.query(`SELECT min("created_at") AS "at" FROM "jobs" WHERE "status" = 'queued'`);
     const at = rows[0]?.at;
     return at ? new Date(at) : null;
+  }
+
+  /** Jobs for the operators' list, newest first; `limit + 1` rows tell the caller whether there are more. */
+  async listForAdmin(filter: { status?: JobStatus; ownerId?: string; since?: Date; limit: number }): Promise<JobEntity[]> {
+    const q = this.repo.createQueryBuilder('j').orderBy('j.createdAt', 'DESC').addOrderBy('j.id', 'DESC').limit(filter.limit);
+    if (filter.status) q.andWhere('j.status = :status', { status: filter.status });
+    if (filter.ownerId) q.andWhere('j.ownerId = :ownerId', { ownerId: filter.ownerId });
+    if (filter.since) q.andWhere('j.createdAt >= :since', { since: filter.since });
+    return q.getMany();
+  }
+
+  /**
+   * Puts a failed job back to `queued` for another run, as new: error, result, progress, attempts and
+   * the cancel mark cleared (a cancel mark left would stop it at once); checkpoints kept, so a stage
+   * resumes what it can. False when the job is not failed (only a failed job can be retried).
+   */
+  async requeueFailed(id: string): Promise<boolean> {
+    const res = await this.repo
+      .createQueryBuilder()
+      .update(JobEntity)
+      .set({ status: 'queued', error: null, result: null, progress: 0, stageProgress: {}, attempts: 0, startedAt: null, finishedAt: null, cancelRequestedAt: null } as never)
+      .where('id = :id', { id })
+      .andWhere('status = :failed', { failed: 'failed' })
+      .execute();
+    return (res.affected ?? 0) > 0;
+  }
+
+  /** How many jobs are in each state (states without jobs left out). */
+  async countByStatus(): Promise<Record<string, number>> {
+    const rows: { status: string; n: string }[] = await this.ds.query(`SELECT "status", COUNT(*) AS "n" FROM "jobs" GROUP BY "status"`);
+    return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+  }
+
+  /** The longest-waiting queued job, if any. */
+  async oldestQueued(): Promise<{ id: string; createdAt: Date } | null> {
+    const rows: { id: string; created_at: Date | string }[] = await this.ds.query(
+      `SELECT "id", "created_at" FROM "jobs" WHERE "status" = 'queued' ORDER BY "created_at", "id" LIMIT 1`,
+    );
+    return rows[0] ? { id: rows[0].id, createdAt: new Date(rows[0].created_at) } : null;
   }
 
   async ping(): Promise<void> {

@@ -13,6 +13,7 @@ export interface MetricsPort {
   jobFinished(kind: string, outcome: JobOutcome): void;
   stageFinished(stage: string, seconds: number): void;
   callbackDelivery(outcome: 'delivered' | 'failed'): void;
+  /** Ledger cents charged (the adapter reports credits: 100 cents = 1 credit). */
   creditsCharged(cents: number): void;
   creditsRefunded(cents: number): void;
   /** One request to a motion provider (start or poll); outcome e.g. `ok`, `rate_limited`, `failed`. */

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { metricsAuthorized } from './metrics-endpoint';
 import { PromMetrics } from './prom-metrics.adapter';
 
@@ -20,8 +22,8 @@ describe('PromMetrics', () => {
       'jobs_total{kind="v1.convert",outcome="completed"} 1',
       'job_stage_duration_seconds_count{stage="fetch"} 1',
       'callback_deliveries_total{outcome="failed"} 1',
-      'credits_charged_total 150',
-      'credits_refunded_total 50',
+      'credits_charged_total 1.5',
+      'credits_refunded_total 0.5',
       'motion_provider_requests_total{provider="replicate",outcome="rate_limited"} 1',
       'background_removal_frame_seconds_count 1',
       'queue_jobs{state="waiting"} 3',
@@ -34,7 +36,12 @@ describe('PromMetrics', () => {
   it('leaves the queue gauge out of a scrape when the queue does not answer, instead of failing it', async () => {
     const m = new PromMetrics();
     m.observeQueue(() => Promise.reject(new Error('redis away')));
-    await expect(m.render()).resolves.toContain('jobs_total');
+    // A hung database: the scrape answers after the 2 s cap, without the gauge.
+    m.observeQueueAge(() => new Promise(() => undefined));
+    const text = await m.render();
+    expect(text).toContain('jobs_total');
+    expect(text).not.toMatch(/^queue_jobs\{/m);
+    expect(text).toMatch(/^queue_oldest_waiting_seconds nan$/im);
   });
 
   it('checks the bearer token in constant time, and lets everyone in without one', () => {
@@ -42,5 +49,23 @@ describe('PromMetrics', () => {
     expect(metricsAuthorized('Bearer right-token-0123456789', 'right-token-0123456789')).toBe(true);
     expect(metricsAuthorized('Bearer wrong-token-0123456789', 'right-token-0123456789')).toBe(false);
     expect(metricsAuthorized(undefined, 'right-token-0123456789')).toBe(false);
+  });
+});
+
+describe('docs/operations.md, the alert rules and the dashboard', () => {
+  const docs = (name: string) => readFileSync(join(__dirname, '../../../docs', name), 'utf8');
+
+  it('document every metric the service registers, and use no other', async () => {
+    const all = (await new PromMetrics().registry.getMetricsAsJSON()).map((m) => m.name);
+    const own = all.filter((n) => !/^(process|nodejs)_/.test(n));
+    const ops = docs('operations.md');
+    for (const name of own) expect(ops).toContain(`| \`${name}\` |`);
+    const used = (text: string) => new Set([...text.matchAll(/\b([a-z][a-z0-9_]*?)(?:_bucket|_count|_sum)?(?=\{|\[|\)| [<>])/g)].map((m) => m[1]).filter((n) => n.includes('_') && !n.startsWith('__')));
+    const known = new Set(all);
+    const dashboard = JSON.parse(docs('grafana-dashboard.json')) as { panels: { targets: { expr: string }[] }[] };
+    const exprs = [...dashboard.panels.flatMap((p) => p.targets.map((t) => t.expr)), ...[...docs('prometheus-alerts.yaml').matchAll(/^\s+expr: \|?\n?([\s\S]*?)\n\s+for:/gm)].map((m) => m[1])];
+    expect(exprs.length).toBeGreaterThan(10);
+    const functions = new Set(['sum', 'rate', 'max', 'histogram_quantile', 'clamp_min', 'increase']);
+    for (const e of exprs) for (const n of used(e)) if (!functions.has(n)) expect(known).toContain(n);
   });
 });

@@ -11,6 +11,14 @@ const FRAME_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16];
 
 const QUEUE_STATES: readonly (keyof QueueCounts)[] = ['waiting', 'active', 'delayed', 'failed'];
 
+/** A gauge source that does not answer within 2 s is left out of the scrape, so a hung database cannot stall it. */
+function within<T>(source: (() => Promise<T>) | undefined, ms = 2000): Promise<T | undefined> {
+  if (!source) return Promise.resolve(undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((ok) => (timer = setTimeout(() => ok(undefined), ms)));
+  return Promise.race([source().catch(() => undefined), late]).finally(() => clearTimeout(timer));
+}
+
 /**
  * The process's metrics (docs/operations.md), in a registry of its own: one per process, so in embedded
  * mode the API and the worker in it share one `/metrics`. Labels are kinds, stages, providers, outcomes
@@ -36,13 +44,13 @@ export class PromMetrics implements MetricsPort {
     this.jobs = new Counter({ name: 'jobs_total', help: 'Jobs that reached a final state, by kind and outcome', labelNames: ['kind', 'outcome'], registers });
     this.stages = new Histogram({ name: 'job_stage_duration_seconds', help: 'Successful pipeline stage runs, by step id', labelNames: ['stage'], buckets: STAGE_BUCKETS, registers });
     this.callbacks = new Counter({ name: 'callback_deliveries_total', help: 'Callback delivery attempts by outcome', labelNames: ['outcome'], registers });
-    this.charged = new Counter({ name: 'credits_charged_total', help: 'Credits charged, in cents', registers });
-    this.refunded = new Counter({ name: 'credits_refunded_total', help: 'Credits refunded, in cents', registers });
+    this.charged = new Counter({ name: 'credits_charged_total', help: 'Credits charged (the API\'s unit; 1 credit = 100 ledger cents)', registers });
+    this.refunded = new Counter({ name: 'credits_refunded_total', help: 'Credits refunded (the API\'s unit; 1 credit = 100 ledger cents)', registers });
     this.motion = new Counter({ name: 'motion_provider_requests_total', help: 'Requests to motion providers (start and poll) by provider and outcome', labelNames: ['provider', 'outcome'], registers });
     this.bgFrames = new Histogram({ name: 'background_removal_frame_seconds', help: 'Background removal time per frame', buckets: FRAME_BUCKETS, registers });
     // prom-client calls collect() with the gauge as `this`; the sources are read through these closures.
-    const queueCounts = () => this.queueSource?.();
-    const oldestQueued = () => this.oldestSource?.();
+    const queueCounts = () => within(this.queueSource);
+    const oldestQueued = () => within(this.oldestSource);
     new Gauge({
       name: 'queue_jobs',
       help: 'Queue messages by state (scaled mode: the whole Bull queue, the same in every process)',
@@ -50,7 +58,7 @@ export class PromMetrics implements MetricsPort {
       registers,
       async collect() {
         // An unreachable queue leaves the gauge out of this scrape (not stale numbers, not a failed scrape).
-        const counts = await Promise.resolve(queueCounts()).catch(() => undefined);
+        const counts = await queueCounts();
         this.reset();
         if (!counts) return;
         for (const state of QUEUE_STATES) this.set({ state }, counts[state]);
@@ -61,8 +69,9 @@ export class PromMetrics implements MetricsPort {
       help: 'Age of the oldest queued job (0 when none waits)',
       registers,
       async collect() {
-        const at = await Promise.resolve(oldestQueued()).catch(() => undefined);
-        if (at !== undefined) this.set(at ? Math.max(0, (Date.now() - at.getTime()) / 1000) : 0);
+        const at = await oldestQueued();
+        // A gauge without labels is always written: NaN says "unknown" where 0 would say "nothing waits".
+        this.set(at === undefined ? NaN : at ? Math.max(0, (Date.now() - at.getTime()) / 1000) : 0);
       },
     });
   }
@@ -93,12 +102,13 @@ export class PromMetrics implements MetricsPort {
     this.callbacks.inc({ outcome });
   }
 
+  // In credits, the unit clients and price lists use, not the ledger's cents.
   creditsCharged(cents: number): void {
-    if (cents > 0) this.charged.inc(cents);
+    if (cents > 0) this.charged.inc(cents / 100);
   }
 
   creditsRefunded(cents: number): void {
-    if (cents > 0) this.refunded.inc(cents);
+    if (cents > 0) this.refunded.inc(cents / 100);
   }
 
   motionProviderRequest(provider: string, outcome: string): void {

@@ -80,7 +80,7 @@ export class UsageDto {
 
 export class PriceLineDto {
   @ApiProperty({ example: 'ai_motion' }) item!: string;
-  @ApiProperty({ example: 12 }) credits!: number;
+  @ApiProperty({ example: 12.5 }) credits!: number;
 }
 
 class PricedOperationDto {

@@ -17,6 +17,9 @@ export function requestIdFor(req: IncomingMessage): string {
 
 const scopeOf = new WeakMap<FastifyRequest, AsyncResource>();
 
+/** Answered at debug level when they succeed (see customLogLevel). */
+const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
 /**
  * Request logging and metrics for the API:
  * - every request runs in a log scope holding its id, so every line logged while serving it carries
@@ -31,7 +34,12 @@ export function registerObservability(fastify: FastifyInstance, deps: { logger: 
     genReqId: (req) => String((req as IncomingMessage & { id?: string }).id ?? ''),
     customAttributeKeys: { reqId: 'requestId' },
     quietReqLogger: true,
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    customLogLevel: (req, res, err) => {
+      if (err || res.statusCode >= 500) return 'error';
+      if (res.statusCode >= 400) return 'warn';
+      // Probes and scrapes come every few seconds: at info they would drown the requests that matter.
+      return QUIET_PATHS.has((req.url ?? '').split('?')[0]) ? 'debug' : 'info';
+    },
     serializers: {
       req: (req: { method?: string; url?: string; raw?: IncomingMessage }) => ({ method: req.method, url: scrubSecrets(req.url ?? ''), userAgent: req.raw?.headers['user-agent'] }),
       res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),

@@ -66,7 +66,7 @@ const REQUEST_EXAMPLES: Record<string, unknown> = {
     custom_links: [{ title: 'Shop', url: 'https://shop.example.com' }], branding: { tagline: 'Art for every wall', primary_color: '#0a66ff', secondary_color: '#222222' },
     image_urls: ['https://example.com/a.jpg'], items: [{ image_url: 'https://example.com/dunes.jpg', title: 'Dunes', price: '$120', frame: { style: 'classic', color: 'oak' } }],
   },
-  'post /api/v2/animated-ar': { image_url: 'https://example.com/lake.jpg', motion_style: 'gentle-sway', remove_background: false, callback_url: 'https://shop.example.com/hooks/ar' },
+  'post /api/v2/animated-ar': { image_url: 'https://example.com/lake.jpg', motion_style: 'sway', remove_background: false, callback_url: 'https://shop.example.com/hooks/ar' },
   'post /api/admin/users': { email: 'ada@example.com', name: 'Ada', credits: 100, showcase_slots: 2 },
   'post /api/admin/users/{id}/credits': { amount: 50, reason: 'monthly top-up' },
 };
@@ -81,7 +81,7 @@ const RESPONSE_EXAMPLES: Record<string, unknown> = {
   },
   'post /api/v2/animated-ar 202': {
     job_id: 'v2_m4q7xa2mzp4r', object: 'job', kind: 'animated_ar', status: 'queued', source: 'image',
-    pricing: { billed: true, lines: [{ item: 'ai_motion', credits: 12 }, { item: 'bake', credits: 1.5 }], total: 13.5 }, credits_charged: 13.5, video_model: 'procedural',
+    pricing: { billed: true, lines: [{ item: 'bake', credits: 1 }, { item: 'ai_motion', credits: 12.5 }], total: 13.5 }, credits_charged: 13.5, video_model: 'procedural',
   },
   'get /api/v2/jobs/{jobId} 200': {
     job_id: 'v2_3kq7xa2mzp4r', object: 'job', kind: 'showcase.picture', status: 'converting', progress: 55, showcase_id: 7, item_id: 12,

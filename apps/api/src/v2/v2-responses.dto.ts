@@ -48,7 +48,7 @@ export class AnimatedArCreatedDto {
 }
 
 class MotionStyleDto {
-  @ApiProperty({ example: 'gentle-sway' }) id!: string;
+  @ApiProperty({ example: 'sway' }) id!: string;
   @ApiProperty() label!: string;
   @ApiProperty() description!: string;
   @ApiProperty() default!: boolean;

@@ -121,9 +121,19 @@ class V2ResultFieldsDto {
   @ApiPropertyOptional({ description: 'Animated AR.' }) credits_refunded?: number;
   @ApiPropertyOptional({ description: 'Animated AR.' }) net_credits_charged?: number;
   @ApiPropertyOptional({ enum: ['image', 'animated-image', 'video'], description: 'Animated AR: what the source turned out to be.' }) source_kind?: string;
-  @ApiPropertyOptional({ type: Object, description: 'Animated AR: the motion model used (image sources).' }) motion?: Record<string, unknown>;
+  @ApiPropertyOptional({
+    type: 'object',
+    nullable: true,
+    properties: { video_model: { type: 'string', example: 'procedural' }, motion_style: { type: 'string', example: 'sway' } },
+    description: 'Animated AR: the motion model and preset used (image sources); null when no motion model ran (animated images, videos).',
+  }) motion?: { video_model: string; motion_style: string } | null;
   @ApiPropertyOptional({ type: Boolean, description: 'Animated AR.' }) background_removed?: boolean;
-  @ApiPropertyOptional({ type: Object, nullable: true, description: 'Animated AR: how the background was removed (null when not asked for, or on results stored before it was recorded).' }) background_removal?: Record<string, unknown> | null;
+  @ApiPropertyOptional({
+    type: 'object',
+    nullable: true,
+    properties: { path: { type: 'string', enum: ['once-before-motion', 'keyframes', 'per-frame'] }, frames_processed: { type: 'integer' } },
+    description: 'Animated AR: how the background was removed: once on the still before the motion, or on every frame (null when not asked for, or on results stored before it was recorded).',
+  }) background_removal?: { path: string; frames_processed: number } | null;
   @ApiPropertyOptional({ type: Object, description: 'Animated AR: frame count and timing of the loop.' }) frames?: Record<string, unknown>;
   @ApiPropertyOptional({
     type: Object,

@@ -52,7 +52,7 @@ export const animatedArPlugin = definePlugin({
     registerStage(container, createAnimatedSourceStage(config));
     registerStage(container, createFramesStage(config));
     registerStage(container, createMotionStage({ config, storage, catalog: getCatalog, remover: getRemover, metrics }));
-    registerStage(container, createBackgroundRemovalStage(getRemover));
+    registerStage(container, createBackgroundRemovalStage(getRemover, config.animated.bgRemovalKeyframeGap));
     registerStage(container, createFlipbookWriterStage(frameLimits(config)));
     registerStage(container, createPublishAnimatedStage(storage));
     registerPipeline(container, ANIMATED_AR_PIPELINE);

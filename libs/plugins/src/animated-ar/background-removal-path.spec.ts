@@ -26,6 +26,12 @@ class CountingRemover implements BackgroundRemoverPort {
     for (let y = 0; y < height; y++) for (let x = 0; x < width / 2; x++) out[(y * width + x) * 4 + 3] = 0;
     return out;
   }
+  async mask(rgba: Buffer, width: number, height: number): Promise<Buffer> {
+    this.calls++;
+    const mask = Buffer.alloc(width * height, 255);
+    for (let y = 0; y < height; y++) mask.fill(0, y * width, y * width + width / 2);
+    return mask;
+  }
   async close(): Promise<void> {}
 }
 
@@ -37,13 +43,13 @@ function context(outputs: Record<string, unknown>): StageContext {
 }
 
 /** Motion then background removal on a still picture, with `provider` as the only motion model. */
-async function run(provider: MotionProvider) {
+async function run(provider: MotionProvider, keyframeGap = 6) {
   const remover = new CountingRemover();
   const catalog = new MotionCatalog([provider], provider.models()[0].id);
   const frames: SourceFrames = { kind: 'image', sourceWidth: W, sourceHeight: H, still: still() };
   const motionStage = createMotionStage({ config, storage: {} as StoragePort, catalog: () => catalog, remover: () => remover });
   const motion = (await motionStage.run(context({ frames }))) as MotionStageOutput;
-  const bg = (await createBackgroundRemovalStage(() => remover).run(context({ frames, motion }))) as BackgroundRemovalOutput;
+  const bg = (await createBackgroundRemovalStage(() => remover, keyframeGap).run(context({ frames, motion }))) as BackgroundRemovalOutput;
   return { remover, motion, bg, path: backgroundRemovalPath(bg, motion) };
 }
 
@@ -59,17 +65,30 @@ describe('background removal of a still picture with motion', () => {
     expect(path).toEqual({ path: 'once-before-motion', frames_processed: 1 });
   });
 
-  it('a motion model that needs an opaque picture: every output frame is cut out', async () => {
+  it('a motion model that needs an opaque picture: every output frame is cut out (model on each with a keyframe gap of 1)', async () => {
     const opaqueOnly: MotionProvider = {
       ...proceduralMotionProvider,
       id: 'opaque-test',
       acceptsTransparency: false,
       models: () => [{ id: 'opaque-test', display_name: 'test', provider: 'opaque-test', description: 'test' }],
     };
-    const { remover, bg, path } = await run(opaqueOnly);
+    const { remover, bg, path } = await run(opaqueOnly, 1);
     expect(remover.calls).toBe(6);
     expect(path).toEqual({ path: 'per-frame', frames_processed: 6 });
     expect(bg.sequence.alpha).not.toBe('opaque');
+  });
+
+  it('with keyframes: the model runs on fewer frames, every frame still gets the mask', async () => {
+    const opaqueOnly: MotionProvider = {
+      ...proceduralMotionProvider,
+      id: 'opaque-test',
+      acceptsTransparency: false,
+      models: () => [{ id: 'opaque-test', display_name: 'test', provider: 'opaque-test', description: 'test' }],
+    };
+    const { remover, bg, path } = await run(opaqueOnly, 4);
+    expect(remover.calls).toBeLessThan(6);
+    expect(path).toEqual({ path: 'keyframes', frames_processed: remover.calls });
+    for (const f of bg.sequence.frames) expect(f.rgba[3]).toBe(0); // the left half, moved with the (still) picture
   });
 
   it('no removal asked or done: null', () => {

@@ -1,5 +1,5 @@
 import { OperationalError, type StageProvider } from '@app/pipeline';
-import type { BackgroundRemoverPort } from '../background-removal';
+import { type BackgroundRemoverPort, cutOutSequence } from '../background-removal';
 import { classifyAlpha, type FrameSequence } from '../frames/frame-sequence';
 import { animatedInput } from './animated-ar-input';
 import type { MotionStageOutput } from './motion.stage';
@@ -8,16 +8,17 @@ export interface BackgroundRemovalOutput {
   sequence: FrameSequence;
   /** Background removed, here or before the motion. */
   removed: boolean;
-  /** Frames the remover ran on: 1 when the still was cut out once before the motion, else one per frame. */
+  /** Frames the model ran on: 1 when the still was cut out once before the motion, else the keyframes. */
   framesProcessed?: number;
 }
 
 /**
- * remove_background: cuts the subject out of every frame (one ONNX session reused; see
- * background-removal/). Skipped when the request did not ask, or when the still was already cut out
- * before a motion model that keeps transparency.
+ * remove_background: cuts the subject out of every frame, running the model on keyframes at most
+ * `keyframeGap` frames apart and moving their masks with the measured motion in between (see
+ * background-removal/cut-out-sequence.ts; 1 = the model on every frame). Skipped when the request did not
+ * ask, or when the still was already cut out before a motion model that keeps transparency.
  */
-export function createBackgroundRemovalStage(remover: () => BackgroundRemoverPort): StageProvider<BackgroundRemovalOutput> {
+export function createBackgroundRemovalStage(remover: () => BackgroundRemoverPort, keyframeGap = 6): StageProvider<BackgroundRemovalOutput> {
   return {
     id: 'background-removal',
     async run(ctx) {
@@ -26,14 +27,17 @@ export function createBackgroundRemovalStage(remover: () => BackgroundRemoverPor
         return { sequence: motion.sequence, removed: motion.backgroundRemoved, framesProcessed: motion.backgroundRemoved ? 1 : 0 };
       }
       const { width, height, frames } = motion.sequence;
-      const r = remover();
-      const out = [];
-      for (let i = 0; i < frames.length; i++) {
-        if (ctx.signal.aborted) throw new OperationalError('aborted', 'background-removal: interrupted');
-        out.push({ rgba: await r.cutOut(frames[i].rgba, width, height), duration: frames[i].duration });
-        ctx.progress((i + 1) / frames.length);
-      }
-      return { sequence: { width, height, frames: out, alpha: classifyAlpha(out) }, removed: true, framesProcessed: frames.length };
+      const cut = await cutOutSequence(
+        frames.map((f) => f.rgba),
+        width,
+        height,
+        remover(),
+        { keyframeGap, signal: ctx.signal, onProgress: (f) => ctx.progress(f) },
+      ).catch((e: unknown) => {
+        throw ctx.signal.aborted ? new OperationalError('aborted', 'background-removal: interrupted') : e;
+      });
+      const out = cut.frames.map((rgba, i) => ({ rgba, duration: frames[i].duration }));
+      return { sequence: { width, height, frames: out, alpha: classifyAlpha(out) }, removed: true, framesProcessed: cut.keyframes };
     },
   };
 }

@@ -40,17 +40,20 @@ export interface MotionStageDeps {
 }
 
 /**
- * How one start or poll went, as counted: `ok`, `failed` (the operation failed), or the provider error's kind
- * (`rate_limited`, `unavailable`, `auth`, `rejected`; `error` for anything else).
+ * Counts one start or poll the stage asks of a provider: `ok` (started, running or done), `failed` (the
+ * provider reports the operation failed), or, when the call throws, the error's code or kind (e.g.
+ * `motion_provider_busy`, `motion_provider_auth`, `rate_limited`); `error` when it has none. Codes are
+ * fixed strings, so the label stays low-cardinality.
  */
-async function counted<T>(deps: MotionStageDeps, provider: MotionProvider, call: () => Promise<T>, outcome: (r: T) => string = () => 'ok'): Promise<T> {
+export async function countedProviderCall<T>(deps: Pick<MotionStageDeps, 'metrics'>, provider: Pick<MotionProvider, 'id'>, call: () => Promise<T>, outcome: (r: T) => string = () => 'ok'): Promise<T> {
   try {
     const r = await call();
     deps.metrics?.motionProviderRequest(provider.id, outcome(r));
     return r;
   } catch (err) {
-    const kind = (err as { kind?: unknown }).kind;
-    deps.metrics?.motionProviderRequest(provider.id, typeof kind === 'string' && /^[a-z_]{1,32}$/.test(kind) ? kind : 'error');
+    const e = err as { code?: unknown; kind?: unknown };
+    const label = [e.code, e.kind].find((v): v is string => typeof v === 'string' && /^[a-z][a-z0-9_]{0,47}$/.test(v));
+    deps.metrics?.motionProviderRequest(provider.id, label ?? 'error');
     throw err;
   }
 }
@@ -121,7 +124,7 @@ async function runOperation(ctx: StageContext, deps: MotionStageDeps, provider: 
   let cp = ctx.checkpoints.get<MotionCheckpoint>('motion');
   if (cp && cp.model !== req.model) cp = undefined;
   if (!cp) {
-    const handle = await counted(deps, provider, () => provider.start(req, mctx));
+    const handle = await countedProviderCall(deps, provider, () => provider.start(req, mctx));
     cp = { model: req.model, handle, startedAt: Date.now() };
     await ctx.checkpoints.set('motion', cp);
   } else {
@@ -143,7 +146,7 @@ async function runOperation(ctx: StageContext, deps: MotionStageDeps, provider: 
 async function pollOperation(ctx: StageContext, deps: MotionStageDeps, provider: MotionProvider, req: MotionRequest, mctx: MotionContext, cp: MotionCheckpoint): Promise<MotionOutput> {
   for (;;) {
     if (ctx.signal.aborted) throw new OperationalError('aborted', 'motion: interrupted; the operation is resumed by the next attempt');
-    const poll = await counted(deps, provider, () => provider.poll(cp.handle, req, mctx), (p) => (p.state === 'failed' ? 'failed' : 'ok'));
+    const poll = await countedProviderCall(deps, provider, () => provider.poll(cp.handle, req, mctx), (p) => (p.state === 'failed' ? 'failed' : 'ok'));
     if (poll.state === 'succeeded') return poll.output;
     if (poll.state === 'failed') {
       await ctx.checkpoints.set('motion', null);

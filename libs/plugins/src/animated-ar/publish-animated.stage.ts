@@ -21,7 +21,7 @@ export interface AnimatedArResult {
    * How the background was removed: once on the still before a motion that keeps transparency, or on every
    * frame (animated sources, motion models that need an opaque picture). Null when not asked.
    */
-  background_removal?: { path: 'once-before-motion' | 'per-frame'; frames_processed: number } | null;
+  background_removal?: { path: 'once-before-motion' | 'keyframes' | 'per-frame'; frames_processed: number } | null;
   dimensions: Dimensions;
   frames: FlipbookOutput['frames'];
   /** The played loop: frames, mean fps, length, loop mode applied, seam score. Absent on results stored before it existed. */
@@ -59,5 +59,7 @@ export function createPublishAnimatedStage(storage: StoragePort): StageProvider<
 export function backgroundRemovalPath(bg: BackgroundRemovalOutput, motion: MotionStageOutput): AnimatedArResult['background_removal'] {
   if (!bg.removed) return null;
   const once = motion.backgroundRemoved;
-  return { path: once ? 'once-before-motion' : 'per-frame', frames_processed: bg.framesProcessed ?? (once ? 1 : bg.sequence.frames.length) };
+  const processed = bg.framesProcessed ?? (once ? 1 : bg.sequence.frames.length);
+  const path = once ? 'once-before-motion' : processed < bg.sequence.frames.length ? 'keyframes' : 'per-frame';
+  return { path, frames_processed: processed };
 }

@@ -9,6 +9,8 @@ import { BackgroundRemover, type BackgroundRemoverOptions } from './background-r
 export interface BackgroundRemoverPort {
   /** The RGBA frame with its alpha multiplied by the subject mask (a new buffer). */
   cutOut(rgba: Buffer, width: number, height: number): Promise<Buffer>;
+  /** The subject mask of an RGBA frame: one byte per pixel, 255 = subject. */
+  mask(rgba: Buffer, width: number, height: number): Promise<Buffer>;
   /** Waits for queued calls, then frees the sessions (and workers). */
   close(): Promise<void>;
 }
@@ -19,10 +21,11 @@ export interface BackgroundRemoverPoolOptions extends BackgroundRemoverOptions {
 }
 
 /** Messages between the pool and a worker (see background-remover.worker.ts). */
-export type WorkerRequest = { id: number; op: 'cutOut'; rgba: Uint8Array; width: number; height: number } | { id: number; op: 'close' };
+export type WorkerRequest = { id: number; op: 'cutOut' | 'mask'; rgba: Uint8Array; width: number; height: number } | { id: number; op: 'close' };
 export type WorkerReply = { id: number; rgba?: Uint8Array; error?: string };
 
 interface Task {
+  op: 'cutOut' | 'mask';
   rgba: Uint8Array;
   width: number;
   height: number;
@@ -89,9 +92,17 @@ export class BackgroundRemoverPool implements BackgroundRemoverPort {
   }
 
   cutOut(rgba: Buffer, width: number, height: number): Promise<Buffer> {
+    return this.submit('cutOut', rgba, width, height);
+  }
+
+  mask(rgba: Buffer, width: number, height: number): Promise<Buffer> {
+    return this.submit('mask', rgba, width, height);
+  }
+
+  private submit(op: Task['op'], rgba: Buffer, width: number, height: number): Promise<Buffer> {
     if (this.closed) return Promise.reject(new Error('background-removal: the remover is closed'));
     return new Promise<Buffer>((resolve, reject) => {
-      this.queue.push({ rgba, width, height, resolve, reject });
+      this.queue.push({ op, rgba, width, height, resolve, reject });
       this.dispatch();
     });
   }
@@ -117,7 +128,7 @@ export class BackgroundRemoverPool implements BackgroundRemoverPort {
       const task = this.queue.shift()!;
       slot.task = task;
       ref(slot.worker, true);
-      const msg: WorkerRequest = { id: this.nextId++, op: 'cutOut', rgba: task.rgba, width: task.width, height: task.height };
+      const msg: WorkerRequest = { id: this.nextId++, op: task.op, rgba: task.rgba, width: task.width, height: task.height };
       slot.worker.send(msg);
     }
     if (this.idle && !this.slots.some((s) => s.task)) this.idle();

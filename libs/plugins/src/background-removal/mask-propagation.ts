@@ -8,7 +8,7 @@
  */
 
 /** A greyscale picture, one byte per pixel. */
-export interface Thumb {
+export interface GreyThumb {
   data: Uint8Array;
   width: number;
   height: number;
@@ -37,7 +37,7 @@ export const DEFAULT_KEYFRAME_PLAN: KeyframePlanOptions = { maxGap: 4, cutThresh
  * pixels. `Infinity` when the overlap is under a quarter of the picture (a large shift matching a sliver
  * proves nothing).
  */
-function shiftedDifference(a: Thumb, b: Thumb, dx: number, dy: number, step: number, bound = Infinity): number {
+function shiftedDifference(a: GreyThumb, b: GreyThumb, dx: number, dy: number, step: number, bound = Infinity): number {
   const { width, height } = a;
   const x0 = Math.max(0, dx);
   const x1 = Math.min(width, width + dx);
@@ -67,7 +67,7 @@ function shiftedDifference(a: Thumb, b: Thumb, dx: number, dy: number, step: num
  * @example
  * const { dx, dy, error } = estimateShift(thumbA, thumbB, 8); // camera panned dx thumbnail pixels
  */
-export function estimateShift(a: Thumb, b: Thumb, radius: number): Shift {
+export function estimateShift(a: GreyThumb, b: GreyThumb, radius: number): Shift {
   if (a.width !== b.width || a.height !== b.height || a.data.length !== a.width * a.height || b.data.length !== b.width * b.height) {
     throw new RangeError('background-removal: thumbnails must be greyscale pictures of one size');
   }
@@ -105,7 +105,7 @@ export type FramePlan =
  * const plan = planKeyframes(thumbs, DEFAULT_KEYFRAME_PLAN);
  * const keyframes = plan.flatMap((p, i) => (p.keyframe ? [i] : []));
  */
-export function planKeyframes(thumbs: Thumb[], opts: KeyframePlanOptions = DEFAULT_KEYFRAME_PLAN): FramePlan[] {
+export function planKeyframes(thumbs: GreyThumb[], opts: KeyframePlanOptions = DEFAULT_KEYFRAME_PLAN): FramePlan[] {
   if (!Number.isInteger(opts.maxGap) || opts.maxGap < 1) throw new RangeError(`background-removal: maxGap must be a positive integer, got ${opts.maxGap}`);
   const plan: FramePlan[] = [];
   let last = 0;
@@ -156,7 +156,7 @@ const LOCAL_SHIFT_PENALTY = 0.75;
  * @example
  * const field = estimateShiftField(thumbA, thumbB, { cols: 4, rows: 4 }, 3, estimateShift(thumbA, thumbB, 8));
  */
-export function estimateShiftField(a: Thumb, b: Thumb, grid: { cols: number; rows: number }, radius: number, global: Shift): ShiftField {
+export function estimateShiftField(a: GreyThumb, b: GreyThumb, grid: { cols: number; rows: number }, radius: number, global: Shift): ShiftField {
   const { width, height } = a;
   const shifts: ShiftField['shifts'] = [];
   for (let r = 0; r < grid.rows; r++) {
@@ -247,7 +247,7 @@ export function propagateMask(
   p: Exclude<FramePlan, { keyframe: true }>,
   index: number,
   keyMasks: Map<number, Uint8Array>,
-  thumbs: Thumb[],
+  thumbs: GreyThumb[],
   width: number,
   height: number,
   opts: PropagateOptions = DEFAULT_PROPAGATION,

@@ -13,6 +13,12 @@ export function timedRemover(remover: BackgroundRemoverPort, metrics: MetricsPor
       metrics.backgroundRemovalFrame((performance.now() - started) / 1000);
       return out;
     },
+    async mask(rgba, width, height) {
+      const started = performance.now();
+      const out = await remover.mask(rgba, width, height);
+      metrics.backgroundRemovalFrame((performance.now() - started) / 1000);
+      return out;
+    },
     close: () => remover.close(),
   };
 }

@@ -149,6 +149,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/widget.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The embeddable widget script (spec §4.3); public, no key
+         * @description Include once per page; see data-service-* attributes and window mount/embed.
+         */
+        get: operations["AssetsController_widgetJs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/users": {
         parameters: {
             query?: never;
@@ -156,7 +176,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Users, oldest first */
+        get: operations["AdminJobsController_users"];
         put?: never;
         /** Create a user {email, name?, credits?, showcase_slots?} */
         post: operations["AdminController_createUser"];
@@ -430,6 +451,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Jobs of every account, newest first, by status, user and creation time */
+        get: operations["AdminJobsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/jobs/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a failed job again
+         * @description The job is queued again as new (error, progress and attempts cleared). Its charge, refunded when it failed, is not taken again.
+         */
+        post: operations["AdminJobsController_retry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/jobs/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel any account's queued or running job
+         * @description As POST /api/v2/jobs/{id}/cancel: refund and callback once.
+         */
+        post: operations["AdminJobsController_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Queue messages by state, jobs by status and the oldest waiting job */
+        get: operations["AdminJobsController_queue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -494,7 +589,7 @@ export interface components {
              * @default white
              * @example white
              */
-            color: string;
+            color?: string;
         };
         ConvertRequestDto: {
             /**
@@ -519,20 +614,20 @@ export interface components {
              * @example wall
              * @enum {string}
              */
-            placement: "wall" | "floor";
+            placement?: "wall" | "floor";
             /**
              * @description Whether people may pinch-scale the model in AR. Default false: the picture keeps its real, physical size.
              * @default false
              * @example false
              */
-            allow_scaling: boolean;
+            allow_scaling?: boolean;
             /**
              * @description "unlit" (default): the picture's exact colours, whatever the room's light. "matte" / "gloss": lit by the room, without or with a sheen.
              * @default unlit
              * @example matte
              * @enum {string}
              */
-            finish: "unlit" | "matte" | "gloss";
+            finish?: "unlit" | "matte" | "gloss";
             /**
              * @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size.
              * @example {
@@ -547,7 +642,7 @@ export interface components {
                  * @default classic
                  * @enum {string}
                  */
-                style: "none" | "thin" | "classic" | "float" | "canvas";
+                style?: "none" | "thin" | "classic" | "float" | "canvas";
                 /** @description Moulding width, each side (not for "none" or "canvas"). */
                 width_inches?: number;
                 /** @description Depth of the whole object from the wall. */
@@ -752,7 +847,7 @@ export interface components {
              * @default 0
              * @example 2
              */
-            showcase_slots: number;
+            showcase_slots?: number;
         };
         UserDto: {
             /** @example usr_k3xq7a */
@@ -869,7 +964,7 @@ export interface components {
         PriceLineDto: {
             /** @example ai_motion */
             item: string;
-            /** @example 12 */
+            /** @example 12.5 */
             credits: number;
         };
         PricedOperationDto: {
@@ -910,20 +1005,20 @@ export interface components {
              * @example wall
              * @enum {string}
              */
-            placement: "wall" | "floor";
+            placement?: "wall" | "floor";
             /**
              * @description Whether people may pinch-scale the model in AR. Default false: the picture keeps its real, physical size.
              * @default false
              * @example false
              */
-            allow_scaling: boolean;
+            allow_scaling?: boolean;
             /**
              * @description "unlit" (default): the picture's exact colours, whatever the room's light. "matte" / "gloss": lit by the room, without or with a sheen.
              * @default unlit
              * @example matte
              * @enum {string}
              */
-            finish: "unlit" | "matte" | "gloss";
+            finish?: "unlit" | "matte" | "gloss";
             /**
              * @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size.
              * @example {
@@ -938,7 +1033,7 @@ export interface components {
                  * @default classic
                  * @enum {string}
                  */
-                style: "none" | "thin" | "classic" | "float" | "canvas";
+                style?: "none" | "thin" | "classic" | "float" | "canvas";
                 /** @description Moulding width, each side (not for "none" or "canvas"). */
                 width_inches?: number;
                 /** @description Depth of the whole object from the wall. */
@@ -1021,7 +1116,7 @@ export interface components {
              * @default branded
              * @enum {string}
              */
-            layout_choice: "branded" | "minimal" | "dark";
+            layout_choice?: "branded" | "minimal" | "dark";
             description?: string;
             custom_links?: components["schemas"]["CustomLinkDto"][];
             branding?: components["schemas"]["BrandingDto"];
@@ -1040,20 +1135,20 @@ export interface components {
              * @example wall
              * @enum {string}
              */
-            placement: "wall" | "floor";
+            placement?: "wall" | "floor";
             /**
              * @description Whether people may pinch-scale the model in AR. Default false: the picture keeps its real, physical size.
              * @default false
              * @example false
              */
-            allow_scaling: boolean;
+            allow_scaling?: boolean;
             /**
              * @description "unlit" (default): the picture's exact colours, whatever the room's light. "matte" / "gloss": lit by the room, without or with a sheen.
              * @default unlit
              * @example matte
              * @enum {string}
              */
-            finish: "unlit" | "matte" | "gloss";
+            finish?: "unlit" | "matte" | "gloss";
             /**
              * @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size.
              * @example {
@@ -1068,7 +1163,7 @@ export interface components {
                  * @default classic
                  * @enum {string}
                  */
-                style: "none" | "thin" | "classic" | "float" | "canvas";
+                style?: "none" | "thin" | "classic" | "float" | "canvas";
                 /** @description Moulding width, each side (not for "none" or "canvas"). */
                 width_inches?: number;
                 /** @description Depth of the whole object from the wall. */
@@ -1117,20 +1212,20 @@ export interface components {
              * @example wall
              * @enum {string}
              */
-            placement: "wall" | "floor";
+            placement?: "wall" | "floor";
             /**
              * @description Whether people may pinch-scale the model in AR. Default false: the picture keeps its real, physical size.
              * @default false
              * @example false
              */
-            allow_scaling: boolean;
+            allow_scaling?: boolean;
             /**
              * @description "unlit" (default): the picture's exact colours, whatever the room's light. "matte" / "gloss": lit by the room, without or with a sheen.
              * @default unlit
              * @example matte
              * @enum {string}
              */
-            finish: "unlit" | "matte" | "gloss";
+            finish?: "unlit" | "matte" | "gloss";
             /**
              * @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size.
              * @example {
@@ -1145,7 +1240,7 @@ export interface components {
                  * @default classic
                  * @enum {string}
                  */
-                style: "none" | "thin" | "classic" | "float" | "canvas";
+                style?: "none" | "thin" | "classic" | "float" | "canvas";
                 /** @description Moulding width, each side (not for "none" or "canvas"). */
                 width_inches?: number;
                 /** @description Depth of the whole object from the wall. */
@@ -1185,7 +1280,8 @@ export interface components {
             /** @enum {string} */
             source: "url" | "upload";
             source_url?: string;
-            filename?: string;
+            /** @description Uploads: the file name sent with the part (null when none). */
+            filename?: string | null;
             error?: components["schemas"]["V2JobErrorDto"];
             created_at: string;
             usdz_url?: string;
@@ -1197,8 +1293,12 @@ export interface components {
             dimensions?: components["schemas"]["PlaneDimensionsDto"];
             /** @description Picture jobs. */
             texture?: components["schemas"]["TextureDto"];
-            /** @description Animated AR: how the background was removed (null when not asked for, or on results stored before it was recorded). */
-            background_removal?: Record<string, never> | null;
+            /** @description Animated AR: how the background was removed: once on the still before the motion, or on every frame (null when not asked for, or on results stored before it was recorded). */
+            background_removal?: {
+                /** @enum {string} */
+                path?: "once-before-motion" | "keyframes" | "per-frame";
+                frames_processed?: number;
+            } | null;
             /**
              * @description Present on results of jobs run since wall-ready AR (older results lack it).
              * @enum {string}
@@ -1271,12 +1371,21 @@ export interface components {
              * @enum {string}
              */
             source_kind?: "image" | "animated-image" | "video";
-            /** @description Animated AR: the motion model used (image sources). */
-            motion?: Record<string, never>;
+            /** @description Animated AR: the motion model and preset used (image sources); null when no motion model ran (animated images, videos). */
+            motion?: {
+                /** @example procedural */
+                video_model?: string;
+                /** @example sway */
+                motion_style?: string;
+            } | null;
             /** @description Animated AR. */
             background_removed?: boolean;
-            /** @description Animated AR: how the background was removed (null when not asked for, or on results stored before it was recorded). */
-            background_removal?: Record<string, never> | null;
+            /** @description Animated AR: how the background was removed: once on the still before the motion, or on every frame (null when not asked for, or on results stored before it was recorded). */
+            background_removal?: {
+                /** @enum {string} */
+                path?: "once-before-motion" | "keyframes" | "per-frame";
+                frames_processed?: number;
+            } | null;
             /** @description Animated AR: frame count and timing of the loop. */
             frames?: Record<string, never>;
             /**
@@ -1365,27 +1474,27 @@ export interface components {
              * @default auto
              * @enum {string}
              */
-            loop: "auto" | "crossfade" | "pingpong" | "cut";
+            loop?: "auto" | "crossfade" | "pingpong" | "cut";
             /**
              * @description How the model is placed in AR: hung on a wall (default: placed on a vertical surface, like a picture) or standing on the floor.
              * @default wall
              * @example wall
              * @enum {string}
              */
-            placement: "wall" | "floor";
+            placement?: "wall" | "floor";
             /**
              * @description Whether people may pinch-scale the model in AR. Default false: the picture keeps its real, physical size.
              * @default false
              * @example false
              */
-            allow_scaling: boolean;
+            allow_scaling?: boolean;
             /**
              * @description "unlit" (default): the picture's exact colours, whatever the room's light. "matte" / "gloss": lit by the room, without or with a sheen.
              * @default unlit
              * @example matte
              * @enum {string}
              */
-            finish: "unlit" | "matte" | "gloss";
+            finish?: "unlit" | "matte" | "gloss";
             /**
              * @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size.
              * @example {
@@ -1400,7 +1509,7 @@ export interface components {
                  * @default classic
                  * @enum {string}
                  */
-                style: "none" | "thin" | "classic" | "float" | "canvas";
+                style?: "none" | "thin" | "classic" | "float" | "canvas";
                 /** @description Moulding width, each side (not for "none" or "canvas"). */
                 width_inches?: number;
                 /** @description Depth of the whole object from the wall. */
@@ -1479,7 +1588,7 @@ export interface components {
             ignored?: components["schemas"]["IgnoredParamDto"][];
         };
         MotionStyleDto: {
-            /** @example gentle-sway */
+            /** @example sway */
             id: string;
             label: string;
             description: string;
@@ -1544,6 +1653,107 @@ export interface components {
             video_providers: components["schemas"]["VideoProviderDto"][];
             limits: components["schemas"]["AnimatedLimitsDto"];
             pricing: components["schemas"]["AnimatedPricesDto"];
+        };
+        AdminJobErrorDto: {
+            /** @example fetch_failed */
+            code: string;
+            /** @example image_url answered 404 */
+            message: string;
+        };
+        AdminJobDto: {
+            /** @example v2_k3xq7a… */
+            id: string;
+            /**
+             * @description What was asked for, e.g. v1.convert, animated-ar, callback.
+             * @example v1.convert
+             */
+            kind: string;
+            /** @enum {string} */
+            status: "queued" | "downloading" | "converting" | "uploading" | "completed" | "failed";
+            /**
+             * @description The owning user (`service` for the owner key and callbacks).
+             * @example usr_k3xq7a
+             */
+            user_id: string | null;
+            progress: number;
+            /** @description Runs started for the current try. */
+            attempts: number;
+            error: components["schemas"]["AdminJobErrorDto"] | null;
+            /** @description A cancel was asked for and the job has not stopped yet, or was cancelled. */
+            cancel_requested: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** @description X-Request-Id of the request that created it. */
+            request_id: string | null;
+        };
+        AdminJobListDto: {
+            /** @description Newest first. */
+            data: components["schemas"]["AdminJobDto"][];
+            /** @description More jobs match than `limit`: narrow the filter (e.g. an earlier `since`). */
+            has_more: boolean;
+        };
+        AdminUserDto: {
+            /** @example usr_k3xq7a */
+            id: string;
+            /** @example ada@example.com */
+            email: string;
+            /** @example Ada */
+            name: string | null;
+            /**
+             * @description Balance in credits.
+             * @example 100
+             */
+            credits: number;
+            /** @example 2 */
+            showcase_slots: number;
+            /** @description The service's own user (owner key jobs, callbacks). */
+            internal: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        AdminUserListDto: {
+            /** @description Oldest first. */
+            data: components["schemas"]["AdminUserDto"][];
+            has_more: boolean;
+        };
+        QueueCountsDto: {
+            waiting: number;
+            active: number;
+            /** @description Waiting for a retry's backoff. */
+            delayed: number;
+            /** @description Out of attempts and still kept by the backend (0 where none are kept). */
+            failed: number;
+        };
+        OldestWaitingDto: {
+            job_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Seconds since it was created. */
+            age_s: number;
+        };
+        AdminQueueDto: {
+            /** @enum {string} */
+            driver: "in-process" | "bull";
+            /** @description Messages by state, as the queue backend counts them. */
+            queue: components["schemas"]["QueueCountsDto"];
+            /**
+             * @description Jobs in the database by status (every status listed).
+             * @example {
+             *       "queued": 2,
+             *       "converting": 1,
+             *       "completed": 40,
+             *       "failed": 3
+             *     }
+             */
+            jobs: {
+                [key: string]: number;
+            };
+            /** @description The longest-waiting queued job; null when none waits. */
+            oldest_waiting: components["schemas"]["OldestWaitingDto"] | null;
         };
         V1CallbackDto: {
             /** @example api_k3x… */
@@ -2600,6 +2810,206 @@ export interface operations {
                      *         "type": "api_error",
                      *         "code": "internal_error",
                      *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    AssetsController_widgetJs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script; Cache-Control public, max-age=300; ETag. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/javascript": string;
+                };
+            };
+            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    AdminJobsController_users: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUserListDto"];
+                };
+            };
+            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
                      *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
                      *       }
                      *     }
@@ -4990,7 +5400,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "image_url": "https://example.com/lake.jpg",
-                 *       "motion_style": "gentle-sway",
+                 *       "motion_style": "sway",
                  *       "remove_background": false,
                  *       "callback_url": "https://shop.example.com/hooks/ar"
                  *     }
@@ -5016,12 +5426,12 @@ export interface operations {
                      *         "billed": true,
                      *         "lines": [
                      *           {
-                     *             "item": "ai_motion",
-                     *             "credits": 12
+                     *             "item": "bake",
+                     *             "credits": 1
                      *           },
                      *           {
-                     *             "item": "bake",
-                     *             "credits": 1.5
+                     *             "item": "ai_motion",
+                     *             "credits": 12.5
                      *           }
                      *         ],
                      *         "total": 13.5
@@ -5262,6 +5672,660 @@ export interface operations {
                      *         "type": "authentication_error",
                      *         "code": "invalid_api_key",
                      *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    AdminJobsController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description Created at or after (ISO 8601). */
+                since?: string;
+                /** @description Owning user id. */
+                user?: unknown;
+                status?: "queued" | "downloading" | "converting" | "uploading" | "completed" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminJobListDto"];
+                };
+            };
+            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    AdminJobsController_retry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued again. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminJobDto"];
+                };
+            };
+            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description OK */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found",
+                     *         "code": "resource_missing",
+                     *         "message": "job api_x not found",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description job_not_failed: only a failed job can be retried. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict",
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "this Idempotency-Key was used with a different request; use a new key for a new request",
+                     *         "param": "Idempotency-Key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    AdminJobsController_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled at once: status failed, error.code "cancelled". */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminJobDto"];
+                };
+            };
+            /** @description Cancel requested: its worker stops it within 2 s. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminJobDto"];
+                };
+            };
+            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description OK */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found",
+                     *         "code": "resource_missing",
+                     *         "message": "job api_x not found",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description job_finished: the job has already completed or failed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict",
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "this Idempotency-Key was used with a different request; use a new key for a new request",
+                     *         "param": "Idempotency-Key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    AdminJobsController_queue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminQueueDto"];
+                };
+            };
+            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
                      *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
                      *       }
                      *     }

@@ -1,0 +1,66 @@
+import { Controller, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiQuery, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { JOB_STATES } from '@app/pipeline';
+import { ApiKeyGuard, OwnerKeyGuard } from '../http/api-key.guard';
+import { ErrorResponseDto } from '../v1/v1.dto';
+import { AdminJobDto, AdminJobListDto, AdminQueueDto, AdminUserListDto } from './admin-jobs.dto';
+import { AdminJobsService } from './admin-jobs.service';
+
+/** Operators' jobs, users and queue, owner key only (the admin CLI's `jobs`, `users list`, `queue`). */
+@ApiTags('admin')
+@ApiSecurity('api-key')
+@Controller('api/admin')
+@UseGuards(ApiKeyGuard, OwnerKeyGuard)
+export class AdminJobsController {
+  constructor(private readonly admin: AdminJobsService) {}
+
+  @Get('jobs')
+  @ApiOperation({ summary: 'Jobs of every account, newest first, by status, user and creation time' })
+  @ApiQuery({ name: 'status', required: false, enum: JOB_STATES })
+  @ApiQuery({ name: 'user', required: false, description: 'Owning user id.' })
+  @ApiQuery({ name: 'since', required: false, description: 'Created at or after (ISO 8601).', schema: { type: 'string', format: 'date-time' } })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 500, default: 50 } })
+  @ApiResponse({ status: 200, type: AdminJobListDto })
+  list(@Query() q: { status?: string; user?: string; since?: string; limit?: string }) {
+    return this.admin.list(q);
+  }
+
+  @Post('jobs/:id/retry')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Run a failed job again', description: 'The job is queued again as new (error, progress and attempts cleared). Its charge, refunded when it failed, is not taken again.' })
+  @ApiResponse({ status: 202, type: AdminJobDto, description: 'Queued again.' })
+  @ApiResponse({ status: 404, type: ErrorResponseDto })
+  @ApiResponse({ status: 409, type: ErrorResponseDto, description: 'job_not_failed: only a failed job can be retried.' })
+  retry(@Param('id') id: string) {
+    return this.admin.retry(id);
+  }
+
+  @Post('jobs/:id/cancel')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Cancel any account\'s queued or running job', description: 'As POST /api/v2/jobs/{id}/cancel: refund and callback once.' })
+  @ApiResponse({ status: 200, type: AdminJobDto, description: 'Cancelled at once: status failed, error.code "cancelled".' })
+  @ApiResponse({ status: 202, type: AdminJobDto, description: 'Cancel requested: its worker stops it within 2 s.' })
+  @ApiResponse({ status: 404, type: ErrorResponseDto })
+  @ApiResponse({ status: 409, type: ErrorResponseDto, description: 'job_finished: the job has already completed or failed.' })
+  async cancel(@Param('id') id: string, @Res({ passthrough: true }) reply: FastifyReply) {
+    const out = await this.admin.cancel(id);
+    if (out.final) void reply.status(200);
+    return out.body;
+  }
+
+  @Get('users')
+  @ApiOperation({ summary: 'Users, oldest first' })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } })
+  @ApiResponse({ status: 200, type: AdminUserListDto })
+  users(@Query() q: { limit?: string }) {
+    return this.admin.users(q);
+  }
+
+  @Get('queue')
+  @ApiOperation({ summary: 'Queue messages by state, jobs by status and the oldest waiting job' })
+  @ApiResponse({ status: 200, type: AdminQueueDto })
+  queue() {
+    return this.admin.queueState();
+  }
+}

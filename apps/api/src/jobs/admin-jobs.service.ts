@@ -1,0 +1,99 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { toCredits } from '@app/billing';
+import { AccountRepository, JobRepository, type JobEntity } from '@app/persistence';
+import { isFinal, JOB_STATES, type JobStatus } from '@app/pipeline';
+import type { JobQueuePort } from '@app/queue';
+import { JOB_QUEUE } from '@app/runtime';
+import { ApiError } from '../http/api-error';
+import { JobAdmission } from './job-admission.service';
+import { JobCancellation } from './job-cancellation.service';
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+const jobView = (j: JobEntity) => ({
+  id: j.id, kind: j.kind, status: j.status, user_id: j.ownerId, progress: j.progress, attempts: j.attempts,
+  error: j.error ? { code: j.error.code, message: j.error.message } : null,
+  cancel_requested: j.cancelRequestedAt !== null && j.cancelRequestedAt !== undefined,
+  created_at: new Date(j.createdAt).toISOString(), started_at: iso(j.startedAt), finished_at: iso(j.finishedAt), request_id: j.requestId ?? null,
+});
+
+function limitOf(v: string | undefined, fallback: number, max: number): number {
+  const n = v === undefined ? fallback : Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw ApiError.invalid('limit', `limit: a whole number from 1 to ${max}`);
+  return n;
+}
+
+/**
+ * The operators' view of jobs, users and the queue (GET/POST /api/admin/jobs…, /users, /queue; the admin
+ * CLI's `jobs`, `users list` and `queue`). Cancelling goes through the same {@link JobCancellation} as the
+ * clients' cancel, and a retry is queued by {@link JobAdmission} like a new job.
+ */
+@Injectable()
+export class AdminJobsService {
+  constructor(
+    private readonly jobs: JobRepository,
+    private readonly accounts: AccountRepository,
+    private readonly admission: JobAdmission,
+    private readonly cancellation: JobCancellation,
+    @Inject(JOB_QUEUE) private readonly queue: JobQueuePort,
+  ) {}
+
+  async list(q: { status?: string; user?: string; since?: string; limit?: string }) {
+    if (q.status !== undefined && !(JOB_STATES as readonly string[]).includes(q.status)) throw ApiError.invalid('status', `status: one of ${JOB_STATES.join(', ')}`);
+    if (q.user !== undefined && (q.user.length < 1 || q.user.length > 64)) throw ApiError.invalid('user', 'user: a user id');
+    const since = q.since === undefined ? undefined : new Date(q.since);
+    if (since && Number.isNaN(since.getTime())) throw ApiError.invalid('since', 'since: an ISO 8601 date-time');
+    const limit = limitOf(q.limit, 50, 500);
+    const rows = await this.jobs.listForAdmin({ status: q.status as JobStatus | undefined, ownerId: q.user, since, limit: limit + 1 });
+    return { data: rows.slice(0, limit).map(jobView), has_more: rows.length > limit };
+  }
+
+  private async job(id: string): Promise<JobEntity> {
+    const job = id.length <= 64 ? await this.jobs.find(id) : null;
+    if (!job) throw ApiError.notFound(`job ${id.slice(0, 80)}`);
+    return job;
+  }
+
+  /** Cancels any account's job; `final` when it is failed with `cancelled` already (it was queued). */
+  async cancel(id: string) {
+    const job = await this.cancellation.cancel(await this.job(id));
+    return { final: isFinal(job.status), body: jobView(job) };
+  }
+
+  /**
+   * Runs a failed job again. Its charge was refunded when it failed and is not taken again: a retry is
+   * the operator's decision. A completed job is refused (its result stands), as is one still running.
+   */
+  async retry(id: string) {
+    const job = await this.job(id);
+    if (job.status !== 'failed') throw new ApiError(409, 'conflict', 'job_not_failed', `job ${job.id} is ${job.status}; only a failed job can be retried`);
+    // Its place in the fair order, as a new job of its owner's would get (counted before it is unfinished again).
+    const active = await this.jobs.countUnfinished(job.ownerId);
+    if (!(await this.jobs.requeueFailed(job.id))) throw new ApiError(409, 'conflict', 'job_not_failed', `job ${job.id} changed state meanwhile; only a failed job can be retried`);
+    await this.admission.enqueue([job.id], active);
+    return jobView((await this.jobs.find(job.id)) ?? job);
+  }
+
+  async users(q: { limit?: string }) {
+    const limit = limitOf(q.limit, 100, 1000);
+    const rows = await this.accounts.listUsers(limit + 1);
+    return {
+      data: rows.slice(0, limit).map((u) => ({
+        id: u.id, email: u.email, name: u.name, credits: toCredits(u.credits_cents), showcase_slots: u.showcase_slots, internal: u.internal === true, created_at: new Date(u.created_at).toISOString(),
+      })),
+      has_more: rows.length > limit,
+    };
+  }
+
+  async queueState() {
+    const [counts, byStatus, oldest] = await Promise.all([this.queue.counts(), this.jobs.countByStatus(), this.jobs.oldestQueued()]);
+    return {
+      driver: this.queue.driver,
+      queue: counts,
+      jobs: Object.fromEntries(JOB_STATES.map((s) => [s, byStatus[s] ?? 0])),
+      oldest_waiting: oldest
+        ? { job_id: oldest.id, created_at: oldest.createdAt.toISOString(), age_s: Math.max(0, Math.round((Date.now() - oldest.createdAt.getTime()) / 1000)) }
+        : null,
+    };
+  }
+}
