@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
 import { CORE_SCHEMA, load, mergeTag } from 'js-yaml';
 import { envSchema } from '@app/config';
 import { ROOT } from './support/app-process';
@@ -75,6 +76,28 @@ describe('Dockerfile', () => {
     const user = lastStage.filter((i) => i.op === 'USER').pop();
     expect(user?.args).toBe('node');
     expect(lastStage.find((i) => i.op === 'HEALTHCHECK')?.args).toContain('/healthz');
+  });
+
+  it('needs at run time nothing the image leaves out (packages/, test/, dev dependencies)', () => {
+    const prod = new Set(Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies));
+    const outside: string[] = [];
+    let scanned = 0;
+    for (const top of ['dist/apps', 'dist/libs']) {
+      for (const name of readdirSync(join(ROOT, top), { recursive: true }) as string[]) {
+        if (!name.endsWith('.js') || /\.(spec|e2e-spec|contract\.spec)\.js$/.test(name) || name.includes('/testing/')) continue;
+        const file = join(ROOT, top, name);
+        for (const [, spec] of readFileSync(file, 'utf8').matchAll(/require\("([^"]+)"\)/g)) {
+          const pkgName = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
+          const ok = spec.startsWith('.')
+            ? !relative(join(ROOT, 'dist'), resolve(dirname(file), spec)).startsWith('..')
+            : spec.startsWith('node:') || builtinModules.includes(spec) || prod.has(pkgName);
+          scanned++;
+          if (!ok) outside.push(`${top}/${name}: ${spec}`);
+        }
+      }
+    }
+    expect(scanned).toBeGreaterThan(500);
+    expect(outside).toEqual([]);
   });
 
   it('runs by default a command that a package.json script runs, on a file npm run build makes', () => {

@@ -135,6 +135,26 @@ describe.each([
     expect(Date.now() - oldest!.getTime()).toBeLessThan(10 * 60_000);
   });
 
+  it('lists jobs for operators by status, owner and age, and puts only a failed job back to queued', async () => {
+    const owner = `adm${Date.now()}`;
+    const a = await repo.create({ kind: 'v1.convert', pipeline: 'p', ownerId: owner, input: {}, idPrefix: 'api' });
+    const b = await repo.create({ kind: 'v1.convert', pipeline: 'p', ownerId: owner, input: {}, idPrefix: 'api' });
+    expect((await repo.listForAdmin({ ownerId: owner, limit: 10 })).map((j) => j.id)).toEqual([b.id, a.id]);
+    expect(await repo.listForAdmin({ ownerId: owner, since: new Date(Date.now() + 60_000), limit: 10 })).toEqual([]);
+    expect(await repo.requeueFailed(a.id)).toBe(false);
+    await repo.saveCheckpoint(a.id, 'op', { id: 'x' });
+    await repo.requestCancel(a.id, { code: 'cancelled', message: 'cancelled', retryable: false });
+    expect((await repo.listForAdmin({ ownerId: owner, status: 'failed', limit: 10 })).map((j) => j.id)).toEqual([a.id]);
+    expect(await repo.countByStatus()).toMatchObject({ failed: expect.any(Number), queued: expect.any(Number) });
+    expect(await repo.requeueFailed(a.id)).toBe(true);
+    // Checkpoints stay: a stage resumes what it can (e.g. a hosted operation already paid for).
+    expect(await repo.find(a.id)).toMatchObject({ status: 'queued', error: null, result: null, progress: 0, attempts: 0, finishedAt: null, cancelRequestedAt: null, checkpoints: { op: { id: 'x' } } });
+    expect(await repo.requeueFailed(a.id)).toBe(false);
+    const oldest = await repo.oldestQueued();
+    expect(oldest?.createdAt).toBeInstanceOf(Date);
+    expect(oldest!.createdAt.getTime()).toBeLessThanOrEqual(a.createdAt.getTime());
+  });
+
   it('answers ping', async () => {
     await expect(repo.ping()).resolves.toBeUndefined();
   });
