@@ -7,6 +7,7 @@ describe('admin CLI arguments', () => {
     });
     expect(toRequest(parseArgs(['keys:create', 'usr_abc']))).toEqual({ method: 'POST', path: '/api/admin/users/usr_abc/keys' });
     expect(toRequest(parseArgs(['keys:revoke', 'key_1']))).toEqual({ method: 'DELETE', path: '/api/admin/keys/key_1' });
+    expect(toRequest(parseArgs(['users', 'delete', 'usr_abc']))).toEqual({ method: 'DELETE', path: '/api/admin/users/usr_abc' });
     expect(toRequest(parseArgs(['credits:grant', 'usr_a', '3.3', '--reason', 'promo']))).toEqual({
       method: 'POST', path: '/api/admin/users/usr_a/credits', body: { amount: 3.3, reason: 'promo' },
     });

@@ -9,6 +9,8 @@ Commands (all call the admin API with the owner key):
   credits:grant <user_id> <amount> [--reason <text>]
   usage <user_id> [--limit <n>] [--before <entry_id>]
   users list [--limit <n>]
+  users delete <user_id>                delete a user with all their data (jobs, files, showcases, keys);
+                                        their ledger entries are kept, anonymised
   jobs list [--status <status>] [--user <user_id>] [--since <when>] [--limit <n>]
                                         newest first; --since takes an ISO date-time or an age (30m, 24h, 7d)
   jobs retry <job_id>                   run a failed job again (its refunded charge is not taken again)
@@ -129,6 +131,8 @@ export function toRequest(args: ParsedArgs, now = Date.now()): Request {
     case 'users list':
       need(args, 0, 'only options');
       return { method: 'GET', path: `/api/admin/users${query({ limit: f.limit })}` };
+    case 'users delete':
+      return { method: 'DELETE', path: `/api/admin/users/${seg(need(args, 1, '<user_id>')[0])}` };
     case 'jobs list':
       need(args, 0, 'only options');
       return { method: 'GET', path: `/api/admin/jobs${query({ status: f.status, user: f.user, since: f.since === undefined ? undefined : sinceToIso(f.since, now), limit: f.limit })}` };

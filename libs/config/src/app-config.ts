@@ -65,6 +65,8 @@ export interface AppConfig {
   logFormat: 'json' | 'pretty';
   /** GET /metrics: the bearer token it wants (none = open), and the worker's own metrics port (none = off). */
   metrics: { token?: string; port?: number };
+  /** RETENTION_DAYS as milliseconds (null = keep forever), the sweep's period and its batch size. */
+  retention: { maxAgeMs: number | null; sweepIntervalMs: number; batchSize: number };
   worker: {
     concurrency: number;
     maxAttempts: number;

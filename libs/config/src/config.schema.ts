@@ -32,6 +32,11 @@ export const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** A worker process serves GET /metrics on this port (0 = any free port); unset = no metrics server. */
   METRICS_PORT: int(0, 65535).optional(),
+  /** Finished jobs (their files and rows) older than this many days are purged by the worker; unset = kept forever. */
+  RETENTION_DAYS: z.coerce.number().positive().max(36_500).optional(),
+  /** How often the worker's retention sweep runs, and how many jobs it deletes per batch. */
+  RETENTION_SWEEP_INTERVAL_S: int(1, 86_400).default(3600),
+  RETENTION_BATCH_SIZE: int(1, 10_000).default(100),
   JOB_MAX_ATTEMPTS: int(1, 20).default(3),
   JOB_RETRY_BASE_MS: int(10, 600_000).default(2000),
   QUEUE_LOCK_MS: int(1000, 600_000).default(30_000),

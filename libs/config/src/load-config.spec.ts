@@ -27,6 +27,15 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(c) && Object.isFrozen(c.worker)).toBe(true);
   });
 
+  it('keeps jobs forever unless RETENTION_DAYS is set, and reads it as milliseconds', () => {
+    const dir = tmp();
+    expect(loadConfig({ DATA_DIR: dir }).retention).toEqual({ maxAgeMs: null, sweepIntervalMs: 3_600_000, batchSize: 100 });
+    expect(loadConfig({ DATA_DIR: dir, RETENTION_DAYS: '30', RETENTION_SWEEP_INTERVAL_S: '60', RETENTION_BATCH_SIZE: '10' }).retention).toEqual({ maxAgeMs: 30 * 86_400_000, sweepIntervalMs: 60_000, batchSize: 10 });
+    expect(loadConfig({ DATA_DIR: dir, RETENTION_DAYS: '0.5' }).retention.maxAgeMs).toBe(43_200_000);
+    expect(() => loadConfig({ DATA_DIR: dir, RETENTION_DAYS: '0' })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: dir, RETENTION_DAYS: 'soon' })).toThrow(ConfigError);
+  });
+
   it('reads the fixed names', () => {
     const c = loadConfig({
       PORT: '8080', HOST: '127.0.0.1', PUBLIC_BASE_URL: 'https://ar.example.com/', DATA_DIR: tmp(),

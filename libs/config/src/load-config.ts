@@ -133,6 +133,11 @@ export function loadConfig(
     // Collectors read what is not a terminal; people read what is.
     logFormat: e.LOG_FORMAT ?? (isTty ? 'pretty' : 'json'),
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
+    retention: {
+      maxAgeMs: e.RETENTION_DAYS === undefined ? null : Math.round(e.RETENTION_DAYS * 86_400_000),
+      sweepIntervalMs: e.RETENTION_SWEEP_INTERVAL_S * 1000,
+      batchSize: e.RETENTION_BATCH_SIZE,
+    },
     worker: {
       concurrency: e.WORKER_CONCURRENCY,
       maxAttempts: e.JOB_MAX_ATTEMPTS,

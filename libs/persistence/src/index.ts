@@ -10,3 +10,4 @@ export * from './showcase.repository';
 export { randomId } from './ids';
 export { isDatabaseUnavailable } from './database-errors';
 export type { RepositoryHooks } from './repository-hooks';
+export * from './data-deletion.repository';

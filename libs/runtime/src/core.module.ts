@@ -2,7 +2,7 @@ import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
-import { AccountRepository, buildDataSourceOptions, type DatabaseOptions, initializeDataSource, IdempotencyRepository, JobRepository, type RepositoryHooks, ShowcaseRepository, WebhookRepository } from '@app/persistence';
+import { AccountRepository, buildDataSourceOptions, DataDeletionRepository, type DatabaseOptions, initializeDataSource, IdempotencyRepository, JobRepository, type RepositoryHooks, ShowcaseRepository, WebhookRepository } from '@app/persistence';
 import { createContainer, JOB_LISTENER, METRICS, PipelineRegistry } from '@app/pipeline';
 import { BullQueueAdapter, InProcessQueueAdapter, type JobQueuePort } from '@app/queue';
 import { builtinPlugins, MOTION_CATALOG, MotionCatalog, registerServices, SERVICES } from '@app/plugins';
@@ -17,6 +17,7 @@ import { PluginLifecycle } from './plugin-lifecycle.service';
 import { loadPricingPolicy } from './pricing-loader';
 import { currentRequestId } from './log-scope';
 import { PromMetrics } from './prom-metrics.adapter';
+import { JobDeletion } from './job-deletion.service';
 import { APP_CONFIG, JOB_QUEUE, PIPELINE_CONTAINER, PIPELINE_REGISTRY, PRICING_POLICY, STORAGE } from './tokens';
 
 function dbOptions(config: AppConfig): DatabaseOptions {
@@ -62,6 +63,8 @@ export class CoreModule {
         { provide: AccountRepository, inject: [DataSource], useFactory: (ds: DataSource) => new AccountRepository(ds, hooks) },
         { provide: ShowcaseRepository, inject: [DataSource], useFactory: (ds: DataSource) => new ShowcaseRepository(ds, hooks) },
         { provide: IdempotencyRepository, inject: [DataSource], useFactory: (ds: DataSource) => new IdempotencyRepository(ds) },
+        { provide: DataDeletionRepository, inject: [DataSource], useFactory: (ds: DataSource) => new DataDeletionRepository(ds) },
+        { provide: JobDeletion, inject: [DataDeletionRepository, STORAGE], useFactory: (repo: DataDeletionRepository, storage: StoragePort) => new JobDeletion(repo, storage) },
         { provide: PublicUrls, useValue: new PublicUrls(config) },
         { provide: PRICING_POLICY, useFactory: () => loadPricingPolicy(config) },
         { provide: STORAGE, useFactory: (): StoragePort => createStorage(config) },
@@ -115,7 +118,7 @@ export class CoreModule {
           },
         },
       ],
-      exports: [APP_CONFIG, PromMetrics, PRICING_POLICY, IdempotencyRepository, ShowcaseRepository, JobRepository, WebhookRepository, AccountRepository, PublicUrls, STORAGE, PIPELINE_CONTAINER, PIPELINE_REGISTRY, JOB_QUEUE, JobRoutes, MotionCatalog],
+      exports: [APP_CONFIG, PromMetrics, PRICING_POLICY, IdempotencyRepository, DataDeletionRepository, JobDeletion, ShowcaseRepository, JobRepository, WebhookRepository, AccountRepository, PublicUrls, STORAGE, PIPELINE_CONTAINER, PIPELINE_REGISTRY, JOB_QUEUE, JobRoutes, MotionCatalog],
     };
   }
 }

@@ -17,3 +17,5 @@ export * from './logger.factory';
 export * from './nest-logger.adapter';
 export * from './prom-metrics.adapter';
 export * from './metrics-endpoint';
+export * from './job-deletion.service';
+export * from './retention-sweeper.service';

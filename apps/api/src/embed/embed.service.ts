@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import QRCode from 'qrcode';
-import { JobRepository } from '@app/persistence';
+import { DataDeletionRepository, JobRepository } from '@app/persistence';
 import type { StillImageResult } from '@app/plugins';
 import { PublicUrls, STORAGE } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
@@ -8,6 +8,7 @@ import { failedPage, interactivePage, pendingPage, staticPage } from './embed-pa
 import { detectPlatform, launchPresentation, type Platform } from './platform';
 
 const NOT_FOUND = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body>Not found</body></html>';
+const GONE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Deleted</title></head><body>This model has been deleted.</body></html>';
 
 @Injectable()
 export class EmbedService {
@@ -15,11 +16,16 @@ export class EmbedService {
     private readonly jobs: JobRepository,
     private readonly urls: PublicUrls,
     @Inject(STORAGE) private readonly storage: StoragePort,
+    private readonly deletions: DataDeletionRepository,
   ) {}
 
   async render(publicId: string, variant: 'interactive' | 'static', userAgent?: string, forced?: string): Promise<{ status: number; html: string; cache: string }> {
     const job = /^emb_[a-z2-7]{24}$/.test(publicId) ? await this.jobs.findByPublicId(publicId) : null;
-    if (!job) return { status: 404, html: NOT_FOUND, cache: 'no-store' };
+    if (!job) {
+      // A deleted job leaves a tombstone: 410 tells embedding sites to drop the page, 404 is for typos.
+      const gone = /^emb_[a-z2-7]{24}$/.test(publicId) && (await this.deletions.tombstone({ publicId }));
+      return gone ? { status: 410, html: GONE, cache: 'public, max-age=300' } : { status: 404, html: NOT_FOUND, cache: 'no-store' };
+    }
     if (job.status === 'failed') return { status: 200, html: failedPage(), cache: 'no-store' };
     if (job.status !== 'completed' || !job.result) return { status: 200, html: pendingPage(job.progress), cache: 'no-store' };
     const r = job.result as StillImageResult;

@@ -1,9 +1,11 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DataDeletionRepository } from '@app/persistence';
 import { STORAGE } from '@app/runtime';
 import { assertSafeKey, type StoragePort } from '@app/storage';
 import { ApiError } from '../http/api-error';
+import { ErrorResponseDto } from '../v1/v1.dto';
 
 /**
  * Serves stored files (local storage) at a stable path: right Content-Type, long-lived Cache-Control
@@ -12,10 +14,22 @@ import { ApiError } from '../http/api-error';
 @ApiTags('files')
 @Controller('files')
 export class FilesController {
-  constructor(@Inject(STORAGE) private readonly storage: StoragePort) {}
+  constructor(
+    @Inject(STORAGE) private readonly storage: StoragePort,
+    private readonly deletions: DataDeletionRepository,
+  ) {}
+
+  /** 410 for the files of a deleted job (its tombstone), 404 otherwise. Uploads are not tied to a job id. */
+  private async missing(key: string): Promise<ApiError> {
+    const jobId = /^(?:models|motion)\/((?:api|v2)_[a-z2-7]{1,60})\//.exec(key)?.[1];
+    if (jobId && (await this.deletions.tombstone({ id: jobId }))) return new ApiError(410, 'not_found', 'resource_deleted', 'file: its job has been deleted');
+    return ApiError.notFound('file');
+  }
 
   /** Fastify answers HEAD from this route too (exposeHeadRoutes): same headers, body dropped. */
   @ApiOperation({ summary: 'Stored models and posters (local storage): Content-Type, ETag, Range' })
+  @ApiResponse({ status: 404, type: ErrorResponseDto })
+  @ApiResponse({ status: 410, type: ErrorResponseDto, description: 'resource_deleted: the file belonged to a job that was deleted (DELETE /api/v2/jobs/{id}, retention, or its user deleted).' })
   @Get('*')
   async serve(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const key = decodeURIComponent((req.url.split('?')[0] ?? '').replace(/^\/files\//, ''));
@@ -25,7 +39,8 @@ export class FilesController {
       throw ApiError.notFound('file');
     }
     const stat = await this.storage.stat(key);
-    if (!stat || key.endsWith('.meta') || key.endsWith('.tmp')) throw ApiError.notFound('file');
+    if (key.endsWith('.meta') || key.endsWith('.tmp')) throw ApiError.notFound('file');
+    if (!stat) throw await this.missing(key);
     reply
       .header('content-type', stat.contentType)
       .header('cache-control', 'public, max-age=31536000, immutable')

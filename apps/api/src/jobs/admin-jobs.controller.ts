@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { JOB_STATES } from '@app/pipeline';
@@ -55,6 +55,21 @@ export class AdminJobsController {
   @ApiResponse({ status: 200, type: AdminUserListDto })
   users(@Query() q: { limit?: string }) {
     return this.admin.users(q);
+  }
+
+  @Delete('users/:id')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Delete a user with all their data',
+    description: 'Their jobs with every stored file (models, posters, uploads), showcases, API keys, webhook secret and idempotency records. '
+      + 'Ledger entries are kept for accounting, anonymised: user_id removed, a stable pseudonym (deleted_…) instead. Embed pages and files of their jobs answer 410 from then on.',
+  })
+  @ApiResponse({ status: 204, description: 'Deleted.' })
+  @ApiResponse({ status: 404, type: ErrorResponseDto })
+  @ApiResponse({ status: 409, type: ErrorResponseDto, description: 'user_has_active_jobs: cancel their queued and running jobs first.' })
+  @ApiResponse({ status: 503, type: ErrorResponseDto, description: 'storage_unavailable: some files could not be deleted; nothing was removed from the database. Try again.' })
+  async deleteUser(@Param('id') id: string): Promise<void> {
+    await this.admin.deleteUser(id);
   }
 
   @Get('queue')

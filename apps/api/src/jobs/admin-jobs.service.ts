@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { toCredits } from '@app/billing';
-import { AccountRepository, JobRepository, type JobEntity } from '@app/persistence';
+import { AccountRepository, DataDeletionRepository, JobRepository, type JobEntity } from '@app/persistence';
 import { isFinal, JOB_STATES, type JobStatus } from '@app/pipeline';
 import type { JobQueuePort } from '@app/queue';
-import { JOB_QUEUE } from '@app/runtime';
+import { JOB_QUEUE, JobDeletion } from '@app/runtime';
 import { ApiError } from '../http/api-error';
 import { JobAdmission } from './job-admission.service';
 import { JobCancellation } from './job-cancellation.service';
@@ -36,7 +36,28 @@ export class AdminJobsService {
     private readonly admission: JobAdmission,
     private readonly cancellation: JobCancellation,
     @Inject(JOB_QUEUE) private readonly queue: JobQueuePort,
+    private readonly deletion: JobDeletion,
+    private readonly deletions: DataDeletionRepository,
   ) {}
+
+  /**
+   * Deletes a user with all their data: every job's stored files, then (one transaction) jobs, showcases,
+   * keys, webhook secret and idempotency records. Ledger entries stay, anonymised (user_id null, a stable
+   * pseudonym). Refused while the user has queued or running jobs (cancel them first), and for the service user.
+   */
+  async deleteUser(id: string): Promise<void> {
+    const user = /^usr_[a-z2-7]{1,40}$/.test(id) ? await this.accounts.findUser(id) : null;
+    if (!user || user.internal) throw ApiError.notFound(`user ${id.slice(0, 60)}`);
+    const active = await this.deletions.unfinishedOfOwner(id);
+    if (active > 0) throw new ApiError(409, 'conflict', 'user_has_active_jobs', `user ${id} has ${active} queued or running job(s): cancel them first`);
+    let deleted: boolean;
+    try {
+      deleted = await this.deletion.deleteUser(id);
+    } catch (err) {
+      throw new ApiError(503, 'api_error', 'storage_unavailable', `user ${id}: ${(err as Error).message}; nothing was deleted from the database, try again`);
+    }
+    if (!deleted) throw ApiError.notFound(`user ${id.slice(0, 60)}`);
+  }
 
   async list(q: { status?: string; user?: string; since?: string; limit?: string }) {
     if (q.status !== undefined && !(JOB_STATES as readonly string[]).includes(q.status)) throw ApiError.invalid('status', `status: one of ${JOB_STATES.join(', ')}`);

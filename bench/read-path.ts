@@ -1,0 +1,239 @@
+/**
+ * API read-path benchmark (`npm run bench`, or `node dist/bench/read-path.js` after a build).
+ *
+ * `GET /api/v1/status/:id` with a per-user key against the real API process (scaled: Postgres + Redis,
+ * `--role api`; and embedded: PGlite), next to its floor: bare Fastify + pg answering the same route with the
+ * same one `SELECT * FROM jobs WHERE id = $1`, started in the same run against the same database. The load
+ * comes from a separate process: closed loop (32 connections, keep-alive) for requests per second, then an
+ * open loop at 200 requests/s for latency p50/p99. Rounds alternate floor and service so that the machine's
+ * noise hits both. Results: bench/results/read-path.json.
+ */
+import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+const PG_ADMIN = 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = 'redis://127.0.0.1:6379/7';
+const OWNER = 'owner-key-for-the-read-path-bench';
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 32;
+const RATE = 200;
+
+type LoadResult = { requests: number; rps: number; errors: number; p50_ms: number; p99_ms: number };
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const round = (v: number, d = 1) => Math.round(v * 10 ** d) / 10 ** d;
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+// ---------------------------------------------------------------------------------------------- children
+
+/** Bare Fastify + pg: the same route, the same SELECT, JSON out. */
+async function floorServer(dbUrl: string, port: number): Promise<void> {
+  const { default: Fastify } = await import('fastify');
+  const { Pool } = await import('pg');
+  const pool = new Pool({ connectionString: dbUrl, max: 10 });
+  const app = Fastify();
+  app.get<{ Params: { id: string } }>('/api/v1/status/:id', async (req, reply) => {
+    const { rows } = await pool.query('SELECT * FROM "jobs" WHERE "id" = $1', [req.params.id]);
+    if (!rows[0]) return reply.code(404).send({ error: 'not found' });
+    return { job_id: rows[0].id, status: rows[0].status, progress: Number(rows[0].progress) };
+  });
+  await app.listen({ port, host: '127.0.0.1' });
+  process.send?.('ready');
+}
+
+/** Closed loop (`closed`, N connections) or open loop (`open`, N requests/s) for `seconds`. */
+async function load(url: string, key: string, mode: 'closed' | 'open', n: number, seconds: number): Promise<LoadResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: mode === 'closed' ? n : 64 });
+  const u = new URL(url);
+  const get = () =>
+    new Promise<number>((resolve) => {
+      const req = request({ host: u.hostname, port: u.port, path: u.pathname, agent, headers: { 'x-api-key': key } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', () => resolve(0));
+      req.end();
+    });
+  const times: number[] = [];
+  let errors = 0;
+  const deadline = performance.now() + seconds * 1000;
+  if (mode === 'closed') {
+    await Promise.all(
+      Array.from({ length: n }, async () => {
+        while (performance.now() < deadline) {
+          const t = performance.now();
+          if ((await get()) !== 200) errors++;
+          times.push(performance.now() - t);
+        }
+      }),
+    );
+  } else {
+    const pending: Promise<void>[] = [];
+    const start = performance.now();
+    for (let i = 0; start + (i * 1000) / n < deadline; i++) {
+      const due = start + (i * 1000) / n;
+      const wait = due - performance.now();
+      if (wait > 0) await sleep(wait);
+      // Latency from when the request was due: a stalled client or server shows as waiting, not hidden.
+      pending.push(get().then((s) => void (s !== 200 && errors++, times.push(performance.now() - due))));
+    }
+    await Promise.all(pending);
+  }
+  agent.destroy();
+  times.sort((a, b) => a - b);
+  return { requests: times.length, rps: round(times.length / seconds, 0), errors, p50_ms: round(pct(times, 50), 2), p99_ms: round(pct(times, 99), 2) };
+}
+
+// ---------------------------------------------------------------------------------------------- main
+
+function runChild<T>(args: string[]): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const c = fork(__filename, args, { stdio: 'inherit' });
+    let out: T | undefined;
+    c.on('message', (m) => (out = m as T));
+    c.on('exit', (code) => (code === 0 && out !== undefined ? resolve(out) : reject(new Error(`read-path child ${args[0]} exited ${code}`))));
+  });
+}
+
+async function waitHealthy(base: string, proc: ChildProcess): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (proc.exitCode !== null) throw new Error(`the API exited ${proc.exitCode}`);
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return;
+    } catch {
+      /* not yet */
+    }
+    await sleep(100);
+  }
+  throw new Error('the API did not start');
+}
+
+async function json(base: string, method: string, path: string, key: string, body?: unknown): Promise<any> {
+  const r = await fetch(base + path, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
+  return r.json();
+}
+
+/** Starts the API, makes a user, a key and one (queued) job; returns what the load needs. */
+async function startService(env: Record<string, string>, args: string[]) {
+  const port = 43000 + Math.floor(Math.random() * 2000);
+  const base = `http://127.0.0.1:${port}`;
+  const proc = spawn(process.execPath, [join(__dirname, '../apps/api/src/main.js'), ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, OWNER_API_KEY: OWNER, LOG_LEVEL: 'warn', RATE_LIMIT_PER_KEY: '1000000', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  await waitHealthy(base, proc);
+  const user = await json(base, 'POST', '/api/admin/users', OWNER, { email: `bench-${Date.now()}@example.com`, credits: 10 });
+  const { key } = await json(base, 'POST', `/api/admin/users/${user.id}/keys`, OWNER);
+  const { job_id } = await json(base, 'POST', '/api/v1/convert', key, { image_url: 'https://example.com/picture.jpg' });
+  return { proc, base, key, jobId: job_id as string };
+}
+
+async function createDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const { Client } = await import('pg');
+  const name = `ar_bench_read_${Date.now()}`;
+  const admin = new Client({ connectionString: PG_ADMIN });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(PG_ADMIN);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new Client({ connectionString: PG_ADMIN });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function measure(url: string, key: string) {
+  return runChild<LoadResult>(['--load', url, key, 'closed', String(CONNECTIONS), String(SECONDS)]);
+}
+
+async function main(): Promise<void> {
+  const db = await createDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), 'ar-bench-read-'));
+  const started: ChildProcess[] = [];
+  try {
+    // Scaled API (Postgres + Redis) and its floor on the same database.
+    const svc = await startService({ DATABASE_URL: db.url, REDIS_URL, DATA_DIR: join(dataDir, 'scaled') }, ['--role', 'api']);
+    started.push(svc.proc);
+    const floorPort = 45500 + Math.floor(Math.random() * 1000);
+    const floor = fork(__filename, ['--floor', db.url, String(floorPort)], { stdio: 'inherit' });
+    started.push(floor);
+    await new Promise((r) => floor.once('message', r));
+    const svcUrl = `${svc.base}/api/v1/status/${svc.jobId}`;
+    const floorUrl = `http://127.0.0.1:${floorPort}/api/v1/status/${svc.jobId}`;
+    await measure(floorUrl, svc.key); // warm-up both
+    await measure(svcUrl, svc.key);
+    const rounds: Array<{ floor: LoadResult; service: LoadResult }> = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const f = await measure(floorUrl, svc.key);
+      const s = await measure(svcUrl, svc.key);
+      rounds.push({ floor: f, service: s });
+      console.log(`round ${i + 1}: floor ${f.rps} rps, service ${s.rps} rps (${round(s.rps / f.rps, 2)}), errors ${f.errors}/${s.errors}`);
+    }
+    const open = {
+      floor: await runChild<LoadResult>(['--load', floorUrl, svc.key, 'open', String(RATE), String(SECONDS)]),
+      service: await runChild<LoadResult>(['--load', svcUrl, svc.key, 'open', String(RATE), String(SECONDS)]),
+    };
+    console.log(`open loop ${RATE}/s: service p50 ${open.service.p50_ms} ms p99 ${open.service.p99_ms} ms; floor p50 ${open.floor.p50_ms} p99 ${open.floor.p99_ms}`);
+    svc.proc.kill('SIGTERM');
+    floor.kill('SIGTERM');
+
+    // Embedded (PGlite in the API process), against the same Postgres floor for scale.
+    const emb = await startService({ DATA_DIR: join(dataDir, 'embedded') }, []);
+    started.push(emb.proc);
+    const embUrl = `${emb.base}/api/v1/status/${emb.jobId}`;
+    await measure(embUrl, emb.key);
+    const embRuns: LoadResult[] = [];
+    for (let i = 0; i < ROUNDS; i++) embRuns.push(await measure(embUrl, emb.key));
+    const embOpen = await runChild<LoadResult>(['--load', embUrl, emb.key, 'open', String(RATE), String(SECONDS)]);
+    emb.proc.kill('SIGTERM');
+
+    const floorRps = median(rounds.map((r) => r.floor.rps));
+    const serviceRps = median(rounds.map((r) => r.service.rps));
+    const embeddedRps = median(embRuns.map((r) => r.rps));
+    const report = {
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: (await import('node:os')).cpus().length,
+      route: 'GET /api/v1/status/:id, per-user key',
+      load: { connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, open_loop_rate: RATE },
+      scaled: { floor_rps: floorRps, service_rps: serviceRps, ratio: round(serviceRps / floorRps, 2), rounds, open_loop: open },
+      embedded: { service_rps: embeddedRps, ratio_to_postgres_floor: round(embeddedRps / floorRps, 2), runs: embRuns, open_loop: embOpen },
+      targets: { ratio_min: 0.6, p99_ms_at_200_rps_max: 25 },
+    };
+    console.log(`read path: scaled ${serviceRps} rps vs floor ${floorRps} rps = ${report.scaled.ratio}; embedded ${embeddedRps} rps; p99 at ${RATE}/s ${open.service.p99_ms} ms (embedded ${embOpen.p99_ms} ms)`);
+    const out = join(__dirname, '../../bench/results');
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, 'read-path.json'), JSON.stringify(report, null, 2) + '\n');
+    console.log('written to bench/results/read-path.json');
+  } finally {
+    for (const p of started) if (p.exitCode === null) p.kill('SIGKILL');
+    await db.drop().catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const [, , role, a, b, c, d, e] = process.argv;
+const run =
+  role === '--floor'
+    ? floorServer(a, Number(b))
+    : role === '--load'
+      ? load(a, b, c as 'closed' | 'open', Number(d), Number(e)).then((r) => void process.send?.(r, () => process.disconnect()))
+      : main();
+run.catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

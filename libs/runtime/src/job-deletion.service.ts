@@ -1,0 +1,90 @@
+import type { DataDeletionRepository, DeletableJob, DeletionReason } from '@app/persistence';
+import type { StoragePort } from '@app/storage';
+
+/** Collects every string in a JSON value (results, inputs and checkpoints name stored keys in various places). */
+function strings(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const v of value) strings(v, out);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) strings(v, out);
+  return out;
+}
+
+/**
+ * The storage keys a job may have written. Keys are recorded, not listed (StoragePort has no listing, and a
+ * custom backend need not offer one): the model files under `models/<id>/` (named in result.files), the
+ * showcase upload it was made from (input.upload_key), and what the motion stage kept under `motion/<id>/`
+ * (the still for URL-only providers, the provider's video, named in checkpoints or the result). The fixed
+ * names are added too, so a job that failed after writing but before recording them leaves nothing behind.
+ */
+export function jobStorageKeys(job: Pick<DeletableJob, 'id' | 'input' | 'result' | 'checkpoints'>): string[] {
+  const own = (k: string) => k.startsWith(`models/${job.id}/`) || k.startsWith(`motion/${job.id}/`);
+  const keys = new Set<string>([
+    ...strings(job.result).filter(own),
+    ...strings(job.checkpoints).filter(own),
+    ...['model.glb', 'model.usdz', 'poster.png', 'poster.jpg', 'poster.webp'].map((f) => `models/${job.id}/${f}`),
+    ...['source.png', 'source.jpg'].map((f) => `motion/${job.id}/${f}`),
+  ]);
+  const upload = job.input.upload_key;
+  if (typeof upload === 'string' && upload.startsWith('uploads/')) keys.add(upload);
+  return [...keys];
+}
+
+/**
+ * Deletes jobs with their stored files: files first, then the rows (with a tombstone), so a failure part way
+ * leaves a row to retry from, never files no row names. A file that cannot be deleted keeps its job's row.
+ */
+export class JobDeletion {
+  constructor(
+    private readonly repo: DataDeletionRepository,
+    private readonly storage: StoragePort,
+  ) {}
+
+  /** Deletes the stored files of these jobs; returns the jobs whose files are all gone. */
+  async deleteFiles(jobs: readonly DeletableJob[]): Promise<DeletableJob[]> {
+    const done: DeletableJob[] = [];
+    for (const job of jobs) {
+      const results = await Promise.allSettled(jobStorageKeys(job).map((k) => this.storage.delete(k)));
+      if (results.every((r) => r.status === 'fulfilled')) done.push(job);
+    }
+    return done;
+  }
+
+  /** Deletes finished jobs (files, then rows); returns the ids deleted. */
+  async deleteFinished(jobs: readonly DeletableJob[], reason: DeletionReason): Promise<string[]> {
+    const cleared = await this.deleteFiles(jobs.filter((j) => j.status === 'completed' || j.status === 'failed'));
+    return this.repo.deleteFinishedJobs(cleared.map((j) => j.id), reason);
+  }
+
+  /**
+   * One retention pass: batches of finished jobs that finished before `before`, until none is left or a
+   * batch deletes nothing (only jobs whose files cannot be deleted now are left; the next sweep tries again).
+   */
+  async purgeExpired(before: Date, batchSize: number): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const batch = await this.repo.expiredJobs(before, batchSize);
+      if (!batch.length) return total;
+      const deleted = await this.deleteFinished(batch, 'retention');
+      total += deleted.length;
+      if (!deleted.length) return total;
+    }
+  }
+
+  /**
+   * Deletes a user's files (every job's, in batches) and then the user with all their rows; the ledger is
+   * kept, anonymised. False when there is no such user. Throws when a file cannot be deleted (nothing of
+   * the user's rows is gone then, so the operator can run it again).
+   */
+  async deleteUser(userId: string, batchSize = 200): Promise<boolean> {
+    const seen = new Set<string>();
+    for (;;) {
+      // Rows stay until the end: page by skipping the jobs already cleared.
+      const batch = (await this.repo.jobsOfOwner(userId, seen.size + batchSize)).filter((j) => !seen.has(j.id));
+      if (!batch.length) break;
+      const cleared = await this.deleteFiles(batch);
+      if (cleared.length < batch.length) throw new Error(`could not delete the stored files of ${batch.length - cleared.length} job(s) of user ${userId}`);
+      for (const j of batch) seen.add(j.id);
+    }
+    return this.repo.deleteUser(userId);
+  }
+}
