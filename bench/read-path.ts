@@ -129,7 +129,7 @@ async function startService(env: Record<string, string>, args: string[]) {
   });
   await waitHealthy(base, proc);
   const user = await json(base, 'POST', '/api/admin/users', OWNER, { email: `bench-${Date.now()}@example.com`, credits: 10 });
-  const { key } = await json(base, 'POST', `/api/admin/users/${user.id}/keys`, OWNER);
+  const { key } = await json(base, 'POST', `/api/admin/users/${user.id}/keys`, OWNER, {});
   const { job_id } = await json(base, 'POST', '/api/v1/convert', key, { image_url: 'https://example.com/picture.jpg' });
   return { proc, base, key, jobId: job_id as string };
 }
@@ -168,6 +168,7 @@ async function main(): Promise<void> {
     // Scaled API (Postgres + Redis) and its floor on the same database.
     const svc = await startService({ DATABASE_URL: db.url, REDIS_URL, DATA_DIR: join(dataDir, 'scaled') }, ['--role', 'api']);
     started.push(svc.proc);
+    console.log(`scaled API up on ${svc.base}, job ${svc.jobId}`);
     const floorPort = 45500 + Math.floor(Math.random() * 1000);
     const floor = fork(__filename, ['--floor', db.url, String(floorPort)], { stdio: 'inherit' });
     started.push(floor);
@@ -231,7 +232,7 @@ const run =
   role === '--floor'
     ? floorServer(a, Number(b))
     : role === '--load'
-      ? load(a, b, c as 'closed' | 'open', Number(d), Number(e)).then((r) => void process.send?.(r, () => process.disconnect()))
+      ? load(a, b, c as 'closed' | 'open', Number(d), Number(e)).then((r) => (process.send ? void process.send(r, () => process.disconnect()) : console.log(JSON.stringify(r))))
       : main();
 run.catch((err) => {
   console.error(err);

@@ -14,6 +14,9 @@ import { AdminJobsService } from './jobs/admin-jobs.service';
 import { JobAdmission } from './jobs/job-admission.service';
 import { JobCancellation } from './jobs/job-cancellation.service';
 import { ApiKeyGuard, OwnerKeyGuard } from './http/api-key.guard';
+import { ApiKeyCache } from './http/api-keys/api-key-cache.service';
+import { KEY_REVOCATIONS, type KeyRevocationsPort, LocalKeyRevocations } from './http/api-keys/key-revocations.port';
+import { RedisKeyRevocations } from './http/api-keys/redis-key-revocations.adapter';
 import { IdempotencyInterceptor } from './http/idempotency/idempotency.interceptor';
 import { IdempotencyService } from './http/idempotency/idempotency.service';
 import { MemoryRateLimiter } from './http/rate-limit/memory-rate-limiter.adapter';
@@ -42,6 +45,13 @@ export class ApiModule {
       ],
       providers: [
         ApiKeyGuard,
+        ApiKeyCache,
+        {
+          provide: KEY_REVOCATIONS,
+          // Scaled mode: every API process drops a revoked key at once; embedded mode is one process.
+          useFactory: (): KeyRevocationsPort =>
+            config.redisUrl ? new RedisKeyRevocations(config.redisUrl, config.worker.queueName) : new LocalKeyRevocations(),
+        },
         JobAdmission,
         JobCancellation,
         AdminJobsService,

@@ -89,6 +89,8 @@ export interface AppConfig {
   pricing: { policy: string; options: Record<string, unknown> };
   /** Requests per window per key; 0 = unlimited. Shared through Redis in scaled mode. */
   rateLimit: { perKey: number; owner: number; windowMs: number };
+  /** How long a per-user key found in the database is trusted from memory (ms; 0 = never). */
+  apiKeyCacheTtlMs: number;
   idempotency: { ttlMs: number };
   /** Multipart uploads (per file, files per request) and pictures per showcase. */
   showcases: { maxFileBytes: number; maxFilesPerRequest: number; maxItems: number };

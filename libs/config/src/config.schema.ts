@@ -66,6 +66,8 @@ export const envSchema = z.object({
   /** Requests per window for the owner shared key; 0 = unlimited (operators' own systems). */
   RATE_LIMIT_OWNER: int(0, 1_000_000).default(0),
   RATE_LIMIT_WINDOW_S: int(1, 3600).default(60),
+  /** Per-user keys found are kept in memory this long (0 = look up every request); revocation drops them at once. */
+  API_KEY_CACHE_TTL_S: int(0, 3600).default(30),
   UPLOAD_MAX_FILE_BYTES: int(1024, 500 * 1024 * 1024).default(25 * 1024 * 1024),
   UPLOAD_MAX_FILES: int(1, 100).default(20),
   SHOWCASE_MAX_ITEMS: int(1, 10_000).default(200),

@@ -171,6 +171,7 @@ export function loadConfig(
       options: file.pricing.options,
     },
     rateLimit: { perKey: e.RATE_LIMIT_PER_KEY, owner: e.RATE_LIMIT_OWNER, windowMs: e.RATE_LIMIT_WINDOW_S * 1000 },
+    apiKeyCacheTtlMs: e.API_KEY_CACHE_TTL_S * 1000,
     idempotency: { ttlMs: e.IDEMPOTENCY_TTL_HOURS * 3600_000 },
     showcases: { maxFileBytes: e.UPLOAD_MAX_FILE_BYTES, maxFilesPerRequest: e.UPLOAD_MAX_FILES, maxItems: e.SHOWCASE_MAX_ITEMS },
     animated: {

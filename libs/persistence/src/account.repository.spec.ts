@@ -23,9 +23,11 @@ describe.each([
     const u = await accounts.createUser({ email: `k${Date.now()}@example.com`, name: 'K' });
     const key = await accounts.addKey(u.id, 'a'.repeat(64), 'sk_live_abcd');
     expect(key).toMatchObject({ user_id: u.id, prefix: 'sk_live_abcd', revoked_at: null });
-    expect((await accounts.useKey('a'.repeat(64)))!.last_used_at).toBeInstanceOf(Date);
+    expect((await accounts.findLiveKey('a'.repeat(64)))!.last_used_at).toBeNull();
+    await accounts.touchKey(key.id);
+    expect((await accounts.findLiveKey('a'.repeat(64)))!.last_used_at).toBeInstanceOf(Date);
     expect(await accounts.revokeKey(key.id)).toBe(true);
-    expect(await accounts.useKey('a'.repeat(64))).toBeNull();
+    expect(await accounts.findLiveKey('a'.repeat(64))).toBeNull();
     expect(await accounts.revokeKey('key_nope')).toBe(false);
   });
 

@@ -112,13 +112,18 @@ export class AccountRepository {
     return rows[0];
   }
 
-  /** The live key with this hash, marking it used. Null when unknown or revoked. */
-  async useKey(keyHash: string): Promise<ApiKeyRow | null> {
-    const rows = await updateReturning(this.ds, `UPDATE "api_keys" SET "last_used_at" = now() WHERE "key_hash" = $1 AND "revoked_at" IS NULL
-       RETURNING "id", "user_id", "prefix", "created_at", "last_used_at", "revoked_at"`,
+  /** The live (not revoked) key with this hash, read only: the API caches it (see ApiKeyCache). */
+  async findLiveKey(keyHash: string): Promise<ApiKeyRow | null> {
+    const rows = await this.ds.query(
+      `SELECT "id", "user_id", "prefix", "created_at", "last_used_at", "revoked_at" FROM "api_keys" WHERE "key_hash" = $1 AND "revoked_at" IS NULL`,
       [keyHash],
     );
     return (rows[0] as ApiKeyRow | undefined) ?? null;
+  }
+
+  /** Marks a key used now. */
+  async touchKey(id: string): Promise<void> {
+    await this.ds.query(`UPDATE "api_keys" SET "last_used_at" = now() WHERE "id" = $1`, [id]);
   }
 
   /** Revokes a key; false when there is no such key. Revoking twice is fine. */

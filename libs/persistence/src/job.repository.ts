@@ -92,8 +92,22 @@ export class JobRepository implements JobStorePort {
     return this.repo.findOneBy({ publicId });
   }
 
-  find(id: string): Promise<JobEntity | null> {
-    return this.repo.findOneBy({ id });
+  /**
+   * One raw SELECT with the entity's columns aliased to its property names: the status routes call this on
+   * every poll, and TypeORM's query builder and hydration cost more than the query itself (read-path bench).
+   */
+  async find(id: string): Promise<JobEntity | null> {
+    const rows: Record<string, unknown>[] = await this.ds.query(`SELECT ${this.selectList()} FROM "jobs" WHERE "id" = $1`, [id]);
+    return rows[0] ? Object.assign(new JobEntity(), rows[0]) : null;
+  }
+
+  private selectListCache?: string;
+
+  private selectList(): string {
+    return (this.selectListCache ??= this.ds
+      .getMetadata(JobEntity)
+      .columns.map((c) => `"${c.databaseName}" AS "${c.propertyName}"`)
+      .join(', '));
   }
 
   /** A job as its owner sees it; null for anyone else (so the API answers 404, not 403). */

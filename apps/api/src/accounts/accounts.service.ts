@@ -5,6 +5,7 @@ import { AccountRepository, ShowcaseRepository, type UserRow } from '@app/persis
 import { PRICING_POLICY } from '@app/runtime';
 import { ApiError } from '../http/api-error';
 import type { Principal } from '../http/api-key.guard';
+import { ApiKeyCache } from '../http/api-keys/api-key-cache.service';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -26,6 +27,7 @@ export class AccountsService {
     private readonly accounts: AccountRepository,
     private readonly showcases: ShowcaseRepository,
     @Inject(PRICING_POLICY) private readonly pricing: PricingPolicy,
+    private readonly keyCache: ApiKeyCache,
   ) {}
 
   async createUser(body: Record<string, unknown>) {
@@ -64,6 +66,7 @@ export class AccountsService {
 
   async revokeKey(keyId: string): Promise<void> {
     if (!(await this.accounts.revokeKey(keyId))) throw ApiError.notFound(`key ${keyId.slice(0, 60)}`);
+    await this.keyCache.revoked({ keyId });
   }
 
   async me(p: Principal) {

@@ -1,10 +1,10 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashApiKey, keysEqual, USER_KEY_PREFIX } from '@app/billing';
-import { AccountRepository } from '@app/persistence';
 import type { AppConfig } from '@app/config';
 import { APP_CONFIG, SERVICE_USER_ID } from '@app/runtime';
 import { ApiError } from './api-error';
+import { ApiKeyCache } from './api-keys/api-key-cache.service';
 import { RateLimitService } from './rate-limit/rate-limit.service';
 
 export { SERVICE_USER_ID };
@@ -26,7 +26,7 @@ export type AuthedRequest = FastifyRequest & { principal: Principal };
 export class ApiKeyGuard implements CanActivate {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly accounts: AccountRepository,
+    private readonly keys: ApiKeyCache,
     private readonly rateLimits: RateLimitService,
   ) {}
 
@@ -43,7 +43,7 @@ export class ApiKeyGuard implements CanActivate {
   private async authenticate(key: string): Promise<Principal> {
     if (keysEqual(key, this.config.ownerApiKey)) return { userId: SERVICE_USER_ID, keyType: 'owner' };
     // Per-user keys are looked up by their SHA-256 only; the key itself is never stored.
-    const found = key.startsWith(USER_KEY_PREFIX) ? await this.accounts.useKey(hashApiKey(key)) : null;
+    const found = key.startsWith(USER_KEY_PREFIX) ? await this.keys.find(hashApiKey(key)) : null;
     if (!found) throw ApiError.unauthorized('unknown or revoked API key');
     return { userId: found.user_id, keyType: 'user', keyId: found.id, keyPrefix: found.prefix };
   }

@@ -7,6 +7,7 @@ import { JOB_QUEUE, JobDeletion } from '@app/runtime';
 import { ApiError } from '../http/api-error';
 import { JobAdmission } from './job-admission.service';
 import { JobCancellation } from './job-cancellation.service';
+import { ApiKeyCache } from '../http/api-keys/api-key-cache.service';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
@@ -38,6 +39,7 @@ export class AdminJobsService {
     @Inject(JOB_QUEUE) private readonly queue: JobQueuePort,
     private readonly deletion: JobDeletion,
     private readonly deletions: DataDeletionRepository,
+    private readonly keyCache: ApiKeyCache,
   ) {}
 
   /**
@@ -57,6 +59,7 @@ export class AdminJobsService {
       throw new ApiError(503, 'api_error', 'storage_unavailable', `user ${id}: ${(err as Error).message}; nothing was deleted from the database, try again`);
     }
     if (!deleted) throw ApiError.notFound(`user ${id.slice(0, 60)}`);
+    await this.keyCache.revoked({ userId: id });
   }
 
   async list(q: { status?: string; user?: string; since?: string; limit?: string }) {

@@ -27,10 +27,14 @@ export class RedisRateLimiter implements RateLimiterPort {
     });
     // Errors surface on consume(); without a listener ioredis would print every reconnect attempt.
     this.redis.on('error', () => undefined);
+    // EVALSHA with the script's hash (ioredis falls back to EVAL once per connection): the script is not
+    // sent with every request.
+    this.redis.defineCommand('arRateLimit', { numberOfKeys: 1, lua: SCRIPT });
   }
 
   async consume(bucket: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
-    const [count, ttl] = (await this.redis.eval(SCRIPT, 1, `${this.namespace}:ratelimit:${bucket}`, String(windowMs))) as [number, number];
+    const command = (this.redis as unknown as { arRateLimit(key: string, windowMs: string): Promise<[number, number]> }).arRateLimit;
+    const [count, ttl] = await command.call(this.redis, `${this.namespace}:ratelimit:${bucket}`, String(windowMs));
     return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetMs: ttl };
   }
 
