@@ -53,6 +53,14 @@ async function run(provider: MotionProvider, keyframeGap = 6) {
   return { remover, motion, bg, path: backgroundRemovalPath(bg, motion) };
 }
 
+/** A motion model that needs an opaque picture: the cut-out has to happen on its output frames. */
+const opaqueOnly: MotionProvider = {
+  ...proceduralMotionProvider,
+  id: 'opaque-test',
+  acceptsTransparency: false,
+  models: () => [{ id: 'opaque-test', display_name: 'test', provider: 'opaque-test', description: 'test' }],
+};
+
 describe('background removal of a still picture with motion', () => {
   it('procedural motion (keeps transparency): the still is cut out once, then animated with its alpha', async () => {
     const { remover, bg, path } = await run(proceduralMotionProvider);
@@ -66,12 +74,6 @@ describe('background removal of a still picture with motion', () => {
   });
 
   it('a motion model that needs an opaque picture: every output frame is cut out (model on each with a keyframe gap of 1)', async () => {
-    const opaqueOnly: MotionProvider = {
-      ...proceduralMotionProvider,
-      id: 'opaque-test',
-      acceptsTransparency: false,
-      models: () => [{ id: 'opaque-test', display_name: 'test', provider: 'opaque-test', description: 'test' }],
-    };
     const { remover, bg, path } = await run(opaqueOnly, 1);
     expect(remover.calls).toBe(6);
     expect(path).toEqual({ path: 'per-frame', frames_processed: 6 });
@@ -79,12 +81,6 @@ describe('background removal of a still picture with motion', () => {
   });
 
   it('with keyframes: the model runs on fewer frames, every frame still gets the mask', async () => {
-    const opaqueOnly: MotionProvider = {
-      ...proceduralMotionProvider,
-      id: 'opaque-test',
-      acceptsTransparency: false,
-      models: () => [{ id: 'opaque-test', display_name: 'test', provider: 'opaque-test', description: 'test' }],
-    };
     const { remover, bg, path } = await run(opaqueOnly, 4);
     expect(remover.calls).toBeLessThan(6);
     expect(path).toEqual({ path: 'keyframes', frames_processed: remover.calls });
