@@ -32,18 +32,29 @@ export interface KeyframePlanOptions {
 
 export const DEFAULT_KEYFRAME_PLAN: KeyframePlanOptions = { maxGap: 4, cutThreshold: 12, radius: 8 };
 
+/** A rectangle of a thumbnail: columns x0..x1 and rows y0..y1, ends excluded. */
+interface Region {
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+}
+
 /**
- * Mean absolute difference between `b` and `a` moved by (dx, dy), over the overlap, sampled every `step`
- * pixels. `Infinity` when the overlap is under a quarter of the picture (a large shift matching a sliver
- * proves nothing).
+ * Mean absolute difference between `b` and `a` moved by (dx, dy), over the part of `region` (default: the
+ * whole picture) that the moved `a` covers, sampled every `step` pixels. `Infinity` when that part is under
+ * `minOverlap` of the region (a large shift matching a sliver proves nothing), or as soon as the sum shows
+ * the mean cannot get under `bound`.
  */
-function shiftedDifference(a: GreyThumb, b: GreyThumb, dx: number, dy: number, step: number, bound = Infinity): number {
+function shiftedDifference(a: GreyThumb, b: GreyThumb, dx: number, dy: number, step: number, bound = Infinity, region?: Region, minOverlap = 0.25): number {
   const { width, height } = a;
-  const x0 = Math.max(0, dx);
-  const x1 = Math.min(width, width + dx);
-  const y0 = Math.max(0, dy);
-  const y1 = Math.min(height, height + dy);
-  if ((x1 - x0) * (y1 - y0) * 4 < width * height) return Infinity;
+  const r = region ?? { x0: 0, x1: width, y0: 0, y1: height };
+  const x0 = Math.max(r.x0, dx);
+  const x1 = Math.min(r.x1, width + dx);
+  const y0 = Math.max(r.y0, dy);
+  const y1 = Math.min(r.y1, height + dy);
+  const overlap = Math.max(0, x1 - x0) * Math.max(0, y1 - y0);
+  if (overlap === 0 || overlap < minOverlap * (r.x1 - r.x0) * (r.y1 - r.y0)) return Infinity;
   let sum = 0;
   let count = 0;
   for (let y = y0; y < y1; y += step) {
@@ -55,7 +66,7 @@ function shiftedDifference(a: GreyThumb, b: GreyThumb, dx: number, dy: number, s
       count++;
     }
     // Early exit: this shift already cannot beat the best one found (the rows left can only add).
-    if (sum > bound * (((y1 - y0) * (x1 - x0)) / (step * step))) return Infinity;
+    if (sum > bound * (overlap / (step * step))) return Infinity;
   }
   return sum / count;
 }
@@ -168,19 +179,8 @@ export function estimateShiftField(a: GreyThumb, b: GreyThumb, grid: { cols: num
       let best = { dx: global.dx, dy: global.dy, cost: Infinity };
       for (let dy = global.dy - radius; dy <= global.dy + radius; dy++) {
         for (let dx = global.dx - radius; dx <= global.dx + radius; dx++) {
-          let sum = 0;
-          let count = 0;
-          for (let y = Math.max(y0, dy); y < Math.min(y1, height + dy); y++) {
-            const rowA = (y - dy) * width - dx;
-            const rowB = y * width;
-            for (let x = Math.max(x0, dx); x < Math.min(x1, width + dx); x++) {
-              const d = b.data[rowB + x] - a.data[rowA + x];
-              sum += d < 0 ? -d : d;
-              count++;
-            }
-          }
-          if (count * 2 < (x1 - x0) * (y1 - y0)) continue;
-          const cost = sum / count + LOCAL_SHIFT_PENALTY * Math.hypot(dx - global.dx, dy - global.dy);
+          // A block half outside the moved picture is not judged on the rest.
+          const cost = shiftedDifference(a, b, dx, dy, 1, Infinity, { x0, x1, y0, y1 }, 0.5) + LOCAL_SHIFT_PENALTY * Math.hypot(dx - global.dx, dy - global.dy);
           if (cost < best.cost) best = { dx, dy, cost };
         }
       }
