@@ -16,7 +16,7 @@ export function requestIdFor(req: IncomingMessage): string {
 
 const scopeOf = new WeakMap<FastifyRequest, AsyncResource>();
 
-/** Answered at debug level when they succeed (see customLogLevel). */
+/** Logged at debug level when they succeed (see the onResponse hook). */
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
@@ -43,9 +43,9 @@ export function registerObservability(fastify: FastifyInstance, deps: { logger: 
     else done();
   });
   fastify.addHook('onResponse', (request, reply, done) => {
-    // Unmatched URLs share one label: raw paths would make a series per scanner probe.
-    deps.metrics.httpRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     const status = reply.statusCode;
+    // Unmatched URLs share one label: raw paths would make a series per scanner probe.
+    deps.metrics.httpRequest(request.method, request.routeOptions.url ?? 'unmatched', status, reply.elapsedTime / 1000);
     // Probes and scrapes come every few seconds: at info they would drown the requests that matter.
     const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : QUIET_PATHS.has(request.url.split('?')[0]) ? 'debug' : 'info';
     if (deps.logger.isLevelEnabled(level)) {
