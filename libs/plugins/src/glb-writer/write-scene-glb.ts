@@ -16,7 +16,7 @@ export async function writeSceneGlb(scene: Scene): Promise<Buffer> {
   doc.getRoot().getAsset().generator = 'image-ar-service';
   const buffer = doc.createBuffer();
   const unlit = doc.createExtension(KHRMaterialsUnlit).setRequired(false);
-  const accessor = (type: 'VEC3' | 'VEC2' | 'SCALAR', array: Float32Array | Uint16Array | Uint32Array) =>
+  const accessor = (type: 'VEC3' | 'VEC2' | 'SCALAR', array: Float32Array<ArrayBuffer> | Uint16Array<ArrayBuffer> | Uint32Array<ArrayBuffer>) =>
     doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
 
   const textures = new Map<string, Texture>();
