@@ -11,6 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
+import { MAX_TEXTURE, photo12mp, stillFloor } from './still-inputs';
 import { framedPoster, normaliseImage, parsePresentation, pictureScene, resolveDimensions, writeSceneGlb, writeSceneUsdz } from '@app/plugins';
 
 /** Unframed (the default) and a framed variant (classic oak moulding, 3 in mat, lit matte picture). */
@@ -20,7 +21,6 @@ const VARIANTS = {
 } as const;
 
 const RUNS = Number(process.argv[2] ?? 15);
-const MAX_TEXTURE = 2048;
 
 function p50(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -28,11 +28,7 @@ function p50(xs: number[]): number {
 }
 
 async function makeInputs(): Promise<{ name: string; bytes: Buffer; format: 'jpeg' | 'png' }[]> {
-  // Noise, so the encoders do real work (a flat image compresses to nothing).
-  const photo = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: { r: 120, g: 140, b: 160 }, noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
-    .blur(1.2)
-    .jpeg({ quality: 90 })
-    .toBuffer();
+  const photo = await photo12mp();
   const w = 1600;
   const h = 1250;
   const rgba = Buffer.alloc(w * h * 4);
@@ -54,13 +50,6 @@ async function makeInputs(): Promise<{ name: string; bytes: Buffer; format: 'jpe
   ];
 }
 
-async function floor(bytes: Buffer, format: 'jpeg' | 'png'): Promise<number> {
-  const t = performance.now();
-  const s = sharp(bytes).resize({ width: MAX_TEXTURE, height: MAX_TEXTURE, fit: 'inside', withoutEnlargement: true });
-  await (format === 'jpeg' ? s.jpeg({ quality: 90, chromaSubsampling: '4:4:4' }) : s.png({ compressionLevel: 6, adaptiveFiltering: false })).toBuffer();
-  return performance.now() - t;
-}
-
 async function main(): Promise<void> {
   sharp.cache(false); // measure decoding every run, not libvips' operation cache
   const inputs = await makeInputs();
@@ -71,7 +60,7 @@ async function main(): Promise<void> {
       const stages: Record<string, number[]> = { normalise: [], scene: [], 'glb-writer': [], 'usdz-writer': [], total: [], floor: [] };
       let sizes = { texture: 0, glb: 0, usdz: 0 };
       for (let run = 0; run < RUNS + 1; run++) {
-        const f = await floor(input.bytes, input.format);
+        const f = await stillFloor(input.bytes, input.format);
         const t0 = performance.now();
         const img = await normaliseImage(input.bytes, { maxTexturePx: MAX_TEXTURE, maxInputPixels: 100_000_000 });
         const t1 = performance.now();

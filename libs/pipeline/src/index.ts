@@ -9,6 +9,7 @@ export * from './pipeline-definition';
 export * from './plugin';
 export * from './registry';
 export * from './runner';
+export * from './progress-writer';
 export * from './job-store.port';
 export * from './tokens';
 export * from './metrics.port';

@@ -50,7 +50,7 @@ describe('PipelineRunner', () => {
       stage('a', async (ctx) => { order.push('a'); return { n: Number(ctx.job.input.n) + 1 }; }),
       stage('b', async (ctx) => { order.push('b'); return { n: (ctx.outputs.a as { n: number }).n * 10 }; }),
       stage('c', async (ctx) => { order.push('c'); return { final: (ctx.outputs.b as { n: number }).n }; }),
-    ]);
+    ], undefined, { progressWriteIntervalMs: 0 });
     store.add({ id: 'j1', pipeline: 'p', input: { n: 1 } });
     await expect(runner.run('j1', { attempt: 1, maxAttempts: 3 })).resolves.toBe('completed');
     expect(order).toEqual(['a', 'b', 'c']);
@@ -62,6 +62,34 @@ describe('PipelineRunner', () => {
     expect(job.stageProgress).toEqual({ a: 1, b: 1, c: 1 });
   });
 
+  it('a quick job with the default write interval: its start and its end are written, what is between is merged away', async () => {
+    const { store, runner } = await setup([
+      stage('a', async (ctx) => { ctx.progress(0.5); return 1; }),
+      stage('b', async () => 2),
+      stage('c', async () => 3),
+    ]);
+    store.add({ id: 'j', pipeline: 'p' });
+    await runner.run('j', { attempt: 1, maxAttempts: 1 });
+    expect(store.history.map((h) => h.patch.status)).toEqual(['downloading', 'completed']);
+    expect(store.jobs.get('j')).toMatchObject({ status: 'completed', progress: 100, stageProgress: { a: 1, b: 1, c: 1 } });
+  });
+
+  it('a slower job still shows its progress and phase while it runs', async () => {
+    const seen: unknown[] = [];
+    const { store, runner } = await setup([
+      stage('a', async () => 1),
+      stage('b', async () => {
+        await new Promise((r) => setTimeout(r, 120));
+        seen.push({ ...store.jobs.get('j') });
+        return 2;
+      }),
+      stage('c', async () => 3),
+    ], undefined, { progressWriteIntervalMs: 50 });
+    store.add({ id: 'j', pipeline: 'p' });
+    await runner.run('j', { attempt: 1, maxAttempts: 1 });
+    expect(seen[0]).toMatchObject({ status: 'converting', stageProgress: { a: 1 } });
+  });
+
   it('records progress per stage, weighted, monotonically', async () => {
     const { store, runner } = await setup(
       [
@@ -69,6 +97,7 @@ describe('PipelineRunner', () => {
         stage('b', async (ctx) => { for (let i = 1; i <= 4; i++) ctx.progress(i / 4); return 2; }),
       ],
       [{ stage: 'a', phase: 'downloading', weight: 1 }, { stage: 'b', phase: 'converting', weight: 3 }],
+      { progressWriteIntervalMs: 0 },
     );
     store.add({ id: 'j', pipeline: 'p' });
     await runner.run('j', { attempt: 1, maxAttempts: 1 });

@@ -1,9 +1,10 @@
-import type { JobListener, JobStorePort, RunnableJob } from './job-store.port';
+import type { JobListener, JobPatch, JobStorePort, RunnableJob } from './job-store.port';
 import { classifyError, JOB_CANCELLED, JobCancelledError, toJobError, UserError, type JobErrorInfo } from './errors';
 import { isFinal, type JobStatus } from './job-state';
 import { stepId, type PipelineDefinition } from './pipeline-definition';
 import { NOOP_METRICS, type MetricsPort } from './metrics.port';
 import type { PipelineRegistry } from './registry';
+import { DEFAULT_PROGRESS_WRITE_INTERVAL_MS, ProgressWriter } from './progress-writer';
 import type { StageLogger } from './stage.port';
 
 /** Thrown by the runner to ask the queue for another attempt later. */
@@ -47,6 +48,11 @@ export interface RunnerDeps {
    * Default {@link DEFAULT_CANCEL_POLL_MS}.
    */
   cancelPollMs?: number;
+  /**
+   * Shortest time between two progress/status writes of a running job, ms; changes in between are merged
+   * ({@link ProgressWriter}). Default {@link DEFAULT_PROGRESS_WRITE_INTERVAL_MS}.
+   */
+  progressWriteIntervalMs?: number;
   /** Job outcomes and stage durations for operators. Default: none recorded. */
   metrics?: MetricsPort;
   /**
@@ -178,6 +184,7 @@ export class PipelineRunner {
     const signal = attempt.signal ?? new AbortController().signal;
     let status: JobStatus = def.steps[0].phase;
     let lastSaved = -1;
+    const writer = new ProgressWriter(store, job.id, this.deps.progressWriteIntervalMs ?? DEFAULT_PROGRESS_WRITE_INTERVAL_MS);
     const started = await store.update(job.id, {
       status,
       progress: 0,
@@ -188,6 +195,7 @@ export class PipelineRunner {
     });
     // Final since it was read (cancelled while queued): nothing to run.
     if (!started) return 'skipped';
+    writer.wrote();
     const runningJob = { ...job, attempts: attempt.attempt };
     const saved: Record<string, unknown> = { ...(job.checkpoints ?? {}) };
     const checkpoints = {
@@ -203,24 +211,22 @@ export class PipelineRunner {
     const cancel = new AbortController();
     const stopWatching = this.watchCancel(job.id, cancel);
     try {
-      for (const step of def.steps) {
+      for (const [index, step] of def.steps.entries()) {
         const sid = stepId(step);
         current = sid;
         if (cancel.signal.aborted) throw cancel.signal.reason;
         if (step.phase !== status) {
           status = step.phase;
-          await store.update(job.id, { status });
+          writer.set({ status });
         }
         const provider = registry.stage(step.stage);
-        let pending: Promise<unknown> = Promise.resolve();
         const report = (fraction: number): void => {
           fractions[sid] = Math.min(1, Math.max(0, Number.isFinite(fraction) ? fraction : 0));
           const progress = computeProgress(def, fractions);
-          // Persist only whole-percent changes so a chatty stage does not flood the database.
+          // Only whole-percent changes, and the writer merges those closer together than its interval.
           if (Math.floor(progress) > lastSaved) {
             lastSaved = Math.floor(progress);
-            const stageProgress = { ...fractions };
-            pending = pending.then(() => store.update(job.id, { progress, stageProgress })).catch(() => undefined);
+            writer.set({ progress, stageProgress: { ...fractions } });
           }
         };
         const timeoutMs = step.timeoutMs ?? provider.timeoutMs ?? this.deps.stageTimeoutMs ?? DEFAULT_STAGE_TIMEOUT_MS;
@@ -243,20 +249,23 @@ export class PipelineRunner {
         const output = await (this.deps.scope ? this.deps.scope(scope, runStage) : runStage());
         // Successful runs only: a failed stage's time says more about the failure than about the stage.
         this.metrics.stageFinished(sid, (performance.now() - stageStarted) / 1000);
-        await pending;
         outputs[sid] = output;
         fractions[sid] = 1;
         const progress = computeProgress(def, fractions);
         lastSaved = Math.floor(progress);
-        await store.update(job.id, { progress, stageProgress: { ...fractions } });
+        // The last stage's progress is the completion write's.
+        if (index < def.steps.length - 1) writer.set({ progress, stageProgress: { ...fractions } });
       }
       current = undefined;
+      // Nothing of the running job may be written after its final state.
+      await writer.settle();
       const resultStep = def.resultFrom ?? stepId(def.steps[def.steps.length - 1]);
       const raw = outputs[resultStep];
       const result = (raw && typeof raw === 'object' ? raw : { value: raw }) as Record<string, unknown>;
       const applied = await store.update(job.id, {
         status: 'completed',
         progress: 100,
+        stageProgress: { ...fractions },
         result,
         error: null,
         finishedAt: new Date(),
@@ -267,8 +276,9 @@ export class PipelineRunner {
       }
       return 'completed';
     } catch (err) {
+      await writer.settle();
       // Cancelled: whatever the stage threw on its way out (often an `aborted` error), the job is cancelled.
-      if (cancel.signal.aborted) return this.fail(runningJob, cancel.signal.reason, undefined);
+      if (cancel.signal.aborted) return this.fail(runningJob, cancel.signal.reason, undefined, { stageProgress: { ...fractions } });
       const cls = classifyError(err);
       if (cls === 'operational' && attempt.attempt < attempt.maxAttempts && !signal.aborted) {
         const reason = toJobError(err, current);
@@ -281,7 +291,7 @@ export class PipelineRunner {
         await store.update(job.id, { status: 'queued' });
         throw new RetryLaterError(job.id, toJobError(err, current));
       }
-      return this.fail(runningJob, err, current);
+      return this.fail(runningJob, err, current, { stageProgress: { ...fractions } });
     } finally {
       stopWatching();
     }
@@ -315,7 +325,8 @@ export class PipelineRunner {
     };
   }
 
-  private async fail(job: RunnableJob, err: unknown, stage: string | undefined): Promise<RunOutcome> {
+  /** `also`: the running job's last progress, which its coalesced writes may not have saved yet. */
+  private async fail(job: RunnableJob, err: unknown, stage: string | undefined, also: JobPatch = {}): Promise<RunOutcome> {
     const error = toJobError(err, stage);
     if (classifyError(err) === 'bug') {
       this.deps.log.error('runner: job failed with an unexpected error', {
@@ -324,7 +335,7 @@ export class PipelineRunner {
         error: err instanceof Error ? err.stack ?? err.message : String(err),
       });
     }
-    const applied = await this.deps.store.update(job.id, { status: 'failed', error, finishedAt: new Date() });
+    const applied = await this.deps.store.update(job.id, { ...also, status: 'failed', error, finishedAt: new Date() });
     if (applied) {
       this.metrics.jobFinished(job.kind, error.code === JOB_CANCELLED ? 'cancelled' : 'failed');
       await this.notify((l) => l.onFailed?.(job, error));

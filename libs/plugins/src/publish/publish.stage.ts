@@ -37,16 +37,18 @@ export async function storeModelFiles(storage: StoragePort, stage: string, jobId
     ['usdz', `${base}/model.usdz`, b.usdz, CONTENT_TYPES.usdz],
     ['poster', `${base}/poster.${b.poster.ext}`, b.poster.image, b.poster.mime],
   ];
-  const files = {} as StillImageResult['files'];
-  for (const [i, [name, key, body, type]] of items.entries()) {
+  // Written side by side: the writes and their hashing overlap instead of queueing one after another.
+  let done = 0;
+  const stored = await Promise.all(items.map(async ([name, key, body, type]) => {
     try {
       await storage.put(key, body, type);
     } catch (e) {
       throw new OperationalError('storage_unavailable', `${stage}: could not store ${name}: ${(e as Error).message}`);
     }
-    files[name] = { key, bytes: body.length, content_type: type };
-    progress((i + 1) / items.length);
-  }
+    progress(++done / items.length);
+    return [name, { key, bytes: body.length, content_type: type }] as const;
+  }));
+  const files = Object.fromEntries(stored) as StillImageResult['files'];
   return files;
 }
 

@@ -1,0 +1,69 @@
+/**
+ * What the service benches share: start the built API (or worker) as a child process, wait for it, call it,
+ * and make a throwaway Postgres database.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+export const PG_ADMIN = 'postgres://postgres@127.0.0.1:5432/postgres';
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const round = (v: number, d = 1) => Math.round(v * 10 ** d) / 10 ** d;
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Spawns `dist/apps/<entry>/src/main.js` with a minimal environment plus `env`. */
+export function spawnEntry(entry: 'api' | 'worker', env: Record<string, string>, args: string[] = []): ChildProcess {
+  return spawn(process.execPath, [join(__dirname, `../apps/${entry}/src/main.js`), ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+export async function waitHealthy(base: string, proc: ChildProcess, path = '/healthz'): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (proc.exitCode !== null) throw new Error(`the process exited ${proc.exitCode}`);
+    try {
+      if ((await fetch(`${base}${path}`)).ok) return;
+    } catch {
+      /* not yet */
+    }
+    await sleep(100);
+  }
+  throw new Error(`${base} did not start`);
+}
+
+export async function callJson(base: string, method: string, path: string, key: string, body?: unknown): Promise<any> {
+  const r = await fetch(base + path, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
+  return r.json();
+}
+
+/** Starts the API on a random port with the owner key given; makes a user with credits and a key for it. */
+export async function startApi(owner: string, env: Record<string, string>, args: string[] = []) {
+  const port = 43000 + Math.floor(Math.random() * 2000);
+  const base = `http://127.0.0.1:${port}`;
+  const proc = spawnEntry('api', { PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, OWNER_API_KEY: owner, ...env }, args);
+  await waitHealthy(base, proc);
+  const user = await callJson(base, 'POST', '/api/admin/users', owner, { email: `bench-${Date.now()}@example.com`, credits: 1000 });
+  const { key } = await callJson(base, 'POST', `/api/admin/users/${user.id}/keys`, owner, {});
+  return { proc, base, key: key as string };
+}
+
+export async function createDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const { Client } = await import('pg');
+  const name = `${prefix}_${Date.now()}`;
+  const admin = new Client({ connectionString: PG_ADMIN });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(PG_ADMIN);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new Client({ connectionString: PG_ADMIN });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
