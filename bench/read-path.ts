@@ -8,14 +8,14 @@
  * open loop at 200 requests/s for latency p50/p99. Rounds alternate floor and service so that the machine's
  * noise hits both. Results: bench/results/read-path.json.
  */
-import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { callJson, createDatabase, median, round, sleep, startApi } from './bench-service';
 
-const PG_ADMIN = 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = 'redis://127.0.0.1:6379/7';
 const OWNER = 'owner-key-for-the-read-path-bench';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -25,8 +25,6 @@ const RATE = 200;
 
 type LoadResult = { requests: number; rps: number; errors: number; p50_ms: number; p99_ms: number };
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const round = (v: number, d = 1) => Math.round(v * 10 ** d) / 10 ** d;
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 // ---------------------------------------------------------------------------------------------- children
@@ -100,68 +98,19 @@ function runChild<T>(args: string[]): Promise<T> {
   });
 }
 
-async function waitHealthy(base: string, proc: ChildProcess): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (proc.exitCode !== null) throw new Error(`the API exited ${proc.exitCode}`);
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return;
-    } catch {
-      /* not yet */
-    }
-    await sleep(100);
-  }
-  throw new Error('the API did not start');
-}
-
-async function json(base: string, method: string, path: string, key: string, body?: unknown): Promise<any> {
-  const r = await fetch(base + path, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
-  return r.json();
-}
-
-/** Starts the API, makes a user, a key and one (queued) job; returns what the load needs. */
+/** Starts the API with a user, a key and one (queued) job; returns what the load needs. */
 async function startService(env: Record<string, string>, args: string[]) {
-  const port = 43000 + Math.floor(Math.random() * 2000);
-  const base = `http://127.0.0.1:${port}`;
-  const proc = spawn(process.execPath, [join(__dirname, '../apps/api/src/main.js'), ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, OWNER_API_KEY: OWNER, LOG_LEVEL: 'warn', RATE_LIMIT_PER_KEY: '1000000', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  await waitHealthy(base, proc);
-  const user = await json(base, 'POST', '/api/admin/users', OWNER, { email: `bench-${Date.now()}@example.com`, credits: 10 });
-  const { key } = await json(base, 'POST', `/api/admin/users/${user.id}/keys`, OWNER, {});
-  const { job_id } = await json(base, 'POST', '/api/v1/convert', key, { image_url: 'https://example.com/picture.jpg' });
-  return { proc, base, key, jobId: job_id as string };
+  const api = await startApi(OWNER, { RATE_LIMIT_PER_KEY: '1000000', ...env }, args);
+  const { job_id } = await callJson(api.base, 'POST', '/api/v1/convert', api.key, { image_url: 'https://example.com/picture.jpg' });
+  return { ...api, jobId: job_id as string };
 }
-
-async function createDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const { Client } = await import('pg');
-  const name = `ar_bench_read_${Date.now()}`;
-  const admin = new Client({ connectionString: PG_ADMIN });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const url = new URL(PG_ADMIN);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new Client({ connectionString: PG_ADMIN });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function measure(url: string, key: string) {
   return runChild<LoadResult>(['--load', url, key, 'closed', String(CONNECTIONS), String(SECONDS)]);
 }
 
 async function main(): Promise<void> {
-  const db = await createDatabase();
+  const db = await createDatabase('ar_bench_read');
   const dataDir = mkdtempSync(join(tmpdir(), 'ar-bench-read-'));
   const started: ChildProcess[] = [];
   try {

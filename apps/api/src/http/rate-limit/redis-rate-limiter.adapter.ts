@@ -1,19 +1,25 @@
 import IORedis, { type Redis } from 'ioredis';
 import type { RateLimitDecision, RateLimiterPort } from './rate-limiter.port';
+import { TokenLeases } from './token-leases';
 
-// INCR and the window's expiry in one atomic step, so concurrent API processes count exactly.
+// INCRBY and the window's expiry in one atomic step, so concurrent API processes count exactly.
 const SCRIPT = `
-local c = redis.call('INCR', KEYS[1])
-if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local c = redis.call('INCRBY', KEYS[1], ARGV[2])
+if c == tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {c, ttl}`;
 
 const COMMAND_TIMEOUT_MS = 150;
 
-/** Fixed windows in Redis, shared by every API process of a scaled deployment. */
+/**
+ * Fixed windows in Redis, shared by every API process of a scaled deployment. Counts are taken in leases
+ * ({@link TokenLeases}): a busy key costs one Redis round trip per lease of up to 32 requests, not one per
+ * request, and the processes together still never let more than the limit through.
+ */
 export class RedisRateLimiter implements RateLimiterPort {
   private readonly redis: Redis;
+  private readonly leases: TokenLeases;
 
   constructor(redisUrl: string, private readonly namespace: string) {
     // A Redis that is down refuses at once (no offline queue); one that hangs is given up on after
@@ -30,12 +36,12 @@ export class RedisRateLimiter implements RateLimiterPort {
     // EVALSHA with the script's hash (ioredis falls back to EVAL once per connection): the script is not
     // sent with every request.
     this.redis.defineCommand('arRateLimit', { numberOfKeys: 1, lua: SCRIPT });
+    const command = (this.redis as unknown as { arRateLimit(key: string, windowMs: string, n: string): Promise<[number, number]> }).arRateLimit;
+    this.leases = new TokenLeases((bucket, n, windowMs) => command.call(this.redis, `${this.namespace}:ratelimit:${bucket}`, String(windowMs), String(n)));
   }
 
-  async consume(bucket: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
-    const command = (this.redis as unknown as { arRateLimit(key: string, windowMs: string): Promise<[number, number]> }).arRateLimit;
-    const [count, ttl] = await command.call(this.redis, `${this.namespace}:ratelimit:${bucket}`, String(windowMs));
-    return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetMs: ttl };
+  consume(bucket: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
+    return this.leases.consume(bucket, limit, windowMs);
   }
 
   async close(): Promise<void> {
