@@ -29,7 +29,11 @@ describe('accounts, keys and the admin API', () => {
   it('creates users and shows a new key once, with a display prefix', async () => {
     const { user, key } = await newUser('ada@example.com', 20);
     expect(user).toEqual({ id: expect.stringMatching(/^usr_/), email: 'ada@example.com', name: 'Ada', credits: 20, showcase_slots: 2 });
-    expect(key).toEqual({ id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^sk_live_[A-Za-z0-9]{32,}$/), prefix: key.key.slice(0, 12) });
+    expect(key).toEqual({
+      id: expect.stringMatching(/^key_/), object: 'api_key', key: expect.stringMatching(/^sk_live_[A-Za-z0-9]{32,}$/), prefix: key.key.slice(0, 12),
+      // No body: a full key, as before scopes existed.
+      name: null, scope: 'full', allowed_origins: [], created_at: expect.any(String), last_used_at: null,
+    });
     const dup = await owner.req('POST', '/api/admin/users', { email: 'ADA@example.com' });
     expect(dup.status).toBe(409);
     const bad = await owner.req('POST', '/api/admin/users', { email: 'nope' });

@@ -125,6 +125,33 @@ describe('@image-ar/client against the service', () => {
     await expect(verifyWebhook(cb.body, cb.headers as Record<string, string>, secret, { now: Date.now() + 600_000 })).rejects.toThrow(/timestamp/);
   });
 
+  it('self-service: keys with scopes, the jobs list, showcases listed, changed and deleted', async () => {
+    const user = await new Api(base, OWNER).req('POST', '/api/admin/users', { email: `client-self-${Date.now()}@example.com`, credits: 20, showcase_slots: 1 });
+    const first = await new Api(base, OWNER).req('POST', `/api/admin/users/${user.body.id}/keys`);
+    const me = new ImageArClient({ baseUrl: base, apiKey: first.body.key, fetch: checkedFetch });
+    const ro = await me.createKey({ name: 'reader', scope: 'read_only' });
+    expect(ro).toMatchObject({ scope: 'read_only', name: 'reader', key: expect.stringMatching(/^sk_live_/) });
+    expect((await me.listKeys()).map((k) => k.scope).sort()).toEqual(['full', 'read_only']);
+    const reader = new ImageArClient({ baseUrl: base, apiKey: ro.key, fetch: checkedFetch });
+    const refused = await reader.convert({ image_url: `${media.base}/street.jpg` }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 403, code: 'insufficient_scope' });
+
+    const job = await me.convert({ image_url: `${media.base}/street.jpg` });
+    await me.waitForJob(job.job_id, { timeoutMs: 60_000, intervalMs: 100 });
+    const jobs = await reader.listJobs({ kind: 'convert', limit: 10 });
+    expect(jobs).toMatchObject({ has_more: false, next_cursor: null, data: [{ job_id: job.job_id, kind: 'convert', status: 'completed' }] });
+
+    const sc = await me.createShowcase({ description: 'before' });
+    expect((await reader.listShowcases()).data.map((s) => s.id)).toEqual([sc.id]);
+    expect(await me.updateShowcase(sc.id, { description: 'after', layout_choice: 'minimal' })).toMatchObject({ description: 'after', layout_choice: 'minimal' });
+    await me.deleteShowcase(sc.id);
+    expect((await me.listShowcases()).data).toEqual([]);
+
+    await expect(me.revokeKey(first.body.id)).rejects.toMatchObject({ status: 409, code: 'last_full_key' });
+    await me.revokeKey(ro.id);
+    await expect(reader.me()).rejects.toMatchObject({ status: 401 });
+  });
+
   it('the generated client reaches every route, typed', async () => {
     const { data, response } = await owner.api.GET('/api/v2/animated-ar/options');
     expect(response.status).toBe(200);

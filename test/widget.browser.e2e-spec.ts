@@ -17,6 +17,8 @@ let site: Server;
 let siteBase: string;
 let browser: Browser;
 let existingJob: string;
+/** A user's `widget` key allowed from siteBase only (the key a real page would carry). */
+let widgetKey: string;
 
 /** A customer's page on another origin: attributes and the JS API, both variants, and a failing image. */
 function customerPage(): string {
@@ -48,6 +50,14 @@ function customerPage(): string {
 </body></html>`;
 }
 
+/** A page with a widget key: converts from its allowed origin; the same page on another origin is refused. */
+function widgetKeyPage(): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Shop</title></head><body>
+<div id="wk-image" style="width:360px;height:270px" data-service-image="${media.base}/street.jpg" data-service-key="${widgetKey}" data-service-variant="static"></div>
+<script src="${api.base}/api/v1/widget.js"></script>
+</body></html>`;
+}
+
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   media = await startMediaServer();
@@ -58,12 +68,15 @@ beforeAll(async () => {
   existingJob = (await api.req('POST', '/api/v1/convert', { image_url: `${media.base}/street.jpg` })).body.job_id;
   await api.waitStatus(existingJob, ['completed']);
   // "localhost" here and 127.0.0.1 for the API: two origins, so every call is cross-origin.
-  site = createServer((_req, res) => {
+  site = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(customerPage());
+    res.end(req.url === '/widget-key' ? widgetKeyPage() : customerPage());
   });
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
   siteBase = `http://localhost:${(site.address() as AddressInfo).port}`;
+  const user = await api.req('POST', '/api/admin/users', { email: 'widget-page@example.com' });
+  const full = new Api(api.base, (await api.req('POST', `/api/admin/users/${user.body.id}/keys`)).body.key);
+  widgetKey = (await full.req('POST', '/api/v2/keys', { name: 'shop page', scope: 'widget', allowed_origins: [siteBase] })).body.key;
   browser = await launchChromium();
 });
 afterAll(async () => {
@@ -141,6 +154,20 @@ describe('widget in real headless Chromium, from another origin', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'desktop-shop.png'), fullPage: true });
     await context.close();
   }, 120_000); // three software-rendered WebGL viewers, each waited for until loaded: slow on a busy 2-core machine
+
+  it('converts with a widget key from its allowed origin, and is refused on any other origin', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${siteBase}/widget-key`);
+    await page.waitForSelector('#wk-image[data-ar-state="done"]', { timeout: 30_000 });
+    // The same page served from 127.0.0.1 instead of localhost: another origin, which the key does not allow.
+    const elsewhere = await context.newPage();
+    await elsewhere.goto(`${siteBase.replace('localhost', '127.0.0.1')}/widget-key`);
+    await elsewhere.waitForSelector('#wk-image[data-ar-state="error"]', { timeout: 30_000 });
+    const text = await elsewhere.locator('#wk-image').evaluate((el) => el.shadowRoot!.querySelector('[role="alert"]')!.textContent);
+    expect(text).toContain('this widget key is not allowed from origin http://127.0.0.1:');
+    await context.close();
+  });
 
   it('shows a clear error state for an image that cannot be converted', async () => {
     const context = await browser.newContext();

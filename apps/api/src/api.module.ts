@@ -4,6 +4,7 @@ import { CoreModule, WorkerModule } from '@app/runtime';
 import { AccountsService } from './accounts/accounts.service';
 import { AdminController } from './accounts/admin.controller';
 import { V2AccountController } from './accounts/v2-account.controller';
+import { V2KeysController } from './accounts/v2-keys.controller';
 import { AssetsController } from './embed/assets.controller';
 import { EmbedController } from './embed/embed.controller';
 import { EmbedService } from './embed/embed.service';
@@ -40,7 +41,7 @@ export class ApiModule {
       module: ApiModule,
       imports: [CoreModule.forRoot(config), ...(config.role === 'all' ? [WorkerModule] : [])],
       controllers: [
-        HealthController, V1Controller, FilesController, EmbedController, AssetsController, AdminController, V2AccountController,
+        HealthController, V1Controller, FilesController, EmbedController, AssetsController, AdminController, V2AccountController, V2KeysController,
         ShowcasesController, V2JobsController, AnimatedArController, ShowcasePageController, AdminJobsController,
       ],
       providers: [

@@ -6,6 +6,8 @@ describe('admin CLI arguments', () => {
       method: 'POST', path: '/api/admin/users', body: { email: 'a@b.co', name: 'Ada L', credits: 12.5, showcase_slots: 2 },
     });
     expect(toRequest(parseArgs(['keys:create', 'usr_abc']))).toEqual({ method: 'POST', path: '/api/admin/users/usr_abc/keys' });
+    expect(toRequest(parseArgs(['keys:create', 'usr_abc', '--name', 'shop', '--scope', 'widget', '--origins', 'https://a.example, https://b.example'])))
+      .toEqual({ method: 'POST', path: '/api/admin/users/usr_abc/keys', body: { name: 'shop', scope: 'widget', allowed_origins: ['https://a.example', 'https://b.example'] } });
     expect(toRequest(parseArgs(['keys:revoke', 'key_1']))).toEqual({ method: 'DELETE', path: '/api/admin/keys/key_1' });
     expect(toRequest(parseArgs(['users', 'delete', 'usr_abc']))).toEqual({ method: 'DELETE', path: '/api/admin/users/usr_abc' });
     expect(toRequest(parseArgs(['credits:grant', 'usr_a', '3.3', '--reason', 'promo']))).toEqual({

@@ -4,7 +4,9 @@ export const USAGE = `Usage: npm run admin -- <command> [options]
 
 Commands (all call the admin API with the owner key):
   users:create --email <email> [--name <name>] [--credits <n>] [--slots <n>]
-  keys:create <user_id>                 create an API key (shown once)
+  keys:create <user_id> [--name <name>] [--scope full|read_only|widget] [--origins <o1,o2>]
+                                        create an API key (shown once); --origins: a widget key's
+                                        allowed origins, comma-separated (https://shop.example.com)
   keys:revoke <key_id>
   credits:grant <user_id> <amount> [--reason <text>]
   usage <user_id> [--limit <n>] [--before <entry_id>]
@@ -32,7 +34,7 @@ export interface ParsedArgs {
   flags: Record<string, string>;
 }
 
-const FLAGS = new Set(['email', 'name', 'credits', 'slots', 'reason', 'limit', 'before', 'url', 'key', 'idempotency-key', 'status', 'user', 'since']);
+const FLAGS = new Set(['email', 'name', 'credits', 'slots', 'reason', 'limit', 'before', 'url', 'key', 'idempotency-key', 'status', 'user', 'since', 'scope', 'origins']);
 /** Flags that take no value. */
 const SWITCHES = new Set(['json']);
 /** Commands with subcommands (`jobs list`), named by both words from here on. */
@@ -111,8 +113,15 @@ export function toRequest(args: ParsedArgs, now = Date.now()): Request {
       if (f.slots !== undefined) body.showcase_slots = number('--slots', f.slots);
       return { method: 'POST', path: '/api/admin/users', body };
     }
-    case 'keys:create':
-      return { method: 'POST', path: `/api/admin/users/${seg(need(args, 1, '<user_id>')[0])}/keys` };
+    case 'keys:create': {
+      const path = `/api/admin/users/${seg(need(args, 1, '<user_id>')[0])}/keys`;
+      const body: Record<string, unknown> = {};
+      if (f.name !== undefined) body.name = f.name;
+      if (f.scope !== undefined) body.scope = f.scope;
+      if (f.origins !== undefined) body.allowed_origins = f.origins.split(',').map((o) => o.trim()).filter(Boolean);
+      // No options: no body, as before scopes (a full key).
+      return Object.keys(body).length ? { method: 'POST', path, body } : { method: 'POST', path };
+    }
     case 'keys:revoke':
       return { method: 'DELETE', path: `/api/admin/keys/${seg(need(args, 1, '<key_id>')[0])}` };
     case 'credits:grant': {

@@ -88,7 +88,12 @@ export interface AppConfig {
   /** Pricing policy: 'default', 'free' or a module path (resolved against CONFIG_FILE's folder). */
   pricing: { policy: string; options: Record<string, unknown> };
   /** Requests per window per key; 0 = unlimited. Shared through Redis in scaled mode. */
-  rateLimit: { perKey: number; owner: number; windowMs: number };
+  rateLimit: { perKey: number; owner: number; widget: number; windowMs: number };
+  /**
+   * Console sign-in: idle session lifetime, invite lifetime (7 days), cookies marked Secure (PUBLIC_BASE_URL
+   * is https), and sign-in attempts per 15-minute window per account and per client IP.
+   */
+  console: { sessionIdleMs: number; inviteTtlMs: number; secureCookies: boolean; loginPerAccount: number; loginPerIp: number; loginWindowMs: number };
   /** How long a per-user key found in the database is trusted from memory (ms; 0 = never). */
   apiKeyCacheTtlMs: number;
   idempotency: { ttlMs: number };

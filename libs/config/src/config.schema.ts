@@ -65,7 +65,14 @@ export const envSchema = z.object({
   RATE_LIMIT_PER_KEY: int(0, 1_000_000).default(600),
   /** Requests per window for the owner shared key; 0 = unlimited (operators' own systems). */
   RATE_LIMIT_OWNER: int(0, 1_000_000).default(0),
+  /** Requests per window for a `widget` key (it sits in public HTML, so it gets less than a full key); 0 turns it off. */
+  RATE_LIMIT_WIDGET: int(0, 1_000_000).default(120),
   RATE_LIMIT_WINDOW_S: int(1, 3600).default(60),
+  /** Console: a session ends after this many hours without a request. */
+  CONSOLE_SESSION_IDLE_H: int(1, 24 * 90).default(24 * 7),
+  /** Console sign-in attempts per 15 minutes, per account and per client IP (failed or not). */
+  CONSOLE_LOGIN_PER_ACCOUNT: int(1, 10_000).default(10),
+  CONSOLE_LOGIN_PER_IP: int(1, 100_000).default(50),
   /** Per-user keys found are kept in memory this long (0 = look up every request); revocation drops them at once. */
   API_KEY_CACHE_TTL_S: int(0, 3600).default(30),
   UPLOAD_MAX_FILE_BYTES: int(1024, 500 * 1024 * 1024).default(25 * 1024 * 1024),

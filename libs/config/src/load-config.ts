@@ -170,7 +170,16 @@ export function loadConfig(
       policy: e.PRICING_POLICY ? (e.PRICING_POLICY.startsWith('.') ? resolve(cwd, e.PRICING_POLICY) : e.PRICING_POLICY) : file.pricing.policy,
       options: file.pricing.options,
     },
-    rateLimit: { perKey: e.RATE_LIMIT_PER_KEY, owner: e.RATE_LIMIT_OWNER, windowMs: e.RATE_LIMIT_WINDOW_S * 1000 },
+    rateLimit: { perKey: e.RATE_LIMIT_PER_KEY, owner: e.RATE_LIMIT_OWNER, widget: e.RATE_LIMIT_WIDGET, windowMs: e.RATE_LIMIT_WINDOW_S * 1000 },
+    console: {
+      sessionIdleMs: e.CONSOLE_SESSION_IDLE_H * 3600_000,
+      inviteTtlMs: 7 * 24 * 3600_000,
+      // Behind https the browser must never send the session cookie over plain http.
+      secureCookies: publicBaseUrl.startsWith('https:'),
+      loginPerAccount: e.CONSOLE_LOGIN_PER_ACCOUNT,
+      loginPerIp: e.CONSOLE_LOGIN_PER_IP,
+      loginWindowMs: 15 * 60_000,
+    },
     apiKeyCacheTtlMs: e.API_KEY_CACHE_TTL_S * 1000,
     idempotency: { ttlMs: e.IDEMPOTENCY_TTL_HOURS * 3600_000 },
     showcases: { maxFileBytes: e.UPLOAD_MAX_FILE_BYTES, maxFilesPerRequest: e.UPLOAD_MAX_FILES, maxItems: e.SHOWCASE_MAX_ITEMS },

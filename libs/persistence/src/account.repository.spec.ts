@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { openPglite, openPostgres } from '../../../test/support/data-sources';
-import { AccountRepository, InsufficientCreditsError } from './index';
+import { AccountRepository, InsufficientCreditsError, LastFullKeyError } from './index';
 
 describe.each([
   ['PGlite (embedded)', openPglite],
@@ -21,14 +21,27 @@ describe.each([
 
   it('stores keys by hash, finds live ones, and revokes', async () => {
     const u = await accounts.createUser({ email: `k${Date.now()}@example.com`, name: 'K' });
-    const key = await accounts.addKey(u.id, 'a'.repeat(64), 'sk_live_abcd');
-    expect(key).toMatchObject({ user_id: u.id, prefix: 'sk_live_abcd', revoked_at: null });
+    const key = await accounts.addKey(u.id, { keyHash: 'a'.repeat(64), prefix: 'sk_live_abcd' });
+    expect(key).toMatchObject({ user_id: u.id, prefix: 'sk_live_abcd', revoked_at: null, scope: 'full', name: null, allowed_origins: [] });
     expect((await accounts.findLiveKey('a'.repeat(64)))!.last_used_at).toBeNull();
     await accounts.touchKey(key.id);
     expect((await accounts.findLiveKey('a'.repeat(64)))!.last_used_at).toBeInstanceOf(Date);
     expect(await accounts.revokeKey(key.id)).toBe(true);
     expect(await accounts.findLiveKey('a'.repeat(64))).toBeNull();
     expect(await accounts.revokeKey('key_nope')).toBe(false);
+  });
+
+  it('keeps scope, name and origins, lists live keys and keeps the last full key unless forced', async () => {
+    const u = await accounts.createUser({ email: `s${Date.now()}@example.com` });
+    const full = await accounts.addKey(u.id, { keyHash: 'b'.repeat(64), prefix: 'sk_live_bbbb', name: 'server' });
+    const widget = await accounts.addKey(u.id, { keyHash: 'c'.repeat(64), prefix: 'sk_live_cccc', name: 'shop', scope: 'widget', allowedOrigins: ['https://shop.example'] });
+    expect(await accounts.findLiveKey('c'.repeat(64))).toMatchObject({ id: widget.id, scope: 'widget', name: 'shop', allowed_origins: ['https://shop.example'] });
+    expect((await accounts.listLiveKeys(u.id)).map((k) => k.id).sort()).toEqual([full.id, widget.id].sort());
+    await expect(accounts.revokeUserKey(u.id, full.id, { force: false })).rejects.toBeInstanceOf(LastFullKeyError);
+    expect(await accounts.revokeUserKey(u.id, widget.id, { force: false })).toBe(true);
+    expect(await accounts.revokeUserKey('usr_other', full.id, { force: true })).toBe(false);
+    expect(await accounts.revokeUserKey(u.id, full.id, { force: true })).toBe(true);
+    expect(await accounts.listLiveKeys(u.id)).toEqual([]);
   });
 
   it('grants, charges once per job and purpose, refunds once, exact to 0.01', async () => {

@@ -12,13 +12,37 @@ export interface UserRow {
   created_at: Date;
 }
 
+/** What a key may do: `full` everything, `read_only` reads, `widget` reads and free v1 conversions from its allowed origins. */
+export const KEY_SCOPES = ['full', 'read_only', 'widget'] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
+
 export interface ApiKeyRow {
   id: string;
   user_id: string;
   prefix: string;
+  name: string | null;
+  scope: KeyScope;
+  /** Origins (`scheme://host[:port]`) a widget key may be used from; empty for other scopes. */
+  allowed_origins: string[];
   created_at: Date;
   last_used_at: Date | null;
   revoked_at: Date | null;
+}
+
+export interface NewApiKey {
+  keyHash: string;
+  prefix: string;
+  name?: string | null;
+  scope?: KeyScope;
+  allowedOrigins?: string[];
+}
+
+/** Revoking would leave the user without a full key (and so without key management): refused unless forced. */
+export class LastFullKeyError extends Error {
+  constructor(readonly keyId: string) {
+    super(`key ${keyId} is the last full key of its user`);
+    this.name = 'LastFullKeyError';
+  }
 }
 
 export interface LedgerRow {
@@ -59,6 +83,13 @@ async function debit(m: Pick<EntityManager, 'query'>, userId: string, cents: num
 }
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+const KEY_COLUMNS = `"id", "user_id", "prefix", "name", "scope", "allowed_origins", "created_at", "last_used_at", "revoked_at"`;
+
+function apiKey(r: Record<string, unknown>): ApiKeyRow {
+  const origins = typeof r.allowed_origins === 'string' ? JSON.parse(r.allowed_origins) : r.allowed_origins;
+  return { ...(r as unknown as ApiKeyRow), allowed_origins: Array.isArray(origins) ? origins : [] };
+}
 
 function user(r: Record<string, unknown>): UserRow {
   return { ...(r as unknown as UserRow), credits_cents: Number(r.credits_cents), showcase_slots: Number(r.showcase_slots) };
@@ -103,22 +134,44 @@ export class AccountRepository {
     return rows[0] ? user(rows[0]) : null;
   }
 
-  async addKey(userId: string, keyHash: string, prefix: string): Promise<ApiKeyRow> {
+  async addKey(userId: string, key: NewApiKey): Promise<ApiKeyRow> {
     const rows = await this.ds.query(
-      `INSERT INTO "api_keys" ("id", "user_id", "key_hash", "prefix") VALUES ($1, $2, $3, $4)
-       RETURNING "id", "user_id", "prefix", "created_at", "last_used_at", "revoked_at"`,
-      [randomId('key'), userId, keyHash, prefix],
+      `INSERT INTO "api_keys" ("id", "user_id", "key_hash", "prefix", "name", "scope", "allowed_origins") VALUES ($1, $2, $3, $4, $5, $6, $7)
+       RETURNING ${KEY_COLUMNS}`,
+      [randomId('key'), userId, key.keyHash, key.prefix, key.name ?? null, key.scope ?? 'full', JSON.stringify(key.allowedOrigins ?? [])],
     );
-    return rows[0];
+    return apiKey(rows[0]);
   }
 
   /** The live (not revoked) key with this hash, read only: the API caches it (see ApiKeyCache). */
   async findLiveKey(keyHash: string): Promise<ApiKeyRow | null> {
-    const rows = await this.ds.query(
-      `SELECT "id", "user_id", "prefix", "created_at", "last_used_at", "revoked_at" FROM "api_keys" WHERE "key_hash" = $1 AND "revoked_at" IS NULL`,
-      [keyHash],
-    );
-    return (rows[0] as ApiKeyRow | undefined) ?? null;
+    const rows = await this.ds.query(`SELECT ${KEY_COLUMNS} FROM "api_keys" WHERE "key_hash" = $1 AND "revoked_at" IS NULL`, [keyHash]);
+    return rows[0] ? apiKey(rows[0]) : null;
+  }
+
+  /** A user's live keys, newest first. */
+  async listLiveKeys(userId: string): Promise<ApiKeyRow[]> {
+    const rows = await this.ds.query(`SELECT ${KEY_COLUMNS} FROM "api_keys" WHERE "user_id" = $1 AND "revoked_at" IS NULL ORDER BY "created_at" DESC, "id" DESC`, [userId]);
+    return rows.map(apiKey);
+  }
+
+  /**
+   * Revokes one of a user's live keys; false when the user has no such live key. Unless `force`, throws
+   * {@link LastFullKeyError} when it is the user's last live full key. The user row is locked while the
+   * full keys are counted, so two concurrent calls cannot each revoke one of the last two.
+   */
+  async revokeUserKey(userId: string, keyId: string, { force }: { force: boolean }): Promise<boolean> {
+    return this.ds.transaction(async (m) => {
+      await m.query(`SELECT "id" FROM "users" WHERE "id" = $1 FOR UPDATE`, [userId]);
+      const rows = await m.query(`SELECT "scope" FROM "api_keys" WHERE "id" = $1 AND "user_id" = $2 AND "revoked_at" IS NULL`, [keyId, userId]);
+      if (!rows[0]) return false;
+      if (rows[0].scope === 'full' && !force) {
+        const n = await m.query(`SELECT count(*) AS n FROM "api_keys" WHERE "user_id" = $1 AND "scope" = 'full' AND "revoked_at" IS NULL`, [userId]);
+        if (Number(n[0].n) <= 1) throw new LastFullKeyError(keyId);
+      }
+      await m.query(`UPDATE "api_keys" SET "revoked_at" = now() WHERE "id" = $1`, [keyId]);
+      return true;
+    });
   }
 
   /** Marks a key used now. */

@@ -60,7 +60,7 @@ describe.each([
 
   it('deletes a user with keys, showcases and jobs, keeping the ledger anonymised', async () => {
     const u = await accounts.createUser({ email: `del${Date.now()}@x.co`, showcaseSlots: 1 });
-    await accounts.addKey(u.id, 'a'.repeat(64), 'sk_live_aaaa');
+    await accounts.addKey(u.id, { keyHash: 'a'.repeat(64), prefix: 'sk_live_aaaa' });
     await accounts.grant(u.id, 5000, 'welcome');
     const showcases = new ShowcaseRepository(ds);
     const sc = await showcases.create({ ownerId: u.id, layout: 'branded', logoUrl: null, description: null, customLinks: [], branding: {} }, [{ source: 'url', sourceUrl: 'https://example.com/a.jpg' }], { enforceSlots: true, showcaseCents: 500, pictureCents: 200 }, { pipeline: 'still-image' });

@@ -11,3 +11,4 @@ export { randomId } from './ids';
 export { isDatabaseUnavailable } from './database-errors';
 export type { RepositoryHooks } from './repository-hooks';
 export * from './data-deletion.repository';
+export * from './console.repository';

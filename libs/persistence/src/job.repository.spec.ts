@@ -155,6 +155,34 @@ describe.each([
     expect(oldest!.createdAt.getTime()).toBeLessThanOrEqual(a.createdAt.getTime());
   });
 
+  it('lists an owner\'s jobs newest first by status and kind, paging through jobs created in the same microsecond', async () => {
+    const owner = `lister-${Date.now()}`;
+    await repo.create({ kind: 'v1.convert', pipeline: 'p', ownerId: 'someone-else', input: {}, idPrefix: 'api' });
+    const older = await repo.create({ kind: 'v1.convert', pipeline: 'p', ownerId: owner, input: {}, idPrefix: 'api' });
+    await repo.createOnce(`cb_${owner}`, { kind: 'callback', pipeline: 'callback', ownerId: owner, input: {} });
+    // One transaction: created_at is the transaction's now(), the same for all three (a showcase's pictures).
+    const same: string[] = [];
+    await ds.transaction(async (m) => {
+      for (let i = 0; i < 3; i++) {
+        const id = `v2_same${i}${owner.replace(/[^a-z0-9]/g, '')}`;
+        await m.query(`INSERT INTO "jobs" ("id", "kind", "pipeline", "owner_id", "input") VALUES ($1, 'v2.picture', 'p', $2, '{}')`, [id, owner]);
+        same.push(id);
+      }
+    });
+    await ds.query(`UPDATE "jobs" SET "status" = 'failed' WHERE "id" = $1`, [older.id]);
+    const seen: string[] = [];
+    let after: { createdUs: string; id: string } | undefined;
+    for (;;) {
+      const page = await repo.listForOwner(owner, { limit: 2, after });
+      seen.push(...page.slice(0, 1).map((r) => r.job.id));
+      if (page.length < 2) break;
+      after = page[0].position;
+    }
+    expect(seen).toEqual([...[...same].sort().reverse(), older.id]);
+    expect((await repo.listForOwner(owner, { status: 'failed', limit: 10 })).map((r) => r.job.id)).toEqual([older.id]);
+    expect((await repo.listForOwner(owner, { kinds: ['v2.picture'], limit: 10 })).map((r) => r.job.kind)).toEqual(['v2.picture', 'v2.picture', 'v2.picture']);
+  });
+
   it('answers ping', async () => {
     await expect(repo.ping()).resolves.toBeUndefined();
   });

@@ -1,4 +1,5 @@
 import type { DataSource, Repository } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { JobErrorInfo, JobPatch, JobStatus, JobStorePort, RunnableJob } from '@app/pipeline';
 import { AccountRepository } from './account.repository';
 import { randomId } from './ids';
@@ -35,7 +36,11 @@ export class JobRepository implements JobStorePort {
   }
 
   async create(job: NewJob): Promise<JobEntity> {
-    return this.repo.save(this.entity(job));
+    // insert, not save: save would first SELECT the (new) id and wrap the INSERT in its own transaction.
+    // The INSERT returns the database defaults (created_at, updated_at) into the entity.
+    const entity = this.entity(job);
+    await this.repo.insert(entity as QueryDeepPartialEntity<JobEntity>);
+    return entity;
   }
 
   /**
@@ -45,7 +50,8 @@ export class JobRepository implements JobStorePort {
    */
   async createCharged(job: NewJob, charge: { userId: string; lines: { cents: number; purpose: string; operation: string }[] } | null): Promise<{ job: JobEntity; chargedCents: number }> {
     const created = await this.ds.transaction(async (m) => {
-      const saved = await m.getRepository(JobEntity).save(this.entity(job));
+      const saved = this.entity(job);
+      await m.getRepository(JobEntity).insert(saved as QueryDeepPartialEntity<JobEntity>);
       const lines = (charge?.lines ?? []).filter((l) => l.cents > 0);
       if (charge && lines.length) await AccountRepository.debitAll(m, charge.userId, lines.map((l) => ({ ...l, jobId: saved.id })));
       return { job: saved, chargedCents: lines.reduce((t, l) => t + l.cents, 0) };
@@ -220,6 +226,29 @@ export class JobRepository implements JobStorePort {
     if (filter.ownerId) q.andWhere('j.ownerId = :ownerId', { ownerId: filter.ownerId });
     if (filter.since) q.andWhere('j.createdAt >= :since', { since: filter.since });
     return q.getMany();
+  }
+
+  /**
+   * An owner's jobs (callback deliveries left out), newest first, keyset-paginated: `after` is the
+   * `position` of the last job of the previous page. A position holds the creation time in microseconds
+   * (what Postgres keeps; a JS Date would lose them and skip or repeat jobs created in the same ms) and
+   * the id. `limit + 1` rows tell the caller whether there are more.
+   */
+  async listForOwner(ownerId: string, filter: { status?: string; kinds?: readonly string[]; after?: { createdUs: string; id: string }; limit: number }): Promise<{ job: JobEntity; position: { createdUs: string; id: string } }[]> {
+    const params: unknown[] = [ownerId];
+    const where = [`"owner_id" = $1`, `"kind" <> 'callback'`];
+    if (filter.status) where.push(`"status" = $${params.push(filter.status)}`);
+    if (filter.kinds?.length) where.push(`"kind" IN (${filter.kinds.map((k) => `$${params.push(k)}`).join(', ')})`);
+    if (filter.after) {
+      const at = `$${params.push(filter.after.createdUs)}`;
+      where.push(`("created_at", "id") < (timestamptz 'epoch' + ${at}::bigint * interval '1 microsecond', $${params.push(filter.after.id)})`);
+    }
+    const rows: Record<string, unknown>[] = await this.ds.query(
+      `SELECT ${this.selectList()}, (extract(epoch from "created_at") * 1000000)::bigint::text AS "__created_us" FROM "jobs"
+       WHERE ${where.join(' AND ')} ORDER BY "created_at" DESC, "id" DESC LIMIT $${params.push(filter.limit)}`,
+      params,
+    );
+    return rows.map(({ __created_us, ...r }) => ({ job: Object.assign(new JobEntity(), r), position: { createdUs: String(__created_us), id: String(r.id) } }));
   }
 
   /**

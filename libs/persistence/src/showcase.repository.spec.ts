@@ -38,6 +38,25 @@ describe.each([
     ]);
   });
 
+  it('lists an owner\'s showcases newest first with item counts, updates page fields, and deletes only an empty one', async () => {
+    const u = await accounts.createUser({ email: `l${Date.now()}@x.co` });
+    const free = { enforceSlots: false, showcaseCents: 0, pictureCents: 0 };
+    const a = (await showcases.create(showcase(u.id), urls(2), free, opts)).showcase;
+    const b = (await showcases.create(showcase(u.id), [], free, opts)).showcase;
+    expect((await showcases.listForOwner(u.id, 10)).map((s) => [s.id, s.item_count])).toEqual([[b.id, 0], [a.id, 2]]);
+    expect((await showcases.listForOwner(u.id, 10, b.id)).map((s) => s.id)).toEqual([a.id]);
+    expect(await showcases.listForOwner('usr_nobody', 10)).toEqual([]);
+
+    const changed = await showcases.update(b.id, { layout: 'dark', logoUrl: null, description: 'new', customLinks: [{ title: 'Shop', url: 'https://s.example/' }], branding: { tagline: 't' }, presentationDefaults: { frame: 'thin' } });
+    expect(changed).toMatchObject({ id: b.id, layout: 'dark', description: 'new', custom_links: [{ title: 'Shop', url: 'https://s.example/' }], branding: { tagline: 't' }, presentation_defaults: { frame: 'thin' } });
+    expect(await showcases.update(2_000_000_000, { layout: 'dark', logoUrl: null, description: null, customLinks: [], branding: {} })).toBeNull();
+
+    expect(await showcases.deleteIfEmpty(a.id)).toBe('not_empty');
+    expect(await showcases.deleteIfEmpty(b.id)).toBe('deleted');
+    expect(await showcases.deleteIfEmpty(b.id)).toBe('missing');
+    expect(await showcases.findForOwner(a.id, u.id)).not.toBeNull();
+  });
+
   it('writes nothing when the credits do not cover everything', async () => {
     const u = await accounts.createUser({ email: `b${Date.now()}@x.co`, showcaseSlots: 1 });
     await accounts.grant(u.id, 899, null);

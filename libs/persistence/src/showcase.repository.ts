@@ -216,6 +216,42 @@ export class ShowcaseRepository {
     return Number(rows[0].n);
   }
 
+  /** An owner's showcases, newest first (keyset by id, below `beforeId`), each with its item count; `limit + 1` rows tell whether there are more. */
+  async listForOwner(ownerId: string, limit: number, beforeId?: number): Promise<(ShowcaseRow & { item_count: number })[]> {
+    const rows = await this.ds.query(
+      `SELECT s.*, (SELECT count(*) FROM "showcase_items" i WHERE i."showcase_id" = s."id") AS "item_count"
+       FROM "showcases" s WHERE s."owner_id" = $1 AND ($2::int IS NULL OR s."id" < $2) ORDER BY s."id" DESC LIMIT $3`,
+      [ownerId, beforeId ?? null, limit],
+    );
+    return rows.map((r: Record<string, unknown>) => ({ ...showcase(r), item_count: Number(r.item_count) }));
+  }
+
+  /** Replaces a showcase's page fields (the caller merged and validated them); null when there is no such showcase. */
+  async update(id: number, s: Omit<NewShowcase, 'ownerId'>): Promise<ShowcaseRow | null> {
+    const res = await this.ds.query(
+      `UPDATE "showcases" SET "layout" = $2, "logo_url" = $3, "description" = $4, "custom_links" = $5, "branding" = $6, "presentation_defaults" = $7
+       WHERE "id" = $1 RETURNING *`,
+      [id, s.layout, s.logoUrl, s.description, JSON.stringify(s.customLinks), JSON.stringify(s.branding), JSON.stringify(s.presentationDefaults ?? {})],
+    );
+    const rows = Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res;
+    return rows[0] ? showcase(rows[0]) : null;
+  }
+
+  /**
+   * Deletes a showcase whose items are all gone (their jobs were deleted first, with their files). The row
+   * is locked while its items are counted, so a picture added meanwhile keeps it: `not_empty`.
+   */
+  async deleteIfEmpty(id: number): Promise<'deleted' | 'not_empty' | 'missing'> {
+    return this.ds.transaction(async (m) => {
+      const rows = await m.query(`SELECT "id" FROM "showcases" WHERE "id" = $1 FOR UPDATE`, [id]);
+      if (!rows[0]) return 'missing';
+      const n = Number((await m.query(`SELECT count(*) AS n FROM "showcase_items" WHERE "showcase_id" = $1`, [id]))[0].n);
+      if (n > 0) return 'not_empty';
+      await m.query(`DELETE FROM "showcases" WHERE "id" = $1`, [id]);
+      return 'deleted';
+    });
+  }
+
   async countItems(showcaseId: number): Promise<number> {
     const rows = await this.ds.query(`SELECT count(*) AS n FROM "showcase_items" WHERE "showcase_id" = $1`, [showcaseId]);
     return Number(rows[0].n);

@@ -2,7 +2,7 @@ import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
-import { AccountRepository, buildDataSourceOptions, DataDeletionRepository, type DatabaseOptions, initializeDataSource, IdempotencyRepository, JobRepository, type RepositoryHooks, ShowcaseRepository, WebhookRepository } from '@app/persistence';
+import { AccountRepository, buildDataSourceOptions, ConsoleRepository, DataDeletionRepository, type DatabaseOptions, initializeDataSource, IdempotencyRepository, JobRepository, type RepositoryHooks, ShowcaseRepository, WebhookRepository } from '@app/persistence';
 import { createContainer, JOB_LISTENER, METRICS, PipelineRegistry } from '@app/pipeline';
 import { BullQueueAdapter, InProcessQueueAdapter, type JobQueuePort } from '@app/queue';
 import { builtinPlugins, MOTION_CATALOG, MotionCatalog, registerServices, SERVICES } from '@app/plugins';
@@ -63,6 +63,7 @@ export class CoreModule {
         { provide: AccountRepository, inject: [DataSource], useFactory: (ds: DataSource) => new AccountRepository(ds, hooks) },
         { provide: ShowcaseRepository, inject: [DataSource], useFactory: (ds: DataSource) => new ShowcaseRepository(ds, hooks) },
         { provide: IdempotencyRepository, inject: [DataSource], useFactory: (ds: DataSource) => new IdempotencyRepository(ds) },
+        { provide: ConsoleRepository, inject: [DataSource], useFactory: (ds: DataSource) => new ConsoleRepository(ds) },
         { provide: DataDeletionRepository, inject: [DataSource], useFactory: (ds: DataSource) => new DataDeletionRepository(ds) },
         { provide: JobDeletion, inject: [DataDeletionRepository, STORAGE], useFactory: (repo: DataDeletionRepository, storage: StoragePort) => new JobDeletion(repo, storage) },
         { provide: PublicUrls, useValue: new PublicUrls(config) },
@@ -118,7 +119,7 @@ export class CoreModule {
           },
         },
       ],
-      exports: [APP_CONFIG, PromMetrics, PRICING_POLICY, IdempotencyRepository, DataDeletionRepository, JobDeletion, ShowcaseRepository, JobRepository, WebhookRepository, AccountRepository, PublicUrls, STORAGE, PIPELINE_CONTAINER, PIPELINE_REGISTRY, JOB_QUEUE, JobRoutes, MotionCatalog],
+      exports: [APP_CONFIG, PromMetrics, PRICING_POLICY, IdempotencyRepository, ConsoleRepository, DataDeletionRepository, JobDeletion, ShowcaseRepository, JobRepository, WebhookRepository, AccountRepository, PublicUrls, STORAGE, PIPELINE_CONTAINER, PIPELINE_REGISTRY, JOB_QUEUE, JobRoutes, MotionCatalog],
     };
   }
 }

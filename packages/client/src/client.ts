@@ -23,6 +23,13 @@ export type Usage = S['UsageDto'];
 export type PriceList = S['PriceListDto'];
 export type WebhookSecret = S['WebhookSecretDto'];
 export type ErrorResponse = S['ErrorResponseDto'];
+export type UpdateShowcaseRequest = S['UpdateShowcaseRequestDto'];
+export type ShowcaseList = S['ShowcaseListDto'];
+export type JobList = S['JobListDto'];
+export type JobListQuery = NonNullable<paths['/api/v2/jobs']['get']['parameters']['query']>;
+export type ApiKey = S['ApiKeyDto'];
+export type ApiKeyCreated = S['ApiKeyCreatedDto'];
+export type CreateKeyRequest = S['CreateKeyRequestDto'];
 
 /** A job as waitForJob reports it: a v1 status (job ids "api_…") or a v2 job ("v2_…"). */
 export type AnyJob = V1JobStatus | V2Job;
@@ -214,6 +221,46 @@ export class ImageArClient {
   /** POST /api/v2/animated-ar. */
   createAnimatedAr(body: AnimatedArRequest, opts?: RequestOptions): Promise<AnimatedArCreated> {
     return this.call(this.api.POST('/api/v2/animated-ar', { body, params: { header: ImageArClient.idem(opts) }, signal: opts?.signal }));
+  }
+
+  /** GET /api/v2/showcases: the caller's showcases, newest first; pass next_cursor as cursor for the next page. */
+  listShowcases(query: { cursor?: string; limit?: number } = {}, opts?: RequestOptions): Promise<ShowcaseList> {
+    return this.call(this.api.GET('/api/v2/showcases', { params: { query }, signal: opts?.signal }));
+  }
+
+  /** PATCH /api/v2/showcases/{id}: any create field but the pictures; null clears a field. */
+  updateShowcase(id: number, body: UpdateShowcaseRequest, opts?: RequestOptions): Promise<Showcase> {
+    return this.call(this.api.PATCH('/api/v2/showcases/{id}', { body, params: { path: { id: String(id) } }, signal: opts?.signal }));
+  }
+
+  /** DELETE /api/v2/showcases/{id}: the showcase, its pictures and their files (no refund). */
+  async deleteShowcase(id: number, opts?: RequestOptions): Promise<void> {
+    await this.call(this.api.DELETE('/api/v2/showcases/{id}', { params: { path: { id: String(id) } }, signal: opts?.signal }));
+  }
+
+  /** DELETE /api/v2/showcases/{id}/items/{itemId}: one picture, its job and files (no refund). */
+  async deleteShowcaseItem(id: number, itemId: number, opts?: RequestOptions): Promise<void> {
+    await this.call(this.api.DELETE('/api/v2/showcases/{id}/items/{itemId}', { params: { path: { id: String(id), itemId: String(itemId) } }, signal: opts?.signal }));
+  }
+
+  /** GET /api/v2/jobs: the caller's jobs, newest first, by status and kind; pass next_cursor as cursor for the next page. */
+  listJobs(query: JobListQuery = {}, opts?: RequestOptions): Promise<JobList> {
+    return this.call(this.api.GET('/api/v2/jobs', { params: { query }, signal: opts?.signal }));
+  }
+
+  /** GET /api/v2/keys: the account's live keys (never the secrets). */
+  async listKeys(opts?: RequestOptions): Promise<ApiKey[]> {
+    return (await this.call(this.api.GET('/api/v2/keys', { signal: opts?.signal }))).data;
+  }
+
+  /** POST /api/v2/keys: a new key; `key` (the secret) is in this answer only. A widget key needs allowed_origins. */
+  createKey(body: CreateKeyRequest = {}, opts?: RequestOptions): Promise<ApiKeyCreated> {
+    return this.call(this.api.POST('/api/v2/keys', { body, signal: opts?.signal }));
+  }
+
+  /** DELETE /api/v2/keys/{id}; the account's last full key needs `force: true`. */
+  async revokeKey(id: string, opts: RequestOptions & { force?: boolean } = {}): Promise<void> {
+    await this.call(this.api.DELETE('/api/v2/keys/{id}', { params: { path: { id }, query: opts.force ? { force: true } : {} }, signal: opts.signal }));
   }
 
   /** GET /api/v2/me: identity, key, balance and showcase slots. */

@@ -1,6 +1,6 @@
 export { ImageArClient } from './client';
 export type {
-  AddPicturesRequest, AnimatedArCreated, AnimatedArRequest, AnyJob, ConvertRequest, ConvertResponse, CreateShowcaseRequest, ErrorResponse, ImageArClientOptions, Me,
+  AddPicturesRequest, AnimatedArCreated, ApiKey, ApiKeyCreated, CreateKeyRequest, JobList, JobListQuery, ShowcaseList, UpdateShowcaseRequest, AnimatedArRequest, AnyJob, ConvertRequest, ConvertResponse, CreateShowcaseRequest, ErrorResponse, ImageArClientOptions, Me,
   PicturesAdded, PriceList, RequestOptions, Showcase, ShowcaseCreated, ShowcaseItem, UploadFile, UploadItem, Usage, V1JobStatus, V1Result, V2Job, WaitForJobOptions, WebhookSecret,
 } from './client';
 export { ImageArError, JobFailedError, JobTimeoutError, WebhookVerificationError, type ApiErrorBody } from './errors';

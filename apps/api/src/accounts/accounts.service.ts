@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type BillableOperation, displayPrefix, exactCents, hashApiKey, type PricingPolicy, toCredits, USER_KEY_PREFIX } from '@app/billing';
 import { randomBase62 } from '@app/config';
-import { AccountRepository, ShowcaseRepository, type UserRow } from '@app/persistence';
+import { AccountRepository, type ApiKeyRow, LastFullKeyError, ShowcaseRepository, type UserRow } from '@app/persistence';
 import { PRICING_POLICY } from '@app/runtime';
 import { ApiError } from '../http/api-error';
 import type { Principal } from '../http/api-key.guard';
 import { ApiKeyCache } from '../http/api-keys/api-key-cache.service';
+import { parseKeyRequest } from './key-request';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -17,6 +18,12 @@ function toCents(param: string, v: unknown, { allowZero }: { allowZero: boolean 
   if (cents < 0 || (!allowZero && cents === 0) || cents > 1e12) throw ApiError.invalid(param, `${param}: must be ${allowZero ? 'zero or more' : 'more than zero'}`);
   return cents;
 }
+
+/** A key as its user sees it: never the secret (it is not stored), only its display prefix. */
+export const keyView = (k: ApiKeyRow) => ({
+  id: k.id, object: 'api_key' as const, name: k.name, scope: k.scope, prefix: k.prefix, allowed_origins: k.allowed_origins,
+  created_at: new Date(k.created_at).toISOString(), last_used_at: k.last_used_at ? new Date(k.last_used_at).toISOString() : null,
+});
 
 const userView = (u: UserRow) => ({ id: u.id, email: u.email, name: u.name, credits: toCredits(u.credits_cents), showcase_slots: u.showcase_slots });
 
@@ -49,12 +56,44 @@ export class AccountsService {
     return u;
   }
 
-  /** A new key, shown this once; only its hash is kept. */
-  async createKey(userId: string) {
+  /** A new key `{name?, scope?, allowed_origins?}` (default: a full key), shown this once; only its hash is kept. */
+  async createKey(userId: string, body: unknown) {
+    const req = parseKeyRequest(body);
     await this.user(userId);
     const key = `${USER_KEY_PREFIX}${randomBase62(40)}`;
-    const row = await this.accounts.addKey(userId, hashApiKey(key), displayPrefix(key));
-    return { id: row.id, key, prefix: row.prefix };
+    const row = await this.accounts.addKey(userId, { keyHash: hashApiKey(key), prefix: displayPrefix(key), ...req });
+    return { ...keyView(row), key };
+  }
+
+  /** The caller's own keys (self-service): per-user keys only; the owner key has no user to manage. */
+  private selfService(p: Principal): string {
+    if (p.keyType === 'owner') throw new ApiError(403, 'permission_error', 'user_key_required', 'the owner key has no per-user keys: manage a user\'s keys with /api/admin/users/{id}/keys');
+    return p.userId;
+  }
+
+  async createOwnKey(p: Principal, body: unknown) {
+    return this.createKey(this.selfService(p), body);
+  }
+
+  async listOwnKeys(p: Principal) {
+    return { data: (await this.accounts.listLiveKeys(this.selfService(p))).map(keyView) };
+  }
+
+  /**
+   * Revokes one of the caller's keys, at once in every API process. The last full key stays unless
+   * `force`: without it the account could no longer manage its keys (an operator would have to make one).
+   */
+  async revokeOwnKey(p: Principal, keyId: string, force: boolean): Promise<void> {
+    const userId = this.selfService(p);
+    let revoked: boolean;
+    try {
+      revoked = await this.accounts.revokeUserKey(userId, keyId, { force });
+    } catch (e) {
+      if (!(e instanceof LastFullKeyError)) throw e;
+      throw new ApiError(409, 'conflict', 'last_full_key', `key ${keyId} is the last full key of this account: without it no key could manage keys; create another full key first, or repeat with ?force=true`);
+    }
+    if (!revoked) throw ApiError.notFound(`key ${keyId.slice(0, 60)}`);
+    await this.keyCache.revoked({ keyId });
   }
 
   async addCredits(userId: string, body: Record<string, unknown>) {
@@ -74,7 +113,7 @@ export class AccountsService {
     if (!u) throw ApiError.notFound('user');
     return {
       ...userView(u),
-      key: { type: p.keyType === 'owner' ? 'owner' : 'user', prefix: p.keyType === 'owner' ? null : p.keyPrefix, billed: p.keyType !== 'owner' },
+      key: { type: p.keyType === 'owner' ? 'owner' : 'user', prefix: p.keyType === 'owner' ? null : p.keyPrefix, billed: p.keyType !== 'owner', scope: p.scope },
       // The owner key is not limited by slots (it is never billed); its count is still shown.
       showcase_slots: { used: await this.showcases.countForOwner(u.id), total: u.showcase_slots, limited: p.keyType !== 'owner' },
     };

@@ -2,6 +2,7 @@ import { Controller, Get, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { MeDto, PriceListDto, UsageDto } from './accounts.dto';
 import { ApiKeyGuard, type AuthedRequest } from '../http/api-key.guard';
+import { AllowScope } from '../http/api-keys/key-scope';
 import { AccountsService } from './accounts.service';
 
 @ApiTags('v2')
@@ -12,6 +13,7 @@ export class V2AccountController {
   constructor(private readonly accounts: AccountsService) {}
 
   @Get('me')
+  @AllowScope('read_only')
   @ApiResponse({ status: 200, type: MeDto })
   @ApiOperation({ summary: 'Identity of the key owner, key type and prefix, credit balance, showcase slots' })
   me(@Req() req: AuthedRequest) {
@@ -19,6 +21,7 @@ export class V2AccountController {
   }
 
   @Get('usage')
+  @AllowScope('read_only')
   @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } })
   @ApiQuery({ name: 'before', required: false, description: 'next_before of the previous page.', schema: { type: 'integer', minimum: 1 } })
   @ApiResponse({ status: 200, type: UsageDto })
@@ -28,6 +31,7 @@ export class V2AccountController {
   }
 
   @Get('pricing')
+  @AllowScope('read_only')
   @ApiResponse({ status: 200, type: PriceListDto })
   @ApiOperation({ summary: 'Prices in credits of every billable operation under the configured policy (billed: false for the owner key)' })
   pricing(@Req() req: AuthedRequest) {

@@ -1,10 +1,13 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashApiKey, keysEqual, USER_KEY_PREFIX } from '@app/billing';
 import type { AppConfig } from '@app/config';
 import { APP_CONFIG, SERVICE_USER_ID } from '@app/runtime';
+import { ConsoleSessionService } from '../console/console-session.service';
 import { ApiError } from './api-error';
 import { ApiKeyCache } from './api-keys/api-key-cache.service';
+import { type KeyScope, MIN_SCOPE, originAllowed, scopeAllows } from './api-keys/key-scope';
 import { RateLimitService } from './rate-limit/rate-limit.service';
 
 export { SERVICE_USER_ID };
@@ -14,13 +17,19 @@ export interface Principal {
   keyType: 'owner' | 'user';
   keyId?: string;
   keyPrefix?: string;
+  /** What the key may do (the owner key: `full`); see {@link AllowScope}. */
+  scope: KeyScope;
+  /** Origins a `widget` key may be used from. */
+  allowedOrigins?: readonly string[];
 }
 
 export type AuthedRequest = FastifyRequest & { principal: Principal };
 
 /**
  * X-API-Key authentication: the owner shared key (constant-time compare) or a per-user `sk_live_` key,
- * then the key's rate limit.
+ * then the key's scope against the route's (`@AllowScope`, else `full`), a widget key's Origin, and the
+ * key's rate limit. Without X-API-Key, a console session cookie (plus X-CSRF-Token on state changes) stands
+ * for a full key of its account (an owner-role account: the owner key).
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -28,24 +37,43 @@ export class ApiKeyGuard implements CanActivate {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly keys: ApiKeyCache,
     private readonly rateLimits: RateLimitService,
+    private readonly reflector: Reflector,
+    private readonly sessions: ConsoleSessionService,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
     const req = ctx.switchToHttp().getRequest<AuthedRequest>();
     const header = req.headers['x-api-key'];
     const key = Array.isArray(header) ? header[0] : header;
-    if (!key) throw ApiError.unauthorized('missing X-API-Key header');
-    req.principal = await this.authenticate(key);
+    const session = key ? null : await this.sessions.principalFor(req);
+    if (!key && !session) throw ApiError.unauthorized('missing X-API-Key header');
+    req.principal = session ?? (await this.authenticate(key!));
+    this.authorize(req, this.reflector.getAllAndOverride<KeyScope | undefined>(MIN_SCOPE, [ctx.getHandler(), ctx.getClass()]) ?? 'full');
     await this.rateLimits.check(req.principal, ctx.switchToHttp().getResponse<FastifyReply>());
     return true;
   }
 
   private async authenticate(key: string): Promise<Principal> {
-    if (keysEqual(key, this.config.ownerApiKey)) return { userId: SERVICE_USER_ID, keyType: 'owner' };
+    if (keysEqual(key, this.config.ownerApiKey)) return { userId: SERVICE_USER_ID, keyType: 'owner', scope: 'full' };
     // Per-user keys are looked up by their SHA-256 only; the key itself is never stored.
     const found = key.startsWith(USER_KEY_PREFIX) ? await this.keys.find(hashApiKey(key)) : null;
     if (!found) throw ApiError.unauthorized('unknown or revoked API key');
-    return { userId: found.user_id, keyType: 'user', keyId: found.id, keyPrefix: found.prefix };
+    return { userId: found.user_id, keyType: 'user', keyId: found.id, keyPrefix: found.prefix, scope: found.scope, allowedOrigins: found.allowed_origins };
+  }
+
+  /** 403 `insufficient_scope` naming both scopes; a widget key only from its allowed origins. */
+  private authorize(req: AuthedRequest, needed: KeyScope): void {
+    const p = req.principal;
+    if (!scopeAllows(p.scope, needed)) {
+      throw new ApiError(403, 'permission_error', 'insufficient_scope', `this API key has scope ${p.scope}; ${req.method} ${req.routeOptions.url ?? req.url} needs a ${needed} key`);
+    }
+    // A widget key is public (it sits in a page's HTML): browsers send the page's Origin, so only those pages can use it.
+    if (p.scope === 'widget') {
+      const origin = req.headers.origin;
+      if (!originAllowed(origin, p.allowedOrigins ?? [])) {
+        throw new ApiError(403, 'permission_error', 'origin_not_allowed', origin ? `this widget key is not allowed from origin ${origin.slice(0, 200)}` : 'this widget key needs an Origin header from one of its allowed origins');
+      }
+    }
   }
 }
 

@@ -21,6 +21,10 @@ const DESCRIPTION = [
   '',
   'Authentication: every /api route needs the `X-API-Key` header (a per-user key `sk_live_…`, or the owner key; /api/admin needs the owner key).',
   '',
+  'Key scopes: `full` keys may call every route; `read_only` keys the GET routes of the account\'s own jobs, showcases and identity (v1 status and result, GET /api/v2/jobs, /api/v2/me, lists); '
+    + '`widget` keys that plus POST /api/v1/convert, only from their allowed origins (Origin header) and under the lower RATE_LIMIT_WIDGET limit: use one for a key in public HTML. '
+    + 'A route a key\'s scope does not cover answers 403 `insufficient_scope` naming both scopes; a widget key from another origin 403 `origin_not_allowed`. Manage keys with /api/v2/keys.',
+  '',
   'Errors: every error answer is JSON `{ "error": { "type", "code", "message", "param"?, "request_id" } }` (schema ErrorResponse). `type` is one of a fixed set, `code` is stable and machine-readable, '
     + '`param` names the request field at fault, and `request_id` is the id to quote when reporting a problem (5xx answers carry no internals).',
   '',
@@ -47,7 +51,7 @@ const DEFAULT_ERROR_DESCRIPTION: Record<string, string> = {
   400: 'Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels).',
   401: 'Missing, unknown or revoked X-API-Key.',
   402: 'Not enough credits (per-user keys): nothing was created or charged.',
-  403: 'Not allowed for this key.',
+  403: 'Not allowed for this key: insufficient_scope (the key\'s scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route.',
   404: 'No such resource for this key (those of other accounts included).',
   409: 'Conflict: idempotency_key_reused (same Idempotency-Key, different request) or idempotency_key_in_use (the first request is still running).',
   413: 'Body or file too large.',
@@ -137,8 +141,8 @@ const needsKey = (path: string) => path.startsWith('/api/') && !PUBLIC_API_PATHS
 /** Error statuses a route can answer, beyond the ones its controller declares. */
 function errorStatuses(method: string, path: string, op: Json): string[] {
   const out = ['400', '500'];
-  if (needsKey(path)) out.push('401', '429', '503');
-  if (path.startsWith('/api/admin/')) out.push('403');
+  // 403: a key whose scope does not cover the route (insufficient_scope), a widget key's origin, the owner-only admin API.
+  if (needsKey(path)) out.push('401', '403', '429', '503');
   if (/\{[^}]+\}/.test(path)) out.push('404');
   if (method === 'post' && op.requestBody) out.push('413', '415');
   if ((op.parameters ?? []).some((p: Json) => p.name === 'Idempotency-Key')) out.push('409');

@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Req, Res, UseGuards, UseI
 import type { FastifyReply } from 'fastify';
 import { ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard, type AuthedRequest } from '../http/api-key.guard';
+import { AllowScope } from '../http/api-keys/key-scope';
 import { IdempotencyInterceptor } from '../http/idempotency/idempotency.interceptor';
 import { ConversionService } from './conversion.service';
 import { ConvertRequestDto, ConvertResponseDto, ErrorResponseDto, ResultResponseDto, StatusResponseDto, WebhookSecretDto } from './v1.dto';
@@ -17,6 +18,7 @@ export class V1Controller {
   constructor(private readonly conversions: ConversionService) {}
 
   @Post('convert')
+  @AllowScope('widget')
   @HttpCode(202)
   @UseInterceptors(IdempotencyInterceptor)
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Same key + same body within 24 h returns the first answer; a different body -> 409.' })
@@ -29,6 +31,7 @@ export class V1Controller {
   }
 
   @Get('status/:jobId')
+  @AllowScope('read_only')
   @ApiOperation({ summary: 'Job status and progress (0..100)' })
   @ApiResponse({ status: 200, type: StatusResponseDto })
   @ApiResponse({ status: 404, description: 'No such job for this key.', type: ErrorResponseDto })
@@ -61,6 +64,7 @@ export class V1Controller {
   }
 
   @Get('result/:jobId')
+  @AllowScope('read_only')
   @ApiOperation({ summary: 'Result of a completed job' })
   @ApiResponse({ status: 200, type: ResultResponseDto })
   @ApiResponse({ status: 409, description: 'job_not_finished (still queued/processing) or job_failed (with the failure message).', type: ErrorResponseDto })

@@ -167,3 +167,41 @@ export function parsePictures(body: Record<string, unknown>, defaults: Presentat
     }),
   ];
 }
+
+/** The page fields of a stored showcase, as a create body would give them (what a PATCH is merged over). */
+export interface StoredShowcaseFields {
+  layout: string;
+  logo_url: string | null;
+  description: string | null;
+  custom_links: { title: string; url: string }[];
+  branding: Record<string, unknown>;
+  presentation_defaults: Record<string, unknown>;
+}
+
+/**
+ * A PATCH body: any create field but the pictures, merged over the stored showcase and validated as a
+ * whole, so a showcase can never be patched into a state a create would refuse. A field left out stays;
+ * null clears it (back to its default). `branding` and `custom_links` are replaced whole, like every value.
+ * New presentation defaults apply to pictures added afterwards; converted pictures keep theirs.
+ */
+export function parseShowcasePatch(body: unknown, current: StoredShowcaseFields): Omit<ShowcaseRequest, 'pictures'> {
+  if (!isObject(body)) throw new ApiError(400, 'invalid_request_error', 'invalid_body', 'the body must be a JSON object with the fields to change');
+  for (const k of ['image_urls', 'items']) {
+    if (k in body) throw ApiError.invalid(k, `${k}: pictures are added with POST /api/v2/showcases/{id}/items and removed with DELETE /api/v2/showcases/{id}/items/{item_id}`, 'parameter_unknown');
+  }
+  const merged: Record<string, unknown> = {
+    ...current.presentation_defaults,
+    layout_choice: current.layout,
+    logo_url: current.logo_url,
+    description: current.description,
+    custom_links: current.custom_links,
+    branding: current.branding,
+  };
+  for (const [k, v] of Object.entries(body)) {
+    if (v === null) delete merged[k];
+    else merged[k] = v;
+  }
+  // Unknown fields are named as in a create (parseShowcaseRequest checks every key).
+  const { pictures: _none, ...fields } = parseShowcaseRequest(merged);
+  return fields;
+}

@@ -1,10 +1,13 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req, Res, UseGuards, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res, UseGuards, UseInterceptors } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { ApiBody, ApiConsumes, ApiExtraModels, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiExtraModels, ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiSecurity, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { ApiKeyGuard, type AuthedRequest } from '../http/api-key.guard';
+import { AllowScope } from '../http/api-keys/key-scope';
 import { IdempotencyInterceptor } from '../http/idempotency/idempotency.interceptor';
 import { ShowcasesService } from './showcases.service';
-import { AddItemsJsonDto, AddItemsMultipartDto, CreateShowcaseRequestDto, ShowcaseDto, ShowcaseItemDto, UPLOAD_ITEMS_DESCRIPTION } from './v2.dto';
+import { ErrorResponseDto } from '../v1/v1.dto';
+import { ShowcaseListDto } from './self-service.dto';
+import { AddItemsJsonDto, AddItemsMultipartDto, CreateShowcaseRequestDto, ShowcaseDto, ShowcaseItemDto, UpdateShowcaseRequestDto, UPLOAD_ITEMS_DESCRIPTION } from './v2.dto';
 import { ItemsAddedDto, ShowcaseCreatedDto } from './v2-responses.dto';
 
 const IDEMPOTENCY = { name: 'Idempotency-Key', required: false, description: 'Same key + same request within 24 h returns the first answer; a different request -> 409.' };
@@ -36,7 +39,46 @@ export class ShowcasesController {
     return this.showcases.create(req.principal, body);
   }
 
+  @Get()
+  @AllowScope('read_only')
+  @ApiOperation({ summary: "The caller's showcases, newest first", description: 'Page with ?limit= and ?cursor= (next_cursor of the previous page).' })
+  @ApiQuery({ name: 'cursor', required: false, description: 'next_cursor of the previous page.', schema: { type: 'string' } })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
+  @ApiResponse({ status: 200, type: ShowcaseListDto })
+  list(@Req() req: AuthedRequest, @Query() q: { cursor?: string; limit?: string }) {
+    return this.showcases.list(req.principal, q);
+  }
+
+  @Patch(':id')
+  @ApiOperation({
+    summary: 'Change a showcase',
+    description: 'Any create field but the pictures: logo_url, layout_choice, description, custom_links, branding and the presentation defaults. A field left out stays; null clears it '
+      + '(back to its default); custom_links and branding are replaced whole. Validated as a create would be. Free; the public pages show the change at once. '
+      + 'New presentation defaults apply to pictures added afterwards.',
+  })
+  @ApiBody({ type: UpdateShowcaseRequestDto })
+  @ApiResponse({ status: 200, type: ShowcaseDto })
+  @ApiResponse({ status: 400, description: 'Invalid parameter, named in error.param (image_urls / items: add pictures with POST items).' })
+  update(@Req() req: AuthedRequest, @Param('id') id: string, @Body() body: unknown) {
+    return this.showcases.update(req.principal, id, body);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Delete a showcase with its pictures and their files',
+    description: 'Removes every picture\'s job and stored files (models, posters, uploads). The public pages answer 404 from then on, each picture\'s embed pages and file URLs 410. '
+      + 'The showcase slot is free again. No refunds: converted pictures were delivered (failed ones were refunded when they failed). Ledger entries are kept.',
+  })
+  @ApiResponse({ status: 204, description: 'Deleted.' })
+  @ApiResponse({ status: 409, type: ErrorResponseDto, description: 'job_not_finished: pictures still converting (wait or cancel them first); showcase_changed: pictures were added meanwhile.' })
+  @ApiResponse({ status: 503, type: ErrorResponseDto, description: 'storage_unavailable: some files could not be deleted now; try again.' })
+  async remove(@Req() req: AuthedRequest, @Param('id') id: string): Promise<void> {
+    await this.showcases.remove(req.principal, id);
+  }
+
   @Get(':id')
+  @AllowScope('read_only')
   @ApiOperation({ summary: 'A showcase with its items (404 for other accounts)' })
   @ApiResponse({ status: 200, type: ShowcaseDto })
   get(@Req() req: AuthedRequest, @Param('id') id: string) {
@@ -63,7 +105,21 @@ export class ShowcasesController {
     return out.body;
   }
 
+  @Delete(':id/items/:itemId')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Delete one picture with its job and files',
+    description: 'The picture leaves the public pages; its embed pages and file URLs answer 410, GET of the item 404. No refund (a failed picture was refunded when it failed).',
+  })
+  @ApiResponse({ status: 204, description: 'Deleted.' })
+  @ApiResponse({ status: 409, type: ErrorResponseDto, description: 'job_not_finished: the picture is still converting; wait or cancel it first.' })
+  @ApiResponse({ status: 503, type: ErrorResponseDto, description: 'storage_unavailable: its files could not be deleted now; try again.' })
+  async removeItem(@Req() req: AuthedRequest, @Param('id') id: string, @Param('itemId') itemId: string): Promise<void> {
+    await this.showcases.removeItem(req.principal, id, itemId);
+  }
+
   @Get(':id/items/:itemId')
+  @AllowScope('read_only')
   @ApiOperation({ summary: 'One item: status, dimensions, presentation, model and embed URLs' })
   @ApiResponse({ status: 200, type: ShowcaseItemDto })
   item(@Req() req: AuthedRequest, @Param('id') id: string, @Param('itemId') itemId: string) {

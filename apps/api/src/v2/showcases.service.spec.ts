@@ -47,7 +47,7 @@ function setup(opts: { have: number; balanceCents: number; answered?: boolean; f
   const routes = { pipelineFor: () => 'still-image' };
   const config = { showcases: { maxItems: MAX_ITEMS, maxFilesPerRequest: 10, maxFileBytes: 1 << 20 } } as AppConfig;
   const svc = new ShowcasesService(
-    repo as never, {} as never, routes as never, idempotency as never, pricing as never, admission as never, storage as never, config, accounts as never,
+    repo as never, {} as never, routes as never, idempotency as never, pricing as never, admission as never, storage as never, config, accounts as never, {} as never, {} as never,
   );
   const req = {
     headers: {} as Record<string, string>,

@@ -3,8 +3,9 @@ import type { FastifyRequest } from 'fastify';
 import type { MultipartValue } from '@fastify/multipart'; // also request.parts()
 import { type PricingPolicy, toCredits } from '@app/billing';
 import type { AppConfig } from '@app/config';
-import { AccountRepository, InsufficientCreditsError, type NewItem, randomId, ShowcaseRepository, type ShowcaseRow } from '@app/persistence';
-import { APP_CONFIG, JobRoutes, PRICING_POLICY, PublicUrls, STORAGE } from '@app/runtime';
+import { AccountRepository, DataDeletionRepository, type DeletableJob, InsufficientCreditsError, type NewItem, randomId, ShowcaseRepository, type ShowcaseRow } from '@app/persistence';
+import { isFinal, type JobStatus } from '@app/pipeline';
+import { APP_CONFIG, JobDeletion, JobRoutes, PRICING_POLICY, PublicUrls, STORAGE } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
 import { ApiError } from '../http/api-error';
 import type { Principal } from '../http/api-key.guard';
@@ -13,8 +14,9 @@ import { IdempotencyService, requestFingerprint } from '../http/idempotency/idem
 import { assertSafeValues } from '../http/request-values';
 import type { PresentationInput } from '../presentation/presentation-request';
 import { storeUpload, type StoredUpload } from './picture-upload';
-import { itemArray, parseItem, parsePictures, parseShowcaseRequest, type PictureRequest } from './showcase-request';
-import { itemView, showcaseView } from './v2-views';
+import { itemArray, parseItem, parsePictures, parseShowcasePatch, parseShowcaseRequest, type PictureRequest } from './showcase-request';
+import { decodeCursor, encodeCursor, parseLimit } from './list-query';
+import { itemView, showcaseSummaryView, showcaseView } from './v2-views';
 
 /** A positive integer path id (Postgres `integer`), else NaN so the lookup answers 404. */
 function intId(v: string): number {
@@ -35,6 +37,8 @@ export class ShowcasesService {
     @Inject(STORAGE) private readonly storage: StoragePort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly accounts: AccountRepository,
+    private readonly deletions: DataDeletionRepository,
+    private readonly jobDeletion: JobDeletion,
   ) {}
 
   private pictureCents(p: Principal): number {
@@ -79,6 +83,67 @@ export class ShowcasesService {
   async get(p: Principal, id: string) {
     const s = await this.owned(p, id);
     return showcaseView(s, await this.showcases.items(s.id), this.urls, this.storage);
+  }
+
+  /** The caller's showcases, newest first, cursor-paginated. */
+  async list(p: Principal, q: { cursor?: string; limit?: string }) {
+    const limit = parseLimit(q.limit, 20, 100);
+    const after = decodeCursor(q.cursor, /^([1-9][0-9]{0,9})$/);
+    const rows = await this.showcases.listForOwner(p.userId, limit + 1, after ? Number(after[0]) : undefined);
+    const page = rows.slice(0, limit);
+    return {
+      data: page.map((s) => showcaseSummaryView(s, s.item_count, this.urls)),
+      has_more: rows.length > limit,
+      next_cursor: rows.length > limit ? encodeCursor([String(page[page.length - 1].id)]) : null,
+    };
+  }
+
+  /** Changes any create field but the pictures (see parseShowcasePatch); free, and the public pages show it at once. */
+  async update(p: Principal, id: string, body: unknown) {
+    const s = await this.owned(p, id);
+    const f = parseShowcasePatch(body, s);
+    const updated = await this.showcases.update(s.id, { layout: f.layout, logoUrl: f.logoUrl, description: f.description, customLinks: f.customLinks, branding: f.branding, presentationDefaults: f.defaults });
+    if (!updated) throw ApiError.notFound(`showcase ${id.slice(0, 40)}`);
+    return showcaseView(updated, await this.showcases.items(s.id), this.urls, this.storage);
+  }
+
+  /**
+   * Deletes a showcase with its pictures' jobs and files (models, posters, uploads); its public pages then
+   * answer 404 and its pictures' embed pages 410, and its slot is free again. Nothing is refunded: the work
+   * was done. While a picture is still converting → 409 (its worker would write files after we deleted them).
+   */
+  async remove(p: Principal, id: string): Promise<void> {
+    const s = await this.owned(p, id);
+    const items = await this.showcases.items(s.id);
+    this.assertFinished(items.map((i) => ({ jobId: i.job_id, status: i.status })));
+    await this.deleteJobs(items.map((i) => i.job_id));
+    const out = await this.showcases.deleteIfEmpty(s.id);
+    // A picture added while we deleted: the showcase stays, with that picture (the caller may repeat).
+    if (out === 'not_empty') throw new ApiError(409, 'conflict', 'showcase_changed', `showcase ${s.id} got new pictures while it was being deleted; try again once they finish`);
+  }
+
+  /** Deletes one picture with its job and files (no refund: it was converted or already refunded when it failed). */
+  async removeItem(p: Principal, id: string, itemId: string): Promise<void> {
+    const s = await this.owned(p, id);
+    const n = intId(itemId);
+    const i = Number.isNaN(n) ? null : await this.showcases.item(s.id, n);
+    if (!i) throw ApiError.notFound(`item ${itemId.slice(0, 40)}`);
+    this.assertFinished([{ jobId: i.job_id, status: i.status }]);
+    await this.deleteJobs([i.job_id]);
+  }
+
+  private assertFinished(jobs: { jobId: string; status: string }[]): void {
+    const busy = jobs.filter((j) => !isFinal(j.status as JobStatus));
+    if (busy.length) {
+      throw new ApiError(409, 'conflict', 'job_not_finished', `${busy.length} picture(s) still converting (e.g. job ${busy[0].jobId}): wait for them to finish or cancel them (POST /api/v2/jobs/{id}/cancel), then delete`);
+    }
+  }
+
+  /** Files first, then rows with tombstones (JobDeletion); a file that cannot be deleted keeps its row → 503, safe to repeat. */
+  private async deleteJobs(ids: string[]): Promise<void> {
+    const jobs = (await Promise.all(ids.map((j) => this.deletions.job(j)))).filter((j): j is DeletableJob => j !== null);
+    const deleted = await this.jobDeletion.deleteFinished(jobs, 'owner');
+    if (deleted.length < jobs.length) throw new ApiError(503, 'api_error', 'storage_unavailable', 'some files could not be deleted now; nothing else was removed for them, try again');
   }
 
   async item(p: Principal, id: string, itemId: string) {

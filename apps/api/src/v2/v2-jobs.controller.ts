@@ -1,15 +1,44 @@
-import { Controller, Delete, Get, HttpCode, Inject, Injectable, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Inject, Injectable, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiQuery, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { AccountRepository, JobRepository, ShowcaseRepository, type JobEntity } from '@app/persistence';
-import { isFinal } from '@app/pipeline';
-import { JobDeletion, PublicUrls, STORAGE, v2JobView } from '@app/runtime';
+import { isFinal, JOB_STATES } from '@app/pipeline';
+import { JobDeletion, progressView, PublicUrls, STORAGE, v2JobView } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
 import { ApiError } from '../http/api-error';
 import { JobCancellation } from '../jobs/job-cancellation.service';
 import { ApiKeyGuard, type AuthedRequest, type Principal } from '../http/api-key.guard';
+import { AllowScope } from '../http/api-keys/key-scope';
 import { ErrorResponseDto } from '../v1/v1.dto';
+import { decodeCursor, encodeCursor, parseLimit } from './list-query';
+import { JobListDto, PUBLIC_JOB_KINDS } from './self-service.dto';
 import { V2JobDto } from './v2.dto';
+
+/** Public job kinds (as GET /api/v2/jobs/{id} names them) and the stored kinds behind them. */
+const KINDS: Record<(typeof PUBLIC_JOB_KINDS)[number], string> = { convert: 'v1.convert', 'showcase.picture': 'v2.picture', animated_ar: 'v2.animated-ar' };
+const publicKind = (kind: string) => (Object.entries(KINDS).find(([, stored]) => stored === kind)?.[0] ?? kind);
+
+/** A job of the caller's list: enough to show a row; the details are one GET away. */
+function jobSummary(job: JobEntity) {
+  return {
+    job_id: job.id,
+    object: 'job' as const,
+    kind: publicKind(job.kind),
+    status: job.status,
+    progress: progressView(job.status, job.progress),
+    ...(job.status === 'failed' && job.error ? { error: { code: job.error.code, message: job.error.message } } : {}),
+    created_at: new Date(job.createdAt).toISOString(),
+    updated_at: new Date(job.updatedAt).toISOString(),
+    finished_at: job.finishedAt ? new Date(job.finishedAt).toISOString() : null,
+  };
+}
+
+export interface JobListQuery {
+  status?: string;
+  kind?: string;
+  cursor?: string;
+  limit?: string;
+}
 
 @Injectable()
 export class V2JobsService {
@@ -31,6 +60,25 @@ export class V2JobsService {
 
   private async view(job: JobEntity) {
     return v2JobView(job, { item: await this.showcases.itemForJob(job.id), accounts: this.accounts }, this.urls, this.storage);
+  }
+
+  /** The caller's jobs (v1 and v2, callbacks left out), newest first, by status and kind, cursor-paginated. */
+  async list(ownerId: string, q: JobListQuery) {
+    if (q.status !== undefined && !(JOB_STATES as readonly string[]).includes(q.status)) throw ApiError.invalid('status', `status: one of ${JOB_STATES.join(', ')}`);
+    if (q.kind !== undefined && !(q.kind in KINDS)) throw ApiError.invalid('kind', `kind: one of ${PUBLIC_JOB_KINDS.join(', ')}`);
+    const limit = parseLimit(q.limit, 20, 100);
+    const after = decodeCursor(q.cursor, /^([0-9]{1,20})\.([a-z0-9_]{1,80})$/);
+    const rows = await this.jobs.listForOwner(ownerId, {
+      status: q.status, kinds: q.kind ? [KINDS[q.kind as keyof typeof KINDS]] : undefined, limit: limit + 1,
+      after: after ? { createdUs: after[0], id: after[1] } : undefined,
+    });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      data: page.map((r) => jobSummary(r.job)),
+      has_more: rows.length > limit,
+      next_cursor: rows.length > limit ? encodeCursor([last.position.createdUs, last.position.id]) : null,
+    };
   }
 
   async get(ownerId: string, jobId: string) {
@@ -64,7 +112,20 @@ export class V2JobsService {
 export class V2JobsController {
   constructor(private readonly jobs: V2JobsService) {}
 
+  @Get()
+  @AllowScope('read_only')
+  @ApiOperation({ summary: "The caller's jobs, newest first (v1 conversions, showcase pictures, animated AR)", description: 'Filter by ?status= and ?kind=; page with ?limit= and ?cursor= (next_cursor of the previous page).' })
+  @ApiQuery({ name: 'status', required: false, enum: JOB_STATES })
+  @ApiQuery({ name: 'kind', required: false, enum: PUBLIC_JOB_KINDS })
+  @ApiQuery({ name: 'cursor', required: false, description: 'next_cursor of the previous page.', schema: { type: 'string' } })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
+  @ApiResponse({ status: 200, type: JobListDto })
+  list(@Req() req: AuthedRequest, @Query() q: JobListQuery) {
+    return this.jobs.list(req.principal.userId, q);
+  }
+
   @Get(':jobId')
+  @AllowScope('read_only')
   @ApiOperation({ summary: 'A v2 job: status (queued, downloading, converting, uploading, completed, failed), progress, and the result once completed' })
   @ApiResponse({ status: 200, type: V2JobDto, description: 'Also the body of an animated AR callback.' })
   get(@Req() req: AuthedRequest, @Param('jobId') jobId: string) {

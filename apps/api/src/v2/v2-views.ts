@@ -20,6 +20,20 @@ export function itemView(i: ShowcaseItemRow, urls: PublicUrls, storage: StorageP
   };
 }
 
+/** A showcase in the caller's list: what a row shows, without its items. */
+export function showcaseSummaryView(s: ShowcaseRow, itemCount: number, urls: PublicUrls) {
+  return {
+    id: s.id,
+    object: 'showcase' as const,
+    url: urls.showcase(s.public_id),
+    embed_url: urls.showcaseEmbed(s.public_id),
+    layout_choice: s.layout,
+    description: s.description,
+    item_count: itemCount,
+    created_at: new Date(s.created_at).toISOString(),
+  };
+}
+
 export function showcaseView(s: ShowcaseRow, items: ShowcaseItemRow[], urls: PublicUrls, storage: StoragePort) {
   return {
     id: s.id,

@@ -48,6 +48,9 @@ class CreateShowcaseFieldsDto {
 /** The showcase's own fields, and its items' presentation defaults (placement, allow_scaling, finish, frame, mat). */
 export class CreateShowcaseRequestDto extends IntersectionType(CreateShowcaseFieldsDto, PresentationDefaultsDto) {}
 
+/** PATCH: every create field but the pictures (added with POST items); a field left out stays, null clears it. */
+export class UpdateShowcaseRequestDto extends IntersectionType(OmitType(CreateShowcaseFieldsDto, ['image_urls', 'items'] as const), PresentationDefaultsDto) {}
+
 export class AddItemsJsonDto {
   @ApiPropertyOptional({ type: [String], maxItems: PER_REQUEST, description: 'Pictures by URL, with the showcase\'s presentation defaults. One of image_urls and items is required.', example: ['https://example.com/a.jpg'] })
   image_urls?: string[];

@@ -196,7 +196,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an API key (the only time it is shown) */
+        /**
+         * Create an API key (the only time it is shown)
+         * @description Body (optional): {name?, scope? (default full), allowed_origins? (widget keys)}.
+         */
         post: operations["AdminController_createKey"];
         delete?: never;
         options?: never;
@@ -306,7 +309,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v2/showcases": {
+    "/api/v2/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's live API keys: name, scope, prefix, allowed origins, created, last used (never the secret) */
+        get: operations["V2KeysController_list"];
+        put?: never;
+        /**
+         * Create an API key for the account (the secret is shown this once)
+         * @description A `widget` key needs allowed_origins: it is meant for public HTML (docs: README, widget).
+         */
+        post: operations["V2KeysController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/keys/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -314,6 +338,30 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of the account's keys
+         * @description Refused from then on, in every API process at once. The account's last full key needs ?force=true (without a full key no key can manage keys).
+         */
+        delete: operations["V2KeysController_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/showcases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's showcases, newest first
+         * @description Page with ?limit= and ?cursor= (next_cursor of the previous page).
+         */
+        get: operations["ShowcasesController_list"];
         put?: never;
         /**
          * Create a Pro showcase
@@ -337,10 +385,18 @@ export interface paths {
         get: operations["ShowcasesController_get"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a showcase with its pictures and their files
+         * @description Removes every picture's job and stored files (models, posters, uploads). The public pages answer 404 from then on, each picture's embed pages and file URLs 410. The showcase slot is free again. No refunds: converted pictures were delivered (failed ones were refunded when they failed). Ledger entries are kept.
+         */
+        delete: operations["ShowcasesController_remove"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a showcase
+         * @description Any create field but the pictures: logo_url, layout_choice, description, custom_links, branding and the presentation defaults. A field left out stays; null clears it (back to its default); custom_links and branding are replaced whole. Validated as a create would be. Free; the public pages show the change at once. New presentation defaults apply to pictures added afterwards.
+         */
+        patch: operations["ShowcasesController_update"];
         trace?: never;
     };
     "/api/v2/showcases/{id}/items": {
@@ -369,6 +425,30 @@ export interface paths {
         };
         /** One item: status, dimensions, presentation, model and embed URLs */
         get: operations["ShowcasesController_item"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete one picture with its job and files
+         * @description The picture leaves the public pages; its embed pages and file URLs answer 410, GET of the item 404. No refund (a failed picture was refunded when it failed).
+         */
+        delete: operations["ShowcasesController_removeItem"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's jobs, newest first (v1 conversions, showcase pictures, animated AR)
+         * @description Filter by ?status= and ?kind=; page with ?limit= and ?cursor= (next_cursor of the previous page).
+         */
+        get: operations["V2JobsController_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -888,19 +968,59 @@ export interface components {
             /** @example 2 */
             showcase_slots: number;
         };
+        CreateKeyRequestDto: {
+            /** @example shop widget */
+            name?: string | null;
+            /**
+             * @description `full`: every route the account may use (keys made before scopes are full). `read_only`: GET routes of the account's own jobs, showcases and identity (status, result, embeds: the widget's attach-to-job mode). `widget`: read_only plus free v1 conversions (POST /api/v1/convert), only from `allowed_origins` (checked against the Origin header), with the lower RATE_LIMIT_WIDGET rate limit: the scope for a key in public HTML. Anything else with a narrower key: 403 insufficient_scope.
+             * @default full
+             * @enum {string}
+             */
+            scope?: "full" | "read_only" | "widget";
+            /**
+             * @description Widget keys only (required there): origins scheme://host[:port] the key may be used from; other keys: leave out.
+             * @example [
+             *       "https://shop.example.com"
+             *     ]
+             */
+            allowed_origins?: string[];
+        };
         ApiKeyCreatedDto: {
             /** @example key_m2q… */
             id: string;
+            /** @enum {string} */
+            object: "api_key";
+            /** @example shop widget */
+            name: string | null;
             /**
-             * @description The secret key, shown this once (only its hash is kept).
-             * @example sk_live_…
+             * @description `full`: every route the account may use (keys made before scopes are full). `read_only`: GET routes of the account's own jobs, showcases and identity (status, result, embeds: the widget's attach-to-job mode). `widget`: read_only plus free v1 conversions (POST /api/v1/convert), only from `allowed_origins` (checked against the Origin header), with the lower RATE_LIMIT_WIDGET rate limit: the scope for a key in public HTML. Anything else with a narrower key: 403 insufficient_scope.
+             * @enum {string}
              */
-            key: string;
+            scope: "full" | "read_only" | "widget";
             /**
              * @description Display prefix, shown in /api/v2/me.
              * @example sk_live_Ab3d
              */
             prefix: string;
+            /**
+             * @description Origins a widget key may be used from (empty for other scopes).
+             * @example [
+             *       "https://shop.example.com"
+             *     ]
+             */
+            allowed_origins: string[];
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last request with the key (recorded at most once a minute).
+             */
+            last_used_at: string | null;
+            /**
+             * @description The secret key, shown this once (only its hash is kept).
+             * @example sk_live_…
+             */
+            key: string;
         };
         AddCreditsRequestDto: {
             /**
@@ -965,6 +1085,11 @@ export interface components {
             prefix: string | null;
             /** @description false for the owner key (never charged). */
             billed: boolean;
+            /**
+             * @description What the key may do (the owner key: full).
+             * @enum {string}
+             */
+            scope: "full" | "read_only" | "widget";
         };
         SlotsDto: {
             /** @example 1 */
@@ -1016,6 +1141,42 @@ export interface components {
             /** @description false for the owner key. */
             billed: boolean;
             operations: components["schemas"]["PricedOperationDto"][];
+        };
+        ApiKeyDto: {
+            /** @example key_m2q… */
+            id: string;
+            /** @enum {string} */
+            object: "api_key";
+            /** @example shop widget */
+            name: string | null;
+            /**
+             * @description `full`: every route the account may use (keys made before scopes are full). `read_only`: GET routes of the account's own jobs, showcases and identity (status, result, embeds: the widget's attach-to-job mode). `widget`: read_only plus free v1 conversions (POST /api/v1/convert), only from `allowed_origins` (checked against the Origin header), with the lower RATE_LIMIT_WIDGET rate limit: the scope for a key in public HTML. Anything else with a narrower key: 403 insufficient_scope.
+             * @enum {string}
+             */
+            scope: "full" | "read_only" | "widget";
+            /**
+             * @description Display prefix, shown in /api/v2/me.
+             * @example sk_live_Ab3d
+             */
+            prefix: string;
+            /**
+             * @description Origins a widget key may be used from (empty for other scopes).
+             * @example [
+             *       "https://shop.example.com"
+             *     ]
+             */
+            allowed_origins: string[];
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last request with the key (recorded at most once a minute).
+             */
+            last_used_at: string | null;
+        };
+        ApiKeyListDto: {
+            /** @description Live (not revoked) keys, newest first. */
+            data: components["schemas"]["ApiKeyDto"][];
         };
         ShowcaseItemRequestDto: {
             /**
@@ -1229,6 +1390,88 @@ export interface components {
              */
             credits_charged: number;
         };
+        ShowcaseSummaryDto: {
+            /** @example 7 */
+            id: number;
+            /** @enum {string} */
+            object: "showcase";
+            /** @description Public page. */
+            url: string;
+            /** @description Public page for iframes. */
+            embed_url: string;
+            /** @enum {string} */
+            layout_choice: "branded" | "minimal" | "dark";
+            description: string | null;
+            /** @example 3 */
+            item_count: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        ShowcaseListDto: {
+            /** @description Newest first. */
+            data: components["schemas"]["ShowcaseSummaryDto"][];
+            has_more: boolean;
+            /** @description Pass as ?cursor= for the next page (null on the last). */
+            next_cursor: string | null;
+        };
+        UpdateShowcaseRequestDto: {
+            /** @description Logo image, http(s) URL. */
+            logo_url?: string;
+            /**
+             * @default branded
+             * @enum {string}
+             */
+            layout_choice?: "branded" | "minimal" | "dark";
+            description?: string;
+            custom_links?: components["schemas"]["CustomLinkDto"][];
+            branding?: components["schemas"]["BrandingDto"];
+            /**
+             * @description How the model is placed in AR: hung on a wall (default: placed on a vertical surface, like a picture) or standing on the floor.
+             * @default wall
+             * @example wall
+             * @enum {string}
+             */
+            placement?: "wall" | "floor";
+            /**
+             * @description Whether people may pinch-scale the model in AR. Default false: the picture keeps its real, physical size.
+             * @default false
+             * @example false
+             */
+            allow_scaling?: boolean;
+            /**
+             * @description "unlit" (default): the picture's exact colours, whatever the room's light. "matte" / "gloss": lit by the room, without or with a sheen.
+             * @default unlit
+             * @example matte
+             * @enum {string}
+             */
+            finish?: "unlit" | "matte" | "gloss";
+            /**
+             * @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size.
+             * @example {
+             *       "style": "classic",
+             *       "color": "oak",
+             *       "width_inches": 1.5
+             *     }
+             */
+            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | {
+                /**
+                 * @description Defaults per style: none: 0 in wide, 0.04 in deep, white; thin: 0.5 in wide, 0.75 in deep, black; classic: 1.5 in wide, 1.25 in deep, walnut; float: 0.75 in wide, 1.5 in deep, black; canvas: 0 in wide, 1.5 in deep, white.
+                 * @default classic
+                 * @enum {string}
+                 */
+                style?: "none" | "thin" | "classic" | "float" | "canvas";
+                /** @description Moulding width, each side (not for "none" or "canvas"). */
+                width_inches?: number;
+                /** @description Depth of the whole object from the wall. */
+                depth_inches?: number;
+                /** @description A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb". */
+                color?: string;
+                /** @description "canvas" only: "mirror" (default) or a colour. A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb". */
+                edge?: string;
+            };
+            /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
+            mat?: components["schemas"]["MatRequestDto"];
+        };
         PresentationDefaultsDto: {
             /**
              * @description How the model is placed in AR: hung on a wall (default: placed on a vertical surface, like a picture) or standing on the floor.
@@ -1367,6 +1610,42 @@ export interface components {
             queued_jobs: components["schemas"]["QueuedJobDto"][];
             /** @example 4 */
             credits_charged: number;
+        };
+        JobSummaryErrorDto: {
+            code: string;
+            message: string;
+        };
+        JobSummaryDto: {
+            /**
+             * @description api_… (details: GET /api/v1/status/{id}) or v2_… (GET /api/v2/jobs/{id}).
+             * @example v2_3kq7xa2mzp4r
+             */
+            job_id: string;
+            /** @enum {string} */
+            object: "job";
+            /**
+             * @description convert (v1), showcase.picture, animated_ar.
+             * @enum {string}
+             */
+            kind: "convert" | "showcase.picture" | "animated_ar";
+            /** @enum {string} */
+            status: "queued" | "downloading" | "converting" | "uploading" | "completed" | "failed";
+            progress: number;
+            /** @description Present when status is failed. */
+            error?: components["schemas"]["JobSummaryErrorDto"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+        };
+        JobListDto: {
+            /** @description Newest first. */
+            data: components["schemas"]["JobSummaryDto"][];
+            has_more: boolean;
+            /** @description Pass as ?cursor= for the next page (null on the last). */
+            next_cursor: string | null;
         };
         V2ResultDto: {
             usdz_url: string;
@@ -2010,6 +2289,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Conflict: idempotency_key_reused (same Idempotency-Key, different request) or idempotency_key_in_use (the first request is still running). */
             409: {
                 headers: {
@@ -2197,6 +2495,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description No such job for this key. */
             404: {
                 headers: {
@@ -2338,6 +2655,25 @@ export interface operations {
                      *         "type": "authentication_error",
                      *         "code": "invalid_api_key",
                      *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
                      *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
                      *       }
                      *     }
@@ -2508,6 +2844,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Rate limited; see Retry-After. */
             429: {
                 headers: {
@@ -2621,6 +2976,25 @@ export interface operations {
                      *         "type": "authentication_error",
                      *         "code": "invalid_api_key",
                      *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
                      *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
                      *       }
                      *     }
@@ -2970,7 +3344,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Not allowed for this key. */
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3121,7 +3495,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Not allowed for this key. */
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3270,7 +3644,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateKeyRequestDto"];
+            };
+        };
         responses: {
             /** @description OK */
             201: {
@@ -3320,7 +3698,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Not allowed for this key. */
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3351,6 +3729,44 @@ export interface operations {
                      *         "type": "not_found",
                      *         "code": "resource_missing",
                      *         "message": "job api_x not found",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Body or file too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "payload_too_large",
+                     *         "code": "body_too_large",
+                     *         "message": "Request body is too large",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "unsupported_media_type",
+                     *         "code": "invalid_body",
+                     *         "message": "Unsupported Media Type",
                      *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
                      *       }
                      *     }
@@ -3490,7 +3906,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Not allowed for this key. */
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3686,7 +4102,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Not allowed for this key. */
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3849,7 +4265,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Not allowed for this key. */
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4007,6 +4423,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Rate limited (per key); see Retry-After. */
             429: {
                 headers: {
@@ -4131,6 +4566,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Rate limited (per key); see Retry-After. */
             429: {
                 headers: {
@@ -4244,6 +4698,669 @@ export interface operations {
                      *         "type": "authentication_error",
                      *         "code": "invalid_api_key",
                      *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    V2KeysController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyListDto"];
+                };
+            };
+            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    V2KeysController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateKeyRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyCreatedDto"];
+                };
+            };
+            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Body or file too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "payload_too_large",
+                     *         "code": "body_too_large",
+                     *         "message": "Request body is too large",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "unsupported_media_type",
+                     *         "code": "invalid_body",
+                     *         "message": "Unsupported Media Type",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    V2KeysController_revoke: {
+        parameters: {
+            query?: {
+                /** @description Also revoke the last full key. */
+                force?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such resource for this key (those of other accounts included). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found",
+                     *         "code": "resource_missing",
+                     *         "message": "job api_x not found",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description last_full_key: the account's last full key; repeat with ?force=true. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict",
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "this Idempotency-Key was used with a different request; use a new key for a new request",
+                     *         "param": "Idempotency-Key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    ShowcasesController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description next_cursor of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShowcaseListDto"];
+                };
+            };
+            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
                      *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
                      *       }
                      *     }
@@ -4444,7 +5561,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Not allowed for this key. */
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4643,6 +5760,365 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such resource for this key (those of other accounts included). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found",
+                     *         "code": "resource_missing",
+                     *         "message": "job api_x not found",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    ShowcasesController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such resource for this key (those of other accounts included). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found",
+                     *         "code": "resource_missing",
+                     *         "message": "job api_x not found",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description job_not_finished: pictures still converting (wait or cancel them first); showcase_changed: pictures were added meanwhile. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict",
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "this Idempotency-Key was used with a different request; use a new key for a new request",
+                     *         "param": "Idempotency-Key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description storage_unavailable: some files could not be deleted now; try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    ShowcasesController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateShowcaseRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShowcaseDto"];
+                };
+            };
+            /** @description Invalid parameter, named in error.param (image_urls / items: add pictures with POST items). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description No such resource for this key (those of other accounts included). */
             404: {
                 headers: {
@@ -4805,6 +6281,25 @@ export interface operations {
                      *         "type": "insufficient_credits",
                      *         "code": "insufficient_credits",
                      *         "message": "this needs 9 credits; the balance is 4. Nothing was created or charged.",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
                      *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
                      *       }
                      *     }
@@ -5012,6 +6507,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description No such resource for this key (those of other accounts included). */
             404: {
                 headers: {
@@ -5024,6 +6538,328 @@ export interface operations {
                      *         "type": "not_found",
                      *         "code": "resource_missing",
                      *         "message": "job api_x not found",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    ShowcasesController_removeItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such resource for this key (those of other accounts included). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found",
+                     *         "code": "resource_missing",
+                     *         "message": "job api_x not found",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description job_not_finished: the picture is still converting; wait or cancel it first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict",
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "this Idempotency-Key was used with a different request; use a new key for a new request",
+                     *         "param": "Idempotency-Key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description storage_unavailable: its files could not be deleted now; try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    V2JobsController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description next_cursor of the previous page. */
+                cursor?: string;
+                kind?: "convert" | "showcase.picture" | "animated_ar";
+                status?: "queued" | "downloading" | "converting" | "uploading" | "completed" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobListDto"];
+                };
+            };
+            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
                      *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
                      *       }
                      *     }
@@ -5166,6 +7002,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description No such resource for this key (those of other accounts included). */
             404: {
                 headers: {
@@ -5298,6 +7153,25 @@ export interface operations {
                      *         "type": "authentication_error",
                      *         "code": "invalid_api_key",
                      *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
                      *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
                      *       }
                      *     }
@@ -5466,6 +7340,25 @@ export interface operations {
                      *         "type": "authentication_error",
                      *         "code": "invalid_api_key",
                      *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
                      *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
                      *       }
                      *     }
@@ -5691,6 +7584,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Conflict: idempotency_key_reused (same Idempotency-Key, different request) or idempotency_key_in_use (the first request is still running). */
             409: {
                 headers: {
@@ -5869,6 +7781,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Rate limited (per key); see Retry-After. */
             429: {
                 headers: {
@@ -5996,7 +7927,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Not allowed for this key. */
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6137,7 +8068,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Not allowed for this key. */
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6326,7 +8257,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Not allowed for this key. */
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6504,7 +8435,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Not allowed for this key. */
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6680,7 +8611,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Not allowed for this key. */
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -14,6 +14,8 @@ const MAX_ENTRIES = 50_000;
  * lookup and no write: the read path used to run `UPDATE api_keys SET last_used_at` on every request (a
  * commit per GET). Revoking a key or deleting a user drops the entries in every API process at once
  * (through {@link KeyRevocationsPort}); the lifetime bounds a missed message. Unknown keys are not cached.
+ * An entry carries the key's scope and allowed origins: both are fixed when the key is made (a different
+ * scope is a new key), so revocation is the only change an entry can miss.
  */
 @Injectable()
 export class ApiKeyCache implements OnModuleDestroy {

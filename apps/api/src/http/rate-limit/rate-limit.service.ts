@@ -7,10 +7,10 @@ import type { Principal } from '../api-key.guard';
 import { RATE_LIMITER, type RateLimiterPort } from './rate-limiter.port';
 
 /**
- * Per-key request limits: `RATE_LIMIT_PER_KEY` per window for per-user keys, `RATE_LIMIT_OWNER` for the
- * owner key (0 = unlimited). Answers carry X-RateLimit-* headers; over the limit -> 429 with Retry-After.
- * If the counter store is unreachable the request goes through (logged): limits protect, they must not
- * take the API down with Redis.
+ * Per-key request limits: `RATE_LIMIT_PER_KEY` per window for per-user keys (`RATE_LIMIT_WIDGET` for widget
+ * keys, which sit in public pages), `RATE_LIMIT_OWNER` for the owner key (0 = unlimited). Answers carry
+ * X-RateLimit-* headers; over the limit -> 429 with Retry-After. If the counter store is unreachable the
+ * request goes through (logged): limits protect, they must not take the API down with Redis.
  */
 @Injectable()
 export class RateLimitService implements OnModuleDestroy {
@@ -22,7 +22,7 @@ export class RateLimitService implements OnModuleDestroy {
   ) {}
 
   async check(p: Principal, reply: FastifyReply): Promise<void> {
-    const limit = p.keyType === 'owner' ? this.config.rateLimit.owner : this.config.rateLimit.perKey;
+    const limit = p.keyType === 'owner' ? this.config.rateLimit.owner : p.scope === 'widget' ? this.config.rateLimit.widget : this.config.rateLimit.perKey;
     if (limit === 0) return;
     const bucket = p.keyType === 'owner' ? 'owner' : `key:${p.keyId}`;
     let d;

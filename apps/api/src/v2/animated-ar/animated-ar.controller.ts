@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Req, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard, type AuthedRequest } from '../../http/api-key.guard';
+import { AllowScope } from '../../http/api-keys/key-scope';
 import { IdempotencyInterceptor } from '../../http/idempotency/idempotency.interceptor';
 import { AnimatedArRequestDto } from '../v2.dto';
 import { AnimatedArCreatedDto, AnimatedArOptionsDto } from '../v2-responses.dto';
@@ -32,6 +33,7 @@ export class AnimatedArController {
   }
 
   @Get('options')
+  @AllowScope('read_only')
   @ApiOperation({ summary: 'Motion style presets, enabled video models, limits and prices in force' })
   @ApiResponse({ status: 200, type: AnimatedArOptionsDto })
   options(@Req() req: AuthedRequest) {
