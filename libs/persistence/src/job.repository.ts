@@ -103,8 +103,18 @@ export class JobRepository implements JobStorePort {
    * every poll, and TypeORM's query builder and hydration cost more than the query itself (read-path bench).
    */
   async find(id: string): Promise<JobEntity | null> {
-    const rows: Record<string, unknown>[] = await this.ds.query(`SELECT ${this.selectList()} FROM "jobs" WHERE "id" = $1`, [id]);
+    const rows = await this.readRows(`SELECT ${this.selectList()} FROM "jobs" WHERE "id" = $1`, [id]);
     return rows[0] ? Object.assign(new JobEntity(), rows[0]) : null;
+  }
+
+  /**
+   * A read straight on the driver's connection pool (pg's Pool, or the PGlite adapter's). The status
+   * routes' one query is the API's hottest path, and TypeORM's query runner (a runner object, pool
+   * checkout and release, query events) cost more than the query's own client work there.
+   */
+  private async readRows(sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
+    const pool = (this.ds.driver as unknown as { master: { query(sql: string, params: unknown[]): Promise<{ rows: Record<string, unknown>[] }> } }).master;
+    return (await pool.query(sql, params)).rows;
   }
 
   private selectListCache?: string;

@@ -27,6 +27,7 @@ function within<T>(source: (() => Promise<T>) | undefined, ms = 2000): Promise<T
 export class PromMetrics implements MetricsPort {
   readonly registry = new Registry();
   private readonly http: Histogram<'method' | 'route' | 'status'>;
+  private readonly httpChildren = new Map<string, { observe(seconds: number): void }>();
   private readonly jobs: Counter<'kind' | 'outcome'>;
   private readonly stages: Histogram<'stage'>;
   private readonly callbacks: Counter<'outcome'>;
@@ -87,7 +88,12 @@ export class PromMetrics implements MetricsPort {
   }
 
   httpRequest(method: string, route: string, status: number, seconds: number): void {
-    this.http.observe({ method, route, status: String(status) }, seconds);
+    // The labelled child is looked up once per method/route/status: hashing the label object on every
+    // request was a visible part of the read path's cost. Routes are templates, so the map stays small.
+    const key = `${method} ${status} ${route}`;
+    let child = this.httpChildren.get(key);
+    if (!child) this.httpChildren.set(key, (child = this.http.labels(method, route, String(status))));
+    child.observe(seconds);
   }
 
   jobFinished(kind: string, outcome: JobOutcome): void {

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onSendHookHandler } from 'fastify';
 
 /**
  * Closes the connection after answering a request whose body was not read to its end (a refused upload:
@@ -8,8 +8,17 @@ import type { FastifyInstance } from 'fastify';
  * after an early response, and costs one reconnect for a request that failed anyway.
  */
 export function registerUnreadBodyClose(fastify: FastifyInstance): void {
-  fastify.addHook('onSend', (request, reply, _payload, done) => {
-    if (!request.raw.complete && !reply.raw.headersSent) void reply.header('connection', 'close');
-    done();
+  // Only on routes that take a body: a GET's hook chain stays as short as it was (the read path).
+  fastify.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    if (!methods.some((m) => BODY_METHODS.has(m))) return;
+    route.onSend = [...[route.onSend ?? []].flat(), closeIfUnread];
   });
 }
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+const closeIfUnread: onSendHookHandler = (request, reply, _payload, done) => {
+  if (!request.raw.complete && !reply.raw.headersSent) void reply.header('connection', 'close');
+  done();
+};
