@@ -20,14 +20,15 @@ export function itemView(i: ShowcaseItemRow, urls: PublicUrls, storage: StorageP
   };
 }
 
+/** What every view of a showcase starts with: its id and public addresses. */
+function showcaseHead(s: ShowcaseRow, urls: PublicUrls) {
+  return { id: s.id, object: 'showcase' as const, url: urls.showcase(s.public_id), embed_url: urls.showcaseEmbed(s.public_id), layout_choice: s.layout };
+}
+
 /** A showcase in the caller's list: what a row shows, without its items. */
 export function showcaseSummaryView(s: ShowcaseRow, itemCount: number, urls: PublicUrls) {
   return {
-    id: s.id,
-    object: 'showcase' as const,
-    url: urls.showcase(s.public_id),
-    embed_url: urls.showcaseEmbed(s.public_id),
-    layout_choice: s.layout,
+    ...showcaseHead(s, urls),
     description: s.description,
     item_count: itemCount,
     created_at: new Date(s.created_at).toISOString(),
@@ -36,11 +37,7 @@ export function showcaseSummaryView(s: ShowcaseRow, itemCount: number, urls: Pub
 
 export function showcaseView(s: ShowcaseRow, items: ShowcaseItemRow[], urls: PublicUrls, storage: StoragePort) {
   return {
-    id: s.id,
-    object: 'showcase' as const,
-    url: urls.showcase(s.public_id),
-    embed_url: urls.showcaseEmbed(s.public_id),
-    layout_choice: s.layout,
+    ...showcaseHead(s, urls),
     logo_url: s.logo_url,
     description: s.description,
     custom_links: s.custom_links,
