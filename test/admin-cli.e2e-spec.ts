@@ -105,6 +105,19 @@ describe('admin CLI: jobs, users, queue', () => {
     expect((await user.req('GET', '/api/admin/queue')).status).toBe(403);
   });
 
+  it('invites an existing user by email, and the owner\'s own email as an owner console account', async () => {
+    const existing = (await owner.req('POST', '/api/admin/users', { email: 'invitee@example.com' })).body;
+    const inv = await cli(['users', 'invite', 'INVITEE@example.com', '--json']);
+    expect(inv.code).toBe(0);
+    expect(inv.json()).toMatchObject({ user_id: existing.id, email: 'invitee@example.com', role: 'customer' });
+    expect(inv.json().invite_url).toMatch(new RegExp(`^${base}/console/invite\\?token=`));
+    expect((await fetch(inv.json().invite_url)).status).toBe(200);
+    const own = await cli(['users', 'invite', 'operator@example.com', '--owner'], true);
+    expect(own.code).toBe(0);
+    expect(own.out).toMatch(/^http:\/\/\S+\/console\/invite\?token=\S+\n\(single use: operator@example.com sets a password and is signed in as owner; expires /);
+    await expect(cli(['users', 'invite'])).rejects.toThrow('users invite needs <email>');
+  });
+
   it('runs as the built `npm run admin` entry point: JSON when not on a terminal', () => {
     const run = spawnSync(process.execPath, [join(ROOT, 'dist/apps/cli/src/main.js'), 'queue', '--url', base, '--key', OWNER], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
     expect(run.stderr).toBe('');

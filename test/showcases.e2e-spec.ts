@@ -402,7 +402,8 @@ describe('public showcase pages', () => {
     // default-src 'none', and script-src only the hash of the constant Quick Look banner-tap script:
     // nothing else runs on these pages, whatever slips through.
     expect(r.headers.get('content-security-policy')).toContain("default-src 'none'");
-    expect(r.headers.get('content-security-policy')).toMatch(/(^|; )script-src 'sha256-[A-Za-z0-9+/]{43}='(;|$)/);
+    // Two hashes: the Quick Look tap script and the item pages' keyboard / swipe navigation.
+    expect(r.headers.get('content-security-policy')).toMatch(/(^|; )script-src 'sha256-[A-Za-z0-9+/]{43}=' 'sha256-[A-Za-z0-9+/]{43}='(;|$)/);
     expect(html).not.toContain('<script>window.__xss');
     expect(html).not.toMatch(/<img src=x/);
     expect(html).toContain('&lt;script&gt;window.__xss=1&lt;/script&gt;');
@@ -452,7 +453,9 @@ describe('public showcase pages', () => {
     const ios = await browser.newContext({ userAgent: USER_AGENTS.ios, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const p = await ios.newPage();
     await p.goto(page.url);
-    const launch = p.locator('.item a.media[rel="ar"]').first();
+    // The picture opens the larger view; the button launches Quick Look (with the <img> child it needs).
+    expect(await p.locator('.item a.media').first().getAttribute('href')).toMatch(/\/showcase\/shw_[a-z2-7]{24}\/items\/\d+$/);
+    const launch = p.locator('.item a.ar[rel="ar"]').first();
     expect(await launch.getAttribute('href')).toMatch(/\/model\.usdz#allowsContentScaling=0$/);
     expect(await launch.locator('img').count()).toBe(1);
     expect(await p.locator('.grid').evaluate((e) => getComputedStyle(e).gridTemplateColumns.split(' ').length)).toBe(1);
@@ -494,7 +497,7 @@ describe('public showcase pages', () => {
     const inline = [...iosHtml.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
     expect(inline).toHaveLength(1);
     const { createHash } = await import('node:crypto');
-    expect(ios.headers.get('content-security-policy')).toContain(`script-src 'sha256-${createHash('sha256').update(inline[0]).digest('base64')}';`);
+    expect(ios.headers.get('content-security-policy')).toContain(`script-src 'sha256-${createHash('sha256').update(inline[0]).digest('base64')}' `);
     const android = await (await fetch(`${r.body.url}?platform=android`)).text();
     expect(android).toContain('&amp;title=Sunset%20%3Cscript%3Ealert(1)%3C%2Fscript%3E%20%26%20Co&amp;link=https%3A%2F%2Fshop.example.com%2Fp%2Fsunset%3Fref%3Dar%26size%3D24x36&amp;resizable=false&amp;enable_vertical_placement=true#Intent;');
     // The floor item that may be scaled: neither parameter.

@@ -3,8 +3,15 @@ import type { AppConfig } from '@app/config';
 import { CoreModule, WorkerModule } from '@app/runtime';
 import { AccountsService } from './accounts/accounts.service';
 import { AdminController } from './accounts/admin.controller';
+import { AdminUserKeysController, AdminUserKeysService } from './accounts/admin-user-keys.controller';
 import { V2AccountController } from './accounts/v2-account.controller';
 import { V2KeysController } from './accounts/v2-keys.controller';
+import { ConsoleAssets } from './console/console-assets';
+import { ConsoleInviteController } from './console/console-invite.controller';
+import { ConsoleInvites } from './console/console-invites.service';
+import { ConsolePagesService } from './console/console-pages.service';
+import { ConsoleSessionService } from './console/console-session.service';
+import { ConsoleController } from './console/console.controller';
 import { AssetsController } from './embed/assets.controller';
 import { EmbedController } from './embed/embed.controller';
 import { EmbedService } from './embed/embed.service';
@@ -27,9 +34,11 @@ import { RateLimitService } from './http/rate-limit/rate-limit.service';
 import { ConversionService } from './v1/conversion.service';
 import { V1Controller } from './v1/v1.controller';
 import { ShowcasePageController, ShowcasePageService } from './showcase-page/showcase-page.controller';
+import { ShowcaseThumbnails } from './showcase-page/showcase-thumbnails.service';
 import { ShowcasesController } from './v2/showcases.controller';
 import { ShowcasesService } from './v2/showcases.service';
 import { V2JobsController, V2JobsService } from './v2/v2-jobs.controller';
+import { WebhookDeliveriesController, WebhookDeliveriesService } from './v2/webhook-deliveries.controller';
 import { AnimatedArController } from './v2/animated-ar/animated-ar.controller';
 import { AnimatedArService } from './v2/animated-ar/animated-ar.service';
 
@@ -43,6 +52,7 @@ export class ApiModule {
       controllers: [
         HealthController, V1Controller, FilesController, EmbedController, AssetsController, AdminController, V2AccountController, V2KeysController,
         ShowcasesController, V2JobsController, AnimatedArController, ShowcasePageController, AdminJobsController,
+        ConsoleInviteController, ConsoleController, WebhookDeliveriesController, AdminUserKeysController,
       ],
       providers: [
         ApiKeyGuard,
@@ -73,6 +83,13 @@ export class ApiModule {
         ShowcasesService,
         V2JobsService,
         ShowcasePageService,
+        ShowcaseThumbnails,
+        ConsoleSessionService,
+        ConsoleInvites,
+        ConsolePagesService,
+        ConsoleAssets,
+        WebhookDeliveriesService,
+        AdminUserKeysService,
       ],
     };
   }

@@ -68,3 +68,14 @@ describe('admin CLI jobs, users and queue', () => {
     expect(formatAge(86_400 + 5)).toBe('1d');
   });
 });
+
+describe('admin CLI users invite', () => {
+  it('invites an email (created when missing), as owner with --owner, and prints the link first', () => {
+    expect(toRequest(parseArgs(['users', 'invite', 'ada@example.com']))).toEqual({ method: 'POST', path: '/api/admin/invites', body: { email: 'ada@example.com' } });
+    expect(toRequest(parseArgs(['users', 'invite', 'me@example.com', '--owner', '--name', 'Me']))).toEqual({ method: 'POST', path: '/api/admin/invites', body: { email: 'me@example.com', role: 'owner', name: 'Me' } });
+    expect(() => toRequest(parseArgs(['users', 'invite']))).toThrow('users invite needs <email>');
+    const out = render('users invite', { invite_url: 'http://x/console/invite?token=t', email: 'me@example.com', role: 'owner', expires_at: '2026-01-08T00:00:00.000Z' })!;
+    expect(out.split('\n')[0]).toBe('http://x/console/invite?token=t');
+    expect(out).toContain('as owner');
+  });
+});

@@ -11,6 +11,9 @@ Commands (all call the admin API with the owner key):
   credits:grant <user_id> <amount> [--reason <text>]
   usage <user_id> [--limit <n>] [--before <entry_id>]
   users list [--limit <n>]
+  users invite <email> [--owner] [--name <name>]
+                                        a console invite link (single use, 7 days); creates the user when
+                                        missing. --owner: the operator's own console account (admin pages)
   users delete <user_id>                delete a user with all their data (jobs, files, showcases, keys);
                                         their ledger entries are kept, anonymised
   jobs list [--status <status>] [--user <user_id>] [--since <when>] [--limit <n>]
@@ -36,7 +39,7 @@ export interface ParsedArgs {
 
 const FLAGS = new Set(['email', 'name', 'credits', 'slots', 'reason', 'limit', 'before', 'url', 'key', 'idempotency-key', 'status', 'user', 'since', 'scope', 'origins']);
 /** Flags that take no value. */
-const SWITCHES = new Set(['json']);
+const SWITCHES = new Set(['json', 'owner']);
 /** Commands with subcommands (`jobs list`), named by both words from here on. */
 const GROUPS = new Set(['jobs', 'users']);
 
@@ -140,6 +143,12 @@ export function toRequest(args: ParsedArgs, now = Date.now()): Request {
     case 'users list':
       need(args, 0, 'only options');
       return { method: 'GET', path: `/api/admin/users${query({ limit: f.limit })}` };
+    case 'users invite': {
+      const [email] = need(args, 1, '<email>');
+      const body: Record<string, unknown> = { email, ...(f.owner ? { role: 'owner' } : {}) };
+      if (f.name !== undefined) body.name = f.name;
+      return { method: 'POST', path: '/api/admin/invites', body };
+    }
     case 'users delete':
       return { method: 'DELETE', path: `/api/admin/users/${seg(need(args, 1, '<user_id>')[0])}` };
     case 'jobs list':
@@ -192,6 +201,8 @@ export function render(command: string, body: Record<string, any>): string | nul
     case 'jobs retry':
     case 'jobs cancel':
       return table(JOB_HEADERS, [jobRow(body)]);
+    case 'users invite':
+      return `${body.invite_url}\n(single use: ${body.email} sets a password and is signed in as ${body.role}; expires ${body.expires_at})`;
     case 'users list':
       return body.data.length
         ? table(['id', 'email', 'name', 'credits', 'slots', 'created'], body.data.map((u: Record<string, any>) => [u.id, u.email, u.internal ? '(service)' : u.name, u.credits, u.showcase_slots, minute(u.created_at)])) + more('users')

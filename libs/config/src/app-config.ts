@@ -90,7 +90,7 @@ export interface AppConfig {
   /** Requests per window per key; 0 = unlimited. Shared through Redis in scaled mode. */
   rateLimit: { perKey: number; owner: number; widget: number; windowMs: number };
   /**
-   * Console sign-in: idle session lifetime, invite lifetime (7 days), cookies marked Secure (PUBLIC_BASE_URL
+   * Console sign-in: idle session lifetime, invite lifetime (default 7 days), cookies marked Secure (PUBLIC_BASE_URL
    * is https), and sign-in attempts per 15-minute window per account and per client IP.
    */
   console: { sessionIdleMs: number; inviteTtlMs: number; secureCookies: boolean; loginPerAccount: number; loginPerIp: number; loginWindowMs: number };

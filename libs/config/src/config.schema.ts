@@ -70,6 +70,8 @@ export const envSchema = z.object({
   RATE_LIMIT_WINDOW_S: int(1, 3600).default(60),
   /** Console: a session ends after this many hours without a request. */
   CONSOLE_SESSION_IDLE_H: int(1, 24 * 90).default(24 * 7),
+  /** Console invite links are single use and valid this long (seconds; 7 days). */
+  CONSOLE_INVITE_TTL_S: int(1, 90 * 86_400).default(7 * 86_400),
   /** Console sign-in attempts per 15 minutes, per account and per client IP (failed or not). */
   CONSOLE_LOGIN_PER_ACCOUNT: int(1, 10_000).default(10),
   CONSOLE_LOGIN_PER_IP: int(1, 100_000).default(50),

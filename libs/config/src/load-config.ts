@@ -173,7 +173,7 @@ export function loadConfig(
     rateLimit: { perKey: e.RATE_LIMIT_PER_KEY, owner: e.RATE_LIMIT_OWNER, widget: e.RATE_LIMIT_WIDGET, windowMs: e.RATE_LIMIT_WINDOW_S * 1000 },
     console: {
       sessionIdleMs: e.CONSOLE_SESSION_IDLE_H * 3600_000,
-      inviteTtlMs: 7 * 24 * 3600_000,
+      inviteTtlMs: e.CONSOLE_INVITE_TTL_S * 1000,
       // Behind https the browser must never send the session cookie over plain http.
       secureCookies: publicBaseUrl.startsWith('https:'),
       loginPerAccount: e.CONSOLE_LOGIN_PER_ACCOUNT,

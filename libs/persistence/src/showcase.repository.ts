@@ -15,6 +15,8 @@ export interface ShowcaseRow {
   branding: { tagline?: string; primary_color?: string; secondary_color?: string };
   /** Defaults of the items' presentation fields (placement, allow_scaling, finish, frame, mat), as sent. */
   presentation_defaults: Record<string, unknown>;
+  /** Whether the public page may be indexed by search engines (default false). */
+  indexable: boolean;
   created_at: Date;
 }
 
@@ -42,6 +44,8 @@ export interface NewShowcase {
   customLinks: { title: string; url: string }[];
   branding: ShowcaseRow['branding'];
   presentationDefaults?: Record<string, unknown>;
+  /** Absent: false on create, unchanged on update. */
+  indexable?: boolean;
 }
 
 /** One picture to convert: a URL, or an upload already in storage. */
@@ -95,6 +99,7 @@ function showcase(r: Record<string, unknown>): ShowcaseRow {
     custom_links: parseJson(r.custom_links),
     branding: parseJson(r.branding),
     presentation_defaults: r.presentation_defaults === undefined || r.presentation_defaults === null ? {} : parseJson(r.presentation_defaults),
+    indexable: r.indexable === true,
   };
 }
 
@@ -139,9 +144,9 @@ export class ShowcaseRepository {
       }
       const publicId = randomId('shw');
       const rows = await m.query(
-        `INSERT INTO "showcases" ("public_id", "owner_id", "layout", "logo_url", "description", "custom_links", "branding", "presentation_defaults")
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
-        [publicId, s.ownerId, s.layout, s.logoUrl, s.description, JSON.stringify(s.customLinks), JSON.stringify(s.branding), JSON.stringify(s.presentationDefaults ?? {})],
+        `INSERT INTO "showcases" ("public_id", "owner_id", "layout", "logo_url", "description", "custom_links", "branding", "presentation_defaults", "indexable")
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+        [publicId, s.ownerId, s.layout, s.logoUrl, s.description, JSON.stringify(s.customLinks), JSON.stringify(s.branding), JSON.stringify(s.presentationDefaults ?? {}), s.indexable ?? false],
       );
       const sc = showcase(rows[0]);
       const created = await this.insertItems(m, sc, items, opts, billing.pictureCents, billing.showcaseCents > 0 ? [{ cents: billing.showcaseCents, jobId: `showcase:${publicId}`, purpose: 'showcase.create', operation: 'showcase.create' }] : []);
@@ -229,9 +234,10 @@ export class ShowcaseRepository {
   /** Replaces a showcase's page fields (the caller merged and validated them); null when there is no such showcase. */
   async update(id: number, s: Omit<NewShowcase, 'ownerId'>): Promise<ShowcaseRow | null> {
     const res = await this.ds.query(
-      `UPDATE "showcases" SET "layout" = $2, "logo_url" = $3, "description" = $4, "custom_links" = $5, "branding" = $6, "presentation_defaults" = $7
+      `UPDATE "showcases" SET "layout" = $2, "logo_url" = $3, "description" = $4, "custom_links" = $5, "branding" = $6, "presentation_defaults" = $7,
+         "indexable" = COALESCE($8::boolean, "indexable")
        WHERE "id" = $1 RETURNING *`,
-      [id, s.layout, s.logoUrl, s.description, JSON.stringify(s.customLinks), JSON.stringify(s.branding), JSON.stringify(s.presentationDefaults ?? {})],
+      [id, s.layout, s.logoUrl, s.description, JSON.stringify(s.customLinks), JSON.stringify(s.branding), JSON.stringify(s.presentationDefaults ?? {}), s.indexable ?? null],
     );
     const rows = Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res;
     return rows[0] ? showcase(rows[0]) : null;

@@ -4,6 +4,20 @@ import { WebhookDeliveryEntity, WebhookSecretEntity } from './webhook.entity';
 
 export type NewDelivery = Omit<WebhookDeliveryEntity, 'id' | 'createdAt'>;
 
+export interface RecentDelivery {
+  id: number;
+  job_id: string;
+  webhook_id: string;
+  event: string;
+  url: string;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  succeeded: boolean;
+  created_at: Date;
+}
+
 /** Callback secrets and delivery attempts. */
 export class WebhookRepository {
   private readonly secrets: Repository<WebhookSecretEntity>;
@@ -25,6 +39,16 @@ export class WebhookRepository {
 
   async record(d: NewDelivery): Promise<void> {
     await this.deliveries.insert(d);
+  }
+
+  /** The latest delivery attempts of an owner's callbacks, newest first. */
+  async recentForOwner(ownerId: string, limit: number): Promise<RecentDelivery[]> {
+    const rows = await this.ds.query(
+      `SELECT d."id", d."job_id", d."webhook_id", d."event", d."url", d."attempt", d."status_code", d."error", d."duration_ms", d."succeeded", d."created_at"
+         FROM "webhook_deliveries" d JOIN "jobs" j ON j."id" = d."job_id" WHERE j."owner_id" = $1 ORDER BY d."id" DESC LIMIT $2`,
+      [ownerId, limit],
+    );
+    return rows.map((r: Record<string, unknown>) => ({ ...r, id: Number(r.id), attempt: Number(r.attempt), status_code: r.status_code === null ? null : Number(r.status_code), duration_ms: Number(r.duration_ms) }));
   }
 
   listForJob(jobId: string): Promise<WebhookDeliveryEntity[]> {

@@ -134,6 +134,8 @@ export class ConsoleSessionService {
   }
 
   private async open(userId: string): Promise<string> {
+    // Sign-ins are rare next to requests: a good moment to drop expired sessions and old invites.
+    await this.repo.deleteExpired();
     const id = secret();
     await this.repo.createSession(sha256(id), userId, secret(), new Date(Date.now() + this.config.console.sessionIdleMs));
     return id;
@@ -190,6 +192,11 @@ export class ConsoleSessionService {
     const token = secret();
     void reply.header('set-cookie', this.cookie(this.preCsrfCookieName, token, 3600));
     return token;
+  }
+
+  /** The session's CSRF token in a form field (sign-out). */
+  csrfValid(s: ConsoleSession, field: unknown): boolean {
+    return typeof field === 'string' && sameSecret(field, s.csrf_token);
   }
 
   preSessionCsrfValid(req: FastifyRequest, field: unknown): boolean {

@@ -117,8 +117,11 @@ describe('embed page with a presentation (unit)', () => {
 
 describe('showcase card with a presentation (unit)', () => {
   const base = 'https://ar.example.com';
-  const showcase = (items: PageShowcase['items']): PageShowcase => ({ layout: 'minimal', logoUrl: null, description: null, links: [], tagline: null, primary: null, secondary: null, pageUrl: `${base}/showcase/shw_x`, items });
-  const ready = (p = launchPresentation(wallResult)) => ({ posterUrl: `${base}/p.png`, glbUrl: `${base}/m.glb`, usdzUrl: `${base}/m.usdz`, embedUrl: `${base}/embed/emb_1`, widthInches: 24, heightInches: 36, presentation: p });
+  const showcase = (items: PageShowcase['items']): PageShowcase => ({ layout: 'minimal', logoUrl: null, description: null, links: [], tagline: null, primary: null, secondary: null, pageUrl: `${base}/showcase/shw_x`, indexable: false, items });
+  const ready = (p = launchPresentation(wallResult)) => ({
+    posterUrl: `${base}/p.png`, glbUrl: `${base}/m.glb`, usdzUrl: `${base}/m.usdz`, embedUrl: `${base}/embed/emb_1`, widthInches: 24, heightInches: 36, presentation: p,
+    itemUrl: `${base}/showcase/shw_x/items/1`, wallUrl: `${base}/showcase/shw_x/items/1/wall`, thumbs: [{ url: `${base}/showcase/shw_x/items/1/thumb/480.webp`, width: 480 }],
+  });
 
   it('launch links use the item\'s own presentation, the card shows title, price and link (escaped)', () => {
     const items = [{ id: 1, status: 'completed', progress: 100, title: 'sunset.jpg', ready: ready() }, { id: 2, status: 'completed', progress: 100, title: 'old.jpg', ready: ready(undefined) }];
@@ -127,11 +130,11 @@ describe('showcase card with a presentation (unit)', () => {
     expect(ios).not.toContain('<script>alert');
     expect(ios).toContain('<span class="title">Sunset &lt;script&gt;alert(1)&lt;/script&gt; &amp; Co</span><span class="price">$240</span>');
     expect(ios).toContain(`<a class="link" href="${LINK.replace(/&/g, '&amp;')}" target="_top" rel="noopener">Buy &quot;now&quot;</a>`);
-    expect(ios).toContain(`<a class="media" rel="ar" href="${base}/m.usdz#allowsContentScaling=0&amp;checkoutTitle=Sunset%20%3Cscript%3Ealert(1)%3C%2Fscript%3E%20%26%20Co&amp;checkoutSubtitle=`);
+    expect(ios).toContain(`<a class="ar" rel="ar" href="${base}/m.usdz#allowsContentScaling=0&amp;checkoutTitle=Sunset%20%3Cscript%3Ealert(1)%3C%2Fscript%3E%20%26%20Co&amp;checkoutSubtitle=`);
     expect(ios).toContain(`data-link="${LINK.replace(/&/g, '&amp;')}"`);
-    expect(ios).toContain(`<a class="media" rel="ar" href="${base}/m.usdz#allowsContentScaling=0"><img`);
+    expect(ios).toContain(`<a class="ar" rel="ar" href="${base}/m.usdz#allowsContentScaling=0"><img`);
     expect([...ios.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1])).toEqual([QUICK_LOOK_TAP_SCRIPT]);
-    expect(SHOWCASE_CSP).toContain(`script-src ${QUICK_LOOK_TAP_SCRIPT_HASH};`);
+    expect(SHOWCASE_CSP).toMatch(new RegExp(`script-src ${QUICK_LOOK_TAP_SCRIPT_HASH.replace(/[+/]/g, '\\$&')} 'sha256-[A-Za-z0-9+/]{43}=';`));
     const android = showcasePage(showcase(items), 'android', false);
     expect(android).toContain('&amp;title=Sunset%20%3Cscript%3Ealert(1)%3C%2Fscript%3E%20%26%20Co&amp;link=https%3A%2F%2Fshop.example.com%2Fp%2Fsunset%3Fref%3Dar%26size%3D24x36&amp;resizable=false&amp;enable_vertical_placement=true#Intent;');
     expect(android).toContain('&amp;title=old.jpg&amp;resizable=false#Intent;');
@@ -193,8 +196,11 @@ describe('embed page in headless Chromium', () => {
     // Negative control: the same page under a CSP without the tap script's hash must report a violation.
     pages['/embed/ios-no-hash'] = { html: interactivePage(model(base), 'ios'), csp: csp.replace(` ${QUICK_LOOK_TAP_SCRIPT_HASH}`, '') };
     pages['/showcase/ios'] = {
-      html: showcasePage({ layout: 'minimal', logoUrl: null, description: null, links: [], tagline: 'Gallery', primary: null, secondary: null, pageUrl: `${base}/showcase/ios`, items: [
-        { id: 1, status: 'completed', progress: 100, title: 'sunset.jpg', ready: { posterUrl: `${base}/files/poster.png`, glbUrl: `${base}/files/model.glb`, usdzUrl: `${base}/files/model.usdz`, embedUrl: `${base}/embed/desktop`, widthInches: 24, heightInches: 36, presentation: launchPresentation(wallResult) } },
+      html: showcasePage({ layout: 'minimal', logoUrl: null, description: null, links: [], tagline: 'Gallery', primary: null, secondary: null, pageUrl: `${base}/showcase/ios`, indexable: false, items: [
+        { id: 1, status: 'completed', progress: 100, title: 'sunset.jpg', ready: {
+          posterUrl: `${base}/files/poster.png`, glbUrl: `${base}/files/model.glb`, usdzUrl: `${base}/files/model.usdz`, embedUrl: `${base}/embed/desktop`, widthInches: 24, heightInches: 36, presentation: launchPresentation(wallResult),
+          itemUrl: `${base}/showcase/ios/items/1`, wallUrl: `${base}/showcase/ios/items/1/wall`, thumbs: [],
+        } },
       ] }, 'ios', false),
       csp: `${SHOWCASE_CSP}; frame-ancestors 'self'`,
     };

@@ -45,9 +45,9 @@ export class ApiKeyGuard implements CanActivate {
     const req = ctx.switchToHttp().getRequest<AuthedRequest>();
     const header = req.headers['x-api-key'];
     const key = Array.isArray(header) ? header[0] : header;
-    const session = key ? null : await this.sessions.principalFor(req);
-    if (!key && !session) throw ApiError.unauthorized('missing X-API-Key header');
-    req.principal = session ?? (await this.authenticate(key!));
+    const principal = key ? await this.authenticate(key) : await this.sessions.principalFor(req);
+    if (!principal) throw ApiError.unauthorized('missing X-API-Key header');
+    req.principal = principal;
     this.authorize(req, this.reflector.getAllAndOverride<KeyScope | undefined>(MIN_SCOPE, [ctx.getHandler(), ctx.getClass()]) ?? 'full');
     await this.rateLimits.check(req.principal, ctx.switchToHttp().getResponse<FastifyReply>());
     return true;

@@ -1,14 +1,20 @@
 import { Controller, Get, Headers, Inject, Injectable, Param, Query, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ShowcaseRepository } from '@app/persistence';
+import { ShowcaseRepository, type ShowcaseItemRow, type ShowcaseRow } from '@app/persistence';
 import type { StillImageResult } from '@app/plugins';
 import { PublicUrls, STORAGE } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
 import { detectPlatform, launchPresentation, type Platform } from '../embed/platform';
-import { hasPending, SHOWCASE_CSP, showcasePage } from './showcase-page';
+import { itemPage, wallPage } from './item-page';
+import { hasPending, SHOWCASE_CSP, showcasePage, type PageShowcase } from './showcase-page';
+import { frameLabel, outerInches, SHARE_FILE, THUMB_FILES, THUMB_WIDTHS, type PageItem } from './showcase-items';
+import { ShowcaseThumbnails } from './showcase-thumbnails.service';
 
 const NOT_FOUND = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body>Not found</body></html>';
+
+type Rendered = { status: number; html: string; cache: string; indexable: boolean };
+const notFound = (): Rendered => ({ status: 404, html: NOT_FOUND, cache: 'no-store', indexable: false });
 
 @Injectable()
 export class ShowcasePageService {
@@ -18,12 +24,14 @@ export class ShowcasePageService {
     @Inject(STORAGE) private readonly storage: StoragePort,
   ) {}
 
-  async render(publicId: string, embed: boolean, ua: string | undefined, forced: string | undefined): Promise<{ status: number; html: string; cache: string }> {
+  private async find(publicId: string): Promise<{ s: ShowcaseRow; items: ShowcaseItemRow[] } | null> {
     const s = /^shw_[a-z2-7]{24}$/.test(publicId) ? await this.showcases.findByPublicId(publicId) : null;
-    if (!s) return { status: 404, html: NOT_FOUND, cache: 'no-store' };
-    const items = await this.showcases.items(s.id);
-    const platform: Platform = forced === 'ios' || forced === 'android' || forced === 'desktop' ? forced : detectPlatform(ua);
-    const html = showcasePage({
+    return s ? { s, items: await this.showcases.items(s.id) } : null;
+  }
+
+  private model(s: ShowcaseRow, items: ShowcaseItemRow[]): PageShowcase {
+    const pageUrl = this.urls.showcase(s.public_id);
+    return {
       layout: s.layout,
       logoUrl: s.logo_url,
       description: s.description,
@@ -31,9 +39,11 @@ export class ShowcasePageService {
       tagline: s.branding.tagline ?? null,
       primary: s.branding.primary_color ?? null,
       secondary: s.branding.secondary_color ?? null,
-      pageUrl: embed ? this.urls.showcaseEmbed(s.public_id) : this.urls.showcase(s.public_id),
-      items: items.map((i, n) => {
+      pageUrl,
+      indexable: s.indexable,
+      items: items.map((i, n): PageItem => {
         const r = i.status === 'completed' ? (i.result as unknown as StillImageResult | null) : null;
+        const itemUrl = `${pageUrl}/items/${i.id}`;
         return {
           id: i.id,
           status: i.status,
@@ -47,11 +57,47 @@ export class ShowcasePageService {
             widthInches: r.dimensions.width_inches,
             heightInches: r.dimensions.height_inches,
             presentation: launchPresentation(r),
+            itemUrl,
+            wallUrl: `${itemUrl}/wall`,
+            thumbs: THUMB_WIDTHS.map((w) => ({ url: `${itemUrl}/thumb/${w}.webp`, width: w })),
+            shareUrl: `${itemUrl}/thumb/${SHARE_FILE}`,
+            frameLabel: frameLabel(r),
           } : undefined,
         };
       }),
-    }, platform, embed);
-    return { status: 200, html, cache: hasPending(items) ? 'no-store' : 'public, max-age=60' };
+    };
+  }
+
+  private static platform(ua: string | undefined, forced: string | undefined): Platform {
+    return forced === 'ios' || forced === 'android' || forced === 'desktop' ? forced : detectPlatform(ua);
+  }
+
+  async render(publicId: string, embed: boolean, ua: string | undefined, forced: string | undefined): Promise<Rendered> {
+    const found = await this.find(publicId);
+    if (!found) return notFound();
+    const html = showcasePage(this.model(found.s, found.items), ShowcasePageService.platform(ua, forced), embed);
+    return { status: 200, html, cache: hasPending(found.items) ? 'no-store' : 'public, max-age=60', indexable: found.s.indexable && !embed };
+  }
+
+  /** The item page (`view: 'item'`) or its wall preview; 404 for an item not (yet) converted. */
+  async renderItem(publicId: string, itemId: string, view: 'item' | 'wall', ua: string | undefined, forced: string | undefined): Promise<Rendered> {
+    const found = await this.find(publicId);
+    if (!found) return notFound();
+    const showcase = this.model(found.s, found.items);
+    const index = showcase.items.findIndex((i) => String(i.id) === itemId);
+    if (index < 0 || !showcase.items[index]!.ready) return notFound();
+    const ctx = { showcase, index, platform: ShowcasePageService.platform(ua, forced) };
+    return { status: 200, html: view === 'item' ? itemPage(ctx) : wallPage(ctx), cache: 'public, max-age=60', indexable: found.s.indexable && view === 'item' };
+  }
+
+  /** A completed item's poster (storage key), job id and outer size, or null. */
+  async poster(publicId: string, itemId: string): Promise<{ jobId: string; posterKey: string; shape: { w: number; h: number } } | null> {
+    const found = await this.find(publicId);
+    if (!found) return null;
+    const item = this.model(found.s, found.items).items.find((i) => String(i.id) === itemId);
+    const row = found.items.find((i) => String(i.id) === itemId);
+    const r = row?.result as unknown as StillImageResult | undefined;
+    return item?.ready && row && r?.files?.poster?.key ? { jobId: row.job_id, posterKey: r.files.poster.key, shape: outerInches(item.ready) } : null;
   }
 }
 
@@ -59,10 +105,13 @@ export class ShowcasePageService {
 @ApiExcludeController()
 @Controller('showcase')
 export class ShowcasePageController {
-  constructor(private readonly pages: ShowcasePageService) {}
+  constructor(
+    private readonly pages: ShowcasePageService,
+    private readonly thumbnails: ShowcaseThumbnails,
+    @Inject(STORAGE) private readonly storage: StoragePort,
+  ) {}
 
-  private async send(reply: FastifyReply, id: string, embed: boolean, ua?: string, platform?: string) {
-    const r = await this.pages.render(id, embed, ua, platform);
+  private send(reply: FastifyReply, r: Rendered, embed: boolean) {
     void reply
       .status(r.status)
       .header('content-type', 'text/html; charset=utf-8')
@@ -71,18 +120,51 @@ export class ShowcasePageController {
       // The full page is the gallery's own page: not frameable (clickjacking). The embed variant is.
       .header('content-security-policy', `${SHOWCASE_CSP}; frame-ancestors ${embed ? '*' : "'self'"}`)
       .header('x-content-type-options', 'nosniff')
-      .header('referrer-policy', 'no-referrer')
-      .header(embed ? 'x-robots-tag' : 'x-frame-options', embed ? 'noindex' : 'SAMEORIGIN')
-      .send(r.html);
+      .header('referrer-policy', 'no-referrer');
+    if (!embed) void reply.header('x-frame-options', 'SAMEORIGIN');
+    // Search engines: only where the owner said so, and never the embed variant.
+    if (!r.indexable) void reply.header('x-robots-tag', 'noindex');
+    void reply.send(r.html);
   }
 
   @Get(':publicId')
-  page(@Param('publicId') id: string, @Headers('user-agent') ua: string | undefined, @Query('platform') platform: string | undefined, @Res() reply: FastifyReply) {
-    return this.send(reply, id, false, ua, platform);
+  async page(@Param('publicId') id: string, @Headers('user-agent') ua: string | undefined, @Query('platform') platform: string | undefined, @Res() reply: FastifyReply) {
+    this.send(reply, await this.pages.render(id, false, ua, platform), false);
   }
 
   @Get(':publicId/embed')
-  embed(@Param('publicId') id: string, @Headers('user-agent') ua: string | undefined, @Query('platform') platform: string | undefined, @Res() reply: FastifyReply) {
-    return this.send(reply, id, true, ua, platform);
+  async embed(@Param('publicId') id: string, @Headers('user-agent') ua: string | undefined, @Query('platform') platform: string | undefined, @Res() reply: FastifyReply) {
+    this.send(reply, await this.pages.render(id, true, ua, platform), true);
+  }
+
+  @Get(':publicId/items/:itemId')
+  async item(@Param('publicId') id: string, @Param('itemId') itemId: string, @Headers('user-agent') ua: string | undefined, @Query('platform') platform: string | undefined, @Res() reply: FastifyReply) {
+    this.send(reply, await this.pages.renderItem(id, itemId, 'item', ua, platform), false);
+  }
+
+  @Get(':publicId/items/:itemId/wall')
+  async wall(@Param('publicId') id: string, @Param('itemId') itemId: string, @Headers('user-agent') ua: string | undefined, @Query('platform') platform: string | undefined, @Res() reply: FastifyReply) {
+    this.send(reply, await this.pages.renderItem(id, itemId, 'wall', ua, platform), false);
+  }
+
+  /** `480.webp` / `960.webp` / `1200.jpg`: the item's poster resized, made on first request (ShowcaseThumbnails). */
+  @Get(':publicId/items/:itemId/thumb/:file')
+  async thumb(@Param('publicId') id: string, @Param('itemId') itemId: string, @Param('file') file: string, @Res() reply: FastifyReply) {
+    const spec = Object.hasOwn(THUMB_FILES, file) ? THUMB_FILES[file] : undefined;
+    const poster = spec ? await this.pages.poster(id, itemId) : null;
+    if (!poster || !spec) {
+      void reply.status(404).header('content-type', 'text/plain; charset=utf-8').header('cache-control', 'no-store').send('Not found');
+      return;
+    }
+    const key = await this.thumbnails.ensure(poster.jobId, poster.posterKey, file, poster.shape);
+    const stat = await this.storage.stat(key);
+    void reply
+      .status(200)
+      .header('content-type', spec.format === 'webp' ? 'image/webp' : 'image/jpeg')
+      .header('cache-control', 'public, max-age=86400')
+      .header('x-content-type-options', 'nosniff')
+      .header('cross-origin-resource-policy', 'cross-origin');
+    if (stat) void reply.header('content-length', String(stat.size)).header('etag', stat.etag);
+    void reply.send(await this.storage.read(key));
   }
 }

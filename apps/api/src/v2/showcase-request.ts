@@ -3,8 +3,11 @@ import { ApiError } from '../http/api-error';
 import { requestUrl } from '../http/request-url';
 import { acceptPresentation, mergeItemPresentation, type PresentationInput, SHOWCASE_DEFAULT_FIELDS } from '../presentation/presentation-request';
 
-/** Layouts of the public showcase page. Unknown values -> 400. */
-export const LAYOUTS = ['branded', 'minimal', 'dark'] as const;
+/**
+ * Layouts of the public showcase page. Unknown values -> 400. `dark` (the branded page on a dark
+ * background) predates the others and stays for the clients that use it.
+ */
+export const LAYOUTS = ['branded', 'grid', 'salon', 'minimal', 'dark'] as const;
 export type Layout = (typeof LAYOUTS)[number];
 
 /** Length caps, documented in the README. */
@@ -18,7 +21,7 @@ export const SHOWCASE_LIMITS = {
 } as const;
 
 const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
-const KNOWN = new Set(['logo_url', 'layout_choice', 'description', 'custom_links', 'branding', 'image_urls', 'items', ...SHOWCASE_DEFAULT_FIELDS]);
+const KNOWN = new Set(['logo_url', 'layout_choice', 'description', 'custom_links', 'branding', 'indexable', 'image_urls', 'items', ...SHOWCASE_DEFAULT_FIELDS]);
 /** Fields of one entry of `items` (JSON); an entry of a multipart upload's `items` field has no image_url. */
 const ITEM_KEYS = new Set<string>(['image_url', ...PRESENTATION_FIELDS]);
 const BRANDING_KEYS = new Set(['tagline', 'primary_color', 'secondary_color']);
@@ -29,6 +32,8 @@ export interface ShowcaseRequest {
   description: string | null;
   customLinks: { title: string; url: string }[];
   branding: { tagline?: string; primary_color?: string; secondary_color?: string };
+  /** Whether search engines may index the public page (default false: `noindex`); embed pages never are. */
+  indexable: boolean;
   /** Showcase-wide presentation defaults (placement, allow_scaling, finish, frame, mat), as sent. */
   defaults: PresentationInput;
   /** The pictures of `image_urls`, then those of `items`, each with its presentation merged over the defaults. */
@@ -111,6 +116,9 @@ export function parseShowcaseRequest(body: unknown): ShowcaseRequest {
     branding[key] = (b[key] as string).toLowerCase();
   }
 
+  const indexable = body.indexable ?? false;
+  if (typeof indexable !== 'boolean') throw ApiError.invalid('indexable', 'indexable: must be true or false');
+
   const defaults = acceptPresentation(body, SHOWCASE_DEFAULT_FIELDS);
   return {
     logoUrl: body.logo_url === undefined || body.logo_url === null ? null : httpUrl('logo_url', body.logo_url),
@@ -118,6 +126,7 @@ export function parseShowcaseRequest(body: unknown): ShowcaseRequest {
     description: text('description', body.description, SHOWCASE_LIMITS.description) ?? null,
     customLinks,
     branding,
+    indexable,
     defaults,
     pictures: parsePictures(body, defaults, { required: false }),
   };
@@ -176,6 +185,7 @@ export interface StoredShowcaseFields {
   custom_links: { title: string; url: string }[];
   branding: Record<string, unknown>;
   presentation_defaults: Record<string, unknown>;
+  indexable?: boolean;
 }
 
 /**
@@ -196,6 +206,7 @@ export function parseShowcasePatch(body: unknown, current: StoredShowcaseFields)
     description: current.description,
     custom_links: current.custom_links,
     branding: current.branding,
+    indexable: current.indexable ?? false,
   };
   for (const [k, v] of Object.entries(body)) {
     if (v === null) delete merged[k];

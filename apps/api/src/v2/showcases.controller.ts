@@ -27,7 +27,7 @@ export class ShowcasesController {
   @ApiHeader(IDEMPOTENCY)
   @ApiOperation({
     summary: 'Create a Pro showcase',
-    description: 'Body: {logo_url?, layout_choice? ("branded" | "minimal" | "dark"), description?, custom_links? [{title, url}], branding? {tagline, primary_color, secondary_color}, image_urls? [...], '
+    description: 'Body: {logo_url?, layout_choice? ("branded" | "grid" | "salon" | "minimal" | "dark"), indexable? (default false), description?, custom_links? [{title, url}], branding? {tagline, primary_color, secondary_color}, image_urls? [...], '
       + 'items? [{image_url, title, subtitle, link_url, call_to_action, price, placement, allow_scaling, finish, frame, mat}], and the items\' presentation defaults placement?, allow_scaling?, finish?, frame?, mat?}. '
       + 'Every picture\'s job gets its own fields merged over the defaults (the item wins per field). '
       + 'Charges 5.0 + 2.0 per picture for per-user keys, all or nothing; uses one showcase slot. 402 when short of credits, 403 when no slot is left.',

@@ -59,7 +59,7 @@ export class ShowcasesService {
     const owner = p.keyType === 'owner';
     const before = await this.admission.admit(p.userId, req.pictures.length);
     const created = await this.showcases.create(
-      { ownerId: p.userId, layout: req.layout, logoUrl: req.logoUrl, description: req.description, customLinks: req.customLinks, branding: req.branding, presentationDefaults: req.defaults },
+      { ownerId: p.userId, layout: req.layout, logoUrl: req.logoUrl, description: req.description, customLinks: req.customLinks, branding: req.branding, indexable: req.indexable, presentationDefaults: req.defaults },
       urlItems(req.pictures),
       { enforceSlots: !owner, showcaseCents: owner ? 0 : this.pricing.quote({ kind: 'showcase.create' }).totalCents, pictureCents: this.pictureCents(p) },
       { pipeline: this.routes.pipelineFor('v2.picture') },

@@ -44,6 +44,7 @@ export function showcaseView(s: ShowcaseRow, items: ShowcaseItemRow[], urls: Pub
     branding: s.branding,
     // The items' presentation defaults given at creation (placement, allow_scaling, finish, frame, mat), as sent.
     presentation_defaults: s.presentation_defaults ?? {},
+    indexable: s.indexable === true,
     created_at: new Date(s.created_at).toISOString(),
     items: items.map((i) => itemView(i, urls, storage)),
   };

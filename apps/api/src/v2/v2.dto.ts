@@ -33,7 +33,8 @@ export class UploadItemDto extends PresentationRequestDto {}
 
 class CreateShowcaseFieldsDto {
   @ApiPropertyOptional({ description: 'Logo image, http(s) URL.' }) logo_url?: string;
-  @ApiPropertyOptional({ enum: LAYOUTS, default: 'branded' }) layout_choice?: string;
+  @ApiPropertyOptional({ enum: LAYOUTS, default: 'branded', description: 'Public page layout: branded (header band in the primary colour, cards), grid (image-first, no band), salon (a gallery wall: pictures at their true relative sizes on a common centre line), minimal (one large picture at a time), dark (branded on a dark background). Anything else -> 400 listing these.' }) layout_choice?: string;
+  @ApiPropertyOptional({ default: false, description: 'Whether search engines may index the public page (false: noindex). Embed pages are never indexable.' }) indexable?: boolean;
   @ApiPropertyOptional({ maxLength: SHOWCASE_LIMITS.description }) description?: string;
   @ApiPropertyOptional({ type: [CustomLinkDto], maxItems: SHOWCASE_LIMITS.links }) custom_links?: CustomLinkDto[];
   @ApiPropertyOptional({ type: BrandingDto }) branding?: BrandingDto;
@@ -205,6 +206,7 @@ export class ShowcaseDto {
   @ApiProperty({ type: [CustomLinkDto] }) custom_links!: CustomLinkDto[];
   @ApiProperty({ type: BrandingDto }) branding!: BrandingDto;
   @ApiProperty({ type: PresentationDefaultsDto, description: 'The items\' presentation defaults given at creation, as sent ({} when none).' }) presentation_defaults!: PresentationDefaultsDto;
+  @ApiProperty({ description: 'Whether search engines may index the public page.' }) indexable!: boolean;
   @ApiProperty() created_at!: string;
   @ApiProperty({ type: [ShowcaseItemDto] }) items!: ShowcaseItemDto[];
 }

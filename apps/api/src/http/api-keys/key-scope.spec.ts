@@ -53,7 +53,7 @@ describe('ApiKeyGuard scope check', () => {
   const cache = { find: async (hash: string) => byHash.get(hash) ?? null };
   const limits: string[] = [];
   const rateLimits = { check: async (p: { scope: string }) => void limits.push(p.scope) };
-  const guard = new ApiKeyGuard({ ownerApiKey: 'owner-key-of-the-unit-test' } as AppConfig, cache as never, rateLimits as never, new Reflector());
+  const guard = new ApiKeyGuard({ ownerApiKey: 'owner-key-of-the-unit-test' } as AppConfig, cache as never, rateLimits as never, new Reflector(), { principalFor: async () => null } as never);
 
   async function call(handler: keyof RoutesForTest, key: string, origin?: string) {
     const req = { headers: { 'x-api-key': key, ...(origin ? { origin } : {}) }, method: 'GET', url: `/t/${handler}`, routeOptions: { url: `/t/${handler}` } };

@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import { toString as qrToString } from 'qrcode';
+import { ShowcaseRepository } from '@app/persistence';
+import { PublicUrls, SERVICE_USER_ID } from '@app/runtime';
+import type { Viewer } from './console.pages';
+
+/** What the server-rendered pages need besides the public API: ownership checks and the QR code. */
+@Injectable()
+export class ConsolePagesService {
+  constructor(
+    private readonly showcases: ShowcaseRepository,
+    private readonly urls: PublicUrls,
+  ) {}
+
+  /** The viewer's showcase (an owner's: the owner key's) with its public URL as a QR code; null otherwise. */
+  async showcase(v: Viewer & { userId: string }, id: string): Promise<{ url: string; qrSvg: string } | null> {
+    const n = /^\d{1,15}$/.test(id) ? Number(id) : NaN;
+    const sc = Number.isNaN(n) ? null : await this.showcases.findForOwner(n, v.role === 'owner' ? SERVICE_USER_ID : v.userId);
+    if (!sc) return null;
+    const url = this.urls.showcase(sc.public_id);
+    // Server-side SVG: no script, and nothing fetched from elsewhere.
+    const qrSvg = await qrToString(url, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+    return { url, qrSvg };
+  }
+}

@@ -1,0 +1,208 @@
+/**
+ * The console's HTML, rendered on the server. Every value from a user or the database goes through
+ * {@link esc}; pages carry no inline script or style (the CSP forbids them): behaviour comes from
+ * /console/assets/console.js, which reads `data-page` and fills the page from the public API.
+ */
+
+export function esc(v: unknown): string {
+  return String(v ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export interface Viewer {
+  email: string;
+  name: string | null;
+  role: 'customer' | 'owner';
+  csrf: string;
+}
+
+const NAV: { href: string; label: string; page: string; owner?: boolean }[] = [
+  { href: '/console', label: 'Overview', page: 'overview' },
+  { href: '/console/keys', label: 'API keys', page: 'keys' },
+  { href: '/console/showcases', label: 'Showcases', page: 'showcases' },
+  { href: '/console/convert', label: 'Convert', page: 'convert' },
+  { href: '/console/jobs', label: 'Jobs', page: 'jobs' },
+  { href: '/console/usage', label: 'Usage', page: 'usage' },
+  { href: '/console/webhooks', label: 'Webhooks', page: 'webhooks' },
+  { href: '/console/admin/users', label: 'Users', page: 'admin-users', owner: true },
+  { href: '/console/admin/jobs', label: 'Failed jobs', page: 'admin-jobs', owner: true },
+  { href: '/console/admin/queue', label: 'Queue', page: 'admin-queue', owner: true },
+];
+
+function head(title: string, csrf?: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)} · AR console</title>${csrf ? `<meta name="csrf-token" content="${esc(csrf)}">` : ''}
+<link rel="icon" href="data:,"><link rel="stylesheet" href="/console/assets/console.css"><script src="/console/assets/console.js" defer></script></head>`;
+}
+
+/** A signed-in page: header with navigation and sign-out, the page's main content. */
+export function layout(v: Viewer, page: string, title: string, main: string, data: Record<string, string> = {}): string {
+  const attrs = Object.entries(data).map(([k, val]) => ` data-${k}="${esc(val)}"`).join('');
+  const nav = NAV.filter((n) => !n.owner || v.role === 'owner')
+    .map((n) => `<li><a href="${n.href}"${n.page === page ? ' aria-current="page"' : ''}>${esc(n.label)}</a></li>`).join('');
+  return `${head(title, v.csrf)}<body data-page="${esc(page)}"${attrs}>
+<a class="skip" href="#main">Skip to content</a>
+<header class="top"><a class="brand" href="/console">AR console</a>
+<nav aria-label="Main"><ul>${nav}</ul></nav>
+<div class="who"><span>${esc(v.email)}${v.role === 'owner' ? ' <span class="badge">owner</span>' : ''}</span>
+<form method="post" action="/console/logout"><input type="hidden" name="_csrf" value="${esc(v.csrf)}"><button type="submit" class="link">Sign out</button></form></div></header>
+<main id="main" tabindex="-1"><h1>${esc(title)}</h1>
+<p class="status" role="status" aria-live="polite" data-testid="status"></p>
+${main}</main></body></html>`;
+}
+
+/** A page shown before signing in (sign in, invite, errors). */
+export function plain(title: string, main: string): string {
+  return `${head(title)}<body data-page="plain"><main id="main" class="narrow"><p class="brand">AR console</p><h1>${esc(title)}</h1>${main}</main></body></html>`;
+}
+
+type FieldErrors = Partial<Record<string, string>>;
+
+function field(name: string, label: string, type: string, errors: FieldErrors, extra = ''): string {
+  const err = errors[name];
+  const id = `f-${name}`;
+  return `<div class="field"><label for="${id}">${esc(label)}</label>
+<input id="${id}" name="${name}" type="${type}"${extra}${err ? ` aria-invalid="true" aria-describedby="${id}-err"` : ''} required>
+${err ? `<p class="error" id="${id}-err">${esc(err)}</p>` : ''}</div>`;
+}
+
+export function loginPage(csrf: string, opts: { email?: string; errors?: FieldErrors; notice?: string } = {}): string {
+  const errors = opts.errors ?? {};
+  return plain('Sign in', `${opts.notice ? `<p class="notice" role="status">${esc(opts.notice)}</p>` : ''}
+${errors.form ? `<p class="error" role="alert">${esc(errors.form)}</p>` : ''}
+<form method="post" action="/console/login" class="card" novalidate>
+<input type="hidden" name="_csrf" value="${esc(csrf)}">
+${field('email', 'Email', 'email', errors, ` autocomplete="username" value="${esc(opts.email ?? '')}"`)}
+${field('password', 'Password', 'password', errors, ' autocomplete="current-password"')}
+<button type="submit">Sign in</button></form>
+<p class="hint">No account yet? Ask the operator for an invite link.</p>`);
+}
+
+export function invitePage(csrf: string, token: string, email: string, errors: FieldErrors = {}): string {
+  return plain('Set your password', `<p>Welcome, <strong>${esc(email)}</strong>. Choose a password of at least 10 characters to finish setting up your account.</p>
+${errors.form ? `<p class="error" role="alert">${esc(errors.form)}</p>` : ''}
+<form method="post" action="/console/invite" class="card" novalidate>
+<input type="hidden" name="_csrf" value="${esc(csrf)}"><input type="hidden" name="token" value="${esc(token)}">
+<input type="text" name="username" value="${esc(email)}" autocomplete="username" hidden>
+${field('password', 'Password', 'password', errors, ' autocomplete="new-password" minlength="10"')}
+${field('confirm', 'Confirm password', 'password', errors, ' autocomplete="new-password" minlength="10"')}
+<button type="submit">Set password</button></form>`);
+}
+
+export function messagePage(title: string, message: string, link = { href: '/console/login', label: 'Go to sign in' }): string {
+  return plain(title, `<p>${esc(message)}</p><p><a href="${esc(link.href)}">${esc(link.label)}</a></p>`);
+}
+
+const loading = '<p class="loading" data-testid="loading">Loading…</p>';
+
+export function overviewPage(v: Viewer): string {
+  return layout(v, 'overview', 'Overview', `<section class="cards" aria-label="Account">
+<div class="card"><h2>Balance</h2><p class="big" data-testid="balance">…</p></div>
+<div class="card"><h2>Jobs this month</h2><p class="big" data-testid="jobs-month">…</p></div>
+<div class="card"><h2>Showcase slots</h2><p class="big" data-testid="slots">…</p></div></section>
+<section><h2>Recent failures</h2><div data-testid="failures">${loading}</div></section>`);
+}
+
+export function keysPage(v: Viewer): string {
+  // The owner acts with the owner key, which has no per-user keys: users' keys are managed per user.
+  if (v.role === 'owner') {
+    return layout(v, 'keys', 'API keys', `<p>You are signed in as the operator: the console acts with the owner key, which has no per-user keys.
+The owner key itself is set with <code>OWNER_API_KEY</code> (or kept in <code>DATA_DIR/owner-api-key</code>); create keys for a user with
+<code>npm run admin -- keys:create usr_…</code>.</p>`);
+  }
+  return layout(v, 'keys', 'API keys', `<form class="card inline" data-form="create-key" novalidate>
+<div class="field"><label for="key-name">Name</label><input id="key-name" name="name" maxlength="100" required aria-describedby="key-name-err"><p class="error" id="key-name-err" hidden></p></div>
+<div class="field"><label for="key-scope">Scope</label><select id="key-scope" name="scope"><option value="full">Full</option><option value="read_only">Read only</option></select></div>
+<button type="submit">Create key</button></form>
+<div class="card reveal" data-testid="new-key-box" hidden><h2>Your new key</h2><p>Copy it now: it is shown only once.</p>
+<p><code data-testid="new-api-key"></code> <button type="button" data-copy="[data-testid=new-api-key]">Copy</button></p></div>
+<h2>Your keys</h2><div data-testid="keys">${loading}</div>`);
+}
+
+export function showcasesPage(v: Viewer): string {
+  return layout(v, 'showcases', 'Showcases', `<form class="card inline" data-form="create-showcase" novalidate>
+<div class="field"><label for="sc-desc">Description</label><input id="sc-desc" name="description" maxlength="500"></div>
+<div class="field"><label for="sc-layout">Layout</label><select id="sc-layout" name="layout_choice"><option value="branded">Branded</option><option value="minimal">Minimal</option><option value="dark">Dark</option></select></div>
+<button type="submit">Create showcase</button><p class="error" data-error="form" hidden></p></form>
+<h2>Your showcases</h2><div data-testid="showcases">${loading}</div>`);
+}
+
+export function showcasePage(v: Viewer, id: string, qrSvg: string, publicUrl: string): string {
+  return layout(v, 'showcase', `Showcase ${id}`, `<div class="split">
+<section class="card"><h2>Branding</h2><form data-form="branding" novalidate>
+<div class="field"><label for="b-tagline">Tagline</label><input id="b-tagline" name="tagline" maxlength="200"></div>
+<div class="field"><label for="b-primary">Primary colour</label><input id="b-primary" name="primary_color" type="color" value="#1f6feb"></div>
+<div class="field"><label for="b-secondary">Secondary colour</label><input id="b-secondary" name="secondary_color" type="color" value="#ffffff"></div>
+<div class="field"><label for="b-desc">Description</label><textarea id="b-desc" name="description" maxlength="500" rows="2"></textarea></div>
+<div class="field"><label for="b-layout">Layout</label><select id="b-layout" name="layout_choice"><option value="branded">Branded</option><option value="minimal">Minimal</option><option value="dark">Dark</option></select></div>
+<button type="submit">Save branding</button><p class="error" data-error="branding" hidden></p></form></section>
+<section class="card"><h2>Preview</h2><div class="preview" data-testid="preview"><p class="pv-tagline"></p><p class="pv-desc"></p><span class="pv-button">View in AR</span></div></section></div>
+<section class="card"><h2>Add pictures</h2>
+<fieldset class="inline opts"><legend>Presentation of the pictures you add next</legend>
+<div class="field"><label for="pic-frame">Frame</label><select id="pic-frame" name="frame"><option value="">None</option><option value="thin">Thin</option><option value="classic">Classic</option><option value="float">Float</option><option value="canvas">Canvas wrap</option></select></div>
+<div class="field"><label for="pic-placement">Placement</label><select id="pic-placement" name="placement"><option value="">Showcase default</option><option value="wall">Wall</option><option value="floor">Floor</option></select></div></fieldset>
+<div class="drop" data-testid="dropzone" tabindex="0" role="button" aria-describedby="drop-help">Drop pictures here, or press Enter to choose files</div>
+<p id="drop-help" class="hint">JPEG, PNG or WebP. Each picture costs 2 credits (the owner is not charged).</p>
+<input type="file" id="file-input" accept="image/*" multiple hidden>
+<form data-form="add-url" class="inline" novalidate><div class="field"><label for="pic-url">Picture URL</label><input id="pic-url" name="url" type="url" aria-describedby="pic-url-err"><p class="error" id="pic-url-err" hidden></p></div>
+<button type="submit">Add by URL</button></form>
+<ul class="uploads" data-testid="uploads" aria-label="Uploads"></ul></section>
+<section><h2>Pictures</h2><div data-testid="items">${loading}</div></section>
+<section class="split"><div class="card"><h2>Embed</h2><label for="embed-snippet">Embed snippet</label>
+<textarea id="embed-snippet" data-testid="embed-snippet" readonly rows="3"></textarea>
+<button type="button" data-copy="#embed-snippet" data-testid="copy-embed">Copy embed snippet</button>
+<p><a href="${esc(publicUrl)}" target="_blank" rel="noopener">Open the public page</a></p></div>
+<div class="card"><h2>QR code</h2><div class="qr" data-testid="qr" role="img" aria-label="QR code of the public page">${qrSvg}</div></div></section>
+<section class="card danger"><h2>Delete showcase</h2><p>Deletes every picture and its files. This cannot be undone.</p><button type="button" data-action="delete-showcase" class="danger">Delete showcase</button></section>`, { id });
+}
+
+export function jobsPage(v: Viewer): string {
+  return layout(v, 'jobs', 'Jobs', `<form class="inline card" data-form="job-filter">
+<div class="field"><label for="jf-status">Status</label><select id="jf-status" name="status"><option value="">Any</option><option>queued</option><option>downloading</option><option>converting</option><option>uploading</option><option>completed</option><option>failed</option></select></div>
+<button type="submit">Filter</button></form><div data-testid="jobs">${loading}</div>`);
+}
+
+export function jobPage(v: Viewer, id: string): string {
+  return layout(v, 'job', `Job ${id}`, `<div data-testid="job">${loading}</div>
+<h2>Stages</h2><ol class="timeline" data-testid="timeline"></ol>
+<p><button type="button" data-action="cancel-job" hidden>Cancel job</button> <button type="button" data-action="retry-job" hidden>Retry job</button></p>`, { id });
+}
+
+export function usagePage(v: Viewer): string {
+  return layout(v, 'usage', 'Usage', `<section class="card"><h2>Credits per day (last 30 days)</h2><div data-testid="chart" class="chart">${loading}</div></section>
+<section><h2>Ledger</h2><p><button type="button" data-action="csv">Download CSV</button></p><div data-testid="ledger">${loading}</div></section>`);
+}
+
+export function convertPage(v: Viewer): string {
+  return layout(v, 'convert', 'Convert', `<div class="split">
+<form class="card" data-form="convert-v1" novalidate><h2>Still picture (free)</h2>
+<div class="field"><label for="cv-url">Picture URL</label><input id="cv-url" name="image_url" type="url" required aria-describedby="cv-url-err"><p class="error" id="cv-url-err" hidden></p></div>
+<div class="field"><label for="cv-ratio">Aspect ratio</label><select id="cv-ratio" name="aspect_ratio"><option value="">From the picture</option><option>1:1</option><option>4:3</option><option>3:2</option><option>16:9</option></select></div>
+<p class="price">Price: free</p><button type="submit">Convert still picture</button></form>
+<form class="card" data-form="convert-animated" novalidate><h2>Animated</h2>
+<div class="field"><label for="ca-url">Picture or video URL</label><input id="ca-url" name="source_url" type="url" required aria-describedby="ca-url-err"><p class="error" id="ca-url-err" hidden></p></div>
+<div class="field"><label for="ca-source">Source</label><select id="ca-source" name="source"><option value="image">Picture</option><option value="video">Video</option></select></div>
+<div class="field check"><input id="ca-bg" name="remove_background" type="checkbox"><label for="ca-bg">Remove the background</label></div>
+<p class="price" data-testid="animated-price" aria-live="polite">Price: …</p><button type="submit">Convert animated</button></form></div>
+<section><h2>Result</h2><div data-testid="convert-result"><p class="empty">Nothing converted yet.</p></div></section>`);
+}
+
+export function webhooksPage(v: Viewer): string {
+  return layout(v, 'webhooks', 'Webhooks', `<p class="hint">Each attempt to deliver a callback (<code>callback_url</code>) to your server, newest first. Failed attempts are retried with growing delays.</p>
+<div data-testid="deliveries">${loading}</div>`);
+}
+
+export function adminUsersPage(v: Viewer): string {
+  return layout(v, 'admin-users', 'Users', `<form class="card inline" data-form="invite" novalidate>
+<div class="field"><label for="inv-email">Email</label><input id="inv-email" name="email" type="email" required aria-describedby="inv-email-err"><p class="error" id="inv-email-err" hidden></p></div>
+<button type="submit">Invite</button></form>
+<div class="card reveal" data-testid="invite-box" hidden><h2>Invite link</h2><p>Single use, valid 7 days. Send it to the person.</p><p><code data-testid="invite-url"></code> <button type="button" data-copy="[data-testid=invite-url]">Copy</button></p></div>
+<div data-testid="users">${loading}</div>`);
+}
+
+export function adminJobsPage(v: Viewer): string {
+  return layout(v, 'admin-jobs', 'Failed jobs', `<div data-testid="failed-jobs">${loading}</div>`);
+}
+
+export function adminQueuePage(v: Viewer): string {
+  return layout(v, 'admin-queue', 'Queue health', `<div data-testid="queue">${loading}</div>`);
+}

@@ -1,0 +1,108 @@
+import { esc } from '../embed/html';
+import type { Platform } from '../embed/platform';
+import { quickLookHref, sceneViewerIntent, sizeLabel } from '../embed/platform';
+import { displayTitle, outerInches, type PageItem, type ReadyItem, thumbHeight } from './showcase-items';
+
+export interface CardContext {
+  platform: Platform;
+  embed: boolean;
+  layout: string;
+  /** Position in the showcase (0-based), for eager loading and the minimal layout's steps. */
+  index: number;
+  /** The items around this one (minimal layout: previous / next links). */
+  prevId?: number;
+  nextId?: number;
+  count: number;
+}
+
+/** Pictures above the fold load at once (the first is the page's largest paint); the rest lazily. */
+const EAGER = 4;
+
+/** `sizes` per layout: the width the picture takes, so the browser picks the right thumbnail. */
+function sizesFor(layout: string, r: ReadyItem): string {
+  if (layout === 'minimal') return '(max-width: 1000px) 100vw, 960px';
+  if (layout === 'salon') return `${Math.min(Math.ceil(outerInches(r).w * 8), 960)}px`;
+  return '(max-width: 600px) calc(100vw - 24px), 320px';
+}
+
+/**
+ * The picture as a responsive image: WebP thumbnails by width, the poster as the widest, width and height
+ * set (the box is reserved before it loads: no layout shift), lazy below the fold.
+ */
+export function pictureImg(r: ReadyItem, alt: string, sizes: string, eager: boolean): string {
+  const { w, h } = outerInches(r);
+  const first = r.thumbs[0];
+  const srcset = r.thumbs.map((t) => `${esc(t.url)} ${t.width}w`).join(', ');
+  const width = first?.width ?? 480;
+  const height = thumbHeight(width, w, h);
+  const src = first ? first.url : r.posterUrl;
+  const loading = eager ? ' fetchpriority="high"' : ' loading="lazy"';
+  return `<img src="${esc(src)}"${srcset ? ` srcset="${srcset}" sizes="${esc(sizes)}"` : ''} width="${width}" height="${height}" alt="${esc(alt)}" decoding="async"${loading}>`;
+}
+
+/** The platform's AR launch as a button (iOS Quick Look, Android Scene Viewer, desktop: the 3D page). */
+export function arButton(i: PageItem, r: ReadyItem, platform: Platform, embed: boolean): string {
+  const p = r.presentation;
+  const b = p?.banner ?? {};
+  if (platform === 'ios') {
+    // Quick Look needs an <img> child inside the rel="ar" anchor; a tap on its banner comes back as a
+    // message event on the anchor, and QUICK_LOOK_TAP_SCRIPT opens data-link.
+    const href = esc(quickLookHref(r.usdzUrl, { allowScaling: p?.allowScaling ?? false, banner: b }));
+    const link = b.link_url ? ` data-link="${esc(b.link_url)}"` : '';
+    const icon = r.thumbs[0]?.url ?? r.posterUrl;
+    return `<a class="ar" rel="ar" href="${href}"${link}><img src="${esc(icon)}" alt="" width="20" height="20" loading="lazy">View in your space</a>`;
+  }
+  if (platform === 'android') {
+    const intent = esc(sceneViewerIntent(r.glbUrl, r.embedUrl, p
+      ? { title: b.title ?? i.title, link: b.link_url, placement: p.placement, allowScaling: p.allowScaling }
+      : { title: i.title, placement: 'floor', allowScaling: false }));
+    return `<a class="ar" target="_top" href="${intent}">View in your space</a>`;
+  }
+  // model-viewer lives on the 3D page only: the showcase never loads it.
+  return `<a class="ar" target="${embed ? '_blank' : '_self'}" rel="noopener" href="${esc(r.embedUrl)}">View in 3D / AR</a>`;
+}
+
+/** "See it on a wall": the item hung on a plain wall next to a sofa or a person, to scale. */
+export function wallButton(r: ReadyItem, embed: boolean): string {
+  return `<a class="wall-btn" href="${esc(r.wallUrl)}"${embed ? ' target="_blank" rel="noopener"' : ''}>See it on a wall</a>`;
+}
+
+/** Title, price, subtitle, frame and buy link (the wall-ready AR banner fields). */
+export function caption(i: PageItem, r: ReadyItem): string {
+  const b = r.presentation?.banner ?? {};
+  const title = displayTitle(i);
+  return `<div class="caption"><span class="title">${esc(title)}</span>${b.price ? `<span class="price">${esc(b.price)}</span>` : ''}`
+    + `${b.subtitle ? `<span class="sub">${esc(b.subtitle)}</span>` : ''}`
+    + `${r.frameLabel ? `<span class="frame">${esc(r.frameLabel)}</span>` : ''}`
+    + `${b.link_url ? `<a class="link" href="${esc(b.link_url)}" target="_top" rel="noopener">${esc(b.call_to_action ?? 'View details')}</a>` : ''}</div>`;
+}
+
+/** The minimal layout's steps: previous, "n / N", next (anchors: no script needed). */
+function steps(c: CardContext): string {
+  if (c.layout !== 'minimal' || c.count < 2) return '';
+  const prev = c.prevId !== undefined ? `<a class="step" href="#item-${c.prevId}" aria-label="Previous picture">‹ Previous</a>` : '<i class="step"></i>';
+  const next = c.nextId !== undefined ? `<a class="step" href="#item-${c.nextId}" aria-label="Next picture">Next ›</a>` : '<i class="step"></i>';
+  return `<nav class="steps" aria-label="Pictures">${prev}<b class="count">${c.index + 1} / ${c.count}</b>${next}</nav>`;
+}
+
+/** One item of any layout: picture (opens the larger view), details, size, AR and wall buttons. */
+export function itemCard(i: PageItem, c: CardContext): string {
+  const r = i.ready;
+  if (!r) {
+    const status = i.status === 'failed' ? 'failed' : esc(i.status);
+    const body = i.status === 'failed'
+      ? 'This picture could not be converted.'
+      : `<span>Preparing the AR model…</span><progress max="100" value="${Math.round(i.progress)}">${Math.round(i.progress)}%</progress>`;
+    return `<article class="item ${i.status === 'failed' ? 'failed' : 'pending'}" id="item-${i.id}" data-item="${i.id}" data-status="${status}" style="--w:24;--ar:1"><div class="media placeholder">${body}</div><div class="info"><div class="meta"><span>${esc(i.title)}</span></div></div></article>`;
+  }
+  const p = r.presentation;
+  const { w, h } = outerInches(r);
+  const title = displayTitle(i);
+  const img = pictureImg(r, title, sizesFor(c.layout, r), c.index < (c.layout === 'minimal' ? 1 : EAGER));
+  const target = c.embed ? ' target="_blank" rel="noopener"' : '';
+  const placement = p ? ` data-placement="${p.placement}"` : '';
+  return `<article class="item" id="item-${i.id}" data-item="${i.id}" data-status="completed"${placement} data-width-inches="${w}" data-height-inches="${h}" style="--w:${w};--ar:${w / h}">`
+    + `<a class="media" href="${esc(r.itemUrl)}"${target} aria-label="${esc(`${title}: larger view`)}">${img}</a>`
+    + `<div class="info">${caption(i, r)}<div class="meta"><span class="size">${esc(sizeLabel(r.widthInches, r.heightInches, p))}</span>`
+    + `<div class="actions">${arButton(i, r, c.platform, c.embed)}${wallButton(r, c.embed)}</div></div>${steps(c)}</div></article>`;
+}

@@ -1,0 +1,71 @@
+import { shareTags } from './open-graph';
+import { NAV_SCRIPT, SHOWCASE_CSP } from './page-shell';
+import { frameLabel, sizeWithCm, thumbHeight } from './showcase-items';
+import { contrast, readableOn } from './showcase-theme';
+import { PERSON, referenceFor, SOFA, wallScene } from './wall-preview';
+import { createHash } from 'node:crypto';
+
+describe('showcase theme', () => {
+  it('picks the text colour with the better contrast, always WCAG AA (>= 4.5:1)', () => {
+    for (const bg of ['#ffcc00', '#1b5e20', '#0a66ff', '#777777', '#808080', '#767676', '#fff', '#000', '#ff0000', '#00ff00']) {
+      const fg = readableOn(bg);
+      expect(contrast(fg, bg)).toBeGreaterThanOrEqual(Math.max(contrast('#000000', bg), contrast('#ffffff', bg)) - 1e-9);
+      expect(contrast(fg, bg)).toBeGreaterThanOrEqual(4.5);
+    }
+    expect(readableOn('#ffcc00')).toBe('#000000');
+    expect(readableOn('#1b5e20')).toBe('#ffffff');
+  });
+});
+
+describe('share tags', () => {
+  it('escapes every value, clips the description and states the image size', () => {
+    const html = shareTags({
+      title: '"><script>alert(1)</script>', description: `Line one\n${'x'.repeat(300)}`, canonicalUrl: 'https://ar.example.com/showcase/shw_a?x="y"',
+      image: { url: 'https://ar.example.com/i.jpg', width: 1200, height: 800, alt: '<b>' }, indexable: false,
+    });
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('<meta property="og:title" content="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;">');
+    expect(html).toContain('<link rel="canonical" href="https://ar.example.com/showcase/shw_a?x=&quot;y&quot;">');
+    expect(html).toContain('<meta name="robots" content="noindex">');
+    expect(html).toContain('<meta property="og:image:width" content="1200">');
+    expect(html).toContain('<meta property="og:image:height" content="800">');
+    expect(/og:description" content="([^"]*)"/.exec(html)![1]).toHaveLength(200);
+    expect(shareTags({ title: 't', description: null, canonicalUrl: 'https://x/', indexable: true })).toContain('content="index,follow"');
+  });
+});
+
+describe('wall preview', () => {
+  it('uses a sofa under ordinary wall pictures and a person beside tall, wide or floor pieces', () => {
+    expect(referenceFor(36, 24, 'wall')).toBe(SOFA);
+    expect(referenceFor(24, 60, 'wall')).toBe(PERSON);
+    expect(referenceFor(24, 36, 'floor')).toBe(PERSON);
+  });
+
+  it('draws everything in inches: the picture and the sofa at their true sizes, the picture above the sofa', () => {
+    const { svg } = wallScene('https://x/p.jpg?a="b"', 'T <i>', 36, 24, 'wall');
+    expect(svg).toContain('href="https://x/p.jpg?a=&quot;b&quot;"');
+    expect(svg).not.toContain('<i>');
+    const pic = /<image id="wall-picture"[^>]* x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/.exec(svg)!;
+    expect([Number(pic[3]), Number(pic[4])]).toEqual([36, 24]);
+    // The sofa's back rect spans 84 in minus 6 (its arms make up the rest); the picture's bottom is >= 8 in above its 33 in back.
+    const floor = Number(/<rect y="([\d.]+)" width="[\d.]+" height="10"/.exec(svg)![1]);
+    expect(floor - (Number(pic[2]) + 24)).toBeGreaterThanOrEqual(41);
+    expect(svg).toContain('data-kind="sofa" data-dimension="width" data-inches="84"');
+  });
+});
+
+describe('item details', () => {
+  it('describes frames and mats, sizes in cm, thumbnail heights', () => {
+    expect(frameLabel({ frame: { style: 'classic', color: 'walnut' }, mat: { width_inches: 2, color: 'white' } })).toBe('Classic walnut frame, white mat 2 in');
+    expect(frameLabel({ frame: { style: 'canvas' } })).toBe('Canvas wrap');
+    expect(frameLabel({ frame: { style: 'none' } })).toBeUndefined();
+    expect(frameLabel({ frame: { style: 'thin', color: '<b>' } })).toBe('Thin frame');
+    expect(sizeWithCm(24, 36)).toBe('24 × 36 in (61 × 91 cm)');
+    expect(thumbHeight(480, 24, 36)).toBe(720);
+  });
+
+  it('allows exactly its two constant scripts', () => {
+    expect(SHOWCASE_CSP).toContain(`'sha256-${createHash('sha256').update(NAV_SCRIPT).digest('base64')}'`);
+    expect(SHOWCASE_CSP).toContain("default-src 'none'");
+  });
+});

@@ -1,0 +1,99 @@
+import { esc } from '../embed/html';
+
+/**
+ * "See it on a wall": the picture hung on a plain wall next to an object everyone knows the size of,
+ * drawn as SVG in inches (the viewBox unit), so every shape is at true scale relative to the others. The
+ * picture is the item's poster (it shows the frame, when there is one). Nothing external: the shapes are
+ * drawn here, the only image is our own poster.
+ */
+
+export interface WallReference {
+  kind: 'sofa' | 'person';
+  /** The measured dimension and its length in inches (what the page states). */
+  dimension: 'width' | 'height';
+  inches: number;
+  label: string;
+}
+
+/** A three-seat sofa: 84 in wide, back 33 in high (a common size). */
+export const SOFA: WallReference = { kind: 'sofa', dimension: 'width', inches: 84, label: 'a sofa 84 in (213 cm) wide' };
+/** A person 5 ft 7 in (170 cm) tall: about the average adult. */
+export const PERSON: WallReference = { kind: 'person', dimension: 'height', inches: 67, label: 'a person 5 ft 7 in (170 cm) tall' };
+
+const SOFA_HEIGHT = 33;
+/** Galleries hang a picture's centre at 57 in (eye level). */
+const EYE_LEVEL = 57;
+
+/** A sofa fits under pictures that are not too tall or too wide for a living-room wall; else a person stands beside. */
+export function referenceFor(w: number, h: number, placement: 'wall' | 'floor'): WallReference {
+  return placement === 'wall' && h <= 44 && w <= 110 ? SOFA : PERSON;
+}
+
+export interface WallScene {
+  svg: string;
+  reference: WallReference;
+}
+
+function sofa(x: number, floor: number): string {
+  const w = SOFA.inches;
+  const y = floor - SOFA_HEIGHT;
+  // Every shape stays within x..x+84 and floor-33..floor: the group's box is the sofa's true size.
+  return `<g id="wall-reference" data-kind="sofa" data-dimension="width" data-inches="${w}" fill="#7d8a99">`
+    + `<rect x="${x + 3}" y="${y}" width="${w - 6}" height="18" rx="4"/>`
+    + `<rect x="${x}" y="${y + 10}" width="9" height="19" rx="3" fill="#6f7b89"/>`
+    + `<rect x="${x + w - 9}" y="${y + 10}" width="9" height="19" rx="3" fill="#6f7b89"/>`
+    + `<rect x="${x + 7}" y="${y + 16}" width="${w - 14}" height="11" rx="3" fill="#8c99a8"/>`
+    + `<rect x="${x + 2}" y="${y + 26}" width="${w - 4}" height="3" fill="#5d6875"/>`
+    + `<rect x="${x + 6}" y="${floor - 4}" width="2" height="4" fill="#3b342c"/>`
+    + `<rect x="${x + w - 8}" y="${floor - 4}" width="2" height="4" fill="#3b342c"/></g>`;
+}
+
+function person(x: number, floor: number): string {
+  const h = PERSON.inches;
+  const top = floor - h;
+  // A simple standing figure, 67 in from the top of the head to the floor, about 18 in across the shoulders.
+  return `<g id="wall-reference" data-kind="person" data-dimension="height" data-inches="${h}" fill="#6b7785">`
+    + `<circle cx="${x + 9}" cy="${top + 4.5}" r="4.5"/>`
+    + `<rect x="${x}" y="${top + 10}" width="18" height="25" rx="5"/>`
+    + `<rect x="${x + 2.5}" y="${top + 31}" width="6" height="${h - 31}" rx="2.5"/>`
+    + `<rect x="${x + 9.5}" y="${top + 31}" width="6" height="${h - 31}" rx="2.5"/></g>`;
+}
+
+/**
+ * The scene for a picture of `w` x `h` inches (outer size). Wall pictures hang with their centre at eye
+ * level, at least 8 in above a sofa's back; floor pieces stand on the floor.
+ */
+export function wallScene(posterUrl: string, alt: string, w: number, h: number, placement: 'wall' | 'floor'): WallScene {
+  const ref = referenceFor(w, h, placement);
+  // Wall to either side, so the scene reads as a room rather than a close-up.
+  const margin = 42;
+  let picX: number;
+  let refX: number;
+  let width: number;
+  let bottom: number;
+  if (ref.kind === 'sofa') {
+    width = Math.max(SOFA.inches, w) + 2 * margin;
+    picX = (width - w) / 2;
+    refX = (width - SOFA.inches) / 2;
+    bottom = Math.max(EYE_LEVEL - h / 2, SOFA_HEIGHT + 8);
+  } else {
+    refX = margin;
+    picX = margin + 18 + 24;
+    width = picX + w + margin;
+    bottom = placement === 'floor' ? 0 : Math.max(EYE_LEVEL - h / 2, 6);
+  }
+  const wallHeight = Math.max(96, bottom + h + 14);
+  const floorDepth = 10;
+  const floor = wallHeight;
+  const picY = floor - bottom - h;
+  const n = (v: number) => Math.round(v * 100) / 100;
+  const svg = `<svg class="wall-scene" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${n(width)} ${n(wallHeight + floorDepth)}" role="img" aria-label="${esc(`${alt}, ${w} × ${h} in, on a wall next to ${ref.label}`)}" preserveAspectRatio="xMidYMid meet">`
+    + `<rect width="${n(width)}" height="${n(wallHeight)}" fill="#ebe6de"/>`
+    + `<rect y="${n(floor)}" width="${n(width)}" height="${floorDepth}" fill="#c9b497"/>`
+    + `<rect y="${n(floor - 4)}" width="${n(width)}" height="4" fill="#f7f5f1"/>`
+    + `<rect x="${n(picX + 0.6)}" y="${n(picY + 1.2)}" width="${n(w)}" height="${n(h)}" fill="#000" opacity=".18"/>`
+    + `<image id="wall-picture" data-width-inches="${w}" data-height-inches="${h}" href="${esc(posterUrl)}" x="${n(picX)}" y="${n(picY)}" width="${n(w)}" height="${n(h)}" preserveAspectRatio="none"/>`
+    + (ref.kind === 'sofa' ? sofa(n(refX), n(floor)) : person(n(refX), n(floor)))
+    + '</svg>';
+  return { svg, reference: ref };
+}
