@@ -190,19 +190,21 @@ describe('layouts', () => {
   });
 
   it('does not shift the layout while pictures load (CLS)', async () => {
-    await setLayout('grid');
-    const ctx = await browser.newContext(DESKTOP);
-    const p = await ctx.newPage();
-    await p.goto(showcase.url, { waitUntil: 'load' });
-    await loadAllImages(p);
-    const cls = await p.evaluate(() => new Promise<number>((resolve) => {
-      let sum = 0;
-      new PerformanceObserver((l) => { for (const e of l.getEntries()) sum += (e as any).hadRecentInput ? 0 : (e as any).value; })
-        .observe({ type: 'layout-shift', buffered: true });
-      setTimeout(() => resolve(sum), 500);
-    }));
-    expect(cls).toBeLessThan(0.02);
-    await ctx.close();
+    for (const [layout, opts] of [['grid', DESKTOP], ['salon', DESKTOP], ['salon', PHONE], ['minimal', PHONE]] as const) {
+      await setLayout(layout);
+      const ctx = await browser.newContext(opts);
+      const p = await ctx.newPage();
+      await p.goto(showcase.url, { waitUntil: 'load' });
+      await loadAllImages(p);
+      const cls = await p.evaluate(() => new Promise<number>((resolve) => {
+        let sum = 0;
+        new PerformanceObserver((l) => { for (const e of l.getEntries()) sum += (e as any).hadRecentInput ? 0 : (e as any).value; })
+          .observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => resolve(sum), 500);
+      }));
+      expect([layout, cls < 0.02]).toEqual([layout, true]);
+      await ctx.close();
+    }
   });
 });
 
@@ -330,6 +332,9 @@ describe('sharing, indexing and escaping', () => {
     const quiet = await fetch(plain.body.url);
     expect(quiet.headers.get('x-robots-tag')).toBe('noindex');
     expect(await quiet.text()).toContain('<meta name="robots" content="noindex">');
+    const robots = await fetch(`${owner.base}/robots.txt`);
+    expect([robots.status, robots.headers.get('content-type')]).toEqual([200, 'text/plain; charset=utf-8']);
+    expect(await robots.text()).toContain('Allow: /showcase/');
     const bad = await owner.req('POST', '/api/v2/showcases', { indexable: 'yes' });
     expect([bad.status, bad.body.error.param]).toEqual([400, 'indexable']);
   });

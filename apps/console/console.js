@@ -308,6 +308,10 @@
         var steps = st === 'failed' ? STEPS.slice(0, failedAt).concat(['failed']) : STEPS;
         var at = st === 'failed' ? steps.length - 1 : STEPS.indexOf(st);
         fill($('[data-testid=timeline]'), steps.map(function (s, i) { return h('li', { class: i < at ? 'done' : i === at ? 'now' : 'todo', 'aria-current': i === at ? 'step' : null, text: s }); }));
+        // Each stage of the last run with its start and duration (the API's stage timeline).
+        fill($('[data-testid=stage-times]'), j.stages && j.stages.length ? table(['Stage', 'Started', 'Took'], j.stages.map(function (s) {
+          return [s.stage, when(s.started_at), s.duration_ms === null ? (active(st) ? 'running' : '—') : s.duration_ms < 1000 ? Math.round(s.duration_ms) + ' ms' : (s.duration_ms / 1000).toFixed(1) + ' s'];
+        }), 'Stage times') : empty(active(st) ? 'Waiting for a worker.' : 'No stage ran.'));
         cancel.hidden = !active(st);
         retry.hidden = !(st === 'failed' && document.querySelector('nav a[href="/console/admin/users"]'));
         clearTimeout(timer);

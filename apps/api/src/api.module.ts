@@ -35,6 +35,7 @@ import { ConversionService } from './v1/conversion.service';
 import { V1Controller } from './v1/v1.controller';
 import { ShowcasePageController, ShowcasePageService } from './showcase-page/showcase-page.controller';
 import { ShowcaseThumbnails } from './showcase-page/showcase-thumbnails.service';
+import { RobotsController } from './showcase-page/robots.controller';
 import { ShowcasesController } from './v2/showcases.controller';
 import { ShowcasesService } from './v2/showcases.service';
 import { V2JobsController, V2JobsService } from './v2/v2-jobs.controller';
@@ -51,7 +52,7 @@ export class ApiModule {
       imports: [CoreModule.forRoot(config), ...(config.role === 'all' ? [WorkerModule] : [])],
       controllers: [
         HealthController, V1Controller, FilesController, EmbedController, AssetsController, AdminController, V2AccountController, V2KeysController,
-        ShowcasesController, V2JobsController, AnimatedArController, ShowcasePageController, AdminJobsController,
+        ShowcasesController, V2JobsController, AnimatedArController, ShowcasePageController, RobotsController, AdminJobsController,
         ConsoleInviteController, ConsoleController, WebhookDeliveriesController, AdminUserKeysController,
       ],
       providers: [

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import type { JobErrorInfo, JobStatus } from '@app/pipeline';
+import type { JobErrorInfo, JobStatus, StageTimings } from '@app/pipeline';
 
 /** A conversion job. The database is the source of truth; queue messages carry only the id. */
 @Entity({ name: 'jobs' })
@@ -31,6 +31,10 @@ export class JobEntity {
 
   @Column({ name: 'stage_progress', type: 'jsonb', default: () => "'{}'::jsonb" })
   stageProgress!: Record<string, number>;
+
+  /** Each stage of the last run: when it started (ISO) and, once done, how long it took. */
+  @Column({ name: 'stage_timings', type: 'jsonb', default: () => "'{}'::jsonb" })
+  stageTimings!: StageTimings;
 
   @Column({ type: 'jsonb' })
   input!: Record<string, unknown>;

@@ -270,7 +270,7 @@ export class JobRepository implements JobStorePort {
     const res = await this.repo
       .createQueryBuilder()
       .update(JobEntity)
-      .set({ status: 'queued', error: null, result: null, progress: 0, stageProgress: {}, attempts: 0, startedAt: null, finishedAt: null, cancelRequestedAt: null } as never)
+      .set({ status: 'queued', error: null, result: null, progress: 0, stageProgress: {}, stageTimings: {}, attempts: 0, startedAt: null, finishedAt: null, cancelRequestedAt: null } as never)
       .where('id = :id', { id })
       .andWhere('status = :failed', { failed: 'failed' })
       .execute();

@@ -18,10 +18,17 @@ export interface RunnableJob {
   requestId?: string;
 }
 
+/**
+ * Per stage id: its position in the pipeline (jsonb keeps no key order, and stages can start in the same
+ * millisecond), when it started (ISO 8601) and, once it finished, its duration in ms.
+ */
+export type StageTimings = Record<string, { step: number; started_at: string; duration_ms?: number }>;
+
 export interface JobPatch {
   status?: JobStatus;
   progress?: number;
   stageProgress?: Record<string, number>;
+  stageTimings?: StageTimings;
   result?: Record<string, unknown> | null;
   error?: JobErrorInfo | null;
   attempts?: number;

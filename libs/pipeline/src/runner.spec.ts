@@ -60,6 +60,9 @@ describe('PipelineRunner', () => {
     expect(job.progress).toBe(100);
     expect(store.statuses('j1')).toEqual(['downloading', 'converting', 'uploading', 'completed']);
     expect(job.stageProgress).toEqual({ a: 1, b: 1, c: 1 });
+    // The timeline: each stage's start and duration, kept with the final state.
+    expect(Object.keys(job.stageTimings!)).toEqual(['a', 'b', 'c']);
+    Object.values(job.stageTimings!).forEach((t, i) => expect(t).toEqual({ step: i, started_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), duration_ms: expect.any(Number) }));
   });
 
   it('a quick job with the default write interval: its start and its end are written, what is between is merged away', async () => {

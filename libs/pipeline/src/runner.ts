@@ -1,4 +1,4 @@
-import type { JobListener, JobPatch, JobStorePort, RunnableJob } from './job-store.port';
+import type { JobListener, JobPatch, JobStorePort, RunnableJob, StageTimings } from './job-store.port';
 import { classifyError, JOB_CANCELLED, JobCancelledError, toJobError, UserError, type JobErrorInfo } from './errors';
 import { isFinal, type JobStatus } from './job-state';
 import { stepId, type PipelineDefinition } from './pipeline-definition';
@@ -180,6 +180,7 @@ export class PipelineRunner {
       return this.fail(job, err, undefined);
     }
     const fractions: Record<string, number> = {};
+    const timings: StageTimings = {};
     const outputs: Record<string, unknown> = {};
     const signal = attempt.signal ?? new AbortController().signal;
     let status: JobStatus = def.steps[0].phase;
@@ -189,6 +190,7 @@ export class PipelineRunner {
       status,
       progress: 0,
       stageProgress: {},
+      stageTimings: {},
       attempts: attempt.attempt,
       startedAt: new Date(),
       error: null,
@@ -233,6 +235,8 @@ export class PipelineRunner {
         const scope: RunScope = { jobId: job.id, kind: job.kind, stage: sid, ...(job.requestId ? { requestId: job.requestId } : {}) };
         const stageLog = withMeta(log, { jobId: job.id, stage: sid });
         const stageStarted = performance.now();
+        timings[sid] = { step: index, started_at: new Date().toISOString() };
+        writer.set({ stageTimings: { ...timings } });
         const runStage = () =>
           runWithTimeout(sid, timeoutMs, signal, cancel.signal, (stageSignal) =>
             provider.run({
@@ -248,13 +252,15 @@ export class PipelineRunner {
           );
         const output = await (this.deps.scope ? this.deps.scope(scope, runStage) : runStage());
         // Successful runs only: a failed stage's time says more about the failure than about the stage.
-        this.metrics.stageFinished(sid, (performance.now() - stageStarted) / 1000);
+        const stageMs = performance.now() - stageStarted;
+        this.metrics.stageFinished(sid, stageMs / 1000);
+        timings[sid] = { ...timings[sid], duration_ms: Math.round(stageMs * 10) / 10 };
         outputs[sid] = output;
         fractions[sid] = 1;
         const progress = computeProgress(def, fractions);
         lastSaved = Math.floor(progress);
         // The last stage's progress is the completion write's.
-        if (index < def.steps.length - 1) writer.set({ progress, stageProgress: { ...fractions } });
+        if (index < def.steps.length - 1) writer.set({ progress, stageProgress: { ...fractions }, stageTimings: { ...timings } });
       }
       current = undefined;
       // Nothing of the running job may be written after its final state.
@@ -266,6 +272,7 @@ export class PipelineRunner {
         status: 'completed',
         progress: 100,
         stageProgress: { ...fractions },
+        stageTimings: { ...timings },
         result,
         error: null,
         finishedAt: new Date(),
@@ -278,7 +285,7 @@ export class PipelineRunner {
     } catch (err) {
       await writer.settle();
       // Cancelled: whatever the stage threw on its way out (often an `aborted` error), the job is cancelled.
-      if (cancel.signal.aborted) return this.fail(runningJob, cancel.signal.reason, undefined, { stageProgress: { ...fractions } });
+      if (cancel.signal.aborted) return this.fail(runningJob, cancel.signal.reason, undefined, { stageProgress: { ...fractions }, stageTimings: { ...timings } });
       const cls = classifyError(err);
       if (cls === 'operational' && attempt.attempt < attempt.maxAttempts && !signal.aborted) {
         const reason = toJobError(err, current);
@@ -291,7 +298,7 @@ export class PipelineRunner {
         await store.update(job.id, { status: 'queued' });
         throw new RetryLaterError(job.id, toJobError(err, current));
       }
-      return this.fail(runningJob, err, current, { stageProgress: { ...fractions } });
+      return this.fail(runningJob, err, current, { stageProgress: { ...fractions }, stageTimings: { ...timings } });
     } finally {
       stopWatching();
     }

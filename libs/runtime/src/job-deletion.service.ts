@@ -22,7 +22,7 @@ export function jobStorageKeys(job: Pick<DeletableJob, 'id' | 'input' | 'result'
     ...strings(job.result).filter(own),
     ...strings(job.checkpoints).filter(own),
     // thumb-*.webp: the showcase pages' thumbnails, made on first request (apps/api showcase-thumbnails).
-    ...['model.glb', 'model.usdz', 'poster.png', 'poster.jpg', 'poster.webp', 'thumb-480.webp', 'thumb-960.webp', 'thumb-1200.jpg'].map((f) => `models/${job.id}/${f}`),
+    ...['model.glb', 'model.usdz', 'poster.png', 'poster.jpg', 'poster.webp', 'thumb-480.webp', 'thumb-720.webp', 'thumb-960.webp', 'thumb-1200.jpg'].map((f) => `models/${job.id}/${f}`),
     ...['source.png', 'source.jpg'].map((f) => `motion/${job.id}/${f}`),
   ]);
   const upload = job.input.upload_key;

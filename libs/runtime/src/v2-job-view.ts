@@ -77,6 +77,22 @@ export function animatedArResult(job: JobEntity, r: AnimatedArResult, credits: J
   };
 }
 
+/**
+ * When the job's last run started and finished, and each stage it ran, in order: when it started and
+ * (once done) how long it took. Stages of a run still going show as they start; a retried job shows its
+ * latest run only.
+ */
+export function jobTimeline(job: Pick<JobEntity, 'startedAt' | 'finishedAt' | 'stageTimings'>) {
+  const stages = Object.entries(job.stageTimings ?? {})
+    .sort(([, a], [, b]) => a.step - b.step)
+    .map(([stage, t]) => ({ stage, started_at: t.started_at, duration_ms: t.duration_ms ?? null }));
+  return {
+    started_at: job.startedAt ? new Date(job.startedAt).toISOString() : null,
+    finished_at: job.finishedAt ? new Date(job.finishedAt).toISOString() : null,
+    stages,
+  };
+}
+
 /** The body of GET /api/v2/jobs/:id, also the animated AR callback's payload ("the final job payload"). */
 export async function v2JobView(
   job: JobEntity,
@@ -104,5 +120,6 @@ export async function v2JobView(
     ...(result ? { result } : {}),
     created_at: job.createdAt.toISOString(),
     updated_at: job.updatedAt.toISOString(),
+    ...jobTimeline(job),
   };
 }

@@ -164,6 +164,7 @@ export function jobsPage(v: Viewer): string {
 export function jobPage(v: Viewer, id: string): string {
   return layout(v, 'job', `Job ${id}`, `<div data-testid="job">${loading}</div>
 <h2>Stages</h2><ol class="timeline" data-testid="timeline"></ol>
+<div data-testid="stage-times"></div>
 <p><button type="button" data-action="cancel-job" hidden>Cancel job</button> <button type="button" data-action="retry-job" hidden>Retry job</button></p>`, { id });
 }
 

@@ -63,6 +63,7 @@ export function htmlDocument(d: DocumentInput): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
+<link rel="icon" href="data:,">
 ${shareTags(d.share)}
 ${d.refresh ? '<meta http-equiv="refresh" content="4">' : ''}
 <meta name="theme-color" content="${colour(d.brand.primary, '#0a66ff')}">

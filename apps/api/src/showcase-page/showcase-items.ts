@@ -1,7 +1,8 @@
 import type { LaunchPresentation } from '../embed/platform';
 
 /** Widths of the WebP thumbnails made from an item's poster (on first request, then kept in storage). */
-export const THUMB_WIDTHS = [480, 960] as const;
+// 720: a phone's column at 2x without sending it the 960 laptops need.
+export const THUMB_WIDTHS = [480, 720, 960] as const;
 
 /**
  * The images made from a poster, by file name: WebP for the pages' srcset, and a JPEG for link previews
@@ -9,6 +10,7 @@ export const THUMB_WIDTHS = [480, 960] as const;
  */
 export const THUMB_FILES: Readonly<Record<string, { width: number; format: 'webp' | 'jpeg' }>> = {
   '480.webp': { width: 480, format: 'webp' },
+  '720.webp': { width: 720, format: 'webp' },
   '960.webp': { width: 960, format: 'webp' },
   '1200.jpg': { width: 1200, format: 'jpeg' },
 };

@@ -52,7 +52,7 @@ export const LAYOUT_STYLE = `
 .layout-grid .grid .media img{border-radius:4px}
 .salon{--in:min(8px,calc((100vw - 64px) / var(--maxw)));display:flex;flex-wrap:wrap;justify-content:center;align-items:center;gap:230px 64px;padding:32px 0 230px}
 .salon .item{position:relative;flex:none;width:calc(var(--w) * var(--in))}
-.salon .media{box-shadow:0 8px 20px rgba(0,0,0,.28)}
+.salon .media{width:100%;box-shadow:0 8px 20px rgba(0,0,0,.28)}
 .salon .info{position:absolute;top:100%;left:50%;transform:translateX(-50%);width:max(100%,250px);padding-top:14px;text-align:center}
 .salon .caption,.salon .meta,.salon .actions{justify-content:center}
 .salon .caption .title{flex:0 1 auto}

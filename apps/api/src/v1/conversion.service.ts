@@ -3,7 +3,7 @@ import type { AppConfig } from '@app/config';
 import { JobRepository, WebhookRepository, type JobEntity } from '@app/persistence';
 import { isFinal, toV1Status } from '@app/pipeline';
 import { parseDimensionRequest, PRESENTATION_FIELDS, type StillImageResult } from '@app/plugins';
-import { APP_CONFIG, JobRoutes, presentationView, PublicUrls, STORAGE } from '@app/runtime';
+import { APP_CONFIG, JobRoutes, jobTimeline, presentationView, PublicUrls, STORAGE } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
 import { ApiError } from '../http/api-error';
 import { JobAdmission } from '../jobs/job-admission.service';
@@ -106,6 +106,7 @@ export class ConversionService {
       ...(typeof job.input.callback_url === 'string' ? { callback: await this.callbackView(job) } : {}),
       created_at: job.createdAt.toISOString(),
       updated_at: job.updatedAt.toISOString(),
+      ...jobTimeline(job),
     };
   }
 

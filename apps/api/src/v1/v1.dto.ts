@@ -52,7 +52,20 @@ class CallbackViewDto {
   @ApiProperty({ type: [CallbackAttemptDto] }) attempts!: CallbackAttemptDto[];
 }
 
-export class StatusResponseDto {
+export class StageTimingDto {
+  @ApiProperty({ example: 'normalise', description: 'Pipeline step id (fetch, normalise, scene, glb-writer, usdz-writer, publish; animated: animated-source, frames, motion, background-removal, flipbook-writer, publish-animated).' }) stage!: string;
+  @ApiProperty({ format: 'date-time' }) started_at!: string;
+  @ApiProperty({ type: Number, nullable: true, example: 131.4, description: 'null while the stage runs (or when the run stopped in it).' }) duration_ms!: number | null;
+}
+
+/** When the job's last run started and finished, and each stage it ran (a retried job: its latest run). */
+export class JobTimelineDto {
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'null until a worker starts it.' }) started_at!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) finished_at!: string | null;
+  @ApiProperty({ type: [StageTimingDto], description: 'In the order they ran.' }) stages!: StageTimingDto[];
+}
+
+export class StatusResponseDto extends JobTimelineDto {
   @ApiProperty() job_id!: string;
   @ApiProperty({ enum: ['queued', 'processing', 'completed', 'failed'] }) status!: string;
   @ApiProperty({ minimum: 0, maximum: 100, example: 42.5 }) progress!: number;

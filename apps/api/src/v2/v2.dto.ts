@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType, OmitType, PartialType } from '@nestjs/swagger';
 import { PresentationDefaultsDto, PresentationRequestDto, PresentationResultDto } from '../presentation/presentation.dto';
 import { LAYOUTS, SHOWCASE_LIMITS } from './showcase-request';
+import { JobTimelineDto } from '../v1/v1.dto';
 
 /**
  * Documentation shapes of the v2 API (validation lives in the services and their request parsers). The
@@ -157,7 +158,7 @@ class V2JobErrorDto {
   @ApiPropertyOptional() stage?: string;
 }
 
-export class V2JobDto {
+export class V2JobDto extends JobTimelineDto {
   @ApiProperty({ example: 'v2_…' }) job_id!: string;
   @ApiProperty({ enum: ['job'] }) object!: string;
   @ApiProperty({ enum: ['showcase.picture', 'animated_ar'] }) kind!: string;

@@ -11,7 +11,8 @@ import { JobRequestIds1764464400000 } from './1764464400000-job-request-ids';
 import { RetentionAndDeletion1764550800000 } from './1764550800000-retention-and-deletion';
 import { KeyScopes1764637200000 } from './1764637200000-key-scopes';
 import { ConsoleSessions1764723600000 } from './1764723600000-console-sessions';
+import { JobStageTimings1764896400000 } from './1764896400000-job-stage-timings';
 import { ShowcaseIndexable1764810000000 } from './1764810000000-showcase-indexable';
 
 /** The one migration set, shared by PGlite and Postgres. Append new migrations here. */
-export const MIGRATIONS = [CreateJobs1763683200000, EmbedsAndWebhooks1763769600000, AccountsAndLedger1763856000000, IdempotencyKeys1763942400000, Showcases1764028800000, JobCheckpoints1764115200000, OwnerUnfinishedJobs1764201600000, ShowcasePresentationDefaults1764288000000, JobCancelRequests1764378000000, JobRequestIds1764464400000, RetentionAndDeletion1764550800000, KeyScopes1764637200000, ConsoleSessions1764723600000, ShowcaseIndexable1764810000000];
+export const MIGRATIONS = [CreateJobs1763683200000, EmbedsAndWebhooks1763769600000, AccountsAndLedger1763856000000, IdempotencyKeys1763942400000, Showcases1764028800000, JobCheckpoints1764115200000, OwnerUnfinishedJobs1764201600000, ShowcasePresentationDefaults1764288000000, JobCancelRequests1764378000000, JobRequestIds1764464400000, RetentionAndDeletion1764550800000, KeyScopes1764637200000, ConsoleSessions1764723600000, ShowcaseIndexable1764810000000, JobStageTimings1764896400000];

@@ -848,6 +848,20 @@ export interface components {
             /** @enum {string} */
             status: "queued";
         };
+        StageTimingDto: {
+            /**
+             * @description Pipeline step id (fetch, normalise, scene, glb-writer, usdz-writer, publish; animated: animated-source, frames, motion, background-removal, flipbook-writer, publish-animated).
+             * @example normalise
+             */
+            stage: string;
+            /** Format: date-time */
+            started_at: string;
+            /**
+             * @description null while the stage runs (or when the run stopped in it).
+             * @example 131.4
+             */
+            duration_ms: number | null;
+        };
         JobErrorDto: {
             /** @example source_not_found */
             code: string;
@@ -871,6 +885,15 @@ export interface components {
             attempts: components["schemas"]["CallbackAttemptDto"][];
         };
         StatusResponseDto: {
+            /**
+             * Format: date-time
+             * @description null until a worker starts it.
+             */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** @description In the order they ran. */
+            stages: components["schemas"]["StageTimingDto"][];
             job_id: string;
             /** @enum {string} */
             status: "queued" | "processing" | "completed" | "failed";
@@ -1796,6 +1819,15 @@ export interface components {
             banner?: components["schemas"]["BannerDto"];
         };
         V2JobDto: {
+            /**
+             * Format: date-time
+             * @description null until a worker starts it.
+             */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** @description In the order they ran. */
+            stages: components["schemas"]["StageTimingDto"][];
             /** @example v2_… */
             job_id: string;
             /** @enum {string} */
