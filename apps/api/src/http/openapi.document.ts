@@ -77,7 +77,11 @@ const REQUEST_EXAMPLES: Record<string, unknown> = {
 
 const RESPONSE_EXAMPLES: Record<string, unknown> = {
   'post /api/v1/convert 202': { job_id: 'api_k3xq7a2mzp4r', status: 'queued' },
-  'get /api/v1/status/{jobId} 200': { job_id: 'api_k3xq7a2mzp4r', status: 'processing', progress: 42.5, created_at: '2026-01-05T10:00:00.000Z', updated_at: '2026-01-05T10:00:02.000Z' },
+  'get /api/v1/status/{jobId} 200': {
+    job_id: 'api_k3xq7a2mzp4r', status: 'processing', progress: 42.5, created_at: '2026-01-05T10:00:00.000Z', updated_at: '2026-01-05T10:00:02.000Z',
+    started_at: '2026-01-05T10:00:00.007Z', finished_at: null,
+    stages: [{ stage: 'fetch', started_at: '2026-01-05T10:00:00.008Z', duration_ms: 6.4 }, { stage: 'normalise', started_at: '2026-01-05T10:00:00.015Z', duration_ms: null }],
+  },
   'get /api/v1/webhook-secret 200': { secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', scheme: 'standard-webhooks v1 (HMAC-SHA256)' },
   'post /api/v2/showcases 201': {
     id: 7, url: 'https://ar.example.com/showcase/shw_abcdefghijklmnopqrstuvwx', embed_url: 'https://ar.example.com/showcase/shw_abcdefghijklmnopqrstuvwx/embed',
@@ -90,6 +94,8 @@ const RESPONSE_EXAMPLES: Record<string, unknown> = {
   'get /api/v2/jobs/{jobId} 200': {
     job_id: 'v2_3kq7xa2mzp4r', object: 'job', kind: 'showcase.picture', status: 'converting', progress: 55, showcase_id: 7, item_id: 12,
     created_at: '2026-01-05T10:00:00.000Z', updated_at: '2026-01-05T10:00:03.000Z',
+    started_at: '2026-01-05T10:00:00.007Z', finished_at: null,
+    stages: [{ stage: 'fetch', started_at: '2026-01-05T10:00:00.008Z', duration_ms: 6.4 }, { stage: 'normalise', started_at: '2026-01-05T10:00:00.015Z', duration_ms: null }],
   },
 };
 

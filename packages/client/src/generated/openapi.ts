@@ -2622,7 +2622,21 @@ export interface operations {
                      *       "status": "processing",
                      *       "progress": 42.5,
                      *       "created_at": "2026-01-05T10:00:00.000Z",
-                     *       "updated_at": "2026-01-05T10:00:02.000Z"
+                     *       "updated_at": "2026-01-05T10:00:02.000Z",
+                     *       "started_at": "2026-01-05T10:00:00.007Z",
+                     *       "finished_at": null,
+                     *       "stages": [
+                     *         {
+                     *           "stage": "fetch",
+                     *           "started_at": "2026-01-05T10:00:00.008Z",
+                     *           "duration_ms": 6.4
+                     *         },
+                     *         {
+                     *           "stage": "normalise",
+                     *           "started_at": "2026-01-05T10:00:00.015Z",
+                     *           "duration_ms": null
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["StatusResponseDto"];
@@ -7289,7 +7303,21 @@ export interface operations {
                      *       "showcase_id": 7,
                      *       "item_id": 12,
                      *       "created_at": "2026-01-05T10:00:00.000Z",
-                     *       "updated_at": "2026-01-05T10:00:03.000Z"
+                     *       "updated_at": "2026-01-05T10:00:03.000Z",
+                     *       "started_at": "2026-01-05T10:00:00.007Z",
+                     *       "finished_at": null,
+                     *       "stages": [
+                     *         {
+                     *           "stage": "fetch",
+                     *           "started_at": "2026-01-05T10:00:00.008Z",
+                     *           "duration_ms": 6.4
+                     *         },
+                     *         {
+                     *           "stage": "normalise",
+                     *           "started_at": "2026-01-05T10:00:00.015Z",
+                     *           "duration_ms": null
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["V2JobDto"];
