@@ -279,17 +279,21 @@ describe('showcases (self-service)', () => {
     const before = await balance(u.api);
     const patched = await u.api.req('PATCH', `/api/v2/showcases/${ids[0]}`, {
       layout_choice: 'dark', logo_url: 'https://shop.example.com/logo.png', custom_links: [{ title: 'Shop', url: 'https://shop.example.com/' }],
-      branding: { tagline: 'New season', primary_color: '#ABCDEF' }, frame: 'classic',
+      branding: { tagline: 'New season', primary_color: '#ABCDEF' }, frame: 'classic', indexable: true,
     });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({
-      id: ids[0], layout_choice: 'dark', description: 'one', logo_url: 'https://shop.example.com/logo.png',
+      id: ids[0], layout_choice: 'dark', indexable: true, description: 'one', logo_url: 'https://shop.example.com/logo.png',
       custom_links: [{ title: 'Shop', url: 'https://shop.example.com/' }], branding: { tagline: 'New season', primary_color: '#abcdef' }, presentation_defaults: { frame: 'classic' },
     });
     const cleared = await u.api.req('PATCH', `/api/v2/showcases/${ids[0]}`, { description: null, frame: null, layout_choice: null });
     expect(cleared.body).toMatchObject({ description: null, presentation_defaults: {}, layout_choice: 'branded', branding: { tagline: 'New season' } });
-    const page = await (await fetch(patched.body.url)).text();
+    const res = await fetch(patched.body.url);
+    const page = await res.text();
     expect(page).toContain('New season');
+    // indexable stays as patched when a later PATCH leaves it out: the page may be indexed.
+    expect(cleared.body.indexable).toBe(true);
+    expect(res.headers.get('x-robots-tag')).toBeNull();
     expect(await balance(u.api)).toBe(before);
 
     for (const [body, param] of [

@@ -102,7 +102,7 @@ export class ShowcasesService {
   async update(p: Principal, id: string, body: unknown) {
     const s = await this.owned(p, id);
     const f = parseShowcasePatch(body, s);
-    const updated = await this.showcases.update(s.id, { layout: f.layout, logoUrl: f.logoUrl, description: f.description, customLinks: f.customLinks, branding: f.branding, presentationDefaults: f.defaults });
+    const updated = await this.showcases.update(s.id, { layout: f.layout, logoUrl: f.logoUrl, description: f.description, customLinks: f.customLinks, branding: f.branding, presentationDefaults: f.defaults, indexable: f.indexable });
     if (!updated) throw ApiError.notFound(`showcase ${id.slice(0, 40)}`);
     return showcaseView(updated, await this.showcases.items(s.id), this.urls, this.storage);
   }
