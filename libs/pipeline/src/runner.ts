@@ -181,6 +181,8 @@ export class PipelineRunner {
     }
     const fractions: Record<string, number> = {};
     const timings: StageTimings = {};
+    // What the job row shows of the stages so far: written with progress, and with the final state.
+    const stagesSoFar = () => ({ stageProgress: { ...fractions }, stageTimings: { ...timings } });
     const outputs: Record<string, unknown> = {};
     const signal = attempt.signal ?? new AbortController().signal;
     let status: JobStatus = def.steps[0].phase;
@@ -260,7 +262,7 @@ export class PipelineRunner {
         const progress = computeProgress(def, fractions);
         lastSaved = Math.floor(progress);
         // The last stage's progress is the completion write's.
-        if (index < def.steps.length - 1) writer.set({ progress, stageProgress: { ...fractions }, stageTimings: { ...timings } });
+        if (index < def.steps.length - 1) writer.set({ progress, ...stagesSoFar() });
       }
       current = undefined;
       // Nothing of the running job may be written after its final state.
@@ -271,8 +273,7 @@ export class PipelineRunner {
       const applied = await store.update(job.id, {
         status: 'completed',
         progress: 100,
-        stageProgress: { ...fractions },
-        stageTimings: { ...timings },
+        ...stagesSoFar(),
         result,
         error: null,
         finishedAt: new Date(),
@@ -285,7 +286,7 @@ export class PipelineRunner {
     } catch (err) {
       await writer.settle();
       // Cancelled: whatever the stage threw on its way out (often an `aborted` error), the job is cancelled.
-      if (cancel.signal.aborted) return this.fail(runningJob, cancel.signal.reason, undefined, { stageProgress: { ...fractions }, stageTimings: { ...timings } });
+      if (cancel.signal.aborted) return this.fail(runningJob, cancel.signal.reason, undefined, stagesSoFar());
       const cls = classifyError(err);
       if (cls === 'operational' && attempt.attempt < attempt.maxAttempts && !signal.aborted) {
         const reason = toJobError(err, current);
@@ -298,7 +299,7 @@ export class PipelineRunner {
         await store.update(job.id, { status: 'queued' });
         throw new RetryLaterError(job.id, toJobError(err, current));
       }
-      return this.fail(runningJob, err, current, { stageProgress: { ...fractions }, stageTimings: { ...timings } });
+      return this.fail(runningJob, err, current, stagesSoFar());
     } finally {
       stopWatching();
     }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { metricsAuthorized, type PromMetrics, runInLogScope, scrubSecrets } from '@app/runtime';
 
@@ -12,8 +12,6 @@ export function requestIdFor(req: IncomingMessage): string {
   const given = req.headers['x-request-id'];
   return typeof given === 'string' && CALLER_REQUEST_ID.test(given) ? given : `req_${randomUUID().replace(/-/g, '')}`;
 }
-
-const scopeOf = new WeakMap<FastifyRequest, { requestId: string }>();
 
 /** Logged at debug level when they succeed (see the onResponse hook). */
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
@@ -30,17 +28,11 @@ const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 export function registerObservability(fastify: FastifyInstance, deps: { logger: Logger; metrics: PromMetrics; metricsToken?: string }): void {
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
-    const scope = { requestId: request.id };
-    scopeOf.set(request, scope);
-    runInLogScope(scope, done);
+    runInLogScope({ requestId: request.id }, done);
   });
   // Body parsing continues in the socket's async context: enter the request's scope again before the
   // handler runs (a second run() is cheaper than an AsyncResource per request, on the API's hottest path).
-  fastify.addHook('preHandler', (request, _reply, done) => {
-    const scope = scopeOf.get(request);
-    if (scope) runInLogScope(scope, done);
-    else done();
-  });
+  fastify.addHook('preHandler', (request, _reply, done) => runInLogScope({ requestId: request.id }, done));
   fastify.addHook('onResponse', (request, reply, done) => {
     const status = reply.statusCode;
     // Unmatched URLs share one label: raw paths would make a series per scanner probe.
