@@ -1,4 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { get } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -30,7 +32,10 @@ let owner: Api;
 let media: Awaited<ReturnType<typeof startMediaServer>>;
 let browser: Browser;
 let showcase: { id: number; url: string; embed_url: string };
-let items: { id: number; width_inches: number; height_inches: number }[];
+let items: { id: number; job_id: string; width_inches: number; height_inches: number }[];
+let dataDir: string;
+/** The thumbnail files in storage per job, listed as soon as the items completed (before any page was asked for). */
+let thumbsAtCompletion: Record<string, string[]>;
 
 /** Pictures of several shapes (24 in on the shorter side): 36 x 24, 24 x 36, 24 x 24, 72 x 24, 24 x 36, 32 x 24. */
 const SHAPES: [string, number, number][] = [['land', 600, 400], ['port', 400, 600], ['square', 500, 500], ['pano', 900, 300], ['tall', 300, 450], ['four-three', 640, 480]];
@@ -41,7 +46,8 @@ beforeAll(async () => {
   for (const [name, w, h] of SHAPES) files[`/${name}.png`] = (await quadrantPicture(w, h)).png;
   media = await startMediaServer(files);
   const port = await freePort();
-  app = spawnApp('api', { PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: tempDir(), OWNER_API_KEY: OWNER, ALLOW_PRIVATE_NETWORKS: 'true' });
+  dataDir = tempDir();
+  app = spawnApp('api', { PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, OWNER_API_KEY: OWNER, ALLOW_PRIVATE_NETWORKS: 'true' });
   await waitHealthy(`http://127.0.0.1:${port}`, app);
   owner = new Api(`http://127.0.0.1:${port}`, OWNER);
   const r = await owner.req('POST', '/api/v2/showcases', {
@@ -65,7 +71,8 @@ beforeAll(async () => {
     return s.body.items.length === SHAPES.length && s.body.items.every((i: any) => i.status === 'completed') ? s.body : undefined;
   }, 120_000, 'showcase items to convert');
   expect(done.indexable).toBe(true);
-  items = done.items.map((i: any) => ({ id: i.id, width_inches: i.dimensions.width_inches, height_inches: i.dimensions.height_inches }));
+  items = done.items.map((i: any) => ({ id: i.id, job_id: i.job_id, width_inches: i.dimensions.width_inches, height_inches: i.dimensions.height_inches }));
+  thumbsAtCompletion = Object.fromEntries(items.map((i) => [i.job_id, readdirSync(join(dataDir, 'storage/models', i.job_id)).filter((f) => f.startsWith('thumb-') && !f.endsWith('.meta')).sort()]));
   browser = await launchChromium();
 });
 
@@ -158,6 +165,12 @@ describe('layouts', () => {
         expect([...origins].sort()).toEqual([owner.base, media.base].sort());
         expect(requests.filter((u) => u.startsWith(media.base))).toEqual([`${media.base}/logo.png`]);
         expect(requests.some((u) => /model-viewer/.test(u))).toBe(false);
+        // Chromium paints a full-page capture from what it rasterised: scroll through first, or pictures far
+        // below the phone's viewport come out blank in the screenshot (not on the page).
+        for (let y = 0, h = await p.evaluate(() => document.documentElement.scrollHeight); y < h; y += 600) {
+          await p.evaluate((top) => window.scrollTo(0, top), y);
+          await p.waitForTimeout(50);
+        }
         await p.evaluate(() => window.scrollTo(0, 0));
         await p.screenshot({ path: join(ARTIFACTS, `showcase-page-${layout}-${device}.png`), fullPage: true });
         await ctx.close();
@@ -339,14 +352,57 @@ describe('sharing, indexing and escaping', () => {
     expect([bad.status, bad.body.error.param]).toEqual([400, 'indexable']);
   });
 
-  it('serves WebP thumbnails made from the poster and kept', async () => {
-    const url = `${showcase.url}/items/${items[1]!.id}/thumb/480.webp`;
-    const first = await fetch(url);
-    expect([first.status, first.headers.get('content-type')]).toEqual([200, 'image/webp']);
-    const meta1 = await sharp(Buffer.from(await first.arrayBuffer())).metadata();
-    expect([meta1.format, meta1.width, meta1.height]).toEqual(['webp', 480, 720]);
-    const again = await fetch(url);
-    expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+  it('makes the thumbnails at conversion time (AVIF and WebP by width, the sharing JPEG) and serves them as made', async () => {
+    const want = ['thumb-1200.jpg', 'thumb-480.avif', 'thumb-480.webp', 'thumb-720.avif', 'thumb-720.webp', 'thumb-960.avif', 'thumb-960.webp'];
+    for (const i of items) expect(thumbsAtCompletion[i.job_id]).toEqual(want);
+    // The job's timeline shows the stage.
+    const job = await owner.req('GET', `/api/v2/jobs/${items[1]!.job_id}`);
+    expect(job.body.stages.map((st: { stage: string }) => st.stage).slice(-2)).toEqual(['publish', 'thumbnails']);
+    for (const [file, type, format] of [['480.webp', 'image/webp', 'webp'], ['480.avif', 'image/avif', 'heif']] as const) {
+      const url = `${showcase.url}/items/${items[1]!.id}/thumb/${file}`;
+      const first = await fetch(url);
+      expect([first.status, first.headers.get('content-type'), first.headers.get('cache-control')]).toEqual([200, type, 'public, max-age=31536000, immutable']);
+      const meta1 = await sharp(Buffer.from(await first.arrayBuffer())).metadata();
+      expect([meta1.format, meta1.width, meta1.height]).toEqual([format, 480, 720]);
+      const again = await fetch(url);
+      expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+    }
+  });
+
+  it('compresses the pages for clients that accept it (Brotli, else gzip) and varies on it', async () => {
+    const raw = (encoding: string) => new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+      get(showcase.url, { headers: { 'accept-encoding': encoding, 'user-agent': USER_AGENTS.ios } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) })).on('error', reject);
+      }).on('error', reject);
+    });
+    const [plain, br, gz] = [await raw('identity'), await raw('br, gzip'), await raw('gzip')];
+    expect([plain.headers['content-encoding'], br.headers['content-encoding'], gz.headers['content-encoding']]).toEqual([undefined, 'br', 'gzip']);
+    expect(br.headers.vary).toBe('User-Agent, Accept-Encoding');
+    // Same page (the showcase did not change in between), a fraction of the bytes.
+    expect(brotliDecompressSync(br.body).toString()).toBe(plain.body.toString());
+    expect(gunzipSync(gz.body).toString()).toBe(plain.body.toString());
+    expect(br.body.length).toBeLessThan(plain.body.length / 3);
+  });
+
+  it('offers AVIF first in a <picture>, and the browser shows the AVIF', async () => {
+    await setLayout('grid');
+    const ctx = await browser.newContext(DESKTOP);
+    const p = await ctx.newPage();
+    await p.goto(showcase.url);
+    await loadAllImages(p);
+    const pics = await p.locator('.item[data-status="completed"] .media picture').evaluateAll((ps) => ps.map((pic) => ({
+      source: pic.querySelector('source')!.getAttribute('type'),
+      srcset: pic.querySelector('source')!.getAttribute('srcset'),
+      current: (pic.querySelector('img') as HTMLImageElement).currentSrc,
+    })));
+    await ctx.close();
+    expect(pics).toHaveLength(SHAPES.length);
+    for (const pic of pics) {
+      expect(pic.source).toBe('image/avif');
+      expect(pic.srcset).toMatch(/\/thumb\/480\.avif 480w, .+\/thumb\/720\.avif 720w, .+\/thumb\/960\.avif 960w$/);
+      expect(pic.current).toMatch(/\/thumb\/\d+\.avif$/);
+    }
   });
 
   it('escapes a hostile title and description everywhere (pages, item page, wall page, tags)', async () => {

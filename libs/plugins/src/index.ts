@@ -7,6 +7,7 @@ import { glbWriterPlugin } from './glb-writer/glb-writer.plugin';
 import { normalisePlugin } from './normalise';
 import { publishPlugin } from './publish/publish.plugin';
 import { stillImagePlugin } from './still-image/still-image.plugin';
+import { thumbnailsPlugin } from './thumbnails/thumbnails.plugin';
 import { usdzWriterPlugin } from './usdz-writer/usdz-writer.plugin';
 import { scenePlugin } from './scene-builder/scene.plugin';
 
@@ -27,10 +28,11 @@ export * from './glb-writer/write-scene-glb';
 export * from './usdz-writer/write-scene-usdz';
 export * from './presentation/presentation';
 export * from './still-image/still-image.plugin';
+export * from './thumbnails';
 
 /** Built-in plugins, registered before any configured third-party plugin. */
 export function builtinPlugins(): Plugin<object>[] {
-  return [fetchPlugin, normalisePlugin, scenePlugin, glbWriterPlugin, usdzWriterPlugin, publishPlugin, stillImagePlugin, hostedMotionPlugin, animatedArPlugin, callbackPlugin];
+  return [fetchPlugin, normalisePlugin, scenePlugin, glbWriterPlugin, usdzWriterPlugin, publishPlugin, stillImagePlugin, thumbnailsPlugin, hostedMotionPlugin, animatedArPlugin, callbackPlugin];
 }
 export * from './flipbook';
 export * from './frames/frame-sequence';

@@ -1,4 +1,5 @@
 import type { DataDeletionRepository, DeletableJob, DeletionReason } from '@app/persistence';
+import { THUMB_FILES, thumbKey } from '@app/plugins';
 import type { StoragePort } from '@app/storage';
 
 /** Collects every string in a JSON value (results, inputs and checkpoints name stored keys in various places). */
@@ -21,8 +22,9 @@ export function jobStorageKeys(job: Pick<DeletableJob, 'id' | 'input' | 'result'
   const keys = new Set<string>([
     ...strings(job.result).filter(own),
     ...strings(job.checkpoints).filter(own),
-    // thumb-*.webp: the showcase pages' thumbnails, made on first request (apps/api showcase-thumbnails).
-    ...['model.glb', 'model.usdz', 'poster.png', 'poster.jpg', 'poster.webp', 'thumb-480.webp', 'thumb-720.webp', 'thumb-960.webp', 'thumb-1200.jpg'].map((f) => `models/${job.id}/${f}`),
+    ...['model.glb', 'model.usdz', 'poster.png', 'poster.jpg', 'poster.webp'].map((f) => `models/${job.id}/${f}`),
+    // The showcase pages' thumbnails: made by the thumbnails stage, or on first request by the page.
+    ...Object.keys(THUMB_FILES).map((f) => thumbKey(job.id, f)),
     ...['source.png', 'source.jpg'].map((f) => `motion/${job.id}/${f}`),
   ]);
   const upload = job.input.upload_key;

@@ -1,10 +1,12 @@
 import type { AppConfig } from '@app/config';
 import type { PipelineRegistry } from '@app/pipeline';
 
-/** Job kinds the API creates, and the pipeline each runs by default. Operators re-route in CONFIG_FILE. */
+/** Job kinds the API creates (and showcase.picture, a showcase's v2.picture jobs), and the pipeline each runs by default. Operators re-route in CONFIG_FILE. */
 export const DEFAULT_ROUTES: Readonly<Record<string, string>> = {
   'v1.convert': 'still-image',
   'v2.picture': 'still-image',
+  // A showcase item is a v2.picture job; its pipeline also makes the pages' thumbnails.
+  'showcase.picture': 'showcase-picture',
   'v2.animated-ar': 'animated-ar',
   callback: 'callback',
 };

@@ -24,6 +24,7 @@ export const CONTENT_TYPES: Readonly<Record<string, string>> = {
   jpg: 'image/jpeg',
   jpeg: 'image/jpeg',
   webp: 'image/webp',
+  avif: 'image/avif',
   gif: 'image/gif',
   json: 'application/json',
 };

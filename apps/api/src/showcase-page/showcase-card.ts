@@ -26,18 +26,22 @@ function sizesFor(layout: string, r: ReadyItem): string {
 }
 
 /**
- * The picture as a responsive image: WebP thumbnails by width, the poster as the widest, width and height
- * set (the box is reserved before it loads: no layout shift), lazy below the fold.
+ * The picture as a responsive image: AVIF then WebP thumbnails by width (a `<picture>`: each browser takes
+ * the first format it reads), width and height set (the box is reserved before it loads: no layout shift),
+ * lazy below the fold.
  */
 export function pictureImg(r: ReadyItem, alt: string, sizes: string, eager: boolean): string {
   const { w, h } = outerInches(r);
   const first = r.thumbs[0];
-  const srcset = r.thumbs.map((t) => `${esc(t.url)} ${t.width}w`).join(', ');
+  const srcsetOf = (list: { url: string; width: number }[]) => list.map((t) => `${esc(t.url)} ${t.width}w`).join(', ');
+  const srcset = srcsetOf(r.thumbs);
   const width = first?.width ?? 480;
   const height = thumbHeight(width, w, h);
   const src = first ? first.url : r.posterUrl;
   const loading = eager ? ' fetchpriority="high"' : ' loading="lazy"';
-  return `<img src="${esc(src)}"${srcset ? ` srcset="${srcset}" sizes="${esc(sizes)}"` : ''} width="${width}" height="${height}" alt="${esc(alt)}" decoding="async"${loading}>`;
+  const img = `<img src="${esc(src)}"${srcset ? ` srcset="${srcset}" sizes="${esc(sizes)}"` : ''} width="${width}" height="${height}" alt="${esc(alt)}" decoding="async"${loading}>`;
+  if (!r.avifThumbs?.length) return img;
+  return `<picture><source type="image/avif" srcset="${srcsetOf(r.avifThumbs)}" sizes="${esc(sizes)}">${img}</picture>`;
 }
 
 /** The platform's AR launch as a button (iOS Quick Look, Android Scene Viewer, desktop: the 3D page). */

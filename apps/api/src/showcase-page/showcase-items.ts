@@ -1,23 +1,7 @@
 import type { LaunchPresentation } from '../embed/platform';
 
-/** Widths of the WebP thumbnails made from an item's poster (on first request, then kept in storage). */
-// 720: a phone's column at 2x without sending it the 960 laptops need.
-export const THUMB_WIDTHS = [480, 720, 960] as const;
-
-/**
- * The images made from a poster, by file name: WebP for the pages' srcset, and a JPEG for link previews
- * (chat apps and social sites read JPEG everywhere; 1200 px wide is what they show large).
- */
-export const THUMB_FILES: Readonly<Record<string, { width: number; format: 'webp' | 'jpeg' }>> = {
-  '480.webp': { width: 480, format: 'webp' },
-  '720.webp': { width: 720, format: 'webp' },
-  '960.webp': { width: 960, format: 'webp' },
-  '1200.jpg': { width: 1200, format: 'jpeg' },
-};
-export const SHARE_FILE = '1200.jpg';
-
-/** A thumbnail's height: exactly the object's shape at that width, so width/height attributes and og:image sizes are true. */
-export const thumbHeight = (width: number, w: number, h: number): number => Math.max(1, Math.round((width * h) / w));
+// The thumbnail files are made by the showcase-picture pipeline's thumbnails stage (libs/plugins).
+export { SHARE_FILE, THUMB_FILES, THUMB_WIDTHS, thumbHeight } from '@app/plugins';
 
 export interface ReadyItem {
   posterUrl: string;
@@ -32,8 +16,10 @@ export interface ReadyItem {
   /** The item's own page (the larger view) and its wall preview. */
   itemUrl: string;
   wallUrl: string;
-  /** WebP thumbnails of the poster, narrowest first. */
+  /** WebP thumbnails of the poster, narrowest first (the `<img>` srcset). */
   thumbs: { url: string; width: number }[];
+  /** The same widths in AVIF (a `<source>`: smaller, for the browsers that read it). */
+  avifThumbs?: { url: string; width: number }[];
   /** The JPEG a shared link shows (SHARE_FILE). */
   shareUrl?: string;
   /** "Classic black frame, white mat 2 in", when the item has a frame. */

@@ -18,7 +18,7 @@ nav.links{display:flex;flex-wrap:wrap;gap:8px;margin:0 0 24px}
 nav.links a{display:inline-flex;align-items:center;min-height:36px;padding:6px 14px;border-radius:999px;background:var(--accent);color:var(--accent-fg);text-decoration:none;font-weight:600;overflow-wrap:anywhere}
 .item{display:flex;flex-direction:column;min-width:0}
 .media{display:block;aspect-ratio:var(--ar)}
-.media img{display:block;width:100%;height:100%;object-fit:contain}
+.media picture{display:contents}.media img{display:block;width:100%;height:100%;object-fit:contain}
 .media.placeholder{aspect-ratio:1;display:flex;flex-direction:column;align-items:center;justify-content:center;gap:8px;padding:16px;text-align:center;background:rgba(127,127,127,.12);border-radius:8px}
 .info{padding:10px 0 0}
 .caption{display:flex;flex-wrap:wrap;align-items:baseline;gap:2px 10px;overflow-wrap:anywhere}

@@ -2,9 +2,10 @@ import { Controller, Get, Headers, Inject, Injectable, Param, Query, Res } from 
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ShowcaseRepository, type ShowcaseItemRow, type ShowcaseRow } from '@app/persistence';
-import type { StillImageResult } from '@app/plugins';
+import { type StillImageResult, THUMB_CONTENT_TYPES } from '@app/plugins';
 import { PublicUrls, STORAGE } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
+import { compressHtml } from '../http/compress-html';
 import { detectPlatform, launchPresentation, type Platform } from '../embed/platform';
 import { itemPage, wallPage } from './item-page';
 import { hasPending, SHOWCASE_CSP, showcasePage, type PageShowcase } from './showcase-page';
@@ -60,6 +61,7 @@ export class ShowcasePageService {
             itemUrl,
             wallUrl: `${itemUrl}/wall`,
             thumbs: THUMB_WIDTHS.map((w) => ({ url: `${itemUrl}/thumb/${w}.webp`, width: w })),
+            avifThumbs: THUMB_WIDTHS.map((w) => ({ url: `${itemUrl}/thumb/${w}.avif`, width: w })),
             shareUrl: `${itemUrl}/thumb/${SHARE_FILE}`,
             frameLabel: frameLabel(r),
           } : undefined,
@@ -111,12 +113,14 @@ export class ShowcasePageController {
     @Inject(STORAGE) private readonly storage: StoragePort,
   ) {}
 
-  private send(reply: FastifyReply, r: Rendered, embed: boolean) {
+  private async send(reply: FastifyReply, r: Rendered, embed: boolean) {
+    const { body, encoding } = await compressHtml(r.html, reply.request.headers['accept-encoding']);
+    if (encoding) void reply.header('content-encoding', encoding);
     void reply
       .status(r.status)
       .header('content-type', 'text/html; charset=utf-8')
       .header('cache-control', r.cache)
-      .header('vary', 'User-Agent')
+      .header('vary', 'User-Agent, Accept-Encoding')
       // The full page is the gallery's own page: not frameable (clickjacking). The embed variant is.
       .header('content-security-policy', `${SHOWCASE_CSP}; frame-ancestors ${embed ? '*' : "'self'"}`)
       .header('x-content-type-options', 'nosniff')
@@ -124,30 +128,30 @@ export class ShowcasePageController {
     if (!embed) void reply.header('x-frame-options', 'SAMEORIGIN');
     // Search engines: only where the owner said so, and never the embed variant.
     if (!r.indexable) void reply.header('x-robots-tag', 'noindex');
-    void reply.send(r.html);
+    void reply.send(body);
   }
 
   @Get(':publicId')
   async page(@Param('publicId') id: string, @Headers('user-agent') ua: string | undefined, @Query('platform') platform: string | undefined, @Res() reply: FastifyReply) {
-    this.send(reply, await this.pages.render(id, false, ua, platform), false);
+    await this.send(reply, await this.pages.render(id, false, ua, platform), false);
   }
 
   @Get(':publicId/embed')
   async embed(@Param('publicId') id: string, @Headers('user-agent') ua: string | undefined, @Query('platform') platform: string | undefined, @Res() reply: FastifyReply) {
-    this.send(reply, await this.pages.render(id, true, ua, platform), true);
+    await this.send(reply, await this.pages.render(id, true, ua, platform), true);
   }
 
   @Get(':publicId/items/:itemId')
   async item(@Param('publicId') id: string, @Param('itemId') itemId: string, @Headers('user-agent') ua: string | undefined, @Query('platform') platform: string | undefined, @Res() reply: FastifyReply) {
-    this.send(reply, await this.pages.renderItem(id, itemId, 'item', ua, platform), false);
+    await this.send(reply, await this.pages.renderItem(id, itemId, 'item', ua, platform), false);
   }
 
   @Get(':publicId/items/:itemId/wall')
   async wall(@Param('publicId') id: string, @Param('itemId') itemId: string, @Headers('user-agent') ua: string | undefined, @Query('platform') platform: string | undefined, @Res() reply: FastifyReply) {
-    this.send(reply, await this.pages.renderItem(id, itemId, 'wall', ua, platform), false);
+    await this.send(reply, await this.pages.renderItem(id, itemId, 'wall', ua, platform), false);
   }
 
-  /** `480.webp` / `960.webp` / `1200.jpg`: the item's poster resized, made on first request (ShowcaseThumbnails). */
+  /** `480.avif` / `960.webp` / `1200.jpg`…: the item's poster resized, made by the conversion (or on first request: ShowcaseThumbnails). */
   @Get(':publicId/items/:itemId/thumb/:file')
   async thumb(@Param('publicId') id: string, @Param('itemId') itemId: string, @Param('file') file: string, @Res() reply: FastifyReply) {
     const spec = Object.hasOwn(THUMB_FILES, file) ? THUMB_FILES[file] : undefined;
@@ -160,7 +164,7 @@ export class ShowcasePageController {
     const stat = await this.storage.stat(key);
     void reply
       .status(200)
-      .header('content-type', spec.format === 'webp' ? 'image/webp' : 'image/jpeg')
+      .header('content-type', THUMB_CONTENT_TYPES[spec.format])
       // An item's poster never changes (a new picture is a new item), and a deleted item's URL answers 404.
       .header('cache-control', 'public, max-age=31536000, immutable')
       .header('x-content-type-options', 'nosniff')

@@ -1,17 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import sharp from 'sharp';
+import { renderThumbnail, THUMB_CONTENT_TYPES, THUMB_FILES, thumbKey } from '@app/plugins';
 import { STORAGE } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
-import { THUMB_FILES, thumbHeight } from './showcase-items';
-
-/** Where an item's thumbnail lives: next to its poster, so deleting the job's files deletes it too. */
-export const thumbKey = (jobId: string, file: string): string => `models/${jobId}/thumb-${file}`;
 
 /**
- * Thumbnails of the showcase posters (THUMB_FILES), made on the first request and kept in storage. Made lazily
- * rather than in the conversion: the conversion's end-to-end time stays what it was, pictures converted
- * before thumbnails existed get them too, and only pictures somebody looks at cost the work (a 1024 px
- * poster to 480 / 960 px WebP takes tens of milliseconds). Concurrent first requests share one encode.
+ * The showcase posters' thumbnails (THUMB_FILES). The conversion makes them (the showcase-picture
+ * pipeline's thumbnails stage); this makes one that is missing on its first request and keeps it: pictures
+ * converted before that stage existed, a stage that failed (it is best effort), or an operator's pipeline
+ * without it. Concurrent first requests share one encode.
  */
 @Injectable()
 export class ShowcaseThumbnails {
@@ -30,21 +26,17 @@ export class ShowcaseThumbnails {
     if (await this.storage.stat(key)) return key;
     let p = this.making.get(key);
     if (!p) {
-      p = this.make(posterKey, key, spec, thumbHeight(spec.width, shape.w, shape.h)).finally(() => this.making.delete(key));
+      p = this.make(posterKey, key, file, shape).finally(() => this.making.delete(key));
       this.making.set(key, p);
     }
     await p;
     return key;
   }
 
-  private async make(posterKey: string, key: string, spec: { width: number; format: 'webp' | 'jpeg' }, height: number): Promise<void> {
+  private async make(posterKey: string, key: string, file: string, shape: { w: number; h: number }): Promise<void> {
+    const spec = THUMB_FILES[file]!;
     const chunks: Buffer[] = [];
     for await (const c of await this.storage.read(posterKey)) chunks.push(c as Buffer);
-    // Our own poster (at most 1024 px), but still bounded: it is read back from storage.
-    // Exactly width x height (a pixel of rounding cropped), so the sizes the pages state are the real ones;
-    // a poster smaller than that is enlarged here rather than by every browser.
-    const img = sharp(Buffer.concat(chunks), { limitInputPixels: 16_000_000 }).resize({ width: spec.width, height, fit: 'cover' });
-    const out = spec.format === 'webp' ? await img.webp({ quality: 78, effort: 4 }).toBuffer() : await img.flatten({ background: '#ffffff' }).jpeg({ quality: 82, mozjpeg: true }).toBuffer();
-    await this.storage.put(key, out, spec.format === 'webp' ? 'image/webp' : 'image/jpeg');
+    await this.storage.put(key, await renderThumbnail(Buffer.concat(chunks), spec, shape), THUMB_CONTENT_TYPES[spec.format]);
   }
 }

@@ -62,7 +62,7 @@ export class ShowcasesService {
       { ownerId: p.userId, layout: req.layout, logoUrl: req.logoUrl, description: req.description, customLinks: req.customLinks, branding: req.branding, indexable: req.indexable, presentationDefaults: req.defaults },
       urlItems(req.pictures),
       { enforceSlots: !owner, showcaseCents: owner ? 0 : this.pricing.quote({ kind: 'showcase.create' }).totalCents, pictureCents: this.pictureCents(p) },
-      { pipeline: this.routes.pipelineFor('v2.picture') },
+      { pipeline: this.routes.pipelineFor('showcase.picture') },
     );
     return {
       id: created.showcase.id,
@@ -157,7 +157,7 @@ export class ShowcasesService {
   private async addItems(p: Principal, s: ShowcaseRow, items: NewItem[], param = items[0].source === 'url' ? 'image_urls' : 'files') {
     this.assertRoom(await this.showcases.countItems(s.id), items.length, param);
     const before = await this.admission.admit(p.userId, items.length);
-    const created = await this.showcases.addItems(s, items, this.pictureCents(p), { pipeline: this.routes.pipelineFor('v2.picture'), maxItems: this.config.showcases.maxItems });
+    const created = await this.showcases.addItems(s, items, this.pictureCents(p), { pipeline: this.routes.pipelineFor('showcase.picture'), maxItems: this.config.showcases.maxItems });
     return { showcase_id: s.id, queued_jobs: await this.enqueue(created.items, before), credits_charged: toCredits(created.chargedCents) };
   }
 

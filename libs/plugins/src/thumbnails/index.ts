@@ -1,0 +1,3 @@
+export * from './thumbnail-files';
+export * from './thumbnails.stage';
+export * from './thumbnails.plugin';

@@ -1,0 +1,24 @@
+import { definePlugin, registerPipeline, registerStage, type PipelineDefinition } from '@app/pipeline';
+import type { StoragePort } from '@app/storage';
+import { SERVICES } from '../services';
+import { STILL_IMAGE_PIPELINE } from '../still-image/still-image.plugin';
+import { createThumbnailsStage } from './thumbnails.stage';
+
+/**
+ * A showcase picture: the still-image conversion, then the pages' thumbnails. The job's result is the
+ * publish step's, the same as a still image's; the thumbnails sit next to the poster under `models/<job id>/`.
+ */
+export const SHOWCASE_PICTURE_PIPELINE: PipelineDefinition = {
+  id: 'showcase-picture',
+  description: 'A showcase picture: the still-image conversion, then AVIF/WebP thumbnails and a sharing JPEG of the poster',
+  steps: [...STILL_IMAGE_PIPELINE.steps, { stage: 'thumbnails', phase: 'uploading', weight: 1 }],
+  resultFrom: 'publish',
+};
+
+export const thumbnailsPlugin = definePlugin({
+  name: 'thumbnails',
+  register: (container) => {
+    registerStage(container, createThumbnailsStage(container.resolve<StoragePort>(SERVICES.storage)));
+    registerPipeline(container, SHOWCASE_PICTURE_PIPELINE);
+  },
+});

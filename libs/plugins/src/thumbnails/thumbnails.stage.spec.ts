@@ -1,0 +1,88 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { validateDefinition } from '@app/pipeline';
+import { LocalStorageAdapter } from '@app/storage';
+import { fakeStageContext } from '../../../../test/support/stage-context';
+import { quadrantPicture, QUADRANTS, close } from '../../../../test/support/pictures';
+import { STILL_IMAGE_PIPELINE } from '../still-image/still-image.plugin';
+import { renderThumbnail, SHARE_FILE, THUMB_FILES, thumbHeight, thumbKey } from './thumbnail-files';
+import { SHOWCASE_PICTURE_PIPELINE } from './thumbnails.plugin';
+import { createThumbnailsStage } from './thumbnails.stage';
+
+const read = async (s: LocalStorageAdapter, key: string) => {
+  const chunks: Buffer[] = [];
+  for await (const c of await s.read(key)) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+};
+
+function setup() {
+  const storage = new LocalStorageAdapter(join(mkdtempSync(join(tmpdir(), 'thumbs-')), 'storage'), 'http://files.test');
+  const warnings: string[] = [];
+  const run = (outputs: Record<string, unknown>) => {
+    const ctx = fakeStageContext({ job: { id: 'v2_job1', kind: 'v2.picture' }, outputs });
+    return createThumbnailsStage(storage).run({ ...ctx, options: {}, log: { ...ctx.log, warn: (m: string) => void warnings.push(m) } });
+  };
+  return { storage, warnings, run };
+}
+
+describe('thumbnail files', () => {
+  it('are AVIF and WebP at 480/720/960 px and a 1200 px JPEG for sharing', () => {
+    expect(Object.entries(THUMB_FILES).map(([f, s]) => `${f}:${s.format}:${s.width}`)).toEqual([
+      '480.avif:avif:480', '720.avif:avif:720', '960.avif:avif:960', '480.webp:webp:480', '720.webp:webp:720', '960.webp:webp:960', '1200.jpg:jpeg:1200',
+    ]);
+    expect(SHARE_FILE).toBe('1200.jpg');
+    expect(thumbHeight(480, 24, 36)).toBe(720);
+    expect(thumbHeight(480, 72, 24)).toBe(160);
+  });
+
+  it('renders exactly width x the object shape, in the format asked, keeping the picture', async () => {
+    const { png } = await quadrantPicture(400, 600);
+    for (const file of ['480.avif', '720.webp', '1200.jpg']) {
+      const out = await renderThumbnail(png, THUMB_FILES[file]!, { w: 24, h: 36 });
+      const meta = await sharp(out).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual([file.endsWith('avif') ? 'heif' : file.endsWith('webp') ? 'webp' : 'jpeg', THUMB_FILES[file]!.width, THUMB_FILES[file]!.width * 1.5]);
+      // Top-left quadrant colour survives (lossy formats: within tolerance).
+      const { data } = await sharp(out).extract({ left: 10, top: 10, width: 1, height: 1 }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      expect(close([...data], QUADRANTS.tl)).toBe(true);
+    }
+  });
+});
+
+describe('thumbnails stage', () => {
+  it('makes every thumbnail from the stored poster at the framed outer size, next to the poster', async () => {
+    const { storage, run } = setup();
+    const poster = (await quadrantPicture(560, 400)).png;
+    await storage.put('models/v2_job1/poster.png', poster, 'image/png');
+    const out = await run({ publish: {
+      files: { poster: { key: 'models/v2_job1/poster.png', bytes: poster.length, content_type: 'image/png' } },
+      dimensions: { width_inches: 24, height_inches: 16 },
+      outer_dimensions: { width_inches: 28, height_inches: 20, depth_inches: 1 },
+    } });
+    expect(Object.keys(out.thumbnails).sort()).toEqual(Object.keys(THUMB_FILES).sort());
+    for (const [file, spec] of Object.entries(THUMB_FILES)) {
+      expect(out.thumbnails[file]).toBe(thumbKey('v2_job1', file));
+      const stat = await storage.stat(thumbKey('v2_job1', file));
+      expect(stat?.contentType).toBe({ avif: 'image/avif', webp: 'image/webp', jpeg: 'image/jpeg' }[spec.format]);
+      const meta = await sharp(await read(storage, thumbKey('v2_job1', file))).metadata();
+      expect([meta.width, meta.height]).toEqual([spec.width, thumbHeight(spec.width, 28, 20)]);
+    }
+  });
+
+  it('is best effort: a poster that cannot be read leaves a warning and no thumbnails, and the job goes on', async () => {
+    const { run, warnings } = setup();
+    const out = await run({ publish: { files: { poster: { key: 'models/v2_job1/poster.png' } }, dimensions: { width_inches: 24, height_inches: 16 } } });
+    expect(out).toEqual({ thumbnails: {} });
+    expect(warnings).toEqual(['thumbnails: could not make them; the pages will make them on request']);
+    const none = await run({ other: {} });
+    expect(none).toEqual({ thumbnails: {} });
+    expect(warnings[1]).toBe('thumbnails: no poster in the published result; the pages will make them on request');
+  });
+
+  it('runs in the showcase-picture pipeline after the still-image steps, whose publish result is the job result', () => {
+    expect(() => validateDefinition(SHOWCASE_PICTURE_PIPELINE)).not.toThrow();
+    expect(SHOWCASE_PICTURE_PIPELINE.steps.map((s) => s.stage)).toEqual([...STILL_IMAGE_PIPELINE.steps.map((s) => s.stage), 'thumbnails']);
+    expect(SHOWCASE_PICTURE_PIPELINE.resultFrom).toBe('publish');
+  });
+});

@@ -1,0 +1,53 @@
+import type { StageProvider } from '@app/pipeline';
+import type { StoragePort } from '@app/storage';
+import type { StillImageResult } from '../publish/publish.stage';
+import { renderThumbnail, THUMB_CONTENT_TYPES, THUMB_FILES, thumbKey } from './thumbnail-files';
+
+/** What the thumbnails stage made: storage keys by file name (empty when it could not make them). */
+export interface ThumbnailsOutput {
+  thumbnails: Record<string, string>;
+}
+
+/**
+ * Makes the showcase pages' thumbnails (every {@link THUMB_FILES} entry: AVIF + WebP by width, the
+ * sharing JPEG) from the poster a publish step stored, at the object's outer size. Options: `from`, the
+ * publish step's id (default `publish`).
+ *
+ * Best effort: the model is already stored, and the pages make a missing thumbnail on its first request,
+ * so a failure here is logged and the job still completes.
+ */
+export function createThumbnailsStage(storage: StoragePort): StageProvider<ThumbnailsOutput, { from?: string }> {
+  return {
+    id: 'thumbnails',
+    async run(ctx) {
+      const published = ctx.outputs[ctx.options.from ?? 'publish'] as Partial<StillImageResult> | undefined;
+      const posterKey = published?.files?.poster?.key;
+      const outer = (published?.outer_dimensions ?? published?.dimensions) as { width_inches?: number; height_inches?: number } | undefined;
+      if (!posterKey || !outer?.width_inches || !outer.height_inches) {
+        ctx.log.warn('thumbnails: no poster in the published result; the pages will make them on request', { jobId: ctx.job.id });
+        return { thumbnails: {} };
+      }
+      const shape = { w: outer.width_inches, h: outer.height_inches };
+      try {
+        const chunks: Buffer[] = [];
+        for await (const c of await storage.read(posterKey)) chunks.push(c as Buffer);
+        const poster = Buffer.concat(chunks);
+        const files = Object.entries(THUMB_FILES);
+        let done = 0;
+        // Side by side: libvips spreads the encodes over its threads while the writes wait on the disk.
+        const made = await Promise.all(files.map(async ([file, spec]) => {
+          ctx.signal.throwIfAborted();
+          const key = thumbKey(ctx.job.id, file);
+          await storage.put(key, await renderThumbnail(poster, spec, shape), THUMB_CONTENT_TYPES[spec.format]);
+          ctx.progress(++done / files.length);
+          return [file, key] as const;
+        }));
+        return { thumbnails: Object.fromEntries(made) };
+      } catch (e) {
+        if (ctx.signal.aborted) throw e;
+        ctx.log.warn('thumbnails: could not make them; the pages will make them on request', { jobId: ctx.job.id, error: (e as Error).message });
+        return { thumbnails: {} };
+      }
+    },
+  };
+}
