@@ -186,7 +186,8 @@ describe('configured deployments', () => {
     const code = await new Promise<number | null>((r) => p.proc.once('exit', (c) => r(c)));
     expect(code).not.toBe(0);
     expect(p.output()).toContain('pricing: cannot load policy module "/nowhere/policy.js"');
-  });
+    // A whole boot up to the pricing module: it has run past 60 s on a loaded 2-core machine.
+  }, 150_000);
 
   it('limits requests per key with 429 and Retry-After; the owner key is unlimited by default', async () => {
     const d = await start({ RATE_LIMIT_PER_KEY: '3', RATE_LIMIT_WINDOW_S: '60' });

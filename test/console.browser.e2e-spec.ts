@@ -269,9 +269,9 @@ describe('console in headless Chromium', () => {
     await page.locator('[data-testid=jobs] tbody a').first().click();
     await hasCount(page.locator('[data-testid=timeline] li'), 5);
     await hasText(page.locator('[data-testid=job]'), 'completed');
-    // The picture job's six stages, each with its duration.
-    await hasCount(page.locator('[data-testid=stage-times] tbody tr'), 6);
-    expect(await page.locator('[data-testid=stage-times] tbody tr td:first-child').allTextContents()).toEqual(['fetch', 'normalise', 'scene', 'glb-writer', 'usdz-writer', 'publish']);
+    // The showcase picture job's seven stages (the still-image ones, then its thumbnails), each with its duration.
+    await hasCount(page.locator('[data-testid=stage-times] tbody tr'), 7);
+    expect(await page.locator('[data-testid=stage-times] tbody tr td:first-child').allTextContents()).toEqual(['fetch', 'normalise', 'scene', 'glb-writer', 'usdz-writer', 'publish', 'thumbnails']);
     for (const took of await page.locator('[data-testid=stage-times] tbody tr td:last-child').allTextContents()) expect(took).toMatch(/^\d+(\.\d)? m?s$/);
     await check(page, 'job');
 

@@ -355,6 +355,18 @@ describe('uploads refused before they are stored', () => {
     expect((await u.api.req('GET', `/api/v2/showcases/${u.showcaseId}`)).body.items).toEqual([]);
   });
 
+  it('keeps reading what a refused upload still sends, so the client gets the 402, not a reset', async () => {
+    const u = await userWithShowcase('still-writing@example.com', 0);
+    // The answer goes out at the first file; most of the 8 MB are still on their way or unread. Closing
+    // outright would reset the connection under the client (fetch failed: EPIPE / ECONNRESET).
+    const big = Buffer.alloc(8 * 1024 * 1024, 7);
+    for (let i = 0; i < 5; i++) {
+      const r = await upload(u.api, u.showcaseId, form([['a.png', wide, 'image/png'], ['b.png', big, 'image/png']]));
+      expect([r.status, r.headers.get('connection'), r.body.error.code]).toEqual([402, 'close', 'insufficient_credits']);
+    }
+    expect(storedFor(u.publicId)).toEqual([]);
+  });
+
   it('stops at the first file the balance does not cover (402), removing the ones already stored', async () => {
     const u = await userWithShowcase('one-picture@example.com', 2);
     const r = await uploadHeldOpen(u.api, u.showcaseId, [['a.png', wide], ['b.png', wide], ['c.png', wide]], () => {

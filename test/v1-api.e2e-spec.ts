@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, get, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { verifyWebhook } from '@app/plugins';
 import { Api, type AppProcess, freePort, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
 import { startMediaServer } from './support/media-server';
@@ -256,6 +257,22 @@ describe('embed pages', () => {
       const r = await fetch(url);
       expect([url, r.headers.get('content-security-policy')]).toEqual([url, csp]);
       expect(r.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+  });
+
+  it('sends the pages compressed to clients that accept it, the same page as uncompressed', async () => {
+    const raw = (url: string, encoding: string) => new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      get(url, { headers: { 'accept-encoding': encoding, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) })).on('error', reject);
+      }).on('error', reject);
+    });
+    for (const [url, vary] of [[result.embed_url, 'User-Agent, Accept-Encoding'], [result.embed_url_static, 'Accept-Encoding']] as const) {
+      const [plain, br, gz] = [await raw(url, 'identity'), await raw(url, 'br;q=1, gzip;q=0.5'), await raw(url, 'gzip')];
+      expect([plain.headers['content-encoding'], br.headers['content-encoding'], gz.headers['content-encoding'], br.headers.vary]).toEqual([undefined, 'br', 'gzip', vary]);
+      expect(brotliDecompressSync(br.body).toString()).toBe(plain.body.toString());
+      expect(gunzipSync(gz.body).toString()).toBe(plain.body.toString());
+      expect(br.body.length).toBeLessThan(plain.body.length / 2);
     }
   });
 

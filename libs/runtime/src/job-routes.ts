@@ -11,14 +11,20 @@ export const DEFAULT_ROUTES: Readonly<Record<string, string>> = {
   callback: 'callback',
 };
 
-/** The route table: defaults overridden by CONFIG_FILE `pipelines`, unknown kinds refused. */
+/**
+ * The route table: defaults overridden by CONFIG_FILE `pipelines`, unknown kinds refused. Showcase pictures
+ * follow an operator's `v2.picture` route unless `showcase.picture` is routed too: before they had a route
+ * of their own they ran v2.picture's, and a configuration written then keeps doing what it did.
+ */
 export function resolveRoutes(config: AppConfig): Readonly<Record<string, string>> {
-  for (const kind of Object.keys(config.plugins.pipelines)) {
+  const configured = config.plugins.pipelines;
+  for (const kind of Object.keys(configured)) {
     if (!(kind in DEFAULT_ROUTES)) {
       throw new Error(`config: "pipelines" names unknown job kind "${kind}" (known: ${Object.keys(DEFAULT_ROUTES).join(', ')})`);
     }
   }
-  return { ...DEFAULT_ROUTES, ...config.plugins.pipelines };
+  const inherited = configured['v2.picture'] && !configured['showcase.picture'] ? { 'showcase.picture': configured['v2.picture'] } : {};
+  return { ...DEFAULT_ROUTES, ...inherited, ...configured };
 }
 
 /** Resolves a job kind to its pipeline id; checked against the registry at boot. */

@@ -181,6 +181,8 @@ export class ConsoleController {
   }
 
   private html(reply: FastifyReply, status: number, body: string): void {
+    // Sent uncompressed, unlike the public pages: a console page holds the CSRF token next to text the
+    // visitor typed, which compression would let an attacker guess by size (BREACH).
     void reply
       .code(status)
       .header('content-type', 'text/html; charset=utf-8')
