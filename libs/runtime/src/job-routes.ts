@@ -23,7 +23,7 @@ export function resolveRoutes(config: AppConfig): Readonly<Record<string, string
       throw new Error(`config: "pipelines" names unknown job kind "${kind}" (known: ${Object.keys(DEFAULT_ROUTES).join(', ')})`);
     }
   }
-  const inherited = configured['v2.picture'] && !configured['showcase.picture'] ? { 'showcase.picture': configured['v2.picture'] } : {};
+  const inherited: Record<string, string> = configured['v2.picture'] && !configured['showcase.picture'] ? { 'showcase.picture': configured['v2.picture'] } : {};
   return { ...DEFAULT_ROUTES, ...inherited, ...configured };
 }
 
