@@ -1,6 +1,7 @@
 import { chmodSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Api, type AppProcess, createTestDatabase, freePort, REDIS_URL, ROOT, spawnApp, tempDir, waitFor, waitHealthy, writeConfigFile } from './support/app-process';
+import { startMediaServer } from './support/media-server';
 import { quadrantPicture } from './support/pictures';
 
 const TRIVIAL = join(ROOT, 'test/fixtures/plugins/trivial.plugin.js');
@@ -159,12 +160,14 @@ describe('scaled mode (Postgres + Bull, API and workers as separate processes)',
   });
   afterAll(() => db.drop());
 
-  async function scaled(delayMs: number) {
+  /** API + workers on Postgres and Bull; `delayMs` runs the trivial pipeline, null the real ones. */
+  async function scaled(delayMs: number | null) {
     const dir = tempDir();
     const port = await freePort();
-    const env = {
+    const env: Record<string, string> = {
       DATA_DIR: dir, DATABASE_URL: db.url, REDIS_URL, OWNER_API_KEY: OWNER, QUEUE_NAME: `e2e-${Date.now()}-${Math.random()}`,
-      QUEUE_LOCK_MS: '1500', CONFIG_FILE: trivialConfig(dir, delayMs), HOST: '127.0.0.1',
+      QUEUE_LOCK_MS: '1500', HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ALLOW_PRIVATE_NETWORKS: 'true',
+      ...(delayMs === null ? {} : { CONFIG_FILE: trivialConfig(dir, delayMs) }),
     };
     const api = spawnApp('api', { ...env, PORT: String(port) }, ['--role', 'api']);
     apps.push(api);
@@ -174,8 +177,30 @@ describe('scaled mode (Postgres + Bull, API and workers as separate processes)',
       apps.push(w);
       return w;
     };
-    return { api, base: `http://127.0.0.1:${port}`, worker };
+    return { api, base: `http://127.0.0.1:${port}`, worker, dir };
   }
+
+  it("converts a showcase's picture in a worker, thumbnails included, and the API serves them", async () => {
+    const media = await startMediaServer({ '/p.png': (await quadrantPicture(600, 400)).png });
+    try {
+      const s = await scaled(null);
+      s.worker();
+      const api = new Api(s.base, OWNER);
+      const created = await api.req('POST', '/api/v2/showcases', { image_urls: [`${media.base}/p.png`] });
+      expect(created.status).toBe(201);
+      const item = await waitFor(async () => {
+        const i = (await api.req('GET', `/api/v2/showcases/${created.body.id}`)).body.items[0];
+        return i?.status === 'completed' || i?.status === 'failed' ? i : undefined;
+      }, 60_000, 'the picture to convert');
+      expect(item.status).toBe('completed');
+      const stored = readdirSync(join(s.dir, 'storage/models', item.job_id)).filter((f) => f.startsWith('thumb-') && !f.endsWith('.meta')).sort();
+      expect(stored).toEqual(['thumb-1200.jpg', 'thumb-480.avif', 'thumb-480.webp', 'thumb-720.avif', 'thumb-720.webp', 'thumb-960.avif', 'thumb-960.webp']);
+      const thumb = await fetch(`${created.body.url}/items/${item.id}/thumb/960.avif`);
+      expect([thumb.status, thumb.headers.get('content-type')]).toEqual([200, 'image/avif']);
+    } finally {
+      await media.stop();
+    }
+  });
 
   it('runs a job through a worker in another process', async () => {
     const s = await scaled(50);
