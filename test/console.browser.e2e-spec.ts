@@ -220,8 +220,11 @@ describe('console in headless Chromium', () => {
     await page.getByRole('button', { name: 'Create showcase' }).click();
     await page.waitForURL(/\/console\/showcases\/\d+$/);
     showcaseId = Number(page.url().split('/').pop());
-    // Frame options apply to the pictures dropped next.
-    await page.getByLabel('Frame').selectOption('canvas');
+    // Frame and mat options apply to the pictures dropped next.
+    await page.getByLabel('Frame', { exact: true }).selectOption('classic');
+    await page.getByLabel('Frame colour').selectOption('oak');
+    await page.getByLabel('Mat (in)').fill('2');
+    await page.getByLabel('Mat colour').selectOption('black');
     const pictures = await Promise.all([quadrantPicture(96, 64), quadrantPicture(64, 96)]);
     await page.evaluate(async (files) => {
       const dt = new DataTransfer();
@@ -237,7 +240,8 @@ describe('console in headless Chromium', () => {
     await hasCount(page.locator('[data-testid=item][data-status=completed]'), 2, 45_000);
     await hasCount(page.locator('[data-testid=item] img'), 2);
     const items = (await page.evaluate(async (id) => (await fetch(`/api/v2/showcases/${id}`)).json(), showcaseId)).items;
-    expect(items.map((i: { frame?: { style: string } }) => i.frame?.style)).toEqual(['canvas', 'canvas']);
+    for (const i of items) expect([i.frame, i.mat]).toEqual([expect.objectContaining({ style: 'classic', color: 'oak' }), { width_inches: 2, color: 'black' }]);
+    expect(items).toHaveLength(2);
     expect(await cspViolations(page)).toEqual([]);
   });
 
@@ -250,10 +254,14 @@ describe('console in headless Chromium', () => {
     await page.getByLabel('Tagline').fill('Art for your walls');
     await hasText(page.locator('[data-testid=preview] .pv-tagline'), 'Art for your walls');
     await page.getByLabel('Primary colour').fill('#aa3300');
+    // Every layout the API takes is offered.
+    expect(await page.locator('#b-layout option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['branded', 'grid', 'salon', 'minimal', 'dark']);
+    await page.locator('#b-layout').selectOption('salon');
     await page.getByRole('button', { name: 'Save branding' }).click();
     await hasText(page.locator('[data-testid=status]'), 'Branding saved.');
     const sc = await page.evaluate(async (id) => (await fetch(`/api/v2/showcases/${id}`)).json(), showcaseId);
     expect(sc.branding).toMatchObject({ tagline: 'Art for your walls', primary_color: '#aa3300' });
+    expect(sc.layout_choice).toBe('salon');
     await check(page, 'showcase');
 
     page.once('dialog', (d) => void d.accept());

@@ -220,10 +220,13 @@
       api('DELETE', base + '/items/' + it.id).then(function () { say('Picture deleted.'); load(); }, function (e) { say(e.error.message); });
     }
 
-    /** The frame and placement chosen for the next pictures, as an item's presentation fields. */
+    /** The frame, mat and placement chosen for the next pictures, as an item's presentation fields. */
     function presentation() {
       var item = {};
-      if ($('#pic-frame').value) item.frame = { style: $('#pic-frame').value };
+      var style = $('#pic-frame').value;
+      if (style) item.frame = $('#pic-frame-color').value ? { style: style, color: $('#pic-frame-color').value } : { style: style };
+      var mat = Number($('#pic-mat').value);
+      if (mat > 0) item.mat = { width_inches: mat, color: $('#pic-mat-color').value };
       if ($('#pic-placement').value) item.placement = $('#pic-placement').value;
       return item;
     }

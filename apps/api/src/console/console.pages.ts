@@ -3,6 +3,8 @@
  * {@link esc}; pages carry no inline script or style (the CSP forbids them): behaviour comes from
  * /console/assets/console.js, which reads `data-page` and fills the page from the public API.
  */
+import { COLOR_PRESETS } from '@app/plugins';
+import { LAYOUTS } from '../v2/showcase-request';
 
 export function esc(v: unknown): string {
   return String(v ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -33,6 +35,12 @@ function head(title: string, csrf?: string): string {
 <title>${esc(title)} · AR console</title>${csrf ? `<meta name="csrf-token" content="${esc(csrf)}">` : ''}
 <link rel="icon" href="data:,"><link rel="stylesheet" href="/console/assets/console.css"><script src="/console/assets/console.js" defer></script></head>`;
 }
+
+const cap = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
+/** The showcase layouts, as the API takes them (LAYOUTS). */
+const LAYOUT_OPTIONS = LAYOUTS.map((l) => `<option value="${l}">${cap(l)}</option>`).join('');
+/** The named frame and mat colours (COLOR_PRESETS); the API takes "#rrggbb" too. */
+const COLOUR_OPTIONS = Object.keys(COLOR_PRESETS).map((c) => `<option value="${c}">${cap(c)}</option>`).join('');
 
 /** A signed-in page: header with navigation and sign-out, the page's main content. */
 export function layout(v: Viewer, page: string, title: string, main: string, data: Record<string, string> = {}): string {
@@ -121,7 +129,7 @@ The owner key itself is set with <code>OWNER_API_KEY</code> (or kept in <code>DA
 export function showcasesPage(v: Viewer): string {
   return layout(v, 'showcases', 'Showcases', `<form class="card inline" data-form="create-showcase" novalidate>
 <div class="field"><label for="sc-desc">Description</label><input id="sc-desc" name="description" maxlength="500"></div>
-<div class="field"><label for="sc-layout">Layout</label><select id="sc-layout" name="layout_choice"><option value="branded">Branded</option><option value="minimal">Minimal</option><option value="dark">Dark</option></select></div>
+<div class="field"><label for="sc-layout">Layout</label><select id="sc-layout" name="layout_choice">${LAYOUT_OPTIONS}</select></div>
 <button type="submit">Create showcase</button><p class="error" data-error="form" hidden></p></form>
 <h2>Your showcases</h2><div data-testid="showcases">${loading}</div>`);
 }
@@ -133,12 +141,15 @@ export function showcasePage(v: Viewer, id: string, qrSvg: string, publicUrl: st
 <div class="field"><label for="b-primary">Primary colour</label><input id="b-primary" name="primary_color" type="color" value="#1f6feb"></div>
 <div class="field"><label for="b-secondary">Secondary colour</label><input id="b-secondary" name="secondary_color" type="color" value="#ffffff"></div>
 <div class="field"><label for="b-desc">Description</label><textarea id="b-desc" name="description" maxlength="500" rows="2"></textarea></div>
-<div class="field"><label for="b-layout">Layout</label><select id="b-layout" name="layout_choice"><option value="branded">Branded</option><option value="minimal">Minimal</option><option value="dark">Dark</option></select></div>
+<div class="field"><label for="b-layout">Layout</label><select id="b-layout" name="layout_choice">${LAYOUT_OPTIONS}</select></div>
 <button type="submit">Save branding</button><p class="error" data-error="branding" hidden></p></form></section>
 <section class="card"><h2>Preview</h2><div class="preview" data-testid="preview"><p class="pv-tagline"></p><p class="pv-desc"></p><span class="pv-button">View in AR</span></div></section></div>
 <section class="card"><h2>Add pictures</h2>
 <fieldset class="inline opts"><legend>Presentation of the pictures you add next</legend>
 <div class="field"><label for="pic-frame">Frame</label><select id="pic-frame" name="frame"><option value="">None</option><option value="thin">Thin</option><option value="classic">Classic</option><option value="float">Float</option><option value="canvas">Canvas wrap</option></select></div>
+<div class="field"><label for="pic-frame-color">Frame colour</label><select id="pic-frame-color" name="frame_color"><option value="">Frame's own</option>${COLOUR_OPTIONS}</select></div>
+<div class="field"><label for="pic-mat">Mat (in)</label><input id="pic-mat" name="mat_width" type="number" min="0" max="12" step="0.25" value="0" inputmode="decimal"></div>
+<div class="field"><label for="pic-mat-color">Mat colour</label><select id="pic-mat-color" name="mat_color">${COLOUR_OPTIONS.replace('value="white"', 'value="white" selected')}</select></div>
 <div class="field"><label for="pic-placement">Placement</label><select id="pic-placement" name="placement"><option value="">Showcase default</option><option value="wall">Wall</option><option value="floor">Floor</option></select></div></fieldset>
 <div class="drop" data-testid="dropzone" tabindex="0" role="button" aria-describedby="drop-help">Drop pictures here, or press Enter to choose files</div>
 <p id="drop-help" class="hint">JPEG, PNG or WebP. Each picture costs 2 credits (the owner is not charged).</p>
