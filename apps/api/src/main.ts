@@ -6,7 +6,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import multipart from '@fastify/multipart';
 import { ConfigError, loadConfigFromProcess, type AppConfig } from '@app/config';
 import { hostedProviderStatus, MotionCatalog } from '@app/plugins';
-import { configureLogging, createLogger, PinoNestLogger, PromMetrics, restrictDataDir } from '@app/runtime';
+import { configureLogging, createLogger, loadPricingPolicy, PinoNestLogger, PromMetrics, restrictDataDir } from '@app/runtime';
 import { ApiModule } from './api.module';
 import { HttpErrorFilter } from './http/http-error.filter';
 import { buildOpenApiDocument } from './http/openapi.document';
@@ -59,6 +59,9 @@ async function main(): Promise<void> {
     throw e;
   }
   restrictDataDir(config.dataDir);
+  // Before the database and queue start: a missing pricing module is a configuration error, reported in
+  // milliseconds rather than after the embedded database has initialised.
+  loadPricingPolicy(config);
   const app = await createApiApp(config);
   // Again now that the embedded database exists: PGlite's initdb (first start) writes its files 0666 whatever the umask.
   restrictDataDir(config.dataDir);

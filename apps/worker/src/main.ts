@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, loadConfigFromProcess, type AppConfig } from '@app/config';
-import { configureLogging, PinoNestLogger, restrictDataDir } from '@app/runtime';
+import { configureLogging, loadPricingPolicy, PinoNestLogger, restrictDataDir } from '@app/runtime';
 import { WorkerAppModule } from './worker-app.module';
 
 /** A worker process (scaled mode): consumes the Bull queue. Run as many as needed. */
@@ -19,6 +19,8 @@ async function main(): Promise<void> {
     throw e;
   }
   restrictDataDir(config.dataDir);
+  // Before the database and queue start: a missing pricing module is a configuration error.
+  loadPricingPolicy(config);
   const app = await NestFactory.createApplicationContext(WorkerAppModule.forRoot(config), { logger: new PinoNestLogger(configureLogging(config)), abortOnError: false });
   app.enableShutdownHooks();
   new Logger('Main').log(`worker ${process.pid} started (${config.mode} mode, concurrency ${config.worker.concurrency})`);

@@ -7,7 +7,18 @@ import type { AppConfig } from '@app/config';
  * policy as `default`. Fails startup with a clear message when the module is missing or malformed.
  */
 export function loadPricingPolicy(config: Pick<AppConfig, 'pricing'>): PricingPolicy {
-  const { policy, options } = config.pricing;
+  // Once per configuration: the entry points load it before booting (to fail fast), the core module again.
+  let loaded = LOADED.get(config.pricing);
+  if (!loaded) {
+    loaded = load(config.pricing);
+    LOADED.set(config.pricing, loaded);
+  }
+  return loaded;
+}
+
+const LOADED = new WeakMap<AppConfig['pricing'], PricingPolicy>();
+
+function load({ policy, options }: AppConfig['pricing']): PricingPolicy {
   if (policy === 'default') return createDefaultPricing(options);
   if (policy === 'free') {
     if (Object.keys(options).length) throw new Error('pricing: the free policy takes no options');
