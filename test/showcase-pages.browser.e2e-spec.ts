@@ -1,13 +1,13 @@
 import { mkdirSync, readdirSync } from 'node:fs';
-import { get } from 'node:http';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { Api, type AppProcess, freePort, ROOT, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
 import { launchChromium, USER_AGENTS } from './support/browser';
 import { startMediaServer } from './support/media-server';
 import { quadrantPicture } from './support/pictures';
+import { rawGet } from './support/raw-get';
 
 /**
  * The public showcase pages as a visitor sees them: every layout on a laptop and a phone, the item page
@@ -370,12 +370,7 @@ describe('sharing, indexing and escaping', () => {
   });
 
   it('compresses the pages for clients that accept it (Brotli, else gzip) and varies on it', async () => {
-    const raw = (encoding: string) => new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
-      get(showcase.url, { headers: { 'accept-encoding': encoding, 'user-agent': USER_AGENTS.ios } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) })).on('error', reject);
-      }).on('error', reject);
-    });
+    const raw = (encoding: string) => rawGet(showcase.url, { 'accept-encoding': encoding, 'user-agent': USER_AGENTS.ios });
     const [plain, br, gz] = [await raw('identity'), await raw('br, gzip'), await raw('gzip')];
     expect([plain.headers['content-encoding'], br.headers['content-encoding'], gz.headers['content-encoding']]).toEqual([undefined, 'br', 'gzip']);
     expect(br.headers.vary).toBe('User-Agent, Accept-Encoding');

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { createServer, get, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { verifyWebhook } from '@app/plugins';
 import { Api, type AppProcess, freePort, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
 import { startMediaServer } from './support/media-server';
+import { rawGet } from './support/raw-get';
 
 const OWNER = 'owner-key-for-v1-api-e2e-tests';
 let app: AppProcess;
@@ -261,12 +262,7 @@ describe('embed pages', () => {
   });
 
   it('sends the pages compressed to clients that accept it, the same page as uncompressed', async () => {
-    const raw = (url: string, encoding: string) => new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-      get(url, { headers: { 'accept-encoding': encoding, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0' } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) })).on('error', reject);
-      }).on('error', reject);
-    });
+    const raw = (url: string, encoding: string) => rawGet(url, { 'accept-encoding': encoding, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0' });
     for (const [url, vary] of [[result.embed_url, 'User-Agent, Accept-Encoding'], [result.embed_url_static, 'Accept-Encoding']] as const) {
       const [plain, br, gz] = [await raw(url, 'identity'), await raw(url, 'br;q=1, gzip;q=0.5'), await raw(url, 'gzip')];
       expect([plain.headers['content-encoding'], br.headers['content-encoding'], gz.headers['content-encoding'], br.headers.vary]).toEqual([undefined, 'br', 'gzip', vary]);

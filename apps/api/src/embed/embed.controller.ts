@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { AppConfig } from '@app/config';
 import { APP_CONFIG } from '@app/runtime';
-import { compressHtml } from '../http/compress-html';
+import { sendHtml } from '../http/compress-html';
 import { embedCsp } from './embed-page';
 import { EmbedService } from './embed.service';
 
@@ -29,20 +29,15 @@ export class EmbedController {
       .header('referrer-policy', 'strict-origin-when-cross-origin');
   }
 
-  /** Sends a page, compressed where the client accepts it (public pages: no secret in them to leak by size). */
-  private async send(reply: FastifyReply, r: { status: number; html: string; cache: string }, vary: string): Promise<void> {
-    const { body, encoding } = await compressHtml(r.html, reply.request.headers['accept-encoding']);
-    if (encoding) void reply.header('content-encoding', encoding);
-    void this.headers(reply.status(r.status), r.cache).header('vary', vary).send(body);
-  }
-
   @Get(':publicId')
   async interactive(@Param('publicId') id: string, @Headers('user-agent') ua: string | undefined, @Query('platform') platform: string | undefined, @Res() reply: FastifyReply): Promise<void> {
-    await this.send(reply, await this.embeds.render(id, 'interactive', ua, platform), 'User-Agent, Accept-Encoding');
+    const r = await this.embeds.render(id, 'interactive', ua, platform);
+    await sendHtml(this.headers(reply.status(r.status), r.cache).header('vary', 'User-Agent'), r.html);
   }
 
   @Get(':publicId/static')
   async static(@Param('publicId') id: string, @Res() reply: FastifyReply): Promise<void> {
-    await this.send(reply, await this.embeds.render(id, 'static'), 'Accept-Encoding');
+    const r = await this.embeds.render(id, 'static');
+    await sendHtml(this.headers(reply.status(r.status), r.cache), r.html);
   }
 }

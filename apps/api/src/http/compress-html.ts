@@ -1,5 +1,6 @@
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { FastifyReply } from 'fastify';
 
 const br = promisify(brotliCompress);
 const gz = promisify(gzip);
@@ -26,4 +27,17 @@ export async function compressHtml(html: string, acceptEncoding: string | undefi
   if (accepts('br')) return { body: await br(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }), encoding: 'br' };
   if (accepts('gzip')) return { body: await gz(html, { level: 6 }), encoding: 'gzip' };
   return { body: html };
+}
+
+/**
+ * Sends a public page compressed for the request's `Accept-Encoding` (see {@link compressHtml}), adding
+ * `Accept-Encoding` to whatever `Vary` the caller set. Public pages only: a page holding a secret next to
+ * text the visitor controls must not be compressed (BREACH).
+ */
+export async function sendHtml(reply: FastifyReply, html: string): Promise<void> {
+  const { body, encoding } = await compressHtml(html, reply.request.headers['accept-encoding']);
+  if (encoding) void reply.header('content-encoding', encoding);
+  const vary = reply.getHeader('vary');
+  void reply.header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
+  void reply.send(body);
 }

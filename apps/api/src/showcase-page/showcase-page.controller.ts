@@ -5,7 +5,7 @@ import { ShowcaseRepository, type ShowcaseItemRow, type ShowcaseRow } from '@app
 import { type StillImageResult, THUMB_CONTENT_TYPES } from '@app/plugins';
 import { PublicUrls, STORAGE } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
-import { compressHtml } from '../http/compress-html';
+import { sendHtml } from '../http/compress-html';
 import { detectPlatform, launchPresentation, type Platform } from '../embed/platform';
 import { itemPage, wallPage } from './item-page';
 import { hasPending, SHOWCASE_CSP, showcasePage, type PageShowcase } from './showcase-page';
@@ -114,13 +114,11 @@ export class ShowcasePageController {
   ) {}
 
   private async send(reply: FastifyReply, r: Rendered, embed: boolean) {
-    const { body, encoding } = await compressHtml(r.html, reply.request.headers['accept-encoding']);
-    if (encoding) void reply.header('content-encoding', encoding);
     void reply
       .status(r.status)
       .header('content-type', 'text/html; charset=utf-8')
       .header('cache-control', r.cache)
-      .header('vary', 'User-Agent, Accept-Encoding')
+      .header('vary', 'User-Agent')
       // The full page is the gallery's own page: not frameable (clickjacking). The embed variant is.
       .header('content-security-policy', `${SHOWCASE_CSP}; frame-ancestors ${embed ? '*' : "'self'"}`)
       .header('x-content-type-options', 'nosniff')
@@ -128,7 +126,7 @@ export class ShowcasePageController {
     if (!embed) void reply.header('x-frame-options', 'SAMEORIGIN');
     // Search engines: only where the owner said so, and never the embed variant.
     if (!r.indexable) void reply.header('x-robots-tag', 'noindex');
-    void reply.send(body);
+    await sendHtml(reply, r.html);
   }
 
   @Get(':publicId')

@@ -1,5 +1,6 @@
+import { buffer } from 'node:stream/consumers';
 import { Inject, Injectable } from '@nestjs/common';
-import { renderThumbnail, THUMB_CONTENT_TYPES, THUMB_FILES, thumbKey } from '@app/plugins';
+import { storeThumbnail, THUMB_FILES, thumbKey } from '@app/plugins';
 import { STORAGE } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
 
@@ -20,23 +21,19 @@ export class ShowcaseThumbnails {
    * yet. `shape`: the object's outer size in inches, which the poster shows.
    */
   async ensure(jobId: string, posterKey: string, file: string, shape: { w: number; h: number }): Promise<string> {
-    const spec = THUMB_FILES[file];
-    if (!spec) throw new Error(`thumbnails: no ${file}`);
+    if (!THUMB_FILES[file]) throw new Error(`thumbnails: no ${file}`);
     const key = thumbKey(jobId, file);
     if (await this.storage.stat(key)) return key;
     let p = this.making.get(key);
     if (!p) {
-      p = this.make(posterKey, key, file, shape).finally(() => this.making.delete(key));
+      p = this.make(jobId, posterKey, file, shape).finally(() => this.making.delete(key));
       this.making.set(key, p);
     }
     await p;
     return key;
   }
 
-  private async make(posterKey: string, key: string, file: string, shape: { w: number; h: number }): Promise<void> {
-    const spec = THUMB_FILES[file]!;
-    const chunks: Buffer[] = [];
-    for await (const c of await this.storage.read(posterKey)) chunks.push(c as Buffer);
-    await this.storage.put(key, await renderThumbnail(Buffer.concat(chunks), spec, shape), THUMB_CONTENT_TYPES[spec.format]);
+  private async make(jobId: string, posterKey: string, file: string, shape: { w: number; h: number }): Promise<void> {
+    await storeThumbnail(this.storage, jobId, await buffer(await this.storage.read(posterKey)), file, shape);
   }
 }

@@ -1,3 +1,4 @@
+import { buffer } from 'node:stream/consumers';
 import { OperationalError, UserError } from '@app/pipeline';
 import type { StoragePort } from '@app/storage';
 import type { FetchedSource } from './fetch-source';
@@ -13,9 +14,7 @@ export async function readUpload(storage: StoragePort, key: string, maxBytes: nu
   });
   if (!stat) throw new UserError('upload_missing', 'fetch: the uploaded file is no longer stored');
   if (stat.size > maxBytes) throw new UserError('source_too_large', `fetch: the upload is larger than ${maxBytes} bytes`);
-  const chunks: Buffer[] = [];
-  for await (const c of await storage.read(key)) chunks.push(Buffer.from(c));
-  const bytes = Buffer.concat(chunks);
+  const bytes = await buffer(await storage.read(key));
   const type = sniffType(bytes);
   if (!type || type.kind !== 'image') throw new UserError('unsupported_type', 'fetch: the upload is not a supported image');
   return { bytes, type, url: `upload:${key}` };

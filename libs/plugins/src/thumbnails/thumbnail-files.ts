@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import type { StoragePort } from '@app/storage';
 
 /** Widths of the page thumbnails made from a poster, in AVIF and WebP. */
 // 720: a phone's column at 2x without sending it the 960 laptops need.
@@ -50,4 +51,16 @@ export async function renderThumbnail(poster: Buffer, spec: ThumbSpec, outer: { 
     case 'webp': return img.webp({ quality: 78, effort: 4 }).toBuffer();
     case 'jpeg': return img.flatten({ background: '#ffffff' }).jpeg({ quality: 82, mozjpeg: true }).toBuffer();
   }
+}
+
+/**
+ * Renders thumbnail `file` (a {@link THUMB_FILES} name) of a job's poster and stores it next to the poster;
+ * returns its key. The conversion's thumbnails stage makes every file this way, the pages one that is missing.
+ */
+export async function storeThumbnail(storage: StoragePort, jobId: string, poster: Buffer, file: string, outer: { w: number; h: number }): Promise<string> {
+  const spec = THUMB_FILES[file];
+  if (!spec) throw new Error(`thumbnails: no ${file}`);
+  const key = thumbKey(jobId, file);
+  await storage.put(key, await renderThumbnail(poster, spec, outer), THUMB_CONTENT_TYPES[spec.format]);
+  return key;
 }

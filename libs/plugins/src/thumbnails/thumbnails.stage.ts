@@ -1,7 +1,8 @@
+import { buffer } from 'node:stream/consumers';
 import type { StageProvider } from '@app/pipeline';
 import type { StoragePort } from '@app/storage';
 import type { StillImageResult } from '../publish/publish.stage';
-import { renderThumbnail, THUMB_CONTENT_TYPES, THUMB_FILES, thumbKey } from './thumbnail-files';
+import { storeThumbnail, THUMB_FILES } from './thumbnail-files';
 
 /** What the thumbnails stage made: storage keys by file name (empty when it could not make them). */
 export interface ThumbnailsOutput {
@@ -29,16 +30,13 @@ export function createThumbnailsStage(storage: StoragePort): StageProvider<Thumb
       }
       const shape = { w: outer.width_inches, h: outer.height_inches };
       try {
-        const chunks: Buffer[] = [];
-        for await (const c of await storage.read(posterKey)) chunks.push(c as Buffer);
-        const poster = Buffer.concat(chunks);
-        const files = Object.entries(THUMB_FILES);
+        const poster = await buffer(await storage.read(posterKey));
+        const files = Object.keys(THUMB_FILES);
         let done = 0;
         // Side by side: libvips spreads the encodes over its threads while the writes wait on the disk.
-        const made = await Promise.all(files.map(async ([file, spec]) => {
+        const made = await Promise.all(files.map(async (file) => {
           ctx.signal.throwIfAborted();
-          const key = thumbKey(ctx.job.id, file);
-          await storage.put(key, await renderThumbnail(poster, spec, shape), THUMB_CONTENT_TYPES[spec.format]);
+          const key = await storeThumbnail(storage, ctx.job.id, poster, file, shape);
           ctx.progress(++done / files.length);
           return [file, key] as const;
         }));
