@@ -138,6 +138,9 @@ describe.each([
   it('lists jobs for operators by status, owner and age, and puts only a failed job back to queued', async () => {
     const owner = `adm${Date.now()}`;
     const a = await repo.create({ kind: 'v1.convert', pipeline: 'p', ownerId: owner, input: {}, idPrefix: 'api' });
+    // PGlite's clock has millisecond steps: two jobs created in the same one tie on created_at, and the
+    // tie goes by (random) id. Apart in time, "newest first" is what is tested.
+    await new Promise((r) => setTimeout(r, 5));
     const b = await repo.create({ kind: 'v1.convert', pipeline: 'p', ownerId: owner, input: {}, idPrefix: 'api' });
     expect((await repo.listForAdmin({ ownerId: owner, limit: 10 })).map((j) => j.id)).toEqual([b.id, a.id]);
     expect(await repo.listForAdmin({ ownerId: owner, since: new Date(Date.now() + 60_000), limit: 10 })).toEqual([]);
