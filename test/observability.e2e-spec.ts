@@ -67,6 +67,18 @@ describe('embedded mode: /metrics, request ids and redacted JSON logs', () => {
     await new Promise((r) => receiver.close(r));
   });
 
+  it('starts every known series of the labelled counters at 0, before the first job or callback', async () => {
+    const r = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(r.status).toBe(200);
+    const text = await r.text();
+    for (const outcome of ['delivered', 'failed']) expect(series(text, 'callback_deliveries_total', { outcome })).toBe(0);
+    for (const kind of ['v1.convert', 'v2.picture', 'v2.animated-ar', 'callback']) {
+      for (const outcome of ['completed', 'failed', 'cancelled']) expect(series(text, 'jobs_total', { kind, outcome })).toBe(0);
+    }
+    // REPLICATE_API_TOKEN enables the Replicate provider: its fixed outcomes are there too.
+    for (const outcome of ['ok', 'failed']) expect(series(text, 'motion_provider_requests_total', { provider: 'replicate', outcome })).toBe(0);
+  });
+
   it('counts a conversion in jobs_total and the HTTP histogram by route template; logs carry ids and no secrets', async () => {
     const u = await owner.req('POST', '/api/admin/users', { email: 'ops@example.com', name: 'Ops', credits: 1000 });
     expect(u.status).toBe(201);
@@ -180,7 +192,8 @@ describe('scaled mode: a worker serves its own /metrics on METRICS_PORT', () => 
     expect(series(w.text, 'jobs_total', { kind: 'v1.convert', outcome: 'completed' })).toBe(1);
     expect(series(w.text, 'queue_jobs', { state: 'waiting' })).toBeDefined();
     const a = await scrape(`http://127.0.0.1:${port}/metrics`);
-    expect(series(a.text, 'jobs_total', { kind: 'v1.convert', outcome: 'completed' })).toBeUndefined();
+    // Started at 0 there too (the API counts jobs cancelled while queued), and not counted there.
+    expect(series(a.text, 'jobs_total', { kind: 'v1.convert', outcome: 'completed' })).toBe(0);
     expect(series(a.text, 'queue_jobs', { state: 'active' })).toBeDefined();
     // The worker's lines about the job carry the id of the API request that made it.
     expect(logLines(worker.output()).find((l) => l.jobId === body.job_id && l.requestId === 'e2e-scaled-request-1' && l.stage)).toBeDefined();

@@ -9,7 +9,7 @@ import { builtinPlugins, MOTION_CATALOG, MotionCatalog, registerServices, SERVIC
 import { createStorage, type StoragePort } from '@app/storage';
 import { loadPluginModules } from './plugin-loader';
 import { CallbackScheduler, CallbackService } from './callback.service';
-import { JobRoutes } from './job-routes';
+import { JOB_KINDS, JobRoutes } from './job-routes';
 import { PublicUrls } from './public-urls';
 import { RefundOnFailure } from './refund.listener';
 import { QueueLifecycle } from './queue-lifecycle.service';
@@ -40,6 +40,7 @@ export class CoreModule {
   static forRoot(config: AppConfig): DynamicModule {
     // One registry per process: in embedded mode the API and its worker report into the same one.
     const metrics = new PromMetrics();
+    metrics.startAtZero({ jobKinds: JOB_KINDS });
     const hooks: RepositoryHooks = {
       requestId: currentRequestId,
       charged: (cents) => metrics.creditsCharged(cents),
@@ -98,7 +99,11 @@ export class CoreModule {
           // Built at boot so a default video_model no provider offers stops the start, not a job.
           provide: MotionCatalog,
           inject: [PIPELINE_CONTAINER, PIPELINE_REGISTRY],
-          useFactory: (container: ReturnType<typeof createContainer>) => container.resolve<MotionCatalog>(MOTION_CATALOG),
+          useFactory: (container: ReturnType<typeof createContainer>) => {
+            const catalog = container.resolve<MotionCatalog>(MOTION_CATALOG);
+            metrics.startAtZero({ motionProviders: catalog.providerIds() });
+            return catalog;
+          },
         },
         {
           provide: JOB_QUEUE,

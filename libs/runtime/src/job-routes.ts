@@ -11,6 +11,9 @@ export const DEFAULT_ROUTES: Readonly<Record<string, string>> = {
   callback: 'callback',
 };
 
+/** The kinds jobs are stored with (`showcase.picture` is a route: its jobs are `v2.picture`). */
+export const JOB_KINDS: readonly string[] = ['v1.convert', 'v2.picture', 'v2.animated-ar', 'callback'];
+
 /**
  * The route table: defaults overridden by CONFIG_FILE `pipelines`, unknown kinds refused. Showcase pictures
  * follow an operator's `v2.picture` route unless `showcase.picture` is routed too: before they had a route

@@ -33,6 +33,29 @@ describe('PromMetrics', () => {
     expect(text).toContain('process_cpu_user_seconds_total');
   });
 
+  it('starts every known label set of its labelled counters at 0, before the first event, and counts on from there', async () => {
+    const m = new PromMetrics();
+    const fresh = await m.render();
+    expect(fresh).toMatch(/^callback_deliveries_total\{outcome="delivered"\} 0$/m);
+    expect(fresh).toMatch(/^callback_deliveries_total\{outcome="failed"\} 0$/m);
+    m.startAtZero({ jobKinds: ['v1.convert', 'callback'], motionProviders: ['replicate'] });
+    m.callbackDelivery('delivered');
+    m.jobFinished('callback', 'completed');
+    const text = await m.render();
+    for (const kind of ['v1.convert', 'callback']) {
+      for (const outcome of ['completed', 'failed', 'cancelled']) {
+        expect(text).toMatch(new RegExp(`^jobs_total\\{kind="${kind}",outcome="${outcome}"\\} ${kind === 'callback' && outcome === 'completed' ? 1 : 0}$`, 'm'));
+      }
+    }
+    expect(text).toMatch(/^motion_provider_requests_total\{provider="replicate",outcome="ok"\} 0$/m);
+    expect(text).toMatch(/^motion_provider_requests_total\{provider="replicate",outcome="failed"\} 0$/m);
+    expect(text).toMatch(/^callback_deliveries_total\{outcome="delivered"\} 1$/m);
+    expect(text).toMatch(/^callback_deliveries_total\{outcome="failed"\} 0$/m);
+    // Declaring again (a second module in one process) keeps the counts.
+    m.startAtZero({ jobKinds: ['callback'] });
+    expect(await m.render()).toMatch(/^jobs_total\{kind="callback",outcome="completed"\} 1$/m);
+  });
+
   it('leaves the queue gauge out of a scrape when the queue does not answer, instead of failing it', async () => {
     const m = new PromMetrics();
     m.observeQueue(() => Promise.reject(new Error('redis away')));

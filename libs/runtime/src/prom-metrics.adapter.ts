@@ -10,6 +10,10 @@ const STAGE_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 60
 const FRAME_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16];
 
 const QUEUE_STATES: readonly (keyof QueueCounts)[] = ['waiting', 'active', 'delayed', 'failed'];
+const JOB_OUTCOMES: readonly JobOutcome[] = ['completed', 'failed', 'cancelled'];
+const CALLBACK_OUTCOMES = ['delivered', 'failed'] as const;
+/** The motion outcomes every provider can have; error codes start when they first happen. */
+const MOTION_OUTCOMES = ['ok', 'failed'];
 
 /** A gauge source that does not answer within 2 s is left out of the scrape, so a hung database cannot stall it. */
 function within<T>(source: (() => Promise<T>) | undefined, ms = 2000): Promise<T | undefined> {
@@ -49,6 +53,7 @@ export class PromMetrics implements MetricsPort {
     this.refunded = new Counter({ name: 'credits_refunded_total', help: 'Credits refunded (the API\'s unit; 1 credit = 100 ledger cents)', registers });
     this.motion = new Counter({ name: 'motion_provider_requests_total', help: 'Requests to motion providers (start and poll) by provider and outcome', labelNames: ['provider', 'outcome'], registers });
     this.bgFrames = new Histogram({ name: 'background_removal_frame_seconds', help: 'Background removal time per frame', buckets: FRAME_BUCKETS, registers });
+    for (const outcome of CALLBACK_OUTCOMES) this.callbacks.inc({ outcome }, 0);
     // prom-client calls collect() with the gauge as `this`; the sources are read through these closures.
     const queueCounts = () => within(this.queueSource);
     const oldestQueued = () => within(this.oldestSource);
@@ -75,6 +80,17 @@ export class PromMetrics implements MetricsPort {
         this.set(at === undefined ? NaN : at ? Math.max(0, (Date.now() - at.getTime()) / 1000) : 0);
       },
     });
+  }
+
+  /**
+   * Starts every label set known up front at 0 (Prometheus' guidance for labelled counters): a series that
+   * appears only with its first event makes `rate()` and `increase()` miss that event and leaves alerts
+   * without data until then. Callback outcomes are known here; job kinds and motion providers come from the
+   * process's configuration. Error-code outcomes of motion calls still start when they first happen.
+   */
+  startAtZero(known: { jobKinds?: readonly string[]; motionProviders?: readonly string[] }): void {
+    for (const kind of known.jobKinds ?? []) for (const outcome of JOB_OUTCOMES) this.jobs.inc({ kind, outcome }, 0);
+    for (const provider of known.motionProviders ?? []) for (const outcome of MOTION_OUTCOMES) this.motion.inc({ provider, outcome }, 0);
   }
 
   /** Where `queue_jobs` reads its numbers on each scrape. */

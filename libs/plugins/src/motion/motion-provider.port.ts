@@ -46,6 +46,11 @@ export class MotionCatalog {
     return [...this.byModel.values()].map((m) => m.info);
   }
 
+  /** The ids of the providers that offer an enabled model. */
+  providerIds(): string[] {
+    return [...new Set([...this.byModel.values()].map((m) => m.provider.id))];
+  }
+
   has(id: string): boolean {
     return this.byModel.has(id);
   }
