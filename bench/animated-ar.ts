@@ -389,6 +389,7 @@ async function streamBigVideo(url: string) {
     log: { info: () => undefined, warn: () => undefined, error: () => undefined },
     status: 'downloading',
     checkpoints: { get: () => undefined, set: async () => undefined },
+    io: (work) => work(),
   });
   const rssBefore = process.memoryUsage().rss;
   let rssPeak = rssBefore;

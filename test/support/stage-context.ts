@@ -15,5 +15,6 @@ export function fakeStageContext(over: { job?: Partial<StageContext['job']>; out
     log: { info: () => undefined, warn: () => undefined, error: () => undefined },
     status: over.status ?? 'converting',
     checkpoints: { get: <T>(k: string) => saved.get(k) as T | undefined, set: async (k, v) => void saved.set(k, v) },
+    io: (work) => work(),
   };
 }

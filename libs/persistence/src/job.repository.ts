@@ -201,16 +201,17 @@ export class JobRepository implements JobStorePort {
 
   /**
    * Unfinished jobs, oldest first, each with its fair-share priority: its position among its owner's
-   * unfinished jobs (callbacks, which are quick and owed to a finished job, always 1).
+   * unfinished jobs (callbacks, which are quick and owed to a finished job, always 1), and its owner as
+   * the queue group (callbacks have none: they are not held to an account's share of the slots).
    */
-  async listUnfinished(limit = 10_000): Promise<{ jobId: string; priority: number }[]> {
-    const rows: { id: string; priority: string }[] = await this.ds.query(
-      `SELECT "id", CASE WHEN "kind" = 'callback' THEN 1
+  async listUnfinished(limit = 10_000): Promise<{ jobId: string; priority: number; group?: string }[]> {
+    const rows: { id: string; priority: string; group: string | null }[] = await this.ds.query(
+      `SELECT "id", CASE WHEN "kind" = 'callback' THEN NULL ELSE "owner_id" END AS "group", CASE WHEN "kind" = 'callback' THEN 1
               ELSE ROW_NUMBER() OVER (PARTITION BY "owner_id", "kind" = 'callback' ORDER BY "created_at", "id") END AS "priority"
        FROM "jobs" WHERE "status" NOT IN ('completed', 'failed') ORDER BY "created_at", "id" LIMIT $1`,
       [limit],
     );
-    return rows.map((r) => ({ jobId: r.id, priority: Number(r.priority) }));
+    return rows.map((r) => ({ jobId: r.id, priority: Number(r.priority), ...(r.group ? { group: r.group } : {}) }));
   }
 
   /** How many of an owner's jobs are queued or running (callback deliveries not counted). */

@@ -13,3 +13,4 @@ export * from './progress-writer';
 export * from './job-store.port';
 export * from './tokens';
 export * from './metrics.port';
+export * from './work-slots';

@@ -14,6 +14,7 @@ import {
   type PipelineStep,
   type RunnerDeps,
   NOOP_METRICS,
+  WorkSlots,
 } from './index';
 import { MemoryJobStore } from '../../../test/support/memory-job-store';
 
@@ -418,5 +419,88 @@ describe('progress and v1 view', () => {
   it('maps v2 states onto v1', () => {
     expect(['queued', 'downloading', 'converting', 'uploading', 'completed', 'failed'].map((s) => toV1Status(s as never)))
       .toEqual(['queued', 'processing', 'processing', 'processing', 'completed', 'failed']);
+  });
+
+  describe('with work slots', () => {
+    it('a job waits for its first stage\'s slot still queued; each stage holds the slot of its kind (phase, or the stage\'s own)', async () => {
+      const slots = new WorkSlots({ cpu: 1, io: 4 });
+      const seen: string[] = [];
+      const note = (id: string) => async () => {
+        const c = slots.counts();
+        seen.push(`${id}:cpu${c.cpu.held}/io${c.io.held}`);
+        return id;
+      };
+      const { store, runner } = await setup(
+        [stage('dl', note('dl')), stage('enc', note('enc')), { id: 'thumbs', resource: 'cpu', run: note('thumbs') }, stage('up', note('up'))],
+        [{ stage: 'dl', phase: 'downloading' }, { stage: 'enc', phase: 'converting' }, { stage: 'thumbs', phase: 'uploading' }, { stage: 'up', phase: 'uploading' }],
+        { slots },
+      );
+      store.add({ id: 'j', pipeline: 'p', ownerId: 'usr_a' });
+      await expect(runner.run('j', { attempt: 1, maxAttempts: 1 })).resolves.toBe('completed');
+      expect(seen).toEqual(['dl:cpu0/io1', 'enc:cpu1/io0', 'thumbs:cpu1/io0', 'up:cpu0/io1']);
+      expect(slots.counts()).toEqual({ cpu: { held: 0, waiting: 0 }, io: { held: 0, waiting: 0 } });
+
+      // With the only CPU slot taken, a job whose first stage needs it is not started.
+      const busy = await slots.acquire({ kind: 'cpu', group: 'other', order: 0 });
+      const { store: s2, runner: r2 } = await setup([stage('enc', note('enc2'))], [{ stage: 'enc', phase: 'converting' }], { slots });
+      s2.add({ id: 'k', pipeline: 'p', ownerId: 'usr_b' });
+      const run = r2.run('k', { attempt: 1, maxAttempts: 1 });
+      await new Promise((r) => setTimeout(r, 20));
+      expect(s2.jobs.get('k')!.status).toBe('queued');
+      busy();
+      await expect(run).resolves.toBe('completed');
+    });
+
+    it('ctx.io lets other jobs use the CPU while a stage waits on the network, and takes the slot back after', async () => {
+      const slots = new WorkSlots({ cpu: 1, io: 4 });
+      let release!: () => void;
+      const network = new Promise<void>((r) => (release = r));
+      const during: number[] = [];
+      const { store, runner } = await setup(
+        [stage('poll', async (ctx) => {
+          await ctx.io(async () => {
+            during.push(slots.counts().cpu.held);
+            await network;
+          });
+          return slots.counts().cpu.held;
+        })],
+        [{ stage: 'poll', phase: 'converting' }],
+        { slots },
+      );
+      store.add({ id: 'j', pipeline: 'p', ownerId: 'usr_a' });
+      const run = runner.run('j', { attempt: 1, maxAttempts: 1 });
+      await new Promise((r) => setTimeout(r, 20));
+      expect(during).toEqual([0]);
+      // Another job's CPU work runs meanwhile.
+      const other = await slots.acquire({ kind: 'cpu', group: 'usr_b', order: 99 });
+      other();
+      release();
+      await expect(run).resolves.toBe('completed');
+      expect(store.jobs.get('j')!.result).toEqual({ value: 1 });
+      expect(slots.counts().cpu.held).toBe(0);
+    });
+
+    it('a stage past its time limit inside ctx.io does not keep the slot it takes back later', async () => {
+      const slots = new WorkSlots({ cpu: 1, io: 1 });
+      let release!: () => void;
+      const network = new Promise<void>((r) => (release = r));
+      let back = false;
+      const { store, runner } = await setup(
+        [stage('poll', async (ctx) => {
+          await ctx.io(() => network);
+          back = true;
+          return 1;
+        })],
+        [{ stage: 'poll', phase: 'converting', timeoutMs: 30 }],
+        { slots },
+      );
+      store.add({ id: 'j', pipeline: 'p', ownerId: 'usr_a' });
+      await expect(runner.run('j', { attempt: 1, maxAttempts: 1 })).resolves.toBe('failed');
+      expect(store.jobs.get('j')!.error).toMatchObject({ code: 'stage_timeout' });
+      release();
+      await new Promise((r) => setTimeout(r, 20));
+      expect(back).toBe(true);
+      expect(slots.counts().cpu).toEqual({ held: 0, waiting: 0 });
+    });
   });
 });

@@ -5,7 +5,8 @@ import { stepId, type PipelineDefinition } from './pipeline-definition';
 import { NOOP_METRICS, type MetricsPort } from './metrics.port';
 import type { PipelineRegistry } from './registry';
 import { DEFAULT_PROGRESS_WRITE_INTERVAL_MS, ProgressWriter } from './progress-writer';
-import type { StageLogger } from './stage.port';
+import type { StageLogger, StageResource } from './stage.port';
+import type { ReleaseSlot, WorkSlotsPort } from './work-slots';
 
 /** Thrown by the runner to ask the queue for another attempt later. */
 export class RetryLaterError extends Error {
@@ -56,6 +57,11 @@ export interface RunnerDeps {
   /** Job outcomes and stage durations for operators. Default: none recorded. */
   metrics?: MetricsPort;
   /**
+   * The worker's CPU and I/O slots ({@link WorkSlots}): each stage waits for one of its kind before it
+   * runs and hands it back when it ends. Default: stages run without waiting.
+   */
+  slots?: WorkSlotsPort;
+  /**
    * Runs a loaded job, and then each of its stages, inside the host's context, so whatever is logged meanwhile
    * (through any logger) carries the job, its stage and the request that made it. Default: runs it as is.
    */
@@ -82,6 +88,13 @@ function withMeta(log: StageLogger, fields: Record<string, unknown>): StageLogge
 }
 
 /** Progress (0..100) of a pipeline given each step's own fraction (0..1). */
+/** The slot a step holds: its own `resource`, else its stage's, else `cpu` for converting and `io` otherwise. */
+export function stepResource(step: PipelineDefinition['steps'][number], provider: { resource?: StageResource }): StageResource {
+  return step.resource ?? provider.resource ?? (step.phase === 'converting' ? 'cpu' : 'io');
+}
+
+const NO_SLOT: ReleaseSlot = () => undefined;
+
 export function computeProgress(def: PipelineDefinition, fractions: Record<string, number>): number {
   let total = 0;
   let done = 0;
@@ -141,6 +154,9 @@ export class PipelineRunner {
 
   private readonly metrics: MetricsPort;
 
+  /** Start order of the jobs this runner ran: the earlier job gets a freed slot first among equals. */
+  private started = 0;
+
   constructor(private readonly deps: RunnerDeps) {
     this.metrics = deps.metrics ?? NOOP_METRICS;
   }
@@ -188,6 +204,23 @@ export class PipelineRunner {
     let status: JobStatus = def.steps[0].phase;
     let lastSaved = -1;
     const writer = new ProgressWriter(store, job.id, this.deps.progressWriteIntervalMs ?? DEFAULT_PROGRESS_WRITE_INTERVAL_MS);
+
+    const cancel = new AbortController();
+    const stopWatching = this.watchCancel(job.id, cancel);
+    const order = ++this.started;
+    const slots = this.deps.slots;
+    const slotSignal = AbortSignal.any([signal, cancel.signal]);
+    const acquire = (kind: StageResource): Promise<ReleaseSlot> =>
+      slots ? slots.acquire({ kind, group: job.ownerId ?? '', order, signal: slotSignal }) : Promise.resolve(NO_SLOT);
+    // The job stays `queued` until its first stage has a slot: a job waiting for the CPU is not running.
+    let release: ReleaseSlot = NO_SLOT;
+    try {
+      release = await acquire(stepResource(def.steps[0], registry.stage(def.steps[0].stage)));
+    } catch (err) {
+      stopWatching();
+      if (cancel.signal.aborted) return this.fail({ ...job, attempts: attempt.attempt }, cancel.signal.reason, undefined);
+      throw new RetryLaterError(job.id, toJobError(err));
+    }
     const started = await store.update(job.id, {
       status,
       progress: 0,
@@ -198,7 +231,11 @@ export class PipelineRunner {
       error: null,
     });
     // Final since it was read (cancelled while queued): nothing to run.
-    if (!started) return 'skipped';
+    if (!started) {
+      release();
+      stopWatching();
+      return 'skipped';
+    }
     writer.wrote();
     const runningJob = { ...job, attempts: attempt.attempt };
     const saved: Record<string, unknown> = { ...(job.checkpoints ?? {}) };
@@ -212,8 +249,6 @@ export class PipelineRunner {
     };
 
     let current: string | undefined;
-    const cancel = new AbortController();
-    const stopWatching = this.watchCancel(job.id, cancel);
     try {
       for (const [index, step] of def.steps.entries()) {
         const sid = stepId(step);
@@ -234,6 +269,22 @@ export class PipelineRunner {
           }
         };
         const timeoutMs = step.timeoutMs ?? provider.timeoutMs ?? this.deps.stageTimeoutMs ?? DEFAULT_STAGE_TIMEOUT_MS;
+        const resource = stepResource(step, provider);
+        // Waiting for a slot is not the stage's time: its limit and timing start once it has one.
+        if (index > 0) release = await acquire(resource);
+        let stepEnded = false;
+        const io = async <T>(work: () => Promise<T>): Promise<T> => {
+          if (resource !== 'cpu' || !slots || stepEnded) return work();
+          release();
+          try {
+            return await work();
+          } finally {
+            const again = await acquire('cpu');
+            // A stage that outlived its step (time limit, cancel) must not keep the slot it took back.
+            if (stepEnded) again();
+            else release = again;
+          }
+        };
         const scope: RunScope = { jobId: job.id, kind: job.kind, stage: sid, ...(job.requestId ? { requestId: job.requestId } : {}) };
         const stageLog = withMeta(log, { jobId: job.id, stage: sid });
         const stageStarted = performance.now();
@@ -250,9 +301,17 @@ export class PipelineRunner {
               log: stageLog,
               status,
               checkpoints,
+              io,
             }),
           );
-        const output = await (this.deps.scope ? this.deps.scope(scope, runStage) : runStage());
+        let output: unknown;
+        try {
+          output = await (this.deps.scope ? this.deps.scope(scope, runStage) : runStage());
+        } finally {
+          stepEnded = true;
+          release();
+          release = NO_SLOT;
+        }
         // Successful runs only: a failed stage's time says more about the failure than about the stage.
         const stageMs = performance.now() - stageStarted;
         this.metrics.stageFinished(sid, stageMs / 1000);
@@ -301,6 +360,7 @@ export class PipelineRunner {
       }
       return this.fail(runningJob, err, current, stagesSoFar());
     } finally {
+      release();
       stopWatching();
     }
   }

@@ -1,8 +1,11 @@
 import Bull from 'bull';
 import {
   backlogEntries,
+  type ConsumeOptions,
   type EnqueueOptions,
+  GROUP_DEFER_MS,
   type JobQueuePort,
+  normaliseGroupLimit,
   normalisePriority,
   type QueueCounts,
   type QueueHandler,
@@ -21,6 +24,16 @@ export interface BullQueueOptions extends QueueOptions {
 
 const LOST = new Set(['reconnecting', 'close', 'end']);
 
+/** What a Bull job carries: our job id, its group, and the attempts spent before it was last put back. */
+interface BullJobData {
+  jobId: string;
+  group?: string;
+  attemptsBefore?: number;
+}
+
+/** The result of a job this consumer put back because its group was at its limit (see `consume`). */
+const DEFERRED = '__deferred_group_limit__';
+
 const withTimeout = <T>(p: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> => {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, no) => (timer = setTimeout(() => no(onTimeout()), ms)));
@@ -38,7 +51,9 @@ const withTimeout = <T>(p: Promise<T>, ms: number, onTimeout: () => Error): Prom
  */
 export class BullQueueAdapter implements JobQueuePort {
   readonly driver = 'bull' as const;
-  private readonly queue: Bull.Queue<{ jobId: string }>;
+  private readonly queue: Bull.Queue<BullJobData>;
+  /** Running handlers per group, in this process. */
+  private readonly runningByGroup = new Map<string, number>();
   private readonly controllers = new Set<AbortController>();
   private readonly active = new Set<Promise<void>>();
   private sweepTimer?: NodeJS.Timeout;
@@ -76,7 +91,7 @@ export class BullQueueAdapter implements JobQueuePort {
       throw new QueueUnavailableError(`Redis is not connected (${this.queue.client.status}); the job is picked up when it is back`);
     }
     const added = this.queue.add(
-      { jobId },
+      { jobId, ...(opts.group !== undefined ? { group: opts.group } : {}) },
       {
         jobId,
         attempts: opts.maxAttempts ?? this.opts.maxAttempts,
@@ -89,17 +104,34 @@ export class BullQueueAdapter implements JobQueuePort {
     await withTimeout(added, this.opts.enqueueTimeoutMs ?? 2000, () => new QueueUnavailableError('Redis did not answer in time; the job is picked up when it does'));
   }
 
-  async consume(handler: QueueHandler, opts: { concurrency: number }): Promise<void> {
+  /**
+   * Bull hands out jobs in priority order and cannot skip one, so a job whose group already holds
+   * `groupLimit` of this consumer's slots is completed at once with a marker and added again with a short
+   * delay (same id, priority and remaining attempts): its slot goes back to the queue for other groups'
+   * jobs. Should the process die between the two, the job is still `queued` in the database and the
+   * sweep adds it again.
+   */
+  async consume(handler: QueueHandler, opts: ConsumeOptions): Promise<void> {
     this.consuming = true;
+    const groupLimit = normaliseGroupLimit(opts.groupLimit);
+    this.queue.on('completed', (job: Bull.Job<BullJobData>, result: unknown) => {
+      if (result === DEFERRED) void this.putBack(job);
+    });
     void this.queue.process(Math.max(1, opts.concurrency), (job) => {
+      const { group, attemptsBefore = 0 } = job.data;
+      if (group !== undefined && groupLimit !== undefined && (this.runningByGroup.get(group) ?? 0) >= groupLimit) {
+        return Promise.resolve(DEFERRED);
+      }
+      this.countGroup(group, 1);
       const ctrl = new AbortController();
       this.controllers.add(ctrl);
       const run = handler({
         jobId: job.data.jobId,
-        attempt: job.attemptsMade + 1,
-        maxAttempts: job.opts.attempts ?? this.opts.maxAttempts,
+        attempt: attemptsBefore + job.attemptsMade + 1,
+        maxAttempts: attemptsBefore + (job.opts.attempts ?? this.opts.maxAttempts),
         signal: ctrl.signal,
       }).finally(() => {
+        this.countGroup(group, -1);
         this.controllers.delete(ctrl);
         this.active.delete(tracked);
       });
@@ -115,11 +147,38 @@ export class BullQueueAdapter implements JobQueuePort {
     }
   }
 
+  private countGroup(group: string | undefined, delta: 1 | -1): void {
+    if (group === undefined) return;
+    const n = (this.runningByGroup.get(group) ?? 0) + delta;
+    if (n > 0) this.runningByGroup.set(group, n);
+    else this.runningByGroup.delete(group);
+  }
+
+  /** Adds a deferred job again (it was completed and removed, so its id is free) after a short delay. */
+  private async putBack(job: Bull.Job<BullJobData>): Promise<void> {
+    if (!this.consuming) return;
+    const attempts = job.opts.attempts ?? this.opts.maxAttempts;
+    try {
+      await this.queue.add(
+        { ...job.data, attemptsBefore: (job.data.attemptsBefore ?? 0) + job.attemptsMade },
+        {
+          jobId: job.data.jobId,
+          attempts: Math.max(1, attempts - job.attemptsMade),
+          backoff: { type: 'exponential', delay: this.opts.backoffMs },
+          priority: job.opts.priority,
+          delay: GROUP_DEFER_MS,
+        },
+      );
+    } catch {
+      // Redis away: the job is `queued` in the database and the sweep adds it again.
+    }
+  }
+
   private async sweep(): Promise<void> {
     if (!this.opts.backlog || !this.consuming || this.sweeping) return;
     this.sweeping = true;
     try {
-      for (const e of backlogEntries(await this.opts.backlog())) await this.enqueue(e.jobId, { priority: e.priority });
+      for (const e of backlogEntries(await this.opts.backlog())) await this.enqueue(e.jobId, { priority: e.priority, group: e.group });
     } catch {
       // Database or Redis away: the next sweep (or the reconnect) tries again.
     } finally {

@@ -1,10 +1,22 @@
-import { backlogEntries, backoffDelay, type EnqueueOptions, type JobQueuePort, normalisePriority, type QueueCounts, type QueueHandler, type QueueOptions } from './job-queue.port';
+import {
+  backlogEntries,
+  backoffDelay,
+  type ConsumeOptions,
+  type EnqueueOptions,
+  type JobQueuePort,
+  normaliseGroupLimit,
+  normalisePriority,
+  type QueueCounts,
+  type QueueHandler,
+  type QueueOptions,
+} from './job-queue.port';
 
 interface Entry {
   jobId: string;
   attempt: number;
   maxAttempts: number;
   priority: number;
+  group?: string;
 }
 
 /**
@@ -19,6 +31,9 @@ export class InProcessQueueAdapter implements JobQueuePort {
   private readonly timers = new Set<NodeJS.Timeout>();
   private handler?: QueueHandler;
   private concurrency = 1;
+  private groupLimit?: number;
+  /** Running jobs per group. */
+  private readonly runningByGroup = new Map<string, number>();
   private accepting = false;
   private sweepTimer?: NodeJS.Timeout;
   private idleWaiters: (() => void)[] = [];
@@ -26,7 +41,7 @@ export class InProcessQueueAdapter implements JobQueuePort {
   constructor(private readonly opts: QueueOptions) {}
 
   async enqueue(jobId: string, opts: EnqueueOptions = {}): Promise<void> {
-    this.add({ jobId, attempt: 1, maxAttempts: opts.maxAttempts ?? this.opts.maxAttempts, priority: normalisePriority(opts.priority) });
+    this.add({ jobId, attempt: 1, maxAttempts: opts.maxAttempts ?? this.opts.maxAttempts, priority: normalisePriority(opts.priority), group: opts.group });
   }
 
   private add(entry: Entry): void {
@@ -36,9 +51,10 @@ export class InProcessQueueAdapter implements JobQueuePort {
     this.pump();
   }
 
-  async consume(handler: QueueHandler, opts: { concurrency: number }): Promise<void> {
+  async consume(handler: QueueHandler, opts: ConsumeOptions): Promise<void> {
     this.handler = handler;
     this.concurrency = Math.max(1, opts.concurrency);
+    this.groupLimit = normaliseGroupLimit(opts.groupLimit);
     this.accepting = true;
     await this.sweep();
     if (this.opts.backlog && this.opts.sweepMs) {
@@ -52,7 +68,7 @@ export class InProcessQueueAdapter implements JobQueuePort {
     if (!this.opts.backlog || !this.accepting) return;
     try {
       for (const e of backlogEntries(await this.opts.backlog())) {
-        this.add({ jobId: e.jobId, attempt: 1, maxAttempts: this.opts.maxAttempts, priority: normalisePriority(e.priority) });
+        this.add({ jobId: e.jobId, attempt: 1, maxAttempts: this.opts.maxAttempts, priority: normalisePriority(e.priority), group: e.group });
       }
     } catch {
       // The next sweep tries again; readiness reports the database state.
@@ -60,23 +76,43 @@ export class InProcessQueueAdapter implements JobQueuePort {
   }
 
   private pump(): void {
-    while (this.accepting && this.handler && this.running.size < this.concurrency && this.waiting.length) {
-      this.start(this.takeNext());
+    while (this.accepting && this.handler && this.running.size < this.concurrency) {
+      const next = this.takeNext();
+      if (!next) return;
+      this.start(next);
     }
   }
 
-  /** The waiting entry with the lowest priority number; the oldest among equals (like Bull). */
-  private takeNext(): Entry {
-    let best = 0;
-    for (let i = 1; i < this.waiting.length; i++) {
-      if (this.waiting[i].priority < this.waiting[best].priority) best = i;
+  /**
+   * The waiting entry with the lowest priority number, the oldest among equals (like Bull), skipping
+   * groups that already hold `groupLimit` running jobs.
+   */
+  private takeNext(): Entry | undefined {
+    let best = -1;
+    for (let i = 0; i < this.waiting.length; i++) {
+      const e = this.waiting[i];
+      if (best >= 0 && e.priority >= this.waiting[best].priority) continue;
+      if (this.atGroupLimit(e.group)) continue;
+      best = i;
     }
-    return this.waiting.splice(best, 1)[0];
+    return best < 0 ? undefined : this.waiting.splice(best, 1)[0];
+  }
+
+  private atGroupLimit(group: string | undefined): boolean {
+    return group !== undefined && this.groupLimit !== undefined && (this.runningByGroup.get(group) ?? 0) >= this.groupLimit;
+  }
+
+  private countGroup(group: string | undefined, delta: 1 | -1): void {
+    if (group === undefined) return;
+    const n = (this.runningByGroup.get(group) ?? 0) + delta;
+    if (n > 0) this.runningByGroup.set(group, n);
+    else this.runningByGroup.delete(group);
   }
 
   private start(entry: Entry): void {
     const ctrl = new AbortController();
     this.running.set(entry.jobId, ctrl);
+    this.countGroup(entry.group, 1);
     const handler = this.handler as QueueHandler;
     void Promise.resolve()
       .then(() => handler({ jobId: entry.jobId, attempt: entry.attempt, maxAttempts: entry.maxAttempts, signal: ctrl.signal }))
@@ -97,6 +133,7 @@ export class InProcessQueueAdapter implements JobQueuePort {
       )
       .finally(() => {
         this.running.delete(entry.jobId);
+        this.countGroup(entry.group, -1);
         if (this.running.size === 0) this.idleWaiters.splice(0).forEach((w) => w());
         this.pump();
       });

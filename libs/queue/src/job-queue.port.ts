@@ -18,6 +18,8 @@ export type QueueHandler = (msg: QueueMessage) => Promise<void>;
 export interface BacklogEntry {
   jobId: string;
   priority?: number;
+  /** Whose job it is (see {@link EnqueueOptions.group}). */
+  group?: string;
 }
 
 /** Returns jobs that must be (re)processed: unfinished jobs in the database. */
@@ -35,7 +37,26 @@ export interface EnqueueOptions {
    * so every account's 1st job runs before any account's 2nd, and so on (see docs/architecture.md).
    */
   priority?: number;
+  /**
+   * Whose job it is (the owning account). A consumer runs at most `groupLimit` jobs of one group at once
+   * (see {@link ConsumeOptions}); jobs without a group are not limited.
+   */
+  group?: string;
 }
+
+export interface ConsumeOptions {
+  /** Jobs this consumer runs at once (its in-flight slots). */
+  concurrency: number;
+  /**
+   * At most this many of those slots may hold jobs of one group (account) at once, so one account's
+   * stuck or slow jobs always leave slots for the others. A job over the limit waits (in-process) or is
+   * put back for a moment (Bull) while the queue goes on with other groups' jobs. Default: no limit.
+   */
+  groupLimit?: number;
+}
+
+/** How long Bull puts back a job whose group is at its limit before it is taken again (ms). */
+export const GROUP_DEFER_MS = 500;
 
 /** The queue backend cannot take the job now (e.g. Redis is down). The job stays in the database. */
 export class QueueUnavailableError extends Error {
@@ -51,7 +72,12 @@ export function normalisePriority(p: number | undefined): number {
   return Math.min(MAX_PRIORITY, Math.max(1, Math.floor(p)));
 }
 
-/** Backlog entries as `{jobId, priority}`. */
+/** A usable group limit: a positive integer, or undefined for none. */
+export function normaliseGroupLimit(limit: number | undefined): number | undefined {
+  return limit !== undefined && Number.isFinite(limit) && limit >= 1 ? Math.floor(limit) : undefined;
+}
+
+/** Backlog entries as `{jobId, priority, group}`. */
 export function backlogEntries(list: Array<string | BacklogEntry>): BacklogEntry[] {
   return list.map((e) => (typeof e === 'string' ? { jobId: e } : e));
 }
@@ -86,8 +112,8 @@ export interface JobQueuePort {
    * {@link QueueUnavailableError} within a few seconds when the backend is down, never waits for it.
    */
   enqueue(jobId: string, opts?: EnqueueOptions): Promise<void>;
-  /** Starts consuming with at most `concurrency` handlers at once. */
-  consume(handler: QueueHandler, opts: { concurrency: number }): Promise<void>;
+  /** Starts consuming with at most `concurrency` handlers at once, `groupLimit` of them per group. */
+  consume(handler: QueueHandler, opts: ConsumeOptions): Promise<void>;
   /**
    * Stops taking jobs and waits for running handlers to finish, up to `graceMs`;
    * then aborts their signals.

@@ -17,6 +17,7 @@ export type {
   StageLogger,
   StagePhase,
   StageProvider,
+  StageResource,
 } from './stage';
 export type { AlphaMode, FrameSequence, MotionContext, MotionHandle, MotionModelInfo, MotionOutput, MotionPoll, MotionProvider, MotionRequest, RawFrame } from './motion';
 export type { CreateStorage, ObjectStat, StorageModuleContext, StoragePort, StoredObject } from './storage';

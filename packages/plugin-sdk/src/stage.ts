@@ -4,6 +4,14 @@ export type JobStatus = 'queued' | 'downloading' | 'converting' | 'uploading' | 
 /** The phase a running stage puts the job in. */
 export type StagePhase = 'downloading' | 'converting' | 'uploading';
 
+/**
+ * What a stage mostly spends its time on, and so which of a worker's slots it holds while it runs:
+ * `cpu` (decoding, encoding, building: about one slot a core) or `io` (downloads, uploads, waiting for a
+ * hosted model: many slots, so a source that never answers holds no CPU). Default: `cpu` for the
+ * `converting` phase, `io` for `downloading` and `uploading`.
+ */
+export type StageResource = 'cpu' | 'io';
+
 /** The job as a stage sees it: read-only. */
 export interface StageJob {
   readonly id: string;
@@ -49,6 +57,17 @@ export interface StageContext<TOptions = Record<string, unknown>> {
   /** The state the job is in while this stage runs. */
   readonly status: JobStatus;
   readonly checkpoints: StageCheckpoints;
+  /**
+   * Runs `work` (network waiting: a hosted model's poll, a large upload) without holding a CPU slot,
+   * and takes the stage's slot back before it returns, so other jobs use the CPU meanwhile. For a stage
+   * that holds an I/O slot it simply runs `work`.
+   *
+   * @example
+   * ```ts
+   * const status = await ctx.io(() => provider.poll(handle));
+   * ```
+   */
+  io<T>(work: () => Promise<T>): Promise<T>;
 }
 
 /**
@@ -73,6 +92,8 @@ export interface StageProvider<TOutput = unknown, TOptions = Record<string, unkn
    * (e.g. waiting for a hosted model). A step's own `timeoutMs` wins over it.
    */
   readonly timeoutMs?: number;
+  /** Which slot the stage holds while it runs, when its phase says otherwise (see {@link StageResource}). */
+  readonly resource?: StageResource;
   run(ctx: StageContext<TOptions>): Promise<TOutput>;
 }
 
@@ -88,6 +109,8 @@ export interface PipelineStep {
   readonly weight?: number;
   /** Wall-clock limit of the step, ms; default the stage provider's `timeoutMs`, else the runner's. */
   readonly timeoutMs?: number;
+  /** Which slot the step holds; default the stage provider's `resource`, else by phase. */
+  readonly resource?: StageResource;
   readonly options?: Readonly<Record<string, unknown>>;
 }
 

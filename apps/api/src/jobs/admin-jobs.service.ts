@@ -94,7 +94,7 @@ export class AdminJobsService {
     // Its place in the fair order, as a new job of its owner's would get (counted before it is unfinished again).
     const active = await this.jobs.countUnfinished(job.ownerId);
     if (!(await this.jobs.requeueFailed(job.id))) throw new ApiError(409, 'conflict', 'job_not_failed', `job ${job.id} changed state meanwhile; only a failed job can be retried`);
-    await this.admission.enqueue([job.id], active);
+    await this.admission.enqueue(job.ownerId, [job.id], active);
     return jobView((await this.jobs.find(job.id)) ?? job);
   }
 

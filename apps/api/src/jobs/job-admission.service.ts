@@ -47,13 +47,15 @@ export class JobAdmission {
   }
 
   /**
-   * Queues new jobs in fair order. When the queue is down the jobs stay `queued` in the database and
-   * the workers' sweep queues them once it is back: the request still answers 202 at once.
+   * Queues new jobs in fair order, grouped by their owner (a worker gives one account at most
+   * `ACCOUNT_MAX_RUNNING_JOBS` of its slots). When the queue is down the jobs stay `queued` in the
+   * database and the workers' sweep queues them once it is back: the request still answers 202 at once.
    */
-  async enqueue(jobIds: readonly string[], activeBefore: number): Promise<void> {
+  async enqueue(ownerId: string | null, jobIds: readonly string[], activeBefore: number): Promise<void> {
+    const group = ownerId ?? undefined;
     await Promise.all(
       jobIds.map((id, i) =>
-        this.queue.enqueue(id, { priority: activeBefore + i + 1 }).catch((err: Error) => {
+        this.queue.enqueue(id, { priority: activeBefore + i + 1, group }).catch((err: Error) => {
           this.logger.warn(`job ${id} stored but not queued (${err.message}); the sweep queues it when the queue is back`);
         }),
       ),

@@ -66,7 +66,7 @@ export class ConversionService {
       idPrefix: 'api',
       withPublicPage: true,
     });
-    await this.admission.enqueue([job.id], before);
+    await this.admission.enqueue(ownerId, [job.id], before);
     return { job_id: job.id, status: 'queued' };
   }
 

@@ -45,8 +45,8 @@ export class ShowcasesService {
     return p.keyType === 'owner' ? 0 : this.pricing.quote({ kind: 'showcase.picture', count: 1 }).totalCents;
   }
 
-  private async enqueue(items: { id: number; jobId: string }[], activeBefore: number) {
-    await this.admission.enqueue(items.map((i) => i.jobId), activeBefore);
+  private async enqueue(ownerId: string, items: { id: number; jobId: string }[], activeBefore: number) {
+    await this.admission.enqueue(ownerId, items.map((i) => i.jobId), activeBefore);
     return items.map((i) => ({ job_id: i.jobId, item_id: i.id, status: 'queued' as const }));
   }
 
@@ -68,7 +68,7 @@ export class ShowcasesService {
       id: created.showcase.id,
       url: this.urls.showcase(created.showcase.public_id),
       embed_url: this.urls.showcaseEmbed(created.showcase.public_id),
-      queued_jobs: await this.enqueue(created.items, before),
+      queued_jobs: await this.enqueue(p.userId, created.items, before),
       credits_charged: toCredits(created.chargedCents),
     };
   }
@@ -158,7 +158,7 @@ export class ShowcasesService {
     this.assertRoom(await this.showcases.countItems(s.id), items.length, param);
     const before = await this.admission.admit(p.userId, items.length);
     const created = await this.showcases.addItems(s, items, this.pictureCents(p), { pipeline: this.routes.pipelineFor('showcase.picture'), maxItems: this.config.showcases.maxItems });
-    return { showcase_id: s.id, queued_jobs: await this.enqueue(created.items, before), credits_charged: toCredits(created.chargedCents) };
+    return { showcase_id: s.id, queued_jobs: await this.enqueue(p.userId, created.items, before), credits_charged: toCredits(created.chargedCents) };
   }
 
   /**

@@ -31,7 +31,7 @@ export class AnimatedArService {
       { kind: 'v2.animated-ar', pipeline: this.routes.pipelineFor('v2.animated-ar'), ownerId: p.userId, input: { ...req.input }, idPrefix: 'v2', withPublicPage: true },
       billed ? { userId: p.userId, lines: quote.lines.map((l) => ({ cents: l.cents, purpose: animatedArPurpose(l.item), operation: 'animated-ar' })) } : null,
     );
-    await this.admission.enqueue([created.job.id], before);
+    await this.admission.enqueue(p.userId, [created.job.id], before);
     return {
       job_id: created.job.id,
       object: 'job' as const,
