@@ -68,7 +68,14 @@ export interface AppConfig {
   /** RETENTION_DAYS as milliseconds (null = keep forever), the sweep's period and its batch size. */
   retention: { maxAgeMs: number | null; sweepIntervalMs: number; batchSize: number };
   worker: {
+    /** CPU slots: CPU-bound stages at once (WORKER_CONCURRENCY). */
     concurrency: number;
+    /** I/O slots: downloads, uploads, hosted-model waits at once (WORKER_IO_CONCURRENCY). */
+    ioConcurrency: number;
+    /** Jobs held at once in any stage (WORKER_MAX_JOBS). */
+    maxJobs: number;
+    /** Of `maxJobs`, at most this many per account (ACCOUNT_MAX_RUNNING_JOBS). */
+    accountMaxRunningJobs: number;
     maxAttempts: number;
     retryBaseMs: number;
     lockMs: number;

@@ -16,7 +16,14 @@ export const envSchema = z.object({
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   OWNER_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   ALLOW_PRIVATE_NETWORKS: bool.default(false),
+  /** CPU slots: CPU-bound stages (decode, encode, build) one worker runs at once; about one per core. */
   WORKER_CONCURRENCY: int(1, 64).default(2),
+  /** I/O slots: downloads, uploads and hosted-model waits one worker runs at once (they hold no CPU slot). */
+  WORKER_IO_CONCURRENCY: int(1, 1024).default(16),
+  /** Jobs one worker holds at once, in any stage; default WORKER_CONCURRENCY + WORKER_IO_CONCURRENCY. */
+  WORKER_MAX_JOBS: int(1, 2048).optional(),
+  /** Of those, at most this many per account, so one account's stuck sources leave room; default half of them. */
+  ACCOUNT_MAX_RUNNING_JOBS: int(1, 2048).optional(),
   /** Proxies whose X-Forwarded-* headers are trusted: false (default), true, a hop count, or a list of IPs/CIDRs. */
   TRUST_PROXY: z.string().min(1).default('false'),
   /** Postgres: connect timeout and per-query timeout (a hung server fails requests fast with 503). */

@@ -11,6 +11,8 @@ describe('loadConfig', () => {
     const c = loadConfig({ DATA_DIR: dir });
     expect(c).toMatchObject({ mode: 'embedded', role: 'all', port: 3000, host: '0.0.0.0', publicBaseUrl: 'http://localhost:3000', allowPrivateNetworks: false });
     expect(c.worker.concurrency).toBe(2);
+    // Fair share: CPU and I/O slots, jobs held at once (their sum), half of those per account.
+    expect(c.worker).toMatchObject({ ioConcurrency: 16, maxJobs: 18, accountMaxRunningJobs: 9 });
     expect(c.worker.stageTimeoutMs).toBe(600_000);
     expect(c.animated).toMatchObject({ maxSourceFrames: 1000, maxSourcePixels: 4_000_000_000, bgRemovalWorkers: 1 });
     expect(loadConfig({ DATA_DIR: dir, BG_REMOVAL_WORKERS: '0' }).animated.bgRemovalWorkers).toBe(0);
@@ -44,6 +46,9 @@ describe('loadConfig', () => {
     }, ['--role', 'worker']);
     expect(c).toMatchObject({ mode: 'scaled', role: 'worker', port: 8080, host: '127.0.0.1', publicBaseUrl: 'https://ar.example.com', ownerApiKey: 'owner-key-0123456789', ownerApiKeySource: 'env', allowPrivateNetworks: true });
     expect(c.worker.concurrency).toBe(4);
+    expect(loadConfig({ DATA_DIR: tmp(), WORKER_CONCURRENCY: '1', WORKER_IO_CONCURRENCY: '4', WORKER_MAX_JOBS: '3' }).worker).toMatchObject({ concurrency: 1, ioConcurrency: 4, maxJobs: 3, accountMaxRunningJobs: 2 });
+    expect(loadConfig({ DATA_DIR: tmp(), ACCOUNT_MAX_RUNNING_JOBS: '1' }).worker.accountMaxRunningJobs).toBe(1);
+    expect(() => loadConfig({ DATA_DIR: tmp(), WORKER_IO_CONCURRENCY: '0' })).toThrow(/WORKER_IO_CONCURRENCY/);
   });
 
   it('lists every problem in one clear error', () => {

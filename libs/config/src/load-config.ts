@@ -115,6 +115,7 @@ export function loadConfig(
   if (problems.length) throw new ConfigError(`config: invalid configuration\n${problems.join('\n')}`);
 
   const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const maxJobs = e.WORKER_MAX_JOBS ?? e.WORKER_CONCURRENCY + e.WORKER_IO_CONCURRENCY;
   const config: AppConfig = {
     role,
     mode: scaled ? 'scaled' : 'embedded',
@@ -140,6 +141,9 @@ export function loadConfig(
     },
     worker: {
       concurrency: e.WORKER_CONCURRENCY,
+      ioConcurrency: e.WORKER_IO_CONCURRENCY,
+      maxJobs,
+      accountMaxRunningJobs: e.ACCOUNT_MAX_RUNNING_JOBS ?? Math.max(1, Math.ceil(maxJobs / 2)),
       maxAttempts: e.JOB_MAX_ATTEMPTS,
       retryBaseMs: e.JOB_RETRY_BASE_MS,
       lockMs: e.QUEUE_LOCK_MS,

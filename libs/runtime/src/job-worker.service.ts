@@ -1,7 +1,7 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
 import { isDatabaseUnavailable, JobRepository } from '@app/persistence';
-import { JOB_LISTENER, type JobListener, PipelineRegistry, PipelineRunner } from '@app/pipeline';
+import { JOB_LISTENER, type JobListener, PipelineRegistry, PipelineRunner, WorkSlots } from '@app/pipeline';
 import type { JobQueuePort } from '@app/queue';
 import type { DependencyContainer } from 'tsyringe';
 import { runInLogScope } from './log-scope';
@@ -11,11 +11,18 @@ import { APP_CONFIG, JOB_QUEUE, PIPELINE_CONTAINER, PIPELINE_REGISTRY } from './
 
 const DB_POLL_MS = 1000;
 
-/** Consumes the queue and runs each job through its pipeline. Thin: the runner holds the logic. */
+/**
+ * Consumes the queue and runs each job through its pipeline. Thin: the runner holds the logic.
+ *
+ * Fair share inside a worker: it holds up to WORKER_MAX_JOBS jobs, at most ACCOUNT_MAX_RUNNING_JOBS of
+ * one account (the queue's group limit), and each stage waits for a CPU slot (WORKER_CONCURRENCY) or an
+ * I/O slot (WORKER_IO_CONCURRENCY), handed to the account holding the fewest ({@link WorkSlots}).
+ */
 @Injectable()
 export class JobWorkerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Worker');
   private readonly runner: PipelineRunner;
+  readonly slots: WorkSlots;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -25,6 +32,7 @@ export class JobWorkerService implements OnApplicationBootstrap, BeforeApplicati
     private readonly jobs: JobRepository,
     metrics: PromMetrics,
   ) {
+    this.slots = new WorkSlots({ cpu: config.worker.concurrency, io: config.worker.ioConcurrency });
     const listeners = container.isRegistered(JOB_LISTENER) ? container.resolveAll<JobListener>(JOB_LISTENER) : [];
     this.runner = new PipelineRunner({
       registry,
@@ -33,6 +41,7 @@ export class JobWorkerService implements OnApplicationBootstrap, BeforeApplicati
       log: createStageLogger('Pipeline'),
       stageTimeoutMs: config.worker.stageTimeoutMs,
       metrics,
+      slots: this.slots,
       scope: (fields, run) => runInLogScope(fields, () => this.traced(fields.stage, run)),
     });
   }
@@ -55,9 +64,10 @@ export class JobWorkerService implements OnApplicationBootstrap, BeforeApplicati
           }
         }
       }),
-      { concurrency: this.config.worker.concurrency },
+      { concurrency: this.config.worker.maxJobs, groupLimit: this.config.worker.accountMaxRunningJobs },
     );
-    this.logger.log(`consuming ${this.queue.driver} queue with concurrency ${this.config.worker.concurrency}`);
+    const w = this.config.worker;
+    this.logger.log(`consuming ${this.queue.driver} queue with concurrency ${w.concurrency} (CPU slots; ${w.ioConcurrency} I/O slots, ${w.maxJobs} jobs at once, ${w.accountMaxRunningJobs} per account)`);
   }
 
   /** Debug lines at the start and end of a job and of each stage; the scope adds the ids to them. */

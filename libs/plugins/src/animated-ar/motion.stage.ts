@@ -159,7 +159,8 @@ async function pollOperation(ctx: StageContext, deps: MotionStageDeps, provider:
       throw new UserError('motion_timeout', `motion: ${req.model} did not finish within ${Math.round(deps.config.animated.motionTimeoutMs / 1000)} s`);
     }
     if (poll.progress !== undefined) mctx.progress(poll.progress);
-    await sleep(poll.retryAfterMs ?? DEFAULT_POLL_MS, undefined, { signal: ctx.signal }).catch(() => undefined);
+    // Waiting for a hosted model holds no CPU slot (a local model does its work inside poll, with one).
+    await ctx.io(() => sleep(poll.retryAfterMs ?? DEFAULT_POLL_MS, undefined, { signal: ctx.signal }).catch(() => undefined));
   }
 }
 

@@ -20,6 +20,8 @@ export interface ThumbnailsOutput {
 export function createThumbnailsStage(storage: StoragePort): StageProvider<ThumbnailsOutput, { from?: string }> {
   return {
     id: 'thumbnails',
+    // Runs in the uploading phase (the files are published), but its time goes to encoding.
+    resource: 'cpu',
     async run(ctx) {
       const published = ctx.outputs[ctx.options.from ?? 'publish'] as Partial<StillImageResult> | undefined;
       const posterKey = published?.files?.poster?.key;
