@@ -250,6 +250,29 @@ describe.each(drivers)('queue contract: %s adapter', (driver, make) => {
     expect(started).toEqual(['a-1', 'b-1', 'c-1', 'a-2', 'b-2', 'a-3', 'a-4', 'a-5', 'a-6']);
   });
 
+  it('gives one group at most groupLimit slots, so another group\'s job starts while the first group\'s jobs hang', async () => {
+    const q = newQueue();
+    const started: { jobId: string; attempt: number }[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    await q.consume(async ({ jobId, attempt }) => {
+      started.push({ jobId, attempt });
+      if (jobId.startsWith('a-')) await gate;
+    }, { concurrency: 3, groupLimit: 2 });
+    // Account A's sources never answer: its jobs would hold every slot without the limit.
+    for (let i = 1; i <= 6; i++) await q.enqueue(`a-${i}`, { priority: i, group: 'usr_a' });
+    await until(() => started.length === 2);
+    await q.enqueue('b-1', { priority: 1, group: 'usr_b' });
+    await until(() => started.some((s) => s.jobId === 'b-1'), 5000);
+    // The third slot went to B; A still holds only two.
+    expect(started.filter((s) => s.jobId.startsWith('a-')).map((s) => s.jobId)).toEqual(['a-1', 'a-2']);
+    release();
+    await until(() => started.length === 7, 15_000);
+    // Each ran once, on its first attempt: being put back for the limit spends no attempt.
+    expect(started.map((s) => s.jobId).sort()).toEqual(['a-1', 'a-2', 'a-3', 'a-4', 'a-5', 'a-6', 'b-1']);
+    expect(started.every((s) => s.attempt === 1)).toBe(true);
+  });
+
   it('answers ping', async () => {
     await expect(newQueue().ping()).resolves.toBeUndefined();
   });
