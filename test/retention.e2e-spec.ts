@@ -1,5 +1,5 @@
-import { readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { parseArgs, runAdminCli } from '../apps/cli/src/admin-cli';
 import { Api, type AppProcess, freePort, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
@@ -114,6 +114,8 @@ describe.each(backends)('retention and deletion with %s', (_name, makeBackend) =
     expect((await backend.keys()).filter((k) => k.startsWith('uploads/')).length).toBe(uploadsBefore + 1);
     for (const item of sc.items) expect(await jobKeys(item.job_id)).toEqual(expect.arrayContaining([expect.stringMatching(/model\.glb$/), expect.stringMatching(/model\.usdz$/)]));
     for (const url of [byUrl.embed_url, byUrl.glb_url]) expect((await fetch(url)).status).toBe(200);
+    // Every stored file can be deleted: shared caches keep it an hour, not a year as immutable.
+    expect((await fetch(byUrl.glb_url)).headers.get('cache-control')).toBe('public, max-age=3600');
 
     // Another account's job is not there for it.
     const foreign = await stranger.api.req('DELETE', `/api/v2/jobs/${byUrl.job_id}`);
@@ -132,6 +134,14 @@ describe.each(backends)('retention and deletion with %s', (_name, makeBackend) =
     if (byUrl.glb_url.startsWith(owner.base)) {
       const file = await owner.req('GET', new URL(byUrl.glb_url).pathname);
       expect(file).toMatchObject({ status: 410, body: { error: { code: 'resource_deleted' } } });
+      // A thumbnail a showcase page made on request and wrote after the delete (the race the pages guard
+      // against) is never served: every key of a deleted job answers 410, file or no file.
+      const late = `models/${byUrl.job_id}/thumb-480.webp`;
+      mkdirSync(join(dataDir, 'storage', dirname(late)), { recursive: true });
+      writeFileSync(join(dataDir, 'storage', late), 'RIFF late thumbnail');
+      const served = await fetch(`${owner.base}/files/${late}`);
+      expect(served.status).toBe(410);
+      expect((await served.json()).error.code).toBe('resource_deleted');
     } else {
       expect((await fetch(byUrl.glb_url)).status).toBe(404);
     }

@@ -68,6 +68,21 @@ describe('JobDeletion.purgeExpired', () => {
     expect(batches).toEqual([2, 2, 1]);
   });
 
+  it('deletes again, once the rows are gone, a thumbnail a showcase page wrote after the files were deleted', async () => {
+    const held = new Set(['models/v2_t/model.glb', 'models/v2_t/thumb-480.webp']);
+    const storage = { async delete(key: string) { held.delete(key); } } as unknown as StoragePort;
+    const repo = {
+      async deleteFinishedJobs(ids: string[]) {
+        // The page's lazy write lands here: after the first pass over the files, before the rows go.
+        held.add('models/v2_t/thumb-480.webp');
+        held.add('models/v2_t/thumb-1200.jpg');
+        return ids;
+      },
+    } as unknown as DataDeletionRepository;
+    expect(await new JobDeletion(repo, storage).deleteFinished([job('v2_t')], 'owner')).toEqual(['v2_t']);
+    expect([...held]).toEqual([]);
+  });
+
   it('never deletes an unfinished job', async () => {
     const { repo, deleted } = fakeRepo([]);
     const { storage, removed } = fakeStorage();

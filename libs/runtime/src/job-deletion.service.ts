@@ -32,9 +32,15 @@ export function jobStorageKeys(job: Pick<DeletableJob, 'id' | 'input' | 'result'
   return [...keys];
 }
 
+/** The thumbnails a showcase page may still write for a job after its files were deleted (made on request). */
+const lateKeys = (jobId: string) => Object.keys(THUMB_FILES).map((f) => thumbKey(jobId, f));
+
 /**
  * Deletes jobs with their stored files: files first, then the rows (with a tombstone), so a failure part way
  * leaves a row to retry from, never files no row names. A file that cannot be deleted keeps its job's row.
+ * Once the rows are gone the thumbnails are deleted again: a showcase page making one on request may have
+ * written it after the first pass (it checks the row after writing, so only a write that landed before the
+ * rows went can be left, and this pass comes after). `/files` answers 410 for a deleted job's keys anyway.
  */
 export class JobDeletion {
   constructor(
@@ -55,7 +61,14 @@ export class JobDeletion {
   /** Deletes finished jobs (files, then rows); returns the ids deleted. */
   async deleteFinished(jobs: readonly DeletableJob[], reason: DeletionReason): Promise<string[]> {
     const cleared = await this.deleteFiles(jobs.filter((j) => j.status === 'completed' || j.status === 'failed'));
-    return this.repo.deleteFinishedJobs(cleared.map((j) => j.id), reason);
+    const deleted = await this.repo.deleteFinishedJobs(cleared.map((j) => j.id), reason);
+    await this.deleteLateFiles(deleted);
+    return deleted;
+  }
+
+  /** The second pass over files that may be written after the first (best effort: `/files` refuses them anyway). */
+  private async deleteLateFiles(jobIds: readonly string[]): Promise<void> {
+    await Promise.allSettled(jobIds.flatMap(lateKeys).map((k) => this.storage.delete(k)));
   }
 
   /**
@@ -88,6 +101,8 @@ export class JobDeletion {
       if (cleared.length < batch.length) throw new Error(`could not delete the stored files of ${batch.length - cleared.length} job(s) of user ${userId}`);
       for (const j of batch) seen.add(j.id);
     }
-    return this.repo.deleteUser(userId);
+    const deleted = await this.repo.deleteUser(userId);
+    if (deleted) await this.deleteLateFiles([...seen]);
+    return deleted;
   }
 }

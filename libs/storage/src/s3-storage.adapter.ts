@@ -13,7 +13,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import type { S3Config } from '@app/config';
-import { assertSafeKey, type ObjectStat, spoolToFile, type StoragePort, type StoredObject } from './storage.port';
+import { assertSafeKey, type ObjectStat, spoolToFile, type StoragePort, type StoredObject, STORED_FILE_CACHE_CONTROL } from './storage.port';
 
 /** Endpoint, bucket, credentials and public base URL: the S3 part of the configuration. */
 export type S3StorageOptions = S3Config;
@@ -49,7 +49,7 @@ export class S3StorageAdapter implements StoragePort {
       Body: body,
       ContentType: contentType,
       ContentMD5: md5,
-      CacheControl: 'public, max-age=31536000, immutable',
+      CacheControl: STORED_FILE_CACHE_CONTROL,
     }));
     return { key, size: body.length, contentType, etag: r.ETag ?? `"${md5}"` };
   }
@@ -69,7 +69,7 @@ export class S3StorageAdapter implements StoragePort {
         ContentLength: size,
         ContentType: contentType,
         ContentMD5: md5,
-        CacheControl: 'public, max-age=31536000, immutable',
+        CacheControl: STORED_FILE_CACHE_CONTROL,
       }));
       return { key, size, contentType, etag: r.ETag ?? `"${md5}"` };
     } finally {

@@ -29,6 +29,14 @@ export const CONTENT_TYPES: Readonly<Record<string, string>> = {
   json: 'application/json',
 };
 
+/**
+ * Cache-Control of stored files served to browsers (`/files`, the showcase thumbnails, S3 objects). Every
+ * stored file can be deleted (DELETE of a job or picture, retention, user deletion), so shared caches keep
+ * one an hour, not a year as `immutable`: a deleted picture stops being served within the hour by caches
+ * that honour it (docs/operations.md, CDN caveat). ETags make a revalidation cheap.
+ */
+export const STORED_FILE_CACHE_CONTROL = 'public, max-age=3600';
+
 export function contentTypeFor(key: string): string {
   const ext = key.slice(key.lastIndexOf('.') + 1).toLowerCase();
   return CONTENT_TYPES[ext] ?? 'application/octet-stream';

@@ -3,13 +3,18 @@ import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataDeletionRepository } from '@app/persistence';
 import { STORAGE } from '@app/runtime';
-import { assertSafeKey, type StoragePort } from '@app/storage';
+import { assertSafeKey, type StoragePort, STORED_FILE_CACHE_CONTROL } from '@app/storage';
 import { ApiError } from '../http/api-error';
 import { ErrorResponseDto } from '../v1/v1.dto';
 
+/** The job a stored key belongs to (`models/<job>/…`, `motion/<job>/…`); uploads are not tied to a job id. */
+const JOB_OF_KEY = /^(?:models|motion)\/((?:api|v2)_[a-z2-7]{1,60})\//;
+
 /**
- * Serves stored files (local storage) at a stable path: right Content-Type, long-lived Cache-Control
- * (keys never change content), ETag with If-None-Match, and single byte ranges (phones stream models).
+ * Serves stored files (local storage) at a stable path: right Content-Type, Cache-Control for an hour
+ * (keys never change content, but every file can be deleted), ETag with If-None-Match, and single byte
+ * ranges (phones stream models). Every key of a deleted job answers 410, whether or not a file is still
+ * there (a showcase thumbnail made on request may land after the delete).
  */
 @ApiTags('files')
 @Controller('files')
@@ -19,17 +24,16 @@ export class FilesController {
     private readonly deletions: DataDeletionRepository,
   ) {}
 
-  /** 410 for the files of a deleted job (its tombstone), 404 otherwise. Uploads are not tied to a job id. */
-  private async missing(key: string): Promise<ApiError> {
-    const jobId = /^(?:models|motion)\/((?:api|v2)_[a-z2-7]{1,60})\//.exec(key)?.[1];
-    if (jobId && (await this.deletions.tombstone({ id: jobId }))) return new ApiError(410, 'not_found', 'resource_deleted', 'file: its job has been deleted');
-    return ApiError.notFound('file');
+  /** Whether the key belongs to a deleted job (its tombstone). */
+  private async deleted(key: string): Promise<boolean> {
+    const jobId = JOB_OF_KEY.exec(key)?.[1];
+    return jobId !== undefined && (await this.deletions.tombstone({ id: jobId })) !== null;
   }
 
   /** Fastify answers HEAD from this route too (exposeHeadRoutes): same headers, body dropped. */
   @ApiOperation({ summary: 'Stored models and posters (local storage): Content-Type, ETag, Range' })
   @ApiResponse({ status: 404, type: ErrorResponseDto })
-  @ApiResponse({ status: 410, type: ErrorResponseDto, description: 'resource_deleted: the file belonged to a job that was deleted (DELETE /api/v2/jobs/{id}, retention, or its user deleted).' })
+  @ApiResponse({ status: 410, type: ErrorResponseDto, description: 'resource_deleted: the file belongs to a job that was deleted (DELETE /api/v2/jobs/{id}, retention, or its user deleted), whether or not a copy is left in storage.' })
   @Get('*')
   async serve(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const key = decodeURIComponent((req.url.split('?')[0] ?? '').replace(/^\/files\//, ''));
@@ -38,12 +42,13 @@ export class FilesController {
     } catch {
       throw ApiError.notFound('file');
     }
-    const stat = await this.storage.stat(key);
     if (key.endsWith('.meta') || key.endsWith('.tmp')) throw ApiError.notFound('file');
-    if (!stat) throw await this.missing(key);
+    const [stat, deleted] = await Promise.all([this.storage.stat(key), this.deleted(key)]);
+    if (deleted) throw new ApiError(410, 'not_found', 'resource_deleted', 'file: its job has been deleted');
+    if (!stat) throw ApiError.notFound('file');
     reply
       .header('content-type', stat.contentType)
-      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('cache-control', STORED_FILE_CACHE_CONTROL)
       .header('etag', stat.etag)
       .header('last-modified', stat.lastModified.toUTCString())
       .header('accept-ranges', 'bytes')

@@ -194,7 +194,7 @@ function complete(doc: OpenAPIObject): OpenAPIObject {
     const binary = { schema: { type: 'string', format: 'binary' } };
     const content = { 'model/gltf-binary': binary, 'model/vnd.usdz+zip': binary, 'image/jpeg': binary, 'image/png': binary, 'application/octet-stream': binary };
     Object.assign(files.responses, {
-      200: { description: 'The file; Cache-Control immutable, ETag, Accept-Ranges.', content },
+      200: { description: 'The file; Cache-Control public, max-age=3600 (files can be deleted), ETag, Accept-Ranges.', content },
       206: { description: 'One byte range (Range: bytes=start-end).', content },
       304: { description: 'Not modified (If-None-Match).' },
       416: { description: 'Range not satisfiable; Content-Range: bytes */size.' },

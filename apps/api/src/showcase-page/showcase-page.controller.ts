@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { ShowcaseRepository, type ShowcaseItemRow, type ShowcaseRow } from '@app/persistence';
 import { type StillImageResult, THUMB_CONTENT_TYPES } from '@app/plugins';
 import { PublicUrls, STORAGE } from '@app/runtime';
-import type { StoragePort } from '@app/storage';
+import { STORED_FILE_CACHE_CONTROL, type StoragePort } from '@app/storage';
 import { sendHtml } from '../http/compress-html';
 import { detectPlatform, launchPresentation, type Platform } from '../embed/platform';
 import { itemPage, wallPage } from './item-page';
@@ -154,17 +154,19 @@ export class ShowcasePageController {
   async thumb(@Param('publicId') id: string, @Param('itemId') itemId: string, @Param('file') file: string, @Res() reply: FastifyReply) {
     const spec = Object.hasOwn(THUMB_FILES, file) ? THUMB_FILES[file] : undefined;
     const poster = spec ? await this.pages.poster(id, itemId) : null;
-    if (!poster || !spec) {
+    // Null key: the picture was deleted while its thumbnail was being made.
+    const key = poster && spec ? await this.thumbnails.ensure(poster.jobId, poster.posterKey, file, poster.shape) : null;
+    if (!key || !spec) {
       void reply.status(404).header('content-type', 'text/plain; charset=utf-8').header('cache-control', 'no-store').send('Not found');
       return;
     }
-    const key = await this.thumbnails.ensure(poster.jobId, poster.posterKey, file, poster.shape);
     const stat = await this.storage.stat(key);
     void reply
       .status(200)
       .header('content-type', THUMB_CONTENT_TYPES[spec.format])
-      // An item's poster never changes (a new picture is a new item), and a deleted item's URL answers 404.
-      .header('cache-control', 'public, max-age=31536000, immutable')
+      // An item's poster never changes (a new picture is a new item), but the item can be deleted (its URL
+      // then answers 404): an hour in shared caches, not a year (docs/operations.md, CDN caveat).
+      .header('cache-control', STORED_FILE_CACHE_CONTROL)
       .header('x-content-type-options', 'nosniff')
       .header('cross-origin-resource-policy', 'cross-origin');
     if (stat) void reply.header('content-length', String(stat.size)).header('etag', stat.etag);

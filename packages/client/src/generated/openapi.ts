@@ -3303,7 +3303,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file; Cache-Control immutable, ETag, Accept-Ranges. */
+            /** @description The file; Cache-Control public, max-age=3600 (files can be deleted), ETag, Accept-Ranges. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3375,7 +3375,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description resource_deleted: the file belonged to a job that was deleted (DELETE /api/v2/jobs/{id}, retention, or its user deleted). */
+            /** @description resource_deleted: the file belongs to a job that was deleted (DELETE /api/v2/jobs/{id}, retention, or its user deleted), whether or not a copy is left in storage. */
             410: {
                 headers: {
                     [name: string]: unknown;
