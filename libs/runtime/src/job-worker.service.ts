@@ -33,6 +33,7 @@ export class JobWorkerService implements OnApplicationBootstrap, BeforeApplicati
     metrics: PromMetrics,
   ) {
     this.slots = new WorkSlots({ cpu: config.worker.concurrency, io: config.worker.ioConcurrency });
+    metrics.observeSlots(() => this.slots.counts());
     const listeners = container.isRegistered(JOB_LISTENER) ? container.resolveAll<JobListener>(JOB_LISTENER) : [];
     this.runner = new PipelineRunner({
       registry,

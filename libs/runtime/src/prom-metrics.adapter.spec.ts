@@ -8,6 +8,7 @@ describe('PromMetrics', () => {
     const m = new PromMetrics();
     m.observeQueue(async () => ({ waiting: 3, active: 1, delayed: 2, failed: 0 }));
     m.observeQueueAge(async () => new Date(Date.now() - 90_000));
+    m.observeSlots(() => ({ cpu: { held: 2, waiting: 5 }, io: { held: 9, waiting: 0 } }));
     m.httpRequest('GET', '/api/v1/status/:jobId', 200, 0.01);
     m.jobFinished('v1.convert', 'completed');
     m.stageFinished('fetch', 0.2);
@@ -28,6 +29,9 @@ describe('PromMetrics', () => {
       'background_removal_frame_seconds_count 1',
       'queue_jobs{state="waiting"} 3',
       'queue_jobs{state="delayed"} 2',
+      'worker_slots{kind="cpu",state="held"} 2',
+      'worker_slots{kind="cpu",state="waiting"} 5',
+      'worker_slots{kind="io",state="held"} 9',
     ]) expect(text).toContain(line);
     expect(text).toMatch(/queue_oldest_waiting_seconds (8\d|9\d)\.?\d*/);
     expect(text).toContain('process_cpu_user_seconds_total');

@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { JobOutcome, MetricsPort } from '@app/pipeline';
+import type { JobOutcome, MetricsPort, SlotCounts } from '@app/pipeline';
 import type { QueueCounts } from '@app/queue';
 
 /** Seconds buckets for HTTP requests: most answer in milliseconds, uploads take seconds. */
@@ -41,6 +41,7 @@ export class PromMetrics implements MetricsPort {
   private readonly bgFrames: Histogram;
   private queueSource?: () => Promise<QueueCounts>;
   private oldestSource?: () => Promise<Date | null>;
+  private slotSource?: () => SlotCounts;
 
   constructor() {
     const registers = [this.registry];
@@ -57,6 +58,22 @@ export class PromMetrics implements MetricsPort {
     // prom-client calls collect() with the gauge as `this`; the sources are read through these closures.
     const queueCounts = () => within(this.queueSource);
     const oldestQueued = () => within(this.oldestSource);
+    const slotCounts = () => this.slotSource?.();
+    new Gauge({
+      name: 'worker_slots',
+      help: 'This worker\'s CPU and I/O slots: held now, and stages waiting for one',
+      labelNames: ['kind', 'state'],
+      registers,
+      collect() {
+        const counts = slotCounts();
+        this.reset();
+        if (!counts) return;
+        for (const kind of ['cpu', 'io'] as const) {
+          this.set({ kind, state: 'held' }, counts[kind].held);
+          this.set({ kind, state: 'waiting' }, counts[kind].waiting);
+        }
+      },
+    });
     new Gauge({
       name: 'queue_jobs',
       help: 'Queue messages by state (scaled mode: the whole Bull queue, the same in every process)',
@@ -96,6 +113,11 @@ export class PromMetrics implements MetricsPort {
   /** Where `queue_jobs` reads its numbers on each scrape. */
   observeQueue(counts: () => Promise<QueueCounts>): void {
     this.queueSource = counts;
+  }
+
+  /** Where `worker_slots` reads this worker's slots on each scrape (processes that run no worker have none). */
+  observeSlots(counts: () => SlotCounts): void {
+    this.slotSource = counts;
   }
 
   /** Where `queue_oldest_waiting_seconds` reads the oldest queued job on each scrape. */
