@@ -1,4 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Api, type AppProcess, freePort, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
 import { startMediaServer } from './support/media-server';
@@ -177,7 +179,7 @@ describe('scopes', () => {
     expect((await u.api.req('GET', '/api/v2/showcases')).body.data).toHaveLength(0);
   });
 
-  it('widget converts only from an allowed Origin, reads like read_only, and has its own lower rate limit', async () => {
+  it('widget converts only from an allowed Origin, reads its own job, and has its own lower rate limit', async () => {
     const u = await newUser();
     const w = await newKey(u.api, { scope: 'widget', allowed_origins: [SHOP] });
     const jobId = await convert(w.api, '/street.jpg', { origin: SHOP });
@@ -201,6 +203,68 @@ describe('scopes', () => {
     }
     expect(limited).toMatchObject({ status: 429, body: { error: { code: 'rate_limit_exceeded' } } });
     expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describe('widget keys (their key sits in public HTML)', () => {
+  it('read only the jobs the key created: another key\'s job of the account is 404, the account\'s views 403', async () => {
+    const u = await newUser();
+    const w = await newKey(u.api, { scope: 'widget', allowed_origins: [SHOP] });
+    const fromShop = { origin: SHOP };
+    const own = await convert(w.api, '/street.jpg', fromShop);
+    const byFullKey = await convert(u.api);
+    const other = await newKey(u.api, { scope: 'widget', allowed_origins: [SHOP] });
+    const byOtherWidget = await convert(other.api, '/street.jpg', fromShop);
+    for (const id of [own, byFullKey, byOtherWidget]) await u.api.waitStatus(id, ['completed'], 60_000);
+
+    // (Five requests that count: RATE_LIMIT_WIDGET is 6 here; refused scopes are not counted.)
+    expect((await w.api.req('GET', `/api/v1/result/${own}`, undefined, fromShop)).body.models.glb.url).toMatch(/model\.glb$/);
+    for (const path of [`/api/v1/status/${byFullKey}`, `/api/v1/result/${byFullKey}`, `/api/v1/status/${byOtherWidget}`]) {
+      const r = await w.api.req('GET', path, undefined, fromShop);
+      expect([path, r.status, r.body.error.type]).toEqual([path, 404, 'not_found']);
+    }
+    // Nothing else of the account: its deliveries (callback URLs), identity, usage, lists, showcases, v2 jobs.
+    for (const path of ['/api/v2/webhooks/deliveries', '/api/v2/me', '/api/v2/usage', '/api/v2/jobs', `/api/v2/jobs/${byFullKey}`, '/api/v2/showcases', '/api/v2/pricing', '/api/v2/animated-ar/options']) {
+      const r = await w.api.req('GET', path, undefined, fromShop);
+      expect([path, r.status, r.body.error.code]).toEqual([path, 403, 'insufficient_scope']);
+      expect(r.body.error.message).toContain('has scope widget');
+    }
+    // The account's other keys still read every job of it, the widget's included.
+    const ro = await newKey(u.api, { scope: 'read_only' });
+    for (const api of [u.api, ro.api]) expect((await api.req('GET', `/api/v1/status/${own}`)).status).toBe(200);
+  });
+});
+
+describe('callback deliveries', () => {
+  it('show callback URLs without their query string or fragment, to every key', async () => {
+    const received: string[] = [];
+    const receiver = createServer((req, res) => req.resume().on('end', () => {
+      received.push(req.url ?? '');
+      res.end('ok');
+    }));
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    try {
+      const u = await newUser();
+      const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/ar?token=receiver-secret-123#part`;
+      const made = await u.api.req('POST', '/api/v1/convert', { image_url: `${media.base}/street.jpg`, callback_url: hook });
+      expect(made.status).toBe(202);
+      await waitFor(async () => received.length > 0, 60_000, 'the callback');
+      // The receiver got the URL as given.
+      expect(received[0]).toBe('/hooks/ar?token=receiver-secret-123');
+      const ro = await newKey(u.api, { scope: 'read_only' });
+      for (const api of [u.api, ro.api]) {
+        const list = await waitFor(async () => {
+          const r = await api.req('GET', '/api/v2/webhooks/deliveries');
+          return r.body.data.length ? r : undefined;
+        }, 10_000, 'the delivery to be recorded');
+        expect(list.body.data[0]).toMatchObject({ job_id: made.body.job_id, url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/ar`, succeeded: true });
+        const status = await api.req('GET', `/api/v1/status/${made.body.job_id}`);
+        expect(status.body.callback.url).toBe(list.body.data[0].url);
+        expect(JSON.stringify([list.body, status.body])).not.toContain('receiver-secret-123');
+      }
+    } finally {
+      await new Promise((r) => receiver.close(r));
+    }
   });
 });
 

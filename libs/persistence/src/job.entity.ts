@@ -71,6 +71,10 @@ export class JobEntity {
   @Column({ name: 'cancel_requested_at', type: 'timestamptz', nullable: true })
   cancelRequestedAt!: Date | null;
 
+  /** The API key (api_keys.id) that created the job; null for the owner key, console sessions and jobs the service made. */
+  @Column({ name: 'created_by_key', type: 'varchar', length: 64, nullable: true })
+  createdByKey!: string | null;
+
   /** The API request that created the job (X-Request-Id), for matching worker log lines to it. */
   @Column({ name: 'request_id', type: 'varchar', length: 128, nullable: true })
   requestId!: string | null;

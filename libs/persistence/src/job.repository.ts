@@ -15,6 +15,8 @@ export interface NewJob {
   idPrefix: 'api' | 'v2';
   /** Give the job public embed pages (an unguessable `emb_…` id). */
   withPublicPage?: boolean;
+  /** The API key (api_keys.id) that asks for it, if any: a widget key reads only the jobs it created. */
+  createdByKey?: string | null;
 }
 
 const FINAL = ['completed', 'failed'];
@@ -78,6 +80,7 @@ export class JobRepository implements JobStorePort {
       startedAt: null,
       finishedAt: null,
       requestId: this.hooks.requestId?.() ?? null,
+      createdByKey: job.createdByKey ?? null,
     });
   }
 
@@ -85,7 +88,7 @@ export class JobRepository implements JobStorePort {
    * Creates a job with a fixed id unless it exists (a replayed listener creates nothing twice).
    * Returns true when this call created it.
    */
-  async createOnce(id: string, job: Omit<NewJob, 'idPrefix' | 'withPublicPage'>): Promise<boolean> {
+  async createOnce(id: string, job: Omit<NewJob, 'idPrefix' | 'withPublicPage' | 'createdByKey'>): Promise<boolean> {
     const rows: unknown[] = await this.ds.query(
       `INSERT INTO "jobs" ("id", "kind", "pipeline", "owner_id", "input", "request_id") VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT ("id") DO NOTHING RETURNING "id"`,

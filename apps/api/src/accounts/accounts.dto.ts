@@ -17,9 +17,10 @@ export class UserDto {
   @ApiProperty({ type: 'integer', example: 2 }) showcase_slots!: number;
 }
 
-const SCOPE_DESCRIPTION = '`full`: every route the account may use (keys made before scopes are full). `read_only`: GET routes of the account\'s own jobs, showcases and identity '
-  + '(status, result, embeds: the widget\'s attach-to-job mode). `widget`: read_only plus free v1 conversions (POST /api/v1/convert), only from `allowed_origins` (checked against the Origin header), '
-  + 'with the lower RATE_LIMIT_WIDGET rate limit: the scope for a key in public HTML. Anything else with a narrower key: 403 insufficient_scope.';
+const SCOPE_DESCRIPTION = '`full`: every route the account may use (keys made before scopes are full). `read_only`: GET routes of the account\'s own jobs, showcases, identity and usage '
+  + '(status, result, embeds: the widget\'s attach-to-job mode). `widget`: the scope for a key in public HTML: free v1 conversions (POST /api/v1/convert) and the status and result of the jobs '
+  + 'that key created (404 for any other job), nothing else of the account; only from `allowed_origins` (checked against the Origin header), with the lower RATE_LIMIT_WIDGET rate limit. '
+  + 'Anything else with a narrower key: 403 insufficient_scope.';
 
 export class CreateKeyRequestDto {
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100, example: 'shop widget' }) name?: string | null;

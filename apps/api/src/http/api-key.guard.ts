@@ -7,7 +7,7 @@ import { APP_CONFIG, SERVICE_USER_ID } from '@app/runtime';
 import { ConsoleSessionService } from '../console/console-session.service';
 import { ApiError } from './api-error';
 import { ApiKeyCache } from './api-keys/api-key-cache.service';
-import { type KeyScope, MIN_SCOPE, originAllowed, scopeAllows } from './api-keys/key-scope';
+import { ALLOWED_SCOPES, type KeyScope, originAllowed, scopeAllows } from './api-keys/key-scope';
 import { RateLimitService } from './rate-limit/rate-limit.service';
 
 export { SERVICE_USER_ID };
@@ -24,6 +24,19 @@ export interface Principal {
 }
 
 export type AuthedRequest = FastifyRequest & { principal: Principal };
+
+/** The API key (api_keys.id) a principal stands for; null for the owner key and console sessions. */
+export function apiKeyIdOf(p: Principal): string | null {
+  return p.keyType === 'user' && p.keyId && !p.keyId.startsWith('session:') ? p.keyId : null;
+}
+
+/**
+ * The key whose jobs are the only ones a principal may read: a widget key reads the jobs it created
+ * itself (404 for any other job of its account); undefined for every other key (the account's jobs).
+ */
+export function readerKeyOf(p: Principal): string | undefined {
+  return p.scope === 'widget' ? (p.keyId ?? '') : undefined;
+}
 
 /**
  * X-API-Key authentication: the owner shared key (constant-time compare) or a per-user `sk_live_` key,
@@ -48,7 +61,7 @@ export class ApiKeyGuard implements CanActivate {
     const principal = key ? await this.authenticate(key) : await this.sessions.principalFor(req);
     if (!principal) throw ApiError.unauthorized('missing X-API-Key header');
     req.principal = principal;
-    this.authorize(req, this.reflector.getAllAndOverride<KeyScope | undefined>(MIN_SCOPE, [ctx.getHandler(), ctx.getClass()]) ?? 'full');
+    this.authorize(req, this.reflector.getAllAndOverride<KeyScope[] | undefined>(ALLOWED_SCOPES, [ctx.getHandler(), ctx.getClass()]) ?? []);
     await this.rateLimits.check(req.principal, ctx.switchToHttp().getResponse<FastifyReply>());
     return true;
   }
@@ -61,11 +74,11 @@ export class ApiKeyGuard implements CanActivate {
     return { userId: found.user_id, keyType: 'user', keyId: found.id, keyPrefix: found.prefix, scope: found.scope, allowedOrigins: found.allowed_origins };
   }
 
-  /** 403 `insufficient_scope` naming both scopes; a widget key only from its allowed origins. */
-  private authorize(req: AuthedRequest, needed: KeyScope): void {
+  /** 403 `insufficient_scope` naming the key's scope and the ones allowed; a widget key only from its allowed origins. */
+  private authorize(req: AuthedRequest, allowed: readonly KeyScope[]): void {
     const p = req.principal;
-    if (!scopeAllows(p.scope, needed)) {
-      throw new ApiError(403, 'permission_error', 'insufficient_scope', `this API key has scope ${p.scope}; ${req.method} ${req.routeOptions.url ?? req.url} needs a ${needed} key`);
+    if (!scopeAllows(p.scope, allowed)) {
+      throw new ApiError(403, 'permission_error', 'insufficient_scope', `this API key has scope ${p.scope}; ${req.method} ${req.routeOptions.url ?? req.url} needs a ${['full', ...allowed].join(' or ')} key`);
     }
     // A widget key is public (it sits in a page's HTML): browsers send the page's Origin, so only those pages can use it.
     if (p.scope === 'widget') {

@@ -21,9 +21,10 @@ const DESCRIPTION = [
   '',
   'Authentication: every /api route needs the `X-API-Key` header (a per-user key `sk_live_…`, or the owner key; /api/admin needs the owner key).',
   '',
-  'Key scopes: `full` keys may call every route; `read_only` keys the GET routes of the account\'s own jobs, showcases and identity (v1 status and result, GET /api/v2/jobs, /api/v2/me, lists); '
-    + '`widget` keys that plus POST /api/v1/convert, only from their allowed origins (Origin header) and under the lower RATE_LIMIT_WIDGET limit: use one for a key in public HTML. '
-    + 'A route a key\'s scope does not cover answers 403 `insufficient_scope` naming both scopes; a widget key from another origin 403 `origin_not_allowed`. Manage keys with /api/v2/keys.',
+  'Key scopes: `full` keys may call every route; `read_only` keys the GET routes of the account\'s own jobs, showcases, identity and usage (v1 status and result, GET /api/v2/jobs, /api/v2/me, lists); '
+    + '`widget` keys (use one for a key in public HTML) only POST /api/v1/convert and the v1 status and result of the jobs that key created (404 for any other job), from their allowed origins '
+    + '(Origin header) and under the lower RATE_LIMIT_WIDGET limit. A route a key\'s scope does not cover answers 403 `insufficient_scope` naming the key\'s scope and the ones allowed; '
+    + 'a widget key from another origin 403 `origin_not_allowed`. Callback URLs are shown without their query string or fragment. Manage keys with /api/v2/keys.',
   '',
   'Errors: every error answer is JSON `{ "error": { "type", "code", "message", "param"?, "request_id" } }` (schema ErrorResponse). `type` is one of a fixed set, `code` is stable and machine-readable, '
     + '`param` names the request field at fault, and `request_id` is the id to quote when reporting a problem (5xx answers carry no internals).',

@@ -30,3 +30,16 @@ export function requestUrl(param: string, v: unknown, rules: UrlRules = {}): str
   }
   return u.toString();
 }
+
+/**
+ * A callback URL as delivery views show it (GET /api/v2/webhooks/deliveries, a v1 job's `callback`): without
+ * its query string and fragment, where receivers often carry a token. Shown to every key, since read-only
+ * keys and console screens should not hand out a way to post to the receiver.
+ */
+export function callbackUrlView(url: string): string {
+  if (!URL.canParse(url)) return url.replace(/[?#][\s\S]*$/, '');
+  const u = new URL(url);
+  u.search = '';
+  u.hash = '';
+  return u.toString();
+}

@@ -8,7 +8,7 @@ import type { StoragePort } from '@app/storage';
 import { ApiError } from '../http/api-error';
 import { JobAdmission } from '../jobs/job-admission.service';
 import { JobCancellation } from '../jobs/job-cancellation.service';
-import { requestUrl } from '../http/request-url';
+import { callbackUrlView, requestUrl } from '../http/request-url';
 import { acceptPresentation } from '../presentation/presentation-request';
 
 export interface ConvertBody {
@@ -36,7 +36,8 @@ export class ConversionService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async submit(ownerId: string, body: unknown): Promise<{ job_id: string; status: 'queued' }> {
+  /** `createdByKey`: the API key asking (api_keys.id), recorded so a widget key can read the job back. */
+  async submit(ownerId: string, body: unknown, createdByKey: string | null = null): Promise<{ job_id: string; status: 'queued' }> {
     if (!body || typeof body !== 'object' || Array.isArray(body)) {
       throw new ApiError(400, 'invalid_request_error', 'invalid_body', 'the body must be a JSON object');
     }
@@ -65,6 +66,7 @@ export class ConversionService {
       input,
       idPrefix: 'api',
       withPublicPage: true,
+      createdByKey,
     });
     await this.admission.enqueue(ownerId, [job.id], before);
     return { job_id: job.id, status: 'queued' };
@@ -80,14 +82,18 @@ export class ConversionService {
     return { secret: await this.webhooks.secretFor(ownerId), scheme: 'standard-webhooks v1 (HMAC-SHA256)' };
   }
 
-  private async owned(ownerId: string, jobId: string): Promise<JobEntity> {
+  /**
+   * The account's v1 job; `readerKey` (a widget key's id, see readerKeyOf): only a job that key created.
+   * Anything else is 404, as for another account's job.
+   */
+  private async owned(ownerId: string, jobId: string, readerKey?: string): Promise<JobEntity> {
     const job = /^api_[a-z2-7]{1,60}$/.test(jobId) ? await this.jobs.findForOwner(jobId, ownerId) : null;
-    if (!job || job.kind !== 'v1.convert') throw ApiError.notFound(`job ${jobId.slice(0, 80)}`);
+    if (!job || job.kind !== 'v1.convert' || (readerKey !== undefined && job.createdByKey !== readerKey)) throw ApiError.notFound(`job ${jobId.slice(0, 80)}`);
     return job;
   }
 
-  async status(ownerId: string, jobId: string) {
-    return this.statusView(await this.owned(ownerId, jobId));
+  async status(ownerId: string, jobId: string, readerKey?: string) {
+    return this.statusView(await this.owned(ownerId, jobId, readerKey));
   }
 
   /** Cancels the job; `final` when the status view already shows it failed with `cancelled`. */
@@ -113,7 +119,7 @@ export class ConversionService {
   private async callbackView(job: JobEntity) {
     const attempts = await this.webhooks.listForJob(job.id);
     return {
-      url: job.input.callback_url,
+      url: callbackUrlView(String(job.input.callback_url)),
       delivered: attempts.some((a) => a.succeeded),
       attempts: attempts.map((a) => ({
         event: a.event,
@@ -128,8 +134,8 @@ export class ConversionService {
     };
   }
 
-  async result(ownerId: string, jobId: string) {
-    const job = await this.owned(ownerId, jobId);
+  async result(ownerId: string, jobId: string, readerKey?: string) {
+    const job = await this.owned(ownerId, jobId, readerKey);
     if (job.status === 'failed') {
       throw new ApiError(409, 'conflict', 'job_failed', `job ${job.id} failed: ${job.error?.message ?? 'unknown error'}`);
     }

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res, UseGuards, UseInterceptors } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { ApiKeyGuard, type AuthedRequest } from '../http/api-key.guard';
+import { ApiKeyGuard, apiKeyIdOf, type AuthedRequest, readerKeyOf } from '../http/api-key.guard';
 import { AllowScope } from '../http/api-keys/key-scope';
 import { IdempotencyInterceptor } from '../http/idempotency/idempotency.interceptor';
 import { ConversionService } from './conversion.service';
@@ -27,16 +27,16 @@ export class V1Controller {
   @ApiResponse({ status: 202, type: ConvertResponseDto })
   @ApiResponse({ status: 400, description: 'Invalid parameter (named in error.param).', type: ErrorResponseDto })
   convert(@Req() req: AuthedRequest, @Body() body: unknown) {
-    return this.conversions.submit(req.principal.userId, body);
+    return this.conversions.submit(req.principal.userId, body, apiKeyIdOf(req.principal));
   }
 
   @Get('status/:jobId')
-  @AllowScope('read_only')
-  @ApiOperation({ summary: 'Job status and progress (0..100)' })
+  @AllowScope('read_only', 'widget')
+  @ApiOperation({ summary: 'Job status and progress (0..100)', description: 'A widget key reads only the jobs it created itself (404 for any other).' })
   @ApiResponse({ status: 200, type: StatusResponseDto })
   @ApiResponse({ status: 404, description: 'No such job for this key.', type: ErrorResponseDto })
   status(@Req() req: AuthedRequest, @Param('jobId') jobId: string) {
-    return this.conversions.status(req.principal.userId, jobId);
+    return this.conversions.status(req.principal.userId, jobId, readerKeyOf(req.principal));
   }
 
   @Post('jobs/:jobId/cancel')
@@ -64,12 +64,12 @@ export class V1Controller {
   }
 
   @Get('result/:jobId')
-  @AllowScope('read_only')
-  @ApiOperation({ summary: 'Result of a completed job' })
+  @AllowScope('read_only', 'widget')
+  @ApiOperation({ summary: 'Result of a completed job', description: 'A widget key reads only the jobs it created itself (404 for any other).' })
   @ApiResponse({ status: 200, type: ResultResponseDto })
   @ApiResponse({ status: 409, description: 'job_not_finished (still queued/processing) or job_failed (with the failure message).', type: ErrorResponseDto })
   @ApiResponse({ status: 404, description: 'No such job for this key.', type: ErrorResponseDto })
   result(@Req() req: AuthedRequest, @Param('jobId') jobId: string) {
-    return this.conversions.result(req.principal.userId, jobId);
+    return this.conversions.result(req.principal.userId, jobId, readerKeyOf(req.principal));
   }
 }

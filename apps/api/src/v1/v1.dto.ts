@@ -47,7 +47,7 @@ class CallbackAttemptDto {
 }
 
 class CallbackViewDto {
-  @ApiProperty() url!: string;
+  @ApiProperty({ description: 'The callback_url without its query string or fragment (they often carry the receiver\'s token).' }) url!: string;
   @ApiProperty() delivered!: boolean;
   @ApiProperty({ type: [CallbackAttemptDto] }) attempts!: CallbackAttemptDto[];
 }

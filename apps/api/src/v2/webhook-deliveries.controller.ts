@@ -2,6 +2,7 @@ import { Controller, Get, Injectable, Query, Req, UseGuards } from '@nestjs/comm
 import { ApiOperation, ApiProperty, ApiPropertyOptional, ApiQuery, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { WebhookRepository } from '@app/persistence';
 import { ApiError } from '../http/api-error';
+import { callbackUrlView } from '../http/request-url';
 import { ApiKeyGuard, type AuthedRequest } from '../http/api-key.guard';
 import { AllowScope } from '../http/api-keys/key-scope';
 
@@ -11,7 +12,7 @@ export class WebhookDeliveryDto {
   @ApiProperty({ example: 'api_3kq7xa2mzp4r' }) job_id!: string;
   @ApiProperty({ description: 'webhook-id header: the same for every attempt of one event.' }) webhook_id!: string;
   @ApiProperty({ example: 'job.completed' }) event!: string;
-  @ApiProperty({ description: 'The callback URL.' }) url!: string;
+  @ApiProperty({ description: 'The callback URL without its query string or fragment (they often carry the receiver\'s token).' }) url!: string;
   @ApiProperty({ type: 'integer', description: '1 for the first attempt.' }) attempt!: number;
   @ApiProperty({ type: 'integer', nullable: true, description: "The receiver's HTTP status; null when there was no answer." }) status_code!: number | null;
   @ApiPropertyOptional({ type: String, nullable: true, description: 'Why the attempt failed (timeout, connection refused, …).' }) error!: string | null;
@@ -32,7 +33,7 @@ export class WebhookDeliveriesService {
     const limit = q.limit === undefined ? 50 : Number(q.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw ApiError.invalid('limit', 'limit: a whole number from 1 to 200');
     const rows = await this.webhooks.recentForOwner(userId, limit);
-    return { data: rows.map((d) => ({ ...d, object: 'webhook_delivery' as const, created_at: new Date(d.created_at).toISOString() })) };
+    return { data: rows.map((d) => ({ ...d, url: callbackUrlView(d.url), object: 'webhook_delivery' as const, created_at: new Date(d.created_at).toISOString() })) };
   }
 }
 

@@ -65,7 +65,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Job status and progress (0..100) */
+        /**
+         * Job status and progress (0..100)
+         * @description A widget key reads only the jobs it created itself (404 for any other).
+         */
         get: operations["V1Controller_status"];
         put?: never;
         post?: never;
@@ -122,7 +125,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Result of a completed job */
+        /**
+         * Result of a completed job
+         * @description A widget key reads only the jobs it created itself (404 for any other).
+         */
         get: operations["V1Controller_result"];
         put?: never;
         post?: never;
@@ -880,6 +886,7 @@ export interface components {
             at: string;
         };
         CallbackViewDto: {
+            /** @description The callback_url without its query string or fragment (they often carry the receiver's token). */
             url: string;
             delivered: boolean;
             attempts: components["schemas"]["CallbackAttemptDto"][];
@@ -1053,7 +1060,7 @@ export interface components {
             /** @example shop widget */
             name?: string | null;
             /**
-             * @description `full`: every route the account may use (keys made before scopes are full). `read_only`: GET routes of the account's own jobs, showcases and identity (status, result, embeds: the widget's attach-to-job mode). `widget`: read_only plus free v1 conversions (POST /api/v1/convert), only from `allowed_origins` (checked against the Origin header), with the lower RATE_LIMIT_WIDGET rate limit: the scope for a key in public HTML. Anything else with a narrower key: 403 insufficient_scope.
+             * @description `full`: every route the account may use (keys made before scopes are full). `read_only`: GET routes of the account's own jobs, showcases, identity and usage (status, result, embeds: the widget's attach-to-job mode). `widget`: the scope for a key in public HTML: free v1 conversions (POST /api/v1/convert) and the status and result of the jobs that key created (404 for any other job), nothing else of the account; only from `allowed_origins` (checked against the Origin header), with the lower RATE_LIMIT_WIDGET rate limit. Anything else with a narrower key: 403 insufficient_scope.
              * @default full
              * @enum {string}
              */
@@ -1074,7 +1081,7 @@ export interface components {
             /** @example shop widget */
             name: string | null;
             /**
-             * @description `full`: every route the account may use (keys made before scopes are full). `read_only`: GET routes of the account's own jobs, showcases and identity (status, result, embeds: the widget's attach-to-job mode). `widget`: read_only plus free v1 conversions (POST /api/v1/convert), only from `allowed_origins` (checked against the Origin header), with the lower RATE_LIMIT_WIDGET rate limit: the scope for a key in public HTML. Anything else with a narrower key: 403 insufficient_scope.
+             * @description `full`: every route the account may use (keys made before scopes are full). `read_only`: GET routes of the account's own jobs, showcases, identity and usage (status, result, embeds: the widget's attach-to-job mode). `widget`: the scope for a key in public HTML: free v1 conversions (POST /api/v1/convert) and the status and result of the jobs that key created (404 for any other job), nothing else of the account; only from `allowed_origins` (checked against the Origin header), with the lower RATE_LIMIT_WIDGET rate limit. Anything else with a narrower key: 403 insufficient_scope.
              * @enum {string}
              */
             scope: "full" | "read_only" | "widget";
@@ -1231,7 +1238,7 @@ export interface components {
             /** @example shop widget */
             name: string | null;
             /**
-             * @description `full`: every route the account may use (keys made before scopes are full). `read_only`: GET routes of the account's own jobs, showcases and identity (status, result, embeds: the widget's attach-to-job mode). `widget`: read_only plus free v1 conversions (POST /api/v1/convert), only from `allowed_origins` (checked against the Origin header), with the lower RATE_LIMIT_WIDGET rate limit: the scope for a key in public HTML. Anything else with a narrower key: 403 insufficient_scope.
+             * @description `full`: every route the account may use (keys made before scopes are full). `read_only`: GET routes of the account's own jobs, showcases, identity and usage (status, result, embeds: the widget's attach-to-job mode). `widget`: the scope for a key in public HTML: free v1 conversions (POST /api/v1/convert) and the status and result of the jobs that key created (404 for any other job), nothing else of the account; only from `allowed_origins` (checked against the Origin header), with the lower RATE_LIMIT_WIDGET rate limit. Anything else with a narrower key: 403 insufficient_scope.
              * @enum {string}
              */
             scope: "full" | "read_only" | "widget";
@@ -2213,7 +2220,7 @@ export interface components {
             webhook_id: string;
             /** @example job.completed */
             event: string;
-            /** @description The callback URL. */
+            /** @description The callback URL without its query string or fragment (they often carry the receiver's token). */
             url: string;
             /** @description 1 for the first attempt. */
             attempt: number;

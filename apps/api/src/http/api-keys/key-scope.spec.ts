@@ -8,14 +8,16 @@ import { ApiKeyGuard } from '../api-key.guard';
 import { AllowScope, normaliseOrigin, originAllowed, scopeAllows } from './key-scope';
 
 describe('key scopes', () => {
-  it('orders scopes: full covers widget covers read_only', () => {
-    expect(scopeAllows('full', 'full')).toBe(true);
-    expect(scopeAllows('full', 'read_only')).toBe(true);
-    expect(scopeAllows('widget', 'read_only')).toBe(true);
-    expect(scopeAllows('widget', 'widget')).toBe(true);
-    expect(scopeAllows('widget', 'full')).toBe(false);
-    expect(scopeAllows('read_only', 'widget')).toBe(false);
-    expect(scopeAllows('read_only', 'full')).toBe(false);
+  it('lets full keys call every route, narrower ones only routes that name their scope (widget is no read_only)', () => {
+    expect(scopeAllows('full', [])).toBe(true);
+    expect(scopeAllows('full', ['read_only'])).toBe(true);
+    expect(scopeAllows('widget', ['read_only'])).toBe(false);
+    expect(scopeAllows('widget', ['widget'])).toBe(true);
+    expect(scopeAllows('widget', ['read_only', 'widget'])).toBe(true);
+    expect(scopeAllows('widget', [])).toBe(false);
+    expect(scopeAllows('read_only', ['widget'])).toBe(false);
+    expect(scopeAllows('read_only', ['read_only', 'widget'])).toBe(true);
+    expect(scopeAllows('read_only', [])).toBe(false);
   });
 
   it('normalises origins as browsers send them and refuses anything that is not one', () => {
@@ -39,6 +41,7 @@ describe('key scopes', () => {
 @Controller('t')
 class RoutesForTest {
   @Get('open') @AllowScope('read_only') open() {}
+  @Get('own') @AllowScope('read_only', 'widget') own() {}
   @Get('convert') @AllowScope('widget') convert() {}
   @Get('unmarked') unmarked() {}
 }
@@ -78,14 +81,18 @@ describe('ApiKeyGuard scope check', () => {
     expect(await call('open', 'sk_live_full')).toBe(true);
     expect(await call('convert', 'sk_live_read')).toBe('insufficient_scope');
     expect(await call('convert', 'sk_live_widget', 'https://shop.example.com')).toBe(true);
+    // A widget key sits in public HTML: the account's reads are closed to it, the routes that name it open.
+    expect(await call('open', 'sk_live_widget', 'https://shop.example.com')).toBe('insufficient_scope');
+    expect(await call('own', 'sk_live_widget', 'https://shop.example.com')).toBe(true);
+    expect(await call('own', 'sk_live_read')).toBe(true);
   });
 
   it('checks a widget key\'s Origin on every route, before its rate limit is spent', async () => {
     limits.length = 0;
-    expect(await call('open', 'sk_live_widget')).toBe('origin_not_allowed');
+    expect(await call('own', 'sk_live_widget')).toBe('origin_not_allowed');
     expect(await call('convert', 'sk_live_widget', 'https://other.example.com')).toBe('origin_not_allowed');
     expect(limits).toEqual([]);
-    expect(await call('open', 'sk_live_widget', 'https://shop.example.com')).toBe(true);
+    expect(await call('own', 'sk_live_widget', 'https://shop.example.com')).toBe(true);
     expect(limits).toEqual(['widget']);
   });
 });

@@ -4,23 +4,25 @@ import { KEY_SCOPES, type KeyScope } from '@app/persistence';
 export { KEY_SCOPES, type KeyScope };
 
 /**
- * What each scope may do, narrowest first: a wider scope may do everything a narrower one may.
- * `read_only` reads the account's own jobs, showcases and identity (the widget's attach-to-job mode);
- * `widget` adds free v1 conversions, from its allowed origins only (its key sits in public HTML);
- * `full` is everything (every key made before scopes existed).
+ * What each scope may do. Scopes are not nested:
+ * `full` is everything (every key made before scopes existed);
+ * `read_only` reads the account's own jobs, showcases, identity and usage (the widget's attach-to-job mode);
+ * `widget` sits in public HTML, so it may only convert (free v1 conversions, from its allowed origins) and
+ * read the jobs it created itself: nothing else of the account (no lists, identity, usage or deliveries).
  */
-const RANK: Record<KeyScope, number> = { read_only: 0, widget: 1, full: 2 };
+export const ALLOWED_SCOPES = 'apiKeyAllowedScopes';
 
-export const MIN_SCOPE = 'apiKeyMinScope';
+type NarrowScope = Exclude<KeyScope, 'full'>;
 
 /**
- * The narrowest key scope that may call a route (wider scopes may too). Read by {@link ApiKeyGuard}:
- * a route without it needs a `full` key, so a new route is closed to narrower keys unless marked.
+ * The key scopes besides `full` that may call a route. Read by {@link ApiKeyGuard}: a route without it
+ * needs a `full` key, so a new route is closed to narrower keys unless marked.
  */
-export const AllowScope = (scope: Exclude<KeyScope, 'full'>) => SetMetadata(MIN_SCOPE, scope);
+export const AllowScope = (...scopes: [NarrowScope, ...NarrowScope[]]) => SetMetadata(ALLOWED_SCOPES, scopes);
 
-export function scopeAllows(keyScope: KeyScope, needed: KeyScope): boolean {
-  return RANK[keyScope] >= RANK[needed];
+/** Whether a key of `keyScope` may call a route open to `allowed` (a `full` key may call every route). */
+export function scopeAllows(keyScope: KeyScope, allowed: readonly KeyScope[]): boolean {
+  return keyScope === 'full' || allowed.includes(keyScope);
 }
 
 /**

@@ -4,7 +4,7 @@ import type { AppConfig } from '@app/config';
 import { JobRepository } from '@app/persistence';
 import { DEFAULT_MOTION_STYLE, hostedProviderStatus, MOTION_PRESETS, MotionCatalog } from '@app/plugins';
 import { animatedArPurpose, APP_CONFIG, JobRoutes, PRICING_POLICY } from '@app/runtime';
-import type { Principal } from '../../http/api-key.guard';
+import { apiKeyIdOf, type Principal } from '../../http/api-key.guard';
 import { JobAdmission } from '../../jobs/job-admission.service';
 import { ANIMATED_AR_LIMITS, parseAnimatedArRequest } from './animated-ar-request';
 
@@ -28,7 +28,7 @@ export class AnimatedArService {
     const before = await this.admission.admit(p.userId);
     // 402 (InsufficientCreditsError, mapped by the error filter) leaves neither job nor charge.
     const created = await this.jobs.createCharged(
-      { kind: 'v2.animated-ar', pipeline: this.routes.pipelineFor('v2.animated-ar'), ownerId: p.userId, input: { ...req.input }, idPrefix: 'v2', withPublicPage: true },
+      { kind: 'v2.animated-ar', pipeline: this.routes.pipelineFor('v2.animated-ar'), ownerId: p.userId, input: { ...req.input }, idPrefix: 'v2', withPublicPage: true, createdByKey: apiKeyIdOf(p) },
       billed ? { userId: p.userId, lines: quote.lines.map((l) => ({ cents: l.cents, purpose: animatedArPurpose(l.item), operation: 'animated-ar' })) } : null,
     );
     await this.admission.enqueue(p.userId, [created.job.id], before);
