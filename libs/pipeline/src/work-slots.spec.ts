@@ -43,6 +43,23 @@ describe('WorkSlots', () => {
     expect(got).toEqual(['small9', 'busy3', 'busy4', 'busy5']);
   });
 
+  it('takes turns between groups holding equally many: the group served longest ago goes first', async () => {
+    const slots = new WorkSlots({ cpu: 1, io: 1 });
+    const got: string[] = [];
+    const releases: ReleaseSlot[] = [await slots.acquire({ kind: 'cpu', group: 'busy', order: 1 })];
+    for (const [group, order] of [['busy', 2], ['busy', 3], ['small', 10], ['small', 11]] as const) {
+      void slots.acquire({ kind: 'cpu', group, order }).then((r) => { got.push(`${group}${order}`); releases.push(r); });
+    }
+    await tick();
+    // Each time the one slot frees, both groups hold none: the one served longest ago goes first (small
+    // was never served, although busy's waiting jobs started earlier), its earliest job among its own.
+    for (let i = 0; i < 4; i++) {
+      releases[i]();
+      await tick();
+    }
+    expect(got).toEqual(['small10', 'busy2', 'small11', 'busy3']);
+  });
+
   it('an aborted wait gives up: a cancel rejects with its reason, a stop with a retryable error, and the slot goes to the next', async () => {
     const slots = new WorkSlots({ cpu: 1, io: 1 });
     const held = await slots.acquire({ kind: 'cpu', group: 'a', order: 1 });

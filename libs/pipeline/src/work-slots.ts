@@ -1,6 +1,9 @@
 import { OperationalError } from './errors';
 import type { StageResource } from './stage.port';
 
+/** Groups whose last turn is remembered before idle ones are forgotten. */
+const MAX_REMEMBERED_GROUPS = 10_000;
+
 /** Hands a held slot back. Calling it twice is harmless. */
 export type ReleaseSlot = () => void;
 
@@ -35,8 +38,9 @@ interface Waiter {
  * CPU-bound stages (decoding, encoding, scene building) take one of `cpu` slots (about one a core);
  * I/O-bound stages (downloads, uploads, waiting for a hosted model) take one of `io` slots, so a
  * download that never answers holds no CPU. When a slot frees up it goes to the waiter whose group holds
- * the fewest slots of that kind, the earliest job among equals: an account with many jobs gets one
- * turn, then another account's waiting job gets the next.
+ * the fewest slots of that kind; among equally served groups, to the one served longest ago (round
+ * robin: an account with many jobs gets one turn, then another account's waiting job gets the next);
+ * within a group, to its earliest job, so started jobs finish before new ones begin.
  *
  * @example
  * ```ts
@@ -49,6 +53,9 @@ export class WorkSlots implements WorkSlotsPort {
   private readonly held: Record<StageResource, Map<string, number>> = { cpu: new Map(), io: new Map() };
   private readonly inUse: Record<StageResource, number> = { cpu: 0, io: 0 };
   private readonly waiting: Record<StageResource, Waiter[]> = { cpu: [], io: [] };
+  /** When each group was last given a slot of each kind (a running count), for the round robin. */
+  private readonly lastServed: Record<StageResource, Map<string, number>> = { cpu: new Map(), io: new Map() };
+  private served = 0;
 
   constructor(private readonly limits: Record<StageResource, number>) {
     for (const kind of ['cpu', 'io'] as const) {
@@ -89,6 +96,8 @@ export class WorkSlots implements WorkSlotsPort {
     const { kind, group } = req;
     this.inUse[kind]++;
     this.held[kind].set(group, (this.held[kind].get(group) ?? 0) + 1);
+    this.lastServed[kind].set(group, ++this.served);
+    if (this.lastServed[kind].size > MAX_REMEMBERED_GROUPS) this.forgetIdle(kind);
     let released = false;
     return () => {
       if (released) return;
@@ -111,11 +120,25 @@ export class WorkSlots implements WorkSlotsPort {
     }
   }
 
-  /** True when `a` should be served before `b`: its group holds fewer slots, or it is the earlier job. */
+  /**
+   * True when `a` should be served before `b`: its group holds fewer slots, else was served longer ago,
+   * else (the same group) it is the earlier job.
+   */
   private before(kind: StageResource, a: SlotRequest, b: SlotRequest): boolean {
     const ha = this.held[kind].get(a.group) ?? 0;
     const hb = this.held[kind].get(b.group) ?? 0;
-    return ha !== hb ? ha < hb : a.order < b.order;
+    if (ha !== hb) return ha < hb;
+    const sa = this.lastServed[kind].get(a.group) ?? 0;
+    const sb = this.lastServed[kind].get(b.group) ?? 0;
+    return sa !== sb ? sa < sb : a.order < b.order;
+  }
+
+  /** Drops the round-robin memory of groups that hold and wait for nothing (they count as never served). */
+  private forgetIdle(kind: StageResource): void {
+    const waitingGroups = new Set(this.waiting[kind].map((w) => w.req.group));
+    for (const group of this.lastServed[kind].keys()) {
+      if (!this.held[kind].has(group) && !waitingGroups.has(group)) this.lastServed[kind].delete(group);
+    }
   }
 }
 
