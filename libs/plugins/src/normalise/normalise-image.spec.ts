@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { UserError } from '@app/pipeline';
-import { quadrantPicture } from '../../../../test/support/pictures';
+import { close, quadrantPicture, QUADRANTS } from '../../../../test/support/pictures';
 import { normaliseImage } from './normalise-image';
 
 const LIMITS = { maxTexturePx: 2048, maxInputPixels: 100_000_000 };
@@ -30,6 +30,22 @@ describe('normaliseImage', () => {
     expect([out.sourceWidth, out.sourceHeight]).toEqual([3000, 1000]);
     const small = await normaliseImage((await quadrantPicture(100, 50)).png, { ...LIMITS, maxTexturePx: 64 });
     expect([small.width, small.height]).toEqual([64, 32]);
+  });
+
+  it('decodes once: the poster is made from the texture\'s pixels and keeps its own pixels for the later stages', async () => {
+    const { png } = await quadrantPicture(3000, 2000);
+    const out = await normaliseImage(png, LIMITS);
+    expect([out.width, out.height, out.poster.width, out.poster.height]).toEqual([2048, 1365, 1024, 683]);
+    const px = out.poster.pixels!;
+    expect([px.width, px.height, px.channels, px.data.length]).toEqual([1024, 683, 3, 1024 * 683 * 3]);
+    const meta = await sharp(out.poster.image).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 1024, 683]);
+    // The kept pixels are the poster's: each quadrant's colour, in the file and in memory.
+    const at = (x: number, y: number) => [...px.data.subarray((y * 1024 + x) * 3, (y * 1024 + x) * 3 + 3)];
+    expect(close(at(100, 100), QUADRANTS.tl)).toBe(true);
+    expect(close(at(900, 600), QUADRANTS.br)).toBe(true);
+    const small = await normaliseImage((await quadrantPicture(300, 200, true)).png, LIMITS);
+    expect(small.poster.pixels).toMatchObject({ width: 300, height: 200, channels: 4 });
   });
 
   it('keeps alpha as PNG and tells 1-bit (mask) from soft (blend) transparency', async () => {

@@ -1,4 +1,4 @@
-import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
+import sharp, { type Metadata, type Sharp } from 'sharp';
 import { UserError } from '@app/pipeline';
 
 export interface NormaliseOptions {
@@ -12,6 +12,14 @@ export interface NormaliseOptions {
   posterPx?: number;
 }
 
+/** Decoded 8-bit sRGB pixels, row by row: RGB, or RGBA when the picture has transparency. */
+export interface RawPixels {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: 3 | 4;
+}
+
 /** A poster for `<img>` tags and embed pages: same format rules as the texture, smaller. */
 export interface Poster {
   image: Buffer;
@@ -19,6 +27,11 @@ export interface Poster {
   ext: 'jpg' | 'png';
   width: number;
   height: number;
+  /**
+   * The pixels `image` was encoded from, while the job that made them runs: the framed poster and the
+   * thumbnails start from them instead of decoding `image` again. Never stored; absent on posters read back.
+   */
+  pixels?: RawPixels;
 }
 
 export interface NormalisedImage {
@@ -62,57 +75,76 @@ export async function normaliseImage(input: Buffer, opts: NormaliseOptions): Pro
   const sourceWidth = rotated ? frameHeight : meta.width;
   const sourceHeight = rotated ? meta.width : frameHeight;
 
-  type Encoded = { data: Buffer; info: OutputInfo };
-  const result = (tex: Encoded, poster: Encoded, alpha: NormalisedImage['alpha']): NormalisedImage => {
-    const png = alpha !== 'opaque';
-    return {
-      texture: tex.data,
-      mime: png ? 'image/png' : 'image/jpeg',
-      ext: png ? 'png' : 'jpg',
-      width: tex.info.width,
-      height: tex.info.height,
-      sourceWidth,
-      sourceHeight,
-      alpha,
-      poster: { image: poster.data, mime: png ? 'image/png' : 'image/jpeg', ext: png ? 'png' : 'jpg', width: poster.info.width, height: poster.info.height },
-    };
-  };
+  const png = (alpha: NormalisedImage['alpha']) => alpha !== 'opaque';
+  const result = (tex: Buffer, size: { width: number; height: number }, poster: Poster, alpha: NormalisedImage['alpha']): NormalisedImage => ({
+    texture: tex,
+    mime: png(alpha) ? 'image/png' : 'image/jpeg',
+    ext: png(alpha) ? 'png' : 'jpg',
+    width: size.width,
+    height: size.height,
+    sourceWidth,
+    sourceHeight,
+    alpha,
+    poster,
+  });
 
   try {
     const posterPx = opts.posterPx ?? 1024;
-    const base = sharp(input, { ...sharpOpts, pages: 1 })
+    // One decode: the picture is decoded and resized to the texture size once, as raw pixels; the texture
+    // and the poster are encoded from those, side by side, and the poster keeps its own pixels for the
+    // framed poster and the thumbnails (measured: bench/catalogue.ts; a second decode of the source for
+    // the poster cost more CPU than the texture's encode overlapping its decode saved).
+    let base = sharp(input, { ...sharpOpts, pages: 1 })
       .rotate()
       .resize({ width: opts.maxTexturePx, height: opts.maxTexturePx, fit: 'inside', withoutEnlargement: true })
       .toColourspace('srgb');
-    const posterOf = (p: Sharp) => p.clone().resize({ width: posterPx, height: posterPx, fit: 'inside', withoutEnlargement: true });
-    // The texture keeps full chroma (it is looked at up close in AR); the poster uses the usual 4:2:0.
-    const jpeg = (p: Sharp, quality: number, chromaSubsampling = '4:4:4') => p.jpeg({ quality, chromaSubsampling }).toBuffer({ resolveWithObject: true });
-
-    // Texture and poster are cloned from one pipeline and encoded in parallel (the bench's floor is one
-    // decode + resize + encode; this keeps us close to it).
-    if (!meta.hasAlpha) {
-      const opaque = base.removeAlpha();
-      const [tex, poster] = await Promise.all([jpeg(opaque.clone(), opts.jpegQuality ?? 90), jpeg(posterOf(opaque), 85, '4:2:0')]);
-      return result(tex, poster, 'opaque');
-    }
-    // With alpha: decode once to raw RGBA, classify the alpha from it, encode texture and poster from memory.
-    const { data, info } = await base.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-    const fromRaw = () => sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } });
-    const alpha = classifyAlpha(data, 4);
-    if (alpha === 'opaque') {
-      // An alpha channel with nothing transparent in it: a JPEG is smaller and renders the same.
-      const [tex, poster] = await Promise.all([jpeg(fromRaw().removeAlpha(), opts.jpegQuality ?? 90), jpeg(posterOf(fromRaw().removeAlpha()), 85, '4:2:0')]);
-      return result(tex, poster, 'opaque');
-    }
-    const [png, poster] = await Promise.all([
-      fromRaw().png({ compressionLevel: 6, adaptiveFiltering: false }).toBuffer({ resolveWithObject: true }),
-      posterOf(fromRaw()).png({ compressionLevel: 6 }).toBuffer({ resolveWithObject: true }),
+    base = meta.hasAlpha ? base.ensureAlpha() : base.removeAlpha();
+    const { data, info } = await base.raw().toBuffer({ resolveWithObject: true });
+    if (info.channels !== 3 && info.channels !== 4) throw new Error(`${info.channels} channels after conversion to sRGB`);
+    const decoded: RawPixels = { data, width: info.width, height: info.height, channels: info.channels };
+    const alpha = decoded.channels === 4 ? classifyAlpha(data, 4) : 'opaque';
+    // An alpha channel with nothing transparent in it: a JPEG is smaller and renders the same.
+    const pixels = alpha === 'opaque' && decoded.channels === 4 ? await dropAlpha(decoded) : decoded;
+    const [texture, poster] = await Promise.all([
+      // The texture keeps full chroma (it is looked at up close in AR).
+      encodePixels(pixels, png(alpha) ? { png: { compressionLevel: 6, adaptiveFiltering: false } } : { jpeg: { quality: opts.jpegQuality ?? 90, chromaSubsampling: '4:4:4' } }),
+      posterFromPixels(pixels, posterPx, png(alpha)),
     ]);
-    return result(png, poster, alpha);
+    return result(texture, pixels, poster, alpha);
   } catch (e) {
     if (e instanceof UserError) throw e;
     throw fail('invalid_image', `the image cannot be decoded (${(e as Error).message})`);
   }
+}
+
+/** A sharp pipeline reading `p`. */
+export const sharpOfPixels = (p: RawPixels): Sharp => sharp(p.data, { raw: { width: p.width, height: p.height, channels: p.channels } });
+
+type Encoding = { jpeg: { quality: number; chromaSubsampling: string } } | { png: { compressionLevel: number; adaptiveFiltering?: boolean } };
+
+function encodePixels(p: RawPixels, enc: Encoding): Promise<Buffer> {
+  const img = sharpOfPixels(p);
+  return ('jpeg' in enc ? img.jpeg(enc.jpeg) : img.png(enc.png)).toBuffer();
+}
+
+async function dropAlpha(p: RawPixels): Promise<RawPixels> {
+  const data = await sharpOfPixels(p).removeAlpha().raw().toBuffer();
+  return { data, width: p.width, height: p.height, channels: 3 };
+}
+
+/**
+ * The poster of a picture from its texture's pixels: at most `posterPx` on the longer side, JPEG (4:2:0,
+ * the usual for `<img>`) or PNG like the texture, with its own pixels kept.
+ */
+export async function posterFromPixels(pixels: RawPixels, posterPx: number, png: boolean): Promise<Poster> {
+  const scale = Math.min(1, posterPx / Math.max(pixels.width, pixels.height));
+  let small = pixels;
+  if (scale < 1) {
+    const { data, info } = await sharpOfPixels(pixels).resize({ width: posterPx, height: posterPx, fit: 'inside' }).raw().toBuffer({ resolveWithObject: true });
+    small = { data, width: info.width, height: info.height, channels: pixels.channels };
+  }
+  const image = await encodePixels(small, png ? { png: { compressionLevel: 6 } } : { jpeg: { quality: 85, chromaSubsampling: '4:2:0' } });
+  return { image, mime: png ? 'image/png' : 'image/jpeg', ext: png ? 'png' : 'jpg', width: small.width, height: small.height, pixels: small };
 }
 
 /** 'opaque' when every alpha is 255, 'mask' when all are 0 or 255, 'blend' otherwise. */

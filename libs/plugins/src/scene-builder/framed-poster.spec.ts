@@ -22,6 +22,20 @@ describe('framedPoster', () => {
     expect(b).toBeGreaterThan(r + 60);
   });
 
+  it('frames the pixels normalise kept, without decoding the poster file again', async () => {
+    const p = await poster(240, 360);
+    const pixels = { data: await sharp(p.image).raw().toBuffer(), width: 240, height: 360, channels: 3 as const };
+    // No readable file: only the pixels can have been used.
+    const out = await framedPoster({ ...p, image: Buffer.from('not a picture'), pixels }, { width_inches: 24, height_inches: 36 }, parsePresentation({ frame: { style: 'thin', width_inches: 1, color: 'black' } }));
+    expect([out.width, out.height]).toEqual([260, 380]);
+    expect(out.pixels).toMatchObject({ width: 260, height: 380, channels: 3 });
+    expect(out.pixels!.data.length).toBe(260 * 380 * 3);
+    const meta = await sharp(out.image).metadata();
+    expect([meta.width, meta.height, meta.format]).toEqual([260, 380, 'jpeg']);
+    const [r, , b] = out.pixels!.data.subarray((190 * 260 + 130) * 3, (190 * 260 + 130) * 3 + 3);
+    expect(b).toBeGreaterThan(r + 60);
+  });
+
   it('keeps the poster of an unframed picture or a canvas wrap', async () => {
     const p = await poster(100, 100);
     expect(await framedPoster(p, { width_inches: 10, height_inches: 10 }, parsePresentation({}))).toBe(p);

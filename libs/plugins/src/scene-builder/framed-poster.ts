@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { Dimensions } from '../dimensions/dimensions';
-import type { Poster } from '../normalise/normalise-image';
+import { type Poster, type RawPixels, sharpOfPixels } from '../normalise/normalise-image';
 import { colorHex, type Presentation } from '../presentation/presentation';
 import { woodGrainTexture } from './wood-texture';
 
@@ -88,12 +88,21 @@ export async function framedPoster(poster: Poster, dims: Dimensions, p: Presenta
   }
   tint(fw, fw, W - fw, fw + shade, 0.65, 0);
   tint(fw, fw + shade, fw + shade, H - fw, 0.65, 0);
-  // The picture.
-  const decoded = sharp(poster.image).toColourspace('srgb');
-  const pic = await (alpha ? decoded.ensureAlpha() : decoded.removeAlpha()).raw().toBuffer();
+  // The picture: its pixels as normalise left them, decoded from the poster only when they are gone.
+  const pic = await posterPixels(poster);
   const row = poster.width * ch;
   for (let y = 0; y < poster.height; y++) pic.copy(out, ((fw + mw + y) * W + fw + mw) * ch, y * row, (y + 1) * row);
-  const img = sharp(out, { raw: { width: W, height: H, channels: ch } });
+  const pixels: RawPixels = { data: out, width: W, height: H, channels: ch };
+  const img = sharpOfPixels(pixels);
   const image = alpha ? await img.png().toBuffer() : await img.jpeg({ quality: 86 }).toBuffer();
-  return { image, mime: poster.mime, ext: poster.ext, width: W, height: H };
+  return { image, mime: poster.mime, ext: poster.ext, width: W, height: H, pixels };
+}
+
+/** The poster's pixels (RGBA for a PNG poster, RGB otherwise): kept ones when they match, else decoded. */
+async function posterPixels(poster: Poster): Promise<Buffer> {
+  const ch = poster.mime === 'image/png' ? 4 : 3;
+  const kept = poster.pixels;
+  if (kept && kept.channels === ch && kept.width === poster.width && kept.height === poster.height) return kept.data;
+  const decoded = sharp(poster.image).toColourspace('srgb');
+  return (ch === 4 ? decoded.ensureAlpha() : decoded.removeAlpha()).raw().toBuffer();
 }

@@ -7,7 +7,7 @@ import { LocalStorageAdapter } from '@app/storage';
 import { fakeStageContext } from '../../../../test/support/stage-context';
 import { quadrantPicture, QUADRANTS, close } from '../../../../test/support/pictures';
 import { STILL_IMAGE_PIPELINE } from '../still-image/still-image.plugin';
-import { renderThumbnail, SHARE_FILE, THUMB_FILES, thumbHeight, thumbKey } from './thumbnail-files';
+import { renderThumbnail, renderThumbnails, SHARE_FILE, THUMB_FILES, thumbHeight, thumbKey } from './thumbnail-files';
 import { SHOWCASE_PICTURE_PIPELINE } from './thumbnails.plugin';
 import { createThumbnailsStage } from './thumbnails.stage';
 
@@ -50,7 +50,50 @@ describe('thumbnail files', () => {
   });
 });
 
+describe('thumbnails from pixels', () => {
+  it('are every file at its size and format from one set of pixels, one resize per width', async () => {
+    const { raw } = await quadrantPicture(400, 600);
+    const bodies = new Map<string, Buffer>();
+    const files = await renderThumbnails({ data: raw, width: 400, height: 600, channels: 3 }, { w: 24, h: 36 }, async (file, body) => {
+      bodies.set(file, body);
+      return file;
+    });
+    expect(files).toEqual(Object.keys(THUMB_FILES));
+    for (const [file, spec] of Object.entries(THUMB_FILES)) {
+      const meta = await sharp(bodies.get(file)!).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual([{ avif: 'heif', webp: 'webp', jpeg: 'jpeg' }[spec.format], spec.width, spec.width * 1.5]);
+      const { data } = await sharp(bodies.get(file)!).extract({ left: 10, top: 10, width: 1, height: 1 }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      expect(close([...data], QUADRANTS.tl)).toBe(true);
+    }
+  });
+
+  it('keep transparency in AVIF and WebP and flatten the sharing JPEG onto white', async () => {
+    const { raw } = await quadrantPicture(200, 200, true); // the left quarter is transparent
+    const bodies = new Map<string, Buffer>();
+    await renderThumbnails({ data: raw, width: 200, height: 200, channels: 4 }, { w: 10, h: 10 }, async (file, body) => void bodies.set(file, body), ['480.webp', '1200.jpg']);
+    expect((await sharp(bodies.get('480.webp')!).metadata()).hasAlpha).toBe(true);
+    const { data } = await sharp(bodies.get('1200.jpg')!).extract({ left: 20, top: 20, width: 1, height: 1 }).raw().toBuffer({ resolveWithObject: true });
+    expect(close([...data], [255, 255, 255])).toBe(true);
+  });
+});
+
 describe('thumbnails stage', () => {
+  it('makes them from the framed poster\'s pixels the scene stage kept, without reading the stored poster', async () => {
+    const { storage, run, warnings } = setup();
+    const { raw } = await quadrantPicture(560, 400);
+    // Nothing stored under the poster's key: a read would fail and leave no thumbnails.
+    const out = await run({
+      scene: { poster: { width: 560, height: 400, pixels: { data: raw, width: 560, height: 400, channels: 3 } } },
+      publish: { files: { poster: { key: 'models/v2_job1/poster.jpg' } }, dimensions: { width_inches: 24, height_inches: 16 }, outer_dimensions: { width_inches: 28, height_inches: 20, depth_inches: 1 } },
+    });
+    expect(warnings).toEqual([]);
+    expect(Object.keys(out.thumbnails).sort()).toEqual(Object.keys(THUMB_FILES).sort());
+    for (const [file, spec] of Object.entries(THUMB_FILES)) {
+      const meta = await sharp(await read(storage, thumbKey('v2_job1', file))).metadata();
+      expect([meta.width, meta.height]).toEqual([spec.width, thumbHeight(spec.width, 28, 20)]);
+    }
+  });
+
   it('makes every thumbnail from the stored poster at the framed outer size, next to the poster', async () => {
     const { storage, run } = setup();
     const poster = (await quadrantPicture(560, 400)).png;
