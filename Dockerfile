@@ -16,6 +16,7 @@ WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
 COPY .swcrc tsconfig.json ./
+COPY scripts ./scripts
 COPY apps ./apps
 COPY libs ./libs
 COPY bench ./bench

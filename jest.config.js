@@ -1,7 +1,8 @@
 /** @type {import('jest').Config} */
-const swc = JSON.parse(require('fs').readFileSync(__dirname + '/.swcrc', 'utf8'));
-delete swc.$schema;
-swc.jsc.baseUrl = __dirname;
+// Path aliases are declared once, in tsconfig.json; scripts/swc-config.js hands them to SWC and to Jest.
+const { swcConfig, jestAliases } = require('./scripts/swc-config');
+
+const swc = swcConfig(__dirname);
 
 module.exports = {
   testEnvironment: 'node',
@@ -12,10 +13,7 @@ module.exports = {
   // property-graph (used by @gltf-transform/core) ships ESM only: see test/support/jest-global-setup.js.
   globalSetup: '<rootDir>/test/support/jest-global-setup.js',
   moduleNameMapper: {
-    '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src',
-    '^@image-ar/plugin-sdk$': '<rootDir>/packages/plugin-sdk/src',
-    '^@image-ar/plugin-sdk/testing$': '<rootDir>/packages/plugin-sdk/src/testing',
-    '^@image-ar/client$': '<rootDir>/packages/client/src',
+    ...jestAliases(),
     '^property-graph$': '<rootDir>/node_modules/.cache/jest-cjs/property-graph.js',
   },
   testTimeout: 60000,

@@ -68,7 +68,11 @@ describe('Dockerfile', () => {
     const runs = dockerfile.filter((i) => i.op === 'RUN').map((i) => i.args).join('\n');
     expect(runs).toMatch(/npm ci\b/);
     expect(runs).toMatch(/npm run build\b/);
-    expect(pkg.scripts.build).toMatch(/^swc /);
+    // The build is SWC with the path aliases of tsconfig.json; the image gets every file it reads.
+    expect(pkg.scripts.build).toBe('node scripts/build.js');
+    expect(readFileSync(join(ROOT, 'scripts/build.js'), 'utf8')).toMatch(/node_modules', '\.bin', 'swc'/);
+    const copied = dockerfile.filter((i) => i.op === 'COPY' && !/--from=/.test(i.args)).flatMap((i) => i.args.split(/\s+/).slice(0, -1));
+    for (const needed of ['.swcrc', 'tsconfig.json', 'scripts', 'apps', 'libs', 'bench']) expect(copied).toContain(needed);
     expect(runs).toMatch(/npm prune --omit=dev/);
     expect(runs).toMatch(/apt-get install[^\n]*\bffmpeg\b/);
     expect(runs).not.toMatch(/chromium/);
