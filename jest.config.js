@@ -4,11 +4,10 @@ const { swcConfig, jestAliases } = require('./scripts/swc-config');
 
 const swc = swcConfig(__dirname);
 
-module.exports = {
+/** What every tier shares: SWC, the aliases, the ESM-only packages' CommonJS copies. */
+const base = {
   testEnvironment: 'node',
   rootDir: __dirname,
-  roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/test'],
-  testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }] },
   // property-graph (used by @gltf-transform/core) ships ESM only: see test/support/jest-global-setup.js.
   globalSetup: '<rootDir>/test/support/jest-global-setup.js',
@@ -16,6 +15,20 @@ module.exports = {
     ...jestAliases(),
     '^property-graph$': '<rootDir>/node_modules/.cache/jest-cjs/property-graph.js',
   },
+};
+
+/**
+ * Three tiers (README "Tests"): `unit` — specs beside the code in libs/, apps/ and packages/ plus the
+ * repository checks in test/*.spec.ts (pure functions, services with faked ports, adapters against the
+ * real Postgres/Redis they wrap); `e2e` — the built apps started as processes with real services;
+ * `browser` — the same in headless Chromium. `npm test` runs all three.
+ */
+module.exports = {
   testTimeout: 60000,
   maxWorkers: 1,
+  projects: [
+    { ...base, displayName: 'unit', roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/packages', '<rootDir>/test'], testMatch: ['**/*.spec.ts'] },
+    { ...base, displayName: 'e2e', roots: ['<rootDir>/test'], testMatch: ['**/*.e2e-spec.ts'], testPathIgnorePatterns: ['\\.browser\\.e2e-spec\\.ts$'] },
+    { ...base, displayName: 'browser', roots: ['<rootDir>/test'], testMatch: ['**/*.browser.e2e-spec.ts'] },
+  ],
 };
