@@ -343,6 +343,41 @@ describe('console in headless Chromium', () => {
     await phonePass(await context.cookies(), (n) => n !== 'invite');
   });
 
+  it('keeps ids in one path segment: no job page for a non-job id, API ids encoded, Cancel only for a running status', async () => {
+    // The review's traversal: this page's Cancel button would have POSTed to /api/v2/keys with the CSRF token.
+    const changes: string[] = [];
+    const onRequest = (r: { method(): string; url(): string }) => void (r.method() !== 'GET' && changes.push(`${r.method()} ${r.url()}`));
+    page.on('request', onRequest);
+    for (const bad of ['v2_..%2F..%2F..%2Fkeys%3F', 'api_..%2F..%2Fv2%2Fkeys', 'v2_ABC', `v2_${'a'.repeat(61)}`, 'cb_api_x_completed']) {
+      const res = await page.goto(`${base}/console/jobs/${bad}`);
+      expect([bad, res!.status()]).toEqual([bad, 404]);
+      expect(await page.locator('[data-action=cancel-job]').count()).toBe(0);
+    }
+    // A showcase id past the integer column: no such showcase, not a server error.
+    expect((await page.goto(`${base}/console/showcases/99999999999`))!.status()).toBe(404);
+
+    // The script: Cancel only for a status it knows to be running, whatever else the answer says.
+    const jobId = 'v2_aaaaaaaaaaaaaaaaaaaaaaaa';
+    let answer: Record<string, unknown> = { job_id: jobId, status: 'surprise', progress: 0, created_at: new Date().toISOString() };
+    await page.route(`${base}/api/v2/jobs/${jobId}`, (r) => r.fulfill({ json: answer }));
+    await page.goto(`${base}/console/jobs/${jobId}`);
+    await hasText(page.locator('[data-testid=job]'), 'surprise');
+    expect(await page.locator('[data-action=cancel-job]').isHidden()).toBe(true);
+    answer = { ...answer, status: 'converting' };
+    await page.reload();
+    await page.locator('[data-action=cancel-job]').waitFor({ state: 'visible', timeout: 10_000 });
+    await page.unrouteAll();
+    // Ids from API answers go into paths encoded: one segment, whatever they hold.
+    const odd = '1/../../../api/v2/keys?';
+    await page.route(`${base}/api/v2/showcases?limit=100`, (r) => r.fulfill({ json: { data: [{ id: odd, object: 'showcase', url: '', embed_url: '', layout_choice: 'grid', description: 'odd', item_count: 0, created_at: new Date().toISOString() }], has_more: false, next_cursor: null } }));
+    await page.goto(`${base}/console/showcases`);
+    await hasSome(page.locator('[data-testid=showcases] a'));
+    expect(await page.locator('[data-testid=showcases] a').first().getAttribute('href')).toBe(`/console/showcases/${encodeURIComponent(odd)}`);
+    await page.unrouteAll();
+    page.off('request', onRequest);
+    expect(changes).toEqual([]);
+  });
+
   it('signs out on the server: the old session cookie is refused; signs in again at /console/login', async () => {
     const cookie = (await context.cookies()).find((c) => c.name === 'console_session')!;
     await page.goto(`${base}/console`);

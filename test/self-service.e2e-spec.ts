@@ -268,6 +268,42 @@ describe('callback deliveries', () => {
   });
 });
 
+describe('crafted input: 400 with the usual error body, never a 500', () => {
+  const b64 = (s: string) => Buffer.from(s).toString('base64url');
+
+  it('refuses cursors and ids past what the database columns hold, naming the parameter', async () => {
+    const u = await newUser();
+    for (const [path, param] of [
+      // A 20-digit creation time (bigint overflow), and one past the timestamps Postgres can add up.
+      [`/api/v2/jobs?cursor=${b64('99999999999999999999.api_x')}`, 'cursor'],
+      [`/api/v2/jobs?cursor=${b64('9223372036854775807.api_x')}`, 'cursor'],
+      // Showcase ids are Postgres integers.
+      [`/api/v2/showcases?cursor=${b64('2147483648')}`, 'cursor'],
+      [`/api/v2/showcases?cursor=${b64('9999999999')}`, 'cursor'],
+      ['/api/v2/usage?before=99999999999999999999', 'before'],
+      ['/api/v2/usage?before=9007199254740993', 'before'],
+      [`/api/admin/users/${u.id}/usage?before=99999999999999999999`, 'before'],
+    ] as const) {
+      const r = await (path.startsWith('/api/admin') ? owner : u.api).req('GET', path);
+      expect([path, r.status, r.body.error?.type, r.body.error?.param]).toEqual([path, 400, 'invalid_request_error', param]);
+    }
+    // The largest values that fit still answer (an empty page).
+    expect((await u.api.req('GET', `/api/v2/showcases?cursor=${b64('2147483647')}`)).status).toBe(200);
+    expect((await u.api.req('GET', '/api/v2/usage?before=9007199254740991')).status).toBe(200);
+  });
+
+  it('treats a console_session cookie that is not URL-encoded text as signed out', async () => {
+    for (const value of ['%E0%A4%A', '%', '%ZZ']) {
+      const cookie = `console_session=${value}`;
+      const api = await fetch(`${owner.base}/api/v2/me`, { headers: { cookie } });
+      expect([value, api.status, ((await api.json()) as any).error.type]).toEqual([value, 401, 'authentication_error']);
+      const page = await fetch(`${owner.base}/console`, { headers: { cookie }, redirect: 'manual' });
+      expect([value, page.status, page.headers.get('location')]).toEqual([value, 303, '/console/login']);
+      expect((await fetch(`${owner.base}/console/login`, { headers: { cookie } })).status).toBe(200);
+    }
+  });
+});
+
 describe('jobs list', () => {
   it('lists the caller\'s jobs newest first, by status and kind, page by page with a cursor', async () => {
     const u = await newUser();

@@ -94,12 +94,15 @@
     return form;
   }
 
-  /** A job or picture still on its way (queued, downloading, converting, uploading). */
-  function active(s) { return s !== 'completed' && s !== 'failed'; }
+  /** A job or picture still on its way: only a status named here (v2 steps, v1 `processing`), never an unknown one. */
+  var ACTIVE = ['queued', 'downloading', 'converting', 'uploading', 'processing'];
+  function active(s) { return ACTIVE.indexOf(s) >= 0; }
+  /** An id as one URL path segment: every id that goes into a path goes through this. */
+  function seg(id) { return encodeURIComponent(String(id)); }
   var STEPS = ['queued', 'downloading', 'converting', 'uploading', 'completed'];
 
   function statusBadge(s) { return h('span', { class: 'badge s-' + s, text: s }); }
-  function jobLink(id) { return h('a', { href: '/console/jobs/' + encodeURIComponent(id), text: id }); }
+  function jobLink(id) { return h('a', { href: '/console/jobs/' + seg(id), text: id }); }
 
   // ---- pages
 
@@ -138,7 +141,7 @@
     }
     function revoke(k) {
       if (!confirm('Revoke the key "' + (k.name || k.prefix) + '"? Programs using it stop working at once.')) return;
-      api('DELETE', '/api/v2/keys/' + encodeURIComponent(k.id) + '?force=true').then(function () { say('Key revoked.'); load(); }, function (e) { say(e.error.message); });
+      api('DELETE', '/api/v2/keys/' + seg(k.id) + '?force=true').then(function () { say('Key revoked.'); load(); }, function (e) { say(e.error.message); });
     }
     onSubmit('create-key', function (form, fd) {
       var name = String(fd.get('name') || '').trim();
@@ -156,20 +159,20 @@
     var box = $('[data-testid=showcases]');
     api('GET', '/api/v2/showcases?limit=100').then(function (list) {
       fill(box, list.data.length ? h('ul', { class: 'grid' }, list.data.map(function (s) {
-        return h('li', { class: 'card' }, [h('h3', {}, [h('a', { href: '/console/showcases/' + s.id, text: 'Showcase ' + s.id })]),
+        return h('li', { class: 'card' }, [h('h3', {}, [h('a', { href: '/console/showcases/' + seg(s.id), text: 'Showcase ' + s.id })]),
           h('p', { text: s.description || 'No description' }), h('p', { class: 'hint', text: s.item_count + ' pictures · ' + s.layout_choice })]);
       })) : empty('No showcases yet. Create one above.'));
     }, failed(box));
     onSubmit('create-showcase', function (form, fd) {
       var data = { layout_choice: fd.get('layout_choice') };
       if (fd.get('description')) data.description = fd.get('description');
-      api('POST', '/api/v2/showcases', data).then(function (s) { location.href = '/console/showcases/' + s.id; }, function (e) { showError(form, e); });
+      api('POST', '/api/v2/showcases', data).then(function (s) { location.href = '/console/showcases/' + seg(s.id); }, function (e) { showError(form, e); });
     });
   };
 
   pages.showcase = function () {
     var id = body.getAttribute('data-id');
-    var base = '/api/v2/showcases/' + id;
+    var base = '/api/v2/showcases/' + seg(id);
     var itemsBox = $('[data-testid=items]');
     var uploads = $('[data-testid=uploads]');
     var form = $('[data-form=branding]');
@@ -217,7 +220,7 @@
 
     function removeItem(it) {
       if (!confirm('Delete picture ' + it.id + '?')) return;
-      api('DELETE', base + '/items/' + it.id).then(function () { say('Picture deleted.'); load(); }, function (e) { say(e.error.message); });
+      api('DELETE', base + '/items/' + seg(it.id)).then(function () { say('Picture deleted.'); load(); }, function (e) { say(e.error.message); });
     }
 
     /** The frame, mat and placement chosen for the next pictures, as an item's presentation fields. */
@@ -297,7 +300,7 @@
 
   pages.job = function () {
     var id = body.getAttribute('data-id');
-    var path = id.indexOf('v2_') === 0 ? '/api/v2/jobs/' + id : '/api/v1/status/' + id;
+    var path = id.indexOf('v2_') === 0 ? '/api/v2/jobs/' + seg(id) : '/api/v1/status/' + seg(id);
     var box = $('[data-testid=job]');
     var cancel = $('[data-action=cancel-job]');
     var retry = $('[data-action=retry-job]');
@@ -315,14 +318,15 @@
         fill($('[data-testid=stage-times]'), j.stages && j.stages.length ? table(['Stage', 'Started', 'Took'], j.stages.map(function (s) {
           return [s.stage, when(s.started_at), s.duration_ms === null ? (active(st) ? 'running' : '—') : s.duration_ms < 1000 ? Math.round(s.duration_ms) + ' ms' : (s.duration_ms / 1000).toFixed(1) + ' s'];
         }), 'Stage times') : empty(active(st) ? 'Waiting for a worker.' : 'No stage ran.'));
+        // Only for a status known to be running: an answer without one never offers a state change.
         cancel.hidden = !active(st);
         retry.hidden = !(st === 'failed' && document.querySelector('nav a[href="/console/admin/users"]'));
         clearTimeout(timer);
         if (active(st)) timer = setTimeout(load, 1500);
       }, failed(box));
     }
-    cancel.addEventListener('click', function () { api('POST', (id.indexOf('v2_') === 0 ? '/api/v2/jobs/' : '/api/v1/jobs/') + id + '/cancel').then(function () { say('Cancel requested.'); load(); }, function (e) { say(e.error.message); }); });
-    retry.addEventListener('click', function () { api('POST', '/api/admin/jobs/' + id + '/retry').then(function () { say('Job queued again.'); load(); }, function (e) { say(e.error.message); }); });
+    cancel.addEventListener('click', function () { api('POST', (id.indexOf('v2_') === 0 ? '/api/v2/jobs/' : '/api/v1/jobs/') + seg(id) + '/cancel').then(function () { say('Cancel requested.'); load(); }, function (e) { say(e.error.message); }); });
+    retry.addEventListener('click', function () { api('POST', '/api/admin/jobs/' + seg(id) + '/retry').then(function () { say('Job queued again.'); load(); }, function (e) { say(e.error.message); }); });
     load();
   };
 
@@ -388,7 +392,7 @@
     aform.addEventListener('change', showPrice);
     function started(r) {
       var id = r.job_id;
-      fill(result, h('p', {}, ['Job ', jobLink(id), ' started. ', h('a', { href: '/console/jobs/' + id, text: 'Follow its progress' })]));
+      fill(result, h('p', {}, ['Job ', jobLink(id), ' started. ', h('a', { href: '/console/jobs/' + seg(id), text: 'Follow its progress' })]));
       say('Conversion started.');
     }
     onSubmit('convert-v1', function (form, fd) {
@@ -429,7 +433,7 @@
           var keys = h('span', { class: 'keys' }, [h('button', { type: 'button', class: 'link', text: 'Show keys', 'aria-label': 'Show keys of ' + u.email, on: { click: function () { showKeys(u, keys); } } })]);
           return [u.email, u.name, credits(u.credits),
             h('span', {}, [amount, h('button', { type: 'button', text: 'Grant', 'aria-label': 'Grant credits to ' + u.email, on: { click: function () {
-              api('POST', '/api/admin/users/' + u.id + '/credits', { amount: Number(amount.value), reason: 'console grant' }).then(function () { say('Granted ' + amount.value + ' credits to ' + u.email + '.'); load(); }, function (e) { say(e.error.message); });
+              api('POST', '/api/admin/users/' + seg(u.id) + '/credits', { amount: Number(amount.value), reason: 'console grant' }).then(function () { say('Granted ' + amount.value + ' credits to ' + u.email + '.'); load(); }, function (e) { say(e.error.message); });
             } } })]),
             keys,
             h('button', { type: 'button', text: 'Invite again', 'aria-label': 'Invite again: ' + u.email, on: { click: function () { invite({ userId: u.id }); } } })];
@@ -438,11 +442,11 @@
     }
     /** A user's live keys, each with a revoke button (DELETE /api/admin/keys/{id}). */
     function showKeys(u, cell) {
-      api('GET', '/api/admin/users/' + u.id + '/keys').then(function (list) {
+      api('GET', '/api/admin/users/' + seg(u.id) + '/keys').then(function (list) {
         fill(cell, list.data.length ? h('ul', { class: 'plain' }, list.data.map(function (k) {
           return h('li', {}, [h('code', { text: k.prefix + '…' }), ' ' + (k.name || '') + ' ', h('button', { type: 'button', class: 'danger', text: 'Revoke', 'aria-label': 'Revoke key ' + k.prefix + ' of ' + u.email, on: { click: function () {
             if (!confirm('Revoke this key of ' + u.email + '? Programs using it stop working at once.')) return;
-            api('DELETE', '/api/admin/keys/' + k.id).then(function () { say('Key revoked.'); showKeys(u, cell); }, function (e) { say(e.error.message); });
+            api('DELETE', '/api/admin/keys/' + seg(k.id)).then(function () { say('Key revoked.'); showKeys(u, cell); }, function (e) { say(e.error.message); });
           } } })]);
         })) : h('span', { class: 'hint', text: 'no keys' }));
       }, function (e) { say(e.error.message); });
@@ -450,7 +454,7 @@
 
     function invite(target) {
       var form = $('[data-form=invite]');
-      var req = target.userId ? api('POST', '/api/admin/users/' + target.userId + '/invite', {}) : api('POST', '/api/admin/invites', { email: target.email });
+      var req = target.userId ? api('POST', '/api/admin/users/' + seg(target.userId) + '/invite', {}) : api('POST', '/api/admin/invites', { email: target.email });
       return req.then(function (r) {
         $('[data-testid=invite-url]').textContent = r.invite_url;
         $('[data-testid=invite-box]').hidden = false;
@@ -468,7 +472,7 @@
         fill(box, list.data.length ? table(['Job', 'Kind', 'User', 'Error', 'When', ''], list.data.map(function (j) {
           var id = j.job_id || j.id;
           return [jobLink(id), j.kind, j.user_id || j.owner_id, j.error ? j.error.message : '', when(j.created_at),
-            h('button', { type: 'button', text: 'Retry', 'aria-label': 'Retry job ' + id, on: { click: function () { api('POST', '/api/admin/jobs/' + id + '/retry').then(function () { say('Job ' + id + ' queued again.'); load(); }, function (e) { say(e.error.message); }); } } })];
+            h('button', { type: 'button', text: 'Retry', 'aria-label': 'Retry job ' + id, on: { click: function () { api('POST', '/api/admin/jobs/' + seg(id) + '/retry').then(function () { say('Job ' + id + ' queued again.'); load(); }, function (e) { say(e.error.message); }); } } })];
         }), 'Failed jobs') : empty('No failed jobs.'));
       }, failed(box));
     }

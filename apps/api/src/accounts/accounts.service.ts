@@ -122,8 +122,10 @@ export class AccountsService {
   async usage(userId: string, query: { limit?: string; before?: string }) {
     const limit = query.limit === undefined ? 50 : Number(query.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw ApiError.invalid('limit', 'limit: a whole number from 1 to 200');
-    const before = query.before === undefined ? undefined : Number(query.before);
-    if (before !== undefined && (!Number.isInteger(before) || before < 1)) throw ApiError.invalid('before', 'before: an entry id');
+    // An entry id (bigserial) as JavaScript holds it exactly: a larger one is no id we handed out (and 20
+    // digits overflow the column: a 400, not a database error).
+    const before = query.before === undefined ? undefined : /^[1-9][0-9]{0,15}$/.test(query.before) ? Number(query.before) : NaN;
+    if (before !== undefined && !Number.isSafeInteger(before)) throw ApiError.invalid('before', 'before: an entry id');
     const entries = await this.accounts.ledger(userId, limit + 1, before);
     const page = entries.slice(0, limit);
     const totals = await this.accounts.totals(userId);

@@ -14,7 +14,8 @@ export class ConsolePagesService {
 
   /** The viewer's showcase (an owner's: the owner key's) with its public URL as a QR code; null otherwise. */
   async showcase(v: Viewer & { userId: string }, id: string): Promise<{ url: string; qrSvg: string } | null> {
-    const n = /^\d{1,15}$/.test(id) ? Number(id) : NaN;
+    // A showcase id is a Postgres integer: anything else is no showcase (404), not a database error.
+    const n = /^[1-9][0-9]{0,9}$/.test(id) && Number(id) <= 2_147_483_647 ? Number(id) : NaN;
     const sc = Number.isNaN(n) ? null : await this.showcases.findForOwner(n, v.role === 'owner' ? SERVICE_USER_ID : v.userId);
     if (!sc) return null;
     const url = this.urls.showcase(sc.public_id);

@@ -28,13 +28,22 @@ export function sameSecret(a: string | undefined, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** Cookie header -> value of one cookie (no dependency: the console sets two cookies only). */
+/**
+ * Cookie header -> value of one cookie (no dependency: the console sets two cookies only). A value that is
+ * not URL-encoded text (`%E0%A4%A`) is no cookie of ours: undefined, so the request is simply signed out.
+ */
 export function readCookie(req: FastifyRequest, name: string): string | undefined {
   const header = req.headers.cookie;
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
+    if (i > 0 && part.slice(0, i).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(i + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
   }
   return undefined;
 }

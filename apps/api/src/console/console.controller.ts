@@ -7,6 +7,8 @@ import { ConsoleSessionService } from './console-session.service';
 import * as pages from './console.pages';
 
 type Form = Record<string, unknown>;
+/** A v1 (`api_…`) or v2 (`v2_…`) job id, the only ids the job page can show. */
+const JOB_ID = /^(?:api|v2)_[a-z2-7]{1,60}$/;
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
 const INVITE_FAILURES = {
@@ -130,8 +132,14 @@ export class ConsoleController {
   }
 
   @Get('jobs/:id')
-  job(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string) {
-    return this.page(req, reply, (v) => pages.jobPage(v, id.slice(0, 80)));
+  async job(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string) {
+    // Only a job id reaches the page (its script puts it into API paths): `..%2F..%2Fkeys` is no job.
+    if (!JOB_ID.test(id)) {
+      const v = await this.viewer(req, reply);
+      if (v) this.html(reply, 404, pages.layout(v, 'not-found', 'Not found', '<p>There is no such job.</p><p><a href="/console/jobs">All jobs</a></p>'));
+      return;
+    }
+    return this.page(req, reply, (v) => pages.jobPage(v, id));
   }
 
   @Get('usage')

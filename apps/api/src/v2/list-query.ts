@@ -16,10 +16,17 @@ export function encodeCursor(parts: readonly string[]): string {
   return Buffer.from(parts.join('.')).toString('base64url');
 }
 
-export function decodeCursor(v: string | undefined, pattern: RegExp): string[] | undefined {
+/** The largest Postgres `integer` (serial ids: showcases, items). */
+export const PG_INT_MAX = 2_147_483_647;
+
+/**
+ * A cursor's parts (the pattern's groups). `fits` checks what the pattern cannot, such as a number's range
+ * against its column: a cursor the database would refuse is a 400 like any other, never a 500.
+ */
+export function decodeCursor(v: string | undefined, pattern: RegExp, fits: (parts: string[]) => boolean = () => true): string[] | undefined {
   if (v === undefined || v === '') return undefined;
   const text = v.length <= 200 && /^[A-Za-z0-9_-]+$/.test(v) ? Buffer.from(v, 'base64url').toString() : '';
-  const m = pattern.exec(text);
-  if (!m) throw ApiError.invalid('cursor', 'cursor: not a cursor from this list (use next_cursor of the previous page)');
-  return m.slice(1);
+  const parts = pattern.exec(text)?.slice(1);
+  if (!parts || !fits(parts)) throw ApiError.invalid('cursor', 'cursor: not a cursor from this list (use next_cursor of the previous page)');
+  return parts;
 }

@@ -15,13 +15,13 @@ import { assertSafeValues } from '../http/request-values';
 import type { PresentationInput } from '../presentation/presentation-request';
 import { storeUpload, type StoredUpload } from './picture-upload';
 import { itemArray, parseItem, parsePictures, parseShowcasePatch, parseShowcaseRequest, type PictureRequest } from './showcase-request';
-import { decodeCursor, encodeCursor, parseLimit } from './list-query';
+import { decodeCursor, encodeCursor, parseLimit, PG_INT_MAX } from './list-query';
 import { itemView, showcaseSummaryView, showcaseView } from './v2-views';
 
 /** A positive integer path id (Postgres `integer`), else NaN so the lookup answers 404. */
 function intId(v: string): number {
   const n = /^[1-9][0-9]{0,9}$/.test(v) ? Number(v) : NaN;
-  return n <= 2_147_483_647 ? n : NaN;
+  return n <= PG_INT_MAX ? n : NaN;
 }
 
 /** v2 Pro Showcases: create, read, add pictures (URLs or uploads). Billing per spec §8. */
@@ -88,7 +88,7 @@ export class ShowcasesService {
   /** The caller's showcases, newest first, cursor-paginated. */
   async list(p: Principal, q: { cursor?: string; limit?: string }) {
     const limit = parseLimit(q.limit, 20, 100);
-    const after = decodeCursor(q.cursor, /^([1-9][0-9]{0,9})$/);
+    const after = decodeCursor(q.cursor, /^([1-9][0-9]{0,9})$/, ([id]) => Number(id) <= PG_INT_MAX);
     const rows = await this.showcases.listForOwner(p.userId, limit + 1, after ? Number(after[0]) : undefined);
     const page = rows.slice(0, limit);
     return {

@@ -67,7 +67,8 @@ export class V2JobsService {
     if (q.status !== undefined && !(JOB_STATES as readonly string[]).includes(q.status)) throw ApiError.invalid('status', `status: one of ${JOB_STATES.join(', ')}`);
     if (q.kind !== undefined && !(q.kind in KINDS)) throw ApiError.invalid('kind', `kind: one of ${PUBLIC_JOB_KINDS.join(', ')}`);
     const limit = parseLimit(q.limit, 20, 100);
-    const after = decodeCursor(q.cursor, /^([0-9]{1,20})\.([a-z0-9_]{1,80})$/);
+    // The creation time in microseconds since 1970: 16 digits reach the year 2286, within what Postgres adds up.
+    const after = decodeCursor(q.cursor, /^([0-9]{1,16})\.([a-z0-9_]{1,80})$/);
     const rows = await this.jobs.listForOwner(ownerId, {
       status: q.status, kinds: q.kind ? [KINDS[q.kind as keyof typeof KINDS]] : undefined, limit: limit + 1,
       after: after ? { createdUs: after[0], id: after[1] } : undefined,
