@@ -110,6 +110,37 @@ describe('accounts, keys and the admin API', () => {
   });
 });
 
+describe('console sign-in limits', () => {
+  /** A form post to the console with its double-submit CSRF token (cookie + field), as a browser sends it. */
+  async function consoleForm(path: string, fields: Record<string, string>): Promise<Response> {
+    // The sign-in page hands out the pre-session token both forms check.
+    const form = await fetch(`${owner.base}/console/login`);
+    const csrf = /console_csrf=([^;]+)/.exec(form.headers.get('set-cookie') ?? '')![1];
+    return fetch(`${owner.base}${path}`, {
+      method: 'POST', redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `console_csrf=${csrf}` },
+      body: new URLSearchParams({ ...fields, _csrf: csrf }).toString(),
+    });
+  }
+
+  it('counts attempts per account whatever form of the email finds it (U+0130 İ lowers to i in the database)', async () => {
+    const password = 'alice has a long passphrase';
+    const invite = await owner.req('POST', '/api/admin/invites', { email: 'alice@example.com' });
+    expect(invite.status).toBe(201);
+    const token = new URL(invite.body.invite_url).searchParams.get('token')!;
+    expect((await consoleForm('/console/invite', { token, password, confirm: password })).status).toBe(303);
+
+    // The account's budget (CONSOLE_LOGIN_PER_ACCOUNT, 10 per 15 minutes) spent on wrong passwords.
+    for (let i = 0; i < 10; i++) expect((await consoleForm('/console/login', { email: 'alice@example.com', password: `guess ${i}` })).status).toBe(401);
+    // Spellings the database finds the same account by get no fresh budget, the right password included.
+    for (const email of ['alİce@example.com', 'ALICE@example.com', ' alice@example.com ']) {
+      const r = await consoleForm('/console/login', { email, password });
+      expect([email, r.status, r.headers.get('set-cookie') ?? '']).toEqual([email, 429, expect.not.stringContaining('console_session=')]);
+      expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+  });
+});
+
 describe('Idempotency-Key', () => {
   it('answers the same key and body with the stored response, a different body with 409', async () => {
     const { api } = await newUser('idem@example.com');

@@ -120,22 +120,33 @@ export class ConsoleSessionService {
   /**
    * Checks email + password under per-account and per-IP limits (counted on every attempt, so a guesser
    * gains nothing from successes in between). Wrong email and wrong password read the same.
+   *
+   * The account's budget is keyed on the user the email finds (the database's `lower()` decides which, and
+   * it folds more than JavaScript's toLowerCase: `alİce` finds alice), so no spelling of an address gets a
+   * fresh one. An email that finds nobody is counted under its own text: there is no account to protect.
    */
   async signIn(email: string, password: string, ip: string): Promise<{ sessionId: string } | { error: 'invalid' } | { error: 'limited'; retryS: number }> {
     const { loginPerAccount, loginPerIp, loginWindowMs } = this.config.console;
-    for (const [bucket, limit] of [[`console-login:ip:${ip}`, loginPerIp], [`console-login:acct:${email.toLowerCase().slice(0, 320)}`, loginPerAccount]] as const) {
-      try {
-        const d = await this.limiter.consume(bucket, limit, loginWindowMs);
-        if (!d.allowed) return { error: 'limited', retryS: Math.max(1, Math.ceil(d.resetMs / 1000)) };
-      } catch (err) {
-        this.logger.warn(`rate limiter unavailable, sign-in attempt allowed: ${(err as Error).message}`);
-      }
-    }
+    const limited = await this.spend(`console-login:ip:${ip}`, loginPerIp, loginWindowMs);
+    if (limited) return limited;
     const user = email ? await this.repo.findUserByEmail(email) : null;
+    const account = await this.spend(user ? `console-login:user:${user.id}` : `console-login:acct:${email.toLowerCase().slice(0, 320)}`, loginPerAccount, loginWindowMs);
+    if (account) return account;
     // Verify against a hash even for an unknown email, so timing does not tell which emails have accounts.
     const ok = await argonVerify(user?.password_hash ?? (await (this.dummyHash ??= argonHash(secret(), ARGON))), password || '-').catch(() => false);
     if (!user?.password_hash || !ok) return { error: 'invalid' };
     return { sessionId: await this.open(user.id) };
+  }
+
+  /** One attempt from the bucket; the refusal when it is spent (a limiter outage lets the attempt through). */
+  private async spend(bucket: string, limit: number, windowMs: number): Promise<{ error: 'limited'; retryS: number } | null> {
+    try {
+      const d = await this.limiter.consume(bucket, limit, windowMs);
+      return d.allowed ? null : { error: 'limited', retryS: Math.max(1, Math.ceil(d.resetMs / 1000)) };
+    } catch (err) {
+      this.logger.warn(`rate limiter unavailable, sign-in attempt allowed: ${(err as Error).message}`);
+      return null;
+    }
   }
 
   async signOut(session: ConsoleSession): Promise<void> {
