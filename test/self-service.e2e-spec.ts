@@ -304,6 +304,32 @@ describe('crafted input: 400 with the usual error body, never a 500', () => {
   });
 });
 
+describe('transport security', () => {
+  it('sends Strict-Transport-Security on every response when PUBLIC_BASE_URL is https, and none over http', async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    // Reached over https through a proxy that ends TLS: the process itself listens on plain http.
+    const tls = spawnApp('api', { PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: 'https://ar.example.com', DATA_DIR: tempDir(), OWNER_API_KEY: OWNER });
+    try {
+      await waitHealthy(base, tls);
+      const requests: [string, RequestInit?][] = [
+        ['/healthz'], ['/api/v2/me'], ['/api/v2/me', { headers: { 'x-api-key': OWNER } }], ['/no/such/route'], ['/console/login'], ['/console'],
+        ['/files/models/v2_aaaaaaaaaaaaaaaaaaaaaaaa/model.glb'], ['/api/v1/widget.js'], ['/docs/openapi.json'], ['/metrics'],
+        ['/api/v1/convert', { method: 'OPTIONS', headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST' } }],
+        ['/api/v1/convert', { method: 'POST', headers: { 'x-api-key': OWNER, 'content-type': 'application/json' }, body: '{' }],
+      ];
+      for (const [path, init] of requests) {
+        const r = await fetch(`${base}${path}`, { redirect: 'manual', ...init });
+        await r.arrayBuffer();
+        expect([init?.method ?? 'GET', path, r.status < 600, r.headers.get('strict-transport-security')]).toEqual([init?.method ?? 'GET', path, true, 'max-age=31536000; includeSubDomains']);
+      }
+    } finally {
+      await tls.kill('SIGKILL');
+    }
+    for (const path of ['/healthz', '/api/v2/me', '/no/such/route']) expect((await fetch(`${owner.base}${path}`)).headers.get('strict-transport-security')).toBeNull();
+  });
+});
+
 describe('jobs list', () => {
   it('lists the caller\'s jobs newest first, by status and kind, page by page with a cursor', async () => {
     const u = await newUser();

@@ -12,6 +12,7 @@ import { HttpErrorFilter } from './http/http-error.filter';
 import { buildOpenApiDocument } from './http/openapi.document';
 import { registerObservability, requestIdFor } from './http/observability';
 import { registerRequestValueChecks } from './http/request-values';
+import { registerTransportSecurity } from './http/transport-security';
 import { registerUnreadBodyClose } from './http/unread-body';
 
 export async function createApiApp(config: AppConfig): Promise<NestFastifyApplication> {
@@ -26,6 +27,7 @@ export async function createApiApp(config: AppConfig): Promise<NestFastifyApplic
     // Rethrow instead of exiting: main() then prints the reason as one plain line, readable in any log format.
     abortOnError: false,
   });
+  registerTransportSecurity(app.getHttpAdapter().getInstance(), config.hsts);
   registerObservability(app.getHttpAdapter().getInstance(), { logger, metrics: app.get(PromMetrics), metricsToken: config.metrics.token });
   // Uploads are streamed part by part (never buffered); the per-file cap errors the stream -> 413.
   await app.register(multipart, {

@@ -47,6 +47,11 @@ export interface AppConfig {
   port: number;
   host: string;
   publicBaseUrl: string;
+  /**
+   * The Strict-Transport-Security value the API sends on every response: set when PUBLIC_BASE_URL is https
+   * (the service is reached over TLS, so browsers should never try plain http), null otherwise.
+   */
+  hsts: string | null;
   dataDir: string;
   databaseUrl?: string;
   redisUrl?: string;

@@ -46,6 +46,9 @@ describe('loadConfig', () => {
     }, ['--role', 'worker']);
     expect(c).toMatchObject({ mode: 'scaled', role: 'worker', port: 8080, host: '127.0.0.1', publicBaseUrl: 'https://ar.example.com', ownerApiKey: 'owner-key-0123456789', ownerApiKeySource: 'env', allowPrivateNetworks: true });
     expect(c.worker.concurrency).toBe(4);
+    // Reached over https: browsers are told to stay on it; over http nothing is sent.
+    expect(c.hsts).toBe('max-age=31536000; includeSubDomains');
+    expect(loadConfig({ DATA_DIR: tmp(), PUBLIC_BASE_URL: 'http://ar.example.com' }).hsts).toBeNull();
     expect(loadConfig({ DATA_DIR: tmp(), WORKER_CONCURRENCY: '1', WORKER_IO_CONCURRENCY: '4', WORKER_MAX_JOBS: '3' }).worker).toMatchObject({ concurrency: 1, ioConcurrency: 4, maxJobs: 3, accountMaxRunningJobs: 2 });
     expect(loadConfig({ DATA_DIR: tmp(), ACCOUNT_MAX_RUNNING_JOBS: '1' }).worker.accountMaxRunningJobs).toBe(1);
     expect(() => loadConfig({ DATA_DIR: tmp(), WORKER_IO_CONCURRENCY: '0' })).toThrow(/WORKER_IO_CONCURRENCY/);

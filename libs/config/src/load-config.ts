@@ -122,6 +122,7 @@ export function loadConfig(
     port: e.PORT,
     host: e.HOST,
     publicBaseUrl,
+    hsts: publicBaseUrl.startsWith('https:') ? 'max-age=31536000; includeSubDomains' : null,
     dataDir,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
