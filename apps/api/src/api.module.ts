@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
-import { CoreModule, WorkerModule } from '@app/runtime';
+import { CoreModule } from '@app/runtime';
+import { WorkerModule } from '@apps/worker';
 import { AccountsService } from './accounts/accounts.service';
 import { AdminController } from './accounts/admin.controller';
 import { AdminUserKeysController, AdminUserKeysService } from './accounts/admin-user-keys.controller';

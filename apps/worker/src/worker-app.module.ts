@@ -1,6 +1,8 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
-import { CoreModule, WorkerMetricsServer, WorkerModule } from '@app/runtime';
+import { CoreModule } from '@app/runtime';
+import { WorkerMetricsServer } from './worker-metrics.server';
+import { WorkerModule } from './worker.module';
 
 @Module({})
 export class WorkerAppModule {

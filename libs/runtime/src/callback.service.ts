@@ -5,8 +5,8 @@ import { callbackJobId, type CallbackPort, type StillImageResult } from '@app/pl
 import type { JobQueuePort } from '@app/queue';
 import type { StoragePort } from '@app/storage';
 import { resolveRoutes } from './job-routes';
-import { PublicUrls } from './public-urls';
-import { v2JobView } from './v2-job-view';
+import { PublicUrls } from '@app/wire';
+import { v2JobView } from '@app/wire';
 
 /** Internal owner of content made with the owner shared key. */
 export const SERVICE_USER_ID = 'service';

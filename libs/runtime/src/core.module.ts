@@ -10,7 +10,7 @@ import { createStorage, type StoragePort } from '@app/storage';
 import { loadPluginModules } from './plugin-loader';
 import { CallbackScheduler, CallbackService } from './callback.service';
 import { JOB_KINDS, JobRoutes } from './job-routes';
-import { PublicUrls } from './public-urls';
+import { PublicUrls } from '@app/wire';
 import { RefundOnFailure } from './refund.listener';
 import { QueueLifecycle } from './queue-lifecycle.service';
 import { PluginLifecycle } from './plugin-lifecycle.service';

@@ -1,4 +1,3 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { AccountRepository } from '@app/persistence';
 import type { JobErrorInfo, JobListener, RunnableJob } from '@app/pipeline';
 
@@ -26,44 +25,8 @@ export class RefundOnFailure implements JobListener {
 }
 
 /** The AI part of an animated AR price (motion + model surcharge), refunded when no motion ran. */
-async function refundSkippedMotion(accounts: AccountRepository, jobId: string): Promise<number> {
+export async function refundSkippedMotion(accounts: AccountRepository, jobId: string): Promise<number> {
   let cents = 0;
   for (const item of ['ai_motion', 'model_surcharge']) cents += (await accounts.refund(jobId, animatedArPurpose(item)))?.amount_cents ?? 0;
   return cents;
-}
-
-/**
- * Catches refunds a crash lost between "job failed" and the listener (at start and every minute).
- */
-@Injectable()
-export class RefundReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('Refunds');
-  private timer?: NodeJS.Timeout;
-
-  constructor(private readonly accounts: AccountRepository) {}
-
-  async reconcile(): Promise<number> {
-    let n = 0;
-    for (const kind of REFUNDED_ON_FAILURE) {
-      for (const jobId of await this.accounts.unrefundedFailures(kind)) {
-        if (await this.accounts.refundJob(jobId)) n++;
-      }
-    }
-    for (const jobId of await this.accounts.unrefundedSkippedMotion()) {
-      if (await refundSkippedMotion(this.accounts, jobId)) n++;
-    }
-    if (n) this.logger.warn(`wrote ${n} refund(s) a lost listener call had not written`);
-    return n;
-  }
-
-  onApplicationBootstrap(): void {
-    const tick = () => void this.reconcile().catch((e: Error) => this.logger.error(`refund sweep failed: ${e.message}`));
-    tick();
-    this.timer = setInterval(tick, 60_000);
-    this.timer.unref();
-  }
-
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
-  }
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { toString as qrToString } from 'qrcode';
 import { ShowcaseRepository } from '@app/persistence';
-import { PublicUrls, SERVICE_USER_ID } from '@app/runtime';
+import { SERVICE_USER_ID } from '@app/runtime';
+import { PublicUrls } from '@app/wire';
 import type { Viewer } from './console.pages';
 
 /** What the server-rendered pages need besides the public API: ownership checks and the QR code. */

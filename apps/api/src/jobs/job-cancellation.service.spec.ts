@@ -1,6 +1,6 @@
 import type { JobEntity, JobRepository } from '@app/persistence';
 import { createContainer, JOB_LISTENER, type JobListener } from '@app/pipeline';
-import type { JobWorkerService } from '@app/runtime';
+import type { JobWorkerService } from '@apps/worker';
 import { ApiError } from '../http/api-error';
 import { JobCancellation } from './job-cancellation.service';
 

@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { JobRepository, type JobEntity } from '@app/persistence';
 import { isFinal, JOB_LISTENER, JobCancelledError, type JobListener, type MetricsPort, notifyListeners, resolveMetrics, toJobError } from '@app/pipeline';
-import { JobWorkerService, PIPELINE_CONTAINER } from '@app/runtime';
+import { PIPELINE_CONTAINER } from '@app/runtime';
+import { JobWorkerService } from '@apps/worker';
 import type { DependencyContainer } from 'tsyringe';
 import { ApiError } from '../http/api-error';
 

@@ -1,6 +1,6 @@
 import type { ShowcaseItemRow, ShowcaseRow } from '@app/persistence';
 import type { StillImageResult } from '@app/plugins';
-import { pictureResult, progressView, type PublicUrls } from '@app/runtime';
+import { pictureResult, progressView, type PublicUrls } from '@app/wire';
 import type { StoragePort } from '@app/storage';
 
 export function itemView(i: ShowcaseItemRow, urls: PublicUrls, storage: StoragePort) {

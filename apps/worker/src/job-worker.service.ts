@@ -4,10 +4,7 @@ import { isDatabaseUnavailable, JobRepository } from '@app/persistence';
 import { JOB_LISTENER, type JobListener, PipelineRegistry, PipelineRunner, WorkSlots } from '@app/pipeline';
 import type { JobQueuePort } from '@app/queue';
 import type { DependencyContainer } from 'tsyringe';
-import { runInLogScope } from './log-scope';
-import { PromMetrics } from './prom-metrics.adapter';
-import { createStageLogger } from './stage-logger.adapter';
-import { APP_CONFIG, JOB_QUEUE, PIPELINE_CONTAINER, PIPELINE_REGISTRY } from './tokens';
+import { APP_CONFIG, createStageLogger, JOB_QUEUE, PIPELINE_CONTAINER, PIPELINE_REGISTRY, PromMetrics, runInLogScope } from '@app/runtime';
 
 const DB_POLL_MS = 1000;
 

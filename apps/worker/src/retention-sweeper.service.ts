@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
-import { JobDeletion } from './job-deletion.service';
-import { APP_CONFIG } from './tokens';
+import { APP_CONFIG, JobDeletion } from '@app/runtime';
 
 /**
  * RETENTION_DAYS: every RETENTION_SWEEP_INTERVAL_S the worker deletes finished jobs older than that (files,
