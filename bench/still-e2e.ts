@@ -131,7 +131,7 @@ async function main(): Promise<void> {
       runs: RUNS,
       embedded,
       scaled,
-      targets: { ratio_max: 1.4 },
+      targets: { ratio_max: 1.5 },
     };
     console.log(`still end to end: embedded ${embedded.e2e_p50_ms} ms = ${embedded.ratio}x the floor (${embedded.floor_p50_ms} ms); scaled ${scaled.e2e_p50_ms} ms = ${scaled.ratio}x (${scaled.floor_p50_ms} ms)`);
     console.log(`breakdown embedded ${JSON.stringify(embedded.breakdown_p50_ms)}; scaled ${JSON.stringify(scaled.breakdown_p50_ms)}`);

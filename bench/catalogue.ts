@@ -1,0 +1,244 @@
+/**
+ * Catalogue throughput (`npm run bench`, or `node dist/bench/catalogue.js [pictures] [embedded|scaled]`).
+ *
+ * One showcase (thin frame) gets `pictures` (default 200) 12-megapixel JPEGs, served by URL from this
+ * process, in requests of 20 (the API's cap per request), through a per-user key: in embedded mode (one
+ * process, PGlite, in-process queue) and scaled mode (`--role api` + a worker, Postgres + Redis/Bull), both
+ * at the default WORKER_CONCURRENCY (2). Timed from the first POST to the last completion (the jobs'
+ * `finished_at`, same clock), with the first completion, the median stage times (the jobs' own timings),
+ * the peak RSS of each service process (VmHWM) and their CPU time. In the same run, with the same
+ * concurrency and pictures: the same-output floor (plain sharp decoding each picture once and encoding the
+ * texture and the seven thumbnails) before each mode, and the texture-only floor once.
+ * Results: bench/results/catalogue.json.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { callJson, createDatabase, median, round, sleep, spawnEntry, waitHealthy } from './bench-service';
+import { cataloguePictures, DISTINCT, runPool, sameOutputFloor, textureFloor } from './catalogue-inputs';
+
+const OWNER = 'owner-key-for-the-catalogue-bench';
+const REDIS_URL = 'redis://127.0.0.1:6379/9';
+const PICTURES = Number(process.argv[2] ?? 200);
+const MODES = (process.argv[3] ? [process.argv[3]] : ['embedded', 'scaled']) as ('embedded' | 'scaled')[];
+/** The worker's default WORKER_CONCURRENCY; the floors run with the same. */
+const CONCURRENCY = 2;
+const PER_REQUEST = 20;
+const TICK_MS = 10; // /proc CPU times are in clock ticks of 10 ms (USER_HZ 100)
+
+/** Peak resident set (VmHWM) of a process, MB. */
+function peakRssMb(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? round(Number(m[1]) / 1024, 0) : NaN;
+}
+
+/** User + system CPU time of a process so far, ms. */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) * TICK_MS; // utime, stime (fields 14 and 15)
+}
+
+/** CPU time of a process's threads by name (main thread: 'main'), ms. */
+function cpuByThread(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = Number(tid) === pid ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/[-_ ]?\d+$/, '');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) * TICK_MS);
+    } catch {
+      /* the thread ended meanwhile */
+    }
+  }
+  return out;
+}
+
+interface Service {
+  base: string;
+  key: string;
+  procs: Record<string, ChildProcess>;
+}
+
+async function startService(mode: 'embedded' | 'scaled', dataDir: string, dbUrl: string): Promise<Service> {
+  const port = 43000 + Math.floor(Math.random() * 2000);
+  const base = `http://127.0.0.1:${port}`;
+  const common = { ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT_PER_KEY: '1000000', PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, OWNER_API_KEY: OWNER };
+  const procs: Record<string, ChildProcess> = {};
+  if (mode === 'embedded') {
+    procs.api = spawnEntry('api', { ...common, DATA_DIR: join(dataDir, 'embedded') });
+    await waitHealthy(base, procs.api);
+  } else {
+    const shared = { ...common, DATABASE_URL: dbUrl, REDIS_URL, DATA_DIR: join(dataDir, 'scaled') };
+    procs.api = spawnEntry('api', shared, ['--role', 'api']);
+    await waitHealthy(base, procs.api);
+    const metricsPort = 46000 + Math.floor(Math.random() * 1000);
+    procs.worker = spawnEntry('worker', { ...shared, METRICS_PORT: String(metricsPort) });
+    await waitHealthy(`http://127.0.0.1:${metricsPort}`, procs.worker, '/metrics');
+  }
+  const user = await callJson(base, 'POST', '/api/admin/users', OWNER, { email: `catalogue-${Date.now()}@example.com`, credits: 5000, showcase_slots: 3 });
+  const { key } = await callJson(base, 'POST', `/api/admin/users/${user.id}/keys`, OWNER, {});
+  return { base, key, procs };
+}
+
+/** Adds `urls` to a new thin-framed showcase, 20 per request; waits until every picture is final. */
+async function importCatalogue(s: Service, urls: string[]) {
+  const t0 = Date.now();
+  const created = await callJson(s.base, 'POST', '/api/v2/showcases', s.key, { frame: 'thin', image_urls: urls.slice(0, PER_REQUEST) });
+  const id = created.id ?? created.showcase?.id;
+  for (let i = PER_REQUEST; i < urls.length; i += PER_REQUEST) {
+    await callJson(s.base, 'POST', `/api/v2/showcases/${id}/items`, s.key, { image_urls: urls.slice(i, i + PER_REQUEST) });
+  }
+  const posted = Date.now() - t0;
+  let items: any[] = [];
+  for (;;) {
+    items = (await callJson(s.base, 'GET', `/api/v2/showcases/${id}`, s.key)).items;
+    if (items.length === urls.length && items.every((i) => i.status === 'completed' || i.status === 'failed')) break;
+    // The times come from the jobs' rows, so polling slowly costs nothing but leaves the CPU to the service.
+    await sleep(2000);
+  }
+  const failed = items.filter((i) => i.status === 'failed');
+  if (failed.length) throw new Error(`${failed.length} pictures failed, e.g. ${JSON.stringify(failed[0].error)}`);
+  const jobs = await Promise.all(items.map((i) => callJson(s.base, 'GET', `/api/v2/jobs/${i.job_id}`, s.key)));
+  return { t0, posted, jobs };
+}
+
+async function measureMode(mode: 'embedded' | 'scaled', pictureUrl: (i: number) => string, dataDir: string, dbUrl: string) {
+  const s = await startService(mode, dataDir, dbUrl);
+  try {
+    // Warm-up: one picture in a showcase of its own (first-run code paths, codecs, pools).
+    await importCatalogue(s, [pictureUrl(DISTINCT + PICTURES)]);
+    await sleep(500);
+    const pids = Object.fromEntries(Object.entries(s.procs).map(([name, p]) => [name, p.pid!]));
+    const cpu0 = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
+    const threads0 = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuByThread(pid)]));
+    const { t0, posted, jobs } = await importCatalogue(s, Array.from({ length: PICTURES }, (_, i) => pictureUrl(i)));
+    const finished = jobs.map((j) => Date.parse(j.finished_at) - t0).sort((a, b) => a - b);
+    const totalMs = finished[finished.length - 1];
+    const cpu = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid) - cpu0[name]]));
+    const cpuTotal = Object.values(cpu).reduce((a, b) => a + b, 0);
+    // Which threads the CPU went to: main (JavaScript; PGlite in embedded mode), libuv's pool (sharp's calls,
+    // file writes, hashing), libvips' workers, V8's helpers (GC).
+    const byThread = Object.fromEntries(Object.entries(pids).map(([name, pid]) => {
+      const now = cpuByThread(pid);
+      const d = [...now].map(([t, ms]) => [t, round((ms - (threads0[name].get(t) ?? 0)) / PICTURES)] as const).filter(([, v]) => v >= 1).sort((a, b) => b[1] - a[1]);
+      // Threads that ended meanwhile show only in the process's total.
+      const ended = round((cpuMs(pid) - cpu0[name]) / PICTURES - d.reduce((a, [, v]) => a + v, 0));
+      return [name, Object.fromEntries([...d, ['other threads (ended or small)', ended]])];
+    }));
+    const stageNames = [...new Set(jobs.flatMap((j) => j.stages.map((st: { stage: string }) => st.stage)))] as string[];
+    const stages = Object.fromEntries(stageNames.map((n) => [n, round(median(jobs.map((j) => j.stages.find((st: { stage: string }) => st.stage === n)?.duration_ms ?? 0)))]));
+    const running = jobs.map((j) => Date.parse(j.finished_at) - Date.parse(j.started_at));
+    // Where the first picture's time went: queued until a slot, then each stage (ms from the first POST).
+    const first = jobs.reduce((a, b) => (Date.parse(a.finished_at) <= Date.parse(b.finished_at) ? a : b));
+    const at = (iso: string) => Date.parse(iso) - t0;
+    const firstTimeline = {
+      created: at(first.created_at),
+      started: at(first.started_at),
+      stages: Object.fromEntries(first.stages.map((st: { stage: string; started_at: string; duration_ms: number }) => [st.stage, { at: at(st.started_at), ms: round(st.duration_ms) }])),
+      finished: at(first.finished_at),
+    };
+    const rss = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, peakRssMb(pid)]));
+    return {
+      pictures: PICTURES,
+      total_s: round(totalMs / 1000, 2),
+      pictures_per_s: round(PICTURES / (totalMs / 1000), 2),
+      ms_per_picture: round(totalMs / PICTURES),
+      first_picture_ms: finished[0],
+      first_picture_timeline_ms: firstTimeline,
+      posting_ms: posted,
+      job_running_p50_ms: median(running),
+      stages_p50_ms: stages,
+      cpu_ms_per_picture: Object.fromEntries([...Object.entries(cpu).map(([k, v]) => [k, round(v / PICTURES)]), ['total', round(cpuTotal / PICTURES)]]),
+      cpu_ms_per_picture_by_thread: byThread,
+      peak_rss_mb: { ...rss, total: Object.values(rss).reduce((a, b) => a + b, 0) },
+    };
+  } finally {
+    for (const p of Object.values(s.procs)) if (p.exitCode === null) p.kill('SIGKILL');
+  }
+}
+
+async function main(): Promise<void> {
+  sharp.cache(false);
+  const pictures = await cataloguePictures();
+  const media = createServer((req, res) => {
+    const i = Number(/\/p\/(\d+)\.jpg$/.exec(req.url ?? '')?.[1] ?? NaN);
+    if (!Number.isInteger(i)) return void res.writeHead(404).end();
+    const body = pictures[i % DISTINCT];
+    res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': body.length });
+    res.end(body);
+  });
+  await new Promise<void>((r) => media.listen(0, '127.0.0.1', r));
+  const mediaBase = `http://127.0.0.1:${(media.address() as { port: number }).port}`;
+  const pictureUrl = (i: number) => `${mediaBase}/p/${i}.jpg`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'ar-bench-catalogue-'));
+  const db = await createDatabase('ar_bench_catalogue');
+  const floorOf = async (work: (b: Buffer) => Promise<unknown>) => {
+    const cpu0 = process.cpuUsage();
+    const ms = await runPool(pictures, PICTURES, CONCURRENCY, work);
+    const cpu = process.cpuUsage(cpu0);
+    return { ms_per_picture: round(ms / PICTURES), cpu_ms_per_picture: round((cpu.user + cpu.system) / 1000 / PICTURES), pictures_per_s: round(PICTURES / (ms / 1000), 2) };
+  };
+  try {
+    await runPool(pictures, CONCURRENCY * 2, CONCURRENCY, sameOutputFloor); // warm-up
+    const texture = await floorOf(textureFloor);
+    console.log(`texture-only floor: ${texture.ms_per_picture} ms a picture`);
+    // The same-output floor runs before and after each mode, and the mode is held against the mean of the
+    // two: on a shared machine the load drifts over minutes, and one floor on one side would take the drift.
+    const floors = [await floorOf(sameOutputFloor)];
+    console.log(`same-output floor: ${floors[0].ms_per_picture} ms a picture`);
+    const modes: Record<string, unknown> = {};
+    for (const mode of MODES) {
+      const r = await measureMode(mode, pictureUrl, dataDir, db.url);
+      const after = await floorOf(sameOutputFloor);
+      console.log(`same-output floor: ${after.ms_per_picture} ms a picture`);
+      const before = floors[floors.length - 1];
+      floors.push(after);
+      const floorMs = round((before.ms_per_picture + after.ms_per_picture) / 2);
+      const floorCpu = (before.cpu_ms_per_picture + after.cpu_ms_per_picture) / 2;
+      const ratio = round(r.ms_per_picture / floorMs, 2);
+      modes[mode] = {
+        ...r,
+        same_output_floor: { ms_per_picture: floorMs, before, after },
+        ratio_to_same_output_floor: ratio,
+        cpu_ratio_to_same_output_floor: round(r.cpu_ms_per_picture.total / floorCpu, 2),
+        ratio_to_texture_floor: round(r.ms_per_picture / texture.ms_per_picture, 2),
+      };
+      console.log(`${mode}: ${PICTURES} pictures in ${r.total_s} s = ${r.pictures_per_s}/s, ${r.ms_per_picture} ms a picture = ${ratio}x the same-output floor ` +
+        `(${floorMs} ms; CPU ${round(r.cpu_ms_per_picture.total / floorCpu, 2)}x), ${round(r.ms_per_picture / texture.ms_per_picture, 2)}x the texture floor; first picture ${r.first_picture_ms} ms; ` +
+        `peak RSS ${JSON.stringify(r.peak_rss_mb)} MB; CPU ${JSON.stringify(r.cpu_ms_per_picture)} ms a picture; stages ${JSON.stringify(r.stages_p50_ms)}`);
+    }
+    const report = {
+      date: new Date().toISOString(),
+      node: process.version,
+      sharp: sharp.versions.sharp,
+      vips: sharp.versions.vips,
+      cpus: (await import('node:os')).cpus().length,
+      input: { pictures: PICTURES, distinct: DISTINCT, size: '4000x3000 (every fourth 3000x4000) JPEG q90 4:2:0', mean_bytes: Math.round(pictures.reduce((a, b) => a + b.length, 0) / pictures.length), served: 'HTTP from the bench process, by URL, 20 per request' },
+      showcase: { frame: 'thin' },
+      concurrency: CONCURRENCY,
+      timing: 'first POST to the last job finished_at (server clock = bench clock); floors: same pictures, same concurrency, in the bench process; the same-output floor before and after each mode, averaged',
+      texture_floor: texture,
+      ...modes,
+      targets: { ratio_to_same_output_floor_max: 1.3, first_picture_ms_max: 1000 },
+    };
+    const out = join(__dirname, '../../bench/results');
+    mkdirSync(out, { recursive: true });
+    const file = MODES.length === 2 && PICTURES === 200 ? 'catalogue.json' : `catalogue-${MODES.join('-')}-${PICTURES}.tmp`;
+    writeFileSync(join(out, file), JSON.stringify(report, null, 2) + '\n');
+    console.log(`written to bench/results/${file}`);
+  } finally {
+    media.close();
+    await db.drop().catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
