@@ -13,7 +13,7 @@ module.exports = tseslint.config(
   },
   {
     // The config loaders (service, admin CLI) are the only places that read the environment; tests and bench set up processes.
-    files: ['libs/config/src/load-config.ts', 'libs/config/src/cli-config.ts', '**/*.spec.ts', '**/*.e2e-spec.ts', 'test/**', 'bench/**'],
+    files: ['libs/config/src/load-config.ts', 'libs/config/src/cli-config.ts', '**/*.spec.ts', '**/*.e2e-spec.ts', 'test/**', 'bench/**', 'libs/testing/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

@@ -5,9 +5,8 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { verifyWebhook } from '@app/plugins';
 import { Api, type AppProcess, freePort, ROOT, spawnApp, tempDir, waitFor, waitHealthy, writeConfigFile } from './support/app-process';
-import { launchChromium } from './support/browser';
+import { launchChromium, readGlb, readUsdz, tinyusdzParse, validateGlb } from '@app/testing';
 import { startMediaServer } from './support/media-server';
-import { readGlb, readUsdz, tinyusdzParse, validateGlb } from './support/model-readers';
 import { testCertificate } from './support/tls';
 
 const OWNER = 'owner-key-for-animated-ar-e2e-tests';

@@ -6,7 +6,7 @@ import { outerDimensions, parsePresentation } from '../libs/plugins/src/presenta
 import { pictureScene } from '../libs/plugins/src/scene-builder/picture-model';
 import { writeSceneUsdz } from '../libs/plugins/src/usdz-writer/write-scene-usdz';
 import type { PictureLayer } from '../libs/scene/src';
-import { glbBounds, readGlb, validateGlb } from './support/model-readers';
+import { glbBounds, readGlb, validateGlb } from '@app/testing';
 import { type OpenUsd, openUsd, type UsdBounds, usdAttribute } from './support/openusd';
 
 // Every wall-ready variant the writers make, loaded in OpenUSD itself (three-usdz-loader's WebAssembly

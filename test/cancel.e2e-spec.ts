@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { Api, type AppProcess, createTestDatabase, freePort, REDIS_URL, ROOT, sleep, spawnApp, tempDir, waitFor, waitHealthy, writeConfigFile } from './support/app-process';
-import { startFakeProviders } from './support/fake-providers';
+import { startFakeProviders } from '@app/testing';
 import { startMediaServer } from './support/media-server';
 import { testCertificate } from './support/tls';
 

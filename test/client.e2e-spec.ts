@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { ImageArClient, ImageArError, JobFailedError, verifyWebhook, WebhookVerificationError, type V1Callback } from '@image-ar/client';
 import { Api, type AppProcess, freePort, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
 import { startMediaServer } from './support/media-server';
-import { quadrantPicture } from './support/pictures';
+import { quadrantPicture } from '@app/testing';
 import { contractFor } from './support/openapi-contract';
 
 /** packages/client against the running service: no mocks. Its answers go through the suites' OpenAPI contract check too. */

@@ -6,8 +6,7 @@ import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { parseArgs, runAdminCli } from '../apps/cli/src/admin-cli';
 import { Api, type AppProcess, freePort, ROOT, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
-import { launchChromium } from './support/browser';
-import { quadrantPicture } from './support/pictures';
+import { launchChromium, quadrantPicture } from '@app/testing';
 
 const OWNER = 'owner-key-for-console-browser-e2e';
 const ARTIFACTS = join(ROOT, 'test-artifacts/screenshots');

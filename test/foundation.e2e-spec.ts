@@ -2,7 +2,7 @@ import { chmodSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Api, type AppProcess, createTestDatabase, freePort, REDIS_URL, ROOT, spawnApp, tempDir, waitFor, waitHealthy, writeConfigFile } from './support/app-process';
 import { startMediaServer } from './support/media-server';
-import { quadrantPicture } from './support/pictures';
+import { quadrantPicture } from '@app/testing';
 
 const TRIVIAL = join(ROOT, 'test/fixtures/plugins/trivial.plugin.js');
 const OWNER = 'owner-key-for-e2e-0123456789';

@@ -1,7 +1,6 @@
 import { Api, type AppProcess, freePort, spawnApp, tempDir, waitFor, waitHealthy, writeConfigFile } from './support/app-process';
-import { type FakeProviderId, type FakeProviders, startFakeProviders } from './support/fake-providers';
+import { type FakeProviderId, type FakeProviders, startFakeProviders, validateGlb } from '@app/testing';
 import { startMediaServer } from './support/media-server';
-import { validateGlb } from './support/model-readers';
 import { testCertificate } from './support/tls';
 
 /**

@@ -5,7 +5,7 @@ import { writeFlipbookUsdz } from '../libs/plugins/src/flipbook/write-flipbook-u
 import { writeStoredZip } from '../libs/plugins/src/usdz-writer/stored-zip';
 import { writeCardUsdz } from '../libs/plugins/src/usdz-writer/write-card-usdz';
 import { type OpenUsd, openUsd, type UsdBounds, type UsdReport, usdAttribute, usdPrimBody } from './support/openusd';
-import { quadrantPicture } from './support/pictures';
+import { quadrantPicture } from '@app/testing';
 
 // OpenUSD itself (the WebAssembly build in three-usdz-loader, in headless Chromium) reads our real writer
 // output: an independent check next to our own parser and tinyusdz (DESIGN §5). The checks hold whichever

@@ -1,9 +1,8 @@
 import { join } from 'node:path';
 import { Api, type AppProcess, freePort, ROOT, spawnApp, tempDir, waitFor, waitHealthy, writeConfigFile } from './support/app-process';
 import { startMediaServer } from './support/media-server';
-import { validateGlb } from './support/model-readers';
+import { validateGlb, startWebDav } from '@app/testing';
 import { testCertificate } from './support/tls';
-import { startWebDav } from './support/webdav-server';
 
 /**
  * The plugin SDK: the three example packages under examples/ (a motion model, a storage backend, a

@@ -4,7 +4,7 @@ import { Client } from 'pg';
 import sharp from 'sharp';
 import { Api, type AppProcess, createTestDatabase, freePort, REDIS_URL, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
 import { startMediaServer } from './support/media-server';
-import { quadrantPicture } from './support/pictures';
+import { quadrantPicture } from '@app/testing';
 import { testCertificate } from './support/tls';
 
 /**

@@ -4,8 +4,7 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { parseArgs, runAdminCli } from '../apps/cli/src/admin-cli';
 import { Api, type AppProcess, freePort, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
 import { startMediaServer } from './support/media-server';
-import { quadrantPicture } from './support/pictures';
-import { startS3, S3_TEST_CREDENTIALS } from './support/s3-server';
+import { quadrantPicture, startS3, S3_TEST_CREDENTIALS } from '@app/testing';
 
 const OWNER = 'owner-key-for-retention-e2e-tests';
 let media: Awaited<ReturnType<typeof startMediaServer>>;

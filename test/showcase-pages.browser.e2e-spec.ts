@@ -4,9 +4,8 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { Api, type AppProcess, freePort, ROOT, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
-import { launchChromium, USER_AGENTS } from './support/browser';
+import { launchChromium, USER_AGENTS, quadrantPicture } from '@app/testing';
 import { startMediaServer } from './support/media-server';
-import { quadrantPicture } from './support/pictures';
 import { rawGet } from './support/raw-get';
 
 /**

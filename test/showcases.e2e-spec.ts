@@ -5,9 +5,8 @@ import sharp from 'sharp';
 import type { Browser } from 'playwright-core';
 import { JOB_STATES } from '@app/pipeline';
 import { Api, type AppProcess, freePort, ROOT, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
-import { launchChromium, USER_AGENTS } from './support/browser';
+import { launchChromium, USER_AGENTS, quadrantPicture } from '@app/testing';
 import { startMediaServer } from './support/media-server';
-import { quadrantPicture } from './support/pictures';
 
 const OWNER = 'owner-key-for-showcases-e2e-tests';
 const ARTIFACTS = join(ROOT, 'test-artifacts/screenshots');

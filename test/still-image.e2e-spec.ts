@@ -1,8 +1,7 @@
 import sharp from 'sharp';
 import { Api, type AppProcess, freePort, spawnApp, tempDir, waitHealthy } from './support/app-process';
 import { startMediaServer } from './support/media-server';
-import { readUsdz, tinyusdzParse, validateGlb, zipLocalEntries } from './support/model-readers';
-import { startS3, S3_TEST_CREDENTIALS } from './support/s3-server';
+import { readUsdz, tinyusdzParse, validateGlb, zipLocalEntries, startS3, S3_TEST_CREDENTIALS } from '@app/testing';
 
 const OWNER = 'owner-key-for-still-image-e2e';
 const apps: AppProcess[] = [];

@@ -3,9 +3,8 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { Api, type AppProcess, freePort, ROOT, spawnApp, tempDir, waitHealthy } from './support/app-process';
-import { launchChromium } from './support/browser';
+import { launchChromium, readGlb, validateGlb } from '@app/testing';
 import { startMediaServer } from './support/media-server';
-import { readGlb, validateGlb } from './support/model-readers';
 import { type OpenUsd, openUsd, usdAttribute } from './support/openusd';
 
 // Framed wall pictures through the running service, as a visitor gets them: the files the service

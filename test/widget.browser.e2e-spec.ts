@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { Api, type AppProcess, freePort, ROOT, spawnApp, tempDir, waitHealthy } from './support/app-process';
-import { launchChromium, USER_AGENTS } from './support/browser';
+import { launchChromium, USER_AGENTS } from '@app/testing';
 import { startMediaServer } from './support/media-server';
 
 const OWNER = 'owner-key-for-browser-e2e-tests';

@@ -1,14 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { Client } from 'pg';
+import { join } from 'node:path';
 import { contractFor } from './openapi-contract';
 
-export const ROOT = resolve(__dirname, '../..');
-export const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+import { ROOT } from '@app/testing';
+
+export { createTestDatabase, PG_URL, REDIS_URL, ROOT, tempDir } from '@app/testing';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -23,29 +21,6 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export function tempDir(prefix = 'ar-e2e-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
-
-/** A throwaway Postgres database for one test file. */
-export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `ar_e2e_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-  const admin = new Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
 
 export function writeConfigFile(dir: string, config: unknown): string {
   const file = join(dir, 'config.json');

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from './browser';
+import { launchChromium } from '@app/testing';
 
 /**
  * OpenUSD itself (Autodesk's WebAssembly build shipped by npm `three-usdz-loader`), run in headless Chromium,

@@ -1,4 +1,4 @@
-import { createTestDatabase } from '../../../test/support/app-process';
+import { createTestDatabase } from '@app/testing';
 import { createDataSource, isDatabaseUnavailable, MIGRATIONS } from './index';
 
 describe('createDataSource on a Postgres server', () => {

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { openPglite, openPostgres } from '../../../test/support/data-sources';
+import { openPglite, openPostgres } from '@app/testing';
 import { IdempotencyRepository } from './index';
 
 describe.each([

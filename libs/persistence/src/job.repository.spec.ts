@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { openPglite, openPostgres } from '../../../test/support/data-sources';
+import { openPglite, openPostgres } from '@app/testing';
 import { createDataSource, JobRepository, MIGRATIONS, WebhookRepository } from './index';
 
 describe.each([

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { openPglite, openPostgres } from '../../../test/support/data-sources';
+import { openPglite, openPostgres } from '@app/testing';
 import { AccountRepository, InsufficientCreditsError, NoShowcaseSlotsError, ShowcaseFullError, ShowcaseRepository } from './index';
 
 const showcase = (ownerId: string) => ({ ownerId, layout: 'branded', logoUrl: null, description: null, customLinks: [], branding: {} });

@@ -16,7 +16,7 @@ import {
   NOOP_METRICS,
   WorkSlots,
 } from './index';
-import { MemoryJobStore } from '../../../test/support/memory-job-store';
+import { MemoryJobStore } from '@app/testing';
 
 
 const log = { info: jest.fn(), warn: jest.fn(), error: jest.fn() };

@@ -3,7 +3,7 @@
 // The "database" is a JSON file: { pending: [ids], started: [ids], done: [ids] }.
 const { readFileSync, renameSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
-const q = require(join(__dirname, '../../dist/libs/queue/src'));
+const q = require(join(__dirname, '../../../dist/libs/queue/src'));
 
 const [driver, stateFile, name, mode, lockArg] = process.argv.slice(2);
 const lockMs = Number(lockArg || 1000);

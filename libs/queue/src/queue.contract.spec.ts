@@ -36,7 +36,7 @@ describe('bull adapter: outages and crashed workers', () => {
 
   it('a running consumer retakes a killed consumer\'s job within 1.25 x the lock time', async () => {
     const lockMs = 2000;
-    const child = join(__dirname, '../../../test/support/queue-crash-child.js');
+    const child = join(__dirname, 'queue-crash-child.fixture.js');
     const state = join(mkdtempSync(join(tmpdir(), 'qretake-')), 'state.json');
     writeFileSync(state, JSON.stringify({ pending: ['held'], started: [], done: [] }));
     const read = () => JSON.parse(readFileSync(state, 'utf8')) as { started: string[] };
@@ -199,7 +199,7 @@ describe.each(drivers)('queue contract: %s adapter', (driver, make) => {
   });
 
   it('finishes a job left running after a crash (kill -9) once a consumer restarts', async () => {
-    const child = join(__dirname, '../../../test/support/queue-crash-child.js');
+    const child = join(__dirname, 'queue-crash-child.fixture.js');
     expect(existsSync(join(__dirname, '../../../dist/libs/queue/src/index.js'))).toBe(true);
     const state = join(mkdtempSync(join(tmpdir(), 'qcrash-')), 'state.json');
     writeFileSync(state, JSON.stringify({ pending: ['crash-1', 'crash-2'], started: [], done: [] }));

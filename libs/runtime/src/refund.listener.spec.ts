@@ -1,7 +1,7 @@
 import { createContainer, definePlugin, OperationalError, PipelineRegistry, PipelineRunner, registerPipeline, registerStage, UserError, type RunnableJob } from '@app/pipeline';
 import { ANIMATED_AR_PIPELINE } from '@app/plugins';
 import type { AccountRepository } from '@app/persistence';
-import { MemoryJobStore } from '../../../test/support/memory-job-store';
+import { MemoryJobStore } from '@app/testing';
 import { RefundOnFailure } from './refund.listener';
 
 /** The ledger as the listener needs it: refunds counted per job, at most once (like the unique index). */

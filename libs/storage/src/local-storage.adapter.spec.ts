@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import fsp from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { tempDir } from '../../../test/support/app-process';
+import { tempDir } from '@app/testing';
 import { LocalStorageAdapter } from './local-storage.adapter';
 
 const files = (root: string) => readdirSync(root, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name).slice(root.length + 1)).sort();

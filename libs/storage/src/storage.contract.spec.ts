@@ -1,9 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeStorageContract } from '@image-ar/plugin-sdk/testing';
-import { startS3, S3_TEST_CREDENTIALS } from '../../../test/support/s3-server';
-import { startWebDav } from '../../../test/support/webdav-server';
-import { tempDir } from '../../../test/support/app-process';
+import { startS3, S3_TEST_CREDENTIALS, startWebDav, tempDir } from '@app/testing';
 import { assertSafeKey, contentTypeFor, loadStorageModule, LocalStorageAdapter, S3StorageAdapter } from './index';
 
 let s3: Awaited<ReturnType<typeof startS3>>;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '@app/persistence';
-import { createTestDatabase } from './app-process';
+import { createTestDatabase } from './test-database';
 
 export type OpenDataSource = () => Promise<{ ds: DataSource; drop: () => Promise<void> }>;
 

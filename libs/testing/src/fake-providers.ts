@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
-import { ROOT } from './app-process';
+import { ROOT } from './paths';
 
 /**
  * Local stand-ins for the five hosted image-to-video APIs, each speaking its provider's documented

@@ -7,7 +7,7 @@ import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import JSZip from 'jszip';
 import sharp from 'sharp';
 
-const ROOT = resolve(__dirname, '../..');
+const ROOT = resolve(__dirname, '../../..');
 
 export async function readGlb(glb: Buffer): Promise<Document> {
   return new NodeIO().registerExtensions(ALL_EXTENSIONS).readBinary(new Uint8Array(glb));
@@ -99,7 +99,7 @@ export function tinyusdzParse(usdz: Buffer): TinyUsdzSummary {
   copyFileSync(join(ROOT, 'node_modules/tinyusdz/tinyusdz.js'), mod);
   const file = join(dir, 'model.usdz');
   writeFileSync(file, usdz);
-  const out = execFileSync(process.execPath, [join(ROOT, 'test/support/tinyusdz-probe.mjs'), mod, join(ROOT, 'node_modules/tinyusdz/tinyusdz.wasm'), file], {
+  const out = execFileSync(process.execPath, [join(ROOT, 'libs/testing/src/tinyusdz-probe.mjs'), mod, join(ROOT, 'node_modules/tinyusdz/tinyusdz.wasm'), file], {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });

@@ -1,4 +1,4 @@
-import { tempDir } from './app-process';
+import { tempDir } from './paths';
 
 /** A real S3-protocol server (s3rver) on a random local port, with one bucket. */
 export async function startS3(bucket = 'models'): Promise<{ endpoint: string; bucket: string; stop: () => Promise<void> }> {

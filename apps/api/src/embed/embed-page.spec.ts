@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import type { Browser, Page } from 'playwright-core';
 import { writeCardGlb } from '@app/plugins';
-import { launchChromium } from '../../../../test/support/browser';
+import { launchChromium } from '@app/testing';
 import { SHOWCASE_CSP, showcasePage, type PageShowcase } from '../showcase-page/showcase-page';
 import { embedCsp, interactivePage, type ReadyModel } from './embed-page';
 import { launchPresentation, QUICK_LOOK_TAP_SCRIPT, QUICK_LOOK_TAP_SCRIPT_HASH } from './platform';

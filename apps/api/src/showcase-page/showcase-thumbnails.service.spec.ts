@@ -7,7 +7,7 @@ import { DataDeletionRepository, JobRepository } from '@app/persistence';
 import { thumbKey } from '@app/plugins';
 import { JobDeletion } from '@app/runtime';
 import { LocalStorageAdapter, type StoragePort } from '@app/storage';
-import { openPostgres } from '../../../../test/support/data-sources';
+import { openPostgres } from '@app/testing';
 import { ShowcaseThumbnails } from './showcase-thumbnails.service';
 
 /** A gate a test opens by hand: `wait` resolves once `open` was called. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '@app/config';
 import type { StageContext } from '@app/pipeline';
-import { fakeStageContext } from '../../../../test/support/stage-context';
+import { fakeStageContext } from '@app/testing';
 import type { StoragePort } from '@app/storage';
 import type { BackgroundRemoverPort } from '../background-removal';
 import { MotionCatalog, type MotionProvider } from '../motion/motion-provider.port';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '@app/config';
 import type { StageContext } from '@app/pipeline';
-import { fakeStageContext } from '../../../../test/support/stage-context';
+import { fakeStageContext } from '@app/testing';
 import { fetchSourceToFile } from '../fetch/fetch-source';
 import { createAnimatedSourceStage, type AnimatedSource } from './animated-source.stage';
 import { createFramesStage, type SourceFrames } from './frames.stage';

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OperationalError, UserError } from '@app/pipeline';
-import { quadrantPicture } from '../../../../test/support/pictures';
+import { quadrantPicture } from '@app/testing';
 import { fetchSource, guardedGet, type FetchOptions, type GuardedGetOptions } from './fetch-source';
 import { guardedLookup, isBlockedAddress, isBlockedHostname, type ResolveAll } from './ssrf-guard';
 import { sniffType } from './sniff';

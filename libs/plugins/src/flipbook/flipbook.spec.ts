@@ -1,6 +1,5 @@
 import sharp from 'sharp';
-import { close } from '../../../../test/support/pictures';
-import { readGlb, readUsdz, samplePixel, tinyusdzParse, validateGlb, zipLocalEntries } from '../../../../test/support/model-readers';
+import { close, readGlb, readUsdz, samplePixel, tinyusdzParse, validateGlb, zipLocalEntries } from '@app/testing';
 import { frameTimes, HIDDEN_SCALE, packAtlases, writeFlipbookGlb, writeFlipbookUsdz } from './index';
 
 const W = 160;

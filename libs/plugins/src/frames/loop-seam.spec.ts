@@ -164,7 +164,7 @@ describe('makeLoop on real clips, decoded by decodeVideo', () => {
   const ROOT = join(__dirname, '../../../..');
   const TOOLS: VideoTools = { ffmpegPath: process.env.FFMPEG_PATH ?? 'ffmpeg', ffprobePath: process.env.FFPROBE_PATH ?? 'ffprobe', timeoutMs: 20_000 };
   // The video fixture as a video source (ANIMATION_VIDEO_FPS 12; 10 in the e2e config), and the same file as
-  // what the fake hosted models return (test/support/fake-providers.ts), decoded at MOTION_FPS 12.
+  // what the fake hosted models return (libs/testing/src/fake-providers.ts), decoded at MOTION_FPS 12.
   const cases: [string, string, number][] = [
     ['video source, 12 fps', 'test/fixtures/media/clip-city-2s.mp4', 12],
     ['video source, 10 fps', 'test/fixtures/media/clip-city-2s.mp4', 10],

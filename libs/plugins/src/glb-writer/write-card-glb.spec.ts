@@ -1,6 +1,5 @@
 import sharp from 'sharp';
-import { readGlb, validateGlb } from '../../../../test/support/model-readers';
-import { quadrantPicture } from '../../../../test/support/pictures';
+import { readGlb, validateGlb, quadrantPicture } from '@app/testing';
 import { writeCardGlb } from './write-card-glb';
 
 describe('writeCardGlb', () => {

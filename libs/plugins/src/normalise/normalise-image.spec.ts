@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { UserError } from '@app/pipeline';
-import { close, quadrantPicture, QUADRANTS } from '../../../../test/support/pictures';
+import { close, quadrantPicture, QUADRANTS } from '@app/testing';
 import { normaliseImage } from './normalise-image';
 
 const LIMITS = { maxTexturePx: 2048, maxInputPixels: 100_000_000 };

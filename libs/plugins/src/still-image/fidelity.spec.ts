@@ -1,6 +1,5 @@
 import sharp from 'sharp';
-import { close, quadrantPicture, QUADRANTS } from '../../../../test/support/pictures';
-import { readGlb, readUsdz, samplePixel, usdaMesh } from '../../../../test/support/model-readers';
+import { close, quadrantPicture, QUADRANTS, readGlb, readUsdz, samplePixel, usdaMesh } from '@app/testing';
 import { METERS_PER_INCH, parseDimensionRequest, resolveDimensions, toMeters } from '../dimensions/dimensions';
 import { writeCardGlb } from '../glb-writer/write-card-glb';
 import { normaliseImage } from '../normalise/normalise-image';

@@ -1,6 +1,5 @@
 import { crc32 } from 'node:zlib';
-import { readUsdz, tinyusdzParse, usdaMesh, zipLocalEntries } from '../../../../test/support/model-readers';
-import { quadrantPicture } from '../../../../test/support/pictures';
+import { readUsdz, tinyusdzParse, usdaMesh, zipLocalEntries, quadrantPicture } from '@app/testing';
 import { writeSceneUsda } from './write-scene-usdz';
 import { writeStoredZip } from './stored-zip';
 import { writeCardUsdz } from './write-card-usdz';

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { buildPictureScene, type FrameStyle, hexToLinear, type PictureSceneInput, sceneBounds } from '@app/scene';
-import { glbBounds, readGlb, readUsdz, tinyusdzParse, validateGlb } from '../../../../test/support/model-readers';
+import { glbBounds, readGlb, readUsdz, tinyusdzParse, validateGlb } from '@app/testing';
 import { writeSceneGlb } from '../glb-writer/write-scene-glb';
 import { writeSceneUsda, writeSceneUsdz } from './write-scene-usdz';
 

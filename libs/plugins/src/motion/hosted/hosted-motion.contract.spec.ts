@@ -5,15 +5,14 @@ import { describeMotionProviderContract } from '@image-ar/plugin-sdk/testing';
 import { loadConfig } from '@app/config';
 import { createContainer } from '@app/pipeline';
 import { LocalStorageAdapter, type StoragePort } from '@app/storage';
-import { tempDir } from '../../../../../test/support/app-process';
-import { type FakeProviderId, type FakeProviders, startFakeProviders } from '../../../../../test/support/fake-providers';
+import { tempDir, type FakeProviderId, type FakeProviders, startFakeProviders } from '@app/testing';
 import { registerServices } from '../../services';
 import { MOTION_PROVIDER, type MotionProvider } from '../motion-provider.port';
 import { hostedMotionPlugin } from './hosted-motion.plugin';
 
 /**
  * The five built-in hosted motion adapters, booted the way the service boots them and pointed at local
- * fakes of their APIs (test/support/fake-providers.ts), pass the motion provider contract kit of
+ * fakes of their APIs (libs/testing/src/fake-providers.ts), pass the motion provider contract kit of
  * @image-ar/plugin-sdk: what a team wrapping its own model server runs too.
  */
 const MODELS: Record<FakeProviderId, string> = {

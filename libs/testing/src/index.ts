@@ -1,0 +1,16 @@
+/**
+ * Test helpers shared by the specs beside the code and the end-to-end tests in test/: real pictures,
+ * model readers (glTF validator, tinyusdz), databases, fake providers and servers. Never imported by
+ * product code.
+ */
+export * from './paths';
+export * from './test-database';
+export * from './memory-job-store';
+export * from './data-sources';
+export * from './pictures';
+export * from './model-readers';
+export * from './stage-context';
+export * from './fake-providers';
+export * from './s3-server';
+export * from './webdav-server';
+export * from './browser';
