@@ -58,6 +58,18 @@ function cpuByThread(pid: number): Map<string, number> {
   return out;
 }
 
+/** SIGTERM (a clean exit writes what CATALOGUE_NODE_OPTIONS asked for, e.g. --cpu-prof), SIGKILL after 10 s. */
+async function stop(procs: ChildProcess[]): Promise<void> {
+  await Promise.all(procs.filter((p) => p.exitCode === null).map((p) => new Promise<void>((done) => {
+    const kill = setTimeout(() => p.kill('SIGKILL'), 10_000);
+    p.once('exit', () => {
+      clearTimeout(kill);
+      done();
+    });
+    p.kill('SIGTERM');
+  })));
+}
+
 interface Service {
   base: string;
   key: string;
@@ -67,7 +79,11 @@ interface Service {
 async function startService(mode: 'embedded' | 'scaled', dataDir: string, dbUrl: string): Promise<Service> {
   const port = 43000 + Math.floor(Math.random() * 2000);
   const base = `http://127.0.0.1:${port}`;
-  const common = { ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT_PER_KEY: '1000000', PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, OWNER_API_KEY: OWNER };
+  const common = {
+    ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT_PER_KEY: '1000000', PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, OWNER_API_KEY: OWNER,
+    // For a closer look at the service processes, e.g. CATALOGUE_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=/tmp/prof'.
+    ...(process.env.CATALOGUE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.CATALOGUE_NODE_OPTIONS } : {}),
+  };
   const procs: Record<string, ChildProcess> = {};
   if (mode === 'embedded') {
     procs.api = spawnEntry('api', { ...common, DATA_DIR: join(dataDir, 'embedded') });
@@ -158,7 +174,7 @@ async function measureMode(mode: 'embedded' | 'scaled', pictureUrl: (i: number) 
       peak_rss_mb: { ...rss, total: Object.values(rss).reduce((a, b) => a + b, 0) },
     };
   } finally {
-    for (const p of Object.values(s.procs)) if (p.exitCode === null) p.kill('SIGKILL');
+    await stop(Object.values(s.procs));
   }
 }
 

@@ -41,13 +41,23 @@ export async function framedPoster(poster: Poster, dims: Dimensions, p: Presenta
   const out = Buffer.alloc(W * H * ch, 255);
   const frameHex = colorHex(frame.color);
   const wood = frame.color === 'oak' || frame.color === 'walnut' ? await woodRaw(frameHex) : undefined;
-  const [fr, fg, fb] = rgbOf(frameHex);
-  for (let y = 0; y < H; y++) {
-    for (let x = 0; x < W; x++) {
-      // Only the moulding: the inside is painted over below.
-      if (x === fw && y >= fw && y < H - fw) x = W - fw;
-      const o = (y * W + x) * ch;
-      if (wood) {
+  /** Paints a rectangle one colour: its first row by pixel, the others copied from it. */
+  const fillRect = (x0: number, y0: number, x1: number, y1: number, [r, g, b]: [number, number, number]) => {
+    if (x1 <= x0 || y1 <= y0) return;
+    const first = (y0 * W + x0) * ch;
+    for (let x = x0, o = first; x < x1; x++, o += ch) {
+      out[o] = r;
+      out[o + 1] = g;
+      out[o + 2] = b;
+    }
+    for (let y = y0 + 1; y < y1; y++) out.copy(out, (y * W + x0) * ch, first, first + (x1 - x0) * ch);
+  };
+  if (wood) {
+    for (let y = 0; y < H; y++) {
+      for (let x = 0; x < W; x++) {
+        // Only the moulding: the inside is painted over below.
+        if (x === fw && y >= fw && y < H - fw) x = W - fw;
+        const o = (y * W + x) * ch;
         // Grain runs along each side of the moulding.
         const along = y < fw || y >= H - fw ? x : y;
         const across = y < fw || y >= H - fw ? y : x;
@@ -55,19 +65,25 @@ export async function framedPoster(poster: Poster, dims: Dimensions, p: Presenta
         out[o] = wood.data[w];
         out[o + 1] = wood.data[w + 1];
         out[o + 2] = wood.data[w + 2];
-      } else {
-        out[o] = fr;
-        out[o + 1] = fg;
-        out[o + 2] = fb;
       }
     }
+  } else {
+    const rgb = rgbOf(frameHex);
+    fillRect(0, 0, W, fw, rgb);
+    fillRect(0, H - fw, W, H, rgb);
+    fillRect(0, fw, fw, H - fw, rgb);
+    fillRect(W - fw, fw, W, H - fw, rgb);
   }
   const shade = Math.max(1, Math.round(fw * 0.25));
   const tint = (x0: number, y0: number, x1: number, y1: number, k: number, add: number) => {
-    for (let y = Math.max(0, y0); y < Math.min(H, y1); y++) {
-      for (let x = Math.max(0, x0); x < Math.min(W, x1); x++) {
-        const o = (y * W + x) * ch;
-        for (let c = 0; c < 3; c++) out[o + c] = Math.min(255, Math.round(out[o + c] * k + add));
+    const lut = new Uint8Array(256);
+    for (let v = 0; v < 256; v++) lut[v] = Math.min(255, Math.round(v * k + add));
+    const [ya, yb, xa, xb] = [Math.max(0, y0), Math.min(H, y1), Math.max(0, x0), Math.min(W, x1)];
+    for (let y = ya; y < yb; y++) {
+      for (let x = xa, o = (y * W + xa) * ch; x < xb; x++, o += ch) {
+        out[o] = lut[out[o]];
+        out[o + 1] = lut[out[o + 1]];
+        out[o + 2] = lut[out[o + 2]];
       }
     }
   };
@@ -75,17 +91,12 @@ export async function framedPoster(poster: Poster, dims: Dimensions, p: Presenta
   tint(0, 0, W, shade, 0.8, 51);
   tint(0, shade, shade, H, 0.8, 51);
   // The mat (or float reveal), with the moulding's shadow falling on its top and left.
-  const [mr, mg, mb] = rgbOf(colorHex(mat?.color ?? 'white'));
+  const matRgb = rgbOf(colorHex(mat?.color ?? 'white'));
   const inner = fw + mw;
-  for (let y = fw; y < H - fw; y++) {
-    for (let x = fw; x < W - fw; x++) {
-      if (x === inner && y >= inner && y < H - inner) x = W - inner;
-      const o = (y * W + x) * ch;
-      out[o] = mr;
-      out[o + 1] = mg;
-      out[o + 2] = mb;
-    }
-  }
+  fillRect(fw, fw, W - fw, inner, matRgb);
+  fillRect(fw, H - inner, W - fw, H - fw, matRgb);
+  fillRect(fw, inner, inner, H - inner, matRgb);
+  fillRect(W - inner, inner, W - fw, H - inner, matRgb);
   tint(fw, fw, W - fw, fw + shade, 0.65, 0);
   tint(fw, fw + shade, fw + shade, H - fw, 0.65, 0);
   // The picture: its pixels as normalise left them, decoded from the poster only when they are gone.
