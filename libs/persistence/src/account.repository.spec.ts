@@ -22,10 +22,10 @@ describe.each([
   it('stores keys by hash, finds live ones, and revokes', async () => {
     const u = await accounts.createUser({ email: `k${Date.now()}@example.com`, name: 'K' });
     const key = await accounts.addKey(u.id, { keyHash: 'a'.repeat(64), prefix: 'sk_live_abcd' });
-    expect(key).toMatchObject({ user_id: u.id, prefix: 'sk_live_abcd', revoked_at: null, scope: 'full', name: null, allowed_origins: [] });
-    expect((await accounts.findLiveKey('a'.repeat(64)))!.last_used_at).toBeNull();
+    expect(key).toMatchObject({ userId: u.id, prefix: 'sk_live_abcd', revokedAt: null, scope: 'full', name: null, allowedOrigins: [] });
+    expect((await accounts.findLiveKey('a'.repeat(64)))!.lastUsedAt).toBeNull();
     await accounts.touchKey(key.id);
-    expect((await accounts.findLiveKey('a'.repeat(64)))!.last_used_at).toBeInstanceOf(Date);
+    expect((await accounts.findLiveKey('a'.repeat(64)))!.lastUsedAt).toBeInstanceOf(Date);
     expect(await accounts.revokeKey(key.id)).toBe(true);
     expect(await accounts.findLiveKey('a'.repeat(64))).toBeNull();
     expect(await accounts.revokeKey('key_nope')).toBe(false);
@@ -35,7 +35,7 @@ describe.each([
     const u = await accounts.createUser({ email: `s${Date.now()}@example.com` });
     const full = await accounts.addKey(u.id, { keyHash: 'b'.repeat(64), prefix: 'sk_live_bbbb', name: 'server' });
     const widget = await accounts.addKey(u.id, { keyHash: 'c'.repeat(64), prefix: 'sk_live_cccc', name: 'shop', scope: 'widget', allowedOrigins: ['https://shop.example'] });
-    expect(await accounts.findLiveKey('c'.repeat(64))).toMatchObject({ id: widget.id, scope: 'widget', name: 'shop', allowed_origins: ['https://shop.example'] });
+    expect(await accounts.findLiveKey('c'.repeat(64))).toMatchObject({ id: widget.id, scope: 'widget', name: 'shop', allowedOrigins: ['https://shop.example'] });
     expect((await accounts.listLiveKeys(u.id)).map((k) => k.id).sort()).toEqual([full.id, widget.id].sort());
     await expect(accounts.revokeUserKey(u.id, full.id, { force: false })).rejects.toBeInstanceOf(LastFullKeyError);
     expect(await accounts.revokeUserKey(u.id, widget.id, { force: false })).toBe(true);
@@ -50,15 +50,15 @@ describe.each([
     const c1 = await accounts.charge(u.id, 1350, { jobId: 'v2_a', purpose: 'animated-ar', operation: 'animated-ar' });
     const c2 = await accounts.charge(u.id, 1350, { jobId: 'v2_a', purpose: 'animated-ar', operation: 'animated-ar' });
     expect(c2.id).toBe(c1.id);
-    expect((await accounts.findUser(u.id))!.credits_cents).toBe(651);
+    expect((await accounts.findUser(u.id))!.creditsCents).toBe(651);
     await expect(accounts.charge(u.id, 1350, { jobId: 'v2_b', purpose: 'animated-ar', operation: 'animated-ar' })).rejects.toBeInstanceOf(InsufficientCreditsError);
     const r1 = await accounts.refund('v2_a', 'animated-ar', 1250);
     const r2 = await accounts.refund('v2_a', 'animated-ar', 1250);
     expect(r2!.id).toBe(r1!.id);
-    expect((await accounts.findUser(u.id))!.credits_cents).toBe(1901);
+    expect((await accounts.findUser(u.id))!.creditsCents).toBe(1901);
     expect(await accounts.refund('v2_none', 'animated-ar')).toBeNull();
     const entries = await accounts.ledger(u.id, 10);
-    expect(entries.map((e) => [e.kind, e.amount_cents, e.balance_after_cents])).toEqual([['refund', 1250, 1901], ['charge', 1350, 651], ['grant', 2001, 2001]]);
+    expect(entries.map((e) => [e.kind, e.amountCents, e.balanceAfterCents])).toEqual([['refund', 1250, 1901], ['charge', 1350, 651], ['grant', 2001, 2001]]);
     expect(await accounts.totals(u.id)).toEqual([
       { operation: 'animated-ar', kind: 'charge', cents: 1350, count: 1 },
       { operation: 'animated-ar', kind: 'refund', cents: 1250, count: 1 },
@@ -89,7 +89,7 @@ describe.each([
     const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(rejected).toHaveLength(40);
     expect(rejected.every((r) => r.reason instanceof InsufficientCreditsError)).toBe(true);
-    expect((await accounts.findUser(u.id))!.credits_cents).toBe(0);
+    expect((await accounts.findUser(u.id))!.creditsCents).toBe(0);
     const charges = (await accounts.ledger(u.id, 100)).filter((e) => e.kind === 'charge');
     expect(charges).toHaveLength(10);
   });

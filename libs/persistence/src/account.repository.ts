@@ -6,10 +6,10 @@ export interface UserRow {
   id: string;
   email: string;
   name: string | null;
-  credits_cents: number;
-  showcase_slots: number;
+  creditsCents: number;
+  showcaseSlots: number;
   internal: boolean;
-  created_at: Date;
+  createdAt: Date;
 }
 
 /** What a key may do: `full` everything, `read_only` reads, `widget` reads and free v1 conversions from its allowed origins. */
@@ -18,15 +18,15 @@ export type KeyScope = (typeof KEY_SCOPES)[number];
 
 export interface ApiKeyRow {
   id: string;
-  user_id: string;
+  userId: string;
   prefix: string;
   name: string | null;
   scope: KeyScope;
   /** Origins (`scheme://host[:port]`) a widget key may be used from; empty for other scopes. */
-  allowed_origins: string[];
-  created_at: Date;
-  last_used_at: Date | null;
-  revoked_at: Date | null;
+  allowedOrigins: string[];
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
 }
 
 export interface NewApiKey {
@@ -47,15 +47,15 @@ export class LastFullKeyError extends Error {
 
 export interface LedgerRow {
   id: number;
-  user_id: string;
+  userId: string;
   kind: 'grant' | 'charge' | 'refund';
-  amount_cents: number;
-  balance_after_cents: number | null;
+  amountCents: number;
+  balanceAfterCents: number | null;
   operation: string | null;
-  job_id: string | null;
+  jobId: string | null;
   purpose: string | null;
   reason: string | null;
-  created_at: Date;
+  createdAt: Date;
 }
 
 export class InsufficientCreditsError extends Error {
@@ -86,17 +86,23 @@ const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 const KEY_COLUMNS = `"id", "user_id", "prefix", "name", "scope", "allowed_origins", "created_at", "last_used_at", "revoked_at"`;
 
-function apiKey(r: Record<string, unknown>): ApiKeyRow {
+function toApiKey(r: Record<string, any>): ApiKeyRow {
   const origins = typeof r.allowed_origins === 'string' ? JSON.parse(r.allowed_origins) : r.allowed_origins;
-  return { ...(r as unknown as ApiKeyRow), allowed_origins: Array.isArray(origins) ? origins : [] };
+  return {
+    id: r.id, userId: r.user_id, prefix: r.prefix, name: r.name ?? null, scope: r.scope, allowedOrigins: Array.isArray(origins) ? origins : [],
+    createdAt: r.created_at, lastUsedAt: r.last_used_at ?? null, revokedAt: r.revoked_at ?? null,
+  };
 }
 
-function user(r: Record<string, unknown>): UserRow {
-  return { ...(r as unknown as UserRow), credits_cents: Number(r.credits_cents), showcase_slots: Number(r.showcase_slots) };
+function toUser(r: Record<string, any>): UserRow {
+  return { id: r.id, email: r.email, name: r.name ?? null, creditsCents: Number(r.credits_cents), showcaseSlots: Number(r.showcase_slots), internal: r.internal, createdAt: r.created_at };
 }
 
-function ledger(r: Record<string, unknown>): LedgerRow {
-  return { ...(r as unknown as LedgerRow), id: Number(r.id), amount_cents: Number(r.amount_cents), balance_after_cents: num(r.balance_after_cents) };
+function toLedger(r: Record<string, any>): LedgerRow {
+  return {
+    id: Number(r.id), userId: r.user_id, kind: r.kind, amountCents: Number(r.amount_cents), balanceAfterCents: num(r.balance_after_cents),
+    operation: r.operation ?? null, jobId: r.job_id ?? null, purpose: r.purpose ?? null, reason: r.reason ?? null, createdAt: r.created_at,
+  };
 }
 
 /**
@@ -115,23 +121,23 @@ export class AccountRepository {
       `INSERT INTO "users" ("id", "email", "name", "showcase_slots") VALUES ($1, $2, $3, $4) RETURNING *`,
       [randomId('usr'), u.email, u.name ?? null, u.showcaseSlots ?? 0],
     );
-    return user(rows[0]);
+    return toUser(rows[0]);
   }
 
   async findUser(id: string): Promise<UserRow | null> {
     const rows = await this.ds.query(`SELECT * FROM "users" WHERE "id" = $1`, [id]);
-    return rows[0] ? user(rows[0]) : null;
+    return rows[0] ? toUser(rows[0]) : null;
   }
 
   /** Users for the operators' list, oldest first; `limit + 1` rows tell the caller whether there are more. */
   async listUsers(limit: number): Promise<UserRow[]> {
     const rows = await this.ds.query(`SELECT * FROM "users" ORDER BY "created_at", "id" LIMIT $1`, [limit]);
-    return rows.map(user);
+    return rows.map(toUser);
   }
 
   async findUserByEmail(email: string): Promise<UserRow | null> {
     const rows = await this.ds.query(`SELECT * FROM "users" WHERE lower("email") = lower($1)`, [email]);
-    return rows[0] ? user(rows[0]) : null;
+    return rows[0] ? toUser(rows[0]) : null;
   }
 
   async addKey(userId: string, key: NewApiKey): Promise<ApiKeyRow> {
@@ -140,19 +146,19 @@ export class AccountRepository {
        RETURNING ${KEY_COLUMNS}`,
       [randomId('key'), userId, key.keyHash, key.prefix, key.name ?? null, key.scope ?? 'full', JSON.stringify(key.allowedOrigins ?? [])],
     );
-    return apiKey(rows[0]);
+    return toApiKey(rows[0]);
   }
 
   /** The live (not revoked) key with this hash, read only: the API caches it (see ApiKeyCache). */
   async findLiveKey(keyHash: string): Promise<ApiKeyRow | null> {
     const rows = await this.ds.query(`SELECT ${KEY_COLUMNS} FROM "api_keys" WHERE "key_hash" = $1 AND "revoked_at" IS NULL`, [keyHash]);
-    return rows[0] ? apiKey(rows[0]) : null;
+    return rows[0] ? toApiKey(rows[0]) : null;
   }
 
   /** A user's live keys, newest first. */
   async listLiveKeys(userId: string): Promise<ApiKeyRow[]> {
     const rows = await this.ds.query(`SELECT ${KEY_COLUMNS} FROM "api_keys" WHERE "user_id" = $1 AND "revoked_at" IS NULL ORDER BY "created_at" DESC, "id" DESC`, [userId]);
-    return rows.map(apiKey);
+    return rows.map(toApiKey);
   }
 
   /**
@@ -214,10 +220,10 @@ export class AccountRepository {
       const balance = await debit(m, userId, cents);
       await m.query(`UPDATE "ledger_entries" SET "balance_after_cents" = $2 WHERE "id" = $1`, [inserted[0].id, balance]);
       fresh = true;
-      return ledger({ ...inserted[0], balance_after_cents: balance });
+      return toLedger({ ...inserted[0], balance_after_cents: balance });
     });
     // A replay returns the first entry: counting it again would overstate the revenue.
-    if (fresh && row.amount_cents > 0) this.hooks.charged?.(row.amount_cents);
+    if (fresh && row.amountCents > 0) this.hooks.charged?.(row.amountCents);
     return row;
   }
 
@@ -257,9 +263,9 @@ export class AccountRepository {
       const balance = Number(rows[0].credits_cents);
       await m.query(`UPDATE "ledger_entries" SET "balance_after_cents" = $2 WHERE "id" = $1`, [inserted[0].id, balance]);
       fresh = true;
-      return ledger({ ...inserted[0], balance_after_cents: balance });
+      return toLedger({ ...inserted[0], balance_after_cents: balance });
     });
-    if (fresh && row && row.amount_cents > 0) this.hooks.refunded?.(row.amount_cents);
+    if (fresh && row && row.amountCents > 0) this.hooks.refunded?.(row.amountCents);
     return row;
   }
 
@@ -272,7 +278,7 @@ export class AccountRepository {
       [jobId],
     );
     let cents = 0;
-    for (const r of rows) cents += (await this.refund(jobId, r.purpose))?.amount_cents ?? 0;
+    for (const r of rows) cents += (await this.refund(jobId, r.purpose))?.amountCents ?? 0;
     return cents;
   }
 
@@ -315,7 +321,7 @@ export class AccountRepository {
 
   private async existing(m: EntityManager, jobId: string, purpose: string, kind: string): Promise<LedgerRow> {
     const rows = await m.query(`SELECT * FROM "ledger_entries" WHERE "job_id" = $1 AND "purpose" = $2 AND "kind" = $3`, [jobId, purpose, kind]);
-    return ledger(rows[0]);
+    return toLedger(rows[0]);
   }
 
   /** Newest first, keyset-paginated by id. */
@@ -324,7 +330,7 @@ export class AccountRepository {
       `SELECT * FROM "ledger_entries" WHERE "user_id" = $1 AND ($2::bigint IS NULL OR "id" < $2) ORDER BY "id" DESC LIMIT $3`,
       [userId, beforeId ?? null, limit],
     );
-    return rows.map(ledger);
+    return rows.map(toLedger);
   }
 
   /** Net spend per operation: charges minus refunds, and grants. */

@@ -20,15 +20,15 @@ describe.each([
 
   it('redeems an invite once: sets the password, and tells a used, expired or unknown token apart', async () => {
     const u = await accounts.createUser({ email: 'Invitee@Example.com' });
-    expect(await repo.findUserByEmail('invitee@example.com')).toMatchObject({ id: u.id, console_role: 'customer', password_hash: null });
+    expect(await repo.findUserByEmail('invitee@example.com')).toMatchObject({ id: u.id, consoleRole: 'customer', passwordHash: null });
     await repo.createInvite(u.id, 'a'.repeat(64), later(60_000));
     await repo.createInvite(u.id, 'b'.repeat(64), later(-1000));
-    expect(await repo.findInvite('a'.repeat(64))).toMatchObject({ user_id: u.id, email: 'Invitee@Example.com', used_at: null });
+    expect(await repo.findInvite('a'.repeat(64))).toMatchObject({ userId: u.id, email: 'Invitee@Example.com', usedAt: null });
     // Two at once: exactly one wins.
     const both = await Promise.all([repo.redeemInvite('a'.repeat(64), 'hash-1'), repo.redeemInvite('a'.repeat(64), 'hash-2')]);
     expect(both.filter((r) => 'userId' in r)).toHaveLength(1);
     expect(both.filter((r) => 'failure' in r)).toEqual([{ failure: 'used' }]);
-    expect((await repo.findUser(u.id))!.password_hash).toMatch(/^hash-[12]$/);
+    expect((await repo.findUser(u.id))!.passwordHash).toMatch(/^hash-[12]$/);
     expect(await repo.redeemInvite('b'.repeat(64), 'x')).toEqual({ failure: 'expired' });
     expect(await repo.redeemInvite('c'.repeat(64), 'x')).toEqual({ failure: 'unknown' });
   });
@@ -38,11 +38,11 @@ describe.each([
     await repo.setRole(u.id, 'owner');
     await repo.createSession('s'.repeat(64), u.id, 'csrf-1', later(60_000));
     await repo.createSession('t'.repeat(64), u.id, 'csrf-2', later(-1000));
-    expect(await repo.findSession('s'.repeat(64))).toMatchObject({ user_id: u.id, email: 'sessions@example.com', console_role: 'owner', csrf_token: 'csrf-1' });
+    expect(await repo.findSession('s'.repeat(64))).toMatchObject({ userId: u.id, email: 'sessions@example.com', consoleRole: 'owner', csrfToken: 'csrf-1' });
     expect(await repo.findSession('t'.repeat(64))).toBeNull();
     expect(await repo.deleteExpired()).toBeGreaterThanOrEqual(1);
     await repo.touchSession('s'.repeat(64), later(120_000));
-    expect((await repo.findSession('s'.repeat(64)))!.expires_at.getTime()).toBeGreaterThan(Date.now() + 100_000);
+    expect((await repo.findSession('s'.repeat(64)))!.expiresAt.getTime()).toBeGreaterThan(Date.now() + 100_000);
     // A new password (a redeemed invite) ends every session of the user.
     await repo.createInvite(u.id, 'd'.repeat(64), later(60_000));
     await repo.redeemInvite('d'.repeat(64), 'new-hash');

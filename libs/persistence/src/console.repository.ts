@@ -8,35 +8,48 @@ export interface ConsoleUserRow {
   id: string;
   email: string;
   name: string | null;
-  console_role: ConsoleRole;
-  password_hash: string | null;
+  consoleRole: ConsoleRole;
+  passwordHash: string | null;
   internal: boolean;
 }
 
 export interface ConsoleInviteRow {
   id: string;
-  user_id: string;
-  created_at: Date;
-  expires_at: Date;
-  used_at: Date | null;
+  userId: string;
+  createdAt: Date;
+  expiresAt: Date;
+  usedAt: Date | null;
 }
 
 /** A live session joined with its user. */
 export interface ConsoleSessionRow {
-  user_id: string;
+  userId: string;
   email: string;
   name: string | null;
-  console_role: ConsoleRole;
-  csrf_token: string;
-  created_at: Date;
-  expires_at: Date;
-  last_seen_at: Date;
+  consoleRole: ConsoleRole;
+  csrfToken: string;
+  createdAt: Date;
+  expiresAt: Date;
+  lastSeenAt: Date;
 }
 
 /** The invite could not be used: unknown, expired or already used (told apart for the page's message). */
 export type InviteRedeemFailure = 'unknown' | 'expired' | 'used';
 
 const USER_COLUMNS = `"id", "email", "name", "console_role", "password_hash", "internal"`;
+
+const toUser = (r: Record<string, any>): ConsoleUserRow => ({
+  id: r.id, email: r.email, name: r.name ?? null, consoleRole: r.console_role, passwordHash: r.password_hash ?? null, internal: r.internal,
+});
+
+const toInvite = (r: Record<string, any>): ConsoleInviteRow => ({
+  id: r.id, userId: r.user_id, createdAt: r.created_at, expiresAt: r.expires_at, usedAt: r.used_at ?? null,
+});
+
+const toSession = (r: Record<string, any>): ConsoleSessionRow => ({
+  userId: r.user_id, email: r.email, name: r.name ?? null, consoleRole: r.console_role, csrfToken: r.csrf_token,
+  createdAt: r.created_at, expiresAt: r.expires_at, lastSeenAt: r.last_seen_at,
+});
 
 /**
  * Console sign-in state: invites and sessions, both stored by the SHA-256 of their secret only (the
@@ -47,12 +60,12 @@ export class ConsoleRepository {
 
   async findUserByEmail(email: string): Promise<ConsoleUserRow | null> {
     const rows = await this.ds.query(`SELECT ${USER_COLUMNS} FROM "users" WHERE lower("email") = lower($1) AND NOT "internal"`, [email]);
-    return rows[0] ?? null;
+    return rows[0] ? toUser(rows[0]) : null;
   }
 
   async findUser(id: string): Promise<ConsoleUserRow | null> {
     const rows = await this.ds.query(`SELECT ${USER_COLUMNS} FROM "users" WHERE "id" = $1 AND NOT "internal"`, [id]);
-    return rows[0] ?? null;
+    return rows[0] ? toUser(rows[0]) : null;
   }
 
   /** Sets the console role (an invite may promote a user to owner; it never demotes). */
@@ -65,7 +78,7 @@ export class ConsoleRepository {
       `INSERT INTO "console_invites" ("id", "user_id", "token_hash", "expires_at") VALUES ($1, $2, $3, $4) RETURNING "id", "user_id", "created_at", "expires_at", "used_at"`,
       [randomId('inv'), userId, tokenHash, expiresAt],
     );
-    return rows[0];
+    return toInvite(rows[0]);
   }
 
   /** The invite with this token hash, used or not (the page tells an expired or used link apart). */
@@ -74,7 +87,7 @@ export class ConsoleRepository {
       `SELECT i."id", i."user_id", i."created_at", i."expires_at", i."used_at", u."email" FROM "console_invites" i JOIN "users" u ON u."id" = i."user_id" WHERE i."token_hash" = $1`,
       [tokenHash],
     );
-    return rows[0] ?? null;
+    return rows[0] ? { ...toInvite(rows[0]), email: rows[0].email } : null;
   }
 
   /**
@@ -110,7 +123,7 @@ export class ConsoleRepository {
          FROM "console_sessions" s JOIN "users" u ON u."id" = s."user_id" WHERE s."id_hash" = $1 AND s."expires_at" > now()`,
       [idHash],
     );
-    return rows[0] ?? null;
+    return rows[0] ? toSession(rows[0]) : null;
   }
 
   /** Slides the session's expiry (idle timeout) and records when it was last seen. */

@@ -51,7 +51,7 @@ describe.each([
     expect(await repo.deleteFinishedJobs([done.id, running.id], 'owner')).toEqual([done.id]);
     expect(await jobs.find(done.id)).toBeNull();
     expect(await jobs.find(running.id)).not.toBeNull();
-    expect(await repo.tombstone({ id: done.id })).toMatchObject({ id: done.id, public_id: done.publicId, owner_id: 'u3', reason: 'owner' });
+    expect(await repo.tombstone({ id: done.id })).toMatchObject({ id: done.id, publicId: done.publicId, ownerId: 'u3', reason: 'owner' });
     expect(await repo.tombstone({ publicId: done.publicId! })).toMatchObject({ id: done.id });
     expect(await repo.tombstone({ id: running.id })).toBeNull();
     // Deleting again is a no-op.
@@ -77,7 +77,7 @@ describe.each([
 
     expect(await accounts.findUser(u.id)).toBeNull();
     expect(await jobs.find(itemJob)).toBeNull();
-    expect(await repo.tombstone({ id: itemJob })).toMatchObject({ reason: 'user_deleted', owner_id: null });
+    expect(await repo.tombstone({ id: itemJob })).toMatchObject({ reason: 'user_deleted', ownerId: null });
     for (const [table, col] of [['api_keys', 'user_id'], ['showcases', 'owner_id'], ['ledger_entries', 'user_id'], ['deleted_jobs', 'owner_id']]) {
       expect(Number((await ds.query(`SELECT count(*) AS n FROM "${table}" WHERE "${col}" = $1`, [u.id]))[0].n)).toBe(0);
     }
@@ -86,7 +86,7 @@ describe.each([
     expect(ledgerPseudonym(u.id)).toMatch(/^deleted_[0-9a-f]{24}$/);
     expect(ledgerPseudonym(u.id)).not.toContain(u.id);
     // Other users are untouched.
-    expect((await accounts.findUser(other.id))!.credits_cents).toBe(100);
+    expect((await accounts.findUser(other.id))!.creditsCents).toBe(100);
     expect(await repo.deleteUser(u.id)).toBe(false);
   });
 });

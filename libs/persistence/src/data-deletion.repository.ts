@@ -17,10 +17,10 @@ export type DeletionReason = 'owner' | 'retention' | 'user_deleted';
 /** A deleted job's tombstone: enough to answer 410 Gone, nothing of its content. */
 export interface DeletedJobRow {
   id: string;
-  public_id: string | null;
-  owner_id: string | null;
+  publicId: string | null;
+  ownerId: string | null;
   reason: DeletionReason;
-  deleted_at: Date;
+  deletedAt: Date;
 }
 
 const FINAL_SQL = `('completed', 'failed')`;
@@ -45,6 +45,14 @@ const toJob = (r: Record<string, any>): DeletableJob => ({
   input: r.input ?? {},
   result: r.result ?? null,
   checkpoints: r.checkpoints ?? {},
+});
+
+const toTombstone = (r: Record<string, any>): DeletedJobRow => ({
+  id: r.id,
+  publicId: r.public_id ?? null,
+  ownerId: r.owner_id ?? null,
+  reason: r.reason,
+  deletedAt: r.deleted_at,
 });
 
 /**
@@ -112,10 +120,10 @@ export class DataDeletionRepository {
 
   /** The tombstone of a deleted job, by job id or by its public (embed) id. */
   async tombstone(by: { id: string } | { publicId: string }): Promise<DeletedJobRow | null> {
-    const rows: DeletedJobRow[] = 'id' in by
+    const rows: Record<string, any>[] = 'id' in by
       ? await this.ds.query(`SELECT * FROM "deleted_jobs" WHERE "id" = $1`, [by.id])
       : await this.ds.query(`SELECT * FROM "deleted_jobs" WHERE "public_id" = $1`, [by.publicId]);
-    return rows[0] ?? null;
+    return rows[0] ? toTombstone(rows[0]) : null;
   }
 
   /**

@@ -30,10 +30,10 @@ describe.each([
     const out = await showcases.create(showcase(u.id), urls(2), billing, opts);
     expect(out.chargedCents).toBe(900);
     expect(out.items.map((i) => i.jobId)).toEqual([expect.stringMatching(/^v2_/), expect.stringMatching(/^v2_/)]);
-    expect((await accounts.findUser(u.id))!.credits_cents).toBe(100);
+    expect((await accounts.findUser(u.id))!.creditsCents).toBe(100);
     const items = await showcases.items(out.showcase.id);
-    expect(items.map((i) => [i.status, i.source, i.embed_id?.slice(0, 4)])).toEqual([['queued', 'url', 'emb_'], ['queued', 'url', 'emb_']]);
-    expect((await accounts.ledger(u.id, 10)).filter((e) => e.kind === 'charge').map((e) => [e.operation, e.amount_cents, e.balance_after_cents])).toEqual([
+    expect(items.map((i) => [i.status, i.source, i.embedId?.slice(0, 4)])).toEqual([['queued', 'url', 'emb_'], ['queued', 'url', 'emb_']]);
+    expect((await accounts.ledger(u.id, 10)).filter((e) => e.kind === 'charge').map((e) => [e.operation, e.amountCents, e.balanceAfterCents])).toEqual([
       ['showcase.picture', 200, 100], ['showcase.picture', 200, 300], ['showcase.create', 500, 500],
     ]);
   });
@@ -43,12 +43,12 @@ describe.each([
     const free = { enforceSlots: false, showcaseCents: 0, pictureCents: 0 };
     const a = (await showcases.create(showcase(u.id), urls(2), free, opts)).showcase;
     const b = (await showcases.create(showcase(u.id), [], free, opts)).showcase;
-    expect((await showcases.listForOwner(u.id, 10)).map((s) => [s.id, s.item_count])).toEqual([[b.id, 0], [a.id, 2]]);
+    expect((await showcases.listForOwner(u.id, 10)).map((s) => [s.id, s.itemCount])).toEqual([[b.id, 0], [a.id, 2]]);
     expect((await showcases.listForOwner(u.id, 10, b.id)).map((s) => s.id)).toEqual([a.id]);
     expect(await showcases.listForOwner('usr_nobody', 10)).toEqual([]);
 
     const changed = await showcases.update(b.id, { layout: 'dark', logoUrl: null, description: 'new', customLinks: [{ title: 'Shop', url: 'https://s.example/' }], branding: { tagline: 't' }, presentationDefaults: { frame: 'thin' } });
-    expect(changed).toMatchObject({ id: b.id, layout: 'dark', description: 'new', custom_links: [{ title: 'Shop', url: 'https://s.example/' }], branding: { tagline: 't' }, presentation_defaults: { frame: 'thin' } });
+    expect(changed).toMatchObject({ id: b.id, layout: 'dark', description: 'new', customLinks: [{ title: 'Shop', url: 'https://s.example/' }], branding: { tagline: 't' }, presentationDefaults: { frame: 'thin' } });
     expect(await showcases.update(2_000_000_000, { layout: 'dark', logoUrl: null, description: null, customLinks: [], branding: {} })).toBeNull();
 
     expect(await showcases.deleteIfEmpty(a.id)).toBe('not_empty');
@@ -63,7 +63,7 @@ describe.each([
     const [jobs, items, shows] = [await count('jobs'), await count('showcase_items'), await count('showcases')];
     await expect(showcases.create(showcase(u.id), urls(2), billing, opts)).rejects.toBeInstanceOf(InsufficientCreditsError);
     expect([await count('jobs'), await count('showcase_items'), await count('showcases')]).toEqual([jobs, items, shows]);
-    expect((await accounts.findUser(u.id))!.credits_cents).toBe(899);
+    expect((await accounts.findUser(u.id))!.creditsCents).toBe(899);
   });
 
   it('lets exactly one of several concurrent creates take the last slot', async () => {
@@ -72,7 +72,7 @@ describe.each([
     const results = await Promise.allSettled(Array.from({ length: 5 }, () => showcases.create(showcase(u.id), urls(1), billing, opts)));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(results.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason instanceof NoShowcaseSlotsError)).toBe(true);
-    expect((await accounts.findUser(u.id))!.credits_cents).toBe(10_000 - 700);
+    expect((await accounts.findUser(u.id))!.creditsCents).toBe(10_000 - 700);
     expect(await showcases.countForOwner(u.id)).toBe(1);
   });
 
@@ -80,7 +80,7 @@ describe.each([
     const u = await accounts.createUser({ email: `full${Date.now()}@x.co`, showcaseSlots: 1 });
     await accounts.grant(u.id, 10_000, null);
     const { showcase: sc } = await showcases.create(showcase(u.id), [], billing, opts);
-    const [jobs, balance] = [await count('jobs'), (await accounts.findUser(u.id))!.credits_cents];
+    const [jobs, balance] = [await count('jobs'), (await accounts.findUser(u.id))!.creditsCents];
     const results = await Promise.allSettled(Array.from({ length: 6 }, () => showcases.addItems(sc, urls(1), 200, { ...opts, maxItems: 3 })));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason);
@@ -90,7 +90,7 @@ describe.each([
     expect(await showcases.countItems(sc.id)).toBe(3);
     // Refused additions wrote no job and charged nothing.
     expect(await count('jobs')).toBe(jobs + 3);
-    expect((await accounts.findUser(u.id))!.credits_cents).toBe(balance - 3 * 200);
+    expect((await accounts.findUser(u.id))!.creditsCents).toBe(balance - 3 * 200);
     // A batch that would pass the cap is refused whole, naming what the showcase has.
     const { showcase: two } = await showcases.create(showcase(u.id), [], { ...billing, enforceSlots: false }, opts);
     await showcases.addItems(two, urls(2), 200, { ...opts, maxItems: 3 });
@@ -107,7 +107,7 @@ describe.each([
     expect(await accounts.unrefundedFailures('v2.picture', 'showcase.picture')).toContain(jobId);
     await accounts.refund(jobId, 'showcase.picture');
     await accounts.refund(jobId, 'showcase.picture');
-    expect((await accounts.findUser(u.id))!.credits_cents).toBe(200);
+    expect((await accounts.findUser(u.id))!.creditsCents).toBe(200);
     expect(await accounts.unrefundedFailures('v2.picture', 'showcase.picture')).not.toContain(jobId);
   });
 });

@@ -6,34 +6,35 @@ import type { RepositoryHooks } from './repository-hooks';
 
 export interface ShowcaseRow {
   id: number;
-  public_id: string;
-  owner_id: string;
+  publicId: string;
+  ownerId: string;
   layout: string;
-  logo_url: string | null;
+  logoUrl: string | null;
   description: string | null;
-  custom_links: { title: string; url: string }[];
+  customLinks: { title: string; url: string }[];
+  /** Stored as sent (its keys are the API's). */
   branding: { tagline?: string; primary_color?: string; secondary_color?: string };
   /** Defaults of the items' presentation fields (placement, allow_scaling, finish, frame, mat), as sent. */
-  presentation_defaults: Record<string, unknown>;
+  presentationDefaults: Record<string, unknown>;
   /** Whether the public page may be indexed by search engines (default false). */
   indexable: boolean;
-  created_at: Date;
+  createdAt: Date;
 }
 
 /** An item with its job's state (joined). */
 export interface ShowcaseItemRow {
   id: number;
-  showcase_id: number;
-  job_id: string;
+  showcaseId: number;
+  jobId: string;
   source: 'url' | 'upload';
-  source_url: string | null;
+  sourceUrl: string | null;
   filename: string | null;
-  created_at: Date;
+  createdAt: Date;
   status: string;
   progress: number;
   result: Record<string, unknown> | null;
   error: { code: string; message: string } | null;
-  embed_id: string | null;
+  embedId: string | null;
 }
 
 export interface NewShowcase {
@@ -92,25 +93,36 @@ export interface CreatedItems {
 
 const parseJson = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
 
-function showcase(r: Record<string, unknown>): ShowcaseRow {
+function toShowcase(r: Record<string, any>): ShowcaseRow {
   return {
-    ...(r as unknown as ShowcaseRow),
     id: Number(r.id),
-    custom_links: parseJson(r.custom_links),
+    publicId: r.public_id,
+    ownerId: r.owner_id,
+    layout: r.layout,
+    logoUrl: r.logo_url,
+    description: r.description,
+    customLinks: parseJson(r.custom_links),
     branding: parseJson(r.branding),
-    presentation_defaults: r.presentation_defaults === undefined || r.presentation_defaults === null ? {} : parseJson(r.presentation_defaults),
+    presentationDefaults: r.presentation_defaults === undefined || r.presentation_defaults === null ? {} : parseJson(r.presentation_defaults),
     indexable: r.indexable === true,
+    createdAt: r.created_at,
   };
 }
 
-function item(r: Record<string, unknown>): ShowcaseItemRow {
+function toItem(r: Record<string, any>): ShowcaseItemRow {
   return {
-    ...(r as unknown as ShowcaseItemRow),
     id: Number(r.id),
-    showcase_id: Number(r.showcase_id),
+    showcaseId: Number(r.showcase_id),
+    jobId: r.job_id,
+    source: r.source,
+    sourceUrl: r.source_url,
+    filename: r.filename,
+    createdAt: r.created_at,
+    status: r.status,
     progress: Number(r.progress),
     result: r.result === null ? null : parseJson(r.result),
     error: r.error === null ? null : parseJson(r.error),
+    embedId: r.embed_id,
   };
 }
 
@@ -148,7 +160,7 @@ export class ShowcaseRepository {
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
         [publicId, s.ownerId, s.layout, s.logoUrl, s.description, JSON.stringify(s.customLinks), JSON.stringify(s.branding), JSON.stringify(s.presentationDefaults ?? {}), s.indexable ?? false],
       );
-      const sc = showcase(rows[0]);
+      const sc = toShowcase(rows[0]);
       const created = await this.insertItems(m, sc, items, opts, billing.pictureCents, billing.showcaseCents > 0 ? [{ cents: billing.showcaseCents, jobId: `showcase:${publicId}`, purpose: 'showcase.create', operation: 'showcase.create' }] : []);
       return { showcase: sc, ...created };
     }));
@@ -171,7 +183,7 @@ export class ShowcaseRepository {
     const jobs = items.map((it) => ({ it, jobId: newJobId('v2') }));
     const lines = [...extra, ...(pictureCents > 0 ? jobs.map((j) => ({ cents: pictureCents, jobId: j.jobId, purpose: 'showcase.picture', operation: 'showcase.picture' })) : [])];
     const chargedCents = lines.reduce((s, l) => s + l.cents, 0);
-    if (chargedCents > 0) await AccountRepository.debitAll(m, sc.owner_id, lines);
+    if (chargedCents > 0) await AccountRepository.debitAll(m, sc.ownerId, lines);
     const out: { id: number; jobId: string }[] = [];
     for (const { it, jobId } of jobs) {
       const input: Record<string, unknown> = it.source === 'url' ? { image_url: it.sourceUrl } : { upload_key: it.uploadKey };
@@ -179,7 +191,7 @@ export class ShowcaseRepository {
       input.showcase_id = sc.id;
       await m.query(
         `INSERT INTO "jobs" ("id", "public_id", "kind", "pipeline", "owner_id", "input", "request_id") VALUES ($1, $2, 'v2.picture', $3, $4, $5, $6)`,
-        [jobId, newJobId('emb'), opts.pipeline, sc.owner_id, JSON.stringify(input), this.hooks.requestId?.() ?? null],
+        [jobId, newJobId('emb'), opts.pipeline, sc.ownerId, JSON.stringify(input), this.hooks.requestId?.() ?? null],
       );
       const r = await m.query(
         `INSERT INTO "showcase_items" ("showcase_id", "job_id", "source", "source_url", "filename") VALUES ($1, $2, $3, $4, $5) RETURNING "id"`,
@@ -192,28 +204,28 @@ export class ShowcaseRepository {
 
   async findForOwner(id: number, ownerId: string): Promise<ShowcaseRow | null> {
     const rows = await this.ds.query(`SELECT * FROM "showcases" WHERE "id" = $1 AND "owner_id" = $2`, [id, ownerId]);
-    return rows[0] ? showcase(rows[0]) : null;
+    return rows[0] ? toShowcase(rows[0]) : null;
   }
 
   async findByPublicId(publicId: string): Promise<ShowcaseRow | null> {
     const rows = await this.ds.query(`SELECT * FROM "showcases" WHERE "public_id" = $1`, [publicId]);
-    return rows[0] ? showcase(rows[0]) : null;
+    return rows[0] ? toShowcase(rows[0]) : null;
   }
 
   async items(showcaseId: number): Promise<ShowcaseItemRow[]> {
     const rows = await this.ds.query(`${ITEM_SELECT} WHERE i."showcase_id" = $1 ORDER BY i."id"`, [showcaseId]);
-    return rows.map(item);
+    return rows.map(toItem);
   }
 
   async item(showcaseId: number, itemId: number): Promise<ShowcaseItemRow | null> {
     const rows = await this.ds.query(`${ITEM_SELECT} WHERE i."showcase_id" = $1 AND i."id" = $2`, [showcaseId, itemId]);
-    return rows[0] ? item(rows[0]) : null;
+    return rows[0] ? toItem(rows[0]) : null;
   }
 
   /** The item a picture job belongs to, for GET /api/v2/jobs/:id. */
-  async itemForJob(jobId: string): Promise<{ id: number; showcase_id: number } | null> {
+  async itemForJob(jobId: string): Promise<{ id: number; showcaseId: number } | null> {
     const rows = await this.ds.query(`SELECT "id", "showcase_id" FROM "showcase_items" WHERE "job_id" = $1`, [jobId]);
-    return rows[0] ? { id: Number(rows[0].id), showcase_id: Number(rows[0].showcase_id) } : null;
+    return rows[0] ? { id: Number(rows[0].id), showcaseId: Number(rows[0].showcase_id) } : null;
   }
 
   async countForOwner(ownerId: string): Promise<number> {
@@ -222,13 +234,13 @@ export class ShowcaseRepository {
   }
 
   /** An owner's showcases, newest first (keyset by id, below `beforeId`), each with its item count; `limit + 1` rows tell whether there are more. */
-  async listForOwner(ownerId: string, limit: number, beforeId?: number): Promise<(ShowcaseRow & { item_count: number })[]> {
+  async listForOwner(ownerId: string, limit: number, beforeId?: number): Promise<(ShowcaseRow & { itemCount: number })[]> {
     const rows = await this.ds.query(
       `SELECT s.*, (SELECT count(*) FROM "showcase_items" i WHERE i."showcase_id" = s."id") AS "item_count"
        FROM "showcases" s WHERE s."owner_id" = $1 AND ($2::int IS NULL OR s."id" < $2) ORDER BY s."id" DESC LIMIT $3`,
       [ownerId, beforeId ?? null, limit],
     );
-    return rows.map((r: Record<string, unknown>) => ({ ...showcase(r), item_count: Number(r.item_count) }));
+    return rows.map((r: Record<string, unknown>) => ({ ...toShowcase(r), itemCount: Number(r.item_count) }));
   }
 
   /** Replaces a showcase's page fields (the caller merged and validated them); null when there is no such showcase. */
@@ -240,7 +252,7 @@ export class ShowcaseRepository {
       [id, s.layout, s.logoUrl, s.description, JSON.stringify(s.customLinks), JSON.stringify(s.branding), JSON.stringify(s.presentationDefaults ?? {}), s.indexable ?? null],
     );
     const rows = Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res;
-    return rows[0] ? showcase(rows[0]) : null;
+    return rows[0] ? toShowcase(rows[0]) : null;
   }
 
   /**

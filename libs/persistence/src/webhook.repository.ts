@@ -6,17 +6,31 @@ export type NewDelivery = Omit<WebhookDeliveryEntity, 'id' | 'createdAt'>;
 
 export interface RecentDelivery {
   id: number;
-  job_id: string;
-  webhook_id: string;
+  jobId: string;
+  webhookId: string;
   event: string;
   url: string;
   attempt: number;
-  status_code: number | null;
+  statusCode: number | null;
   error: string | null;
-  duration_ms: number;
+  durationMs: number;
   succeeded: boolean;
-  created_at: Date;
+  createdAt: Date;
 }
+
+const toRecentDelivery = (r: Record<string, any>): RecentDelivery => ({
+  id: Number(r.id),
+  jobId: r.job_id,
+  webhookId: r.webhook_id,
+  event: r.event,
+  url: r.url,
+  attempt: Number(r.attempt),
+  statusCode: r.status_code === null ? null : Number(r.status_code),
+  error: r.error,
+  durationMs: Number(r.duration_ms),
+  succeeded: r.succeeded,
+  createdAt: r.created_at,
+});
 
 /** Callback secrets and delivery attempts. */
 export class WebhookRepository {
@@ -48,7 +62,7 @@ export class WebhookRepository {
          FROM "webhook_deliveries" d JOIN "jobs" j ON j."id" = d."job_id" WHERE j."owner_id" = $1 ORDER BY d."id" DESC LIMIT $2`,
       [ownerId, limit],
     );
-    return rows.map((r: Record<string, unknown>) => ({ ...r, id: Number(r.id), attempt: Number(r.attempt), status_code: r.status_code === null ? null : Number(r.status_code), duration_ms: Number(r.duration_ms) }));
+    return rows.map(toRecentDelivery);
   }
 
   listForJob(jobId: string): Promise<WebhookDeliveryEntity[]> {

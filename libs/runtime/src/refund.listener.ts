@@ -27,6 +27,6 @@ export class RefundOnFailure implements JobListener {
 /** The AI part of an animated AR price (motion + model surcharge), refunded when no motion ran. */
 export async function refundSkippedMotion(accounts: AccountRepository, jobId: string): Promise<number> {
   let cents = 0;
-  for (const item of ['ai_motion', 'model_surcharge']) cents += (await accounts.refund(jobId, animatedArPurpose(item)))?.amount_cents ?? 0;
+  for (const item of ['ai_motion', 'model_surcharge']) cents += (await accounts.refund(jobId, animatedArPurpose(item)))?.amountCents ?? 0;
   return cents;
 }

@@ -96,7 +96,7 @@ export function jobTimeline(job: Pick<JobEntity, 'startedAt' | 'finishedAt' | 's
 /** The body of GET /api/v2/jobs/:id, also the animated AR callback's payload ("the final job payload"). */
 export async function v2JobView(
   job: JobEntity,
-  extras: { item?: { id: number; showcase_id: number } | null; accounts: AccountRepository },
+  extras: { item?: { id: number; showcaseId: number } | null; accounts: AccountRepository },
   urls: PublicUrls,
   storage: StoragePort,
 ) {
@@ -114,7 +114,7 @@ export async function v2JobView(
     kind: job.kind === 'v2.picture' ? 'showcase.picture' : animated ? 'animated_ar' : job.kind,
     status: job.status,
     progress: progressView(job.status, job.progress),
-    ...(extras.item ? { showcase_id: extras.item.showcase_id, item_id: extras.item.id } : {}),
+    ...(extras.item ? { showcase_id: extras.item.showcaseId, item_id: extras.item.id } : {}),
     ...(job.status === 'failed' && job.error ? { error: { code: job.error.code, message: job.error.message, ...(job.error.stage ? { stage: job.error.stage } : {}) } } : {}),
     ...(credits && !done ? credits : {}),
     ...(result ? { result } : {}),

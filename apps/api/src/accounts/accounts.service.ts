@@ -21,11 +21,11 @@ function toCents(param: string, v: unknown, { allowZero }: { allowZero: boolean 
 
 /** A key as its user sees it: never the secret (it is not stored), only its display prefix. */
 export const keyView = (k: ApiKeyRow) => ({
-  id: k.id, object: 'api_key' as const, name: k.name, scope: k.scope, prefix: k.prefix, allowed_origins: k.allowed_origins,
-  created_at: new Date(k.created_at).toISOString(), last_used_at: k.last_used_at ? new Date(k.last_used_at).toISOString() : null,
+  id: k.id, object: 'api_key' as const, name: k.name, scope: k.scope, prefix: k.prefix, allowed_origins: k.allowedOrigins,
+  created_at: new Date(k.createdAt).toISOString(), last_used_at: k.lastUsedAt ? new Date(k.lastUsedAt).toISOString() : null,
 });
 
-const userView = (u: UserRow) => ({ id: u.id, email: u.email, name: u.name, credits: toCredits(u.credits_cents), showcase_slots: u.showcase_slots });
+const userView = (u: UserRow) => ({ id: u.id, email: u.email, name: u.name, credits: toCredits(u.creditsCents), showcase_slots: u.showcaseSlots });
 
 /** Operators' account management and the caller's own identity and usage. */
 @Injectable()
@@ -46,7 +46,7 @@ export class AccountsService {
     const credits = body.credits === undefined ? 0 : toCents('credits', body.credits, { allowZero: true });
     if (await this.accounts.findUserByEmail(email)) throw new ApiError(409, 'conflict', 'email_taken', `a user with email ${email} exists`, 'email');
     const user = await this.accounts.createUser({ email, name: (body.name as string | undefined) ?? null, showcaseSlots: slots });
-    if (credits > 0) user.credits_cents = await this.accounts.grant(user.id, credits, 'initial credits');
+    if (credits > 0) user.creditsCents = await this.accounts.grant(user.id, credits, 'initial credits');
     return userView(user);
   }
 
@@ -115,7 +115,7 @@ export class AccountsService {
       ...userView(u),
       key: { type: p.keyType === 'owner' ? 'owner' : 'user', prefix: p.keyType === 'owner' ? null : p.keyPrefix, billed: p.keyType !== 'owner', scope: p.scope },
       // The owner key is not limited by slots (it is never billed); its count is still shown.
-      showcase_slots: { used: await this.showcases.countForOwner(u.id), total: u.showcase_slots, limited: p.keyType !== 'owner' },
+      showcase_slots: { used: await this.showcases.countForOwner(u.id), total: u.showcaseSlots, limited: p.keyType !== 'owner' },
     };
   }
 
@@ -131,8 +131,8 @@ export class AccountsService {
     const totals = await this.accounts.totals(userId);
     return {
       data: page.map((e) => ({
-        id: e.id, kind: e.kind, amount: toCredits(e.amount_cents), balance_after: e.balance_after_cents === null ? null : toCredits(e.balance_after_cents),
-        operation: e.operation, job_id: e.job_id, reason: e.reason, created_at: new Date(e.created_at).toISOString(),
+        id: e.id, kind: e.kind, amount: toCredits(e.amountCents), balance_after: e.balanceAfterCents === null ? null : toCredits(e.balanceAfterCents),
+        operation: e.operation, job_id: e.jobId, reason: e.reason, created_at: new Date(e.createdAt).toISOString(),
       })),
       has_more: entries.length > limit,
       next_before: entries.length > limit ? page[page.length - 1].id : null,

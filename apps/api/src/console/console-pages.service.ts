@@ -19,7 +19,7 @@ export class ConsolePagesService {
     const n = /^[1-9][0-9]{0,9}$/.test(id) && Number(id) <= 2_147_483_647 ? Number(id) : NaN;
     const sc = Number.isNaN(n) ? null : await this.showcases.findForOwner(n, v.role === 'owner' ? SERVICE_USER_ID : v.userId);
     if (!sc) return null;
-    const url = this.urls.showcase(sc.public_id);
+    const url = this.urls.showcase(sc.publicId);
     // Server-side SVG: no script, and nothing fetched from elsewhere.
     const qrSvg = await qrToString(url, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
     return { url, qrSvg };

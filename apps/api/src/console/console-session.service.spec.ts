@@ -12,13 +12,13 @@ const config = (secure: boolean) => ({
 /** Sessions and users in memory: what the service asks of its repository. */
 function fakeRepo() {
   const sessions = new Map<string, ConsoleSessionRow>();
-  const users = new Map<string, { id: string; email: string; name: null; console_role: 'customer' | 'owner'; password_hash: string | null; internal: false }>();
+  const users = new Map<string, { id: string; email: string; name: null; consoleRole: 'customer' | 'owner'; passwordHash: string | null; internal: false }>();
   const repo = {
     findUserByEmail: async (e: string) => [...users.values()].find((u) => u.email === e) ?? null,
     deleteExpired: async () => 0,
     createSession: async (idHash: string, userId: string, csrf: string, expires: Date) => {
       const u = users.get(userId)!;
-      sessions.set(idHash, { user_id: userId, email: u.email, name: null, console_role: u.console_role, csrf_token: csrf, created_at: new Date(), expires_at: expires, last_seen_at: new Date() });
+      sessions.set(idHash, { userId, email: u.email, name: null, consoleRole: u.consoleRole, csrfToken: csrf, createdAt: new Date(), expiresAt: expires, lastSeenAt: new Date() });
     },
     findSession: async (h: string) => sessions.get(h) ?? null,
     touchSession: async () => undefined,
@@ -34,7 +34,7 @@ describe('ConsoleSessionService', () => {
     const { repo, users } = fakeRepo();
     const svc = new ConsoleSessionService(config(false), repo, new MemoryRateLimiter());
     const { hash } = await import('@node-rs/argon2');
-    users.set('usr_a', { id: 'usr_a', email: 'a@example.com', name: null, console_role: 'customer', password_hash: await hash('right password'), internal: false });
+    users.set('usr_a', { id: 'usr_a', email: 'a@example.com', name: null, consoleRole: 'customer', passwordHash: await hash('right password'), internal: false });
     expect(await svc.signIn('a@example.com', 'wrong password', '1.2.3.4')).toEqual({ error: 'invalid' });
     expect(await svc.signIn('nobody@example.com', 'right password', '1.2.3.4')).toEqual({ error: 'invalid' });
     const ok = await svc.signIn('a@example.com', 'right password', '1.2.3.4');
@@ -43,7 +43,7 @@ describe('ConsoleSessionService', () => {
     expect(await svc.principalFor(req({ cookie }))).toEqual({ userId: 'usr_a', keyType: 'user', keyId: 'session:usr_a', scope: 'full' });
     // State changes need the session's CSRF token.
     await expect(svc.principalFor(req({ cookie }, 'POST'))).rejects.toMatchObject({ code: 'csrf_token_invalid' });
-    const csrf = (await svc.current(req({ cookie })))!.csrf_token;
+    const csrf = (await svc.current(req({ cookie })))!.csrfToken;
     expect(await svc.principalFor(req({ cookie, 'x-csrf-token': csrf }, 'DELETE'))).toMatchObject({ userId: 'usr_a' });
     // No cookie: not a session request; an unknown cookie: 401.
     expect(await svc.principalFor(req({}))).toBeNull();
@@ -54,7 +54,7 @@ describe('ConsoleSessionService', () => {
     const { repo, users } = fakeRepo();
     const svc = new ConsoleSessionService(config(false), repo, new MemoryRateLimiter());
     const { hash } = await import('@node-rs/argon2');
-    users.set('usr_o', { id: 'usr_o', email: 'o@example.com', name: null, console_role: 'owner', password_hash: await hash('owner password'), internal: false });
+    users.set('usr_o', { id: 'usr_o', email: 'o@example.com', name: null, consoleRole: 'owner', passwordHash: await hash('owner password'), internal: false });
     const ok = await svc.signIn('o@example.com', 'owner password', '1.2.3.4');
     expect(await svc.principalFor(req({ cookie: `console_session=${(ok as { sessionId: string }).sessionId}` }))).toEqual({ userId: 'service', keyType: 'owner', scope: 'full' });
   });

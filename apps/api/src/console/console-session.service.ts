@@ -85,18 +85,18 @@ export class ConsoleSessionService {
   async invite(userId: string, role?: ConsoleRole): Promise<{ invite_url: string; expires_at: string; user_id: string; email: string; role: ConsoleRole }> {
     const user = /^usr_[a-z2-7]{1,40}$/.test(userId) ? await this.repo.findUser(userId) : null;
     if (!user) throw ApiError.notFound(`user ${userId.slice(0, 60)}`);
-    if (role === 'owner' && user.console_role !== 'owner') await this.repo.setRole(user.id, 'owner');
+    if (role === 'owner' && user.consoleRole !== 'owner') await this.repo.setRole(user.id, 'owner');
     const token = secret();
     const inv = await this.repo.createInvite(user.id, sha256(token), new Date(Date.now() + this.config.console.inviteTtlMs));
     // In the query (not the path): the log scrubber hides `token=` values, so request logs never hold it.
-    return { invite_url: `${this.config.publicBaseUrl}/console/invite?token=${token}`, expires_at: new Date(inv.expires_at).toISOString(), user_id: user.id, email: user.email, role: role === 'owner' ? 'owner' : user.console_role };
+    return { invite_url: `${this.config.publicBaseUrl}/console/invite?token=${token}`, expires_at: new Date(inv.expiresAt).toISOString(), user_id: user.id, email: user.email, role: role === 'owner' ? 'owner' : user.consoleRole };
   }
 
   async findInvite(token: string): Promise<{ email: string } | { failure: InviteRedeemFailure }> {
     const inv = token ? await this.repo.findInvite(sha256(token)) : null;
     if (!inv) return { failure: 'unknown' };
-    if (inv.used_at) return { failure: 'used' };
-    if (new Date(inv.expires_at).getTime() <= Date.now()) return { failure: 'expired' };
+    if (inv.usedAt) return { failure: 'used' };
+    if (new Date(inv.expiresAt).getTime() <= Date.now()) return { failure: 'expired' };
     return { email: inv.email };
   }
 
@@ -133,8 +133,8 @@ export class ConsoleSessionService {
     const account = await this.spend(user ? `console-login:user:${user.id}` : `console-login:acct:${email.toLowerCase().slice(0, 320)}`, loginPerAccount, loginWindowMs);
     if (account) return account;
     // Verify against a hash even for an unknown email, so timing does not tell which emails have accounts.
-    const ok = await argonVerify(user?.password_hash ?? (await (this.dummyHash ??= argonHash(secret(), ARGON))), password || '-').catch(() => false);
-    if (!user?.password_hash || !ok) return { error: 'invalid' };
+    const ok = await argonVerify(user?.passwordHash ?? (await (this.dummyHash ??= argonHash(secret(), ARGON))), password || '-').catch(() => false);
+    if (!user?.passwordHash || !ok) return { error: 'invalid' };
     return { sessionId: await this.open(user.id) };
   }
 
@@ -170,7 +170,7 @@ export class ConsoleSessionService {
     const idHash = sha256(id);
     const row = await this.repo.findSession(idHash);
     if (!row) return null;
-    if (Date.now() - new Date(row.last_seen_at).getTime() > TOUCH_EVERY_MS) {
+    if (Date.now() - new Date(row.lastSeenAt).getTime() > TOUCH_EVERY_MS) {
       await this.repo.touchSession(idHash, new Date(Date.now() + this.config.console.sessionIdleMs));
     }
     return { ...row, idHash };
@@ -187,12 +187,12 @@ export class ConsoleSessionService {
     if (!s) throw ApiError.unauthorized('console session expired or signed out; sign in again');
     if (!['GET', 'HEAD', 'OPTIONS'].includes(req.method)) {
       const header = req.headers['x-csrf-token'];
-      if (!sameSecret(Array.isArray(header) ? header[0] : header, s.csrf_token)) {
+      if (!sameSecret(Array.isArray(header) ? header[0] : header, s.csrfToken)) {
         throw new ApiError(403, 'permission_error', 'csrf_token_invalid', 'a console session needs its CSRF token in the X-CSRF-Token header for this request');
       }
     }
-    if (s.console_role === 'owner') return { userId: SERVICE_USER_ID, keyType: 'owner', scope: 'full' };
-    return { userId: s.user_id, keyType: 'user', keyId: `session:${s.user_id}`, scope: 'full' };
+    if (s.consoleRole === 'owner') return { userId: SERVICE_USER_ID, keyType: 'owner', scope: 'full' };
+    return { userId: s.userId, keyType: 'user', keyId: `session:${s.userId}`, scope: 'full' };
   }
 
   // ---- cookies
@@ -216,7 +216,7 @@ export class ConsoleSessionService {
 
   /** The session's CSRF token in a form field (sign-out). */
   csrfValid(s: ConsoleSession, field: unknown): boolean {
-    return typeof field === 'string' && sameSecret(field, s.csrf_token);
+    return typeof field === 'string' && sameSecret(field, s.csrfToken);
   }
 
   preSessionCsrfValid(req: FastifyRequest, field: unknown): boolean {

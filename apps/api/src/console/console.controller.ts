@@ -181,7 +181,7 @@ export class ConsoleController {
       this.redirect(reply, '/console/login');
       return null;
     }
-    return { userId: s.user_id, email: s.email, name: s.name, role: s.console_role, csrf: s.csrf_token };
+    return { userId: s.userId, email: s.email, name: s.name, role: s.consoleRole, csrf: s.csrfToken };
   }
 
   private redirect(reply: FastifyReply, to: string): void {

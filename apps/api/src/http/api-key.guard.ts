@@ -71,7 +71,7 @@ export class ApiKeyGuard implements CanActivate {
     // Per-user keys are looked up by their SHA-256 only; the key itself is never stored.
     const found = key.startsWith(USER_KEY_PREFIX) ? await this.keys.find(hashApiKey(key)) : null;
     if (!found) throw ApiError.unauthorized('unknown or revoked API key');
-    return { userId: found.user_id, keyType: 'user', keyId: found.id, keyPrefix: found.prefix, scope: found.scope, allowedOrigins: found.allowed_origins };
+    return { userId: found.userId, keyType: 'user', keyId: found.id, keyPrefix: found.prefix, scope: found.scope, allowedOrigins: found.allowedOrigins };
   }
 
   /** 403 `insufficient_scope` naming the key's scope and the ones allowed; a widget key only from its allowed origins. */

@@ -103,7 +103,7 @@ export class AdminJobsService {
     const rows = await this.accounts.listUsers(limit + 1);
     return {
       data: rows.slice(0, limit).map((u) => ({
-        id: u.id, email: u.email, name: u.name, credits: toCredits(u.credits_cents), showcase_slots: u.showcase_slots, internal: u.internal === true, created_at: new Date(u.created_at).toISOString(),
+        id: u.id, email: u.email, name: u.name, credits: toCredits(u.creditsCents), showcase_slots: u.showcaseSlots, internal: u.internal === true, created_at: new Date(u.createdAt).toISOString(),
       })),
       has_more: rows.length > limit,
     };

@@ -32,12 +32,12 @@ export class ShowcasePageService {
   }
 
   private model(s: ShowcaseRow, items: ShowcaseItemRow[]): PageShowcase {
-    const pageUrl = this.urls.showcase(s.public_id);
+    const pageUrl = this.urls.showcase(s.publicId);
     return {
       layout: s.layout,
-      logoUrl: s.logo_url,
+      logoUrl: s.logoUrl,
       description: s.description,
-      links: s.custom_links,
+      links: s.customLinks,
       tagline: s.branding.tagline ?? null,
       primary: s.branding.primary_color ?? null,
       secondary: s.branding.secondary_color ?? null,
@@ -51,11 +51,11 @@ export class ShowcasePageService {
           status: i.status,
           progress: i.progress,
           title: i.filename ?? `Picture ${n + 1}`,
-          ready: r && i.embed_id ? {
+          ready: r && i.embedId ? {
             posterUrl: this.storage.url(r.files.poster.key),
             glbUrl: this.storage.url(r.files.glb.key),
             usdzUrl: this.storage.url(r.files.usdz.key),
-            embedUrl: this.urls.embed(i.embed_id),
+            embedUrl: this.urls.embed(i.embedId),
             widthInches: r.dimensions.width_inches,
             heightInches: r.dimensions.height_inches,
             presentation: launchPresentation(r),
@@ -100,7 +100,7 @@ export class ShowcasePageService {
     const item = this.model(found.s, found.items).items.find((i) => String(i.id) === itemId);
     const row = found.items.find((i) => String(i.id) === itemId);
     const r = row?.result as unknown as StillImageResult | undefined;
-    return item?.ready && row && r?.files?.poster?.key ? { jobId: row.job_id, posterKey: r.files.poster.key, shape: outerInches(item.ready) } : null;
+    return item?.ready && row && r?.files?.poster?.key ? { jobId: row.jobId, posterKey: r.files.poster.key, shape: outerInches(item.ready) } : null;
   }
 }
 

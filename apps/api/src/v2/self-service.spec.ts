@@ -2,9 +2,9 @@ import { decodeCursor, encodeCursor, parseLimit } from './list-query';
 import { parseShowcasePatch, type StoredShowcaseFields } from './showcase-request';
 
 const stored: StoredShowcaseFields = {
-  layout: 'dark', logo_url: 'https://shop.example.com/logo.png', description: 'Spring',
-  custom_links: [{ title: 'Shop', url: 'https://shop.example.com/' }], branding: { tagline: 'Art', primary_color: '#112233' },
-  presentation_defaults: { frame: 'classic' },
+  layout: 'dark', logoUrl: 'https://shop.example.com/logo.png', description: 'Spring',
+  customLinks: [{ title: 'Shop', url: 'https://shop.example.com/' }], branding: { tagline: 'Art', primary_color: '#112233' },
+  presentationDefaults: { frame: 'classic' },
 };
 
 const paramOf = (fn: () => unknown) => {
@@ -20,7 +20,7 @@ describe('parseShowcasePatch', () => {
   it('keeps what is left out, replaces what is sent and clears what is null', () => {
     const out = parseShowcasePatch({ description: 'Summer', branding: { secondary_color: '#FFF' }, frame: null, logo_url: null }, stored);
     expect(out).toMatchObject({
-      layout: 'dark', logoUrl: null, description: 'Summer', customLinks: stored.custom_links, branding: { secondary_color: '#fff' }, defaults: {},
+      layout: 'dark', logoUrl: null, description: 'Summer', customLinks: stored.customLinks, branding: { secondary_color: '#fff' }, defaults: {},
     });
     expect(parseShowcasePatch({ layout_choice: null }, stored).layout).toBe('branded');
     expect(parseShowcasePatch({}, stored)).toMatchObject({ layout: 'dark', description: 'Spring', defaults: { frame: 'classic' } });

@@ -180,11 +180,11 @@ export function parsePictures(body: Record<string, unknown>, defaults: Presentat
 /** The page fields of a stored showcase, as a create body would give them (what a PATCH is merged over). */
 export interface StoredShowcaseFields {
   layout: string;
-  logo_url: string | null;
+  logoUrl: string | null;
   description: string | null;
-  custom_links: { title: string; url: string }[];
+  customLinks: { title: string; url: string }[];
   branding: Record<string, unknown>;
-  presentation_defaults: Record<string, unknown>;
+  presentationDefaults: Record<string, unknown>;
   indexable?: boolean;
 }
 
@@ -200,11 +200,11 @@ export function parseShowcasePatch(body: unknown, current: StoredShowcaseFields)
     if (k in body) throw ApiError.invalid(k, `${k}: pictures are added with POST /api/v2/showcases/{id}/items and removed with DELETE /api/v2/showcases/{id}/items/{item_id}`, 'parameter_unknown');
   }
   const merged: Record<string, unknown> = {
-    ...current.presentation_defaults,
+    ...current.presentationDefaults,
     layout_choice: current.layout,
-    logo_url: current.logo_url,
+    logo_url: current.logoUrl,
     description: current.description,
-    custom_links: current.custom_links,
+    custom_links: current.customLinks,
     branding: current.branding,
     indexable: current.indexable ?? false,
   };

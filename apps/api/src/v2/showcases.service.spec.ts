@@ -18,7 +18,7 @@ const PICTURE_CENTS = 200;
 function setup(opts: { have: number; balanceCents: number; answered?: boolean; files: number }) {
   const log: string[] = [];
   const stored = new Set<string>();
-  const showcase = { id: 7, public_id: 'shw_test', presentation_defaults: {} } as unknown as ShowcaseRow;
+  const showcase = { id: 7, publicId: 'shw_test', presentationDefaults: {} } as unknown as ShowcaseRow;
   const repo = {
     findForOwner: async () => showcase,
     countItems: async () => opts.have,
@@ -43,7 +43,7 @@ function setup(opts: { have: number; balanceCents: number; answered?: boolean; f
   };
   const pricing = { quote: () => ({ totalCents: PICTURE_CENTS }) };
   const admission = { admit: async () => 0, enqueue: async () => undefined };
-  const accounts = { findUser: async () => ({ credits_cents: opts.balanceCents }) };
+  const accounts = { findUser: async () => ({ creditsCents: opts.balanceCents }) };
   const routes = { pipelineFor: () => 'still-image' };
   const config = { showcases: { maxItems: MAX_ITEMS, maxFilesPerRequest: 10, maxFileBytes: 1 << 20 } } as AppConfig;
   const svc = new ShowcasesService(

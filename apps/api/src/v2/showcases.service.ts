@@ -67,8 +67,8 @@ export class ShowcasesService {
     );
     return {
       id: created.showcase.id,
-      url: this.urls.showcase(created.showcase.public_id),
-      embed_url: this.urls.showcaseEmbed(created.showcase.public_id),
+      url: this.urls.showcase(created.showcase.publicId),
+      embed_url: this.urls.showcaseEmbed(created.showcase.publicId),
       queued_jobs: await this.enqueue(p.userId, created.items, before),
       credits_charged: toCredits(created.chargedCents),
     };
@@ -93,7 +93,7 @@ export class ShowcasesService {
     const rows = await this.showcases.listForOwner(p.userId, limit + 1, after ? Number(after[0]) : undefined);
     const page = rows.slice(0, limit);
     return {
-      data: page.map((s) => showcaseSummaryView(s, s.item_count, this.urls)),
+      data: page.map((s) => showcaseSummaryView(s, s.itemCount, this.urls)),
       has_more: rows.length > limit,
       next_cursor: rows.length > limit ? encodeCursor([String(page[page.length - 1].id)]) : null,
     };
@@ -116,8 +116,8 @@ export class ShowcasesService {
   async remove(p: Principal, id: string): Promise<void> {
     const s = await this.owned(p, id);
     const items = await this.showcases.items(s.id);
-    this.assertFinished(items.map((i) => ({ jobId: i.job_id, status: i.status })));
-    await this.deleteJobs(items.map((i) => i.job_id));
+    this.assertFinished(items.map((i) => ({ jobId: i.jobId, status: i.status })));
+    await this.deleteJobs(items.map((i) => i.jobId));
     const out = await this.showcases.deleteIfEmpty(s.id);
     // A picture added while we deleted: the showcase stays, with that picture (the caller may repeat).
     if (out === 'not_empty') throw new ApiError(409, 'conflict', 'showcase_changed', `showcase ${s.id} got new pictures while it was being deleted; try again once they finish`);
@@ -129,8 +129,8 @@ export class ShowcasesService {
     const n = intId(itemId);
     const i = Number.isNaN(n) ? null : await this.showcases.item(s.id, n);
     if (!i) throw ApiError.notFound(`item ${itemId.slice(0, 40)}`);
-    this.assertFinished([{ jobId: i.job_id, status: i.status }]);
-    await this.deleteJobs([i.job_id]);
+    this.assertFinished([{ jobId: i.jobId, status: i.status }]);
+    await this.deleteJobs([i.jobId]);
   }
 
   private assertFinished(jobs: { jobId: string; status: string }[]): void {
@@ -171,7 +171,7 @@ export class ShowcasesService {
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'invalid_request_error', 'invalid_body', 'the body must be a JSON object {image_urls, items} or multipart/form-data with parts named "files"');
     const unknown = Object.keys(body).find((k) => k !== 'image_urls' && k !== 'items');
     if (unknown) throw ApiError.invalid(unknown, `${unknown}: unknown parameter`, 'parameter_unknown');
-    const pictures = parsePictures(body as Record<string, unknown>, s.presentation_defaults, { required: true });
+    const pictures = parsePictures(body as Record<string, unknown>, s.presentationDefaults, { required: true });
     return this.addItems(p, s, urlItems(pictures), picturesParam(body));
   }
 
@@ -191,7 +191,7 @@ export class ShowcasesService {
     this.assertRoom(have, n, 'files');
     const needed = n * this.pictureCents(p);
     if (needed === 0) return;
-    const balance = (await this.accounts.findUser(p.userId))?.credits_cents ?? 0;
+    const balance = (await this.accounts.findUser(p.userId))?.creditsCents ?? 0;
     if (balance < needed) throw new InsufficientCreditsError(balance, needed);
   }
 
@@ -215,7 +215,7 @@ export class ShowcasesService {
     try {
       for await (const part of req.parts()) {
         if (part.type !== 'file') {
-          if (part.fieldname === 'items') items = uploadItems(part, { filesBefore: uploads.length, again: items !== undefined, maxFiles: this.config.showcases.maxFilesPerRequest }, s.presentation_defaults);
+          if (part.fieldname === 'items') items = uploadItems(part, { filesBefore: uploads.length, again: items !== undefined, maxFiles: this.config.showcases.maxFilesPerRequest }, s.presentationDefaults);
           continue;
         }
         if (part.fieldname === 'items') {
@@ -241,7 +241,7 @@ export class ShowcasesService {
           part.file.resume();
           throw ApiError.invalid('items', `items: has ${items.presentations.length} entries, one per file part, but file part ${uploads.length + 1} has none`);
         }
-        uploads.push(await storeUpload(this.storage, part.file, part.filename.slice(0, 255), `uploads/${s.public_id}/${randomId('upl')}`));
+        uploads.push(await storeUpload(this.storage, part.file, part.filename.slice(0, 255), `uploads/${s.publicId}/${randomId('upl')}`));
       }
       if (items && uploads.length && items.presentations.length !== uploads.length) {
         throw ApiError.invalid('items', `items: has ${items.presentations.length} entries for ${uploads.length} file parts; send one entry per file part, in order`);
@@ -254,7 +254,7 @@ export class ShowcasesService {
     const fingerprint = requestFingerprint('POST', `/api/v2/showcases/:id/items ${s.id}`, { files: uploads.map((u) => u.sha256), ...(items ? { items: items.raw } : {}) });
     try {
       const out = await this.idempotency.run(p.userId, key, fingerprint, 202, () =>
-        this.addItems(p, s, uploads.map((u, i) => ({ source: 'upload', uploadKey: u.key, filename: u.filename, presentation: items?.presentations[i] ?? { ...s.presentation_defaults } }))));
+        this.addItems(p, s, uploads.map((u, i) => ({ source: 'upload', uploadKey: u.key, filename: u.filename, presentation: items?.presentations[i] ?? { ...s.presentationDefaults } }))));
       if (out.replayed) await discard();
       return out;
     } catch (e) {

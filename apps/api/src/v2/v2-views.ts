@@ -8,21 +8,21 @@ export function itemView(i: ShowcaseItemRow, urls: PublicUrls, storage: StorageP
   return {
     id: i.id,
     object: 'showcase_item' as const,
-    showcase_id: i.showcase_id,
-    job_id: i.job_id,
+    showcase_id: i.showcaseId,
+    job_id: i.jobId,
     status: i.status,
     progress: progressView(i.status, i.progress),
     source: i.source,
-    ...(i.source === 'url' ? { source_url: i.source_url } : { filename: i.filename }),
-    ...(done ? pictureResult(i.result as unknown as StillImageResult, i.embed_id, urls, storage) : {}),
+    ...(i.source === 'url' ? { source_url: i.sourceUrl } : { filename: i.filename }),
+    ...(done ? pictureResult(i.result as unknown as StillImageResult, i.embedId, urls, storage) : {}),
     ...(i.status === 'failed' && i.error ? { error: { code: i.error.code, message: i.error.message } } : {}),
-    created_at: new Date(i.created_at).toISOString(),
+    created_at: new Date(i.createdAt).toISOString(),
   };
 }
 
 /** What every view of a showcase starts with: its id and public addresses. */
 function showcaseHead(s: ShowcaseRow, urls: PublicUrls) {
-  return { id: s.id, object: 'showcase' as const, url: urls.showcase(s.public_id), embed_url: urls.showcaseEmbed(s.public_id), layout_choice: s.layout };
+  return { id: s.id, object: 'showcase' as const, url: urls.showcase(s.publicId), embed_url: urls.showcaseEmbed(s.publicId), layout_choice: s.layout };
 }
 
 /** A showcase in the caller's list: what a row shows, without its items. */
@@ -31,21 +31,21 @@ export function showcaseSummaryView(s: ShowcaseRow, itemCount: number, urls: Pub
     ...showcaseHead(s, urls),
     description: s.description,
     item_count: itemCount,
-    created_at: new Date(s.created_at).toISOString(),
+    created_at: new Date(s.createdAt).toISOString(),
   };
 }
 
 export function showcaseView(s: ShowcaseRow, items: ShowcaseItemRow[], urls: PublicUrls, storage: StoragePort) {
   return {
     ...showcaseHead(s, urls),
-    logo_url: s.logo_url,
+    logo_url: s.logoUrl,
     description: s.description,
-    custom_links: s.custom_links,
+    custom_links: s.customLinks,
     branding: s.branding,
     // The items' presentation defaults given at creation (placement, allow_scaling, finish, frame, mat), as sent.
-    presentation_defaults: s.presentation_defaults ?? {},
+    presentation_defaults: s.presentationDefaults ?? {},
     indexable: s.indexable === true,
-    created_at: new Date(s.created_at).toISOString(),
+    created_at: new Date(s.createdAt).toISOString(),
     items: items.map((i) => itemView(i, urls, storage)),
   };
 }

@@ -33,7 +33,12 @@ export class WebhookDeliveriesService {
     const limit = q.limit === undefined ? 50 : Number(q.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw ApiError.invalid('limit', 'limit: a whole number from 1 to 200');
     const rows = await this.webhooks.recentForOwner(userId, limit);
-    return { data: rows.map((d) => ({ ...d, url: callbackUrlView(d.url), object: 'webhook_delivery' as const, created_at: new Date(d.created_at).toISOString() })) };
+    return {
+      data: rows.map((d) => ({
+        id: d.id, job_id: d.jobId, webhook_id: d.webhookId, event: d.event, url: callbackUrlView(d.url), attempt: d.attempt, status_code: d.statusCode,
+        error: d.error, duration_ms: d.durationMs, succeeded: d.succeeded, created_at: new Date(d.createdAt).toISOString(), object: 'webhook_delivery' as const,
+      })),
+    };
   }
 }
 

@@ -61,7 +61,7 @@ export class ApiKeyCache implements OnModuleDestroy {
 
   private drop(r: KeyRevocation): void {
     for (const [hash, e] of this.entries) {
-      if ((r.keyId && e.key.id === r.keyId) || (r.userId && e.key.user_id === r.userId)) this.entries.delete(hash);
+      if ((r.keyId && e.key.id === r.keyId) || (r.userId && e.key.userId === r.userId)) this.entries.delete(hash);
     }
   }
 

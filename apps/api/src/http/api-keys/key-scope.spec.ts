@@ -48,9 +48,9 @@ class RoutesForTest {
 
 describe('ApiKeyGuard scope check', () => {
   const keys: Record<string, Partial<ApiKeyRow>> = {
-    sk_live_full: { id: 'key_f', user_id: 'usr_a', prefix: 'sk_live_f', scope: 'full', allowed_origins: [] },
-    sk_live_read: { id: 'key_r', user_id: 'usr_a', prefix: 'sk_live_r', scope: 'read_only', allowed_origins: [] },
-    sk_live_widget: { id: 'key_w', user_id: 'usr_a', prefix: 'sk_live_w', scope: 'widget', allowed_origins: ['https://shop.example.com'] },
+    sk_live_full: { id: 'key_f', userId: 'usr_a', prefix: 'sk_live_f', scope: 'full', allowedOrigins: [] },
+    sk_live_read: { id: 'key_r', userId: 'usr_a', prefix: 'sk_live_r', scope: 'read_only', allowedOrigins: [] },
+    sk_live_widget: { id: 'key_w', userId: 'usr_a', prefix: 'sk_live_w', scope: 'widget', allowedOrigins: ['https://shop.example.com'] },
   };
   const byHash = new Map(Object.entries(keys).map(([k, row]) => [hashApiKey(k), row]));
   const cache = { find: async (hash: string) => byHash.get(hash) ?? null };
