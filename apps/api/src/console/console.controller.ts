@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ConsoleAssets } from './console-assets';
+import { ConsoleAssets } from './console-assets.service';
 import { ConsolePagesService } from './console-pages.service';
 import { ConsoleSessionService } from './console-session.service';
 import * as pages from './console.pages';

@@ -4,8 +4,8 @@ import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { DocumentBuilder, getSchemaPath, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { AppConfig } from '@app/config';
 import { ApiModule } from '../api.module';
-import { ErrorResponseDto, V1CallbackDto } from '../v1/v1.dto';
-import { V2JobDto } from '../v2/v2.dto';
+import { ErrorResponseDto, V1CallbackDto } from '../jobs/v1.dto';
+import { V2JobDto } from '../showcases/showcases.dto';
 
 /**
  * The published OpenAPI document (GET /openapi.json, /docs, docs/openapi.json). Controllers and DTOs

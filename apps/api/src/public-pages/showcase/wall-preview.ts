@@ -1,4 +1,4 @@
-import { esc } from '../embed/html';
+import { esc } from '../../http/html';
 
 /**
  * "See it on a wall": the picture hung on a plain wall next to an object everyone knows the size of,

@@ -4,8 +4,8 @@ import type { AppConfig } from '@app/config';
 import { JobRepository } from '@app/persistence';
 import { DEFAULT_MOTION_STYLE, hostedProviderStatus, MOTION_PRESETS, MotionCatalog } from '@app/plugins';
 import { animatedArPurpose, APP_CONFIG, JobRoutes, PRICING_POLICY } from '@app/runtime';
-import { apiKeyIdOf, type Principal } from '../../http/api-key.guard';
-import { JobAdmission } from '../../jobs/job-admission.service';
+import { apiKeyIdOf, type Principal } from '../http/api-key.guard';
+import { JobAdmission } from '../jobs/job-admission.service';
 import { ANIMATED_AR_LIMITS, parseAnimatedArRequest } from './animated-ar-request';
 
 /** v2 animated AR: validate, quote, charge up front (all lines in one transaction with the job), queue. */

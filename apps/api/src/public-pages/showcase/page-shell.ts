@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { esc } from '../embed/html';
-import { QUICK_LOOK_TAP_SCRIPT, QUICK_LOOK_TAP_SCRIPT_HASH } from '../embed/platform';
+import { esc } from '../../http/html';
+import { QUICK_LOOK_TAP_SCRIPT, QUICK_LOOK_TAP_SCRIPT_HASH } from '../platform';
 import { shareTags, type ShareMeta } from './open-graph';
 import { BASE_STYLE, LAYOUT_STYLE } from './showcase-layouts';
 import { colour, themeVars } from './showcase-theme';

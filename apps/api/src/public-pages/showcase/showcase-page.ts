@@ -1,6 +1,6 @@
 import { isFinal, type JobStatus } from '@app/pipeline';
-import { esc } from '../embed/html';
-import type { Platform } from '../embed/platform';
+import { esc } from '../../http/html';
+import type { Platform } from '../platform';
 import type { ShareImage } from './open-graph';
 import { brandHeader, htmlDocument } from './page-shell';
 import { displayTitle, outerInches, type PageItem, thumbHeight } from './showcase-items';

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/api-error';
+import { ApiError } from './api-error';
 
 /** `?limit=`: a whole number 1..max, `fallback` when absent. */
 export function parseLimit(v: string | undefined, fallback: number, max: number): number {

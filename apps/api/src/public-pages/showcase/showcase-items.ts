@@ -1,4 +1,4 @@
-import type { LaunchPresentation } from '../embed/platform';
+import type { LaunchPresentation } from '../platform';
 
 // The thumbnail files are made by the showcase-picture pipeline's thumbnails stage (libs/plugins).
 export { SHARE_FILE, THUMB_FILES, THUMB_WIDTHS, thumbHeight } from '@app/plugins';

@@ -1,4 +1,4 @@
-import { esc } from '../embed/html';
+import { esc } from '../../http/html';
 
 export interface ShareImage {
   url: string;

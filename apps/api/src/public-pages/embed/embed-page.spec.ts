@@ -6,9 +6,9 @@ import sharp from 'sharp';
 import type { Browser, Page } from 'playwright-core';
 import { writeCardGlb } from '@app/plugins';
 import { launchChromium } from '@app/testing';
-import { SHOWCASE_CSP, showcasePage, type PageShowcase } from '../showcase-page/showcase-page';
+import { SHOWCASE_CSP, showcasePage, type PageShowcase } from '../showcase/showcase-page';
 import { embedCsp, interactivePage, type ReadyModel } from './embed-page';
-import { launchPresentation, QUICK_LOOK_TAP_SCRIPT, QUICK_LOOK_TAP_SCRIPT_HASH } from './platform';
+import { launchPresentation, QUICK_LOOK_TAP_SCRIPT, QUICK_LOOK_TAP_SCRIPT_HASH } from '../platform';
 
 const ROOT = resolve(__dirname, '../../../..');
 const ARTIFACTS = join(ROOT, 'test-artifacts/screenshots');

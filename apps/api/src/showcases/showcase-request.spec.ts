@@ -1,4 +1,4 @@
-import { decodeCursor, encodeCursor, parseLimit } from './list-query';
+import { decodeCursor, encodeCursor, parseLimit } from '../http/list-query';
 import { parseShowcasePatch, type StoredShowcaseFields } from './showcase-request';
 
 const stored: StoredShowcaseFields = {

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { JOB_STATES } from '@app/pipeline';
-import { LAYOUTS } from './showcase-request';
+import { LAYOUTS } from '../showcases/showcase-request';
 
 /** Documentation shapes of the self-service lists (GET /api/v2/jobs, GET /api/v2/showcases). */
 

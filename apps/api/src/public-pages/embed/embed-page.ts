@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { esc } from './html';
-import type { LaunchPresentation, Platform } from './platform';
-import { QUICK_LOOK_TAP_SCRIPT, QUICK_LOOK_TAP_SCRIPT_HASH, quickLookHref, sceneViewerIntent, sizeLabel } from './platform';
+import { esc } from '../../http/html';
+import type { LaunchPresentation, Platform } from '../platform';
+import { QUICK_LOOK_TAP_SCRIPT, QUICK_LOOK_TAP_SCRIPT_HASH, quickLookHref, sceneViewerIntent, sizeLabel } from '../platform';
 
 export interface ReadyModel {
   pageUrl: string;

@@ -6,7 +6,7 @@ import { STORAGE } from '@app/runtime';
 import { PublicUrls } from '@app/wire';
 import type { StoragePort } from '@app/storage';
 import { failedPage, interactivePage, pendingPage, staticPage } from './embed-page';
-import { detectPlatform, launchPresentation, type Platform } from './platform';
+import { detectPlatform, launchPresentation, type Platform } from '../platform';
 
 const NOT_FOUND = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body>Not found</body></html>';
 const GONE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Deleted</title></head><body>This model has been deleted.</body></html>';

@@ -1,5 +1,5 @@
-import { esc } from '../embed/html';
-import type { Platform } from '../embed/platform';
+import { esc } from '../../http/html';
+import type { Platform } from '../platform';
 import { brandHeader, htmlDocument } from './page-shell';
 import { arButton, pictureImg, wallButton } from './showcase-card';
 import { displayTitle, outerInches, sizeWithCm, type PageItem, type ReadyItem } from './showcase-items';

@@ -7,13 +7,13 @@ import { JobDeletion, STORAGE } from '@app/runtime';
 import { progressView, PublicUrls, v2JobView } from '@app/wire';
 import type { StoragePort } from '@app/storage';
 import { ApiError } from '../http/api-error';
-import { JobCancellation } from '../jobs/job-cancellation.service';
+import { JobCancellation } from './job-cancellation.service';
 import { ApiKeyGuard, type AuthedRequest, type Principal } from '../http/api-key.guard';
 import { AllowScope } from '../http/api-keys/key-scope';
-import { ErrorResponseDto } from '../v1/v1.dto';
-import { decodeCursor, encodeCursor, parseLimit } from './list-query';
-import { JobListDto, PUBLIC_JOB_KINDS } from './self-service.dto';
-import { V2JobDto } from './v2.dto';
+import { ErrorResponseDto } from './v1.dto';
+import { decodeCursor, encodeCursor, parseLimit } from '../http/list-query';
+import { JobListDto, PUBLIC_JOB_KINDS } from './v2-jobs.dto';
+import { V2JobDto } from '../showcases/showcases.dto';
 
 /** Public job kinds (as GET /api/v2/jobs/{id} names them) and the stored kinds behind them. */
 const KINDS: Record<(typeof PUBLIC_JOB_KINDS)[number], string> = { convert: 'v1.convert', 'showcase.picture': 'v2.picture', animated_ar: 'v2.animated-ar' };

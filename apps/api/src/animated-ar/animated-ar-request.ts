@@ -1,7 +1,7 @@
 import { LOOP_MODES, parseDimensionRequest, PRESENTATION_FIELDS, type AnimatedArInput, type LoopMode } from '@app/plugins';
-import { ApiError } from '../../http/api-error';
-import { requestUrl } from '../../http/request-url';
-import { acceptPresentation, type PresentationInput } from '../../presentation/presentation-request';
+import { ApiError } from '../http/api-error';
+import { requestUrl } from '../http/request-url';
+import { acceptPresentation, type PresentationInput } from '../presentation/presentation-request';
 
 /** Spec §8. */
 export const ANIMATED_AR_LIMITS = { customMotion: 400, motionStyle: 64, url: 4096 } as const;

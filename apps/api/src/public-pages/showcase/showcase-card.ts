@@ -1,6 +1,6 @@
-import { esc } from '../embed/html';
-import type { Platform } from '../embed/platform';
-import { quickLookHref, sceneViewerIntent, sizeLabel } from '../embed/platform';
+import { esc } from '../../http/html';
+import type { Platform } from '../platform';
+import { quickLookHref, sceneViewerIntent, sizeLabel } from '../platform';
 import { displayTitle, outerInches, type PageItem, type ReadyItem, thumbHeight } from './showcase-items';
 
 export interface CardContext {

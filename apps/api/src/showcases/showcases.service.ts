@@ -16,8 +16,8 @@ import { assertSafeValues } from '../http/request-values';
 import type { PresentationInput } from '../presentation/presentation-request';
 import { storeUpload, type StoredUpload } from './picture-upload';
 import { itemArray, parseItem, parsePictures, parseShowcasePatch, parseShowcaseRequest, type PictureRequest } from './showcase-request';
-import { decodeCursor, encodeCursor, parseLimit, PG_INT_MAX } from './list-query';
-import { itemView, showcaseSummaryView, showcaseView } from './v2-views';
+import { decodeCursor, encodeCursor, parseLimit, PG_INT_MAX } from '../http/list-query';
+import { itemView, showcaseSummaryView, showcaseView } from './showcase-views';
 
 /** A positive integer path id (Postgres `integer`), else NaN so the lookup answers 404. */
 function intId(v: string): number {

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { AppConfig } from '@app/config';
 import { APP_CONFIG } from '@app/runtime';
-import { sendHtml } from '../http/compress-html';
+import { sendHtml } from '../../http/compress-html';
 import { embedCsp } from './embed-page';
 import { EmbedService } from './embed.service';
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType, OmitType, PartialType } from '@nestjs/swagger';
 import { PresentationDefaultsDto, PresentationRequestDto, PresentationResultDto } from '../presentation/presentation.dto';
 import { LAYOUTS, SHOWCASE_LIMITS } from './showcase-request';
-import { JobTimelineDto } from '../v1/v1.dto';
+import { JobTimelineDto } from '../jobs/v1.dto';
 
 /**
  * Documentation shapes of the v2 API (validation lives in the services and their request parsers). The

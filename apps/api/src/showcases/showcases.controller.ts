@@ -5,10 +5,10 @@ import { ApiKeyGuard, type AuthedRequest } from '../http/api-key.guard';
 import { AllowScope } from '../http/api-keys/key-scope';
 import { IdempotencyInterceptor } from '../http/idempotency/idempotency.interceptor';
 import { ShowcasesService } from './showcases.service';
-import { ErrorResponseDto } from '../v1/v1.dto';
-import { ShowcaseListDto } from './self-service.dto';
-import { AddItemsJsonDto, AddItemsMultipartDto, CreateShowcaseRequestDto, ShowcaseDto, ShowcaseItemDto, UpdateShowcaseRequestDto, UPLOAD_ITEMS_DESCRIPTION } from './v2.dto';
-import { ItemsAddedDto, ShowcaseCreatedDto } from './v2-responses.dto';
+import { ErrorResponseDto } from '../jobs/v1.dto';
+import { ShowcaseListDto } from '../jobs/v2-jobs.dto';
+import { AddItemsJsonDto, AddItemsMultipartDto, CreateShowcaseRequestDto, ShowcaseDto, ShowcaseItemDto, UpdateShowcaseRequestDto, UPLOAD_ITEMS_DESCRIPTION } from './showcases.dto';
+import { ItemsAddedDto, ShowcaseCreatedDto } from '../animated-ar/animated-ar.dto';
 
 const IDEMPOTENCY = { name: 'Idempotency-Key', required: false, description: 'Same key + same request within 24 h returns the first answer; a different request -> 409.' };
 

@@ -7,8 +7,8 @@ import { APP_CONFIG, JobRoutes, STORAGE } from '@app/runtime';
 import { jobTimeline, presentationView, PublicUrls } from '@app/wire';
 import type { StoragePort } from '@app/storage';
 import { ApiError } from '../http/api-error';
-import { JobAdmission } from '../jobs/job-admission.service';
-import { JobCancellation } from '../jobs/job-cancellation.service';
+import { JobAdmission } from './job-admission.service';
+import { JobCancellation } from './job-cancellation.service';
 import { callbackUrlView, requestUrl } from '../http/request-url';
 import { acceptPresentation } from '../presentation/presentation-request';
 
