@@ -56,6 +56,15 @@ describe('contract check', () => {
     expect(() => contract.check('POST', '/api/v1/convert', 400, JSON_CT, { message: 'bad' })).toThrow(/must have required property 'error'/);
   });
 
+  it('checks the request bodies the service accepted against the documented request body, not the refused ones', () => {
+    const accepted = { job_id: 'api_x', status: 'queued' };
+    const req = (body: unknown) => ({ contentType: 'application/json', body });
+    expect(() => contract.check('POST', '/api/v1/convert', 202, JSON_CT, accepted, req({ image_url: 'https://example.com/a.jpg', aspect_ratio: '16:9' }))).not.toThrow();
+    expect(() => contract.check('POST', '/api/v1/convert', 202, JSON_CT, accepted, req({ image_url: 42 }))).toThrow(/accepted a request body that does not match .*\n.*\/image_url must be string/);
+    // A refused request is deliberate bad input: its body is not held to the document.
+    expect(() => contract.check('POST', '/api/v1/convert', 400, JSON_CT, error('invalid_request_error', 'parameter_invalid'), req({ image_url: 42 }))).not.toThrow();
+  });
+
   it('fails on an undocumented status or route', () => {
     expect(() => contract.check('GET', '/api/v2/me', 418, JSON_CT, {})).toThrow(/status 418 is not documented for GET \/api\/v2\/me/);
     expect(() => contract.check('PUT', '/api/v2/me', 200, JSON_CT, {})).toThrow(/no operation in the document matches PUT \/api\/v2\/me/);

@@ -97,7 +97,11 @@ export class Api {
       // not JSON
     }
     // Every JSON answer must be what the published OpenAPI document says (test/support/openapi-contract.ts).
-    if (this.contract) (await contractFor(this.base)).check(method, path, r.status, r.headers.get('content-type'), parsed);
+    if (this.contract) {
+      const sentType = Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? 'application/json';
+      const request = body !== undefined ? { contentType: sentType, body } : undefined;
+      (await contractFor(this.base)).check(method, path, r.status, r.headers.get('content-type'), parsed, request);
+    }
     return { status: r.status, body: parsed, headers: r.headers };
   }
 

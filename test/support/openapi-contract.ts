@@ -8,6 +8,9 @@ import { join } from 'node:path';
  * the OpenAPI document the service publishes (GET /openapi.json), matched by method, path template and
  * status code. An undocumented route or status, or a body that does not match its schema, fails the test.
  * Answers that are not JSON (files, HTML pages, scripts) and bodiless answers are not checked.
+ * Requests too: a JSON body the service accepted (2xx) must match the operation's documented request body,
+ * so the document cannot describe fewer (or other) fields than the API takes. Refused requests are the
+ * tests' deliberate bad input and are not checked.
  */
 
 type Json = Record<string, any>;
@@ -18,11 +21,12 @@ interface Operation {
   regex: RegExp;
   params: number;
   responses: Json;
+  requestBody?: Json;
 }
 
 export interface ContractCheck {
   /** Throws with a readable message when the answer is not what the document says. */
-  check(method: string, url: string, status: number, contentType: string | null, body: unknown): void;
+  check(method: string, url: string, status: number, contentType: string | null, body: unknown, request?: { contentType: string | null; body: unknown }): void;
 }
 
 const SCHEMA_ID = 'openapi';
@@ -70,7 +74,7 @@ export function createContractCheck(doc: Json): ContractCheck {
       const params = (template.match(/\{[^}]+\}/g) ?? []).length;
       // The files route's {path} is a storage key: it may contain "/".
       const source = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{([^}]+)\}/g, (_, name: string) => (template.startsWith('/files/') && name === 'path' ? '.+' : '[^/]+'));
-      ops.push({ method: method.toUpperCase(), template, regex: new RegExp(`^${source}$`), params, responses: op.responses });
+      ops.push({ method: method.toUpperCase(), template, regex: new RegExp(`^${source}$`), params, responses: op.responses, requestBody: op.requestBody });
     }
   }
   // Literal paths win over templates (/api/v2/animated-ar/options before any {id}).
@@ -84,7 +88,7 @@ export function createContractCheck(doc: Json): ContractCheck {
   const errorSchema = validator({ $ref: '#/components/schemas/ErrorResponseDto' });
 
   return {
-    check(method, url, status, contentType, body) {
+    check(method, url, status, contentType, body, request) {
       method = method.toUpperCase();
       if (method === 'HEAD' || method === 'OPTIONS') return;
       const path = new URL(url, 'http://x').pathname;
@@ -95,6 +99,15 @@ export function createContractCheck(doc: Json): ContractCheck {
         if (status === 404 && isJson(contentType) && errorSchema(body)) return;
         if (!isJson(contentType)) return;
         throw new Error(`OpenAPI contract: ${where}: no operation in the document matches ${method} ${path}`);
+      }
+      if (request && status >= 200 && status < 300 && isJson(request.contentType) && request.body !== undefined) {
+        const media = op.requestBody?.content?.['application/json'];
+        if (!media?.schema) throw new Error(`OpenAPI contract: ${where}: accepted a JSON body, but ${method} ${op.template} documents no JSON request body`);
+        const validate = validator(media.schema);
+        if (!validate(request.body)) {
+          const errors = (validate.errors ?? []).slice(0, 8).map((e) => `  ${e.instancePath || '(body)'} ${e.message}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`);
+          throw new Error(`OpenAPI contract: ${where}: the service accepted a request body that does not match the documented request body of ${method} ${op.template}:\n${errors.join('\n')}\nbody: ${JSON.stringify(request.body).slice(0, 1500)}`);
+        }
       }
       const r = op.responses[String(status)] ?? op.responses[`${String(status)[0]}XX`] ?? op.responses.default;
       if (!r) throw new Error(`OpenAPI contract: ${where}: status ${status} is not documented for ${method} ${op.template} (documented: ${Object.keys(op.responses).join(', ')})`);
