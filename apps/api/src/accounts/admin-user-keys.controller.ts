@@ -1,21 +1,8 @@
-import { Controller, Get, Injectable, Param, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { AccountRepository } from '@app/persistence';
-import { ApiError } from '../http/api-error';
 import { ApiKeyGuard, OwnerKeyGuard } from '../http/api-key.guard';
 import { ApiKeyListDto } from './accounts.dto';
-import { keyView } from './accounts.service';
-
-@Injectable()
-export class AdminUserKeysService {
-  constructor(private readonly accounts: AccountRepository) {}
-
-  async list(userId: string) {
-    const u = /^usr_[a-z2-7]{1,40}$/.test(userId) ? await this.accounts.findUser(userId) : null;
-    if (!u) throw ApiError.notFound(`user ${userId.slice(0, 60)}`);
-    return { data: (await this.accounts.listLiveKeys(u.id)).map(keyView) };
-  }
-}
+import { AdminUserKeysService } from './admin-user-keys.service';
 
 /** A user's live keys for operators (to revoke one with DELETE /api/admin/keys/{id}); the console's Users page. */
 @ApiTags('admin')

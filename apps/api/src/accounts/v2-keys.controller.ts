@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiQuery, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard, type AuthedRequest } from '../http/api-key.guard';
-import { ErrorResponseDto } from '../jobs/v1.dto';
+import { ErrorResponseDto } from '../http/error.dto';
 import { ApiKeyCreatedDto, ApiKeyListDto, CreateKeyRequestDto } from './accounts.dto';
 import { AccountsService } from './accounts.service';
 

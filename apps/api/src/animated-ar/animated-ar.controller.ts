@@ -3,8 +3,7 @@ import { ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags } f
 import { ApiKeyGuard, type AuthedRequest } from '../http/api-key.guard';
 import { AllowScope } from '../http/api-keys/key-scope';
 import { IdempotencyInterceptor } from '../http/idempotency/idempotency.interceptor';
-import { AnimatedArRequestDto } from '../showcases/showcases.dto';
-import { AnimatedArCreatedDto, AnimatedArOptionsDto } from './animated-ar.dto';
+import { AnimatedArCreatedDto, AnimatedArOptionsDto, AnimatedArRequestDto } from './animated-ar.dto';
 import { AnimatedArService } from './animated-ar.service';
 
 /** v2 animated AR (spec §4.1 item 7). Thin: validation, pricing and charging live in the service. */

@@ -1,23 +1,14 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { FastifyReply } from 'fastify';
-
-function repoRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
-  return dir;
-}
+import { loadStaticAsset, repoRoot, type StaticAsset } from '../http/static-asset';
 
 /** The console's client files, hand-written (no build step): apps/console/. */
 export const CONSOLE_FILES = { 'console.js': 'application/javascript; charset=utf-8', 'console.css': 'text/css; charset=utf-8' } as const;
 
-interface Asset {
-  body: Buffer;
+interface Asset extends StaticAsset {
   gzip: Buffer;
-  etag: string;
   type: string;
 }
 
@@ -26,8 +17,8 @@ interface Asset {
 export class ConsoleAssets {
   private readonly files = new Map<string, Asset>(
     Object.entries(CONSOLE_FILES).map(([name, type]) => {
-      const body = readFileSync(join(repoRoot(), 'apps/console', name));
-      return [name, { body, gzip: gzipSync(body, { level: 9 }), etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 24)}"`, type }];
+      const asset = loadStaticAsset(join(repoRoot(), 'apps/console', name));
+      return [name, { ...asset, gzip: gzipSync(asset.body, { level: 9 }), type }];
     }),
   );
 

@@ -4,8 +4,9 @@ import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { DocumentBuilder, getSchemaPath, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { AppConfig } from '@app/config';
 import { ApiModule } from '../api.module';
-import { ErrorResponseDto, V1CallbackDto } from '../jobs/v1.dto';
-import { V2JobDto } from '../showcases/showcases.dto';
+import { V1CallbackDto } from '../jobs/v1.dto';
+import { ErrorResponseDto } from './error.dto';
+import { V2JobDto } from '../jobs/v2-jobs.dto';
 
 /**
  * The published OpenAPI document (GET /openapi.json, /docs, docs/openapi.json). Controllers and DTOs

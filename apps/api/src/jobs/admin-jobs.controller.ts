@@ -3,7 +3,7 @@ import { ApiOperation, ApiQuery, ApiResponse, ApiSecurity, ApiTags } from '@nest
 import type { FastifyReply } from 'fastify';
 import { JOB_STATES } from '@app/pipeline';
 import { ApiKeyGuard, OwnerKeyGuard } from '../http/api-key.guard';
-import { ErrorResponseDto } from './v1.dto';
+import { ErrorResponseDto } from '../http/error.dto';
 import { AdminJobDto, AdminJobListDto, AdminQueueDto, AdminUserListDto } from './admin-jobs.dto';
 import { AdminJobsService } from './admin-jobs.service';
 

@@ -5,7 +5,8 @@ import { ApiKeyGuard, apiKeyIdOf, type AuthedRequest, readerKeyOf } from '../htt
 import { AllowScope } from '../http/api-keys/key-scope';
 import { IdempotencyInterceptor } from '../http/idempotency/idempotency.interceptor';
 import { ConversionService } from './conversion.service';
-import { ConvertRequestDto, ConvertResponseDto, ErrorResponseDto, ResultResponseDto, StatusResponseDto, WebhookSecretDto } from './v1.dto';
+import { ErrorResponseDto } from '../http/error.dto';
+import { ConvertRequestDto, ConvertResponseDto, ResultResponseDto, StatusResponseDto, WebhookSecretDto } from './v1.dto';
 
 /** v1 single-image conversion (spec §4.2). Thin: validation and logic live in the service. */
 @ApiTags('v1')

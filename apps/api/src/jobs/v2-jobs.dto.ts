@@ -1,8 +1,9 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { JOB_STATES } from '@app/pipeline';
-import { LAYOUTS } from '../showcases/showcase-request';
+import { PresentationResultDto } from '../presentation/presentation.dto';
+import { JobTimelineDto } from './v1.dto';
 
-/** Documentation shapes of the self-service lists (GET /api/v2/jobs, GET /api/v2/showcases). */
+/** Documentation shapes of the v2 job routes: the caller's list (GET /api/v2/jobs) and one job (GET /api/v2/jobs/{id}). */
 
 export const PUBLIC_JOB_KINDS = ['convert', 'showcase.picture', 'animated_ar'] as const;
 
@@ -29,19 +30,77 @@ export class JobListDto {
   @ApiProperty({ type: String, nullable: true, description: 'Pass as ?cursor= for the next page (null on the last).' }) next_cursor!: string | null;
 }
 
-export class ShowcaseSummaryDto {
-  @ApiProperty({ example: 7 }) id!: number;
-  @ApiProperty({ enum: ['showcase'] }) object!: string;
-  @ApiProperty({ description: 'Public page.' }) url!: string;
-  @ApiProperty({ description: 'Public page for iframes.' }) embed_url!: string;
-  @ApiProperty({ enum: LAYOUTS }) layout_choice!: string;
-  @ApiProperty({ type: String, nullable: true }) description!: string | null;
-  @ApiProperty({ type: 'integer', example: 3 }) item_count!: number;
-  @ApiProperty({ format: 'date-time' }) created_at!: string;
+class PlaneDimensionsDto {
+  @ApiProperty({ example: 24 }) width_inches!: number;
+  @ApiProperty({ example: 36 }) height_inches!: number;
 }
 
-export class ShowcaseListDto {
-  @ApiProperty({ type: [ShowcaseSummaryDto], description: 'Newest first.' }) data!: ShowcaseSummaryDto[];
-  @ApiProperty() has_more!: boolean;
-  @ApiProperty({ type: String, nullable: true, description: 'Pass as ?cursor= for the next page (null on the last).' }) next_cursor!: string | null;
+class TextureDto {
+  @ApiProperty() width!: number;
+  @ApiProperty() height!: number;
+}
+
+/** A completed v2 job's result: picture jobs (showcase items) and animated AR. */
+class V2ResultFieldsDto {
+  @ApiProperty() usdz_url!: string;
+  @ApiProperty() glb_url!: string;
+  @ApiProperty() preview_url!: string;
+  @ApiProperty({ nullable: true, type: String }) embed_url!: string | null;
+  @ApiProperty({ nullable: true, type: String }) embed_url_static!: string | null;
+  @ApiProperty({ type: PlaneDimensionsDto, description: 'The picture\'s plane size (spec §2.1); the framed object\'s size is outer_dimensions.' }) dimensions!: PlaneDimensionsDto;
+  @ApiPropertyOptional({ type: TextureDto, description: 'Picture jobs.' }) texture?: TextureDto;
+  @ApiPropertyOptional({ description: 'Animated AR.' }) ar_model_id?: string;
+  @ApiPropertyOptional({ description: 'Animated AR.' }) image_id?: string;
+  @ApiPropertyOptional({ type: Boolean, description: 'Animated AR.' }) ai_motion_skipped?: boolean;
+  @ApiPropertyOptional({ description: 'Animated AR.' }) credits_charged?: number;
+  @ApiPropertyOptional({ description: 'Animated AR.' }) credits_refunded?: number;
+  @ApiPropertyOptional({ description: 'Animated AR.' }) net_credits_charged?: number;
+  @ApiPropertyOptional({ enum: ['image', 'animated-image', 'video'], description: 'Animated AR: what the source turned out to be.' }) source_kind?: string;
+  @ApiPropertyOptional({
+    type: 'object',
+    nullable: true,
+    properties: { video_model: { type: 'string', example: 'procedural' }, motion_style: { type: 'string', example: 'sway' } },
+    description: 'Animated AR: the motion model and preset used (image sources); null when no motion model ran (animated images, videos).',
+  }) motion?: { video_model: string; motion_style: string } | null;
+  @ApiPropertyOptional({ type: Boolean, description: 'Animated AR.' }) background_removed?: boolean;
+  @ApiPropertyOptional({
+    type: 'object',
+    nullable: true,
+    properties: { path: { type: 'string', enum: ['once-before-motion', 'keyframes', 'per-frame'] }, frames_processed: { type: 'integer' } },
+    description: 'Animated AR: how the background was removed: once on the still before the motion, or on every frame (null when not asked for, or on results stored before it was recorded).',
+  }) background_removal?: { path: string; frames_processed: number } | null;
+  @ApiPropertyOptional({ type: Object, description: 'Animated AR: frame count and timing of the loop.' }) frames?: Record<string, unknown>;
+  @ApiPropertyOptional({
+    type: Object,
+    nullable: true,
+    description: 'Animated AR: the loop as played, {frames, fps (frames / duration_s), duration_s, loop (the mode applied: auto, crossfade, pingpong or cut), '
+      + 'seam_score (mean absolute difference of the last and first frames over the median difference of consecutive frames, on 32 px grey thumbnails; '
+      + '1 = like one ordinary frame step, <= 1.5 seamless)}. Null on results stored before it was recorded.',
+    example: { frames: 14, fps: 12, duration_s: 1.167, loop: 'auto', seam_score: 0.949 },
+  }) animation?: Record<string, unknown> | null;
+}
+
+export class V2ResultDto extends IntersectionType(V2ResultFieldsDto, PresentationResultDto) {}
+
+export class V2JobErrorDto {
+  @ApiProperty() code!: string;
+  @ApiProperty() message!: string;
+  @ApiPropertyOptional() stage?: string;
+}
+
+export class V2JobDto extends JobTimelineDto {
+  @ApiProperty({ example: 'v2_…' }) job_id!: string;
+  @ApiProperty({ enum: ['job'] }) object!: string;
+  @ApiProperty({ enum: ['showcase.picture', 'animated_ar'] }) kind!: string;
+  @ApiProperty({ enum: ['queued', 'downloading', 'converting', 'uploading', 'completed', 'failed'] }) status!: string;
+  @ApiProperty({ minimum: 0, maximum: 100 }) progress!: number;
+  @ApiPropertyOptional() showcase_id?: number;
+  @ApiPropertyOptional() item_id?: number;
+  @ApiPropertyOptional({ type: V2JobErrorDto, description: 'Present when status is failed.' }) error?: V2JobErrorDto;
+  @ApiPropertyOptional({ description: 'Animated AR, until completed (then in result): gross credits charged.' }) credits_charged?: number;
+  @ApiPropertyOptional({ description: 'Animated AR, until completed: credits refunded (a failed job is refunded in full).' }) credits_refunded?: number;
+  @ApiPropertyOptional({ description: 'Animated AR, until completed: gross minus refunded.' }) net_credits_charged?: number;
+  @ApiPropertyOptional({ type: V2ResultDto, description: 'Once completed.' }) result?: V2ResultDto;
+  @ApiProperty() created_at!: string;
+  @ApiProperty() updated_at!: string;
 }

@@ -1,32 +1,16 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { FastifyReply } from 'fastify';
-
-function repoRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
-  return dir;
-}
-
-interface Asset {
-  body: Buffer;
-  etag: string;
-}
-
-function load(path: string): Asset {
-  const body = readFileSync(path);
-  return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 24)}"` };
-}
+import { loadStaticAsset, repoRoot, type StaticAsset } from '../http/static-asset';
 
 /** The widget and the 3D viewer script, served by the service itself (no CDN). */
 @Controller()
 export class AssetsController {
-  private readonly widget = load(join(repoRoot(), 'apps/api/assets/widget.js'));
-  private readonly modelViewer = load(require.resolve('@google/model-viewer/dist/model-viewer.min.js'));
+  private readonly widget = loadStaticAsset(join(repoRoot(), 'apps/api/assets/widget.js'));
+  private readonly modelViewer = loadStaticAsset(require.resolve('@google/model-viewer/dist/model-viewer.min.js'));
 
   /** Gzipped size of the widget, for the docs and the note. */
   static widgetGzipBytes(): number {
@@ -48,7 +32,7 @@ export class AssetsController {
     this.send(reply, this.modelViewer, 'public, max-age=86400');
   }
 
-  private send(reply: FastifyReply, asset: Asset, cache: string): void {
+  private send(reply: FastifyReply, asset: StaticAsset, cache: string): void {
     void reply
       .header('content-type', 'application/javascript; charset=utf-8')
       .header('cache-control', cache)

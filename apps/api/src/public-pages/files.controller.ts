@@ -5,7 +5,7 @@ import { DataDeletionRepository } from '@app/persistence';
 import { STORAGE } from '@app/runtime';
 import { assertSafeKey, type StoragePort, STORED_FILE_CACHE_CONTROL } from '@app/storage';
 import { ApiError } from '../http/api-error';
-import { ErrorResponseDto } from '../jobs/v1.dto';
+import { ErrorResponseDto } from '../http/error.dto';
 
 /** The job a stored key belongs to (`models/<job>/…`, `motion/<job>/…`); uploads are not tied to a job id. */
 const JOB_OF_KEY = /^(?:models|motion)\/((?:api|v2)_[a-z2-7]{1,60})\//;

@@ -5,10 +5,8 @@ import { ApiKeyGuard, type AuthedRequest } from '../http/api-key.guard';
 import { AllowScope } from '../http/api-keys/key-scope';
 import { IdempotencyInterceptor } from '../http/idempotency/idempotency.interceptor';
 import { ShowcasesService } from './showcases.service';
-import { ErrorResponseDto } from '../jobs/v1.dto';
-import { ShowcaseListDto } from '../jobs/v2-jobs.dto';
-import { AddItemsJsonDto, AddItemsMultipartDto, CreateShowcaseRequestDto, ShowcaseDto, ShowcaseItemDto, UpdateShowcaseRequestDto, UPLOAD_ITEMS_DESCRIPTION } from './showcases.dto';
-import { ItemsAddedDto, ShowcaseCreatedDto } from '../animated-ar/animated-ar.dto';
+import { ErrorResponseDto } from '../http/error.dto';
+import { AddItemsJsonDto, AddItemsMultipartDto, CreateShowcaseRequestDto, ItemsAddedDto, ShowcaseCreatedDto, ShowcaseDto, ShowcaseItemDto, ShowcaseListDto, UpdateShowcaseRequestDto, UPLOAD_ITEMS_DESCRIPTION } from './showcases.dto';
 
 const IDEMPOTENCY = { name: 'Idempotency-Key', required: false, description: 'Same key + same request within 24 h returns the first answer; a different request -> 409.' };
 

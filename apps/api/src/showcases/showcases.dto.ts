@@ -1,11 +1,11 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType, OmitType, PartialType } from '@nestjs/swagger';
-import { PresentationDefaultsDto, PresentationRequestDto, PresentationResultDto } from '../presentation/presentation.dto';
+import { PresentationDefaultsDto, PresentationRequestDto } from '../presentation/presentation.dto';
+import { V2JobErrorDto, V2ResultDto } from '../jobs/v2-jobs.dto';
 import { LAYOUTS, SHOWCASE_LIMITS } from './showcase-request';
-import { JobTimelineDto } from '../jobs/v1.dto';
 
 /**
- * Documentation shapes of the v2 API (validation lives in the services and their request parsers). The
- * presentation fields come from PresentationDefaultsDto / PresentationRequestDto.
+ * Documentation shapes of the showcase routes (validation lives in ShowcasesService and showcase-request.ts).
+ * The presentation fields come from PresentationDefaultsDto / PresentationRequestDto.
  */
 
 const PER_REQUEST = SHOWCASE_LIMITS.imageUrlsPerRequest;
@@ -75,105 +75,7 @@ export class AddItemsMultipartDto {
   items?: string;
 }
 
-class AnimatedArFieldsDto {
-  @ApiPropertyOptional({ description: 'Still image to animate, or an animated GIF / APNG / WebP baked from its own frames. https, publicly reachable, no redirects. Exactly one of image_url and video_url.' }) image_url?: string;
-  @ApiPropertyOptional({ description: 'Short clip (mp4, mov, webm; at most VIDEO_MAX_BYTES), baked directly. https, no redirects.' }) video_url?: string;
-  @ApiPropertyOptional({ type: Boolean, description: 'Cut out the subject per frame for a transparent card.' }) remove_background?: boolean;
-  @ApiPropertyOptional({ description: 'Motion preset, image sources only (unknown values fall back to the default; see GET /api/v2/animated-ar/options).' }) motion_style?: string;
-  @ApiPropertyOptional({ maxLength: 400, description: 'Free-form motion description, image sources only.' }) custom_motion?: string;
-  @ApiPropertyOptional({ description: 'An enabled image-to-video model id, image sources only.' }) video_model?: string;
-  @ApiPropertyOptional({ minimum: 0.1, maximum: 120, description: 'Paired with height_inches.' }) width_inches?: number;
-  @ApiPropertyOptional({ minimum: 0.1, maximum: 120, description: 'Paired with width_inches.' }) height_inches?: number;
-  @ApiPropertyOptional({ description: '"W:H"; the shorter side becomes 24 in.', example: '2:3' }) aspect_ratio?: string;
-  @ApiPropertyOptional({ description: 'https URL POSTed the final job payload (GET /api/v2/jobs/{id}) when the job completes or fails.' }) callback_url?: string;
-  @ApiPropertyOptional({
-    enum: ['auto', 'crossfade', 'pingpong', 'cut'],
-    default: 'auto',
-    description: 'How the last frame joins the first. auto: a clip that already loops is kept; otherwise it is cut at the frame most like the first '
-      + '(within the last third) and the frames after it are blended into the start. crossfade: every frame kept, the last frames dissolve into the first. '
-      + 'pingpong: forward then backward (frames dropped evenly to stay within ANIMATION_MAX_FRAMES and 10 s). cut: as decoded. '
-      + 'Procedural motion is an exact loop and is never blended. The result reports animation.seam_score (1 = the wrap is like one ordinary frame step).',
-  }) loop?: string;
-}
-
-export class AnimatedArRequestDto extends IntersectionType(AnimatedArFieldsDto, PresentationRequestDto) {}
-
 /* ---- responses ---- */
-
-class PlaneDimensionsDto {
-  @ApiProperty({ example: 24 }) width_inches!: number;
-  @ApiProperty({ example: 36 }) height_inches!: number;
-}
-
-class TextureDto {
-  @ApiProperty() width!: number;
-  @ApiProperty() height!: number;
-}
-
-/** A completed v2 job's result: picture jobs (showcase items) and animated AR. */
-class V2ResultFieldsDto {
-  @ApiProperty() usdz_url!: string;
-  @ApiProperty() glb_url!: string;
-  @ApiProperty() preview_url!: string;
-  @ApiProperty({ nullable: true, type: String }) embed_url!: string | null;
-  @ApiProperty({ nullable: true, type: String }) embed_url_static!: string | null;
-  @ApiProperty({ type: PlaneDimensionsDto, description: 'The picture\'s plane size (spec §2.1); the framed object\'s size is outer_dimensions.' }) dimensions!: PlaneDimensionsDto;
-  @ApiPropertyOptional({ type: TextureDto, description: 'Picture jobs.' }) texture?: TextureDto;
-  @ApiPropertyOptional({ description: 'Animated AR.' }) ar_model_id?: string;
-  @ApiPropertyOptional({ description: 'Animated AR.' }) image_id?: string;
-  @ApiPropertyOptional({ type: Boolean, description: 'Animated AR.' }) ai_motion_skipped?: boolean;
-  @ApiPropertyOptional({ description: 'Animated AR.' }) credits_charged?: number;
-  @ApiPropertyOptional({ description: 'Animated AR.' }) credits_refunded?: number;
-  @ApiPropertyOptional({ description: 'Animated AR.' }) net_credits_charged?: number;
-  @ApiPropertyOptional({ enum: ['image', 'animated-image', 'video'], description: 'Animated AR: what the source turned out to be.' }) source_kind?: string;
-  @ApiPropertyOptional({
-    type: 'object',
-    nullable: true,
-    properties: { video_model: { type: 'string', example: 'procedural' }, motion_style: { type: 'string', example: 'sway' } },
-    description: 'Animated AR: the motion model and preset used (image sources); null when no motion model ran (animated images, videos).',
-  }) motion?: { video_model: string; motion_style: string } | null;
-  @ApiPropertyOptional({ type: Boolean, description: 'Animated AR.' }) background_removed?: boolean;
-  @ApiPropertyOptional({
-    type: 'object',
-    nullable: true,
-    properties: { path: { type: 'string', enum: ['once-before-motion', 'keyframes', 'per-frame'] }, frames_processed: { type: 'integer' } },
-    description: 'Animated AR: how the background was removed: once on the still before the motion, or on every frame (null when not asked for, or on results stored before it was recorded).',
-  }) background_removal?: { path: string; frames_processed: number } | null;
-  @ApiPropertyOptional({ type: Object, description: 'Animated AR: frame count and timing of the loop.' }) frames?: Record<string, unknown>;
-  @ApiPropertyOptional({
-    type: Object,
-    nullable: true,
-    description: 'Animated AR: the loop as played, {frames, fps (frames / duration_s), duration_s, loop (the mode applied: auto, crossfade, pingpong or cut), '
-      + 'seam_score (mean absolute difference of the last and first frames over the median difference of consecutive frames, on 32 px grey thumbnails; '
-      + '1 = like one ordinary frame step, <= 1.5 seamless)}. Null on results stored before it was recorded.',
-    example: { frames: 14, fps: 12, duration_s: 1.167, loop: 'auto', seam_score: 0.949 },
-  }) animation?: Record<string, unknown> | null;
-}
-
-export class V2ResultDto extends IntersectionType(V2ResultFieldsDto, PresentationResultDto) {}
-
-class V2JobErrorDto {
-  @ApiProperty() code!: string;
-  @ApiProperty() message!: string;
-  @ApiPropertyOptional() stage?: string;
-}
-
-export class V2JobDto extends JobTimelineDto {
-  @ApiProperty({ example: 'v2_…' }) job_id!: string;
-  @ApiProperty({ enum: ['job'] }) object!: string;
-  @ApiProperty({ enum: ['showcase.picture', 'animated_ar'] }) kind!: string;
-  @ApiProperty({ enum: ['queued', 'downloading', 'converting', 'uploading', 'completed', 'failed'] }) status!: string;
-  @ApiProperty({ minimum: 0, maximum: 100 }) progress!: number;
-  @ApiPropertyOptional() showcase_id?: number;
-  @ApiPropertyOptional() item_id?: number;
-  @ApiPropertyOptional({ type: V2JobErrorDto, description: 'Present when status is failed.' }) error?: V2JobErrorDto;
-  @ApiPropertyOptional({ description: 'Animated AR, until completed (then in result): gross credits charged.' }) credits_charged?: number;
-  @ApiPropertyOptional({ description: 'Animated AR, until completed: credits refunded (a failed job is refunded in full).' }) credits_refunded?: number;
-  @ApiPropertyOptional({ description: 'Animated AR, until completed: gross minus refunded.' }) net_credits_charged?: number;
-  @ApiPropertyOptional({ type: V2ResultDto, description: 'Once completed.' }) result?: V2ResultDto;
-  @ApiProperty() created_at!: string;
-  @ApiProperty() updated_at!: string;
-}
 
 /** A showcase item: its job's state and, once completed, the result fields at the top level. */
 class ShowcaseItemFieldsDto {
@@ -210,4 +112,41 @@ export class ShowcaseDto {
   @ApiProperty({ description: 'Whether search engines may index the public page.' }) indexable!: boolean;
   @ApiProperty() created_at!: string;
   @ApiProperty({ type: [ShowcaseItemDto] }) items!: ShowcaseItemDto[];
+}
+
+export class QueuedJobDto {
+  @ApiProperty({ example: 'v2_3kq7xa…' }) job_id!: string;
+  @ApiProperty({ type: 'integer', example: 12 }) item_id!: number;
+  @ApiProperty({ enum: ['queued'] }) status!: string;
+}
+
+export class ShowcaseCreatedDto {
+  @ApiProperty({ type: 'integer', example: 7 }) id!: number;
+  @ApiProperty({ description: 'Public showcase page.', example: 'https://ar.example.com/showcase/shw_…' }) url!: string;
+  @ApiProperty({ description: 'Frameable variant of the page.', example: 'https://ar.example.com/showcase/shw_…/embed' }) embed_url!: string;
+  @ApiProperty({ type: [QueuedJobDto], description: 'One job per initial picture (image_urls first, then items).' }) queued_jobs!: QueuedJobDto[];
+  @ApiProperty({ description: '0 for the owner key.', example: 9 }) credits_charged!: number;
+}
+
+export class ItemsAddedDto {
+  @ApiProperty({ type: 'integer', example: 7 }) showcase_id!: number;
+  @ApiProperty({ type: [QueuedJobDto] }) queued_jobs!: QueuedJobDto[];
+  @ApiProperty({ example: 4 }) credits_charged!: number;
+}
+
+export class ShowcaseSummaryDto {
+  @ApiProperty({ example: 7 }) id!: number;
+  @ApiProperty({ enum: ['showcase'] }) object!: string;
+  @ApiProperty({ description: 'Public page.' }) url!: string;
+  @ApiProperty({ description: 'Public page for iframes.' }) embed_url!: string;
+  @ApiProperty({ enum: LAYOUTS }) layout_choice!: string;
+  @ApiProperty({ type: String, nullable: true }) description!: string | null;
+  @ApiProperty({ type: 'integer', example: 3 }) item_count!: number;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+}
+
+export class ShowcaseListDto {
+  @ApiProperty({ type: [ShowcaseSummaryDto], description: 'Newest first.' }) data!: ShowcaseSummaryDto[];
+  @ApiProperty() has_more!: boolean;
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as ?cursor= for the next page (null on the last).' }) next_cursor!: string | null;
 }
