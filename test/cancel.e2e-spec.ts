@@ -52,7 +52,8 @@ describe('cancel, embedded mode (one worker slot: a second job waits in the queu
     const dir = tempDir();
     app = spawnApp('api', {
       PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: dir, OWNER_API_KEY: OWNER,
-      ALLOW_PRIVATE_NETWORKS: 'true', WORKER_CONCURRENCY: '1', CONFIG_FILE: config(dir, 6000), NODE_EXTRA_CA_CERTS: tls.certPath,
+      // One job at a time (one job place, one CPU slot): a second job waits in the queue, whatever its first stage.
+      ALLOW_PRIVATE_NETWORKS: 'true', WORKER_CONCURRENCY: '1', WORKER_MAX_JOBS: '1', CONFIG_FILE: config(dir, 6000), NODE_EXTRA_CA_CERTS: tls.certPath,
       MOTION_LOOP_S: '1', MOTION_FPS: '4', ANIMATION_MAX_FRAME_PX: '128', TMPDIR: tmp,
     });
     await waitHealthy(`http://127.0.0.1:${port}`, app);

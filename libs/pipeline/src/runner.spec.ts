@@ -451,6 +451,40 @@ describe('progress and v1 view', () => {
       await expect(run).resolves.toBe('completed');
     });
 
+    it('keeps its CPU slot into the next CPU stage while only its own account waits, and hands it over when another account waits', async () => {
+      const slots = new WorkSlots({ cpu: 1, io: 4 });
+      const log: string[] = [];
+      let wake!: () => void;
+      const firstDone = new Promise<void>((r) => (wake = r));
+      const cpu = (id: string) => stage(id, async (ctx) => {
+        log.push(`${ctx.job.id}:${id}`);
+        if (ctx.job.id === 'a1' && id === 'decode') {
+          wake();
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        return id;
+      });
+      const { store, runner } = await setup([cpu('decode'), cpu('encode')], [{ stage: 'decode', phase: 'converting' }, { stage: 'encode', phase: 'converting' }], { slots });
+      store.add({ id: 'a1', pipeline: 'p', ownerId: 'usr_a' });
+      store.add({ id: 'a2', pipeline: 'p', ownerId: 'usr_a' });
+      store.add({ id: 'b1', pipeline: 'p', ownerId: 'usr_b' });
+      const a1 = runner.run('a1', { attempt: 1, maxAttempts: 1 });
+      await firstDone;
+      const a2 = runner.run('a2', { attempt: 1, maxAttempts: 1 });
+      await Promise.all([a1, a2]);
+      // Only a1's own account waited: a1 finished both stages before a2 began.
+      expect(log).toEqual(['a1:decode', 'a1:encode', 'a2:decode', 'a2:encode']);
+
+      log.length = 0;
+      store.add({ id: 'a1', pipeline: 'p', ownerId: 'usr_a' });
+      const again = runner.run('a1', { attempt: 1, maxAttempts: 1 });
+      await new Promise((r) => setTimeout(r, 5));
+      const b = runner.run('b1', { attempt: 1, maxAttempts: 1 });
+      await Promise.all([again, b]);
+      // Another account waited at the stage boundary: it got the slot between a1's stages.
+      expect(log).toEqual(['a1:decode', 'b1:decode', 'a1:encode', 'b1:encode']);
+    });
+
     it('ctx.io lets other jobs use the CPU while a stage waits on the network, and takes the slot back after', async () => {
       const slots = new WorkSlots({ cpu: 1, io: 4 });
       let release!: () => void;

@@ -210,8 +210,10 @@ export class PipelineRunner {
     const order = ++this.started;
     const slots = this.deps.slots;
     const slotSignal = AbortSignal.any([signal, cancel.signal]);
+    const group = job.ownerId ?? '';
     const acquire = (kind: StageResource): Promise<ReleaseSlot> =>
-      slots ? slots.acquire({ kind, group: job.ownerId ?? '', order, signal: slotSignal }) : Promise.resolve(NO_SLOT);
+      slots ? slots.acquire({ kind, group, order, signal: slotSignal }) : Promise.resolve(NO_SLOT);
+    let carried = false;
     // The job stays `queued` until its first stage has a slot: a job waiting for the CPU is not running.
     let release: ReleaseSlot = NO_SLOT;
     try {
@@ -271,7 +273,9 @@ export class PipelineRunner {
         const timeoutMs = step.timeoutMs ?? provider.timeoutMs ?? this.deps.stageTimeoutMs ?? DEFAULT_STAGE_TIMEOUT_MS;
         const resource = stepResource(step, provider);
         // Waiting for a slot is not the stage's time: its limit and timing start once it has one.
-        if (index > 0) release = await acquire(resource);
+        // A slot carried over from the previous stage (same kind, nobody else waiting) is kept.
+        if (index > 0 && !carried) release = await acquire(resource);
+        carried = false;
         let stepEnded = false;
         const io = async <T>(work: () => Promise<T>): Promise<T> => {
           if (resource !== 'cpu' || !slots || stepEnded) return work();
@@ -307,10 +311,16 @@ export class PipelineRunner {
         let output: unknown;
         try {
           output = await (this.deps.scope ? this.deps.scope(scope, runStage) : runStage());
+          // The next stage needs the same kind of slot and no other account waits for one: keep it, so a
+          // started job finishes before the jobs behind it take its slot at every stage boundary.
+          const next = def.steps[index + 1];
+          carried = !!next && !!slots?.othersWaiting && stepResource(next, registry.stage(next.stage)) === resource && !slots.othersWaiting(resource, group);
         } finally {
           stepEnded = true;
-          release();
-          release = NO_SLOT;
+          if (!carried) {
+            release();
+            release = NO_SLOT;
+          }
         }
         // Successful runs only: a failed stage's time says more about the failure than about the stage.
         const stageMs = performance.now() - stageStarted;

@@ -24,6 +24,11 @@ export type SlotCounts = Record<StageResource, { held: number; waiting: number }
 /** Where the runner gets a slot for each stage. */
 export interface WorkSlotsPort {
   acquire(req: SlotRequest): Promise<ReleaseSlot>;
+  /**
+   * Whether a stage of another group waits for a slot of this kind: when none does, a job may keep its
+   * slot into its next stage of the same kind instead of handing it back.
+   */
+  othersWaiting?(kind: StageResource, group: string): boolean;
 }
 
 interface Waiter {
@@ -83,6 +88,10 @@ export class WorkSlots implements WorkSlotsPort {
         { once: true },
       );
     });
+  }
+
+  othersWaiting(kind: StageResource, group: string): boolean {
+    return this.waiting[kind].some((w) => w.req.group !== group);
   }
 
   counts(): SlotCounts {

@@ -20,17 +20,22 @@ import { ApiError } from '../http/api-error';
 @Injectable()
 export class JobCancellation {
   private readonly logger = new Logger('JobCancellation');
-  private readonly listeners: JobListener[];
-  private readonly metrics: MetricsPort;
 
   constructor(
     private readonly jobs: JobRepository,
-    @Inject(PIPELINE_CONTAINER) container: DependencyContainer,
+    @Inject(PIPELINE_CONTAINER) private readonly container: DependencyContainer,
     /** Present in embedded mode (role "all"), where the job may be running in this process. */
     @Optional() private readonly worker?: JobWorkerService,
-  ) {
-    this.listeners = container.isRegistered(JOB_LISTENER) ? container.resolveAll<JobListener>(JOB_LISTENER) : [];
-    this.metrics = resolveMetrics(container);
+  ) {}
+
+  // Read when first needed, not in the constructor: the listeners and metrics are registered into the
+  // container while the pipeline registry boots, which Nest may do after constructing this service.
+  private get listeners(): JobListener[] {
+    return this.container.isRegistered(JOB_LISTENER) ? this.container.resolveAll<JobListener>(JOB_LISTENER) : [];
+  }
+
+  private get metrics(): MetricsPort {
+    return resolveMetrics(this.container);
   }
 
   /** Cancels an owned job; returns it as it is now (final at once when it was queued). */

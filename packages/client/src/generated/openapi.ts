@@ -769,33 +769,33 @@ export interface components {
              * @description "W:H"; the shorter side becomes 24 in. Ignored when both inches are given.
              * @example 16:9
              */
-            aspect_ratio?: string;
+            aspect_ratio?: string | null;
             /** @description 0.1 to 120; must be paired with height_inches. */
-            width_inches?: number;
+            width_inches?: number | null;
             /** @description 0.1 to 120; must be paired with width_inches. */
-            height_inches?: number;
+            height_inches?: number | null;
             /** @description http(s) URL POSTed a signed JSON callback (Standard Webhooks headers) when the job completes or fails. */
-            callback_url?: string;
+            callback_url?: string | null;
             /**
              * @description How the model is placed in AR: hung on a wall (default: placed on a vertical surface, like a picture) or standing on the floor.
              * @default wall
              * @example wall
-             * @enum {string}
+             * @enum {string|null}
              */
-            placement?: "wall" | "floor";
+            placement?: "wall" | "floor" | null;
             /**
              * @description Whether people may pinch-scale the model in AR. Default false: the picture keeps its real, physical size.
              * @default false
              * @example false
              */
-            allow_scaling?: boolean;
+            allow_scaling?: boolean | null;
             /**
              * @description "unlit" (default): the picture's exact colours, whatever the room's light. "matte" / "gloss": lit by the room, without or with a sheen.
              * @default unlit
              * @example matte
-             * @enum {string}
+             * @enum {string|null}
              */
-            finish?: "unlit" | "matte" | "gloss";
+            finish?: "unlit" | "matte" | "gloss" | null;
             /**
              * @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size.
              * @example {
@@ -808,45 +808,45 @@ export interface components {
                 /**
                  * @description Defaults per style: none: 0 in wide, 0.04 in deep, white; thin: 0.5 in wide, 0.75 in deep, black; classic: 1.5 in wide, 1.25 in deep, walnut; float: 0.75 in wide, 1.5 in deep, black; canvas: 0 in wide, 1.5 in deep, white.
                  * @default classic
-                 * @enum {string}
+                 * @enum {string|null}
                  */
-                style?: "none" | "thin" | "classic" | "float" | "canvas";
+                style?: "none" | "thin" | "classic" | "float" | "canvas" | null;
                 /** @description Moulding width, each side (not for "none" or "canvas"). */
-                width_inches?: number;
+                width_inches?: number | null;
                 /** @description Depth of the whole object from the wall. */
-                depth_inches?: number;
+                depth_inches?: number | null;
                 /** @description A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb". */
-                color?: string;
+                color?: string | null;
                 /** @description "canvas" only: "mirror" (default) or a colour. A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb". */
-                edge?: string;
-            };
+                edge?: string | null;
+            } | (null);
             /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
-            mat?: components["schemas"]["MatRequestDto"];
+            mat?: components["schemas"]["MatRequestDto"] | (null);
             /**
              * @description Banner title (AR Quick Look banner, Scene Viewer title, embed caption): 1 to 60 characters, no control characters.
              * @example Dunes at Dawn
              */
-            title?: string;
+            title?: string | null;
             /**
              * @description Banner subtitle: at most 120 characters.
              * @example Giclée print, signed
              */
-            subtitle?: string;
+            subtitle?: string | null;
             /**
              * @description https URL the banner leads to (e.g. the product page); no credentials.
              * @example https://shop.example.com/dunes
              */
-            link_url?: string;
+            link_url?: string | null;
             /**
              * @description Banner button label, at most 30 characters; needs link_url.
              * @example Buy now
              */
-            call_to_action?: string;
+            call_to_action?: string | null;
             /**
              * @description Price shown in the banner, as text (at most 30 characters).
              * @example $120
              */
-            price?: string;
+            price?: string | null;
         };
         ConvertResponseDto: {
             /** @example api_k3x… */
@@ -1029,17 +1029,17 @@ export interface components {
              */
             email: string;
             /** @example Ada */
-            name?: string;
+            name?: string | null;
             /**
              * @description Initial credits, at most two decimals.
              * @example 100
              */
-            credits?: number;
+            credits?: number | null;
             /**
              * @default 0
              * @example 2
              */
-            showcase_slots?: number;
+            showcase_slots?: number | null;
         };
         UserDto: {
             /** @example usr_k3xq7a */
@@ -1062,16 +1062,16 @@ export interface components {
             /**
              * @description `full`: every route the account may use (keys made before scopes are full). `read_only`: GET routes of the account's own jobs, showcases, identity and usage (status, result, embeds: the widget's attach-to-job mode). `widget`: the scope for a key in public HTML: free v1 conversions (POST /api/v1/convert) and the status and result of the jobs that key created (404 for any other job), nothing else of the account; only from `allowed_origins` (checked against the Origin header), with the lower RATE_LIMIT_WIDGET rate limit. Anything else with a narrower key: 403 insufficient_scope.
              * @default full
-             * @enum {string}
+             * @enum {string|null}
              */
-            scope?: "full" | "read_only" | "widget";
+            scope?: "full" | "read_only" | "widget" | null;
             /**
              * @description Widget keys only (required there): origins scheme://host[:port] the key may be used from; other keys: leave out.
              * @example [
              *       "https://shop.example.com"
              *     ]
              */
-            allowed_origins?: string[];
+            allowed_origins?: string[] | null;
         };
         ApiKeyCreatedDto: {
             /** @example key_m2q… */
@@ -1117,7 +1117,7 @@ export interface components {
              */
             amount: number;
             /** @example monthly top-up */
-            reason?: string;
+            reason?: string | null;
         };
         BalanceDto: {
             /**
@@ -1276,22 +1276,22 @@ export interface components {
              * @description How the model is placed in AR: hung on a wall (default: placed on a vertical surface, like a picture) or standing on the floor.
              * @default wall
              * @example wall
-             * @enum {string}
+             * @enum {string|null}
              */
-            placement?: "wall" | "floor";
+            placement?: "wall" | "floor" | null;
             /**
              * @description Whether people may pinch-scale the model in AR. Default false: the picture keeps its real, physical size.
              * @default false
              * @example false
              */
-            allow_scaling?: boolean;
+            allow_scaling?: boolean | null;
             /**
              * @description "unlit" (default): the picture's exact colours, whatever the room's light. "matte" / "gloss": lit by the room, without or with a sheen.
              * @default unlit
              * @example matte
-             * @enum {string}
+             * @enum {string|null}
              */
-            finish?: "unlit" | "matte" | "gloss";
+            finish?: "unlit" | "matte" | "gloss" | null;
             /**
              * @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size.
              * @example {
@@ -1304,45 +1304,45 @@ export interface components {
                 /**
                  * @description Defaults per style: none: 0 in wide, 0.04 in deep, white; thin: 0.5 in wide, 0.75 in deep, black; classic: 1.5 in wide, 1.25 in deep, walnut; float: 0.75 in wide, 1.5 in deep, black; canvas: 0 in wide, 1.5 in deep, white.
                  * @default classic
-                 * @enum {string}
+                 * @enum {string|null}
                  */
-                style?: "none" | "thin" | "classic" | "float" | "canvas";
+                style?: "none" | "thin" | "classic" | "float" | "canvas" | null;
                 /** @description Moulding width, each side (not for "none" or "canvas"). */
-                width_inches?: number;
+                width_inches?: number | null;
                 /** @description Depth of the whole object from the wall. */
-                depth_inches?: number;
+                depth_inches?: number | null;
                 /** @description A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb". */
-                color?: string;
+                color?: string | null;
                 /** @description "canvas" only: "mirror" (default) or a colour. A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb". */
-                edge?: string;
-            };
+                edge?: string | null;
+            } | (null);
             /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
-            mat?: components["schemas"]["MatRequestDto"];
+            mat?: components["schemas"]["MatRequestDto"] | (null);
             /**
              * @description Banner title (AR Quick Look banner, Scene Viewer title, embed caption): 1 to 60 characters, no control characters.
              * @example Dunes at Dawn
              */
-            title?: string;
+            title?: string | null;
             /**
              * @description Banner subtitle: at most 120 characters.
              * @example Giclée print, signed
              */
-            subtitle?: string;
+            subtitle?: string | null;
             /**
              * @description https URL the banner leads to (e.g. the product page); no credentials.
              * @example https://shop.example.com/dunes
              */
-            link_url?: string;
+            link_url?: string | null;
             /**
              * @description Banner button label, at most 30 characters; needs link_url.
              * @example Buy now
              */
-            call_to_action?: string;
+            call_to_action?: string | null;
             /**
              * @description Price shown in the banner, as text (at most 30 characters).
              * @example $120
              */
-            price?: string;
+            price?: string | null;
         };
         AddItemsJsonDto: {
             /**
@@ -1351,9 +1351,9 @@ export interface components {
              *       "https://example.com/a.jpg"
              *     ]
              */
-            image_urls?: string[];
+            image_urls?: string[] | null;
             /** @description Pictures with their own presentation. Each item's fields win over the showcase's defaults field by field: an item's frame replaces the default frame whole, and a field sent as null drops that default for the item. Errors name the field as items[i].field. At most 20 pictures per request, image_urls and items together. */
-            items?: components["schemas"]["ShowcaseItemRequestDto"][];
+            items?: components["schemas"]["ShowcaseItemRequestDto"][] | null;
         };
         AddItemsMultipartDto: {
             /** @description One or more picture files (type sniffed from the bytes; UPLOAD_MAX_FILE_BYTES per file, UPLOAD_MAX_FILES per request). */
@@ -1362,7 +1362,7 @@ export interface components {
              * @description Optional text field (not a file), sent BEFORE the file parts: a JSON array with one entry per file part, in the same order, each an object with the presentation fields of a JSON item (title, subtitle, link_url, call_to_action, price, placement, allow_scaling, finish, frame, mat) and no image_url; null or {} keeps the showcase's defaults. Each item's fields win over the showcase's defaults field by field: an item's frame replaces the default frame whole, and a field sent as null drops that default for the item. Errors name the field as items[i].field. The number of entries must equal the number of file parts. Example: items=[{"title":"Dunes","price":"$120","link_url":"https://shop.example.com/dunes","call_to_action":"Buy"},{"frame":"canvas"}]. Validated before any file is stored; it is part of the Idempotency-Key fingerprint.
              * @example [{"title":"Dunes","frame":{"style":"classic","color":"oak"},"mat":{"width_inches":2}},{"frame":"canvas"}]
              */
-            items?: string;
+            items?: string | null;
         };
         CustomLinkDto: {
             title: string;
@@ -1384,50 +1384,50 @@ export interface components {
         };
         CreateShowcaseRequestDto: {
             /** @description Logo image, http(s) URL. */
-            logo_url?: string;
+            logo_url?: string | null;
             /**
              * @description Public page layout: branded (header band in the primary colour, cards), grid (image-first, no band), salon (a gallery wall: pictures at their true relative sizes on a common centre line), minimal (one large picture at a time), dark (branded on a dark background). Anything else -> 400 listing these.
              * @default branded
-             * @enum {string}
+             * @enum {string|null}
              */
-            layout_choice?: "branded" | "grid" | "salon" | "minimal" | "dark";
+            layout_choice?: "branded" | "grid" | "salon" | "minimal" | "dark" | null;
             /**
              * @description Whether search engines may index the public page (false: noindex). Embed pages are never indexable.
              * @default false
              */
-            indexable?: boolean;
-            description?: string;
-            custom_links?: components["schemas"]["CustomLinkDto"][];
-            branding?: components["schemas"]["BrandingDto"];
+            indexable?: boolean | null;
+            description?: string | null;
+            custom_links?: components["schemas"]["CustomLinkDto"][] | null;
+            branding?: components["schemas"]["BrandingDto"] | (null);
             /**
              * @description Pictures by URL, converted with the showcase's presentation defaults. With items: at most 20 pictures per request together; image_urls come first.
              * @example [
              *       "https://example.com/a.jpg"
              *     ]
              */
-            image_urls?: string[];
+            image_urls?: string[] | null;
             /** @description Pictures with their own presentation (banner, frame, ...). Each item's fields win over the showcase's defaults field by field: an item's frame replaces the default frame whole, and a field sent as null drops that default for the item. Errors name the field as items[i].field. The per-showcase cap (SHOWCASE_MAX_ITEMS) counts image_urls and items together. */
-            items?: components["schemas"]["ShowcaseItemRequestDto"][];
+            items?: components["schemas"]["ShowcaseItemRequestDto"][] | null;
             /**
              * @description How the model is placed in AR: hung on a wall (default: placed on a vertical surface, like a picture) or standing on the floor.
              * @default wall
              * @example wall
-             * @enum {string}
+             * @enum {string|null}
              */
-            placement?: "wall" | "floor";
+            placement?: "wall" | "floor" | null;
             /**
              * @description Whether people may pinch-scale the model in AR. Default false: the picture keeps its real, physical size.
              * @default false
              * @example false
              */
-            allow_scaling?: boolean;
+            allow_scaling?: boolean | null;
             /**
              * @description "unlit" (default): the picture's exact colours, whatever the room's light. "matte" / "gloss": lit by the room, without or with a sheen.
              * @default unlit
              * @example matte
-             * @enum {string}
+             * @enum {string|null}
              */
-            finish?: "unlit" | "matte" | "gloss";
+            finish?: "unlit" | "matte" | "gloss" | null;
             /**
              * @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size.
              * @example {
@@ -1440,20 +1440,20 @@ export interface components {
                 /**
                  * @description Defaults per style: none: 0 in wide, 0.04 in deep, white; thin: 0.5 in wide, 0.75 in deep, black; classic: 1.5 in wide, 1.25 in deep, walnut; float: 0.75 in wide, 1.5 in deep, black; canvas: 0 in wide, 1.5 in deep, white.
                  * @default classic
-                 * @enum {string}
+                 * @enum {string|null}
                  */
-                style?: "none" | "thin" | "classic" | "float" | "canvas";
+                style?: "none" | "thin" | "classic" | "float" | "canvas" | null;
                 /** @description Moulding width, each side (not for "none" or "canvas"). */
-                width_inches?: number;
+                width_inches?: number | null;
                 /** @description Depth of the whole object from the wall. */
-                depth_inches?: number;
+                depth_inches?: number | null;
                 /** @description A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb". */
-                color?: string;
+                color?: string | null;
                 /** @description "canvas" only: "mirror" (default) or a colour. A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb". */
-                edge?: string;
-            };
+                edge?: string | null;
+            } | (null);
             /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
-            mat?: components["schemas"]["MatRequestDto"];
+            mat?: components["schemas"]["MatRequestDto"] | (null);
         };
         QueuedJobDto: {
             /** @example v2_3kq7xa… */
@@ -1510,41 +1510,41 @@ export interface components {
         };
         UpdateShowcaseRequestDto: {
             /** @description Logo image, http(s) URL. */
-            logo_url?: string;
+            logo_url?: string | null;
             /**
              * @description Public page layout: branded (header band in the primary colour, cards), grid (image-first, no band), salon (a gallery wall: pictures at their true relative sizes on a common centre line), minimal (one large picture at a time), dark (branded on a dark background). Anything else -> 400 listing these.
              * @default branded
-             * @enum {string}
+             * @enum {string|null}
              */
-            layout_choice?: "branded" | "grid" | "salon" | "minimal" | "dark";
+            layout_choice?: "branded" | "grid" | "salon" | "minimal" | "dark" | null;
             /**
              * @description Whether search engines may index the public page (false: noindex). Embed pages are never indexable.
              * @default false
              */
-            indexable?: boolean;
-            description?: string;
-            custom_links?: components["schemas"]["CustomLinkDto"][];
-            branding?: components["schemas"]["BrandingDto"];
+            indexable?: boolean | null;
+            description?: string | null;
+            custom_links?: components["schemas"]["CustomLinkDto"][] | null;
+            branding?: components["schemas"]["BrandingDto"] | (null);
             /**
              * @description How the model is placed in AR: hung on a wall (default: placed on a vertical surface, like a picture) or standing on the floor.
              * @default wall
              * @example wall
-             * @enum {string}
+             * @enum {string|null}
              */
-            placement?: "wall" | "floor";
+            placement?: "wall" | "floor" | null;
             /**
              * @description Whether people may pinch-scale the model in AR. Default false: the picture keeps its real, physical size.
              * @default false
              * @example false
              */
-            allow_scaling?: boolean;
+            allow_scaling?: boolean | null;
             /**
              * @description "unlit" (default): the picture's exact colours, whatever the room's light. "matte" / "gloss": lit by the room, without or with a sheen.
              * @default unlit
              * @example matte
-             * @enum {string}
+             * @enum {string|null}
              */
-            finish?: "unlit" | "matte" | "gloss";
+            finish?: "unlit" | "matte" | "gloss" | null;
             /**
              * @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size.
              * @example {
@@ -1557,20 +1557,20 @@ export interface components {
                 /**
                  * @description Defaults per style: none: 0 in wide, 0.04 in deep, white; thin: 0.5 in wide, 0.75 in deep, black; classic: 1.5 in wide, 1.25 in deep, walnut; float: 0.75 in wide, 1.5 in deep, black; canvas: 0 in wide, 1.5 in deep, white.
                  * @default classic
-                 * @enum {string}
+                 * @enum {string|null}
                  */
-                style?: "none" | "thin" | "classic" | "float" | "canvas";
+                style?: "none" | "thin" | "classic" | "float" | "canvas" | null;
                 /** @description Moulding width, each side (not for "none" or "canvas"). */
-                width_inches?: number;
+                width_inches?: number | null;
                 /** @description Depth of the whole object from the wall. */
-                depth_inches?: number;
+                depth_inches?: number | null;
                 /** @description A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb". */
-                color?: string;
+                color?: string | null;
                 /** @description "canvas" only: "mirror" (default) or a colour. A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb". */
-                edge?: string;
-            };
+                edge?: string | null;
+            } | (null);
             /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
-            mat?: components["schemas"]["MatRequestDto"];
+            mat?: components["schemas"]["MatRequestDto"] | (null);
         };
         PresentationDefaultsDto: {
             /**
@@ -1605,17 +1605,17 @@ export interface components {
                 /**
                  * @description Defaults per style: none: 0 in wide, 0.04 in deep, white; thin: 0.5 in wide, 0.75 in deep, black; classic: 1.5 in wide, 1.25 in deep, walnut; float: 0.75 in wide, 1.5 in deep, black; canvas: 0 in wide, 1.5 in deep, white.
                  * @default classic
-                 * @enum {string}
+                 * @enum {string|null}
                  */
-                style?: "none" | "thin" | "classic" | "float" | "canvas";
+                style?: "none" | "thin" | "classic" | "float" | "canvas" | null;
                 /** @description Moulding width, each side (not for "none" or "canvas"). */
-                width_inches?: number;
+                width_inches?: number | null;
                 /** @description Depth of the whole object from the wall. */
-                depth_inches?: number;
+                depth_inches?: number | null;
                 /** @description A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb". */
-                color?: string;
+                color?: string | null;
                 /** @description "canvas" only: "mirror" (default) or a colour. A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb". */
-                edge?: string;
+                edge?: string | null;
             };
             /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
             mat?: components["schemas"]["MatRequestDto"];
@@ -1861,54 +1861,54 @@ export interface components {
         };
         AnimatedArRequestDto: {
             /** @description Still image to animate, or an animated GIF / APNG / WebP baked from its own frames. https, publicly reachable, no redirects. Exactly one of image_url and video_url. */
-            image_url?: string;
+            image_url?: string | null;
             /** @description Short clip (mp4, mov, webm; at most VIDEO_MAX_BYTES), baked directly. https, no redirects. */
-            video_url?: string;
+            video_url?: string | null;
             /** @description Cut out the subject per frame for a transparent card. */
-            remove_background?: boolean;
+            remove_background?: boolean | null;
             /** @description Motion preset, image sources only (unknown values fall back to the default; see GET /api/v2/animated-ar/options). */
-            motion_style?: string;
+            motion_style?: string | null;
             /** @description Free-form motion description, image sources only. */
-            custom_motion?: string;
+            custom_motion?: string | null;
             /** @description An enabled image-to-video model id, image sources only. */
-            video_model?: string;
+            video_model?: string | null;
             /** @description Paired with height_inches. */
-            width_inches?: number;
+            width_inches?: number | null;
             /** @description Paired with width_inches. */
-            height_inches?: number;
+            height_inches?: number | null;
             /**
              * @description "W:H"; the shorter side becomes 24 in.
              * @example 2:3
              */
-            aspect_ratio?: string;
+            aspect_ratio?: string | null;
             /** @description https URL POSTed the final job payload (GET /api/v2/jobs/{id}) when the job completes or fails. */
-            callback_url?: string;
+            callback_url?: string | null;
             /**
              * @description How the last frame joins the first. auto: a clip that already loops is kept; otherwise it is cut at the frame most like the first (within the last third) and the frames after it are blended into the start. crossfade: every frame kept, the last frames dissolve into the first. pingpong: forward then backward (frames dropped evenly to stay within ANIMATION_MAX_FRAMES and 10 s). cut: as decoded. Procedural motion is an exact loop and is never blended. The result reports animation.seam_score (1 = the wrap is like one ordinary frame step).
              * @default auto
-             * @enum {string}
+             * @enum {string|null}
              */
-            loop?: "auto" | "crossfade" | "pingpong" | "cut";
+            loop?: "auto" | "crossfade" | "pingpong" | "cut" | null;
             /**
              * @description How the model is placed in AR: hung on a wall (default: placed on a vertical surface, like a picture) or standing on the floor.
              * @default wall
              * @example wall
-             * @enum {string}
+             * @enum {string|null}
              */
-            placement?: "wall" | "floor";
+            placement?: "wall" | "floor" | null;
             /**
              * @description Whether people may pinch-scale the model in AR. Default false: the picture keeps its real, physical size.
              * @default false
              * @example false
              */
-            allow_scaling?: boolean;
+            allow_scaling?: boolean | null;
             /**
              * @description "unlit" (default): the picture's exact colours, whatever the room's light. "matte" / "gloss": lit by the room, without or with a sheen.
              * @default unlit
              * @example matte
-             * @enum {string}
+             * @enum {string|null}
              */
-            finish?: "unlit" | "matte" | "gloss";
+            finish?: "unlit" | "matte" | "gloss" | null;
             /**
              * @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size.
              * @example {
@@ -1921,45 +1921,45 @@ export interface components {
                 /**
                  * @description Defaults per style: none: 0 in wide, 0.04 in deep, white; thin: 0.5 in wide, 0.75 in deep, black; classic: 1.5 in wide, 1.25 in deep, walnut; float: 0.75 in wide, 1.5 in deep, black; canvas: 0 in wide, 1.5 in deep, white.
                  * @default classic
-                 * @enum {string}
+                 * @enum {string|null}
                  */
-                style?: "none" | "thin" | "classic" | "float" | "canvas";
+                style?: "none" | "thin" | "classic" | "float" | "canvas" | null;
                 /** @description Moulding width, each side (not for "none" or "canvas"). */
-                width_inches?: number;
+                width_inches?: number | null;
                 /** @description Depth of the whole object from the wall. */
-                depth_inches?: number;
+                depth_inches?: number | null;
                 /** @description A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb". */
-                color?: string;
+                color?: string | null;
                 /** @description "canvas" only: "mirror" (default) or a colour. A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb". */
-                edge?: string;
-            };
+                edge?: string | null;
+            } | (null);
             /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
-            mat?: components["schemas"]["MatRequestDto"];
+            mat?: components["schemas"]["MatRequestDto"] | (null);
             /**
              * @description Banner title (AR Quick Look banner, Scene Viewer title, embed caption): 1 to 60 characters, no control characters.
              * @example Dunes at Dawn
              */
-            title?: string;
+            title?: string | null;
             /**
              * @description Banner subtitle: at most 120 characters.
              * @example Giclée print, signed
              */
-            subtitle?: string;
+            subtitle?: string | null;
             /**
              * @description https URL the banner leads to (e.g. the product page); no credentials.
              * @example https://shop.example.com/dunes
              */
-            link_url?: string;
+            link_url?: string | null;
             /**
              * @description Banner button label, at most 30 characters; needs link_url.
              * @example Buy now
              */
-            call_to_action?: string;
+            call_to_action?: string | null;
             /**
              * @description Price shown in the banner, as text (at most 30 characters).
              * @example $120
              */
-            price?: string;
+            price?: string | null;
         };
         AnimatedPricingDto: {
             /** @description false for the owner key (nothing charged). */
@@ -2172,9 +2172,9 @@ export interface components {
         InviteRequestDto: {
             /**
              * @description `customer` (default; the console of the user's own account) or `owner` (the operator's console: the admin pages and the owner key's rights). An invite never lowers a role.
-             * @enum {string}
+             * @enum {string|null}
              */
-            role?: "customer" | "owner";
+            role?: "customer" | "owner" | null;
         };
         InviteDto: {
             /**
@@ -2202,12 +2202,12 @@ export interface components {
              * @description Name of a user created now.
              * @example Ada
              */
-            name?: string;
+            name?: string | null;
             /**
              * @description `customer` (default; the console of the user's own account) or `owner` (the operator's console: the admin pages and the owner key's rights). An invite never lowers a role.
-             * @enum {string}
+             * @enum {string|null}
              */
-            role?: "customer" | "owner";
+            role?: "customer" | "owner" | null;
         };
         WebhookDeliveryDto: {
             /** @example 42 */
