@@ -18,7 +18,7 @@ const base = {
 };
 
 /**
- * Three tiers (README "Tests"): `unit` — specs beside the code in libs/, apps/ and packages/ plus the
+ * Three tiers (docs/development.md): `unit` — specs beside the code in libs/, apps/ and packages/ plus the
  * repository checks in test/*.spec.ts (pure functions, services with faked ports, adapters against the
  * real Postgres/Redis they wrap); `e2e` — the built apps started as processes with real services;
  * `browser` — the same in headless Chromium. `npm test` runs all three.

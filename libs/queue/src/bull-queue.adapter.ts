@@ -67,7 +67,7 @@ export class BullQueueAdapter implements JobQueuePort {
         lockDuration: opts.lockMs,
         lockRenewTime: Math.floor(opts.lockMs / 2),
         // A dead worker's lock lapses after at most lockMs; checking every quarter of it means its jobs
-        // are retaken within 1.25 x lockMs (the README's figure), not up to twice it.
+        // are retaken within 1.25 x lockMs (docs/scaled-mode.md), not up to twice it.
         stalledInterval: Math.max(250, Math.floor(opts.lockMs / 4)),
         maxStalledCount: 3,
       },

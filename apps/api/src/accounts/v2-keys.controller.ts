@@ -23,7 +23,7 @@ export class V2KeysController {
   // Not idempotent on purpose: a stored answer would keep the secret key, which is only ever stored hashed.
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create an API key for the account (the secret is shown this once)', description: 'A `widget` key needs allowed_origins: it is meant for public HTML (docs: README, widget).' })
+  @ApiOperation({ summary: 'Create an API key for the account (the secret is shown this once)', description: 'A `widget` key needs allowed_origins: it is meant for public HTML (docs/api.md, the widget).' })
   @ApiBody({ type: CreateKeyRequestDto, required: false })
   @ApiResponse({ status: 201, type: ApiKeyCreatedDto })
   create(@Req() req: AuthedRequest, @Body() body: unknown) {

@@ -10,7 +10,7 @@ import { acceptPresentation, mergeItemPresentation, type PresentationInput, SHOW
 export const LAYOUTS = ['branded', 'grid', 'salon', 'minimal', 'dark'] as const;
 export type Layout = (typeof LAYOUTS)[number];
 
-/** Length caps, documented in the README. */
+/** Length caps, documented in docs/api.md. */
 export const SHOWCASE_LIMITS = {
   description: 5000,
   tagline: 200,

@@ -328,7 +328,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key for the account (the secret is shown this once)
-         * @description A `widget` key needs allowed_origins: it is meant for public HTML (docs: README, widget).
+         * @description A `widget` key needs allowed_origins: it is meant for public HTML (docs/api.md, the widget).
          */
         post: operations["V2KeysController_create"];
         delete?: never;
