@@ -13,7 +13,15 @@ module.exports = tseslint.config(
   },
   {
     // The config loaders (service, admin CLI) are the only places that read the environment; tests and bench set up processes.
-    files: ['libs/config/src/load-config.ts', 'libs/config/src/cli-config.ts', '**/*.spec.ts', '**/*.e2e-spec.ts', 'test/**', 'bench/**', 'libs/testing/**'],
+    files: [
+      'libs/config/src/load-config.ts',
+      'libs/config/src/cli-config.ts',
+      '**/*.spec.ts',
+      '**/*.e2e-spec.ts',
+      'test/**',
+      'bench/**',
+      'libs/testing/**',
+    ],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

@@ -27,8 +27,19 @@ module.exports = {
   testTimeout: 60000,
   maxWorkers: 1,
   projects: [
-    { ...base, displayName: 'unit', roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/packages', '<rootDir>/test'], testMatch: ['**/*.spec.ts'] },
-    { ...base, displayName: 'e2e', roots: ['<rootDir>/test'], testMatch: ['**/*.e2e-spec.ts'], testPathIgnorePatterns: ['\\.browser\\.e2e-spec\\.ts$'] },
+    {
+      ...base,
+      displayName: 'unit',
+      roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/packages', '<rootDir>/test'],
+      testMatch: ['**/*.spec.ts'],
+    },
+    {
+      ...base,
+      displayName: 'e2e',
+      roots: ['<rootDir>/test'],
+      testMatch: ['**/*.e2e-spec.ts'],
+      testPathIgnorePatterns: ['\\.browser\\.e2e-spec\\.ts$'],
+    },
     { ...base, displayName: 'browser', roots: ['<rootDir>/test'], testMatch: ['**/*.browser.e2e-spec.ts'] },
   ],
 };

@@ -28,8 +28,22 @@ import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import {
-  BackgroundRemover, BackgroundRemoverPool, type BackgroundRemoverPort, cutOutSequence, decodeAnimatedImage, decodeVideo, DEFAULT_FRAME_LIMITS, fitFrameSize, packAtlases, probeVideo, renderProceduralMotion,
-  resolveMotionStyle, writeFlipbookGlb, writeFlipbookUsdz, type FrameSequence, ATLAS_JPEG,
+  BackgroundRemover,
+  BackgroundRemoverPool,
+  type BackgroundRemoverPort,
+  cutOutSequence,
+  decodeAnimatedImage,
+  decodeVideo,
+  DEFAULT_FRAME_LIMITS,
+  fitFrameSize,
+  packAtlases,
+  probeVideo,
+  renderProceduralMotion,
+  resolveMotionStyle,
+  writeFlipbookGlb,
+  writeFlipbookUsdz,
+  type FrameSequence,
+  ATLAS_JPEG,
 } from '@app/plugins';
 import { loadConfig } from '@app/config';
 import type { StageContext } from '@app/pipeline';
@@ -61,7 +75,20 @@ function makeInputs(dir: string): Record<Scenario, string> {
   const video = join(dir, 'clip.mp4');
   const still = join(dir, 'still.jpg');
   execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=480x360:rate=12:duration=4', '-frames:v', '48', '-y', gif]);
-  execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=10', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-y', video]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=1280x720:rate=30:duration=10',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    '-y',
+    video,
+  ]);
   execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1600x1200', '-frames:v', '1', '-y', still]);
   return { 'gif-48': gif, 'video-10s-720p': video, 'still-procedural': still };
 }
@@ -74,13 +101,32 @@ async function floorOf(scenario: Scenario, path: string, frames: FrameSequence):
     // The GIF's frames already fit the frame limits: decoding all pages is the floor.
     await sharp(path, { animated: true }).raw().toBuffer();
   } else if (scenario === 'video-10s-720p') {
-    execFileSync('ffmpeg', ['-v', 'error', '-i', path, '-t', '10', '-an', '-vf', `fps=${VIDEO_FPS},scale=${size.replace('x', ':')}`, '-f', 'rawvideo', '-pix_fmt', 'rgba', '-y', '/dev/null']);
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-i',
+      path,
+      '-t',
+      '10',
+      '-an',
+      '-vf',
+      `fps=${VIDEO_FPS},scale=${size.replace('x', ':')}`,
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgba',
+      '-y',
+      '/dev/null',
+    ]);
   } else {
     await sharp(path).resize(frames.width, frames.height).raw().toBuffer();
   }
   // Encoding the same pixels once (a strip of all frames) as JPEG.
   const strip = Buffer.concat(frames.frames.map((f) => f.rgba));
-  await sharp(strip, { raw: { width: frames.width, height: frames.height * n, channels: 4 } }).removeAlpha().jpeg({ quality: 88 }).toBuffer();
+  await sharp(strip, { raw: { width: frames.width, height: frames.height * n, channels: 4 } })
+    .removeAlpha()
+    .jpeg({ quality: 88 })
+    .toBuffer();
   return performance.now() - t;
 }
 
@@ -104,7 +150,9 @@ async function runScenario(scenario: Scenario, path: string, removeBackground: b
       bgFrames = 1;
       src = { ...still, rgba: rgba as Buffer };
     }
-    const [frames, tMotion] = await time(() => renderProceduralMotion(src, { preset: resolveMotionStyle('drift'), ...MOTION, width: out.width, height: out.height }));
+    const [frames, tMotion] = await time(() =>
+      renderProceduralMotion(src, { preset: resolveMotionStyle('drift'), ...MOTION, width: out.width, height: out.height }),
+    );
     stages.motion = tMotion;
     seq = frames;
   } else {
@@ -117,7 +165,15 @@ async function runScenario(scenario: Scenario, path: string, removeBackground: b
     seq = frames;
     if (remover) {
       // The service's path: the model on keyframes, masks moved with the motion in between.
-      const [cut, t] = await time(() => cutOutSequence(seq.frames.map((f) => f.rgba), seq.width, seq.height, remover, { keyframeGap: BG_KEYFRAME_GAP }));
+      const [cut, t] = await time(() =>
+        cutOutSequence(
+          seq.frames.map((f) => f.rgba),
+          seq.width,
+          seq.height,
+          remover,
+          { keyframeGap: BG_KEYFRAME_GAP },
+        ),
+      );
       stages.background_removal = t;
       bgFrames = cut.keyframes;
       seq = { ...seq, frames: cut.frames.map((rgba, i) => ({ rgba, duration: seq.frames[i].duration })), alpha: 'blend' };
@@ -162,10 +218,23 @@ async function runScenario(scenario: Scenario, path: string, removeBackground: b
 async function compareAtlasEncodings(seq: FrameSequence) {
   const { atlases } = await packAtlases(seq.frames, { width: seq.width, height: seq.height, alpha: true });
   const before = { quality: 88, mozjpeg: true } as const;
-  const out = { ssim_vs_before: 1, ssim_vs_lossless: 1, ssim_before_vs_lossless: 1, bytes: 0, bytes_before: 0, encode_ms: 0, encode_ms_before: 0 };
+  const out = {
+    ssim_vs_before: 1,
+    ssim_vs_lossless: 1,
+    ssim_before_vs_lossless: 1,
+    bytes: 0,
+    bytes_before: 0,
+    encode_ms: 0,
+    encode_ms_before: 0,
+  };
   for (const a of atlases) {
     const { data: raw, info } = await sharp(a.image).flatten({ background: '#000' }).raw().toBuffer({ resolveWithObject: true });
-    const encode = async (o: object): Promise<[Buffer, number]> => time(() => sharp(raw, { raw: { width: info.width, height: info.height, channels: 3 } }).jpeg(o).toBuffer());
+    const encode = async (o: object): Promise<[Buffer, number]> =>
+      time(() =>
+        sharp(raw, { raw: { width: info.width, height: info.height, channels: 3 } })
+          .jpeg(o)
+          .toBuffer(),
+      );
     const [now, tNow] = await encode(ATLAS_JPEG);
     const [old, tOld] = await encode(before);
     const decode = (b: Buffer) => sharp(b).raw().toBuffer();
@@ -259,7 +328,8 @@ async function eventLoopUnderCutOut(path: string, frameCount = 6) {
   const out: Record<string, unknown> = { frame: `${seq.width}x${seq.height}`, frames: frames.length };
   for (const mode of ['inline', 'pool'] as const) {
     const opts = BG_DEFAULTS;
-    const remover: BackgroundRemoverPort = mode === 'pool' ? new BackgroundRemoverPool({ ...opts, workers: 1 }) : new BackgroundRemover(opts);
+    const remover: BackgroundRemoverPort =
+      mode === 'pool' ? new BackgroundRemoverPool({ ...opts, workers: 1 }) : new BackgroundRemover(opts);
     await remover.cutOut(frames[0].rgba, seq.width, seq.height);
     const delay = monitorEventLoopDelay({ resolution: 10 });
     // The client is another process, as a real one: its requests wait while this loop is blocked.
@@ -314,13 +384,31 @@ function maskIou(a: Uint8Array, b: Uint8Array): number {
 async function backgroundRemovalQuality(mediaDir: string) {
   const W = 1280;
   const H = 720;
-  const video = execFileSync('ffmpeg', ['-v', 'error', '-i', join(mediaDir, 'clip-city-2s.mp4'), '-vf', `fps=${VIDEO_FPS},scale=${W}:${H}`, '-f', 'rawvideo', '-pix_fmt', 'rgba', '-'], { maxBuffer: 1 << 30 });
+  const video = execFileSync(
+    'ffmpeg',
+    [
+      '-v',
+      'error',
+      '-i',
+      join(mediaDir, 'clip-city-2s.mp4'),
+      '-vf',
+      `fps=${VIDEO_FPS},scale=${W}:${H}`,
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgba',
+      '-',
+    ],
+    { maxBuffer: 1 << 30 },
+  );
   const frameBytes = W * H * 4;
   const frames: Buffer[] = [];
   for (let i = 0; (i + 1) * frameBytes <= video.length; i++) frames.push(video.subarray(i * frameBytes, (i + 1) * frameBytes));
   const lib = (await import('@imgly/background-removal-node')) as { removeBackground: (b: Blob) => Promise<Blob> };
   const libraryMask = async (rgba: Buffer, width: number, height: number) => {
-    const png = await sharp(rgba, { raw: { width, height, channels: 4 } }).png().toBuffer();
+    const png = await sharp(rgba, { raw: { width, height, channels: 4 } })
+      .png()
+      .toBuffer();
     const cut = Buffer.from(await (await lib.removeBackground(new Blob([new Uint8Array(png)], { type: 'image/png' }))).arrayBuffer());
     return sharp(cut).ensureAlpha().extractChannel(3).raw().toBuffer();
   };
@@ -351,15 +439,31 @@ async function backgroundRemovalQuality(mediaDir: string) {
       for (const f of frames) out.push(await r.mask(f, W, H));
       return out;
     });
-    rows.push({ path: `every frame, ${side}${side === 512 ? ' (before)' : ''}`, model_runs: frames.length, ms_per_frame: ms(t / frames.length), ...summary(masks.map((m, i) => maskIou(m, reference[i]))) });
+    rows.push({
+      path: `every frame, ${side}${side === 512 ? ' (before)' : ''}`,
+      model_runs: frames.length,
+      ms_per_frame: ms(t / frames.length),
+      ...summary(masks.map((m, i) => maskIou(m, reference[i]))),
+    });
     for (const name of ['photo-bubbles.jpg', 'photo-street.jpg']) {
-      const { data, info } = await sharp(join(mediaDir, name)).resize({ width: W }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-      (photos[name] ??= {})[`iou_${side}`] = r3(maskIou(await r.mask(data, info.width, info.height), await libraryMask(data, info.width, info.height)));
+      const { data, info } = await sharp(join(mediaDir, name))
+        .resize({ width: W })
+        .ensureAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      (photos[name] ??= {})[`iou_${side}`] = r3(
+        maskIou(await r.mask(data, info.width, info.height), await libraryMask(data, info.width, info.height)),
+      );
     }
     if (side === 1024) {
       for (const gap of [4, BG_KEYFRAME_GAP]) {
         const [cut, tk] = await time(() => cutOutSequence(frames, W, H, r, { keyframeGap: gap }));
-        rows.push({ path: `keyframes, 1024, gap ${gap}${gap === BG_KEYFRAME_GAP ? ' (default)' : ''}`, model_runs: cut.keyframes, ms_per_frame: ms(tk / frames.length), ...summary(cut.frames.map((f, i) => maskIou(alphaOf(f), reference[i]))) });
+        rows.push({
+          path: `keyframes, 1024, gap ${gap}${gap === BG_KEYFRAME_GAP ? ' (default)' : ''}`,
+          model_runs: cut.keyframes,
+          ms_per_frame: ms(tk / frames.length),
+          ...summary(cut.frames.map((f, i) => maskIou(alphaOf(f), reference[i]))),
+        });
       }
     }
     await r.close();
@@ -367,7 +471,13 @@ async function backgroundRemovalQuality(mediaDir: string) {
   const before = rows[0].ms_per_frame;
   for (const row of rows) row.speedup_vs_before = Math.round((before / row.ms_per_frame) * 100) / 100;
   for (const row of rows) console.log(JSON.stringify(row));
-  return { clip: `clip-city-2s.mp4 at ${VIDEO_FPS} fps, ${W}x${H}`, frames: frames.length, library_ms_per_frame: ms(libraryMs / frames.length), rows, photos };
+  return {
+    clip: `clip-city-2s.mp4 at ${VIDEO_FPS} fps, ${W}x${H}`,
+    frames: frames.length,
+    library_ms_per_frame: ms(libraryMs / frames.length),
+    rows,
+    photos,
+  };
 }
 
 const r3 = (v: number) => Math.round(v * 1000) / 1000;
@@ -414,12 +524,51 @@ async function streamBigVideo(url: string) {
 /** Generates a ~170 MB 1080p video (noisy testsrc2, x264 ultrafast at 160 Mb/s) and serves it over https. */
 async function bigVideoStream(dir: string) {
   const video = join(dir, 'big-1080p.mp4');
-  execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30:duration=10,noise=alls=60:allf=t',
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', '160M', '-maxrate', '160M', '-bufsize', '10M', '-pix_fmt', 'yuv420p', '-y', video]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=1920x1080:rate=30:duration=10,noise=alls=60:allf=t',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-b:v',
+    '160M',
+    '-maxrate',
+    '160M',
+    '-bufsize',
+    '10M',
+    '-pix_fmt',
+    'yuv420p',
+    '-y',
+    video,
+  ]);
   const key = join(dir, 'key.pem');
   const cert = join(dir, 'cert.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1',
-    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   const { createReadStream, statSync } = await import('node:fs');
   const size = statSync(video).size;
   const server = createHttpsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (_req, res) => {
@@ -430,7 +579,10 @@ async function bigVideoStream(dir: string) {
   // The child (forked with this environment) trusts the throwaway certificate.
   process.env.NODE_EXTRA_CA_CERTS = cert;
   try {
-    return { video: '1920x1080, 30 fps, 10 s, h264 ultrafast 160 Mb/s (noisy testsrc2)', ...(await inChild(['stream', `https://127.0.0.1:${(server.address() as AddressInfo).port}/big.mp4`])) };
+    return {
+      video: '1920x1080, 30 fps, 10 s, h264 ultrafast 160 Mb/s (noisy testsrc2)',
+      ...(await inChild(['stream', `https://127.0.0.1:${(server.address() as AddressInfo).port}/big.mp4`])),
+    };
   } finally {
     delete process.env.NODE_EXTRA_CA_CERTS;
     server.close();
@@ -440,7 +592,15 @@ async function bigVideoStream(dir: string) {
 async function child(): Promise<void> {
   const [, , , kind, a, b] = process.argv;
   const out =
-    kind === 'stream' ? await streamBigVideo(a) : kind === 'bg' ? await backgroundRemovalPerFrame(a) : kind === 'loop' ? await eventLoopUnderCutOut(a) : kind === 'quality' ? await backgroundRemovalQuality(a) : await runScenario(a as Scenario, b, process.argv[6] === 'bg');
+    kind === 'stream'
+      ? await streamBigVideo(a)
+      : kind === 'bg'
+        ? await backgroundRemovalPerFrame(a)
+        : kind === 'loop'
+          ? await eventLoopUnderCutOut(a)
+          : kind === 'quality'
+            ? await backgroundRemovalQuality(a)
+            : await runScenario(a as Scenario, b, process.argv[6] === 'bg');
   process.send!({ out, peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024) });
 }
 
@@ -449,7 +609,11 @@ function inChild(args: string[]): Promise<any> {
     const c = fork(__filename, ['--child', ...args], { stdio: 'inherit' });
     let msg: any;
     c.on('message', (m) => (msg = m));
-    c.on('exit', (code) => (code === 0 && msg ? resolve({ ...msg.out, peak_rss_mb: msg.out.peak_rss_mb ?? msg.peak_rss_mb }) : reject(new Error(`bench child ${args.join(' ')} exited ${code}`))));
+    c.on('exit', (code) =>
+      code === 0 && msg
+        ? resolve({ ...msg.out, peak_rss_mb: msg.out.peak_rss_mb ?? msg.peak_rss_mb })
+        : reject(new Error(`bench child ${args.join(' ')} exited ${code}`)),
+    );
   });
 }
 
@@ -463,7 +627,14 @@ async function main(): Promise<void> {
     if (process.argv.includes('--quality-only')) {
       const quality = await inChild(['quality', join(__dirname, '../../test/fixtures/media')]);
       const file = join(__dirname, '../../bench/results/animated-ar.json');
-      writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), background_removal_quality: { date: new Date().toISOString(), ...quality } }, null, 2) + '\n');
+      writeFileSync(
+        file,
+        JSON.stringify(
+          { ...JSON.parse(readFileSync(file, 'utf8')), background_removal_quality: { date: new Date().toISOString(), ...quality } },
+          null,
+          2,
+        ) + '\n',
+      );
       console.log(`written to ${file}`);
       return;
     }
@@ -476,35 +647,60 @@ async function main(): Promise<void> {
       console.log(JSON.stringify(await bigVideoStream(dir), null, 2));
       return;
     }
-    const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
+    const only = process.argv
+      .find((a) => a.startsWith('--only='))
+      ?.slice(7)
+      .split(',');
     const noBg = process.argv.includes('--no-bg');
     const subset = Boolean(only) || noBg;
     for (const s of SCENARIOS.filter((x) => !only || only.includes(x))) {
       for (const bg of noBg ? [false] : [false, true]) {
         const r = await inChild(['run', s, inputs[s], bg ? 'bg' : 'plain']);
         results.push(r);
-        console.log(`${s}${bg ? ' + background removal' : ''}: ${r.frames.count} frames ${r.frames.width}x${r.frames.height}; ` +
-          `${Object.entries(r.stage_ms).map(([k, v]) => `${k} ${v}`).join(', ')} ms; total ${r.total_ms} ms, floor ${r.floor_ms} ms, ` +
-          `ratio ${r.ratio_total_to_floor}x (${r.ratio_without_bg_removal_to_floor}x without bg removal); peak RSS ${r.peak_rss_mb} MB` +
-          (bg ? `; bg removal ${r.background_removal_ms_per_frame} ms per inferred frame` : '') +
-          (r.atlas_encoding ? `; atlas JPEG SSIM vs before ${r.atlas_encoding.ssim_vs_before}, ${r.atlas_encoding.bytes} vs ${r.atlas_encoding.bytes_before} bytes` : ''));
+        console.log(
+          `${s}${bg ? ' + background removal' : ''}: ${r.frames.count} frames ${r.frames.width}x${r.frames.height}; ` +
+            `${Object.entries(r.stage_ms)
+              .map(([k, v]) => `${k} ${v}`)
+              .join(', ')} ms; total ${r.total_ms} ms, floor ${r.floor_ms} ms, ` +
+            `ratio ${r.ratio_total_to_floor}x (${r.ratio_without_bg_removal_to_floor}x without bg removal); peak RSS ${r.peak_rss_mb} MB` +
+            (bg ? `; bg removal ${r.background_removal_ms_per_frame} ms per inferred frame` : '') +
+            (r.atlas_encoding
+              ? `; atlas JPEG SSIM vs before ${r.atlas_encoding.ssim_vs_before}, ${r.atlas_encoding.bytes} vs ${r.atlas_encoding.bytes_before} bytes`
+              : ''),
+        );
       }
     }
     if (subset) return;
     const bigVideo = await bigVideoStream(dir);
-    console.log(`big video (${Math.round(bigVideo.source_bytes / 1024 / 1024)} MB) streamed through animated-source + frames: peak RSS ${bigVideo.peak_rss_mb} MB, ` +
-      `download ${bigVideo.stage_ms.download} ms, frames ${bigVideo.stage_ms.frames} ms, temp folder removed: ${bigVideo.temp_dir_removed}`);
+    console.log(
+      `big video (${Math.round(bigVideo.source_bytes / 1024 / 1024)} MB) streamed through animated-source + frames: peak RSS ${bigVideo.peak_rss_mb} MB, ` +
+        `download ${bigVideo.stage_ms.download} ms, frames ${bigVideo.stage_ms.frames} ms, temp folder removed: ${bigVideo.temp_dir_removed}`,
+    );
     const bgPerFrame = await inChild(['bg', inputs['still-procedural']]);
     const loop = await inChild(['loop', inputs['video-10s-720p']]);
     const quality = await inChild(['quality', join(__dirname, '../../test/fixtures/media')]);
-    console.log(`event loop while cutting out ${loop.frame} frames: p99 delay inline ${loop.inline.loop_delay_p99_ms} ms, pool ${loop.pool.loop_delay_p99_ms} ms; ` +
-      `status poll p99 inline ${loop.inline.status_poll_p99_ms} ms, pool ${loop.pool.status_poll_p99_ms} ms`);
-    console.log(`background removal per 800x600 frame: library default ${bgPerFrame.library_default_ms_per_frame} ms, ours ${JSON.stringify(bgPerFrame.ours_ms_per_frame)} ms -> ${bgPerFrame.speedup_at_512}x at 512`);
+    console.log(
+      `event loop while cutting out ${loop.frame} frames: p99 delay inline ${loop.inline.loop_delay_p99_ms} ms, pool ${loop.pool.loop_delay_p99_ms} ms; ` +
+        `status poll p99 inline ${loop.inline.status_poll_p99_ms} ms, pool ${loop.pool.status_poll_p99_ms} ms`,
+    );
+    console.log(
+      `background removal per 800x600 frame: library default ${bgPerFrame.library_default_ms_per_frame} ms, ours ${JSON.stringify(bgPerFrame.ours_ms_per_frame)} ms -> ${bgPerFrame.speedup_at_512}x at 512`,
+    );
     const report = {
       date: new Date().toISOString(),
       node: process.version,
       cpus: (await import('node:os')).cpus().length,
-      settings: { frame_limits: LIMITS, video_fps: VIDEO_FPS, motion: MOTION, background_removal: { model: 'ISNet medium (fp32)', infer_short_side: BG_DEFAULTS.inferShortSide, threads: BG_DEFAULTS.threads, keyframe_gap: BG_KEYFRAME_GAP } },
+      settings: {
+        frame_limits: LIMITS,
+        video_fps: VIDEO_FPS,
+        motion: MOTION,
+        background_removal: {
+          model: 'ISNet medium (fp32)',
+          infer_short_side: BG_DEFAULTS.inferShortSide,
+          threads: BG_DEFAULTS.threads,
+          keyframe_gap: BG_KEYFRAME_GAP,
+        },
+      },
       targets: { background_removal_speedup_vs_library: 4 },
       results,
       background_removal_per_frame: bgPerFrame,

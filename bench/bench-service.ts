@@ -32,7 +32,11 @@ export async function waitHealthy(base: string, proc: ChildProcess, path = '/hea
 }
 
 export async function callJson(base: string, method: string, path: string, key: string, body?: unknown): Promise<any> {
-  const r = await fetch(base + path, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const r = await fetch(base + path, {
+    method,
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
   return r.json();
 }

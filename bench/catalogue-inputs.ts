@@ -32,11 +32,21 @@ async function makePicture(i: number): Promise<Buffer> {
   const top = Math.round(((meta.height! - ch) * ((i * 3) % 10)) / 9);
   let img = sharp(FIXTURES[i % FIXTURES.length]).extract({ left, top, width: cw, height: ch });
   if (i % 2) img = img.flop();
-  const base = await img.modulate({ hue: (i * 37) % 360, saturation: 0.8 + (i % 5) * 0.1, brightness: 0.9 + (i % 3) * 0.1 })
-    .resize(W, H, { kernel: 'lanczos3' }).raw().toBuffer();
-  const noise = await sharp({ create: { width: W, height: H, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 10 + (i % 4) * 3 } } }).raw().toBuffer();
+  const base = await img
+    .modulate({ hue: (i * 37) % 360, saturation: 0.8 + (i % 5) * 0.1, brightness: 0.9 + (i % 3) * 0.1 })
+    .resize(W, H, { kernel: 'lanczos3' })
+    .raw()
+    .toBuffer();
+  const noise = await sharp({
+    create: { width: W, height: H, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 10 + (i % 4) * 3 } },
+  })
+    .raw()
+    .toBuffer();
   for (let k = 0; k < base.length; k++) base[k] = Math.max(0, Math.min(255, base[k] + noise[k] - 128));
-  return sharp(base, { raw: { width: W, height: H, channels: 3 } }).blur(0.6).jpeg({ quality: 90 }).toBuffer();
+  return sharp(base, { raw: { width: W, height: H, channels: 3 } })
+    .blur(0.6)
+    .jpeg({ quality: 90 })
+    .toBuffer();
 }
 
 /** The DISTINCT pictures, made on the first run and read back from the temp directory afterwards. */
@@ -65,15 +75,27 @@ const THUMBS = [
  * the service adds to this is its own: the poster, the framed poster, the models, storage and bookkeeping.
  */
 export async function sameOutputFloor(bytes: Buffer): Promise<number> {
-  const { data, info } = await sharp(bytes).rotate().resize({ width: MAX_TEXTURE, height: MAX_TEXTURE, fit: 'inside', withoutEnlargement: true })
-    .removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(bytes)
+    .rotate()
+    .resize({ width: MAX_TEXTURE, height: MAX_TEXTURE, fit: 'inside', withoutEnlargement: true })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const raw = () => sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } });
   let n = 0;
   await Promise.all([
-    raw().jpeg({ quality: 90, chromaSubsampling: '4:4:4' }).toBuffer().then((b) => (n += b.length)),
+    raw()
+      .jpeg({ quality: 90, chromaSubsampling: '4:4:4' })
+      .toBuffer()
+      .then((b) => (n += b.length)),
     ...THUMBS.map(({ w, f }) => {
       const r = raw().resize({ width: w, height: Math.round((w * info.height) / info.width), fit: 'cover' });
-      const enc = f === 'avif' ? r.avif({ quality: 55, effort: 0 }) : f === 'webp' ? r.webp({ quality: 78, effort: 4 }) : r.jpeg({ quality: 82, mozjpeg: true });
+      const enc =
+        f === 'avif'
+          ? r.avif({ quality: 55, effort: 0 })
+          : f === 'webp'
+            ? r.webp({ quality: 78, effort: 4 })
+            : r.jpeg({ quality: 82, mozjpeg: true });
       return enc.toBuffer().then((b) => (n += b.length));
     }),
   ]);
@@ -82,20 +104,30 @@ export async function sameOutputFloor(bytes: Buffer): Promise<number> {
 
 /** The texture-only floor for one picture: decode + resize to the texture size + encode, one pipeline. */
 export async function textureFloor(bytes: Buffer): Promise<number> {
-  const b = await sharp(bytes).rotate().resize({ width: MAX_TEXTURE, height: MAX_TEXTURE, fit: 'inside', withoutEnlargement: true })
-    .jpeg({ quality: 90, chromaSubsampling: '4:4:4' }).toBuffer();
+  const b = await sharp(bytes)
+    .rotate()
+    .resize({ width: MAX_TEXTURE, height: MAX_TEXTURE, fit: 'inside', withoutEnlargement: true })
+    .jpeg({ quality: 90, chromaSubsampling: '4:4:4' })
+    .toBuffer();
   return b.length;
 }
 
 /** Runs `work` over `count` pictures (cycling through `pictures`), `concurrency` at a time; wall ms in all. */
-export async function runPool(pictures: Buffer[], count: number, concurrency: number, work: (b: Buffer) => Promise<unknown>): Promise<number> {
+export async function runPool(
+  pictures: Buffer[],
+  count: number,
+  concurrency: number,
+  work: (b: Buffer) => Promise<unknown>,
+): Promise<number> {
   const t = performance.now();
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < count) {
-      const i = next++;
-      await work(pictures[i % pictures.length]);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const i = next++;
+        await work(pictures[i % pictures.length]);
+      }
+    }),
+  );
   return performance.now() - t;
 }

@@ -60,14 +60,21 @@ function cpuByThread(pid: number): Map<string, number> {
 
 /** SIGTERM (a clean exit writes what CATALOGUE_NODE_OPTIONS asked for, e.g. --cpu-prof), SIGKILL after 10 s. */
 async function stop(procs: ChildProcess[]): Promise<void> {
-  await Promise.all(procs.filter((p) => p.exitCode === null).map((p) => new Promise<void>((done) => {
-    const kill = setTimeout(() => p.kill('SIGKILL'), 10_000);
-    p.once('exit', () => {
-      clearTimeout(kill);
-      done();
-    });
-    p.kill('SIGTERM');
-  })));
+  await Promise.all(
+    procs
+      .filter((p) => p.exitCode === null)
+      .map(
+        (p) =>
+          new Promise<void>((done) => {
+            const kill = setTimeout(() => p.kill('SIGKILL'), 10_000);
+            p.once('exit', () => {
+              clearTimeout(kill);
+              done();
+            });
+            p.kill('SIGTERM');
+          }),
+      ),
+  );
 }
 
 interface Service {
@@ -80,7 +87,12 @@ async function startService(mode: 'embedded' | 'scaled', dataDir: string, dbUrl:
   const port = 43000 + Math.floor(Math.random() * 2000);
   const base = `http://127.0.0.1:${port}`;
   const common = {
-    ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT_PER_KEY: '1000000', PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, OWNER_API_KEY: OWNER,
+    ALLOW_PRIVATE_NETWORKS: 'true',
+    RATE_LIMIT_PER_KEY: '1000000',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: base,
+    OWNER_API_KEY: OWNER,
     // For a closer look at the service processes, e.g. CATALOGUE_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=/tmp/prof'.
     ...(process.env.CATALOGUE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.CATALOGUE_NODE_OPTIONS } : {}),
   };
@@ -96,7 +108,11 @@ async function startService(mode: 'embedded' | 'scaled', dataDir: string, dbUrl:
     procs.worker = spawnEntry('worker', { ...shared, METRICS_PORT: String(metricsPort) });
     await waitHealthy(`http://127.0.0.1:${metricsPort}`, procs.worker, '/metrics');
   }
-  const user = await callJson(base, 'POST', '/api/admin/users', OWNER, { email: `catalogue-${Date.now()}@example.com`, credits: 5000, showcase_slots: 3 });
+  const user = await callJson(base, 'POST', '/api/admin/users', OWNER, {
+    email: `catalogue-${Date.now()}@example.com`,
+    credits: 5000,
+    showcase_slots: 3,
+  });
   const { key } = await callJson(base, 'POST', `/api/admin/users/${user.id}/keys`, OWNER, {});
   return { base, key, procs };
 }
@@ -132,22 +148,35 @@ async function measureMode(mode: 'embedded' | 'scaled', pictureUrl: (i: number) 
     const pids = Object.fromEntries(Object.entries(s.procs).map(([name, p]) => [name, p.pid!]));
     const cpu0 = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
     const threads0 = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuByThread(pid)]));
-    const { t0, posted, jobs } = await importCatalogue(s, Array.from({ length: PICTURES }, (_, i) => pictureUrl(i)));
+    const { t0, posted, jobs } = await importCatalogue(
+      s,
+      Array.from({ length: PICTURES }, (_, i) => pictureUrl(i)),
+    );
     const finished = jobs.map((j) => Date.parse(j.finished_at) - t0).sort((a, b) => a - b);
     const totalMs = finished[finished.length - 1];
     const cpu = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid) - cpu0[name]]));
     const cpuTotal = Object.values(cpu).reduce((a, b) => a + b, 0);
     // Which threads the CPU went to: main (JavaScript; PGlite in embedded mode), libuv's pool (sharp's calls,
     // file writes, hashing), libvips' workers, V8's helpers (GC).
-    const byThread = Object.fromEntries(Object.entries(pids).map(([name, pid]) => {
-      const now = cpuByThread(pid);
-      const d = [...now].map(([t, ms]) => [t, round((ms - (threads0[name].get(t) ?? 0)) / PICTURES)] as const).filter(([, v]) => v >= 1).sort((a, b) => b[1] - a[1]);
-      // Threads that ended meanwhile show only in the process's total.
-      const ended = round((cpuMs(pid) - cpu0[name]) / PICTURES - d.reduce((a, [, v]) => a + v, 0));
-      return [name, Object.fromEntries([...d, ['other threads (ended or small)', ended]])];
-    }));
+    const byThread = Object.fromEntries(
+      Object.entries(pids).map(([name, pid]) => {
+        const now = cpuByThread(pid);
+        const d = [...now]
+          .map(([t, ms]) => [t, round((ms - (threads0[name].get(t) ?? 0)) / PICTURES)] as const)
+          .filter(([, v]) => v >= 1)
+          .sort((a, b) => b[1] - a[1]);
+        // Threads that ended meanwhile show only in the process's total.
+        const ended = round((cpuMs(pid) - cpu0[name]) / PICTURES - d.reduce((a, [, v]) => a + v, 0));
+        return [name, Object.fromEntries([...d, ['other threads (ended or small)', ended]])];
+      }),
+    );
     const stageNames = [...new Set(jobs.flatMap((j) => j.stages.map((st: { stage: string }) => st.stage)))] as string[];
-    const stages = Object.fromEntries(stageNames.map((n) => [n, round(median(jobs.map((j) => j.stages.find((st: { stage: string }) => st.stage === n)?.duration_ms ?? 0)))]));
+    const stages = Object.fromEntries(
+      stageNames.map((n) => [
+        n,
+        round(median(jobs.map((j) => j.stages.find((st: { stage: string }) => st.stage === n)?.duration_ms ?? 0))),
+      ]),
+    );
     const running = jobs.map((j) => Date.parse(j.finished_at) - Date.parse(j.started_at));
     // Where the first picture's time went: queued until a slot, then each stage (ms from the first POST).
     const first = jobs.reduce((a, b) => (Date.parse(a.finished_at) <= Date.parse(b.finished_at) ? a : b));
@@ -155,7 +184,12 @@ async function measureMode(mode: 'embedded' | 'scaled', pictureUrl: (i: number) 
     const firstTimeline = {
       created: at(first.created_at),
       started: at(first.started_at),
-      stages: Object.fromEntries(first.stages.map((st: { stage: string; started_at: string; duration_ms: number }) => [st.stage, { at: at(st.started_at), ms: round(st.duration_ms) }])),
+      stages: Object.fromEntries(
+        first.stages.map((st: { stage: string; started_at: string; duration_ms: number }) => [
+          st.stage,
+          { at: at(st.started_at), ms: round(st.duration_ms) },
+        ]),
+      ),
       finished: at(first.finished_at),
     };
     const rss = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, peakRssMb(pid)]));
@@ -169,7 +203,10 @@ async function measureMode(mode: 'embedded' | 'scaled', pictureUrl: (i: number) 
       posting_ms: posted,
       job_running_p50_ms: median(running),
       stages_p50_ms: stages,
-      cpu_ms_per_picture: Object.fromEntries([...Object.entries(cpu).map(([k, v]) => [k, round(v / PICTURES)]), ['total', round(cpuTotal / PICTURES)]]),
+      cpu_ms_per_picture: Object.fromEntries([
+        ...Object.entries(cpu).map(([k, v]) => [k, round(v / PICTURES)]),
+        ['total', round(cpuTotal / PICTURES)],
+      ]),
       cpu_ms_per_picture_by_thread: byThread,
       peak_rss_mb: { ...rss, total: Object.values(rss).reduce((a, b) => a + b, 0) },
     };
@@ -197,7 +234,11 @@ async function main(): Promise<void> {
     const cpu0 = process.cpuUsage();
     const ms = await runPool(pictures, PICTURES, CONCURRENCY, work);
     const cpu = process.cpuUsage(cpu0);
-    return { ms_per_picture: round(ms / PICTURES), cpu_ms_per_picture: round((cpu.user + cpu.system) / 1000 / PICTURES), pictures_per_s: round(PICTURES / (ms / 1000), 2) };
+    return {
+      ms_per_picture: round(ms / PICTURES),
+      cpu_ms_per_picture: round((cpu.user + cpu.system) / 1000 / PICTURES),
+      pictures_per_s: round(PICTURES / (ms / 1000), 2),
+    };
   };
   try {
     await runPool(pictures, CONCURRENCY * 2, CONCURRENCY, sameOutputFloor); // warm-up
@@ -228,9 +269,11 @@ async function main(): Promise<void> {
         cpu_ratio_to_same_output_floor: round(r.cpu_ms_per_picture.total / floorCpu, 2),
         ratio_to_texture_floor: round(r.ms_per_picture / texture.ms_per_picture, 2),
       };
-      console.log(`${mode}: ${PICTURES} pictures in ${r.total_s} s = ${r.pictures_per_s}/s, ${r.ms_per_picture} ms a picture = ${ratio}x the same-output floor ` +
-        `(${floorMs} ms; CPU ${round(r.cpu_ms_per_picture.total / floorCpu, 2)}x), ${round(r.ms_per_picture / texture.ms_per_picture, 2)}x the texture floor; first picture ${r.first_picture_ms} ms; ` +
-        `peak RSS ${JSON.stringify(r.peak_rss_mb)} MB; CPU ${JSON.stringify(r.cpu_ms_per_picture)} ms a picture; stages ${JSON.stringify(r.stages_p50_ms)}`);
+      console.log(
+        `${mode}: ${PICTURES} pictures in ${r.total_s} s = ${r.pictures_per_s}/s, ${r.ms_per_picture} ms a picture = ${ratio}x the same-output floor ` +
+          `(${floorMs} ms; CPU ${round(r.cpu_ms_per_picture.total / floorCpu, 2)}x), ${round(r.ms_per_picture / texture.ms_per_picture, 2)}x the texture floor; first picture ${r.first_picture_ms} ms; ` +
+          `peak RSS ${JSON.stringify(r.peak_rss_mb)} MB; CPU ${JSON.stringify(r.cpu_ms_per_picture)} ms a picture; stages ${JSON.stringify(r.stages_p50_ms)}`,
+      );
     }
     const report = {
       date: new Date().toISOString(),
@@ -238,10 +281,17 @@ async function main(): Promise<void> {
       sharp: sharp.versions.sharp,
       vips: sharp.versions.vips,
       cpus: (await import('node:os')).cpus().length,
-      input: { pictures: PICTURES, distinct: DISTINCT, size: '4000x3000 (every fourth 3000x4000) JPEG q90 4:2:0', mean_bytes: Math.round(pictures.reduce((a, b) => a + b.length, 0) / pictures.length), served: 'HTTP from the bench process, by URL, 20 per request' },
+      input: {
+        pictures: PICTURES,
+        distinct: DISTINCT,
+        size: '4000x3000 (every fourth 3000x4000) JPEG q90 4:2:0',
+        mean_bytes: Math.round(pictures.reduce((a, b) => a + b.length, 0) / pictures.length),
+        served: 'HTTP from the bench process, by URL, 20 per request',
+      },
       showcase: { frame: 'thin' },
       concurrency: CONCURRENCY,
-      timing: 'first POST to the last job finished_at (server clock = bench clock); floors: same pictures, same concurrency, in the bench process; the same-output floor before and after each mode, averaged',
+      timing:
+        'first POST to the last job finished_at (server clock = bench clock); floors: same pictures, same concurrency, in the bench process; the same-output floor before and after each mode, averaged',
       texture_floor: texture,
       ...modes,
       targets: { ratio_to_same_output_floor_max: 1.3, first_picture_ms_max: 1000 },

@@ -74,15 +74,19 @@ async function main(): Promise<void> {
     const floor: { ms: number; rssGrowthMb: number }[] = [];
     const ours: { ms: number; rssGrowthMb: number }[] = [];
     for (let i = 0; i < RUNS; i++) {
-      floor.push(await measure(async () => {
-        const res = await fetch(`${base}/video/${mb}`);
-        await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), createWriteStream(join(dir, `floor-${mb}.mp4`)));
-      }));
-      ours.push(await measure(async () => {
-        const req = { jobId: `v2_bench${mb}x${i}`, model: 'runway:gen4_turbo' } as MotionRequest;
-        const r = await provider.poll({ id: String(mb) }, req, ctx);
-        if (r.state !== 'succeeded') throw new Error(`bench: ${JSON.stringify(r)}`);
-      }));
+      floor.push(
+        await measure(async () => {
+          const res = await fetch(`${base}/video/${mb}`);
+          await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), createWriteStream(join(dir, `floor-${mb}.mp4`)));
+        }),
+      );
+      ours.push(
+        await measure(async () => {
+          const req = { jobId: `v2_bench${mb}x${i}`, model: 'runway:gen4_turbo' } as MotionRequest;
+          const r = await provider.poll({ id: String(mb) }, req, ctx);
+          if (r.state !== 'succeeded') throw new Error(`bench: ${JSON.stringify(r)}`);
+        }),
+      );
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const row = {

@@ -84,7 +84,13 @@ async function load(url: string, key: string, mode: 'closed' | 'open', n: number
   }
   agent.destroy();
   times.sort((a, b) => a - b);
-  return { requests: times.length, rps: round(times.length / seconds, 0), errors, p50_ms: round(pct(times, 50), 2), p99_ms: round(pct(times, 99), 2) };
+  return {
+    requests: times.length,
+    rps: round(times.length / seconds, 0),
+    errors,
+    p50_ms: round(pct(times, 50), 2),
+    p99_ms: round(pct(times, 99), 2),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------- main
@@ -94,7 +100,9 @@ function runChild<T>(args: string[]): Promise<T> {
     const c = fork(__filename, args, { stdio: 'inherit' });
     let out: T | undefined;
     c.on('message', (m) => (out = m as T));
-    c.on('exit', (code) => (code === 0 && out !== undefined ? resolve(out) : reject(new Error(`read-path child ${args[0]} exited ${code}`))));
+    c.on('exit', (code) =>
+      code === 0 && out !== undefined ? resolve(out) : reject(new Error(`read-path child ${args[0]} exited ${code}`)),
+    );
   });
 }
 
@@ -137,7 +145,9 @@ async function main(): Promise<void> {
       floor: await runChild<LoadResult>(['--load', floorUrl, svc.key, 'open', String(RATE), String(SECONDS)]),
       service: await runChild<LoadResult>(['--load', svcUrl, svc.key, 'open', String(RATE), String(SECONDS)]),
     };
-    console.log(`open loop ${RATE}/s: service p50 ${open.service.p50_ms} ms p99 ${open.service.p99_ms} ms; floor p50 ${open.floor.p50_ms} p99 ${open.floor.p99_ms}`);
+    console.log(
+      `open loop ${RATE}/s: service p50 ${open.service.p50_ms} ms p99 ${open.service.p99_ms} ms; floor p50 ${open.floor.p50_ms} p99 ${open.floor.p99_ms}`,
+    );
     svc.proc.kill('SIGTERM');
     floor.kill('SIGTERM');
 
@@ -164,7 +174,9 @@ async function main(): Promise<void> {
       embedded: { service_rps: embeddedRps, ratio_to_postgres_floor: round(embeddedRps / floorRps, 2), runs: embRuns, open_loop: embOpen },
       targets: { ratio_min: 0.6, p99_ms_at_200_rps_max: 25 },
     };
-    console.log(`read path: scaled ${serviceRps} rps vs floor ${floorRps} rps = ${report.scaled.ratio}; embedded ${embeddedRps} rps; p99 at ${RATE}/s ${open.service.p99_ms} ms (embedded ${embOpen.p99_ms} ms)`);
+    console.log(
+      `read path: scaled ${serviceRps} rps vs floor ${floorRps} rps = ${report.scaled.ratio}; embedded ${embeddedRps} rps; p99 at ${RATE}/s ${open.service.p99_ms} ms (embedded ${embOpen.p99_ms} ms)`,
+    );
     const out = join(__dirname, '../../bench/results');
     mkdirSync(out, { recursive: true });
     writeFileSync(join(out, 'read-path.json'), JSON.stringify(report, null, 2) + '\n');
@@ -181,7 +193,9 @@ const run =
   role === '--floor'
     ? floorServer(a, Number(b))
     : role === '--load'
-      ? load(a, b, c as 'closed' | 'open', Number(d), Number(e)).then((r) => (process.send ? void process.send(r, () => process.disconnect()) : console.log(JSON.stringify(r))))
+      ? load(a, b, c as 'closed' | 'open', Number(d), Number(e)).then((r) =>
+          process.send ? void process.send(r, () => process.disconnect()) : console.log(JSON.stringify(r)),
+        )
       : main();
 run.catch((err) => {
   console.error(err);

@@ -12,7 +12,15 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { MAX_TEXTURE, photo12mp, stillFloor } from './still-inputs';
-import { framedPoster, normaliseImage, parsePresentation, pictureScene, resolveDimensions, writeSceneGlb, writeSceneUsdz } from '@app/plugins';
+import {
+  framedPoster,
+  normaliseImage,
+  parsePresentation,
+  pictureScene,
+  resolveDimensions,
+  writeSceneGlb,
+  writeSceneUsdz,
+} from '@app/plugins';
 
 /** Unframed (the default) and a framed variant (classic oak moulding, 3 in mat, lit matte picture). */
 const VARIANTS = {
@@ -37,13 +45,15 @@ async function makeInputs(): Promise<{ name: string; bytes: Buffer; format: 'jpe
       const i = (y * w + x) * 4;
       rgba[i] = (x * 255) / w;
       rgba[i + 1] = (y * 255) / h;
-      rgba[i + 2] = ((x ^ y) & 255);
+      rgba[i + 2] = (x ^ y) & 255;
       const dx = x - w / 2;
       const dy = y - h / 2;
       rgba[i + 3] = Math.max(0, Math.min(255, 255 - Math.sqrt(dx * dx + dy * dy) / 3));
     }
   }
-  const cutout = await sharp(rgba, { raw: { width: w, height: h, channels: 4 } }).png().toBuffer();
+  const cutout = await sharp(rgba, { raw: { width: w, height: h, channels: 4 } })
+    .png()
+    .toBuffer();
   return [
     { name: '12MP JPEG (4000x3000)', bytes: photo, format: 'jpeg' },
     { name: '2MP RGBA PNG (1600x1250)', bytes: cutout, format: 'png' },
@@ -98,10 +108,12 @@ async function main(): Promise<void> {
         bytes: { ...sizes, glb_overhead: sizes.glb - sizes.texture, usdz_overhead: sizes.usdz - sizes.texture },
       };
       results.push(r);
-      console.log(`${r.input}, ${variant}: total p50 ${p.total} ms, floor ${p.floor} ms, ratio ${r.ratio_total_to_floor}x` +
-        `${'ratio_total_to_unframed' in r ? ` (${r.ratio_total_to_unframed}x the unframed)` : ''}; ` +
-        `normalise (texture + poster) ${p.normalise}, scene ${p.scene}, glb ${p['glb-writer']}, usdz ${p['usdz-writer']} ms; ` +
-        `GLB +${r.bytes.glb_overhead} B, USDZ +${r.bytes.usdz_overhead} B over the ${sizes.texture}-byte texture`);
+      console.log(
+        `${r.input}, ${variant}: total p50 ${p.total} ms, floor ${p.floor} ms, ratio ${r.ratio_total_to_floor}x` +
+          `${'ratio_total_to_unframed' in r ? ` (${r.ratio_total_to_unframed}x the unframed)` : ''}; ` +
+          `normalise (texture + poster) ${p.normalise}, scene ${p.scene}, glb ${p['glb-writer']}, usdz ${p['usdz-writer']} ms; ` +
+          `GLB +${r.bytes.glb_overhead} B, USDZ +${r.bytes.usdz_overhead} B over the ${sizes.texture}-byte texture`,
+      );
     }
   }
   const report = {

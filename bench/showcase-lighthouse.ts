@@ -29,24 +29,57 @@ const run = promisify(execFile);
 /** Twelve photos of several shapes, cut from the two fixture photos. */
 async function pictures(): Promise<Record<string, Buffer>> {
   const sources = ['photo-street.jpg', 'photo-bubbles.jpg'].map((f) => readFileSync(join(ROOT, 'test/fixtures/media', f)));
-  const shapes: [number, number][] = [[1600, 1067], [1067, 1600], [1400, 1400], [1800, 600], [900, 1350], [1600, 1200], [1200, 1600], [1500, 1000], [1000, 1000], [1600, 900], [800, 1200], [1400, 1050]];
+  const shapes: [number, number][] = [
+    [1600, 1067],
+    [1067, 1600],
+    [1400, 1400],
+    [1800, 600],
+    [900, 1350],
+    [1600, 1200],
+    [1200, 1600],
+    [1500, 1000],
+    [1000, 1000],
+    [1600, 900],
+    [800, 1200],
+    [1400, 1050],
+  ];
   const out: Record<string, Buffer> = {};
   for (const [n, [w, h]] of shapes.entries()) {
-    out[`/p${n}.jpg`] = await sharp(sources[n % 2]).resize({ width: w, height: h, fit: 'cover' }).jpeg({ quality: 85 }).toBuffer();
+    out[`/p${n}.jpg`] = await sharp(sources[n % 2])
+      .resize({ width: w, height: h, fit: 'cover' })
+      .jpeg({ quality: 85 })
+      .toBuffer();
   }
-  out['/logo.png'] = await sharp({ create: { width: 240, height: 80, channels: 3, background: '#1b5e20' } }).png().toBuffer();
+  out['/logo.png'] = await sharp({ create: { width: 240, height: 80, channels: 3, background: '#1b5e20' } })
+    .png()
+    .toBuffer();
   return out;
 }
 
-interface Audit { score: number | null; numericValue?: number; title: string }
-interface Report { categories: Record<string, { score: number }>; audits: Record<string, Audit> }
+interface Audit {
+  score: number | null;
+  numericValue?: number;
+  title: string;
+}
+interface Report {
+  categories: Record<string, { score: number }>;
+  audits: Record<string, Audit>;
+}
 
 async function lighthouse(url: string, out: string): Promise<Report> {
-  await run(process.execPath, [
-    join(ROOT, 'node_modules/lighthouse/cli/index.js'), url, '--quiet', '--output=json', `--output-path=${out}`,
-    '--only-categories=performance,accessibility,best-practices,seo',
-    '--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run',
-  ], { env: { ...process.env, CHROME_PATH: CHROMIUM }, maxBuffer: 64 * 1024 * 1024, timeout: 180_000 });
+  await run(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules/lighthouse/cli/index.js'),
+      url,
+      '--quiet',
+      '--output=json',
+      `--output-path=${out}`,
+      '--only-categories=performance,accessibility,best-practices,seo',
+      '--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run',
+    ],
+    { env: { ...process.env, CHROME_PATH: CHROMIUM }, maxBuffer: 64 * 1024 * 1024, timeout: 180_000 },
+  );
   return JSON.parse(readFileSync(out, 'utf8')) as Report;
 }
 
@@ -64,13 +97,38 @@ async function main() {
   console.log(`api at ${base}`);
   const reports = mkdtempSync(join(tmpdir(), 'lh-reports-'));
   try {
-    const titles = ['Harbour at dawn', 'Dunes', 'Square sea', 'Panorama', 'Quiet street', 'Lanterns', 'Bubbles', 'Morning', 'Tiles', 'Evening light', 'Steps', 'Market'];
+    const titles = [
+      'Harbour at dawn',
+      'Dunes',
+      'Square sea',
+      'Panorama',
+      'Quiet street',
+      'Lanterns',
+      'Bubbles',
+      'Morning',
+      'Tiles',
+      'Evening light',
+      'Steps',
+      'Market',
+    ];
     const showcase = await callJson(base, 'POST', '/api/v2/showcases', OWNER, {
-      layout_choice: 'branded', indexable: true, logo_url: `${mediaBase}/logo.png`,
+      layout_choice: 'branded',
+      indexable: true,
+      logo_url: `${mediaBase}/logo.png`,
       description: 'Limited-edition photographic prints, hand-finished in our studio. Every print ships framed and ready to hang.',
-      custom_links: [{ title: 'Shop', url: 'https://shop.example.com/' }, { title: 'About the studio', url: 'https://shop.example.com/about' }],
+      custom_links: [
+        { title: 'Shop', url: 'https://shop.example.com/' },
+        { title: 'About the studio', url: 'https://shop.example.com/about' },
+      ],
       branding: { tagline: 'Gallery North', primary_color: '#0a66ff', secondary_color: '#1b5e20' },
-      items: titles.map((title, n) => ({ image_url: `${mediaBase}/p${n}.jpg`, title, price: `$${120 + n * 20}`, link_url: `https://shop.example.com/p/${n}`, call_to_action: 'Buy', ...(n % 3 === 0 ? { frame: 'classic' } : {}) })),
+      items: titles.map((title, n) => ({
+        image_url: `${mediaBase}/p${n}.jpg`,
+        title,
+        price: `$${120 + n * 20}`,
+        link_url: `https://shop.example.com/p/${n}`,
+        call_to_action: 'Buy',
+        ...(n % 3 === 0 ? { frame: 'classic' } : {}),
+      })),
     });
     console.log(`showcase ${showcase.url}: converting ${titles.length} pictures`);
     for (let tries = 0; ; tries++) {
@@ -98,25 +156,44 @@ async function main() {
       const score = (c: string) => Math.round((r.categories[c]?.score ?? 0) * 100);
       const metric = (a: string, d = 0) => round(r.audits[a]?.numericValue ?? NaN, d);
       const failing = Object.entries(r.audits)
-        .filter(([, a]) => a.score !== null && a.score < 0.9 && !['metrics', 'screenshot-thumbnails', 'final-screenshot', 'main-thread-tasks', 'diagnostics'].includes(a.title))
+        .filter(
+          ([, a]) =>
+            a.score !== null &&
+            a.score < 0.9 &&
+            !['metrics', 'screenshot-thumbnails', 'final-screenshot', 'main-thread-tasks', 'diagnostics'].includes(a.title),
+        )
         .map(([id, a]) => `${id} (${a.score})`);
       results[layout] = {
-        performance: score('performance'), accessibility: score('accessibility'), best_practices: score('best-practices'), seo: score('seo'),
-        fcp_ms: metric('first-contentful-paint'), lcp_ms: metric('largest-contentful-paint'), tbt_ms: metric('total-blocking-time'),
-        cls: metric('cumulative-layout-shift', 3), speed_index_ms: metric('speed-index'), bytes: metric('total-byte-weight'),
+        performance: score('performance'),
+        accessibility: score('accessibility'),
+        best_practices: score('best-practices'),
+        seo: score('seo'),
+        fcp_ms: metric('first-contentful-paint'),
+        lcp_ms: metric('largest-contentful-paint'),
+        tbt_ms: metric('total-blocking-time'),
+        cls: metric('cumulative-layout-shift', 3),
+        speed_index_ms: metric('speed-index'),
+        bytes: metric('total-byte-weight'),
         audits_below_0_9: failing,
       };
       console.log(layout, JSON.stringify(results[layout]));
     }
     mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-    writeFileSync(join(ROOT, 'bench/results/showcase-lighthouse.json'), `${JSON.stringify({
-      what: 'Lighthouse on a 12-picture indexable showcase, mobile preset (simulated slow 4G, 4x CPU), Debian chromium, embedded API on loopback',
-      lighthouse: JSON.parse(readFileSync(join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')).version,
-      targets: { performance: 90, accessibility: 95, best_practices: 95, seo: 90 },
-      first_thumbnail_ms: firstThumbnailMs,
-      layouts: results,
-      date: new Date().toISOString(),
-    }, null, 2)}\n`);
+    writeFileSync(
+      join(ROOT, 'bench/results/showcase-lighthouse.json'),
+      `${JSON.stringify(
+        {
+          what: 'Lighthouse on a 12-picture indexable showcase, mobile preset (simulated slow 4G, 4x CPU), Debian chromium, embedded API on loopback',
+          lighthouse: JSON.parse(readFileSync(join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')).version,
+          targets: { performance: 90, accessibility: 95, best_practices: 95, seo: 90 },
+          first_thumbnail_ms: firstThumbnailMs,
+          layouts: results,
+          date: new Date().toISOString(),
+        },
+        null,
+        2,
+      )}\n`,
+    );
   } finally {
     proc.kill('SIGKILL');
     media.close();

@@ -17,7 +17,11 @@ export function ssim(a: Buffer, b: Buffer, width: number, height: number, channe
   let count = 0;
   for (let y0 = 0; y0 + N <= height; y0 += 4) {
     for (let x0 = 0; x0 + N <= width; x0 += 4) {
-      let sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+      let sa = 0,
+        sb = 0,
+        saa = 0,
+        sbb = 0,
+        sab = 0;
       for (let y = y0; y < y0 + N; y++) {
         for (let x = x0, i = y * width + x0; x < x0 + N; x++, i++) {
           const p = ya[i];

@@ -50,7 +50,11 @@ async function convertOnce(base: string, key: string, imageUrl: string, metricsU
     if (s.status === 'completed') {
       // Stage metrics are recorded before the job's final write, so they are in by now.
       const after = await stageSums(metricsUrl);
-      const stages = Object.fromEntries(Object.entries(after).map(([k, v]) => [k, round(v - (before[k] ?? 0))]).filter(([, v]) => (v as number) > 0));
+      const stages = Object.fromEntries(
+        Object.entries(after)
+          .map(([k, v]) => [k, round(v - (before[k] ?? 0))])
+          .filter(([, v]) => (v as number) > 0),
+      );
       const e2e = Date.parse(s.updated_at) - Date.parse(s.created_at);
       if (!query) return { e2e_ms: e2e, stages_ms: stages };
       const { rows } = await query('SELECT created_at, started_at, finished_at FROM jobs WHERE id = $1', [job_id]);
@@ -77,10 +81,13 @@ async function measureMode(name: string, base: string, key: string, imageUrl: st
   const stageNames = [...new Set(runs.flatMap((r) => Object.keys(r.stages_ms)))];
   const stages = Object.fromEntries(stageNames.map((s) => [s, round(median(runs.map((r) => r.stages_ms[s] ?? 0)))]));
   const inStages = Object.values(stages).reduce((a, b) => a + b, 0);
-  const timestamps = runs[0].queued_ms === undefined ? {} : {
-    queued_p50_ms: median(runs.map((r) => r.queued_ms!)),
-    running_p50_ms: median(runs.map((r) => r.running_ms!)),
-  };
+  const timestamps =
+    runs[0].queued_ms === undefined
+      ? {}
+      : {
+          queued_p50_ms: median(runs.map((r) => r.queued_ms!)),
+          running_p50_ms: median(runs.map((r) => r.running_ms!)),
+        };
   return {
     e2e_p50_ms: e2e,
     floor_p50_ms: floor,
@@ -119,7 +126,15 @@ async function main(): Promise<void> {
     const { Client } = await import('pg');
     const pg = new Client({ connectionString: db.url });
     await pg.connect();
-    const scaled = await measureMode('scaled', api.base, api.key, imageUrl, `http://127.0.0.1:${metricsPort}/metrics`, photo, (sql, params) => pg.query(sql, params));
+    const scaled = await measureMode(
+      'scaled',
+      api.base,
+      api.key,
+      imageUrl,
+      `http://127.0.0.1:${metricsPort}/metrics`,
+      photo,
+      (sql, params) => pg.query(sql, params),
+    );
     await pg.end();
 
     const report = {
@@ -133,7 +148,9 @@ async function main(): Promise<void> {
       scaled,
       targets: { ratio_max: 1.5 },
     };
-    console.log(`still end to end: embedded ${embedded.e2e_p50_ms} ms = ${embedded.ratio}x the floor (${embedded.floor_p50_ms} ms); scaled ${scaled.e2e_p50_ms} ms = ${scaled.ratio}x (${scaled.floor_p50_ms} ms)`);
+    console.log(
+      `still end to end: embedded ${embedded.e2e_p50_ms} ms = ${embedded.ratio}x the floor (${embedded.floor_p50_ms} ms); scaled ${scaled.e2e_p50_ms} ms = ${scaled.ratio}x (${scaled.floor_p50_ms} ms)`,
+    );
     console.log(`breakdown embedded ${JSON.stringify(embedded.breakdown_p50_ms)}; scaled ${JSON.stringify(scaled.breakdown_p50_ms)}`);
     const out = join(__dirname, '../../bench/results');
     mkdirSync(out, { recursive: true });

@@ -7,7 +7,15 @@ export const MAX_TEXTURE = 2048;
 
 /** A 12-megapixel JPEG (4000 x 3000) of blurred noise, so the codecs do real work (a flat picture compresses to nothing). */
 export function photo12mp(): Promise<Buffer> {
-  return sharp({ create: { width: 4000, height: 3000, channels: 3, background: { r: 120, g: 140, b: 160 }, noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+  return sharp({
+    create: {
+      width: 4000,
+      height: 3000,
+      channels: 3,
+      background: { r: 120, g: 140, b: 160 },
+      noise: { type: 'gaussian', mean: 128, sigma: 40 },
+    },
+  })
     .blur(1.2)
     .jpeg({ quality: 90 })
     .toBuffer();
@@ -17,6 +25,8 @@ export function photo12mp(): Promise<Buffer> {
 export async function stillFloor(bytes: Buffer, format: 'jpeg' | 'png'): Promise<number> {
   const t = performance.now();
   const s = sharp(bytes).resize({ width: MAX_TEXTURE, height: MAX_TEXTURE, fit: 'inside', withoutEnlargement: true });
-  await (format === 'jpeg' ? s.jpeg({ quality: 90, chromaSubsampling: '4:4:4' }) : s.png({ compressionLevel: 6, adaptiveFiltering: false })).toBuffer();
+  await (
+    format === 'jpeg' ? s.jpeg({ quality: 90, chromaSubsampling: '4:4:4' }) : s.png({ compressionLevel: 6, adaptiveFiltering: false })
+  ).toBuffer();
   return performance.now() - t;
 }

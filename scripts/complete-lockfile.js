@@ -12,9 +12,28 @@ const file = join(__dirname, '..', 'package-lock.json');
 const lock = JSON.parse(readFileSync(file, 'utf8'));
 
 function platformOf(name) {
-  const os = /darwin/.test(name) ? 'darwin' : /win32/.test(name) ? 'win32' : /freebsd/.test(name) ? 'freebsd' : /android/.test(name) ? 'android' : 'linux';
-  const cpu = /arm64/.test(name) ? 'arm64' : /ia32/.test(name) ? 'ia32' : /ppc64/.test(name) ? 'ppc64' : /s390x/.test(name) ? 's390x'
-    : /riscv64/.test(name) ? 'riscv64' : /(-arm-|-arm$|gnueabihf)/.test(name) ? 'arm' : 'x64';
+  const os = /darwin/.test(name)
+    ? 'darwin'
+    : /win32/.test(name)
+      ? 'win32'
+      : /freebsd/.test(name)
+        ? 'freebsd'
+        : /android/.test(name)
+          ? 'android'
+          : 'linux';
+  const cpu = /arm64/.test(name)
+    ? 'arm64'
+    : /ia32/.test(name)
+      ? 'ia32'
+      : /ppc64/.test(name)
+        ? 'ppc64'
+        : /s390x/.test(name)
+          ? 's390x'
+          : /riscv64/.test(name)
+            ? 'riscv64'
+            : /(-arm-|-arm$|gnueabihf)/.test(name)
+              ? 'arm'
+              : 'x64';
   return { os: [os], cpu: [cpu] };
 }
 

@@ -12,7 +12,10 @@ function processState(pid: number): string {
       return '?';
     }
   };
-  const status = read(`/proc/${pid}/status`).split('\n').filter((l) => /^(State|Threads|VmRSS):/.test(l)).join(', ');
+  const status = read(`/proc/${pid}/status`)
+    .split('\n')
+    .filter((l) => /^(State|Threads|VmRSS):/.test(l))
+    .join(', ');
   let threads: string[] = [];
   try {
     threads = readdirSync(`/proc/${pid}/task`).map((t) => `${read(`/proc/${pid}/task/${t}/comm`)}:${read(`/proc/${pid}/task/${t}/wchan`)}`);
@@ -21,7 +24,18 @@ function processState(pid: number): string {
   }
   return `${status}; threads ${threads.join(' ')}`;
 }
-import { Api, type AppProcess, createTestDatabase, freePort, REDIS_URL, ROOT, spawnApp, tempDir, waitHealthy, writeConfigFile } from './support/app-process';
+import {
+  Api,
+  type AppProcess,
+  createTestDatabase,
+  freePort,
+  REDIS_URL,
+  ROOT,
+  spawnApp,
+  tempDir,
+  waitHealthy,
+  writeConfigFile,
+} from './support/app-process';
 
 const run = promisify(execFile);
 
@@ -50,9 +64,16 @@ describe('accounts, keys and the admin API', () => {
     const { user, key } = await newUser('ada@example.com', 20);
     expect(user).toEqual({ id: expect.stringMatching(/^usr_/), email: 'ada@example.com', name: 'Ada', credits: 20, showcase_slots: 2 });
     expect(key).toEqual({
-      id: expect.stringMatching(/^key_/), object: 'api_key', key: expect.stringMatching(/^sk_live_[A-Za-z0-9]{32,}$/), prefix: key.key.slice(0, 12),
+      id: expect.stringMatching(/^key_/),
+      object: 'api_key',
+      key: expect.stringMatching(/^sk_live_[A-Za-z0-9]{32,}$/),
+      prefix: key.key.slice(0, 12),
       // No body: a full key, as before scopes existed.
-      name: null, scope: 'full', allowed_origins: [], created_at: expect.any(String), last_used_at: null,
+      name: null,
+      scope: 'full',
+      allowed_origins: [],
+      created_at: expect.any(String),
+      last_used_at: null,
     });
     const dup = await owner.req('POST', '/api/admin/users', { email: 'ADA@example.com' });
     expect(dup.status).toBe(409);
@@ -65,7 +86,13 @@ describe('accounts, keys and the admin API', () => {
     const { user, key, api } = await newUser('bob@example.com', 13.5);
     const me = await api.req('GET', '/api/v2/me');
     expect(me.status).toBe(200);
-    expect(me.body).toMatchObject({ id: user.id, email: 'bob@example.com', credits: 13.5, key: { type: 'user', prefix: key.prefix, billed: true }, showcase_slots: { used: 0, total: 2 } });
+    expect(me.body).toMatchObject({
+      id: user.id,
+      email: 'bob@example.com',
+      credits: 13.5,
+      key: { type: 'user', prefix: key.prefix, billed: true },
+      showcase_slots: { used: 0, total: 2 },
+    });
     expect(JSON.stringify(me.body)).not.toContain(key.key);
     const ownerMe = await owner.req('GET', '/api/v2/me');
     expect(ownerMe.body).toMatchObject({ id: 'service', key: { type: 'owner', billed: false } });
@@ -89,11 +116,17 @@ describe('accounts, keys and the admin API', () => {
 
   it('grants credits exactly and shows them in the usage view', async () => {
     const { user, api } = await newUser('dan@example.com', 1.1);
-    expect((await owner.req('POST', `/api/admin/users/${user.id}/credits`, { amount: 2.2, reason: 'promo' })).body).toEqual({ balance: 3.3 });
+    expect((await owner.req('POST', `/api/admin/users/${user.id}/credits`, { amount: 2.2, reason: 'promo' })).body).toEqual({
+      balance: 3.3,
+    });
     expect((await owner.req('POST', `/api/admin/users/${user.id}/credits`, { amount: 0.001 })).body.error.param).toBe('amount');
     expect((await owner.req('POST', `/api/admin/users/${user.id}/credits`, { amount: -5 })).status).toBe(400);
     const usage = await api.req('GET', '/api/v2/usage?limit=1');
-    expect(usage.body).toMatchObject({ data: [{ kind: 'grant', amount: 2.2, balance_after: 3.3, reason: 'promo' }], has_more: true, totals: [{ operation: 'grant', kind: 'grant', amount: 3.3, count: 2 }] });
+    expect(usage.body).toMatchObject({
+      data: [{ kind: 'grant', amount: 2.2, balance_after: 3.3, reason: 'promo' }],
+      has_more: true,
+      totals: [{ operation: 'grant', kind: 'grant', amount: 3.3, count: 2 }],
+    });
     const next = await api.req('GET', `/api/v2/usage?limit=1&before=${usage.body.next_before}`);
     expect(next.body.data[0]).toMatchObject({ amount: 1.1, balance_after: 1.1 });
     expect((await owner.req('GET', `/api/admin/users/${user.id}/usage`)).body.data).toHaveLength(2);
@@ -117,7 +150,8 @@ describe('console sign-in limits', () => {
     const form = await fetch(`${owner.base}/console/login`);
     const csrf = /console_csrf=([^;]+)/.exec(form.headers.get('set-cookie') ?? '')![1];
     return fetch(`${owner.base}${path}`, {
-      method: 'POST', redirect: 'manual',
+      method: 'POST',
+      redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `console_csrf=${csrf}` },
       body: new URLSearchParams({ ...fields, _csrf: csrf }).toString(),
     });
@@ -131,7 +165,8 @@ describe('console sign-in limits', () => {
     expect((await consoleForm('/console/invite', { token, password, confirm: password })).status).toBe(303);
 
     // The account's budget (CONSOLE_LOGIN_PER_ACCOUNT, 10 per 15 minutes) spent on wrong passwords.
-    for (let i = 0; i < 10; i++) expect((await consoleForm('/console/login', { email: 'alice@example.com', password: `guess ${i}` })).status).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await consoleForm('/console/login', { email: 'alice@example.com', password: `guess ${i}` })).status).toBe(401);
     // Spellings the database finds the same account by get no fresh budget, the right password included.
     for (const email of ['alİce@example.com', 'ALICE@example.com', ' alice@example.com ']) {
       const r = await consoleForm('/console/login', { email, password });
@@ -148,7 +183,12 @@ describe('Idempotency-Key', () => {
     const first = await api.req('POST', '/api/v1/convert', body, { 'idempotency-key': 'order-1' });
     expect(first.status).toBe(202);
     // Key order does not make it a different request.
-    const again = await api.req('POST', '/api/v1/convert', { aspect_ratio: '16:9', image_url: 'https://example.invalid/a.jpg' }, { 'idempotency-key': 'order-1' });
+    const again = await api.req(
+      'POST',
+      '/api/v1/convert',
+      { aspect_ratio: '16:9', image_url: 'https://example.invalid/a.jpg' },
+      { 'idempotency-key': 'order-1' },
+    );
     expect(again.status).toBe(202);
     expect(again.body).toEqual(first.body);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
@@ -169,7 +209,12 @@ describe('Idempotency-Key', () => {
     expect(r2.body.job_id).not.toBe(r1.body.job_id);
     const bad = await a.api.req('POST', '/api/v1/convert', { image_url: 'ftp://x' }, { 'idempotency-key': 'retry-me' });
     expect(bad.status).toBe(400);
-    const fixed = await a.api.req('POST', '/api/v1/convert', { image_url: 'https://example.invalid/b.jpg' }, { 'idempotency-key': 'retry-me' });
+    const fixed = await a.api.req(
+      'POST',
+      '/api/v1/convert',
+      { image_url: 'https://example.invalid/b.jpg' },
+      { 'idempotency-key': 'retry-me' },
+    );
     expect(fixed.status).toBe(202);
   });
 
@@ -188,12 +233,18 @@ describe('pricing', () => {
     const { api } = await newUser('prices@example.com');
     const r = await api.req('GET', '/api/v2/pricing');
     expect(r.body).toMatchObject({ policy: 'default', billed: true });
-    const byOp = (op: string, extra: Record<string, unknown> = {}) => r.body.operations.find((o: any) => o.operation === op && Object.entries(extra).every(([k, v]) => o[k] === v));
+    const byOp = (op: string, extra: Record<string, unknown> = {}) =>
+      r.body.operations.find((o: any) => o.operation === op && Object.entries(extra).every(([k, v]) => o[k] === v));
     expect(byOp('showcase.create').credits).toBe(5);
     expect(byOp('showcase.picture').credits).toBe(2);
     expect(byOp('animated-ar', { source: 'image', remove_background: false }).credits).toBe(13.5);
     expect(byOp('animated-ar', { source: 'image', remove_background: true })).toMatchObject({
-      credits: 15, lines: [{ item: 'bake', credits: 1 }, { item: 'ai_motion', credits: 12.5 }, { item: 'background_removal', credits: 1.5 }],
+      credits: 15,
+      lines: [
+        { item: 'bake', credits: 1 },
+        { item: 'ai_motion', credits: 12.5 },
+        { item: 'background_removal', credits: 1.5 },
+      ],
     });
     expect(byOp('animated-ar', { source: 'video', remove_background: false }).credits).toBe(1);
     expect(byOp('animated-ar', { source: 'video', remove_background: true }).credits).toBe(2.5);
@@ -214,7 +265,10 @@ describe('configured deployments', () => {
   }
 
   it('loads a custom pricing policy by module path from CONFIG_FILE, or the free one', async () => {
-    const custom = await start({}, { pricing: { policy: join(ROOT, 'test/fixtures/pricing/half-price.pricing.js'), options: { percent: 50 } } });
+    const custom = await start(
+      {},
+      { pricing: { policy: join(ROOT, 'test/fixtures/pricing/half-price.pricing.js'), options: { percent: 50 } } },
+    );
     try {
       const r = await custom.api.req('GET', '/api/v2/pricing');
       expect(r.body.policy).toBe('discount');
@@ -233,7 +287,12 @@ describe('configured deployments', () => {
   });
 
   it('refuses to start with a pricing module that is not there', async () => {
-    const p = spawnApp('api', { PORT: String(await freePort()), HOST: '127.0.0.1', DATA_DIR: tempDir(), PRICING_POLICY: '/nowhere/policy.js' });
+    const p = spawnApp('api', {
+      PORT: String(await freePort()),
+      HOST: '127.0.0.1',
+      DATA_DIR: tempDir(),
+      PRICING_POLICY: '/nowhere/policy.js',
+    });
     const code = await new Promise<number | null | 'running'>((r) => {
       p.proc.once('exit', (c) => r(c));
       setTimeout(() => r('running'), 60_000).unref();
@@ -299,7 +358,10 @@ describe('admin CLI (npm run admin)', () => {
   const cli = (args: string[], env: Record<string, string> = {}) =>
     run(process.execPath, [join(ROOT, 'dist/apps/cli/src/main.js'), ...args], {
       env: { PATH: process.env.PATH ?? '', ADMIN_API_URL: owner.base, OWNER_API_KEY: OWNER, ...env },
-    }).then((r) => ({ code: 0, ...r }), (e) => ({ code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }));
+    }).then(
+      (r) => ({ code: 0, ...r }),
+      (e) => ({ code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }),
+    );
 
   it('creates a user and a key, grants credits, shows usage and revokes, over the admin API', async () => {
     const created = await cli(['users:create', '--email', 'cli@example.com', '--name', 'Cli User', '--credits', '2.5', '--slots', '1']);

@@ -21,15 +21,23 @@ const startsFile = join(tempDir('ar-starts-'), 'starts.log');
 
 /** 6-frame animated GIF, 60x40, delays 100 ms, half of each frame transparent. */
 async function animatedGif(): Promise<Buffer> {
-  const w = 60, h = 40, n = 6;
+  const w = 60,
+    h = 40,
+    n = 6;
   const strip = Buffer.alloc(w * h * n * 4);
   for (let f = 0; f < n; f++) {
-    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
-      const o = ((f * h + y) * w + x) * 4;
-      strip[o] = f * 40; strip[o + 1] = 200 - f * 30; strip[o + 2] = 90; strip[o + 3] = x < w / 2 ? 255 : 0;
-    }
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) {
+        const o = ((f * h + y) * w + x) * 4;
+        strip[o] = f * 40;
+        strip[o + 1] = 200 - f * 30;
+        strip[o + 2] = 90;
+        strip[o + 3] = x < w / 2 ? 255 : 0;
+      }
   }
-  return sharp(strip, { raw: { width: w, height: h * n, channels: 4, pageHeight: h } }).gif({ delay: Array(n).fill(100), loop: 0 }).toBuffer();
+  return sharp(strip, { raw: { width: w, height: h * n, channels: 4, pageHeight: h } })
+    .gif({ delay: Array(n).fill(100), loop: 0 })
+    .toBuffer();
 }
 
 /** A dark subject on a light background: what background removal is for. */
@@ -43,28 +51,48 @@ beforeAll(async () => {
   const gif = await animatedGif();
   // A webm that only claims to be a video: magic bytes right, content garbage (fails in ffprobe).
   const fakeVideo = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(4000, 7)]);
-  media = await startMediaServer({
-    '/anim.gif': gif,
-    '/subject.jpg': await subjectPicture(),
-    '/clip.mp4': readFileSync(join(ROOT, 'test/fixtures/media/clip-city-2s.mp4')),
-    '/broken.webm': fakeVideo,
-  }, { tls });
+  media = await startMediaServer(
+    {
+      '/anim.gif': gif,
+      '/subject.jpg': await subjectPicture(),
+      '/clip.mp4': readFileSync(join(ROOT, 'test/fixtures/media/clip-city-2s.mp4')),
+      '/broken.webm': fakeVideo,
+    },
+    { tls },
+  );
   const received: typeof hooks.received = [];
   const server = createHttpsServer(tls, (req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
-    req.on('end', () => { received.push({ headers: req.headers, body }); res.writeHead(204); res.end(); });
+    req.on('end', () => {
+      received.push({ headers: req.headers, body });
+      res.writeHead(204);
+      res.end();
+    });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   hooks = { base: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, received, server };
 
   port = await freePort();
   dataDir = tempDir();
-  const config = writeConfigFile(dataDir, { plugins: [join(ROOT, 'test/fixtures/plugins/test-motion.plugin.js')], pluginOptions: { 'test-motion': { slowMs: 4000, startsFile } } });
+  const config = writeConfigFile(dataDir, {
+    plugins: [join(ROOT, 'test/fixtures/plugins/test-motion.plugin.js')],
+    pluginOptions: { 'test-motion': { slowMs: 4000, startsFile } },
+  });
   env = {
-    PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, OWNER_API_KEY: OWNER,
-    ALLOW_PRIVATE_NETWORKS: 'true', JOB_RETRY_BASE_MS: '100', CONFIG_FILE: config, NODE_EXTRA_CA_CERTS: tls.certPath,
-    MOTION_LOOP_S: '2', MOTION_FPS: '8', ANIMATION_MAX_FRAME_PX: '256', ANIMATION_VIDEO_FPS: '10',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    OWNER_API_KEY: OWNER,
+    ALLOW_PRIVATE_NETWORKS: 'true',
+    JOB_RETRY_BASE_MS: '100',
+    CONFIG_FILE: config,
+    NODE_EXTRA_CA_CERTS: tls.certPath,
+    MOTION_LOOP_S: '2',
+    MOTION_FPS: '8',
+    ANIMATION_MAX_FRAME_PX: '256',
+    ANIMATION_VIDEO_FPS: '10',
   };
   app = spawnApp('api', env);
   await waitHealthy(`http://127.0.0.1:${port}`, app);
@@ -83,10 +111,14 @@ async function newUser(email: string, credits: number) {
 }
 const balance = async (api: Api) => (await api.req('GET', '/api/v2/me')).body.credits as number;
 const finished = (api: Api, jobId: string, ms = 120_000) =>
-  waitFor(async () => {
-    const r = await api.req('GET', `/api/v2/jobs/${jobId}`);
-    return r.body.status === 'completed' || r.body.status === 'failed' ? r.body : undefined;
-  }, ms, `job ${jobId} to finish`);
+  waitFor(
+    async () => {
+      const r = await api.req('GET', `/api/v2/jobs/${jobId}`);
+      return r.body.status === 'completed' || r.body.status === 'failed' ? r.body : undefined;
+    },
+    ms,
+    `job ${jobId} to finish`,
+  );
 const bytes = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());
 
 /** Frame count and plane size read back from both files. */
@@ -99,7 +131,8 @@ async function readModels(result: any) {
   const { usda } = await readUsdz(usdz);
   const parsed = tinyusdzParse(usdz);
   const pos = doc.getRoot().listMeshes()[0].listPrimitives()[0].getAttribute('POSITION')!;
-  const min = pos.getMin([]), max = pos.getMax([]);
+  const min = pos.getMin([]),
+    max = pos.getMax([]);
   return {
     glbErrors: report.numErrors,
     animations: anims.length,
@@ -149,13 +182,23 @@ describe('POST /api/v2/animated-ar: validation (400 naming the parameter, nothin
     const api = await newUser('options@example.com', 0);
     const r = await api.req('GET', '/api/v2/animated-ar/options');
     expect(r.status).toBe(200);
-    expect(r.body.motion_styles.map((m: any) => m.id)).toEqual(expect.arrayContaining(['push-in', 'pull-out', 'drift', 'parallax', 'sway', 'breathe', 'float']));
+    expect(r.body.motion_styles.map((m: any) => m.id)).toEqual(
+      expect.arrayContaining(['push-in', 'pull-out', 'drift', 'parallax', 'sway', 'breathe', 'float']),
+    );
     expect(r.body.motion_styles.filter((m: any) => m.default)).toHaveLength(1);
-    expect(r.body.video_models).toEqual(expect.arrayContaining([
-      expect.objectContaining({ id: 'procedural', provider: 'procedural', display_name: expect.any(String), default: true }),
-      expect.objectContaining({ id: 'test:slow', provider: 'test', display_name: 'Slow' }),
-    ]));
-    expect(r.body.pricing).toEqual({ billed: true, image: 13.5, image_with_background_removal: 15, video: 1, video_with_background_removal: 2.5 });
+    expect(r.body.video_models).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: 'procedural', provider: 'procedural', display_name: expect.any(String), default: true }),
+        expect.objectContaining({ id: 'test:slow', provider: 'test', display_name: 'Slow' }),
+      ]),
+    );
+    expect(r.body.pricing).toEqual({
+      billed: true,
+      image: 13.5,
+      image_with_background_removal: 15,
+      video: 1,
+      video_with_background_removal: 2.5,
+    });
     expect(r.body.limits).toMatchObject({ custom_motion_chars: 400, video_max_bytes: 200 * 1024 * 1024, loop_max_s: 10 });
   });
 });
@@ -164,24 +207,47 @@ describe('animated AR jobs (real downloads over https, ffmpeg, sharp, ONNX)', ()
   it('still image + procedural motion: 13.5 up front, looping flipbook GLB + USDZ, every §2.7 field, signed callback', async () => {
     const api = await newUser('still@example.com', 20);
     const r = await api.req('POST', '/api/v2/animated-ar', {
-      image_url: `${media.base}/subject.jpg`, motion_style: 'drift', custom_motion: 'slow drift to the left', callback_url: `${hooks.base}/hook`,
+      image_url: `${media.base}/subject.jpg`,
+      motion_style: 'drift',
+      custom_motion: 'slow drift to the left',
+      callback_url: `${hooks.base}/hook`,
     });
     expect(r.status).toBe(202);
     expect(r.body).toMatchObject({
-      job_id: expect.stringMatching(/^v2_[a-z2-7]{24}$/), status: 'queued', credits_charged: 13.5, video_model: 'procedural',
-      pricing: { billed: true, total: 13.5, lines: [{ item: 'bake', credits: 1 }, { item: 'ai_motion', credits: 12.5 }] },
+      job_id: expect.stringMatching(/^v2_[a-z2-7]{24}$/),
+      status: 'queued',
+      credits_charged: 13.5,
+      video_model: 'procedural',
+      pricing: {
+        billed: true,
+        total: 13.5,
+        lines: [
+          { item: 'bake', credits: 1 },
+          { item: 'ai_motion', credits: 12.5 },
+        ],
+      },
     });
     expect(await balance(api)).toBe(6.5);
     const job = await finished(api, r.body.job_id);
     expect(job.status).toBe('completed');
-    expect(job.result).toEqual(expect.objectContaining({
-      usdz_url: expect.stringMatching(/model\.usdz$/), glb_url: expect.stringMatching(/model\.glb$/), preview_url: expect.stringMatching(/poster\.jpg$/),
-      embed_url: expect.stringMatching(/\/embed\/emb_/), embed_url_static: expect.stringMatching(/\/embed\/emb_.*static/),
-      ar_model_id: expect.any(String), image_id: expect.any(String),
-      ai_motion_skipped: false, credits_charged: 13.5, credits_refunded: 0, net_credits_charged: 13.5,
-      source_kind: 'image', motion: { video_model: 'procedural', motion_style: 'drift' },
-      dimensions: { width_inches: 32, height_inches: 24 },
-    }));
+    expect(job.result).toEqual(
+      expect.objectContaining({
+        usdz_url: expect.stringMatching(/model\.usdz$/),
+        glb_url: expect.stringMatching(/model\.glb$/),
+        preview_url: expect.stringMatching(/poster\.jpg$/),
+        embed_url: expect.stringMatching(/\/embed\/emb_/),
+        embed_url_static: expect.stringMatching(/\/embed\/emb_.*static/),
+        ar_model_id: expect.any(String),
+        image_id: expect.any(String),
+        ai_motion_skipped: false,
+        credits_charged: 13.5,
+        credits_refunded: 0,
+        net_credits_charged: 13.5,
+        source_kind: 'image',
+        motion: { video_model: 'procedural', motion_style: 'drift' },
+        dimensions: { width_inches: 32, height_inches: 24 },
+      }),
+    );
     // 2 s at 8 fps.
     expect(job.result.frames).toMatchObject({ count: 16, duration_s: 2, alpha: 'opaque' });
     const m = await readModels(job.result);
@@ -199,22 +265,36 @@ describe('animated AR jobs (real downloads over https, ffmpeg, sharp, ONNX)', ()
       const page = await browser.newPage();
       // The page's Content-Security-Policy must not block anything model-viewer needs.
       const cspConsole: string[] = [];
-      page.on('console', (m) => { if (/content security policy/i.test(m.text())) cspConsole.push(m.text()); });
-      await page.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) => {
-        ((window as any).__csp ??= []).push(`${e.effectiveDirective} ${e.blockedURI}`);
-      }));
+      page.on('console', (m) => {
+        if (/content security policy/i.test(m.text())) cspConsole.push(m.text());
+      });
+      await page.addInitScript(() =>
+        document.addEventListener('securitypolicyviolation', (e) => {
+          ((window as any).__csp ??= []).push(`${e.effectiveDirective} ${e.blockedURI}`);
+        }),
+      );
       await page.goto(`${job.result.embed_url}?platform=desktop`);
-      const state = await page.waitForFunction(() => {
-        const mv = document.querySelector('model-viewer') as any;
-        return mv && mv.loaded && mv.availableAnimations?.length ? { animations: mv.availableAnimations, paused: mv.paused, t: mv.currentTime } : null;
-      }, undefined, { timeout: 60_000 }).then((h) => h.jsonValue() as Promise<{ animations: string[]; paused: boolean }>);
+      const state = await page
+        .waitForFunction(
+          () => {
+            const mv = document.querySelector('model-viewer') as any;
+            return mv && mv.loaded && mv.availableAnimations?.length
+              ? { animations: mv.availableAnimations, paused: mv.paused, t: mv.currentTime }
+              : null;
+          },
+          undefined,
+          { timeout: 60_000 },
+        )
+        .then((h) => h.jsonValue() as Promise<{ animations: string[]; paused: boolean }>);
       expect(state.animations).toEqual(['flipbook']);
       expect(state.paused).toBe(false);
       await page.waitForFunction(() => (document.querySelector('model-viewer') as any).currentTime > 0.3, undefined, { timeout: 30_000 });
       expect(await page.evaluate(() => (window as any).__csp ?? [])).toEqual([]);
       expect(cspConsole).toEqual([]);
       // The listener does hear violations: a script from elsewhere is refused and reported.
-      await page.evaluate(() => document.head.appendChild(Object.assign(document.createElement('script'), { src: 'https://scripts.example.invalid/x.js' })));
+      await page.evaluate(() =>
+        document.head.appendChild(Object.assign(document.createElement('script'), { src: 'https://scripts.example.invalid/x.js' })),
+      );
       await page.waitForFunction(() => (window as any).__csp?.length > 0);
       expect(await page.evaluate(() => (window as any).__csp)).toEqual(['script-src-elem https://scripts.example.invalid/x.js']);
     } finally {
@@ -225,12 +305,20 @@ describe('animated AR jobs (real downloads over https, ffmpeg, sharp, ONNX)', ()
     const secret = (await api.req('GET', '/api/v1/webhook-secret')).body.secret as string;
     expect(verifyWebhook(secret, hook.headers as Record<string, string>, hook.body)).toBe(true);
     const payload = JSON.parse(hook.body);
-    expect(payload).toMatchObject({ job_id: r.body.job_id, status: 'completed', result: { glb_url: job.result.glb_url, net_credits_charged: 13.5 } });
+    expect(payload).toMatchObject({
+      job_id: r.body.job_id,
+      status: 'completed',
+      result: { glb_url: job.result.glb_url, net_credits_charged: 13.5 },
+    });
   });
 
   it('animated GIF + background removal: 15 charged, AI motion refunded (net 2.5), own frames, transparency kept', async () => {
     const api = await newUser('gif@example.com', 15);
-    const r = await api.req('POST', '/api/v2/animated-ar', { image_url: `${media.base}/anim.gif`, remove_background: true, motion_style: 'sway' });
+    const r = await api.req('POST', '/api/v2/animated-ar', {
+      image_url: `${media.base}/anim.gif`,
+      remove_background: true,
+      motion_style: 'sway',
+    });
     expect(r.status).toBe(202);
     expect(r.body.credits_charged).toBe(15);
     expect(await balance(api)).toBe(0);
@@ -238,7 +326,7 @@ describe('animated AR jobs (real downloads over https, ffmpeg, sharp, ONNX)', ()
     // 53.3..80 % of the progress; the model runs off the API's event loop).
     const polled: { status: string; progress: number }[] = [];
     const poll = (async () => {
-      for (let s = ''; s !== 'completed' && s !== 'failed'; ) {
+      for (let s = ''; s !== 'completed' && s !== 'failed';) {
         const p = await api.req('GET', `/api/v2/jobs/${r.body.job_id}`);
         expect(p.status).toBe(200);
         s = p.body.status;
@@ -250,7 +338,15 @@ describe('animated AR jobs (real downloads over https, ffmpeg, sharp, ONNX)', ()
     await poll;
     expect(polled.some((p) => p.status === 'converting' && p.progress >= 53 && p.progress < 80)).toBe(true);
     expect(job.status).toBe('completed');
-    expect(job.result).toMatchObject({ ai_motion_skipped: true, credits_charged: 15, credits_refunded: 12.5, net_credits_charged: 2.5, source_kind: 'animated-image', motion: null, background_removed: true });
+    expect(job.result).toMatchObject({
+      ai_motion_skipped: true,
+      credits_charged: 15,
+      credits_refunded: 12.5,
+      net_credits_charged: 2.5,
+      source_kind: 'animated-image',
+      motion: null,
+      background_removed: true,
+    });
     // The model on keyframes (at most 6 apart, more where the picture changes), masks moved in between.
     const bg = job.result.background_removal;
     expect(bg.frames_processed).toBeGreaterThanOrEqual(1);
@@ -272,14 +368,23 @@ describe('animated AR jobs (real downloads over https, ffmpeg, sharp, ONNX)', ()
     const api = await newUser('video@example.com', 10);
     const plain = await api.req('POST', '/api/v2/animated-ar', { video_url: `${media.base}/clip.mp4`, motion_style: 'drift' });
     expect(plain.status).toBe(202);
-    expect(plain.body).toMatchObject({ credits_charged: 1, pricing: { lines: [{ item: 'bake', credits: 1 }] }, ignored: [{ param: 'motion_style' }] });
+    expect(plain.body).toMatchObject({
+      credits_charged: 1,
+      pricing: { lines: [{ item: 'bake', credits: 1 }] },
+      ignored: [{ param: 'motion_style' }],
+    });
     const cut = await api.req('POST', '/api/v2/animated-ar', { video_url: `${media.base}/clip.mp4`, remove_background: true, loop: 'cut' });
     expect(cut.body.credits_charged).toBe(2.5);
     const a = await finished(api, plain.body.job_id);
     expect(a.status).toBe('completed');
     // 1.68 s at 10 fps (17 frames); loop `auto`: cut at the frame most like the first, the rest blended into
     // the start. 426x240 displayed, shorter side 24 in.
-    expect(a.result).toMatchObject({ source_kind: 'video', ai_motion_skipped: false, net_credits_charged: 1, frames: { width: 256, alpha: 'opaque' } });
+    expect(a.result).toMatchObject({
+      source_kind: 'video',
+      ai_motion_skipped: false,
+      net_credits_charged: 1,
+      frames: { width: 256, alpha: 'opaque' },
+    });
     const anim = a.result.animation;
     expect(anim).toMatchObject({ loop: 'auto', frames: a.result.frames.count, duration_s: a.result.frames.duration_s });
     expect(anim.frames).toBeGreaterThanOrEqual(12);
@@ -291,7 +396,12 @@ describe('animated AR jobs (real downloads over https, ffmpeg, sharp, ONNX)', ()
     expect((await readModels(a.result)).channels).toBe(anim.frames);
     const b = await finished(api, cut.body.job_id, 240_000);
     expect(b.status).toBe('completed');
-    expect(b.result).toMatchObject({ background_removed: true, net_credits_charged: 2.5, frames: { count: 17 }, background_removal: { path: 'keyframes' } });
+    expect(b.result).toMatchObject({
+      background_removed: true,
+      net_credits_charged: 2.5,
+      frames: { count: 17 },
+      background_removal: { path: 'keyframes' },
+    });
     // 17 frames, keyframes at most 6 apart: at least 3 model runs (0, 6, 12), fewer than 17.
     expect(b.result.background_removal.frames_processed).toBeGreaterThanOrEqual(3);
     expect(b.result.background_removal.frames_processed).toBeLessThan(17);
@@ -324,8 +434,11 @@ describe('failures: failed with a clear message, the up-front charge refunded ex
   ])('a failure in %s', async (stage, input, code, words) => {
     const api = await newUser(`fail-${code}@example.com`, 20);
     const urls: Record<string, string> = {
-      REDIRECT: `${media.base}/redirect/subject.jpg`, MISSING: `${media.base}/nothing.jpg`, IMAGE_AS_VIDEO: `${media.base}/subject.jpg`,
-      BROKEN_VIDEO: `${media.base}/broken.webm`, SUBJECT: `${media.base}/subject.jpg`,
+      REDIRECT: `${media.base}/redirect/subject.jpg`,
+      MISSING: `${media.base}/nothing.jpg`,
+      IMAGE_AS_VIDEO: `${media.base}/subject.jpg`,
+      BROKEN_VIDEO: `${media.base}/broken.webm`,
+      SUBJECT: `${media.base}/subject.jpg`,
     };
     const body = Object.fromEntries(Object.entries(input).map(([k, v]) => [k, urls[v] ?? v]));
     const r = await api.req('POST', '/api/v2/animated-ar', body);

@@ -25,14 +25,22 @@ afterAll(async () => {
 async function stillLayer(alpha = false): Promise<PictureLayer> {
   const img = sharp({ create: { width: 120, height: 180, channels: 4, background: { r: 40, g: 90, b: 170, alpha: alpha ? 0.5 : 1 } } });
   const image = alpha ? await img.png().toBuffer() : await img.jpeg().toBuffer();
-  return { kind: 'still', texture: { id: 'picture', image, mime: alpha ? 'image/png' : 'image/jpeg', width: 120, height: 180 }, alpha: alpha ? 'blend' : 'opaque' };
+  return {
+    kind: 'still',
+    texture: { id: 'picture', image, mime: alpha ? 'image/png' : 'image/jpeg', width: 120, height: 180 },
+    alpha: alpha ? 'blend' : 'opaque',
+  };
 }
 
 async function flipLayer(): Promise<PictureLayer> {
-  const frames = await Promise.all([0, 1, 2, 3].map(async (i) => ({
-    rgba: await sharp({ create: { width: 60, height: 90, channels: 4, background: { r: 60 * i, g: 100, b: 200 - 40 * i, alpha: 1 } } }).raw().toBuffer(),
-    duration: 0.25,
-  })));
+  const frames = await Promise.all(
+    [0, 1, 2, 3].map(async (i) => ({
+      rgba: await sharp({ create: { width: 60, height: 90, channels: 4, background: { r: 60 * i, g: 100, b: 200 - 40 * i, alpha: 1 } } })
+        .raw()
+        .toBuffer(),
+      duration: 0.25,
+    })),
+  );
   const packed = await packAtlases(frames, { width: 60, height: 90, alpha: false });
   return flipbookLayer({ ...packed, alpha: 'opaque' });
 }
@@ -60,15 +68,21 @@ describe('wall-ready AR files read back by OpenUSD and the glTF validator', () =
     const report = await usd.load(writeSceneUsdz(scene), 'model.usdz', { times: [0] });
     expect(report.errors).toEqual([]);
     expect(usdAttribute(report, '/Card', 'preliminary:anchoring:type')).toBe('"plane"');
-    expect(usdAttribute(report, '/Card', 'preliminary:planeAnchoring:alignment')).toBe(p.placement === 'wall' ? '"vertical"' : '"horizontal"');
+    expect(usdAttribute(report, '/Card', 'preliminary:planeAnchoring:alignment')).toBe(
+      p.placement === 'wall' ? '"vertical"' : '"horizontal"',
+    );
     expect(report.layer).toMatch(/apiSchemas = \["Preliminary_AnchoringAPI"\]/);
     const [x, y, z] = size(report.bounds).map((m) => m / IN);
     if (p.placement === 'wall') {
       // On a vertical anchor +Y is the wall's normal: depth along Y, the picture's height along Z.
-      expect([x, z, y].map((v) => v.toFixed(2))).toEqual([outer.width_inches, outer.height_inches, outer.depth_inches].map((v) => v.toFixed(2)));
+      expect([x, z, y].map((v) => v.toFixed(2))).toEqual(
+        [outer.width_inches, outer.height_inches, outer.depth_inches].map((v) => v.toFixed(2)),
+      );
       expect(report.bounds!.min[1]).toBeCloseTo(0, 6); // the back on the wall
     } else {
-      expect([x, y, z].map((v) => v.toFixed(2))).toEqual([outer.width_inches, outer.height_inches, outer.depth_inches].map((v) => v.toFixed(2)));
+      expect([x, y, z].map((v) => v.toFixed(2))).toEqual(
+        [outer.width_inches, outer.height_inches, outer.depth_inches].map((v) => v.toFixed(2)),
+      );
       expect(report.bounds!.min[1]).toBeCloseTo(0, 6); // standing on the floor
     }
     // The picture itself keeps its exact size.
@@ -82,12 +96,18 @@ describe('wall-ready AR files read back by OpenUSD and the glTF validator', () =
     const doc = await readGlb(glb);
     expect(doc.getRoot().listMaterials().length).toBeLessThanOrEqual(10);
     const { min: lo, max: hi } = glbBounds(doc);
-    expect(hi.map((v, i) => ((v - lo[i]) / IN).toFixed(2))).toEqual([outer.width_inches, outer.height_inches, outer.depth_inches].map((v) => v.toFixed(2)));
+    expect(hi.map((v, i) => ((v - lo[i]) / IN).toFixed(2))).toEqual(
+      [outer.width_inches, outer.height_inches, outer.depth_inches].map((v) => v.toFixed(2)),
+    );
     expect(lo[2]).toBeCloseTo(0, 6); // model-viewer / Scene Viewer: the back (-Z) against the wall
   });
 
   it('a transparent picture in a frame', async () => {
-    const { scene } = await pictureScene(parsePresentation({ frame: 'thin' }), { width_inches: 10, height_inches: 15 }, await stillLayer(true));
+    const { scene } = await pictureScene(
+      parsePresentation({ frame: 'thin' }),
+      { width_inches: 10, height_inches: 15 },
+      await stillLayer(true),
+    );
     const report = await usd.load(writeSceneUsdz(scene), 'alpha.usdz');
     expect(report.errors).toEqual([]);
     expect(report.meshes.find((m) => m.path.endsWith('/Front'))!.transparent).toBe(true);

@@ -17,7 +17,13 @@ describe('embedded backup: restore a copy of DATA_DIR', () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     // No OWNER_API_KEY: the key generated on first start lives in DATA_DIR and must come back with it.
-    const app = spawnApp('api', { PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, DATA_DIR: dataDir, ALLOW_PRIVATE_NETWORKS: 'true' });
+    const app = spawnApp('api', {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: base,
+      DATA_DIR: dataDir,
+      ALLOW_PRIVATE_NETWORKS: 'true',
+    });
     apps.push(app);
     await waitHealthy(base, app);
     return { app, base };
@@ -110,11 +116,20 @@ describe('Postgres backup: pg_dump / pg_restore', () => {
     const source = await createTestDatabase();
     dbs.push(source);
     const dir = tempDir('pg-backup-');
-    const env = { DATA_DIR: dir, DATABASE_URL: source.url, REDIS_URL, OWNER_API_KEY: OWNER, QUEUE_NAME: `e2e-backup-${Date.now()}-${Math.random()}`, HOST: '127.0.0.1', ALLOW_PRIVATE_NETWORKS: 'true' };
+    const env = {
+      DATA_DIR: dir,
+      DATABASE_URL: source.url,
+      REDIS_URL,
+      OWNER_API_KEY: OWNER,
+      QUEUE_NAME: `e2e-backup-${Date.now()}-${Math.random()}`,
+      HOST: '127.0.0.1',
+      ALLOW_PRIVATE_NETWORKS: 'true',
+    };
     const base = await startApi(env);
     apps.push(spawnApp('worker', env));
     const api = new Api(base, OWNER);
-    const jobId = (await api.req('POST', '/api/v1/convert', { image_url: `${media.base}/street.jpg`, aspect_ratio: '3:2' })).body.job_id as string;
+    const jobId = (await api.req('POST', '/api/v1/convert', { image_url: `${media.base}/street.jpg`, aspect_ratio: '3:2' })).body
+      .job_id as string;
     expect(await api.waitStatus(jobId, ['completed', 'failed'], 60_000)).toMatchObject({ status: 'completed' });
     const before = (await api.req('GET', `/api/v1/result/${jobId}`)).body;
     const user = (await api.req('POST', '/api/admin/users', { email: 'pg-backup@example.com', credits: 3 })).body;
@@ -132,7 +147,9 @@ describe('Postgres backup: pg_dump / pg_restore', () => {
     expect((await again.req('GET', `/api/v1/status/${jobId}`)).body).toMatchObject({ status: 'completed', progress: 100 });
     const after = (await again.req('GET', `/api/v1/result/${jobId}`)).body;
     expect(after.dimensions).toEqual(before.dimensions);
-    const [glbBefore, glbAfter] = await Promise.all([fetch(before.models.glb.url), fetch(after.models.glb.url)].map(async (r) => Buffer.from(await (await r).arrayBuffer())));
+    const [glbBefore, glbAfter] = await Promise.all(
+      [fetch(before.models.glb.url), fetch(after.models.glb.url)].map(async (r) => Buffer.from(await (await r).arrayBuffer())),
+    );
     expect(after.models.glb.url.startsWith(restored)).toBe(true);
     expect(glbAfter.length).toBeGreaterThan(1000);
     expect(glbAfter.equals(glbBefore)).toBe(true);

@@ -3,7 +3,20 @@ import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { Api, type AppProcess, createTestDatabase, freePort, REDIS_URL, ROOT, sleep, spawnApp, tempDir, waitFor, waitHealthy, writeConfigFile } from './support/app-process';
+import {
+  Api,
+  type AppProcess,
+  createTestDatabase,
+  freePort,
+  REDIS_URL,
+  ROOT,
+  sleep,
+  spawnApp,
+  tempDir,
+  waitFor,
+  waitHealthy,
+  writeConfigFile,
+} from './support/app-process';
 import { startFakeProviders } from '@app/testing';
 import { startMediaServer } from './support/media-server';
 import { testCertificate } from './support/tls';
@@ -22,10 +35,14 @@ function config(dir: string, delayMs: number): string {
 }
 
 const v2Final = (api: Api, jobId: string, ms = 10_000) =>
-  waitFor(async () => {
-    const r = await api.req('GET', `/api/v2/jobs/${jobId}`);
-    return r.body.status === 'completed' || r.body.status === 'failed' ? r.body : undefined;
-  }, ms, `job ${jobId} to finish`);
+  waitFor(
+    async () => {
+      const r = await api.req('GET', `/api/v2/jobs/${jobId}`);
+      return r.body.status === 'completed' || r.body.status === 'failed' ? r.body : undefined;
+    },
+    ms,
+    `job ${jobId} to finish`,
+  );
 
 describe('cancel, embedded mode (one worker slot: a second job waits in the queue)', () => {
   let app: AppProcess;
@@ -37,13 +54,24 @@ describe('cancel, embedded mode (one worker slot: a second job waits in the queu
 
   beforeAll(async () => {
     const tls = testCertificate();
-    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="120"><rect width="160" height="120" fill="#f2f2f2"/><circle cx="80" cy="60" r="40" fill="#c0392b"/></svg>';
-    media = await startMediaServer({ '/subject.jpg': await sharp(Buffer.from(svg)).jpeg().toBuffer(), '/clip.mp4': readFileSync(join(ROOT, 'test/fixtures/media/clip-city-2s.mp4')) }, { tls });
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="120"><rect width="160" height="120" fill="#f2f2f2"/><circle cx="80" cy="60" r="40" fill="#c0392b"/></svg>';
+    media = await startMediaServer(
+      {
+        '/subject.jpg': await sharp(Buffer.from(svg)).jpeg().toBuffer(),
+        '/clip.mp4': readFileSync(join(ROOT, 'test/fixtures/media/clip-city-2s.mp4')),
+      },
+      { tls },
+    );
     const received: { body: any }[] = [];
     const server = createHttpsServer(tls, (req, res) => {
       let body = '';
       req.on('data', (c) => (body += c));
-      req.on('end', () => { received.push({ body: JSON.parse(body) }); res.writeHead(204); res.end(); });
+      req.on('end', () => {
+        received.push({ body: JSON.parse(body) });
+        res.writeHead(204);
+        res.end();
+      });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     hooks = { base: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, received, server };
@@ -51,10 +79,21 @@ describe('cancel, embedded mode (one worker slot: a second job waits in the queu
     const port = await freePort();
     const dir = tempDir();
     app = spawnApp('api', {
-      PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: dir, OWNER_API_KEY: OWNER,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dir,
+      OWNER_API_KEY: OWNER,
       // One job at a time (one job place, one CPU slot): a second job waits in the queue, whatever its first stage.
-      ALLOW_PRIVATE_NETWORKS: 'true', WORKER_CONCURRENCY: '1', WORKER_MAX_JOBS: '1', CONFIG_FILE: config(dir, 6000), NODE_EXTRA_CA_CERTS: tls.certPath,
-      MOTION_LOOP_S: '1', MOTION_FPS: '4', ANIMATION_MAX_FRAME_PX: '128', TMPDIR: tmp,
+      ALLOW_PRIVATE_NETWORKS: 'true',
+      WORKER_CONCURRENCY: '1',
+      WORKER_MAX_JOBS: '1',
+      CONFIG_FILE: config(dir, 6000),
+      NODE_EXTRA_CA_CERTS: tls.certPath,
+      MOTION_LOOP_S: '1',
+      MOTION_FPS: '4',
+      ANIMATION_MAX_FRAME_PX: '128',
+      TMPDIR: tmp,
     });
     await waitHealthy(`http://127.0.0.1:${port}`, app);
     owner = new Api(`http://127.0.0.1:${port}`, OWNER);
@@ -102,7 +141,11 @@ describe('cancel, embedded mode (one worker slot: a second job waits in the queu
     expect(again.status).toBe(409);
     expect(again.body.error).toMatchObject({ type: 'conflict', code: 'job_finished' });
     expect(await owner.waitStatus(next, ['completed', 'failed'], 20_000)).toMatchObject({ status: 'completed' });
-    expect((await owner.req('GET', `/api/v1/status/${queued}`)).body).toMatchObject({ status: 'failed', progress: 0, error: { code: 'cancelled' } });
+    expect((await owner.req('GET', `/api/v1/status/${queued}`)).body).toMatchObject({
+      status: 'failed',
+      progress: 0,
+      error: { code: 'cancelled' },
+    });
     const done = await owner.req('POST', `/api/v1/jobs/${next}/cancel`);
     expect(done.status).toBe(409);
     expect(done.body.error).toMatchObject({ type: 'conflict', code: 'job_finished' });
@@ -123,7 +166,11 @@ describe('cancel, embedded mode (one worker slot: a second job waits in the queu
     const queued = await api.req('POST', '/api/v2/animated-ar', body);
     expect([running.status, queued.status]).toEqual([202, 202]);
     expect((await api.req('GET', '/api/v2/me')).body.credits).toBe(40 - 2 * 13.5);
-    await waitFor(async () => (await api.req('GET', `/api/v2/jobs/${running.body.job_id}`)).body.status === 'converting', 20_000, 'the motion stage');
+    await waitFor(
+      async () => (await api.req('GET', `/api/v2/jobs/${running.body.job_id}`)).body.status === 'converting',
+      20_000,
+      'the motion stage',
+    );
 
     const q = await api.req('POST', `/api/v2/jobs/${queued.body.job_id}/cancel`);
     expect(q.status).toBe(200);
@@ -154,7 +201,10 @@ describe('cancel, embedded mode (one worker slot: a second job waits in the queu
       expect(deliveries[0].body).toMatchObject({ status: 'failed', error: { code: 'cancelled' } });
     }
     expect((await api.req('GET', '/api/v2/me')).body.credits).toBe(40);
-    expect((await api.req('GET', `/api/v2/jobs/${running.body.job_id}`)).body).toMatchObject({ credits_refunded: 13.5, net_credits_charged: 0 });
+    expect((await api.req('GET', `/api/v2/jobs/${running.body.job_id}`)).body).toMatchObject({
+      credits_refunded: 13.5,
+      net_credits_charged: 0,
+    });
   });
 
   it('v2: a video job cancelled during background removal (real ffmpeg decode, real model in its worker) stops within 2 s, refunded, temp folder gone', async () => {
@@ -164,10 +214,14 @@ describe('cancel, embedded mode (one worker slot: a second job waits in the queu
     const charged = 40 - (await api.req('GET', '/api/v2/me')).body.credits;
     expect(charged).toBeGreaterThan(0);
     // Past download, decode and (skipped) motion: the model is loading or running on the first keyframe.
-    await waitFor(async () => {
-      const j = (await api.req('GET', `/api/v2/jobs/${created.body.job_id}`)).body;
-      return j.status === 'converting' && j.progress >= 50;
-    }, 30_000, 'the background-removal stage');
+    await waitFor(
+      async () => {
+        const j = (await api.req('GET', `/api/v2/jobs/${created.body.job_id}`)).body;
+        return j.status === 'converting' && j.progress >= 50;
+      },
+      30_000,
+      'the background-removal stage',
+    );
     const asked = Date.now();
     const r = await api.req('POST', `/api/v2/jobs/${created.body.job_id}/cancel`);
     expect([200, 202]).toContain(r.status);
@@ -194,8 +248,13 @@ describe('cancel, scaled mode (API and worker in separate processes: the worker 
     const dir = tempDir();
     const port = await freePort();
     const env = {
-      DATA_DIR: dir, DATABASE_URL: db.url, REDIS_URL, OWNER_API_KEY: OWNER, QUEUE_NAME: `e2e-cancel-${Date.now()}-${Math.random()}`,
-      CONFIG_FILE: config(dir, 20_000), HOST: '127.0.0.1',
+      DATA_DIR: dir,
+      DATABASE_URL: db.url,
+      REDIS_URL,
+      OWNER_API_KEY: OWNER,
+      QUEUE_NAME: `e2e-cancel-${Date.now()}-${Math.random()}`,
+      CONFIG_FILE: config(dir, 20_000),
+      HOST: '127.0.0.1',
     };
     const api = spawnApp('api', { ...env, PORT: String(port) }, ['--role', 'api']);
     apps.push(api);
@@ -222,25 +281,46 @@ describe('cancel of a hosted motion operation', () => {
     const port = await freePort();
     const dir = tempDir();
     const app = spawnApp('api', {
-      PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: dir, OWNER_API_KEY: OWNER,
-      ALLOW_PRIVATE_NETWORKS: 'true', NODE_EXTRA_CA_CERTS: tls.certPath, MOTION_POLL_INTERVAL_MS: '100',
-      MOTION_LOOP_S: '1', MOTION_FPS: '4', ANIMATION_MAX_FRAME_PX: '128',
-      CONFIG_FILE: writeConfigFile(dir, { motion: { models: [{ id: 'replicate:kwaivgi/kling-v2.1', display_name: 'Kling', image_field: 'start_image' }] } }),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dir,
+      OWNER_API_KEY: OWNER,
+      ALLOW_PRIVATE_NETWORKS: 'true',
+      NODE_EXTRA_CA_CERTS: tls.certPath,
+      MOTION_POLL_INTERVAL_MS: '100',
+      MOTION_LOOP_S: '1',
+      MOTION_FPS: '4',
+      ANIMATION_MAX_FRAME_PX: '128',
+      CONFIG_FILE: writeConfigFile(dir, {
+        motion: { models: [{ id: 'replicate:kwaivgi/kling-v2.1', display_name: 'Kling', image_field: 'start_image' }] },
+      }),
       ...fakes.env(),
     });
     try {
       await waitHealthy(`http://127.0.0.1:${port}`, app);
       const owner = new Api(`http://127.0.0.1:${port}`, OWNER);
       fakes.replicate.plan({ polls: 100_000 });
-      const job = await owner.req('POST', '/api/v2/animated-ar', { image_url: `${media.base}/street.jpg`, video_model: 'replicate:kwaivgi/kling-v2.1' });
+      const job = await owner.req('POST', '/api/v2/animated-ar', {
+        image_url: `${media.base}/street.jpg`,
+        video_model: 'replicate:kwaivgi/kling-v2.1',
+      });
       expect(job.status).toBe(202);
-      await waitFor(async () => fakes.replicate.requests.filter((r) => r.method === 'GET').length >= 2, 20_000, 'the operation to be polled');
+      await waitFor(
+        async () => fakes.replicate.requests.filter((r) => r.method === 'GET').length >= 2,
+        20_000,
+        'the operation to be polled',
+      );
       const asked = Date.now();
       const r = await owner.req('POST', `/api/v2/jobs/${job.body.job_id}/cancel`);
       expect([200, 202]).toContain(r.status);
       expect(await v2Final(owner, job.body.job_id, 5000)).toMatchObject({ status: 'failed', error: { code: 'cancelled' } });
       expect(Date.now() - asked).toBeLessThan(2000);
-      await waitFor(async () => fakes.replicate.requests.some((q) => q.method === 'POST' && q.path.endsWith('/cancel')), 5000, 'the cancel call');
+      await waitFor(
+        async () => fakes.replicate.requests.some((q) => q.method === 'POST' && q.path.endsWith('/cancel')),
+        5000,
+        'the cancel call',
+      );
       expect([...fakes.replicate.operations.values()].every((op) => op.cancelled)).toBe(true);
       const polls = fakes.replicate.requests.filter((q) => q.method === 'GET').length;
       await sleep(500);

@@ -31,7 +31,15 @@ beforeAll(async () => {
   receiverBase = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  app = spawnApp('api', { PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, DATA_DIR: tempDir(), OWNER_API_KEY: OWNER, ALLOW_PRIVATE_NETWORKS: 'true', JOB_RETRY_BASE_MS: '100' });
+  app = spawnApp('api', {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: base,
+    DATA_DIR: tempDir(),
+    OWNER_API_KEY: OWNER,
+    ALLOW_PRIVATE_NETWORKS: 'true',
+    JOB_RETRY_BASE_MS: '100',
+  });
   await waitHealthy(base, app);
   owner = new ImageArClient({ baseUrl: base, apiKey: OWNER, fetch: checkedFetch });
 });
@@ -40,7 +48,8 @@ beforeAll(async () => {
 const checkedFetch: typeof fetch = async (input, init) => {
   const req = new Request(input, init);
   const res = await fetch(req);
-  if (/json/.test(res.headers.get('content-type') ?? '')) (await contractFor(base)).check(req.method, req.url, res.status, res.headers.get('content-type'), await res.clone().json());
+  if (/json/.test(res.headers.get('content-type') ?? ''))
+    (await contractFor(base)).check(req.method, req.url, res.status, res.headers.get('content-type'), await res.clone().json());
   return res;
 };
 afterAll(async () => {
@@ -54,7 +63,11 @@ describe('@image-ar/client against the service', () => {
     const job = await owner.convert({ image_url: `${media.base}/street.jpg`, title: 'Street' }, { idempotencyKey: 'client-e2e-convert-1' });
     expect(job).toEqual({ job_id: expect.stringMatching(/^api_/), status: 'queued' });
     const seen: string[] = [];
-    const done = await owner.waitForJob(job.job_id, { onProgress: (j) => seen.push(`${j.status}:${j.progress}`), timeoutMs: 60_000, intervalMs: 100 });
+    const done = await owner.waitForJob(job.job_id, {
+      onProgress: (j) => seen.push(`${j.status}:${j.progress}`),
+      timeoutMs: 60_000,
+      intervalMs: 100,
+    });
     expect(done).toMatchObject({ job_id: job.job_id, status: 'completed', progress: 100 });
     expect(seen.at(-1)).toBe('completed:100');
     const result = await owner.result(job.job_id);
@@ -90,14 +103,26 @@ describe('@image-ar/client against the service', () => {
   });
 
   it('createShowcase + uploadPictures (Buffer with a name, Blob, File) with per-file items, then the items complete', async () => {
-    const created = await owner.createShowcase({ description: 'Client e2e', layout_choice: 'minimal', image_urls: [`${media.base}/street.jpg`] });
-    expect(created).toMatchObject({ id: expect.any(Number), url: expect.stringContaining('/showcase/'), queued_jobs: [{ job_id: expect.stringMatching(/^v2_/), status: 'queued' }] });
+    const created = await owner.createShowcase({
+      description: 'Client e2e',
+      layout_choice: 'minimal',
+      image_urls: [`${media.base}/street.jpg`],
+    });
+    expect(created).toMatchObject({
+      id: expect.any(Number),
+      url: expect.stringContaining('/showcase/'),
+      queued_jobs: [{ job_id: expect.stringMatching(/^v2_/), status: 'queued' }],
+    });
     const png = (await quadrantPicture(300, 200)).png;
-    const added = await owner.uploadPictures(created.id, [
-      { data: png, filename: 'buffer.png' },
-      new Blob([new Uint8Array(png)], { type: 'image/png' }),
-      new File([new Uint8Array(png)], 'file.png', { type: 'image/png' }),
-    ], { items: [{ title: 'From a Buffer' }, null, { frame: 'thin' }] });
+    const added = await owner.uploadPictures(
+      created.id,
+      [
+        { data: png, filename: 'buffer.png' },
+        new Blob([new Uint8Array(png)], { type: 'image/png' }),
+        new File([new Uint8Array(png)], 'file.png', { type: 'image/png' }),
+      ],
+      { items: [{ title: 'From a Buffer' }, null, { frame: 'thin' }] },
+    );
     expect(added).toMatchObject({ showcase_id: created.id, queued_jobs: expect.any(Array) });
     expect(added.queued_jobs).toHaveLength(3);
     const job = await owner.waitForJob(added.queued_jobs[0].job_id, { timeoutMs: 60_000, intervalMs: 100 });
@@ -106,7 +131,9 @@ describe('@image-ar/client against the service', () => {
     expect(item).toMatchObject({ source: 'upload', filename: 'buffer.png', banner: { title: 'From a Buffer' } });
     const showcase = await owner.getShowcase(created.id);
     expect(showcase.items).toHaveLength(4);
-    const err = await owner.uploadPictures(created.id, [{ data: Buffer.from('not a picture'), filename: 'x.txt' }]).catch((e: unknown) => e);
+    const err = await owner
+      .uploadPictures(created.id, [{ data: Buffer.from('not a picture'), filename: 'x.txt' }])
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ImageArError);
     expect((err as ImageArError).status).toBeGreaterThanOrEqual(400);
   });
@@ -119,14 +146,26 @@ describe('@image-ar/client against the service', () => {
     const payload = await verifyWebhook<V1Callback>(cb.body, cb.headers as Record<string, string>, secret);
     expect(payload).toMatchObject({ job_id: job.job_id, status: 'completed', glb_url: expect.stringMatching(/^http/) });
     // Headers as a fetch Headers object, and the raw body as bytes: the same answer.
-    await expect(verifyWebhook(new TextEncoder().encode(cb.body), new Headers(cb.headers as Record<string, string>), secret)).resolves.toMatchObject({ job_id: job.job_id });
-    await expect(verifyWebhook(cb.body.replace('completed', 'failed'), cb.headers as Record<string, string>, secret)).rejects.toBeInstanceOf(WebhookVerificationError);
-    await expect(verifyWebhook(cb.body, cb.headers as Record<string, string>, 'whsec_' + Buffer.alloc(32).toString('base64'))).rejects.toThrow(/no webhook-signature matches/);
-    await expect(verifyWebhook(cb.body, cb.headers as Record<string, string>, secret, { now: Date.now() + 600_000 })).rejects.toThrow(/timestamp/);
+    await expect(
+      verifyWebhook(new TextEncoder().encode(cb.body), new Headers(cb.headers as Record<string, string>), secret),
+    ).resolves.toMatchObject({ job_id: job.job_id });
+    await expect(
+      verifyWebhook(cb.body.replace('completed', 'failed'), cb.headers as Record<string, string>, secret),
+    ).rejects.toBeInstanceOf(WebhookVerificationError);
+    await expect(
+      verifyWebhook(cb.body, cb.headers as Record<string, string>, 'whsec_' + Buffer.alloc(32).toString('base64')),
+    ).rejects.toThrow(/no webhook-signature matches/);
+    await expect(verifyWebhook(cb.body, cb.headers as Record<string, string>, secret, { now: Date.now() + 600_000 })).rejects.toThrow(
+      /timestamp/,
+    );
   });
 
   it('self-service: keys with scopes, the jobs list, showcases listed, changed and deleted', async () => {
-    const user = await new Api(base, OWNER).req('POST', '/api/admin/users', { email: `client-self-${Date.now()}@example.com`, credits: 20, showcase_slots: 1 });
+    const user = await new Api(base, OWNER).req('POST', '/api/admin/users', {
+      email: `client-self-${Date.now()}@example.com`,
+      credits: 20,
+      showcase_slots: 1,
+    });
     const first = await new Api(base, OWNER).req('POST', `/api/admin/users/${user.body.id}/keys`);
     const me = new ImageArClient({ baseUrl: base, apiKey: first.body.key, fetch: checkedFetch });
     const ro = await me.createKey({ name: 'reader', scope: 'read_only' });
@@ -139,11 +178,18 @@ describe('@image-ar/client against the service', () => {
     const job = await me.convert({ image_url: `${media.base}/street.jpg` });
     await me.waitForJob(job.job_id, { timeoutMs: 60_000, intervalMs: 100 });
     const jobs = await reader.listJobs({ kind: 'convert', limit: 10 });
-    expect(jobs).toMatchObject({ has_more: false, next_cursor: null, data: [{ job_id: job.job_id, kind: 'convert', status: 'completed' }] });
+    expect(jobs).toMatchObject({
+      has_more: false,
+      next_cursor: null,
+      data: [{ job_id: job.job_id, kind: 'convert', status: 'completed' }],
+    });
 
     const sc = await me.createShowcase({ description: 'before' });
     expect((await reader.listShowcases()).data.map((s) => s.id)).toEqual([sc.id]);
-    expect(await me.updateShowcase(sc.id, { description: 'after', layout_choice: 'minimal' })).toMatchObject({ description: 'after', layout_choice: 'minimal' });
+    expect(await me.updateShowcase(sc.id, { description: 'after', layout_choice: 'minimal' })).toMatchObject({
+      description: 'after',
+      layout_choice: 'minimal',
+    });
     await me.deleteShowcase(sc.id);
     expect((await me.listShowcases()).data).toEqual([]);
 

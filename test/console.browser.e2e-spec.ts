@@ -31,10 +31,14 @@ const visited: [string, string][] = [];
 /** Waits for a locator's text: equal to a string (or containing it), or matching a RegExp. */
 async function hasText(loc: Locator, want: string | RegExp, timeoutMs = 10_000): Promise<void> {
   let last = '';
-  await waitFor(async () => {
-    last = ((await loc.first().textContent()) ?? '').trim();
-    return typeof want === 'string' ? last === want || last.includes(want) : want.test(last);
-  }, timeoutMs, `text ${String(want)}`).catch((e) => {
+  await waitFor(
+    async () => {
+      last = ((await loc.first().textContent()) ?? '').trim();
+      return typeof want === 'string' ? last === want || last.includes(want) : want.test(last);
+    },
+    timeoutMs,
+    `text ${String(want)}`,
+  ).catch((e) => {
     throw new Error(`${(e as Error).message}; last text: ${last.slice(0, 300)}`);
   });
 }
@@ -53,8 +57,12 @@ async function hasSome(loc: Locator, timeoutMs = 10_000): Promise<void> {
 /** axe-core in the page (evaluated through the DevTools protocol, so the page's CSP stays as it is). */
 async function axe(page: Page, name: string): Promise<void> {
   await page.evaluate(`${AXE}\n;void 0`);
-  const violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] = await page.evaluate(async () => (await (window as any).axe.run(document, { resultTypes: ['violations'] })).violations);
-  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${name}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  const violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] = await page.evaluate(
+    async () => (await (window as any).axe.run(document, { resultTypes: ['violations'] })).violations,
+  );
+  const bad = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${name}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   expect(bad).toEqual([]);
 }
 
@@ -96,9 +104,11 @@ async function newContext(viewport = DESKTOP): Promise<BrowserContext> {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
   context.on('weberror', (e) => pageErrors.push(e.error().message));
   // No page may break its own Content-Security-Policy (no inline code, nothing from elsewhere).
-  await context.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) => {
-    ((window as any).__csp ??= []).push(`${e.effectiveDirective} ${e.blockedURI}`);
-  }));
+  await context.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (e) => {
+      ((window as any).__csp ??= []).push(`${e.effectiveDirective} ${e.blockedURI}`);
+    }),
+  );
   return context;
 }
 
@@ -131,14 +141,27 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  app = spawnApp('api', { PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, DATA_DIR: tempDir(), OWNER_API_KEY: OWNER, ALLOW_PRIVATE_NETWORKS: 'true', CONSOLE_LOGIN_PER_ACCOUNT: '5' });
+  app = spawnApp('api', {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: base,
+    DATA_DIR: tempDir(),
+    OWNER_API_KEY: OWNER,
+    ALLOW_PRIVATE_NETWORKS: 'true',
+    CONSOLE_LOGIN_PER_ACCOUNT: '5',
+  });
   await waitHealthy(base, app);
   owner = new Api(base, OWNER);
   browser = await launchChromium();
   const png = (await quadrantPicture(80, 60)).png;
   site = createServer((req, res) => {
     if (req.method === 'POST') {
-      req.on('data', () => undefined).on('end', () => { callbacks.push(req.url ?? ''); res.writeHead(200).end('ok'); });
+      req
+        .on('data', () => undefined)
+        .on('end', () => {
+          callbacks.push(req.url ?? '');
+          res.writeHead(200).end('ok');
+        });
       return;
     }
     res.writeHead(200, { 'content-type': 'image/png' }).end(png);
@@ -162,7 +185,8 @@ describe('console in headless Chromium', () => {
   let page: Page;
 
   it('invite -> set password -> signed in; the invite is single use', async () => {
-    customer = (await owner.req('POST', '/api/admin/users', { email: 'ada@example.com', name: 'Ada', credits: 100, showcase_slots: 2 })).body;
+    customer = (await owner.req('POST', '/api/admin/users', { email: 'ada@example.com', name: 'Ada', credits: 100, showcase_slots: 2 }))
+      .body;
     const url = await invite(customer.id);
     expect(url).toMatch(new RegExp(`^${base}/console/invite\\?token=[A-Za-z0-9_-]{43}$`));
     context = await newContext();
@@ -225,13 +249,18 @@ describe('console in headless Chromium', () => {
     await page.getByLabel('Mat (in)').fill('2');
     await page.getByLabel('Mat colour').selectOption('black');
     const pictures = await Promise.all([quadrantPicture(96, 64), quadrantPicture(64, 96)]);
-    await page.evaluate(async (files) => {
-      const dt = new DataTransfer();
-      files.forEach((f, i) => dt.items.add(new File([Uint8Array.from(atob(f), (c) => c.charCodeAt(0))], `picture-${i + 1}.png`, { type: 'image/png' })));
-      const zone = document.querySelector('[data-testid=dropzone]')!;
-      zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
-      zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-    }, pictures.map((p) => p.png.toString('base64')));
+    await page.evaluate(
+      async (files) => {
+        const dt = new DataTransfer();
+        files.forEach((f, i) =>
+          dt.items.add(new File([Uint8Array.from(atob(f), (c) => c.charCodeAt(0))], `picture-${i + 1}.png`, { type: 'image/png' })),
+        );
+        const zone = document.querySelector('[data-testid=dropzone]')!;
+        zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+        zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      },
+      pictures.map((p) => p.png.toString('base64')),
+    );
     // One progress row per picture, each until it is uploaded; then the pictures convert (polling).
     await hasCount(page.locator('[data-testid=upload]'), 2);
     await hasCount(page.locator('[data-testid=upload][data-state=done]'), 2, 15_000);
@@ -239,7 +268,8 @@ describe('console in headless Chromium', () => {
     await hasCount(page.locator('[data-testid=item][data-status=completed]'), 2, 45_000);
     await hasCount(page.locator('[data-testid=item] img'), 2);
     const items = (await page.evaluate(async (id) => (await fetch(`/api/v2/showcases/${id}`)).json(), showcaseId)).items;
-    for (const i of items) expect([i.frame, i.mat]).toEqual([expect.objectContaining({ style: 'classic', color: 'oak' }), { width_inches: 2, color: 'black' }]);
+    for (const i of items)
+      expect([i.frame, i.mat]).toEqual([expect.objectContaining({ style: 'classic', color: 'oak' }), { width_inches: 2, color: 'black' }]);
     expect(items).toHaveLength(2);
     expect(await cspViolations(page)).toEqual([]);
   });
@@ -254,7 +284,13 @@ describe('console in headless Chromium', () => {
     await hasText(page.locator('[data-testid=preview] .pv-tagline'), 'Art for your walls');
     await page.getByLabel('Primary colour').fill('#aa3300');
     // Every layout the API takes is offered.
-    expect(await page.locator('#b-layout option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['branded', 'grid', 'salon', 'minimal', 'dark']);
+    expect(await page.locator('#b-layout option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual([
+      'branded',
+      'grid',
+      'salon',
+      'minimal',
+      'dark',
+    ]);
     await page.locator('#b-layout').selectOption('salon');
     await page.getByRole('button', { name: 'Save branding' }).click();
     await hasText(page.locator('[data-testid=status]'), 'Branding saved.');
@@ -264,7 +300,10 @@ describe('console in headless Chromium', () => {
     await check(page, 'showcase');
 
     page.once('dialog', (d) => void d.accept());
-    await page.getByRole('button', { name: /^Delete picture/ }).first().click();
+    await page
+      .getByRole('button', { name: /^Delete picture/ })
+      .first()
+      .click();
     await hasCount(page.locator('[data-testid=item]'), 1);
   });
 
@@ -278,8 +317,17 @@ describe('console in headless Chromium', () => {
     await hasText(page.locator('[data-testid=job]'), 'completed');
     // The showcase picture job's seven stages (the still-image ones, then its thumbnails), each with its duration.
     await hasCount(page.locator('[data-testid=stage-times] tbody tr'), 7);
-    expect(await page.locator('[data-testid=stage-times] tbody tr td:first-child').allTextContents()).toEqual(['fetch', 'normalise', 'scene', 'glb-writer', 'usdz-writer', 'publish', 'thumbnails']);
-    for (const took of await page.locator('[data-testid=stage-times] tbody tr td:last-child').allTextContents()) expect(took).toMatch(/^\d+(\.\d)? m?s$/);
+    expect(await page.locator('[data-testid=stage-times] tbody tr td:first-child').allTextContents()).toEqual([
+      'fetch',
+      'normalise',
+      'scene',
+      'glb-writer',
+      'usdz-writer',
+      'publish',
+      'thumbnails',
+    ]);
+    for (const took of await page.locator('[data-testid=stage-times] tbody tr td:last-child').allTextContents())
+      expect(took).toMatch(/^\d+(\.\d)? m?s$/);
     await check(page, 'job');
 
     await page.goto(`${base}/console/usage`);
@@ -305,25 +353,39 @@ describe('console in headless Chromium', () => {
     await check(page, 'convert');
 
     // A callback to the customer's server, then its delivery on the webhooks page.
-    const job = await new Api(base, customerKey).req('POST', '/api/v1/convert', { image_url: `${siteBase}/p.png`, callback_url: `${siteBase}/hook` });
+    const job = await new Api(base, customerKey).req('POST', '/api/v1/convert', {
+      image_url: `${siteBase}/p.png`,
+      callback_url: `${siteBase}/hook`,
+    });
     expect(job.status).toBe(202);
     await waitFor(async () => callbacks.length > 0, 30_000, 'the callback');
     // The public endpoint behind the page (checked against the OpenAPI document by the Api helper).
     const deliveries = await new Api(base, customerKey).req('GET', '/api/v2/webhooks/deliveries');
-    expect(deliveries.body.data[0]).toMatchObject({ object: 'webhook_delivery', job_id: job.body.job_id, attempt: 1, status_code: 200, succeeded: true });
+    expect(deliveries.body.data[0]).toMatchObject({
+      object: 'webhook_delivery',
+      job_id: job.body.job_id,
+      attempt: 1,
+      status_code: 200,
+      succeeded: true,
+    });
     await page.goto(`${base}/console/webhooks`);
     await hasText(page.locator('[data-testid=deliveries] tbody tr'), 'HTTP 200');
     await check(page, 'webhooks');
     expect(await cspViolations(page)).toEqual([]);
   });
 
-  it('refuses: missing CSRF token, another account\'s showcase, owner pages and admin API for a customer', async () => {
+  it("refuses: missing CSRF token, another account's showcase, owner pages and admin API for a customer", async () => {
     const cookie = (await context.cookies()).find((c) => c.name === 'console_session')!;
     const headers = { cookie: `console_session=${cookie.value}`, 'content-type': 'application/json' };
     const noCsrf = await fetch(`${base}/api/v2/keys`, { method: 'POST', headers, body: '{"name":"x"}' });
     expect(noCsrf.status).toBe(403);
     expect((await noCsrf.json()).error.code).toBe('csrf_token_invalid');
-    const loginNoCsrf = await fetch(`${base}/console/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=ada%40example.com&password=x', redirect: 'manual' });
+    const loginNoCsrf = await fetch(`${base}/console/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'email=ada%40example.com&password=x',
+      redirect: 'manual',
+    });
     expect(loginNoCsrf.status).toBe(403);
 
     const stranger = (await owner.req('POST', '/api/admin/users', { email: 'bob@example.com', credits: 50, showcase_slots: 1 })).body;
@@ -368,10 +430,31 @@ describe('console in headless Chromium', () => {
     await page.unrouteAll();
     // Ids from API answers go into paths encoded: one segment, whatever they hold.
     const odd = '1/../../../api/v2/keys?';
-    await page.route(`${base}/api/v2/showcases?limit=100`, (r) => r.fulfill({ json: { data: [{ id: odd, object: 'showcase', url: '', embed_url: '', layout_choice: 'grid', description: 'odd', item_count: 0, created_at: new Date().toISOString() }], has_more: false, next_cursor: null } }));
+    await page.route(`${base}/api/v2/showcases?limit=100`, (r) =>
+      r.fulfill({
+        json: {
+          data: [
+            {
+              id: odd,
+              object: 'showcase',
+              url: '',
+              embed_url: '',
+              layout_choice: 'grid',
+              description: 'odd',
+              item_count: 0,
+              created_at: new Date().toISOString(),
+            },
+          ],
+          has_more: false,
+          next_cursor: null,
+        },
+      }),
+    );
     await page.goto(`${base}/console/showcases`);
     await hasSome(page.locator('[data-testid=showcases] a'));
-    expect(await page.locator('[data-testid=showcases] a').first().getAttribute('href')).toBe(`/console/showcases/${encodeURIComponent(odd)}`);
+    expect(await page.locator('[data-testid=showcases] a').first().getAttribute('href')).toBe(
+      `/console/showcases/${encodeURIComponent(odd)}`,
+    );
     await page.unrouteAll();
     page.off('request', onRequest);
     expect(changes).toEqual([]);
@@ -401,7 +484,14 @@ describe('console in headless Chromium', () => {
   it('refuses an expired invite', async () => {
     // A second service whose invites last one second.
     const port = await freePort();
-    const other = spawnApp('api', { PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: tempDir(), OWNER_API_KEY: OWNER, CONSOLE_INVITE_TTL_S: '1' });
+    const other = spawnApp('api', {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: tempDir(),
+      OWNER_API_KEY: OWNER,
+      CONSOLE_INVITE_TTL_S: '1',
+    });
     try {
       await waitHealthy(`http://127.0.0.1:${port}`, other);
       const api = new Api(`http://127.0.0.1:${port}`, OWNER);
@@ -424,7 +514,11 @@ describe('console in headless Chromium', () => {
 
   it('the operator: CLI invite of the owner email -> owner pages (users with invite and grants, failed jobs, queue)', async () => {
     let out = '';
-    const code = await runAdminCli(parseArgs(['users', 'invite', 'operator@example.com', '--owner']), { apiUrl: base, ownerKey: OWNER }, { out: (s) => (out += s), err: (s) => (out += s), isTTY: true });
+    const code = await runAdminCli(
+      parseArgs(['users', 'invite', 'operator@example.com', '--owner']),
+      { apiUrl: base, ownerKey: OWNER },
+      { out: (s) => (out += s), err: (s) => (out += s), isTTY: true },
+    );
     expect(code).toBe(0);
     const url = out.split('\n')[0];
     expect(out).toContain('as owner');
@@ -437,7 +531,9 @@ describe('console in headless Chromium', () => {
     await op.getByLabel('Credits to grant to bob@example.com').fill('12.5');
     await op.getByRole('button', { name: 'Grant credits to bob@example.com' }).click();
     await hasText(op.locator('[data-testid=status]'), 'Granted 12.5 credits');
-    expect((await owner.req('GET', `/api/admin/users/${customer.id}/keys`)).body.data).toEqual([expect.objectContaining({ name: 'shop', scope: 'full' })]);
+    expect((await owner.req('GET', `/api/admin/users/${customer.id}/keys`)).body.data).toEqual([
+      expect.objectContaining({ name: 'shop', scope: 'full' }),
+    ]);
     // Bob's key, revoked from the Users page, stops working.
     op.once('dialog', (d) => void d.accept());
     await op.getByRole('button', { name: 'Show keys of bob@example.com' }).click();
@@ -460,4 +556,3 @@ describe('console in headless Chromium', () => {
     await phonePass([], (n) => n === 'login');
   });
 });
-

@@ -19,11 +19,19 @@ interface Instruction {
 
 /** Dockerfile instructions, continuation lines joined, comments dropped. */
 function instructions(text: string): Instruction[] {
-  const joined = text.split('\n').filter((l) => !/^\s*#/.test(l)).join('\n').replace(/\\\n/g, ' ');
-  return joined.split('\n').map((l) => l.trim()).filter(Boolean).map((l) => {
-    const [op, ...rest] = l.split(/\s+/);
-    return { op: op.toUpperCase(), args: rest.join(' ') };
-  });
+  const joined = text
+    .split('\n')
+    .filter((l) => !/^\s*#/.test(l))
+    .join('\n')
+    .replace(/\\\n/g, ' ');
+  return joined
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .map((l) => {
+      const [op, ...rest] = l.split(/\s+/);
+      return { op: op.toUpperCase(), args: rest.join(' ') };
+    });
 }
 
 const dockerfile = instructions(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'));
@@ -33,7 +41,9 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   optionalDependencies?: Record<string, string>;
 };
 // Compose files use YAML merge keys (`<<: *app`), which js-yaml 5 reads only with its merge tag.
-const compose = load(readFileSync(join(ROOT, 'compose.yaml'), 'utf8'), { schema: CORE_SCHEMA.withTags(mergeTag) }) as { services: Record<string, Service> };
+const compose = load(readFileSync(join(ROOT, 'compose.yaml'), 'utf8'), { schema: CORE_SCHEMA.withTags(mergeTag) }) as {
+  services: Record<string, Service>;
+};
 
 interface Service {
   image?: string;
@@ -45,27 +55,41 @@ interface Service {
 }
 
 /** The `node …` commands the package.json scripts run after their `npm run build`. */
-const scriptCommands = Object.values(pkg.scripts).flatMap((s) => s.split('&&').map((c) => c.trim()).filter((c) => c.startsWith('node ')));
+const scriptCommands = Object.values(pkg.scripts).flatMap((s) =>
+  s
+    .split('&&')
+    .map((c) => c.trim())
+    .filter((c) => c.startsWith('node ')),
+);
 
 /** A command given in exec form, as one line. */
 const line = (cmd: string[]) => cmd.join(' ');
 
 describe('Dockerfile', () => {
   it('copies only paths that exist in the repository and are not in .dockerignore', () => {
-    const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+    const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#'));
     const copies = dockerfile.filter((i) => i.op === 'COPY' && !/--from=/.test(i.args));
     expect(copies.length).toBeGreaterThan(3);
     for (const c of copies) {
       const parts = c.args.split(/\s+/).filter((a) => !a.startsWith('--'));
       for (const src of parts.slice(0, -1)) {
         expect({ src, exists: existsSync(join(ROOT, src)) }).toEqual({ src, exists: true });
-        expect({ src, ignoredBy: ignored.filter((pattern) => src === pattern || src.startsWith(`${pattern}/`)) }).toEqual({ src, ignoredBy: [] });
+        expect({ src, ignoredBy: ignored.filter((pattern) => src === pattern || src.startsWith(`${pattern}/`)) }).toEqual({
+          src,
+          ignoredBy: [],
+        });
       }
     }
   });
 
   it('builds with the package.json build script, keeps production dependencies only, runs as a non-root user', () => {
-    const runs = dockerfile.filter((i) => i.op === 'RUN').map((i) => i.args).join('\n');
+    const runs = dockerfile
+      .filter((i) => i.op === 'RUN')
+      .map((i) => i.args)
+      .join('\n');
     expect(runs).toMatch(/npm ci\b/);
     expect(runs).toMatch(/npm run build\b/);
     // The build is SWC with the path aliases of tsconfig.json; the image gets every file it reads.
@@ -91,7 +115,9 @@ describe('Dockerfile', () => {
   });
 
   it('needs at run time nothing the image leaves out (packages/, test/, dev dependencies)', () => {
-    const prod = new Set(Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies));
+    const prod = new Set(
+      Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies),
+    );
     const outside: string[] = [];
     let scanned = 0;
     for (const top of ['dist/apps', 'dist/libs']) {
@@ -123,12 +149,18 @@ describe('compose.yaml', () => {
   const services = compose.services;
   const app = Object.entries(services).filter(([, s]) => s.build !== undefined);
 
-  it('runs the API and two workers from the one image, with package.json scripts\' commands on built files', () => {
-    expect(Object.keys(services)).toEqual(expect.arrayContaining(['api', 'worker-1', 'worker-2', 'postgres', 'redis', 'minio', 'minio-init']));
+  it("runs the API and two workers from the one image, with package.json scripts' commands on built files", () => {
+    expect(Object.keys(services)).toEqual(
+      expect.arrayContaining(['api', 'worker-1', 'worker-2', 'postgres', 'redis', 'minio', 'minio-init']),
+    );
     expect(new Set(app.map(([, s]) => s.image)).size).toBe(1);
     expect(app.map(([name]) => name).sort()).toEqual(['api', 'worker-1', 'worker-2']);
     for (const [name, s] of app) {
-      expect({ name, command: line(s.command!), fromScript: scriptCommands.includes(line(s.command!)) }).toEqual({ name, command: line(s.command!), fromScript: true });
+      expect({ name, command: line(s.command!), fromScript: scriptCommands.includes(line(s.command!)) }).toEqual({
+        name,
+        command: line(s.command!),
+        fromScript: true,
+      });
       expect({ name, built: existsSync(join(ROOT, s.command![1])) }).toEqual({ name, built: true });
     }
     expect(line(services.api.command!)).toBe(pkg.scripts['start:api'].split('&&').pop()!.trim());
@@ -140,7 +172,18 @@ describe('compose.yaml', () => {
     for (const [name, s] of app) {
       const vars = Object.keys(s.environment ?? {});
       expect({ name, unknown: vars.filter((v) => !known.has(v)) }).toEqual({ name, unknown: [] });
-      expect(vars).toEqual(expect.arrayContaining(['DATABASE_URL', 'REDIS_URL', 'OWNER_API_KEY', 'STORAGE_DRIVER', 'S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']));
+      expect(vars).toEqual(
+        expect.arrayContaining([
+          'DATABASE_URL',
+          'REDIS_URL',
+          'OWNER_API_KEY',
+          'STORAGE_DRIVER',
+          'S3_ENDPOINT',
+          'S3_BUCKET',
+          'S3_ACCESS_KEY_ID',
+          'S3_SECRET_ACCESS_KEY',
+        ]),
+      );
       expect(s.environment!.STORAGE_DRIVER).toBe('s3');
     }
   });
@@ -168,7 +211,7 @@ describe('compose.yaml', () => {
       return false;
     }
   })();
-  (composeCli ? it : it.skip)('passes `docker-compose config` (when Debian\'s docker-compose is installed)', () => {
+  (composeCli ? it : it.skip)("passes `docker-compose config` (when Debian's docker-compose is installed)", () => {
     const out = execFileSync('docker-compose', ['-f', join(ROOT, 'compose.yaml'), 'config', '--services'], {
       env: { PATH: process.env.PATH ?? '', OWNER_API_KEY: 'owner-key-for-compose-check' },
       encoding: 'utf8',

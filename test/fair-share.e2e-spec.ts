@@ -30,16 +30,29 @@ describe.each(MODES)('fair share across accounts (%s mode)', (mode) => {
 
   beforeAll(async () => {
     // A 12 MP photograph (4000 x 3000), as a gallery's scans are.
-    const big = await sharp(readFileSync(join(ROOT, 'test/fixtures/media/photo-street.jpg'))).resize(4000, 3000, { fit: 'fill' }).jpeg({ quality: 90 }).toBuffer();
+    const big = await sharp(readFileSync(join(ROOT, 'test/fixtures/media/photo-street.jpg')))
+      .resize(4000, 3000, { fit: 'fill' })
+      .jpeg({ quality: 90 })
+      .toBuffer();
     media = await startMediaServer({ '/big.jpg': big });
     cleanups.push(() => media.stop());
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const env: Record<string, string> = { HOST: '127.0.0.1', DATA_DIR: tempDir(), OWNER_API_KEY: OWNER, ALLOW_PRIVATE_NETWORKS: 'true', PUBLIC_BASE_URL: base };
+    const env: Record<string, string> = {
+      HOST: '127.0.0.1',
+      DATA_DIR: tempDir(),
+      OWNER_API_KEY: OWNER,
+      ALLOW_PRIVATE_NETWORKS: 'true',
+      PUBLIC_BASE_URL: base,
+    };
     if (mode === 'scaled') {
       const db = await createTestDatabase();
       cleanups.push(() => db.drop());
-      Object.assign(env, { DATABASE_URL: db.url, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', QUEUE_NAME: `fair-${process.pid}-${Date.now()}` });
+      Object.assign(env, {
+        DATABASE_URL: db.url,
+        REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+        QUEUE_NAME: `fair-${process.pid}-${Date.now()}`,
+      });
       const api = spawnApp('api', { ...env, PORT: String(port) }, ['--role', 'api']);
       apps.push(api);
       await waitHealthy(base, api);
@@ -59,7 +72,7 @@ describe.each(MODES)('fair share across accounts (%s mode)', (mode) => {
     for (const c of cleanups.splice(0).reverse()) await c().catch(() => undefined);
   });
 
-  it('another account\'s job completes within 10 s while one account has 40 jobs whose sources never answer', async () => {
+  it("another account's job completes within 10 s while one account has 40 jobs whose sources never answer", async () => {
     const stuck = await newUser(owner, `stuck-${mode}@example.com`);
     const small = await newUser(owner, `small-${mode}@example.com`);
     const stuckJobs: string[] = [];
@@ -69,7 +82,11 @@ describe.each(MODES)('fair share across accounts (%s mode)', (mode) => {
       stuckJobs.push(r.body.job_id);
     }
     // The stuck account holds its share of the worker (9 of 18 jobs), all of them waiting on downloads.
-    await waitFor(async () => (await statuses(stuck, stuckJobs)).filter((s) => s === 'processing').length === 9, 20_000, 'the stuck account\'s share to be running');
+    await waitFor(
+      async () => (await statuses(stuck, stuckJobs)).filter((s) => s === 'processing').length === 9,
+      20_000,
+      "the stuck account's share to be running",
+    );
 
     const t0 = Date.now();
     const r = await small.req('POST', '/api/v1/convert', { image_url: `${media.base}/street.jpg` });
@@ -88,7 +105,7 @@ describe.each(MODES)('fair share across accounts (%s mode)', (mode) => {
     await waitFor(async () => (await statuses(stuck, stuckJobs)).every((s) => s === 'failed'), 20_000, 'the stuck jobs to be cancelled');
   });
 
-  it('another account\'s job completes within 10 s while one account has 40 slow 12 MP conversions', async () => {
+  it("another account's job completes within 10 s while one account has 40 slow 12 MP conversions", async () => {
     const busy = await newUser(owner, `busy-${mode}@example.com`);
     const small = await newUser(owner, `small2-${mode}@example.com`);
     const busyJobs: string[] = [];
@@ -98,7 +115,11 @@ describe.each(MODES)('fair share across accounts (%s mode)', (mode) => {
       busyJobs.push(r.body.job_id);
     }
     // Its conversions are under way (both CPU slots busy with 12 MP pictures).
-    await waitFor(async () => (await statuses(busy, busyJobs)).filter((s) => s === 'processing').length >= 2, 20_000, 'the busy account\'s conversions to run');
+    await waitFor(
+      async () => (await statuses(busy, busyJobs)).filter((s) => s === 'processing').length >= 2,
+      20_000,
+      "the busy account's conversions to run",
+    );
 
     const t0 = Date.now();
     const r = await small.req('POST', '/api/v1/convert', { image_url: `${media.base}/street.jpg` });

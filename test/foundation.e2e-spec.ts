@@ -1,6 +1,18 @@
 import { chmodSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Api, type AppProcess, createTestDatabase, freePort, REDIS_URL, ROOT, spawnApp, tempDir, waitFor, waitHealthy, writeConfigFile } from './support/app-process';
+import {
+  Api,
+  type AppProcess,
+  createTestDatabase,
+  freePort,
+  REDIS_URL,
+  ROOT,
+  spawnApp,
+  tempDir,
+  waitFor,
+  waitHealthy,
+  writeConfigFile,
+} from './support/app-process';
 import { startMediaServer } from './support/media-server';
 import { quadrantPicture } from '@app/testing';
 
@@ -19,7 +31,13 @@ describe('embedded mode (PGlite + in-process queue, one process)', () => {
 
   async function start(dataDir: string, delayMs: number, extra: Record<string, string> = {}) {
     const port = await freePort();
-    const app = spawnApp('api', { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, CONFIG_FILE: trivialConfig(dataDir, delayMs), ...extra });
+    const app = spawnApp('api', {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      CONFIG_FILE: trivialConfig(dataDir, delayMs),
+      ...extra,
+    });
     apps.push(app);
     await waitHealthy(`http://127.0.0.1:${port}`, app);
     return { app, base: `http://127.0.0.1:${port}` };
@@ -68,7 +86,11 @@ describe('embedded mode (PGlite + in-process queue, one process)', () => {
     const showcase = await api.req('POST', '/api/v2/showcases', {});
     const files = new FormData();
     files.append('files', new Blob([new Uint8Array((await quadrantPicture(40, 30)).png)], { type: 'image/png' }), 'a.png');
-    const up = await fetch(`${base}/api/v2/showcases/${showcase.body.id}/items`, { method: 'POST', headers: { 'x-api-key': key }, body: files });
+    const up = await fetch(`${base}/api/v2/showcases/${showcase.body.id}/items`, {
+      method: 'POST',
+      headers: { 'x-api-key': key },
+      body: files,
+    });
     expect(up.status).toBe(202);
     await app.kill('SIGTERM');
 
@@ -107,10 +129,14 @@ describe('embedded mode (PGlite + in-process queue, one process)', () => {
     const { body } = await api.req('POST', '/api/v1/convert', { image_url: 'https://example.com/a.png' });
     // Killed in its second stage, once the first stage's progress is saved (progress writes are merged over
     // a quarter second, so it shows shortly after the job starts processing).
-    const mid = await waitFor(async () => {
-      const s = (await api.req('GET', `/api/v1/status/${body.job_id}`)).body;
-      return s.status === 'processing' && s.progress === 50 && s;
-    }, 3000, 'the first stage saved as done');
+    const mid = await waitFor(
+      async () => {
+        const s = (await api.req('GET', `/api/v1/status/${body.job_id}`)).body;
+        return s.status === 'processing' && s.progress === 50 && s;
+      },
+      3000,
+      'the first stage saved as done',
+    );
     expect(mid).toMatchObject({ status: 'processing', progress: 50 });
     await first.app.kill('SIGKILL');
 
@@ -165,8 +191,15 @@ describe('scaled mode (Postgres + Bull, API and workers as separate processes)',
     const dir = tempDir();
     const port = await freePort();
     const env: Record<string, string> = {
-      DATA_DIR: dir, DATABASE_URL: db.url, REDIS_URL, OWNER_API_KEY: OWNER, QUEUE_NAME: `e2e-${Date.now()}-${Math.random()}`,
-      QUEUE_LOCK_MS: '1500', HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ALLOW_PRIVATE_NETWORKS: 'true',
+      DATA_DIR: dir,
+      DATABASE_URL: db.url,
+      REDIS_URL,
+      OWNER_API_KEY: OWNER,
+      QUEUE_NAME: `e2e-${Date.now()}-${Math.random()}`,
+      QUEUE_LOCK_MS: '1500',
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      ALLOW_PRIVATE_NETWORKS: 'true',
       ...(delayMs === null ? {} : { CONFIG_FILE: trivialConfig(dir, delayMs) }),
     };
     const api = spawnApp('api', { ...env, PORT: String(port) }, ['--role', 'api']);
@@ -188,13 +221,27 @@ describe('scaled mode (Postgres + Bull, API and workers as separate processes)',
       const api = new Api(s.base, OWNER);
       const created = await api.req('POST', '/api/v2/showcases', { image_urls: [`${media.base}/p.png`] });
       expect(created.status).toBe(201);
-      const item = await waitFor(async () => {
-        const i = (await api.req('GET', `/api/v2/showcases/${created.body.id}`)).body.items[0];
-        return i?.status === 'completed' || i?.status === 'failed' ? i : undefined;
-      }, 60_000, 'the picture to convert');
+      const item = await waitFor(
+        async () => {
+          const i = (await api.req('GET', `/api/v2/showcases/${created.body.id}`)).body.items[0];
+          return i?.status === 'completed' || i?.status === 'failed' ? i : undefined;
+        },
+        60_000,
+        'the picture to convert',
+      );
       expect(item.status).toBe('completed');
-      const stored = readdirSync(join(s.dir, 'storage/models', item.job_id)).filter((f) => f.startsWith('thumb-') && !f.endsWith('.meta')).sort();
-      expect(stored).toEqual(['thumb-1200.jpg', 'thumb-480.avif', 'thumb-480.webp', 'thumb-720.avif', 'thumb-720.webp', 'thumb-960.avif', 'thumb-960.webp']);
+      const stored = readdirSync(join(s.dir, 'storage/models', item.job_id))
+        .filter((f) => f.startsWith('thumb-') && !f.endsWith('.meta'))
+        .sort();
+      expect(stored).toEqual([
+        'thumb-1200.jpg',
+        'thumb-480.avif',
+        'thumb-480.webp',
+        'thumb-720.avif',
+        'thumb-720.webp',
+        'thumb-960.avif',
+        'thumb-960.webp',
+      ]);
       const thumb = await fetch(`${created.body.url}/items/${item.id}/thumb/960.avif`);
       expect([thumb.status, thumb.headers.get('content-type')]).toEqual([200, 'image/avif']);
     } finally {

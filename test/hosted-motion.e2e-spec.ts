@@ -37,9 +37,20 @@ beforeAll(async () => {
     pricing: { policy: 'default', options: { model_surcharges: { 'runway:gen4_turbo': 5, 'veo:veo-3.0-fast-generate-001': 7.5 } } },
   });
   env = {
-    PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, OWNER_API_KEY: OWNER,
-    ALLOW_PRIVATE_NETWORKS: 'true', JOB_RETRY_BASE_MS: '100', CONFIG_FILE: config, NODE_EXTRA_CA_CERTS: tls.certPath,
-    MOTION_LOOP_S: '2', MOTION_FPS: '8', ANIMATION_MAX_FRAME_PX: '256', MOTION_POLL_INTERVAL_MS: '100', WORKER_CONCURRENCY: '5',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    OWNER_API_KEY: OWNER,
+    ALLOW_PRIVATE_NETWORKS: 'true',
+    JOB_RETRY_BASE_MS: '100',
+    CONFIG_FILE: config,
+    NODE_EXTRA_CA_CERTS: tls.certPath,
+    MOTION_LOOP_S: '2',
+    MOTION_FPS: '8',
+    ANIMATION_MAX_FRAME_PX: '256',
+    MOTION_POLL_INTERVAL_MS: '100',
+    WORKER_CONCURRENCY: '5',
     ...fakes.env(),
   };
   app = spawnApp('api', env);
@@ -59,10 +70,14 @@ async function newUser(email: string, credits: number): Promise<Api> {
   return new Api(owner.base, k.body.key);
 }
 const finished = (api: Api, jobId: string, ms = 90_000) =>
-  waitFor(async () => {
-    const r = await api.req('GET', `/api/v2/jobs/${jobId}`);
-    return r.body.status === 'completed' || r.body.status === 'failed' ? r.body : undefined;
-  }, ms, `job ${jobId} to finish`);
+  waitFor(
+    async () => {
+      const r = await api.req('GET', `/api/v2/jobs/${jobId}`);
+      return r.body.status === 'completed' || r.body.status === 'failed' ? r.body : undefined;
+    },
+    ms,
+    `job ${jobId} to finish`,
+  );
 const balance = async (api: Api) => (await api.req('GET', '/api/v2/me')).body.credits as number;
 const price = (p: FakeProviderId) => 13.5 + (p === 'runway' ? 5 : p === 'veo' ? 7.5 : 0);
 
@@ -70,7 +85,10 @@ describe('operators: hosted models enabled by configuration', () => {
   it('the options endpoint lists every enabled model with its display name, the providers and the surcharged prices', async () => {
     const r = await owner.req('GET', '/api/v2/animated-ar/options');
     expect(r.status).toBe(200);
-    for (const p of PROVIDERS) expect(r.body.video_models).toContainEqual(expect.objectContaining({ id: MODELS[p].id, display_name: MODELS[p].display_name, provider: p }));
+    for (const p of PROVIDERS)
+      expect(r.body.video_models).toContainEqual(
+        expect.objectContaining({ id: MODELS[p].id, display_name: MODELS[p].display_name, provider: p }),
+      );
     expect(r.body.video_providers).toEqual(PROVIDERS.map((id) => ({ id, enabled: true })));
     const user = await newUser('options@example.com', 0);
     const runway = await user.req('POST', '/api/v2/animated-ar', { image_url: `${media.base}/street.jpg`, video_model: MODELS.runway.id });
@@ -82,7 +100,9 @@ describe('operators: hosted models enabled by configuration', () => {
     const dir = tempDir('hosted-e2e-bad-');
     const config = writeConfigFile(dir, { motion: { models: [{ id: 'luma:ray-2' }] } });
     const bad = spawnApp('api', { ...env, PORT: String(await freePort()), DATA_DIR: dir, CONFIG_FILE: config, LUMAAI_API_KEY: '' });
-    const code = await waitFor(async () => bad.proc.exitCode ?? undefined, 20_000, 'the process to exit').catch(async () => bad.kill('SIGKILL'));
+    const code = await waitFor(async () => bad.proc.exitCode ?? undefined, 20_000, 'the process to exit').catch(async () =>
+      bad.kill('SIGKILL'),
+    );
     expect(code).not.toBe(0);
     expect(bad.output()).toContain('LUMAAI_API_KEY: required by the luma models in CONFIG_FILE motion.models (luma:ray-2)');
   });
@@ -92,7 +112,11 @@ describe.each(PROVIDERS)('a still animated by %s', (p) => {
   it('completes through rate limits: one operation, the video copied and baked, charged the model price', async () => {
     const api = await newUser(`ok-${p}@example.com`, 30);
     fakes[p].plan({ rateLimitCreate: 1, rateLimitPoll: 1, polls: 3 });
-    const r = await api.req('POST', '/api/v2/animated-ar', { image_url: `${media.base}/street.jpg`, video_model: MODELS[p].id, motion_style: 'orbit' });
+    const r = await api.req('POST', '/api/v2/animated-ar', {
+      image_url: `${media.base}/street.jpg`,
+      video_model: MODELS[p].id,
+      motion_style: 'orbit',
+    });
     expect(r.status).toBe(202);
     expect(r.body).toMatchObject({ video_model: MODELS[p].id, credits_charged: price(p) });
     const job = await finished(api, r.body.job_id);
@@ -108,11 +132,18 @@ describe.each(PROVIDERS)('a still animated by %s', (p) => {
     // One create refused with 429, then one operation.
     expect(fakes[p].creates).toHaveLength(2);
     expect(fakes[p].operations.size).toBe(1);
-    expect(String((fakes[p].creates[0].body as any)?.prompt ?? (fakes[p].creates[0].body as any)?.promptText ?? (fakes[p].creates[0].body as any)?.input?.prompt ?? (fakes[p].creates[0].body as any)?.instances?.[0]?.prompt)).toMatch(/circles slowly/);
+    expect(
+      String(
+        (fakes[p].creates[0].body as any)?.prompt ??
+          (fakes[p].creates[0].body as any)?.promptText ??
+          (fakes[p].creates[0].body as any)?.input?.prompt ??
+          (fakes[p].creates[0].body as any)?.instances?.[0]?.prompt,
+      ),
+    ).toMatch(/circles slowly/);
     expect(await balance(api)).toBe(30 - price(p));
   });
 
-  it('fails with the provider\'s reason when the operation fails, and refunds the charge', async () => {
+  it("fails with the provider's reason when the operation fails, and refunds the charge", async () => {
     const api = await newUser(`fail-${p}@example.com`, 30);
     fakes[p].plan({ polls: 0, outcome: 'moderated' });
     const r = await api.req('POST', '/api/v2/animated-ar', { image_url: `${media.base}/street.jpg`, video_model: MODELS[p].id });
@@ -135,7 +166,11 @@ describe('a restart mid-poll', () => {
       jobs[p] = r.body.job_id;
     }
     // Every operation created and polled at least once, none finished: kill the process.
-    await waitFor(async () => PROVIDERS.every((p) => [...fakes[p].operations.values()].some((o) => o.polls >= 1)), 60_000, 'all five polling');
+    await waitFor(
+      async () => PROVIDERS.every((p) => [...fakes[p].operations.values()].some((o) => o.polls >= 1)),
+      60_000,
+      'all five polling',
+    );
     await app.kill('SIGKILL');
     for (const p of PROVIDERS) expect([...fakes[p].operations.values()][0].polls).toBeLessThan(12);
     app = spawnApp('api', env);

@@ -1,7 +1,19 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { Api, type AppProcess, createTestDatabase, freePort, REDIS_URL, ROOT, spawnApp, tempDir, waitFor, waitHealthy, writeConfigFile } from './support/app-process';
+import {
+  Api,
+  type AppProcess,
+  createTestDatabase,
+  freePort,
+  REDIS_URL,
+  ROOT,
+  spawnApp,
+  tempDir,
+  waitFor,
+  waitHealthy,
+  writeConfigFile,
+} from './support/app-process';
 import { startMediaServer } from './support/media-server';
 
 const OWNER = 'owner-key-for-observability-e2e';
@@ -21,13 +33,16 @@ function series(text: string, name: string, labels: Record<string, string>): num
 
 /** The process output as JSON log lines (anything else, e.g. a crash trace, is kept as { raw }). */
 function logLines(out: string): Record<string, unknown>[] {
-  return out.split('\n').filter(Boolean).map((l) => {
-    try {
-      return JSON.parse(l) as Record<string, unknown>;
-    } catch {
-      return { raw: l };
-    }
-  });
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => {
+      try {
+        return JSON.parse(l) as Record<string, unknown>;
+      } catch {
+        return { raw: l };
+      }
+    });
 }
 
 describe('embedded mode: /metrics, request ids and redacted JSON logs', () => {
@@ -53,8 +68,15 @@ describe('embedded mode: /metrics, request ids and redacted JSON logs', () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     app = spawnApp('api', {
-      PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, DATA_DIR: tempDir(), OWNER_API_KEY: OWNER,
-      ALLOW_PRIVATE_NETWORKS: 'true', LOG_LEVEL: 'debug', METRICS_TOKEN, JOB_RETRY_BASE_MS: '100',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: base,
+      DATA_DIR: tempDir(),
+      OWNER_API_KEY: OWNER,
+      ALLOW_PRIVATE_NETWORKS: 'true',
+      LOG_LEVEL: 'debug',
+      METRICS_TOKEN,
+      JOB_RETRY_BASE_MS: '100',
       // A provider secret in the environment: it must never be printed, even at debug level.
       REPLICATE_API_TOKEN: PROVIDER_TOKEN,
     });
@@ -76,7 +98,8 @@ describe('embedded mode: /metrics, request ids and redacted JSON logs', () => {
       for (const outcome of ['completed', 'failed', 'cancelled']) expect(series(text, 'jobs_total', { kind, outcome })).toBe(0);
     }
     // REPLICATE_API_TOKEN enables the Replicate provider: its fixed outcomes are there too.
-    for (const outcome of ['ok', 'failed']) expect(series(text, 'motion_provider_requests_total', { provider: 'replicate', outcome })).toBe(0);
+    for (const outcome of ['ok', 'failed'])
+      expect(series(text, 'motion_provider_requests_total', { provider: 'replicate', outcome })).toBe(0);
   });
 
   it('counts a conversion in jobs_total and the HTTP histogram by route template; logs carry ids and no secrets', async () => {
@@ -89,7 +112,12 @@ describe('embedded mode: /metrics, request ids and redacted JSON logs', () => {
     expect(secret).toMatch(/^whsec_/);
 
     const requestId = 'e2e-observability-0001';
-    const created = await user.req('POST', '/api/v1/convert', { image_url: `${media.base}/street.jpg?X-Amz-Signature=deadbeefsignature`, callback_url: hook }, { 'x-request-id': requestId });
+    const created = await user.req(
+      'POST',
+      '/api/v1/convert',
+      { image_url: `${media.base}/street.jpg?X-Amz-Signature=deadbeefsignature`, callback_url: hook },
+      { 'x-request-id': requestId },
+    );
     expect(created.status).toBeLessThan(300);
     expect(created.headers.get('x-request-id')).toBe(requestId);
     const jobId: string = created.body.job_id;
@@ -100,21 +128,31 @@ describe('embedded mode: /metrics, request ids and redacted JSON logs', () => {
     const odd = await user.req('GET', `/api/v1/status/${jobId}`, undefined, { 'x-request-id': 'has spaces and {braces}' });
     expect(odd.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{32}$/);
     // A bearer token and a signed URL on a request must not reach the logs either.
-    await fetch(`${base}/api/v1/status/${jobId}?sig=anothersecretsignature`, { headers: { 'x-api-key': key, authorization: `Bearer ${key}` } });
+    await fetch(`${base}/api/v1/status/${jobId}?sig=anothersecretsignature`, {
+      headers: { 'x-api-key': key, authorization: `Bearer ${key}` },
+    });
 
     // /metrics: refused without the token, or with a wrong one.
     expect((await fetch(`${base}/metrics`)).status).toBe(401);
     expect((await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer not-the-metrics-token-at-all' } })).status).toBe(401);
-    const text = await waitFor(async () => {
-      const r = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
-      const t = await r.text();
-      // The callback is counted when its attempt is recorded, just after the receiver answered.
-      return r.status === 200 && series(t, 'callback_deliveries_total', { outcome: 'delivered' }) ? t : undefined;
-    }, 10_000, 'metrics with the delivered callback');
+    const text = await waitFor(
+      async () => {
+        const r = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+        const t = await r.text();
+        // The callback is counted when its attempt is recorded, just after the receiver answered.
+        return r.status === 200 && series(t, 'callback_deliveries_total', { outcome: 'delivered' }) ? t : undefined;
+      },
+      10_000,
+      'metrics with the delivered callback',
+    );
     expect(series(text, 'jobs_total', { kind: 'v1.convert', outcome: 'completed' })).toBe(1);
     expect(series(text, 'jobs_total', { kind: 'callback', outcome: 'completed' })).toBe(1);
-    expect(series(text, 'http_request_duration_seconds_count', { method: 'POST', route: '/api/v1/convert', status: String(created.status) })).toBe(1);
-    expect(series(text, 'http_request_duration_seconds_count', { method: 'GET', route: '/api/v1/status/:jobId', status: '200' })).toBeGreaterThanOrEqual(1);
+    expect(
+      series(text, 'http_request_duration_seconds_count', { method: 'POST', route: '/api/v1/convert', status: String(created.status) }),
+    ).toBe(1);
+    expect(
+      series(text, 'http_request_duration_seconds_count', { method: 'GET', route: '/api/v1/status/:jobId', status: '200' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(series(text, 'job_stage_duration_seconds_count', { stage: 'fetch' })).toBe(1);
     expect(series(text, 'queue_jobs', { state: 'waiting' })).toBe(0);
     expect(series(text, 'queue_jobs', { state: 'active' })).toBeDefined();
@@ -129,17 +167,26 @@ describe('embedded mode: /metrics, request ids and redacted JSON logs', () => {
     const paid = await user.req('POST', '/api/v2/animated-ar', { image_url: `https://127.0.0.1:${await freePort()}/missing.jpg` });
     expect(paid.status).toBe(202);
     expect(paid.body.credits_charged).toBeGreaterThan(0);
-    await waitFor(async () => (await user.req('GET', `/api/v2/jobs/${paid.body.job_id}`)).body.status === 'failed', 30_000, 'the paid job to fail');
-    const after = await waitFor(async () => {
-      const t = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
-      return series(t, 'credits_refunded_total', {}) ? t : undefined;
-    }, 10_000, 'the refund in the metrics');
+    await waitFor(
+      async () => (await user.req('GET', `/api/v2/jobs/${paid.body.job_id}`)).body.status === 'failed',
+      30_000,
+      'the paid job to fail',
+    );
+    const after = await waitFor(
+      async () => {
+        const t = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+        return series(t, 'credits_refunded_total', {}) ? t : undefined;
+      },
+      10_000,
+      'the refund in the metrics',
+    );
     expect(series(after, 'credits_charged_total', {})).toBe(paid.body.credits_charged);
     expect(series(after, 'credits_refunded_total', {})).toBe(paid.body.credits_charged);
     expect(series(after, 'jobs_total', { kind: 'v2.animated-ar', outcome: 'failed' })).toBe(1);
 
     const out = app.output();
-    for (const s of [key, key.slice(12), secret, secret.slice(6), OWNER, PROVIDER_TOKEN, 'deadbeefsignature', 'anothersecretsignature']) expect(out).not.toContain(s);
+    for (const s of [key, key.slice(12), secret, secret.slice(6), OWNER, PROVIDER_TOKEN, 'deadbeefsignature', 'anothersecretsignature'])
+      expect(out).not.toContain(s);
     const lines = logLines(out);
     // JSON lines when not on a terminal.
     expect(lines.filter((l) => 'raw' in l)).toEqual([]);
@@ -150,7 +197,9 @@ describe('embedded mode: /metrics, request ids and redacted JSON logs', () => {
     expect(jobLines.find((l) => l.stage === 'fetch' && l.requestId === requestId)).toBeDefined();
     expect(jobLines.every((l) => l.requestId === requestId)).toBe(true);
     // The callback job it scheduled carries the same request id.
-    expect(lines.find((l) => typeof l.jobId === 'string' && (l.jobId as string).startsWith('cb_') && l.requestId === requestId && l.stage)).toBeDefined();
+    expect(
+      lines.find((l) => typeof l.jobId === 'string' && (l.jobId as string).startsWith('cb_') && l.requestId === requestId && l.stage),
+    ).toBeDefined();
   });
 });
 
@@ -169,8 +218,21 @@ describe('scaled mode: a worker serves its own /metrics on METRICS_PORT', () => 
     const dir = tempDir();
     const port = await freePort();
     const metricsPort = await freePort();
-    const config = writeConfigFile(dir, { plugins: [join(ROOT, 'test/fixtures/plugins/trivial.plugin.js')], pluginOptions: { trivial: { delayMs: 50 } }, pipelines: { 'v1.convert': 'trivial' } });
-    const env = { DATA_DIR: dir, DATABASE_URL: db.url, REDIS_URL, OWNER_API_KEY: OWNER, QUEUE_NAME: `e2e-obs-${Date.now()}`, CONFIG_FILE: config, HOST: '127.0.0.1', METRICS_TOKEN };
+    const config = writeConfigFile(dir, {
+      plugins: [join(ROOT, 'test/fixtures/plugins/trivial.plugin.js')],
+      pluginOptions: { trivial: { delayMs: 50 } },
+      pipelines: { 'v1.convert': 'trivial' },
+    });
+    const env = {
+      DATA_DIR: dir,
+      DATABASE_URL: db.url,
+      REDIS_URL,
+      OWNER_API_KEY: OWNER,
+      QUEUE_NAME: `e2e-obs-${Date.now()}`,
+      CONFIG_FILE: config,
+      HOST: '127.0.0.1',
+      METRICS_TOKEN,
+    };
     const api = spawnApp('api', { ...env, PORT: String(port) }, ['--role', 'api']);
     apps.push(api);
     await waitHealthy(`http://127.0.0.1:${port}`, api);
@@ -179,7 +241,12 @@ describe('scaled mode: a worker serves its own /metrics on METRICS_PORT', () => 
     await waitFor(async () => /metrics on http/.test(worker.output()), 30_000, `worker metrics server\n${worker.output()}`);
 
     const client = new Api(`http://127.0.0.1:${port}`, OWNER);
-    const { body } = await client.req('POST', '/api/v1/convert', { image_url: 'https://example.com/a.png' }, { 'x-request-id': 'e2e-scaled-request-1' });
+    const { body } = await client.req(
+      'POST',
+      '/api/v1/convert',
+      { image_url: 'https://example.com/a.png' },
+      { 'x-request-id': 'e2e-scaled-request-1' },
+    );
     expect((await client.waitStatus(body.job_id, ['completed', 'failed'])).status).toBe('completed');
 
     const scrape = async (url: string) => {
@@ -196,6 +263,8 @@ describe('scaled mode: a worker serves its own /metrics on METRICS_PORT', () => 
     expect(series(a.text, 'jobs_total', { kind: 'v1.convert', outcome: 'completed' })).toBe(0);
     expect(series(a.text, 'queue_jobs', { state: 'active' })).toBeDefined();
     // The worker's lines about the job carry the id of the API request that made it.
-    expect(logLines(worker.output()).find((l) => l.jobId === body.job_id && l.requestId === 'e2e-scaled-request-1' && l.stage)).toBeDefined();
+    expect(
+      logLines(worker.output()).find((l) => l.jobId === body.job_id && l.requestId === 'e2e-scaled-request-1' && l.stage),
+    ).toBeDefined();
   });
 });

@@ -33,7 +33,11 @@ function expectCardSize(bounds: UsdBounds | null, width: number, height: number)
 /** Unzips a USDZ in order, lets `edit` change the entries, writes it back with our STORED-zip writer. */
 async function rewrite(usdz: Buffer, edit: (entries: { name: string; data: Buffer }[]) => void): Promise<Buffer> {
   const zip = await JSZip.loadAsync(usdz);
-  const entries = await Promise.all(Object.values(zip.files).filter((f) => !f.dir).map(async (f) => ({ name: f.name, data: await f.async('nodebuffer') })));
+  const entries = await Promise.all(
+    Object.values(zip.files)
+      .filter((f) => !f.dir)
+      .map(async (f) => ({ name: f.name, data: await f.async('nodebuffer') })),
+  );
   edit(entries);
   return writeStoredZip(entries);
 }
@@ -84,10 +88,14 @@ describe('OpenUSD reads our flipbook', () => {
     const W = 80;
     const H = 45;
     const n = 6;
-    const raw = await Promise.all(Array.from({ length: n }, async (_, i) => ({
-      rgba: await sharp({ create: { width: W, height: H, channels: 4, background: { r: 40 * i, g: 200 - 30 * i, b: 90, alpha: 1 } } }).raw().toBuffer(),
-      duration: 0.1,
-    })));
+    const raw = await Promise.all(
+      Array.from({ length: n }, async (_, i) => ({
+        rgba: await sharp({ create: { width: W, height: H, channels: 4, background: { r: 40 * i, g: 200 - 30 * i, b: 90, alpha: 1 } } })
+          .raw()
+          .toBuffer(),
+        duration: 0.1,
+      })),
+    );
     const packed = await packAtlases(raw, { width: W, height: H, alpha: false, maxAtlasPx: 128 });
     expect(packed.atlases.length).toBeGreaterThan(1); // several atlases, so several materials
     const width = 0.96;
@@ -99,7 +107,9 @@ describe('OpenUSD reads our flipbook', () => {
     expect(report.ok).toBe(true);
     expect(report.stage).toEqual({ startTimeCode: 0, endTimeCode: 60, timeCodesPerSecond: 100 });
     expectCardSize(report.bounds, width, height);
-    const frames = pictureMeshes(report).map((m) => m.path).sort();
+    const frames = pictureMeshes(report)
+      .map((m) => m.path)
+      .sort();
     expect(frames).toHaveLength(n);
     expect(new Set(pictureMeshes(report).map((m) => m.material)).size).toBe(packed.atlases.length);
 
@@ -126,7 +136,10 @@ describe('negative controls: the harness reports broken files', () => {
   });
 
   it('material bindings to a missing prim (OpenUSD itself is silent: the meshes fall back to no material)', async () => {
-    const report = await usd.load(await editLayer(good, (usda) => usda.replace(/(rel material:binding = )<[^>]+>/g, '$1</Card/NoSuchMaterial>')), 'binding.usdz');
+    const report = await usd.load(
+      await editLayer(good, (usda) => usda.replace(/(rel material:binding = )<[^>]+>/g, '$1</Card/NoSuchMaterial>')),
+      'binding.usdz',
+    );
     expect(report.ok).toBe(false);
     expect(report.errors.length).toBe(report.meshCount);
     for (const e of report.errors) expect(e).toMatch(/^mesh \/Card\/.+ has no bound material/);

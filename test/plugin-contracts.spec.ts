@@ -27,8 +27,12 @@ describeMotionProviderContract(async () => (await motionProvidersFromPlugin(tilt
 });
 
 // examples/pricing-model-tiers: createPricingPolicy(options), loaded the way CONFIG_FILE pricing.policy loads it.
-const modelTiers = (options: Record<string, unknown>) => loadPricingPolicy({ pricing: { policy: join(EXAMPLES, 'pricing-model-tiers'), options } });
-describePricingPolicyContract(modelTiers, { name: 'examples/pricing-model-tiers (defaults)', videoModels: ['procedural', 'tilt:gentle', 'veo:3'] });
+const modelTiers = (options: Record<string, unknown>) =>
+  loadPricingPolicy({ pricing: { policy: join(EXAMPLES, 'pricing-model-tiers'), options } });
+describePricingPolicyContract(modelTiers, {
+  name: 'examples/pricing-model-tiers (defaults)',
+  videoModels: ['procedural', 'tilt:gentle', 'veo:3'],
+});
 describePricingPolicyContract(modelTiers, {
   name: 'examples/pricing-model-tiers (per-model prices)',
   options: { ai_motion: { default: 12.5, 'tilt:*': 3, procedural: 4, 'runway:gen4_turbo': 20 }, background_removal: 2 },

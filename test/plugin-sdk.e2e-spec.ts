@@ -25,13 +25,27 @@ beforeAll(async () => {
   const config = writeConfigFile(dataDir, {
     plugins: [join(ROOT, 'examples/motion-tilt')],
     pluginOptions: { 'motion-tilt': { degrees: 5, displayName: 'Gentle tilt' } },
-    storage: { module: join(ROOT, 'examples/storage-webdav'), options: { url: dav.url, username: 'ar-service', password: 'dav-password-123' } },
-    pricing: { policy: join(ROOT, 'examples/pricing-model-tiers'), options: { ai_motion: { default: 12.5, 'tilt:*': 3, procedural: 4 }, background_removal: 2 } },
+    storage: {
+      module: join(ROOT, 'examples/storage-webdav'),
+      options: { url: dav.url, username: 'ar-service', password: 'dav-password-123' },
+    },
+    pricing: {
+      policy: join(ROOT, 'examples/pricing-model-tiers'),
+      options: { ai_motion: { default: 12.5, 'tilt:*': 3, procedural: 4 }, background_removal: 2 },
+    },
   });
   app = spawnApp('api', {
-    PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, DATA_DIR: dataDir, OWNER_API_KEY: OWNER,
-    ALLOW_PRIVATE_NETWORKS: 'true', CONFIG_FILE: config, NODE_EXTRA_CA_CERTS: tls.certPath,
-    MOTION_LOOP_S: '2', MOTION_FPS: '8', ANIMATION_MAX_FRAME_PX: '256',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: base,
+    DATA_DIR: dataDir,
+    OWNER_API_KEY: OWNER,
+    ALLOW_PRIVATE_NETWORKS: 'true',
+    CONFIG_FILE: config,
+    NODE_EXTRA_CA_CERTS: tls.certPath,
+    MOTION_LOOP_S: '2',
+    MOTION_FPS: '8',
+    ANIMATION_MAX_FRAME_PX: '256',
   });
   await waitHealthy(base, app);
   owner = new Api(base, OWNER);
@@ -51,7 +65,9 @@ async function newUser(email: string, credits: number): Promise<Api> {
 describe('example plugins loaded by CONFIG_FILE', () => {
   it('the motion model is listed with its display name, priced by the custom policy', async () => {
     const r = await owner.req('GET', '/api/v2/animated-ar/options');
-    expect(r.body.video_models).toContainEqual(expect.objectContaining({ id: 'tilt:gentle', display_name: 'Gentle tilt', provider: 'tilt' }));
+    expect(r.body.video_models).toContainEqual(
+      expect.objectContaining({ id: 'tilt:gentle', display_name: 'Gentle tilt', provider: 'tilt' }),
+    );
     // Default model (procedural): bake 1 + AI 4 (+ background removal 2).
     expect(r.body.pricing).toMatchObject({ image: 5, image_with_background_removal: 7, video: 1, video_with_background_removal: 3 });
   });
@@ -60,11 +76,24 @@ describe('example plugins loaded by CONFIG_FILE', () => {
     const api = await newUser('sdk@example.com', 10);
     const r = await api.req('POST', '/api/v2/animated-ar', { image_url: `${media.base}/street.jpg`, video_model: 'tilt:gentle' });
     expect(r.status).toBe(202);
-    expect(r.body).toMatchObject({ credits_charged: 4, pricing: { lines: [{ item: 'bake', credits: 1 }, { item: 'ai_motion', credits: 3 }], total: 4 } });
-    const job = await waitFor(async () => {
-      const j = await api.req('GET', `/api/v2/jobs/${r.body.job_id}`);
-      return j.body.status === 'completed' || j.body.status === 'failed' ? j.body : undefined;
-    }, 90_000, 'the job to finish');
+    expect(r.body).toMatchObject({
+      credits_charged: 4,
+      pricing: {
+        lines: [
+          { item: 'bake', credits: 1 },
+          { item: 'ai_motion', credits: 3 },
+        ],
+        total: 4,
+      },
+    });
+    const job = await waitFor(
+      async () => {
+        const j = await api.req('GET', `/api/v2/jobs/${r.body.job_id}`);
+        return j.body.status === 'completed' || j.body.status === 'failed' ? j.body : undefined;
+      },
+      90_000,
+      'the job to finish',
+    );
     expect(job.status).toBe('completed');
     expect(job.result).toMatchObject({ motion: { video_model: 'tilt:gentle' }, net_credits_charged: 4 });
     // The example model renders 16 frames; loop "auto" may trim its seam (docs/ar-output.md).

@@ -1,6 +1,18 @@
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { Api, type AppProcess, createTestDatabase, freePort, ROOT, sleep, spawnApp, tempDir, waitFor, waitHealthy, writeConfigFile } from './support/app-process';
+import {
+  Api,
+  type AppProcess,
+  createTestDatabase,
+  freePort,
+  ROOT,
+  sleep,
+  spawnApp,
+  tempDir,
+  waitFor,
+  waitHealthy,
+  writeConfigFile,
+} from './support/app-process';
 import { RedisServer, TcpProxy } from './support/fault-injection';
 
 // Outages of Redis and Postgres injected for real: a private redis-server the tests kill and freeze,
@@ -55,8 +67,14 @@ describe('scaled mode under dependency outages', () => {
     const dir = tempDir();
     const port = await freePort();
     const env = {
-      DATA_DIR: dir, DATABASE_URL: opts.databaseUrl, REDIS_URL: opts.redisUrl, OWNER_API_KEY: OWNER,
-      QUEUE_NAME: `resilience-${Date.now()}`, QUEUE_LOCK_MS: '2000', CONFIG_FILE: config(dir, opts.delayMs), HOST: '127.0.0.1',
+      DATA_DIR: dir,
+      DATABASE_URL: opts.databaseUrl,
+      REDIS_URL: opts.redisUrl,
+      OWNER_API_KEY: OWNER,
+      QUEUE_NAME: `resilience-${Date.now()}`,
+      QUEUE_LOCK_MS: '2000',
+      CONFIG_FILE: config(dir, opts.delayMs),
+      HOST: '127.0.0.1',
       ...opts.extra,
     };
     const api = spawnApp('api', { ...env, PORT: String(port) }, ['--role', 'api']);
@@ -85,7 +103,9 @@ describe('scaled mode under dependency outages', () => {
     const showcase = await timed(() => api.req('POST', '/api/v2/showcases', { image_urls: ['https://example.com/c.png'] }));
     expect(showcase.value.status).toBe(201);
     expect(showcase.ms).toBeLessThan(5000);
-    const items = await timed(() => api.req('POST', `/api/v2/showcases/${showcase.value.body.id}/items`, { image_urls: ['https://example.com/d.png'] }));
+    const items = await timed(() =>
+      api.req('POST', `/api/v2/showcases/${showcase.value.body.id}/items`, { image_urls: ['https://example.com/d.png'] }),
+    );
     expect(items.value.status).toBe(202);
     expect(items.ms).toBeLessThan(5000);
     const animated = await timed(() => api.req('POST', '/api/v2/animated-ar', { image_url: 'https://example.com/e.png' }));
@@ -104,10 +124,14 @@ describe('scaled mode under dependency outages', () => {
     await pg.connect();
     try {
       const ids = [showcase.value.body.queued_jobs[0].job_id, items.value.body.queued_jobs[0].job_id, animated.value.body.job_id];
-      const rows = await waitFor(async () => {
-        const r = await pg.query('SELECT "status" FROM "jobs" WHERE "id" = ANY($1)', [ids]);
-        return r.rows.length === 3 && r.rows.every((x) => x.status === 'completed') ? r.rows : undefined;
-      }, 15_000, 'the v2 jobs to complete');
+      const rows = await waitFor(
+        async () => {
+          const r = await pg.query('SELECT "status" FROM "jobs" WHERE "id" = ANY($1)', [ids]);
+          return r.rows.length === 3 && r.rows.every((x) => x.status === 'completed') ? r.rows : undefined;
+        },
+        15_000,
+        'the v2 jobs to complete',
+      );
       expect(rows).toHaveLength(3);
     } finally {
       await pg.end();
@@ -152,7 +176,9 @@ describe('scaled mode under dependency outages', () => {
     const viaProxy = new URL(db.url);
     viaProxy.port = String(proxy.port);
     const s = await scaled({
-      redisUrl: redis.url, databaseUrl: viaProxy.toString(), delayMs: 2000,
+      redisUrl: redis.url,
+      databaseUrl: viaProxy.toString(),
+      delayMs: 2000,
       extra: { DB_QUERY_TIMEOUT_MS: '1500', DB_CONNECT_TIMEOUT_MS: '1000' },
     });
     await waitHealthy(s.base, s.api);
@@ -206,15 +232,20 @@ describe('fair share between accounts (embedded mode)', () => {
     const dir = tempDir();
     const port = await freePort();
     app = spawnApp('api', {
-      PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, OWNER_API_KEY: OWNER, CONFIG_FILE: config(dir, 600),
-      WORKER_CONCURRENCY: '1', ACCOUNT_MAX_ACTIVE_JOBS: '8',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dir,
+      OWNER_API_KEY: OWNER,
+      CONFIG_FILE: config(dir, 600),
+      WORKER_CONCURRENCY: '1',
+      ACCOUNT_MAX_ACTIVE_JOBS: '8',
     });
     await waitHealthy(`http://127.0.0.1:${port}`, app);
     owner = new Api(`http://127.0.0.1:${port}`, OWNER);
   });
   afterAll(() => app.kill('SIGKILL'));
 
-  it('caps an account\'s queued + running jobs with 429, and runs a second account\'s job ahead of the first one\'s backlog', async () => {
+  it("caps an account's queued + running jobs with 429, and runs a second account's job ahead of the first one's backlog", async () => {
     const a = await newUser(owner, 'busy@example.com');
     const b = await newUser(owner, 'small@example.com');
     const aJobs: string[] = [];

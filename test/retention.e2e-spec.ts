@@ -24,35 +24,44 @@ interface Backend {
 }
 
 const backends: [string, (dataDir: string) => Promise<Backend>][] = [
-  ['local storage', async (dataDir) => ({
-    env: {},
-    keys: async () => {
-      const root = join(dataDir, 'storage');
-      try {
-        return readdirSync(root, { recursive: true, withFileTypes: true })
-          .filter((d) => d.isFile() && !d.name.endsWith('.meta') && !d.name.startsWith('.'))
-          .map((d) => relative(root, join(d.parentPath, d.name)));
-      } catch {
-        return [];
-      }
+  [
+    'local storage',
+    async (dataDir) => ({
+      env: {},
+      keys: async () => {
+        const root = join(dataDir, 'storage');
+        try {
+          return readdirSync(root, { recursive: true, withFileTypes: true })
+            .filter((d) => d.isFile() && !d.name.endsWith('.meta') && !d.name.startsWith('.'))
+            .map((d) => relative(root, join(d.parentPath, d.name)));
+        } catch {
+          return [];
+        }
+      },
+      stop: async () => undefined,
+    }),
+  ],
+  [
+    'S3-compatible storage (s3rver)',
+    async () => {
+      const s3 = await startS3('retention');
+      const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: S3_TEST_CREDENTIALS });
+      return {
+        env: {
+          STORAGE_DRIVER: 's3',
+          S3_ENDPOINT: s3.endpoint,
+          S3_BUCKET: s3.bucket,
+          S3_ACCESS_KEY_ID: S3_TEST_CREDENTIALS.accessKeyId,
+          S3_SECRET_ACCESS_KEY: S3_TEST_CREDENTIALS.secretAccessKey,
+        },
+        keys: async () => ((await client.send(new ListObjectsV2Command({ Bucket: s3.bucket }))).Contents ?? []).map((o) => o.Key!),
+        stop: async () => {
+          client.destroy();
+          await s3.stop();
+        },
+      };
     },
-    stop: async () => undefined,
-  })],
-  ['S3-compatible storage (s3rver)', async () => {
-    const s3 = await startS3('retention');
-    const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: S3_TEST_CREDENTIALS });
-    return {
-      env: {
-        STORAGE_DRIVER: 's3', S3_ENDPOINT: s3.endpoint, S3_BUCKET: s3.bucket,
-        S3_ACCESS_KEY_ID: S3_TEST_CREDENTIALS.accessKeyId, S3_SECRET_ACCESS_KEY: S3_TEST_CREDENTIALS.secretAccessKey,
-      },
-      keys: async () => ((await client.send(new ListObjectsV2Command({ Bucket: s3.bucket }))).Contents ?? []).map((o) => o.Key!),
-      stop: async () => {
-        client.destroy();
-        await s3.stop();
-      },
-    };
-  }],
+  ],
 ];
 
 describe.each(backends)('retention and deletion with %s', (_name, makeBackend) => {
@@ -64,8 +73,16 @@ describe.each(backends)('retention and deletion with %s', (_name, makeBackend) =
   async function start(extra: Record<string, string> = {}) {
     const port = await freePort();
     app = spawnApp('api', {
-      PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, OWNER_API_KEY: OWNER,
-      ALLOW_PRIVATE_NETWORKS: 'true', JOB_RETRY_BASE_MS: '100', FETCH_TIMEOUT_MS: '60000', ...backend.env, ...extra,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      OWNER_API_KEY: OWNER,
+      ALLOW_PRIVATE_NETWORKS: 'true',
+      JOB_RETRY_BASE_MS: '100',
+      FETCH_TIMEOUT_MS: '60000',
+      ...backend.env,
+      ...extra,
     });
     await waitHealthy(`http://127.0.0.1:${port}`, app);
     owner = new Api(`http://127.0.0.1:${port}`, OWNER);
@@ -93,12 +110,20 @@ describe.each(backends)('retention and deletion with %s', (_name, makeBackend) =
     expect(r.status).toBe(201);
     const f = new FormData();
     f.append('files', new Blob([new Uint8Array(wide)], { type: 'image/png' }), 'wide.png');
-    const up = await fetch(`${api.base}/api/v2/showcases/${r.body.id}/items`, { method: 'POST', headers: { 'x-api-key': api.key }, body: f });
+    const up = await fetch(`${api.base}/api/v2/showcases/${r.body.id}/items`, {
+      method: 'POST',
+      headers: { 'x-api-key': api.key },
+      body: f,
+    });
     expect(up.status).toBe(202);
-    const done = await waitFor(async () => {
-      const s = await api.req('GET', `/api/v2/showcases/${r.body.id}`);
-      return s.body.items.length === 2 && s.body.items.every((i: any) => i.status === 'completed') ? s.body : undefined;
-    }, 60_000, 'showcase items to complete');
+    const done = await waitFor(
+      async () => {
+        const s = await api.req('GET', `/api/v2/showcases/${r.body.id}`);
+        return s.body.items.length === 2 && s.body.items.every((i: any) => i.status === 'completed') ? s.body : undefined;
+      },
+      60_000,
+      'showcase items to complete',
+    );
     return { id: r.body.id as number, items: done.items as any[] };
   }
 
@@ -111,7 +136,10 @@ describe.each(backends)('retention and deletion with %s', (_name, makeBackend) =
     const sc = await showcaseWithTwo(u.api);
     const [byUrl, byUpload] = sc.items;
     expect((await backend.keys()).filter((k) => k.startsWith('uploads/')).length).toBe(uploadsBefore + 1);
-    for (const item of sc.items) expect(await jobKeys(item.job_id)).toEqual(expect.arrayContaining([expect.stringMatching(/model\.glb$/), expect.stringMatching(/model\.usdz$/)]));
+    for (const item of sc.items)
+      expect(await jobKeys(item.job_id)).toEqual(
+        expect.arrayContaining([expect.stringMatching(/model\.glb$/), expect.stringMatching(/model\.usdz$/)]),
+      );
     for (const url of [byUrl.embed_url, byUrl.glb_url]) expect((await fetch(url)).status).toBe(200);
     // Every stored file can be deleted: shared caches keep it an hour, not a year as immutable.
     expect((await fetch(byUrl.glb_url)).headers.get('cache-control')).toBe('public, max-age=3600');
@@ -154,16 +182,28 @@ describe.each(backends)('retention and deletion with %s', (_name, makeBackend) =
     const more = await u.api.req('POST', `/api/v2/showcases/${sc.id}/items`, { image_urls: [`${media.base}/hang`] });
     expect(more.status).toBe(202);
     const running = more.body.queued_jobs[0].job_id;
-    await waitFor(async () => ((await u.api.req('GET', `/api/v2/jobs/${running}`)).body.status === 'downloading' ? true : undefined), 30_000, 'job to start');
+    await waitFor(
+      async () => ((await u.api.req('GET', `/api/v2/jobs/${running}`)).body.status === 'downloading' ? true : undefined),
+      30_000,
+      'job to start',
+    );
     const refused = await u.api.req('DELETE', `/api/v2/jobs/${running}`);
     expect(refused).toMatchObject({ status: 409, body: { error: { type: 'conflict', code: 'job_not_finished' } } });
     const busy = await owner.req('DELETE', `/api/admin/users/${u.id}`);
     expect(busy).toMatchObject({ status: 409, body: { error: { code: 'user_has_active_jobs' } } });
     await u.api.req('POST', `/api/v2/jobs/${running}/cancel`);
-    await waitFor(async () => ((await u.api.req('GET', `/api/v2/jobs/${running}`)).body.status === 'failed' ? true : undefined), 30_000, 'job to be cancelled');
+    await waitFor(
+      async () => ((await u.api.req('GET', `/api/v2/jobs/${running}`)).body.status === 'failed' ? true : undefined),
+      30_000,
+      'job to be cancelled',
+    );
 
     const out: string[] = [];
-    const code = await runAdminCli(parseArgs(['users', 'delete', u.id]), { apiUrl: owner.base, ownerKey: OWNER }, { out: (s) => out.push(s), err: (s) => out.push(s) });
+    const code = await runAdminCli(
+      parseArgs(['users', 'delete', u.id]),
+      { apiUrl: owner.base, ownerKey: OWNER },
+      { out: (s) => out.push(s), err: (s) => out.push(s) },
+    );
     expect({ code, out }).toEqual({ code: 0, out: ['done'] });
 
     for (const item of sc.items) expect(await jobKeys(item.job_id)).toEqual([]);
@@ -182,12 +222,20 @@ describe.each(backends)('retention and deletion with %s', (_name, makeBackend) =
     // Restart with a retention of ~0.9 s, swept every second: both jobs are past it by the first sweep.
     await app!.kill('SIGTERM');
     await start({ RETENTION_DAYS: '0.00001', RETENTION_SWEEP_INTERVAL_S: '1', RETENTION_BATCH_SIZE: '1' });
-    await waitFor(async () => {
-      const left = (await Promise.all(sc.items.map((i) => jobKeys(i.job_id)))).flat();
-      return left.length === 0 ? true : undefined;
-    }, 30_000, 'retention to purge the files');
+    await waitFor(
+      async () => {
+        const left = (await Promise.all(sc.items.map((i) => jobKeys(i.job_id)))).flat();
+        return left.length === 0 ? true : undefined;
+      },
+      30_000,
+      'retention to purge the files',
+    );
     const api = new Api(owner.base, u.api.key); // the restarted app listens elsewhere
-    await waitFor(async () => ((await api.req('GET', `/api/v2/jobs/${sc.items[1].job_id}`)).status === 404 ? true : undefined), 10_000, 'the rows to go');
+    await waitFor(
+      async () => ((await api.req('GET', `/api/v2/jobs/${sc.items[1].job_id}`)).status === 404 ? true : undefined),
+      10_000,
+      'the rows to go',
+    );
     expect((await fetch(`${owner.base}${new URL(sc.items[0].embed_url).pathname}`)).status).toBe(410);
     // The account itself stays: only finished jobs expire.
     expect((await api.req('GET', '/api/v2/me')).status).toBe(200);

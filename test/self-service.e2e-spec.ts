@@ -25,8 +25,14 @@ beforeAll(async () => {
   const port = await freePort();
   dataDir = tempDir();
   app = spawnApp('api', {
-    PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, OWNER_API_KEY: OWNER,
-    ALLOW_PRIVATE_NETWORKS: 'true', JOB_RETRY_BASE_MS: '100', RATE_LIMIT_WIDGET: String(WIDGET_LIMIT),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    OWNER_API_KEY: OWNER,
+    ALLOW_PRIVATE_NETWORKS: 'true',
+    JOB_RETRY_BASE_MS: '100',
+    RATE_LIMIT_WIDGET: String(WIDGET_LIMIT),
     // Keys stay in the lookup cache for a long time: a revoked key must still be refused at once.
     API_KEY_CACHE_TTL_S: '600',
   });
@@ -40,7 +46,11 @@ afterAll(async () => {
 
 let seq = 0;
 async function newUser(credits = 50, slots = 3) {
-  const u = await owner.req('POST', '/api/admin/users', { email: `self-${Date.now()}-${seq++}@example.com`, credits, showcase_slots: slots });
+  const u = await owner.req('POST', '/api/admin/users', {
+    email: `self-${Date.now()}-${seq++}@example.com`,
+    credits,
+    showcase_slots: slots,
+  });
   expect(u.status).toBe(201);
   const k = await owner.req('POST', `/api/admin/users/${u.body.id}/keys`);
   expect(k.body).toMatchObject({ scope: 'full', name: null, allowed_origins: [] });
@@ -59,7 +69,9 @@ const balance = async (api: Api) => (await api.req('GET', '/api/v2/me')).body.cr
 function jobFiles(jobId: string): string[] {
   const dir = join(dataDir, 'storage/models', jobId);
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => d.name);
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => d.name);
 }
 
 async function convert(api: Api, path = '/street.jpg', headers: Record<string, string> = {}) {
@@ -69,12 +81,19 @@ async function convert(api: Api, path = '/street.jpg', headers: Record<string, s
 }
 
 async function finishedShowcase(api: Api, pictures = 2) {
-  const r = await api.req('POST', '/api/v2/showcases', { description: 'Spring', image_urls: Array.from({ length: pictures }, () => `${media.base}/street.jpg`) });
+  const r = await api.req('POST', '/api/v2/showcases', {
+    description: 'Spring',
+    image_urls: Array.from({ length: pictures }, () => `${media.base}/street.jpg`),
+  });
   expect(r.status).toBe(201);
-  const sc = await waitFor(async () => {
-    const s = await api.req('GET', `/api/v2/showcases/${r.body.id}`);
-    return s.body.items.length === pictures && s.body.items.every((i: any) => i.status === 'completed') ? s.body : undefined;
-  }, 60_000, 'showcase pictures to convert');
+  const sc = await waitFor(
+    async () => {
+      const s = await api.req('GET', `/api/v2/showcases/${r.body.id}`);
+      return s.body.items.length === pictures && s.body.items.every((i: any) => i.status === 'completed') ? s.body : undefined;
+    },
+    60_000,
+    'showcase pictures to convert',
+  );
   return sc;
 }
 
@@ -85,19 +104,28 @@ describe('API keys (self-service)', () => {
     expect(ro.body).toMatchObject({ object: 'api_key', name: 'dashboard', scope: 'read_only', allowed_origins: [], last_used_at: null });
     expect(ro.body.key).toMatch(/^sk_live_[A-Za-z0-9]{32,}$/);
     expect(ro.body.key.startsWith(ro.body.prefix)).toBe(true);
-    const w = await newKey(u.api, { name: 'shop', scope: 'widget', allowed_origins: [`${SHOP}/`, 'https://SHOP.example.com', 'http://localhost:8080'] });
+    const w = await newKey(u.api, {
+      name: 'shop',
+      scope: 'widget',
+      allowed_origins: [`${SHOP}/`, 'https://SHOP.example.com', 'http://localhost:8080'],
+    });
     // Normalised as browsers send Origin, duplicates dropped.
     expect(w.body.allowed_origins).toEqual([SHOP, 'http://localhost:8080']);
     expect((await ro.api.req('GET', '/api/v2/me')).body.key).toMatchObject({ type: 'user', scope: 'read_only', prefix: ro.body.prefix });
 
-    const list = await waitFor(async () => {
-      const r = await u.api.req('GET', '/api/v2/keys');
-      return r.body.data.find((k: any) => k.id === ro.id)?.last_used_at ? r.body : undefined;
-    }, 10_000, 'last_used_at of the read_only key');
+    const list = await waitFor(
+      async () => {
+        const r = await u.api.req('GET', '/api/v2/keys');
+        return r.body.data.find((k: any) => k.id === ro.id)?.last_used_at ? r.body : undefined;
+      },
+      10_000,
+      'last_used_at of the read_only key',
+    );
     expect(list.data.map((k: any) => k.id).sort()).toEqual([u.keyId, ro.id, w.id].sort());
     expect(list.data.map((k: any) => k.scope).sort()).toEqual(['full', 'read_only', 'widget']);
     expect(JSON.stringify(list)).not.toContain(ro.body.key);
-    for (const k of list.data) expect(Object.keys(k).sort()).toEqual(['allowed_origins', 'created_at', 'id', 'last_used_at', 'name', 'object', 'prefix', 'scope']);
+    for (const k of list.data)
+      expect(Object.keys(k).sort()).toEqual(['allowed_origins', 'created_at', 'id', 'last_used_at', 'name', 'object', 'prefix', 'scope']);
 
     // The admin route takes the same optional body.
     const admin = await owner.req('POST', `/api/admin/users/${u.id}/keys`, { name: 'ops', scope: 'read_only' });
@@ -183,7 +211,12 @@ describe('scopes', () => {
     const u = await newUser();
     const w = await newKey(u.api, { scope: 'widget', allowed_origins: [SHOP] });
     const jobId = await convert(w.api, '/street.jpg', { origin: SHOP });
-    const other = await w.api.req('POST', '/api/v1/convert', { image_url: `${media.base}/street.jpg` }, { origin: 'https://evil.example.com' });
+    const other = await w.api.req(
+      'POST',
+      '/api/v1/convert',
+      { image_url: `${media.base}/street.jpg` },
+      { origin: 'https://evil.example.com' },
+    );
     expect(other).toMatchObject({ status: 403, body: { error: { code: 'origin_not_allowed' } } });
     const none = await w.api.req('GET', `/api/v1/status/${jobId}`);
     expect(none).toMatchObject({ status: 403, body: { error: { code: 'origin_not_allowed' } } });
@@ -207,7 +240,7 @@ describe('scopes', () => {
 });
 
 describe('widget keys (their key sits in public HTML)', () => {
-  it('read only the jobs the key created: another key\'s job of the account is 404, the account\'s views 403', async () => {
+  it("read only the jobs the key created: another key's job of the account is 404, the account's views 403", async () => {
     const u = await newUser();
     const w = await newKey(u.api, { scope: 'widget', allowed_origins: [SHOP] });
     const fromShop = { origin: SHOP };
@@ -224,7 +257,16 @@ describe('widget keys (their key sits in public HTML)', () => {
       expect([path, r.status, r.body.error.type]).toEqual([path, 404, 'not_found']);
     }
     // Nothing else of the account: its deliveries (callback URLs), identity, usage, lists, showcases, v2 jobs.
-    for (const path of ['/api/v2/webhooks/deliveries', '/api/v2/me', '/api/v2/usage', '/api/v2/jobs', `/api/v2/jobs/${byFullKey}`, '/api/v2/showcases', '/api/v2/pricing', '/api/v2/animated-ar/options']) {
+    for (const path of [
+      '/api/v2/webhooks/deliveries',
+      '/api/v2/me',
+      '/api/v2/usage',
+      '/api/v2/jobs',
+      `/api/v2/jobs/${byFullKey}`,
+      '/api/v2/showcases',
+      '/api/v2/pricing',
+      '/api/v2/animated-ar/options',
+    ]) {
       const r = await w.api.req('GET', path, undefined, fromShop);
       expect([path, r.status, r.body.error.code]).toEqual([path, 403, 'insufficient_scope']);
       expect(r.body.error.message).toContain('has scope widget');
@@ -238,10 +280,12 @@ describe('widget keys (their key sits in public HTML)', () => {
 describe('callback deliveries', () => {
   it('show callback URLs without their query string or fragment, to every key', async () => {
     const received: string[] = [];
-    const receiver = createServer((req, res) => req.resume().on('end', () => {
-      received.push(req.url ?? '');
-      res.end('ok');
-    }));
+    const receiver = createServer((req, res) =>
+      req.resume().on('end', () => {
+        received.push(req.url ?? '');
+        res.end('ok');
+      }),
+    );
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     try {
       const u = await newUser();
@@ -253,11 +297,19 @@ describe('callback deliveries', () => {
       expect(received[0]).toBe('/hooks/ar?token=receiver-secret-123');
       const ro = await newKey(u.api, { scope: 'read_only' });
       for (const api of [u.api, ro.api]) {
-        const list = await waitFor(async () => {
-          const r = await api.req('GET', '/api/v2/webhooks/deliveries');
-          return r.body.data.length ? r : undefined;
-        }, 10_000, 'the delivery to be recorded');
-        expect(list.body.data[0]).toMatchObject({ job_id: made.body.job_id, url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/ar`, succeeded: true });
+        const list = await waitFor(
+          async () => {
+            const r = await api.req('GET', '/api/v2/webhooks/deliveries');
+            return r.body.data.length ? r : undefined;
+          },
+          10_000,
+          'the delivery to be recorded',
+        );
+        expect(list.body.data[0]).toMatchObject({
+          job_id: made.body.job_id,
+          url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/ar`,
+          succeeded: true,
+        });
         const status = await api.req('GET', `/api/v1/status/${made.body.job_id}`);
         expect(status.body.callback.url).toBe(list.body.data[0].url);
         expect(JSON.stringify([list.body, status.body])).not.toContain('receiver-secret-123');
@@ -309,29 +361,52 @@ describe('transport security', () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     // Reached over https through a proxy that ends TLS: the process itself listens on plain http.
-    const tls = spawnApp('api', { PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: 'https://ar.example.com', DATA_DIR: tempDir(), OWNER_API_KEY: OWNER });
+    const tls = spawnApp('api', {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: 'https://ar.example.com',
+      DATA_DIR: tempDir(),
+      OWNER_API_KEY: OWNER,
+    });
     try {
       await waitHealthy(base, tls);
       const requests: [string, RequestInit?][] = [
-        ['/healthz'], ['/api/v2/me'], ['/api/v2/me', { headers: { 'x-api-key': OWNER } }], ['/no/such/route'], ['/console/login'], ['/console'],
-        ['/files/models/v2_aaaaaaaaaaaaaaaaaaaaaaaa/model.glb'], ['/api/v1/widget.js'], ['/docs/openapi.json'], ['/metrics'],
-        ['/api/v1/convert', { method: 'OPTIONS', headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST' } }],
+        ['/healthz'],
+        ['/api/v2/me'],
+        ['/api/v2/me', { headers: { 'x-api-key': OWNER } }],
+        ['/no/such/route'],
+        ['/console/login'],
+        ['/console'],
+        ['/files/models/v2_aaaaaaaaaaaaaaaaaaaaaaaa/model.glb'],
+        ['/api/v1/widget.js'],
+        ['/docs/openapi.json'],
+        ['/metrics'],
+        [
+          '/api/v1/convert',
+          { method: 'OPTIONS', headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST' } },
+        ],
         ['/api/v1/convert', { method: 'POST', headers: { 'x-api-key': OWNER, 'content-type': 'application/json' }, body: '{' }],
       ];
       for (const [path, init] of requests) {
         const r = await fetch(`${base}${path}`, { redirect: 'manual', ...init });
         await r.arrayBuffer();
-        expect([init?.method ?? 'GET', path, r.status < 600, r.headers.get('strict-transport-security')]).toEqual([init?.method ?? 'GET', path, true, 'max-age=31536000; includeSubDomains']);
+        expect([init?.method ?? 'GET', path, r.status < 600, r.headers.get('strict-transport-security')]).toEqual([
+          init?.method ?? 'GET',
+          path,
+          true,
+          'max-age=31536000; includeSubDomains',
+        ]);
       }
     } finally {
       await tls.kill('SIGKILL');
     }
-    for (const path of ['/healthz', '/api/v2/me', '/no/such/route']) expect((await fetch(`${owner.base}${path}`)).headers.get('strict-transport-security')).toBeNull();
+    for (const path of ['/healthz', '/api/v2/me', '/no/such/route'])
+      expect((await fetch(`${owner.base}${path}`)).headers.get('strict-transport-security')).toBeNull();
   });
 });
 
 describe('jobs list', () => {
-  it('lists the caller\'s jobs newest first, by status and kind, page by page with a cursor', async () => {
+  it("lists the caller's jobs newest first, by status and kind, page by page with a cursor", async () => {
     const u = await newUser();
     const stranger = await newUser();
     await convert(stranger.api);
@@ -355,7 +430,10 @@ describe('jobs list', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: Awaited<ReturnType<Api['req']>> = await u.api.req('GET', `/api/v2/jobs?kind=convert&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: Awaited<ReturnType<Api['req']>> = await u.api.req(
+        'GET',
+        `/api/v2/jobs?kind=convert&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(page.status).toBe(200);
       expect(page.body.data.length).toBeLessThanOrEqual(2);
       seen.push(...page.body.data.map((j: any) => j.job_id));
@@ -364,7 +442,14 @@ describe('jobs list', () => {
     } while (cursor);
     expect(seen).toEqual([b, bad, a]);
 
-    for (const q of ['status=done', 'kind=callback', 'limit=0', 'limit=101', 'cursor=nope', `cursor=${Buffer.from('1.x; drop').toString('base64url')}`]) {
+    for (const q of [
+      'status=done',
+      'kind=callback',
+      'limit=0',
+      'limit=101',
+      'cursor=nope',
+      `cursor=${Buffer.from('1.x; drop').toString('base64url')}`,
+    ]) {
       const r = await u.api.req('GET', `/api/v2/jobs?${q}`);
       expect(r.status).toBe(400);
       expect(r.body.error.param).toBe(q.split('=')[0]);
@@ -372,7 +457,7 @@ describe('jobs list', () => {
   });
 });
 
-describe('operators\' routes the console uses (owner key)', () => {
+describe("operators' routes the console uses (owner key)", () => {
   it('lists users and failed jobs, retries a failed job and shows the queue with its oldest waiting job', async () => {
     const u = await newUser();
     const bad = await convert(u.api, '/page.html');
@@ -404,16 +489,31 @@ describe('showcases (self-service)', () => {
 
     const before = await balance(u.api);
     const patched = await u.api.req('PATCH', `/api/v2/showcases/${ids[0]}`, {
-      layout_choice: 'dark', logo_url: 'https://shop.example.com/logo.png', custom_links: [{ title: 'Shop', url: 'https://shop.example.com/' }],
-      branding: { tagline: 'New season', primary_color: '#ABCDEF' }, frame: 'classic', indexable: true,
+      layout_choice: 'dark',
+      logo_url: 'https://shop.example.com/logo.png',
+      custom_links: [{ title: 'Shop', url: 'https://shop.example.com/' }],
+      branding: { tagline: 'New season', primary_color: '#ABCDEF' },
+      frame: 'classic',
+      indexable: true,
     });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({
-      id: ids[0], layout_choice: 'dark', indexable: true, description: 'one', logo_url: 'https://shop.example.com/logo.png',
-      custom_links: [{ title: 'Shop', url: 'https://shop.example.com/' }], branding: { tagline: 'New season', primary_color: '#abcdef' }, presentation_defaults: { frame: 'classic' },
+      id: ids[0],
+      layout_choice: 'dark',
+      indexable: true,
+      description: 'one',
+      logo_url: 'https://shop.example.com/logo.png',
+      custom_links: [{ title: 'Shop', url: 'https://shop.example.com/' }],
+      branding: { tagline: 'New season', primary_color: '#abcdef' },
+      presentation_defaults: { frame: 'classic' },
     });
     const cleared = await u.api.req('PATCH', `/api/v2/showcases/${ids[0]}`, { description: null, frame: null, layout_choice: null });
-    expect(cleared.body).toMatchObject({ description: null, presentation_defaults: {}, layout_choice: 'branded', branding: { tagline: 'New season' } });
+    expect(cleared.body).toMatchObject({
+      description: null,
+      presentation_defaults: {},
+      layout_choice: 'branded',
+      branding: { tagline: 'New season' },
+    });
     const res = await fetch(patched.body.url);
     const page = await res.text();
     expect(page).toContain('New season');

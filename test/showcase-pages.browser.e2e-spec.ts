@@ -37,25 +37,57 @@ let dataDir: string;
 let thumbsAtCompletion: Record<string, string[]>;
 
 /** Pictures of several shapes (24 in on the shorter side): 36 x 24, 24 x 36, 24 x 24, 72 x 24, 24 x 36, 32 x 24. */
-const SHAPES: [string, number, number][] = [['land', 600, 400], ['port', 400, 600], ['square', 500, 500], ['pano', 900, 300], ['tall', 300, 450], ['four-three', 640, 480]];
+const SHAPES: [string, number, number][] = [
+  ['land', 600, 400],
+  ['port', 400, 600],
+  ['square', 500, 500],
+  ['pano', 900, 300],
+  ['tall', 300, 450],
+  ['four-three', 640, 480],
+];
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  const files: Record<string, Buffer> = { '/logo.png': await sharp({ create: { width: 240, height: 80, channels: 3, background: '#1b5e20' } }).png().toBuffer() };
+  const files: Record<string, Buffer> = {
+    '/logo.png': await sharp({ create: { width: 240, height: 80, channels: 3, background: '#1b5e20' } })
+      .png()
+      .toBuffer(),
+  };
   for (const [name, w, h] of SHAPES) files[`/${name}.png`] = (await quadrantPicture(w, h)).png;
   media = await startMediaServer(files);
   const port = await freePort();
   dataDir = tempDir();
-  app = spawnApp('api', { PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, OWNER_API_KEY: OWNER, ALLOW_PRIVATE_NETWORKS: 'true' });
+  app = spawnApp('api', {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    OWNER_API_KEY: OWNER,
+    ALLOW_PRIVATE_NETWORKS: 'true',
+  });
   await waitHealthy(`http://127.0.0.1:${port}`, app);
   owner = new Api(`http://127.0.0.1:${port}`, OWNER);
   const r = await owner.req('POST', '/api/v2/showcases', {
-    layout_choice: 'branded', indexable: true, logo_url: `${media.base}/logo.png`,
+    layout_choice: 'branded',
+    indexable: true,
+    logo_url: `${media.base}/logo.png`,
     description: `Hand-picked prints for real walls.\n${XSS_SCRIPT}`,
-    custom_links: [{ title: `Shop ${XSS_SCRIPT}`, url: 'https://shop.example.com/' }, { title: 'About us', url: 'https://shop.example.com/about' }],
+    custom_links: [
+      { title: `Shop ${XSS_SCRIPT}`, url: 'https://shop.example.com/' },
+      { title: 'About us', url: 'https://shop.example.com/about' },
+    ],
     branding: { tagline: `Gallery North ${XSS_SCRIPT}`, primary_color: '#ffcc00', secondary_color: '#1b5e20' },
     items: [
-      { image_url: `${media.base}/land.png`, title: XSS_TITLE, subtitle: XSS_SCRIPT, price: '$240', link_url: 'https://shop.example.com/p/1', call_to_action: 'Buy now', frame: 'classic', mat: { width_inches: 2, color: 'white' } },
+      {
+        image_url: `${media.base}/land.png`,
+        title: XSS_TITLE,
+        subtitle: XSS_SCRIPT,
+        price: '$240',
+        link_url: 'https://shop.example.com/p/1',
+        call_to_action: 'Buy now',
+        frame: 'classic',
+        mat: { width_inches: 2, color: 'white' },
+      },
       { image_url: `${media.base}/port.png`, title: 'Dunes', price: '$120', link_url: 'https://shop.example.com/p/2' },
       { image_url: `${media.base}/square.png`, title: 'Square sea' },
       { image_url: `${media.base}/pano.png`, title: 'Panorama', subtitle: 'Giclée print on cotton rag' },
@@ -65,13 +97,29 @@ beforeAll(async () => {
   });
   expect(r.status).toBe(201);
   showcase = r.body;
-  const done = await waitFor(async () => {
-    const s = await owner.req('GET', `/api/v2/showcases/${showcase.id}`);
-    return s.body.items.length === SHAPES.length && s.body.items.every((i: any) => i.status === 'completed') ? s.body : undefined;
-  }, 120_000, 'showcase items to convert');
+  const done = await waitFor(
+    async () => {
+      const s = await owner.req('GET', `/api/v2/showcases/${showcase.id}`);
+      return s.body.items.length === SHAPES.length && s.body.items.every((i: any) => i.status === 'completed') ? s.body : undefined;
+    },
+    120_000,
+    'showcase items to convert',
+  );
   expect(done.indexable).toBe(true);
-  items = done.items.map((i: any) => ({ id: i.id, job_id: i.job_id, width_inches: i.dimensions.width_inches, height_inches: i.dimensions.height_inches }));
-  thumbsAtCompletion = Object.fromEntries(items.map((i) => [i.job_id, readdirSync(join(dataDir, 'storage/models', i.job_id)).filter((f) => f.startsWith('thumb-') && !f.endsWith('.meta')).sort()]));
+  items = done.items.map((i: any) => ({
+    id: i.id,
+    job_id: i.job_id,
+    width_inches: i.dimensions.width_inches,
+    height_inches: i.dimensions.height_inches,
+  }));
+  thumbsAtCompletion = Object.fromEntries(
+    items.map((i) => [
+      i.job_id,
+      readdirSync(join(dataDir, 'storage/models', i.job_id))
+        .filter((f) => f.startsWith('thumb-') && !f.endsWith('.meta'))
+        .sort(),
+    ]),
+  );
   browser = await launchChromium();
 });
 
@@ -88,7 +136,11 @@ async function setLayout(layout: string) {
 
 /** Loads every lazy image and waits for all of them (for measuring and full-page screenshots). */
 async function loadAllImages(p: Page) {
-  await p.evaluate(() => document.querySelectorAll('img[loading="lazy"]').forEach((i) => { (i as HTMLImageElement).loading = 'eager'; }));
+  await p.evaluate(() =>
+    document.querySelectorAll('img[loading="lazy"]').forEach((i) => {
+      (i as HTMLImageElement).loading = 'eager';
+    }),
+  );
   await p.waitForFunction(() => Array.from(document.images).every((i) => i.complete && i.naturalWidth > 0), undefined, { timeout: 30_000 });
 }
 
@@ -119,7 +171,10 @@ describe('layouts', () => {
   for (const layout of LAYOUTS) {
     it(`${layout}: on a laptop and a phone, pictures keep their aspect ratio (no bands), full width, no overflow, no third-party requests, axe clean`, async () => {
       await setLayout(layout);
-      for (const [device, opts] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+      for (const [device, opts] of [
+        ['desktop', DESKTOP],
+        ['phone', PHONE],
+      ] as const) {
         const ctx: BrowserContext = await browser.newContext(opts);
         const p = await ctx.newPage();
         const requests: string[] = [];
@@ -132,12 +187,25 @@ describe('layouts', () => {
         expect(await p.locator('.tagline').textContent()).toBe(`Gallery North ${XSS_SCRIPT}`);
         expect(await p.locator('nav.links a').count()).toBe(2);
         await loadAllImages(p);
-        const boxes = await p.locator('.item[data-status="completed"] .media img').evaluateAll((imgs) => imgs.map((i) => {
-          const img = i as HTMLImageElement;
-          const r = img.getBoundingClientRect();
-          const art = img.closest('.item') as HTMLElement;
-          return { w: r.width, h: r.height, nw: img.naturalWidth, nh: img.naturalHeight, iw: Number(art.dataset.widthInches), ih: Number(art.dataset.heightInches), lazy: img.loading, attrW: img.getAttribute('width'), attrH: img.getAttribute('height'), srcset: img.getAttribute('srcset') };
-        }));
+        const boxes = await p.locator('.item[data-status="completed"] .media img').evaluateAll((imgs) =>
+          imgs.map((i) => {
+            const img = i as HTMLImageElement;
+            const r = img.getBoundingClientRect();
+            const art = img.closest('.item') as HTMLElement;
+            return {
+              w: r.width,
+              h: r.height,
+              nw: img.naturalWidth,
+              nh: img.naturalHeight,
+              iw: Number(art.dataset.widthInches),
+              ih: Number(art.dataset.heightInches),
+              lazy: img.loading,
+              attrW: img.getAttribute('width'),
+              attrH: img.getAttribute('height'),
+              srcset: img.getAttribute('srcset'),
+            };
+          }),
+        );
         expect(boxes).toHaveLength(SHAPES.length);
         for (const b of boxes) {
           // The box has the picture's shape: nothing letterboxed.
@@ -185,35 +253,53 @@ describe('layouts', () => {
       const p = await ctx.newPage();
       await p.goto(showcase.url);
       await loadAllImages(p);
-      const pieces = await p.locator('.salon .item .media img').evaluateAll((imgs) => imgs.map((i) => {
-        const r = i.getBoundingClientRect();
-        const art = i.closest('.item') as HTMLElement;
-        return { w: r.width, h: r.height, cy: r.top + r.height / 2, iw: Number(art.dataset.widthInches), ih: Number(art.dataset.heightInches) };
-      }));
+      const pieces = await p.locator('.salon .item .media img').evaluateAll((imgs) =>
+        imgs.map((i) => {
+          const r = i.getBoundingClientRect();
+          const art = i.closest('.item') as HTMLElement;
+          return {
+            w: r.width,
+            h: r.height,
+            cy: r.top + r.height / 2,
+            iw: Number(art.dataset.widthInches),
+            ih: Number(art.dataset.heightInches),
+          };
+        }),
+      );
       const ppi = pieces.map((x) => x.w / x.iw);
       for (const v of ppi) expect(Math.abs(v - ppi[0]!) / ppi[0]!).toBeLessThan(0.01);
       for (const x of pieces) expect(Math.abs(x.h / x.ih - ppi[0]!) / ppi[0]!).toBeLessThan(0.02);
       // Pieces in the same row (overlapping vertically) share their centre line.
-      for (const a of pieces) for (const b of pieces) {
-        if (Math.abs(a.cy - b.cy) < Math.max(a.h, b.h) / 2) expect(Math.abs(a.cy - b.cy)).toBeLessThan(1.5);
-      }
+      for (const a of pieces)
+        for (const b of pieces) {
+          if (Math.abs(a.cy - b.cy) < Math.max(a.h, b.h) / 2) expect(Math.abs(a.cy - b.cy)).toBeLessThan(1.5);
+        }
       await ctx.close();
     }
   });
 
   it('does not shift the layout while pictures load (CLS)', async () => {
-    for (const [layout, opts] of [['grid', DESKTOP], ['salon', DESKTOP], ['salon', PHONE], ['minimal', PHONE]] as const) {
+    for (const [layout, opts] of [
+      ['grid', DESKTOP],
+      ['salon', DESKTOP],
+      ['salon', PHONE],
+      ['minimal', PHONE],
+    ] as const) {
       await setLayout(layout);
       const ctx = await browser.newContext(opts);
       const p = await ctx.newPage();
       await p.goto(showcase.url, { waitUntil: 'load' });
       await loadAllImages(p);
-      const cls = await p.evaluate(() => new Promise<number>((resolve) => {
-        let sum = 0;
-        new PerformanceObserver((l) => { for (const e of l.getEntries()) sum += (e as any).hadRecentInput ? 0 : (e as any).value; })
-          .observe({ type: 'layout-shift', buffered: true });
-        setTimeout(() => resolve(sum), 500);
-      }));
+      const cls = await p.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            let sum = 0;
+            new PerformanceObserver((l) => {
+              for (const e of l.getEntries()) sum += (e as any).hadRecentInput ? 0 : (e as any).value;
+            }).observe({ type: 'layout-shift', buffered: true });
+            setTimeout(() => resolve(sum), 500);
+          }),
+      );
       expect([layout, cls < 0.02]).toEqual([layout, true]);
       await ctx.close();
     }
@@ -226,7 +312,9 @@ describe('item page (larger view)', () => {
     const ctx = await browser.newContext(DESKTOP);
     const p = await ctx.newPage();
     const csp: string[] = [];
-    p.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) csp.push(m.text()); });
+    p.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) csp.push(m.text());
+    });
     await p.goto(showcase.url);
     await p.locator(`#item-${items[0]!.id} a.media`).click();
     await p.waitForURL(`${showcase.url}/items/${items[0]!.id}`);
@@ -261,11 +349,12 @@ describe('item page (larger view)', () => {
     expect(await p.locator('.details .actions a').allTextContents()).toEqual(['View in your space', 'See it on a wall']);
     await loadAllImages(p);
     await p.screenshot({ path: join(ARTIFACTS, 'showcase-page-item-phone.png'), fullPage: true });
-    const swipe = (dx: number) => p.evaluate((d) => {
-      const at = (x: number) => new Touch({ identifier: 1, target: document.body, clientX: x, clientY: 300 });
-      document.body.dispatchEvent(new TouchEvent('touchstart', { touches: [at(200)], changedTouches: [at(200)], bubbles: true }));
-      document.body.dispatchEvent(new TouchEvent('touchend', { touches: [], changedTouches: [at(200 + d)], bubbles: true }));
-    }, dx);
+    const swipe = (dx: number) =>
+      p.evaluate((d) => {
+        const at = (x: number) => new Touch({ identifier: 1, target: document.body, clientX: x, clientY: 300 });
+        document.body.dispatchEvent(new TouchEvent('touchstart', { touches: [at(200)], changedTouches: [at(200)], bubbles: true }));
+        document.body.dispatchEvent(new TouchEvent('touchend', { touches: [], changedTouches: [at(200 + d)], bubbles: true }));
+      }, dx);
     await swipe(-150);
     await p.waitForURL(`${showcase.url}/items/${items[2]!.id}`);
     await swipe(150);
@@ -282,8 +371,15 @@ describe('item page (larger view)', () => {
 
 describe('See it on a wall', () => {
   it('draws the picture and the reference object at the same scale, with the sizes stated', async () => {
-    for (const [n, kind] of [[0, 'sofa'], [3, 'sofa'], [4, 'person']] as const) {
-      for (const [device, opts] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+    for (const [n, kind] of [
+      [0, 'sofa'],
+      [3, 'sofa'],
+      [4, 'person'],
+    ] as const) {
+      for (const [device, opts] of [
+        ['desktop', DESKTOP],
+        ['phone', PHONE],
+      ] as const) {
         const ctx = await browser.newContext(opts);
         const p = await ctx.newPage();
         await p.goto(showcase.url);
@@ -294,14 +390,26 @@ describe('See it on a wall', () => {
           const ref = document.getElementById('wall-reference')!;
           const a = pic.getBoundingClientRect();
           const b = ref.getBoundingClientRect();
-          return { pw: a.width, ph: a.height, rw: b.width, rh: b.height, iw: Number(pic.dataset.widthInches), ih: Number(pic.dataset.heightInches), kind: ref.dataset.kind, dim: ref.dataset.dimension, inches: Number(ref.dataset.inches) };
+          return {
+            pw: a.width,
+            ph: a.height,
+            rw: b.width,
+            rh: b.height,
+            iw: Number(pic.dataset.widthInches),
+            ih: Number(pic.dataset.heightInches),
+            kind: ref.dataset.kind,
+            dim: ref.dataset.dimension,
+            inches: Number(ref.dataset.inches),
+          };
         });
         expect(m.kind).toBe(kind);
         const ppi = m.pw / m.iw;
         expect(Math.abs(m.ph / m.ih - ppi) / ppi).toBeLessThan(0.01);
         const refPpi = (m.dim === 'width' ? m.rw : m.rh) / m.inches;
         expect(Math.abs(refPpi - ppi) / ppi).toBeLessThan(0.01);
-        expect(await p.locator('figcaption').textContent()).toContain(kind === 'sofa' ? 'a sofa 84 in (213 cm) wide' : 'a person 5 ft 7 in (170 cm) tall');
+        expect(await p.locator('figcaption').textContent()).toContain(
+          kind === 'sofa' ? 'a sofa 84 in (213 cm) wide' : 'a person 5 ft 7 in (170 cm) tall',
+        );
         // The framed item hangs at its outer size: 36 x 24 in picture + 2 x (classic moulding + 2 in mat).
         if (n === 0) expect(m.iw).toBeGreaterThan(items[0]!.width_inches + 4);
         if (device === 'phone') expect(await p.locator('.actions a.ar').textContent()).toBe('View in your space');
@@ -315,7 +423,8 @@ describe('See it on a wall', () => {
 });
 
 describe('sharing, indexing and escaping', () => {
-  const meta = (html: string, attr: 'property' | 'name', key: string) => new RegExp(`<meta ${attr}="${key.replace(/[.:]/g, '\\$&')}" content="([^"]*)">`).exec(html)?.[1];
+  const meta = (html: string, attr: 'property' | 'name', key: string) =>
+    new RegExp(`<meta ${attr}="${key.replace(/[.:]/g, '\\$&')}" content="([^"]*)">`).exec(html)?.[1];
 
   it('has Open Graph and Twitter tags with the first picture at its size, a canonical URL, and is indexable when the owner says so', async () => {
     const r = await fetch(showcase.url);
@@ -330,7 +439,10 @@ describe('sharing, indexing and escaping', () => {
     const poster = await fetch(image);
     expect(poster.status).toBe(200);
     const size = await sharp(Buffer.from(await poster.arrayBuffer())).metadata();
-    expect([Number(meta(html, 'property', 'og:image:width')), Number(meta(html, 'property', 'og:image:height'))]).toEqual([size.width, size.height]);
+    expect([Number(meta(html, 'property', 'og:image:width')), Number(meta(html, 'property', 'og:image:height'))]).toEqual([
+      size.width,
+      size.height,
+    ]);
     // The embed variant never is indexable; it points at the full page.
     const embed = await fetch(showcase.embed_url);
     const embedHtml = await embed.text();
@@ -352,16 +464,31 @@ describe('sharing, indexing and escaping', () => {
   });
 
   it('makes the thumbnails at conversion time (AVIF and WebP by width, the sharing JPEG) and serves them as made', async () => {
-    const want = ['thumb-1200.jpg', 'thumb-480.avif', 'thumb-480.webp', 'thumb-720.avif', 'thumb-720.webp', 'thumb-960.avif', 'thumb-960.webp'];
+    const want = [
+      'thumb-1200.jpg',
+      'thumb-480.avif',
+      'thumb-480.webp',
+      'thumb-720.avif',
+      'thumb-720.webp',
+      'thumb-960.avif',
+      'thumb-960.webp',
+    ];
     for (const i of items) expect(thumbsAtCompletion[i.job_id]).toEqual(want);
     // The job's timeline shows the stage.
     const job = await owner.req('GET', `/api/v2/jobs/${items[1]!.job_id}`);
     expect(job.body.stages.map((st: { stage: string }) => st.stage).slice(-2)).toEqual(['publish', 'thumbnails']);
-    for (const [file, type, format] of [['480.webp', 'image/webp', 'webp'], ['480.avif', 'image/avif', 'heif']] as const) {
+    for (const [file, type, format] of [
+      ['480.webp', 'image/webp', 'webp'],
+      ['480.avif', 'image/avif', 'heif'],
+    ] as const) {
       const url = `${showcase.url}/items/${items[1]!.id}/thumb/${file}`;
       const first = await fetch(url);
       // The item can be deleted: an hour in shared caches, not a year as immutable.
-      expect([first.status, first.headers.get('content-type'), first.headers.get('cache-control')]).toEqual([200, type, 'public, max-age=3600']);
+      expect([first.status, first.headers.get('content-type'), first.headers.get('cache-control')]).toEqual([
+        200,
+        type,
+        'public, max-age=3600',
+      ]);
       const meta1 = await sharp(Buffer.from(await first.arrayBuffer())).metadata();
       expect([meta1.format, meta1.width, meta1.height]).toEqual([format, 480, 720]);
       const again = await fetch(url);
@@ -372,7 +499,11 @@ describe('sharing, indexing and escaping', () => {
   it('compresses the pages for clients that accept it (Brotli, else gzip) and varies on it', async () => {
     const raw = (encoding: string) => rawGet(showcase.url, { 'accept-encoding': encoding, 'user-agent': USER_AGENTS.ios });
     const [plain, br, gz] = [await raw('identity'), await raw('br, gzip'), await raw('gzip')];
-    expect([plain.headers['content-encoding'], br.headers['content-encoding'], gz.headers['content-encoding']]).toEqual([undefined, 'br', 'gzip']);
+    expect([plain.headers['content-encoding'], br.headers['content-encoding'], gz.headers['content-encoding']]).toEqual([
+      undefined,
+      'br',
+      'gzip',
+    ]);
     expect(br.headers.vary).toBe('User-Agent, Accept-Encoding');
     // Same page (the showcase did not change in between), a fraction of the bytes.
     expect(brotliDecompressSync(br.body).toString()).toBe(plain.body.toString());
@@ -386,11 +517,13 @@ describe('sharing, indexing and escaping', () => {
     const p = await ctx.newPage();
     await p.goto(showcase.url);
     await loadAllImages(p);
-    const pics = await p.locator('.item[data-status="completed"] .media picture').evaluateAll((ps) => ps.map((pic) => ({
-      source: pic.querySelector('source')!.getAttribute('type'),
-      srcset: pic.querySelector('source')!.getAttribute('srcset'),
-      current: (pic.querySelector('img') as HTMLImageElement).currentSrc,
-    })));
+    const pics = await p.locator('.item[data-status="completed"] .media picture').evaluateAll((ps) =>
+      ps.map((pic) => ({
+        source: pic.querySelector('source')!.getAttribute('type'),
+        srcset: pic.querySelector('source')!.getAttribute('srcset'),
+        current: (pic.querySelector('img') as HTMLImageElement).currentSrc,
+      })),
+    );
     await ctx.close();
     expect(pics).toHaveLength(SHAPES.length);
     for (const pic of pics) {
@@ -416,15 +549,20 @@ describe('sharing, indexing and escaping', () => {
     const ctx = await browser.newContext(DESKTOP);
     const p = await ctx.newPage();
     await p.goto(showcase.url);
-    const pairs = await p.evaluate(() => ['header.brand', '.item a.ar', 'nav.links a'].map((sel) => {
-      const s = getComputedStyle(document.querySelector(sel)!);
-      return [s.color, s.backgroundColor];
-    }));
+    const pairs = await p.evaluate(() =>
+      ['header.brand', '.item a.ar', 'nav.links a'].map((sel) => {
+        const s = getComputedStyle(document.querySelector(sel)!);
+        return [s.color, s.backgroundColor];
+      }),
+    );
     const lum = (rgb: string) => {
-      const [r, g, b] = rgb.match(/\d+/g)!.slice(0, 3).map((v) => {
-        const c = Number(v) / 255;
-        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-      });
+      const [r, g, b] = rgb
+        .match(/\d+/g)!
+        .slice(0, 3)
+        .map((v) => {
+          const c = Number(v) / 255;
+          return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+        });
       return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
     };
     for (const [fg, bg] of pairs) {

@@ -20,12 +20,24 @@ let wide: Buffer;
 beforeAll(async () => {
   // 300 x 200: the item must keep exactly this pixel size.
   wide = (await quadrantPicture(300, 200)).png;
-  media = await startMediaServer({ '/wide.png': wide, '/logo.png': await sharp({ create: { width: 120, height: 40, channels: 3, background: '#ff8800' } }).png().toBuffer() });
+  media = await startMediaServer({
+    '/wide.png': wide,
+    '/logo.png': await sharp({ create: { width: 120, height: 40, channels: 3, background: '#ff8800' } })
+      .png()
+      .toBuffer(),
+  });
   const port = await freePort();
   dataDir = tempDir();
   app = spawnApp('api', {
-    PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, OWNER_API_KEY: OWNER,
-    ALLOW_PRIVATE_NETWORKS: 'true', JOB_RETRY_BASE_MS: '100', UPLOAD_MAX_FILE_BYTES: String(MAX_FILE), UPLOAD_MAX_FILES: '3',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    OWNER_API_KEY: OWNER,
+    ALLOW_PRIVATE_NETWORKS: 'true',
+    JOB_RETRY_BASE_MS: '100',
+    UPLOAD_MAX_FILE_BYTES: String(MAX_FILE),
+    UPLOAD_MAX_FILES: '3',
   });
   await waitHealthy(`http://127.0.0.1:${port}`, app);
   owner = new Api(`http://127.0.0.1:${port}`, OWNER);
@@ -44,10 +56,16 @@ async function newUser(email: string, credits: number, slots: number) {
 const balance = async (api: Api) => (await api.req('GET', '/api/v2/me')).body.credits as number;
 
 async function waitItems(api: Api, id: number, n: number) {
-  return waitFor(async () => {
-    const r = await api.req('GET', `/api/v2/showcases/${id}`);
-    return r.body.items.length === n && r.body.items.every((i: any) => i.status === 'completed' || i.status === 'failed') ? r.body : undefined;
-  }, 60_000, `showcase ${id} items to finish`);
+  return waitFor(
+    async () => {
+      const r = await api.req('GET', `/api/v2/showcases/${id}`);
+      return r.body.items.length === n && r.body.items.every((i: any) => i.status === 'completed' || i.status === 'failed')
+        ? r.body
+        : undefined;
+    },
+    60_000,
+    `showcase ${id} items to finish`,
+  );
 }
 
 function form(files: [string, Buffer, string][], field = 'files'): FormData {
@@ -57,7 +75,11 @@ function form(files: [string, Buffer, string][], field = 'files'): FormData {
 }
 
 async function upload(api: Api, id: number, body: FormData, headers: Record<string, string> = {}) {
-  const r = await fetch(`${api.base}/api/v2/showcases/${id}/items`, { method: 'POST', headers: { 'x-api-key': api.key, ...headers }, body });
+  const r = await fetch(`${api.base}/api/v2/showcases/${id}/items`, {
+    method: 'POST',
+    headers: { 'x-api-key': api.key, ...headers },
+    body,
+  });
   return { status: r.status, body: await r.json(), headers: r.headers };
 }
 
@@ -70,7 +92,8 @@ async function upload(api: Api, id: number, body: FormData, headers: Record<stri
 async function uploadHeldOpen(api: Api, id: number, files: [string, Buffer][], during: () => Promise<void> | void, waitMs = 8000) {
   const boundary = 'held-open-boundary-5678';
   const req = request(`${api.base}/api/v2/showcases/${id}/items`, {
-    method: 'POST', headers: { 'x-api-key': api.key, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    method: 'POST',
+    headers: { 'x-api-key': api.key, 'content-type': `multipart/form-data; boundary=${boundary}` },
   });
   const answered = new Promise<{ status: number; body: any }>((ok, fail) => {
     req.on('response', (res) => {
@@ -81,7 +104,13 @@ async function uploadHeldOpen(api: Api, id: number, files: [string, Buffer][], d
     req.on('error', fail);
   });
   for (const [name, bytes] of files) {
-    req.write(Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`), bytes, Buffer.from('\r\n')]));
+    req.write(
+      Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`),
+        bytes,
+        Buffer.from('\r\n'),
+      ]),
+    );
   }
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
@@ -104,7 +133,9 @@ describe('creating showcases (billing, slots, validation)', () => {
   it('creates a showcase with pictures, charges 5.0 + 2.0 each on the ledger and uses a slot', async () => {
     const u = await newUser('shop@example.com', 9, 1);
     const r = await u.api.req('POST', '/api/v2/showcases', {
-      layout_choice: 'branded', description: 'Spring collection', logo_url: `${media.base}/logo.png`,
+      layout_choice: 'branded',
+      description: 'Spring collection',
+      logo_url: `${media.base}/logo.png`,
       custom_links: [{ title: 'Shop', url: 'https://shop.example.com/' }],
       branding: { tagline: 'Art for your walls', primary_color: '#0A66FF', secondary_color: '#222' },
       image_urls: [`${media.base}/street.jpg`, `${media.base}/wide.png`],
@@ -122,15 +153,31 @@ describe('creating showcases (billing, slots, validation)', () => {
     });
     expect(await balance(u.api)).toBe(0);
     const usage = await u.api.req('GET', '/api/v2/usage');
-    expect(usage.body.data.filter((e: any) => e.kind === 'charge').map((e: any) => [e.operation, e.amount]).sort()).toEqual([
-      ['showcase.create', 5], ['showcase.picture', 2], ['showcase.picture', 2],
+    expect(
+      usage.body.data
+        .filter((e: any) => e.kind === 'charge')
+        .map((e: any) => [e.operation, e.amount])
+        .sort(),
+    ).toEqual([
+      ['showcase.create', 5],
+      ['showcase.picture', 2],
+      ['showcase.picture', 2],
     ]);
     expect((await u.api.req('GET', '/api/v2/me')).body.showcase_slots).toMatchObject({ used: 1, total: 1 });
 
     const done = await waitItems(u.api, r.body.id, 2);
-    expect(done).toMatchObject({ id: r.body.id, layout_choice: 'branded', branding: { primary_color: '#0a66ff', secondary_color: '#222', tagline: 'Art for your walls' } });
+    expect(done).toMatchObject({
+      id: r.body.id,
+      layout_choice: 'branded',
+      branding: { primary_color: '#0a66ff', secondary_color: '#222', tagline: 'Art for your walls' },
+    });
     const item = done.items.find((i: any) => i.source_url.endsWith('/wide.png'));
-    expect(item).toMatchObject({ status: 'completed', progress: 100, dimensions: { width_inches: 36, height_inches: 24 }, texture: { width: 300, height: 200 } });
+    expect(item).toMatchObject({
+      status: 'completed',
+      progress: 100,
+      dimensions: { width_inches: 36, height_inches: 24 },
+      texture: { width: 300, height: 200 },
+    });
     for (const url of [item.glb_url, item.usdz_url, item.preview_url, item.embed_url]) expect((await fetch(url)).status).toBe(200);
     const one = await u.api.req('GET', `/api/v2/showcases/${r.body.id}/items/${item.id}`);
     expect(one.body).toEqual(item);
@@ -192,7 +239,9 @@ describe('creating showcases (billing, slots, validation)', () => {
     const stranger = await newUser('stranger@example.com', 10, 1);
     expect((await stranger.api.req('GET', `/api/v2/showcases/${a.body.id}`)).status).toBe(404);
     expect((await stranger.api.req('GET', `/api/v2/showcases/${a.body.id}/items/${a.body.queued_jobs[0].item_id}`)).status).toBe(404);
-    expect((await stranger.api.req('POST', `/api/v2/showcases/${a.body.id}/items`, { image_urls: [`${media.base}/street.jpg`] })).status).toBe(404);
+    expect(
+      (await stranger.api.req('POST', `/api/v2/showcases/${a.body.id}/items`, { image_urls: [`${media.base}/street.jpg`] })).status,
+    ).toBe(404);
     expect((await stranger.api.req('GET', `/api/v2/jobs/${a.body.queued_jobs[0].job_id}`)).status).toBe(404);
     expect((await owner.req('GET', '/api/v2/showcases/abc')).status).toBe(404);
   });
@@ -203,17 +252,30 @@ describe('v2 jobs', () => {
     const s = await owner.req('POST', '/api/v2/showcases', { image_urls: [`${media.base}/slow.jpg`] });
     const jobId = s.body.queued_jobs[0].job_id;
     const seen: string[] = [];
-    const final = await waitFor(async () => {
-      const r = await owner.req('GET', `/api/v2/jobs/${jobId}`);
-      if (seen[seen.length - 1] !== r.body.status) seen.push(r.body.status);
-      return r.body.status === 'completed' || r.body.status === 'failed' ? r.body : undefined;
-    }, 60_000, 'picture job');
+    const final = await waitFor(
+      async () => {
+        const r = await owner.req('GET', `/api/v2/jobs/${jobId}`);
+        if (seen[seen.length - 1] !== r.body.status) seen.push(r.body.status);
+        return r.body.status === 'completed' || r.body.status === 'failed' ? r.body : undefined;
+      },
+      60_000,
+      'picture job',
+    );
     const order = seen.map((st) => JOB_STATES.indexOf(st as never));
     expect(order).toEqual([...order].sort((x, y) => x - y));
     expect(seen).toContain('downloading');
     expect(final).toMatchObject({
-      job_id: jobId, status: 'completed', kind: 'showcase.picture', showcase_id: s.body.id, item_id: s.body.queued_jobs[0].item_id,
-      result: { glb_url: expect.stringContaining('/model.glb'), usdz_url: expect.stringContaining('/model.usdz'), preview_url: expect.any(String), embed_url: expect.stringContaining('/embed/emb_') },
+      job_id: jobId,
+      status: 'completed',
+      kind: 'showcase.picture',
+      showcase_id: s.body.id,
+      item_id: s.body.queued_jobs[0].item_id,
+      result: {
+        glb_url: expect.stringContaining('/model.glb'),
+        usdz_url: expect.stringContaining('/model.usdz'),
+        preview_url: expect.any(String),
+        embed_url: expect.stringContaining('/embed/emb_'),
+      },
     });
   });
 
@@ -226,7 +288,10 @@ describe('v2 jobs', () => {
     expect(failed.error.message).toMatch(/404/);
     await waitFor(async () => (await balance(u.api)) === 2 || undefined, 10_000, 'refund');
     const entries = (await u.api.req('GET', '/api/v2/usage')).body.data.filter((e: any) => e.job_id === failed.job_id);
-    expect(entries.map((e: any) => [e.kind, e.amount]).sort()).toEqual([['charge', 2], ['refund', 2]]);
+    expect(entries.map((e: any) => [e.kind, e.amount]).sort()).toEqual([
+      ['charge', 2],
+      ['refund', 2],
+    ]);
   });
 });
 
@@ -240,12 +305,22 @@ describe('adding pictures', () => {
 
   it('adds pictures by URL (2.0 each), idempotently', async () => {
     const before = await balance(u.api);
-    const add = () => u.api.req('POST', `/api/v2/showcases/${showcaseId}/items`, { image_urls: [`${media.base}/street.jpg`] }, { 'idempotency-key': 'add-1' });
+    const add = () =>
+      u.api.req(
+        'POST',
+        `/api/v2/showcases/${showcaseId}/items`,
+        { image_urls: [`${media.base}/street.jpg`] },
+        { 'idempotency-key': 'add-1' },
+      );
     const [a, b] = [await add(), await add()];
     expect(a.status).toBe(202);
     expect(b.body).toEqual(a.body);
     expect(b.headers.get('idempotent-replayed')).toBe('true');
-    expect(a.body).toMatchObject({ showcase_id: showcaseId, credits_charged: 2, queued_jobs: [{ job_id: expect.stringMatching(/^v2_/), status: 'queued' }] });
+    expect(a.body).toMatchObject({
+      showcase_id: showcaseId,
+      credits_charged: 2,
+      queued_jobs: [{ job_id: expect.stringMatching(/^v2_/), status: 'queued' }],
+    });
     expect(await balance(u.api)).toBe(before - 2);
     expect((await u.api.req('POST', `/api/v2/showcases/${showcaseId}/items`, {})).body.error.param).toBe('image_urls');
   });
@@ -254,18 +329,39 @@ describe('adding pictures', () => {
     const before = await balance(u.api);
     const jpeg = await sharp(wide).jpeg().toBuffer();
     // Misleading names and types: the bytes decide.
-    const r = await upload(u.api, showcaseId, form([['poster.gif', wide, 'text/plain'], ['Summer <em>sale.png', jpeg, 'image/png']]), { 'idempotency-key': 'up-1' });
+    const r = await upload(
+      u.api,
+      showcaseId,
+      form([
+        ['poster.gif', wide, 'text/plain'],
+        ['Summer <em>sale.png', jpeg, 'image/png'],
+      ]),
+      { 'idempotency-key': 'up-1' },
+    );
     expect(r.status).toBe(202);
     expect(r.body.queued_jobs).toHaveLength(2);
     expect(r.body.credits_charged).toBe(4);
-    const again = await upload(u.api, showcaseId, form([['poster.gif', wide, 'text/plain'], ['Summer <em>sale.png', jpeg, 'image/png']]), { 'idempotency-key': 'up-1' });
+    const again = await upload(
+      u.api,
+      showcaseId,
+      form([
+        ['poster.gif', wide, 'text/plain'],
+        ['Summer <em>sale.png', jpeg, 'image/png'],
+      ]),
+      { 'idempotency-key': 'up-1' },
+    );
     expect(again.body).toEqual(r.body);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(await balance(u.api)).toBe(before - 4);
     const done = await waitItems(u.api, showcaseId, 3);
     const uploaded = done.items.filter((i: any) => i.source === 'upload');
     expect(uploaded.map((i: any) => i.filename).sort()).toEqual(['Summer <em>sale.png', 'poster.gif']);
-    for (const i of uploaded) expect(i).toMatchObject({ status: 'completed', texture: { width: 300, height: 200 }, dimensions: { width_inches: 36, height_inches: 24 } });
+    for (const i of uploaded)
+      expect(i).toMatchObject({
+        status: 'completed',
+        texture: { width: 300, height: 200 },
+        dimensions: { width_inches: 36, height_inches: 24 },
+      });
     // The replay's duplicate uploads were removed: two stored uploads.
     expect(uploadsLeft()).toBe(2);
   });
@@ -273,12 +369,27 @@ describe('adding pictures', () => {
   it('refuses non-images (415), oversized files and too many files (413), charging nothing and keeping nothing', async () => {
     const before = await balance(u.api);
     const stored = uploadsLeft();
-    const html = await upload(u.api, showcaseId, form([['a.jpg', Buffer.from('<!doctype html><html><body>hi</body></html>'), 'image/jpeg']]));
+    const html = await upload(
+      u.api,
+      showcaseId,
+      form([['a.jpg', Buffer.from('<!doctype html><html><body>hi</body></html>'), 'image/jpeg']]),
+    );
     expect([html.status, html.body.error.code]).toEqual([415, 'unsupported_file_type']);
     const big = Buffer.concat([wide, Buffer.alloc(MAX_FILE + 1000)]);
-    const large = await upload(u.api, showcaseId, form([['ok.png', wide, 'image/png'], ['big.png', big, 'image/png']]));
+    const large = await upload(
+      u.api,
+      showcaseId,
+      form([
+        ['ok.png', wide, 'image/png'],
+        ['big.png', big, 'image/png'],
+      ]),
+    );
     expect([large.status, large.body.error.code]).toEqual([413, 'file_too_large']);
-    const many = await upload(u.api, showcaseId, form(Array.from({ length: 4 }, (_, i) => [`${i}.png`, wide, 'image/png'] as [string, Buffer, string])));
+    const many = await upload(
+      u.api,
+      showcaseId,
+      form(Array.from({ length: 4 }, (_, i) => [`${i}.png`, wide, 'image/png'] as [string, Buffer, string])),
+    );
     expect([many.status, many.body.error.code]).toEqual([413, 'too_many_files']);
     const wrongField = await upload(u.api, showcaseId, form([['a.png', wide, 'image/png']], 'file'));
     expect([wrongField.status, wrongField.body.error.param]).toEqual([400, 'file']);
@@ -293,19 +404,32 @@ describe('adding pictures', () => {
     const itemCount = async () => (await u.api.req('GET', `/api/v2/showcases/${showcaseId}`)).body.items.length;
     const itemsBefore = await itemCount();
     const boundary = 'e2e-boundary-1234';
-    const part = (filename: string, bytes: Buffer) => Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${filename}"\r\nContent-Type: image/png\r\n\r\n`), bytes, Buffer.from('\r\n'),
-    ]);
+    const part = (filename: string, bytes: Buffer) =>
+      Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${filename}"\r\nContent-Type: image/png\r\n\r\n`,
+        ),
+        bytes,
+        Buffer.from('\r\n'),
+      ]);
     const end = Buffer.from(`--${boundary}--\r\n`);
     const whole = Buffer.concat([part('a.png', wide), part('b.png', Buffer.concat([wide, Buffer.alloc(256 * 1024)])), end]);
     const send = async (path: string, body: Buffer, type = `multipart/form-data; boundary=${boundary}`) => {
-      const r = await fetch(`${u.api.base}${path}`, { method: 'POST', headers: { 'x-api-key': u.api.key, 'content-type': type }, body: new Uint8Array(body) });
+      const r = await fetch(`${u.api.base}${path}`, {
+        method: 'POST',
+        headers: { 'x-api-key': u.api.key, 'content-type': type },
+        body: new Uint8Array(body),
+      });
       return { status: r.status, body: await r.json() };
     };
     const items = `/api/v2/showcases/${showcaseId}/items`;
     // Cut inside the second file: the first one was stored already and must go again.
     const cut = await send(items, whole.subarray(0, whole.length - 100 * 1024));
-    expect([cut.status, cut.body.error.code, cut.body.error.message]).toEqual([400, 'invalid_multipart', expect.stringContaining('ended before its closing boundary')]);
+    expect([cut.status, cut.body.error.code, cut.body.error.message]).toEqual([
+      400,
+      'invalid_multipart',
+      expect.stringContaining('ended before its closing boundary'),
+    ]);
     const headerCut = await send(items, whole.subarray(0, 40));
     expect([headerCut.status, headerCut.body.error.code]).toEqual([400, 'invalid_multipart']);
     const noBoundary = await send(items, whole, 'multipart/form-data');
@@ -314,7 +438,11 @@ describe('adding pictures', () => {
     expect([nul.status, nul.body.error.param]).toEqual([400, 'files']);
     // The create route takes JSON only, and says where files go.
     const create = await send('/api/v2/showcases', whole.subarray(0, whole.length - 100 * 1024));
-    expect([create.status, create.body.error.code, create.body.error.message]).toEqual([400, 'invalid_body', expect.stringContaining('/api/v2/showcases/{id}/items')]);
+    expect([create.status, create.body.error.code, create.body.error.message]).toEqual([
+      400,
+      'invalid_body',
+      expect.stringContaining('/api/v2/showcases/{id}/items'),
+    ]);
     expect(await balance(u.api)).toBe(before);
     expect(uploadsLeft()).toBe(stored);
     expect(readdirSync(join(dataDir, 'storage'), { recursive: true }).filter((f) => String(f).endsWith('.tmp'))).toEqual([]);
@@ -323,7 +451,10 @@ describe('adding pictures', () => {
 });
 
 describe('uploads refused before they are stored', () => {
-  const tmpFiles = () => (existsSync(join(dataDir, 'storage')) ? readdirSync(join(dataDir, 'storage'), { recursive: true }) : []).filter((f) => String(f).endsWith('.tmp'));
+  const tmpFiles = () =>
+    (existsSync(join(dataDir, 'storage')) ? readdirSync(join(dataDir, 'storage'), { recursive: true }) : []).filter((f) =>
+      String(f).endsWith('.tmp'),
+    );
   const storedFor = (publicId: string) => {
     const dir = join(dataDir, 'storage/uploads', publicId);
     return existsSync(dir) ? readdirSync(dir, { recursive: true }).map(String) : [];
@@ -339,18 +470,45 @@ describe('uploads refused before they are stored', () => {
   it('answers 402 to a key without the credits for one picture before reading any file: nothing written, nothing charged', async () => {
     const u = await userWithShowcase('broke-uploader@example.com', 0);
     // Two whole files sent, the body left open: the answer must not wait for it.
-    const r = await uploadHeldOpen(u.api, u.showcaseId, [['a.png', wide], ['b.png', wide]], () => {
-      expect(storedFor(u.publicId)).toEqual([]);
-      expect(tmpFiles()).toEqual([]);
+    const r = await uploadHeldOpen(
+      u.api,
+      u.showcaseId,
+      [
+        ['a.png', wide],
+        ['b.png', wide],
+      ],
+      () => {
+        expect(storedFor(u.publicId)).toEqual([]);
+        expect(tmpFiles()).toEqual([]);
+      },
+    );
+    expect(r).toEqual({
+      status: 402,
+      body: {
+        error: {
+          type: 'insufficient_credits',
+          code: 'insufficient_credits',
+          message: expect.stringContaining('this needs 2 credits; the balance is 0'),
+          request_id: expect.any(String),
+        },
+      },
     });
-    expect(r).toEqual({ status: 402, body: { error: { type: 'insufficient_credits', code: 'insufficient_credits', message: expect.stringContaining('this needs 2 credits; the balance is 0'), request_id: expect.any(String) } } });
     // The same through a plain, complete upload.
-    const plain = await upload(u.api, u.showcaseId, form([['a.png', wide, 'image/png'], ['b.png', wide, 'image/png']]));
+    const plain = await upload(
+      u.api,
+      u.showcaseId,
+      form([
+        ['a.png', wide, 'image/png'],
+        ['b.png', wide, 'image/png'],
+      ]),
+    );
     expect([plain.status, plain.body.error.code]).toEqual([402, 'insufficient_credits']);
     expect(storedFor(u.publicId)).toEqual([]);
     expect(tmpFiles()).toEqual([]);
     expect(await balance(u.api)).toBe(0);
-    expect((await u.api.req('GET', '/api/v2/usage')).body.data.filter((e: any) => e.kind !== 'grant').map((e: any) => e.operation)).toEqual(['showcase.create']);
+    expect((await u.api.req('GET', '/api/v2/usage')).body.data.filter((e: any) => e.kind !== 'grant').map((e: any) => e.operation)).toEqual(
+      ['showcase.create'],
+    );
     expect((await u.api.req('GET', `/api/v2/showcases/${u.showcaseId}`)).body.items).toEqual([]);
   });
 
@@ -360,7 +518,14 @@ describe('uploads refused before they are stored', () => {
     // outright would reset the connection under the client (fetch failed: EPIPE / ECONNRESET).
     const big = Buffer.alloc(8 * 1024 * 1024, 7);
     for (let i = 0; i < 5; i++) {
-      const r = await upload(u.api, u.showcaseId, form([['a.png', wide, 'image/png'], ['b.png', big, 'image/png']]));
+      const r = await upload(
+        u.api,
+        u.showcaseId,
+        form([
+          ['a.png', wide, 'image/png'],
+          ['b.png', big, 'image/png'],
+        ]),
+      );
       expect([r.status, r.headers.get('connection'), r.body.error.code]).toEqual([402, 'close', 'insufficient_credits']);
     }
     expect(storedFor(u.publicId)).toEqual([]);
@@ -368,11 +533,23 @@ describe('uploads refused before they are stored', () => {
 
   it('stops at the first file the balance does not cover (402), removing the ones already stored', async () => {
     const u = await userWithShowcase('one-picture@example.com', 2);
-    const r = await uploadHeldOpen(u.api, u.showcaseId, [['a.png', wide], ['b.png', wide], ['c.png', wide]], () => {
-      expect(storedFor(u.publicId)).toEqual([]);
-      expect(tmpFiles()).toEqual([]);
+    const r = await uploadHeldOpen(
+      u.api,
+      u.showcaseId,
+      [
+        ['a.png', wide],
+        ['b.png', wide],
+        ['c.png', wide],
+      ],
+      () => {
+        expect(storedFor(u.publicId)).toEqual([]);
+        expect(tmpFiles()).toEqual([]);
+      },
+    );
+    expect(r).toMatchObject({
+      status: 402,
+      body: { error: { code: 'insufficient_credits', message: expect.stringContaining('this needs 4 credits; the balance is 2') } },
     });
-    expect(r).toMatchObject({ status: 402, body: { error: { code: 'insufficient_credits', message: expect.stringContaining('this needs 4 credits; the balance is 2') } } });
     expect(await balance(u.api)).toBe(2);
     expect((await u.api.req('GET', `/api/v2/showcases/${u.showcaseId}`)).body.items).toEqual([]);
     // One picture is covered, and a retry of that answered request is replayed although the balance is 0 now.
@@ -393,9 +570,13 @@ describe('public showcase pages', () => {
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     const r = await owner.req('POST', '/api/v2/showcases', {
-      layout_choice: 'branded', logo_url: `${media.base}/logo.png?${encodeURIComponent(XSS)}`,
+      layout_choice: 'branded',
+      logo_url: `${media.base}/logo.png?${encodeURIComponent(XSS)}`,
       description: `Hand-picked prints.\n${XSS}`,
-      custom_links: [{ title: `Shop ${XSS}`, url: `https://shop.example.com/?q=${encodeURIComponent(XSS)}` }, { title: 'About us', url: 'https://example.com/about' }],
+      custom_links: [
+        { title: `Shop ${XSS}`, url: `https://shop.example.com/?q=${encodeURIComponent(XSS)}` },
+        { title: 'About us', url: 'https://example.com/about' },
+      ],
       branding: { tagline: `Gallery ${XSS}`, primary_color: '#1b5e20', secondary_color: '#ffcc00' },
       image_urls: [`${media.base}/street.jpg`, `${media.base}/wide.png`, `${media.base}/street.jpg`],
     });
@@ -414,15 +595,21 @@ describe('public showcase pages', () => {
     // nothing else runs on these pages, whatever slips through.
     expect(r.headers.get('content-security-policy')).toContain("default-src 'none'");
     // Two hashes: the Quick Look tap script and the item pages' keyboard / swipe navigation.
-    expect(r.headers.get('content-security-policy')).toMatch(/(^|; )script-src 'sha256-[A-Za-z0-9+/]{43}=' 'sha256-[A-Za-z0-9+/]{43}='(;|$)/);
+    expect(r.headers.get('content-security-policy')).toMatch(
+      /(^|; )script-src 'sha256-[A-Za-z0-9+/]{43}=' 'sha256-[A-Za-z0-9+/]{43}='(;|$)/,
+    );
     expect(html).not.toContain('<script>window.__xss');
     expect(html).not.toMatch(/<img src=x/);
     expect(html).toContain('&lt;script&gt;window.__xss=1&lt;/script&gt;');
     expect((await fetch(`${owner.base}/showcase/shw_aaaaaaaaaaaaaaaaaaaaaaaa`)).status).toBe(404);
   });
 
-  it('keeps the full page from being framed elsewhere (frame-ancestors \'self\', X-Frame-Options) while the embed variant may be', async () => {
-    const ancestors = (csp: string | null) => (csp ?? '').split(';').map((d) => d.trim()).filter((d) => d.startsWith('frame-ancestors'));
+  it("keeps the full page from being framed elsewhere (frame-ancestors 'self', X-Frame-Options) while the embed variant may be", async () => {
+    const ancestors = (csp: string | null) =>
+      (csp ?? '')
+        .split(';')
+        .map((d) => d.trim())
+        .filter((d) => d.startsWith('frame-ancestors'));
     const full = await fetch(page.url);
     expect(full.status).toBe(200);
     expect(ancestors(full.headers.get('content-security-policy'))).toEqual(["frame-ancestors 'self'"]);
@@ -461,7 +648,12 @@ describe('public showcase pages', () => {
   });
 
   it('launches AR the platform way on phones, in one column', async () => {
-    const ios = await browser.newContext({ userAgent: USER_AGENTS.ios, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const ios = await browser.newContext({
+      userAgent: USER_AGENTS.ios,
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
     const p = await ios.newPage();
     await p.goto(page.url);
     // The picture opens the larger view; the button launches Quick Look (with the <img> child it needs).
@@ -473,7 +665,12 @@ describe('public showcase pages', () => {
     expect(await p.evaluate(() => (window as any).__xss)).toBeUndefined();
     await p.screenshot({ path: join(ARTIFACTS, 'showcase-ios.png'), fullPage: true });
     await ios.close();
-    const android = await browser.newContext({ userAgent: USER_AGENTS.android, viewport: { width: 412, height: 915 }, isMobile: true, hasTouch: true });
+    const android = await browser.newContext({
+      userAgent: USER_AGENTS.android,
+      viewport: { width: 412, height: 915 },
+      isMobile: true,
+      hasTouch: true,
+    });
     const a = await android.newPage();
     await a.goto(page.url);
     const intent = await a.locator('.item a.ar').first().getAttribute('href');
@@ -500,30 +697,50 @@ describe('public showcase pages', () => {
     const ios = await fetch(`${r.body.url}?platform=ios`);
     const iosHtml = await ios.text();
     expect(iosHtml).not.toContain('<script>alert');
-    expect(iosHtml).toContain('<span class="title">Sunset &lt;script&gt;alert(1)&lt;/script&gt; &amp; Co</span><span class="price">$240</span>');
+    expect(iosHtml).toContain(
+      '<span class="title">Sunset &lt;script&gt;alert(1)&lt;/script&gt; &amp; Co</span><span class="price">$240</span>',
+    );
     expect(iosHtml).toContain(`<a class="link" href="${LINK.replace(/&/g, '&amp;')}" target="_top" rel="noopener">Buy now</a>`);
-    expect(iosHtml).toMatch(/rel="ar" href="[^"]+\/model\.usdz#allowsContentScaling=0&amp;checkoutTitle=Sunset%20%3Cscript%3Ealert\(1\)%3C%2Fscript%3E%20%26%20Co&amp;callToAction=Buy%20now&amp;price=%24240" data-link="/);
+    expect(iosHtml).toMatch(
+      /rel="ar" href="[^"]+\/model\.usdz#allowsContentScaling=0&amp;checkoutTitle=Sunset%20%3Cscript%3Ealert\(1\)%3C%2Fscript%3E%20%26%20Co&amp;callToAction=Buy%20now&amp;price=%24240" data-link="/,
+    );
     // The floor item allows scaling: no fragment at all.
     expect(iosHtml).toMatch(/rel="ar" href="[^"#]+\/model\.usdz"><img/);
     const inline = [...iosHtml.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
     expect(inline).toHaveLength(1);
     const { createHash } = await import('node:crypto');
-    expect(ios.headers.get('content-security-policy')).toContain(`script-src 'sha256-${createHash('sha256').update(inline[0]).digest('base64')}' `);
+    expect(ios.headers.get('content-security-policy')).toContain(
+      `script-src 'sha256-${createHash('sha256').update(inline[0]).digest('base64')}' `,
+    );
     const android = await (await fetch(`${r.body.url}?platform=android`)).text();
-    expect(android).toContain('&amp;title=Sunset%20%3Cscript%3Ealert(1)%3C%2Fscript%3E%20%26%20Co&amp;link=https%3A%2F%2Fshop.example.com%2Fp%2Fsunset%3Fref%3Dar%26size%3D24x36&amp;resizable=false&amp;enable_vertical_placement=true#Intent;');
+    expect(android).toContain(
+      '&amp;title=Sunset%20%3Cscript%3Ealert(1)%3C%2Fscript%3E%20%26%20Co&amp;link=https%3A%2F%2Fshop.example.com%2Fp%2Fsunset%3Fref%3Dar%26size%3D24x36&amp;resizable=false&amp;enable_vertical_placement=true#Intent;',
+    );
     // The floor item that may be scaled: neither parameter.
     expect(android).toMatch(/&amp;title=[^&#]+#Intent;/);
     expect(android).not.toContain('<script');
     // In the browser: the tap on the Quick Look banner opens the link, under the page's real CSP.
-    const ctx = await browser.newContext({ userAgent: USER_AGENTS.ios, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const ctx = await browser.newContext({
+      userAgent: USER_AGENTS.ios,
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
     const p = await ctx.newPage();
     const csp: string[] = [];
-    p.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) csp.push(m.text()); });
-    await p.route('https://shop.example.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Shop</title>' }));
+    p.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) csp.push(m.text());
+    });
+    await p.route('https://shop.example.com/**', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Shop</title>' }),
+    );
     await p.goto(r.body.url);
     expect(await p.locator('.item .caption .title').first().textContent()).toBe(TITLE);
     await p.screenshot({ path: join(ARTIFACTS, 'showcase-banner-ios.png'), fullPage: true });
-    await p.locator('.item a.ar[rel="ar"][data-link]').first().evaluate((el) => el.dispatchEvent(new MessageEvent('message', { data: '_apple_ar_quicklook_button_tapped' })));
+    await p
+      .locator('.item a.ar[rel="ar"][data-link]')
+      .first()
+      .evaluate((el) => el.dispatchEvent(new MessageEvent('message', { data: '_apple_ar_quicklook_button_tapped' })));
     await p.waitForURL(LINK);
     expect(csp).toEqual([]);
     await ctx.close();

@@ -9,7 +9,15 @@ let media: Awaited<ReturnType<typeof startMediaServer>>;
 
 async function startApp(env: Record<string, string>): Promise<Api> {
   const port = await freePort();
-  const app = spawnApp('api', { PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: tempDir(), OWNER_API_KEY: OWNER, JOB_RETRY_BASE_MS: '50', ...env });
+  const app = spawnApp('api', {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: tempDir(),
+    OWNER_API_KEY: OWNER,
+    JOB_RETRY_BASE_MS: '50',
+    ...env,
+  });
   apps.push(app);
   await waitHealthy(`http://127.0.0.1:${port}`, app);
   return new Api(`http://127.0.0.1:${port}`, OWNER);
@@ -21,7 +29,9 @@ async function bytes(url: string, headers: Record<string, string> = {}) {
 }
 
 beforeAll(async () => {
-  const bomb = await sharp({ create: { width: 11000, height: 11000, channels: 3, background: '#fff' }, limitInputPixels: false }).png({ compressionLevel: 9 }).toBuffer();
+  const bomb = await sharp({ create: { width: 11000, height: 11000, channels: 3, background: '#fff' }, limitInputPixels: false })
+    .png({ compressionLevel: 9 })
+    .toBuffer();
   media = await startMediaServer({ '/bomb.png': bomb });
 });
 afterAll(async () => {
@@ -79,7 +89,12 @@ describe('still image -> GLB + USDZ (embedded, local storage)', () => {
 
   it('honours aspect_ratio and explicit inches', async () => {
     const a = await api.req('POST', '/api/v1/convert', { image_url: `${media.base}/street.jpg`, aspect_ratio: '2:3' });
-    const b = await api.req('POST', '/api/v1/convert', { image_url: `${media.base}/street.jpg`, width_inches: 10, height_inches: 5.5, aspect_ratio: '1:1' });
+    const b = await api.req('POST', '/api/v1/convert', {
+      image_url: `${media.base}/street.jpg`,
+      width_inches: 10,
+      height_inches: 5.5,
+      aspect_ratio: '1:1',
+    });
     await api.waitStatus(a.body.job_id, ['completed']);
     await api.waitStatus(b.body.job_id, ['completed']);
     expect((await api.req('GET', `/api/v1/result/${a.body.job_id}`)).body.dimensions).toEqual({ width_inches: 24, height_inches: 36 });
@@ -110,7 +125,11 @@ describe('still image -> GLB + USDZ (embedded, local storage)', () => {
   });
 
   it('rejects a body that is not JSON', async () => {
-    const r = await fetch(`${api.base}/api/v1/convert`, { method: 'POST', headers: { 'x-api-key': OWNER, 'content-type': 'application/json' }, body: '{nope' });
+    const r = await fetch(`${api.base}/api/v1/convert`, {
+      method: 'POST',
+      headers: { 'x-api-key': OWNER, 'content-type': 'application/json' },
+      body: '{nope',
+    });
     expect(r.status).toBe(400);
     expect((await r.json()).error.type).toBe('invalid_request_error');
   });
@@ -157,10 +176,18 @@ describe('fetch limits and the SSRF guard in the running service', () => {
     expect((await small.waitStatus(big.body.job_id, ['failed'])).error.code).toBe('source_too_large');
 
     const guarded = await startApp({});
-    const hook = await guarded.req('POST', '/api/v1/convert', { image_url: 'https://example.com/a.jpg', callback_url: 'http://127.0.0.1:9/hook' });
+    const hook = await guarded.req('POST', '/api/v1/convert', {
+      image_url: 'https://example.com/a.jpg',
+      callback_url: 'http://127.0.0.1:9/hook',
+    });
     expect(hook.status).toBe(400);
     expect(hook.body.error).toMatchObject({ param: 'callback_url', code: 'callback_url_blocked' });
-    for (const url of [`${media.base}/street.jpg`, 'http://2130706433/a.jpg', 'http://[::ffff:127.0.0.1]/a.jpg', 'http://169.254.169.254/latest']) {
+    for (const url of [
+      `${media.base}/street.jpg`,
+      'http://2130706433/a.jpg',
+      'http://[::ffff:127.0.0.1]/a.jpg',
+      'http://169.254.169.254/latest',
+    ]) {
       const { body } = await guarded.req('POST', '/api/v1/convert', { image_url: url });
       const s = await guarded.waitStatus(body.job_id, ['failed', 'completed']);
       expect(s).toMatchObject({ status: 'failed', error: { code: 'private_address' } });
@@ -173,8 +200,12 @@ describe('S3 storage', () => {
     const s3 = await startS3('ar-models');
     try {
       const api = await startApp({
-        ALLOW_PRIVATE_NETWORKS: 'true', STORAGE_DRIVER: 's3', S3_ENDPOINT: s3.endpoint, S3_BUCKET: s3.bucket,
-        S3_ACCESS_KEY_ID: S3_TEST_CREDENTIALS.accessKeyId, S3_SECRET_ACCESS_KEY: S3_TEST_CREDENTIALS.secretAccessKey,
+        ALLOW_PRIVATE_NETWORKS: 'true',
+        STORAGE_DRIVER: 's3',
+        S3_ENDPOINT: s3.endpoint,
+        S3_BUCKET: s3.bucket,
+        S3_ACCESS_KEY_ID: S3_TEST_CREDENTIALS.accessKeyId,
+        S3_SECRET_ACCESS_KEY: S3_TEST_CREDENTIALS.secretAccessKey,
       });
       const { body } = await api.req('POST', '/api/v1/convert', { image_url: `${media.base}/street.jpg` });
       expect((await api.waitStatus(body.job_id, ['completed', 'failed'])).status).toBe('completed');

@@ -12,7 +12,10 @@ let app: AppProcess;
 let api: Api;
 let media: Awaited<ReturnType<typeof startMediaServer>>;
 
-interface Received { headers: IncomingHttpHeaders; body: string }
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
 let receiver: Server;
 let receiverBase: string;
 const received: Record<string, Received[]> = {};
@@ -37,8 +40,15 @@ beforeAll(async () => {
   receiverBase = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   const port = await freePort();
   app = spawnApp('api', {
-    PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: tempDir(), OWNER_API_KEY: OWNER,
-    ALLOW_PRIVATE_NETWORKS: 'true', JOB_RETRY_BASE_MS: '100', CALLBACK_MAX_ATTEMPTS: '5', CALLBACK_TIMEOUT_MS: '2000',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: tempDir(),
+    OWNER_API_KEY: OWNER,
+    ALLOW_PRIVATE_NETWORKS: 'true',
+    JOB_RETRY_BASE_MS: '100',
+    CALLBACK_MAX_ATTEMPTS: '5',
+    CALLBACK_TIMEOUT_MS: '2000',
   });
   await waitHealthy(`http://127.0.0.1:${port}`, app);
   api = new Api(`http://127.0.0.1:${port}`, OWNER);
@@ -69,7 +79,10 @@ describe('v1 result', () => {
 describe('callbacks', () => {
   it('retries a failing receiver with backoff, never follows a redirect, signs every attempt and records it', async () => {
     script['/hook-retry'] = [500, 302, 200];
-    const { body } = await api.req('POST', '/api/v1/convert', { image_url: `${media.base}/street.jpg`, callback_url: `${receiverBase}/hook-retry` });
+    const { body } = await api.req('POST', '/api/v1/convert', {
+      image_url: `${media.base}/street.jpg`,
+      callback_url: `${receiverBase}/hook-retry`,
+    });
     await waitFor(async () => received['/hook-retry']?.length === 3, 30_000, 'three callback attempts');
     const { secret } = (await api.req('GET', '/api/v1/webhook-secret')).body;
     expect(secret).toMatch(/^whsec_/);
@@ -84,26 +97,46 @@ describe('callbacks', () => {
     const payload = JSON.parse(attempts[2].body);
     const result = (await api.req('GET', `/api/v1/result/${body.job_id}`)).body;
     expect(payload).toEqual({
-      job_id: body.job_id, status: 'completed', embed_url: result.embed_url, embed_url_static: result.embed_url_static,
-      usdz_url: result.models.usdz.url, glb_url: result.models.glb.url,
+      job_id: body.job_id,
+      status: 'completed',
+      embed_url: result.embed_url,
+      embed_url_static: result.embed_url_static,
+      usdz_url: result.models.usdz.url,
+      glb_url: result.models.glb.url,
     });
     const status = await waitFor(async () => {
       const s = (await api.req('GET', `/api/v1/status/${body.job_id}`)).body;
       return s.callback?.delivered ? s : undefined;
     });
-    expect(status.callback.attempts.map((a: any) => [a.attempt, a.status_code, a.succeeded])).toEqual([[1, 500, false], [2, 302, false], [3, 200, true]]);
+    expect(status.callback.attempts.map((a: any) => [a.attempt, a.status_code, a.succeeded])).toEqual([
+      [1, 500, false],
+      [2, 302, false],
+      [3, 200, true],
+    ]);
     expect(status.callback.attempts[1].error).toContain('redirect');
   });
 
   it('calls back on failure too', async () => {
-    const { body } = await api.req('POST', '/api/v1/convert', { image_url: `${media.base}/missing.jpg`, callback_url: `${receiverBase}/hook-failed` });
+    const { body } = await api.req('POST', '/api/v1/convert', {
+      image_url: `${media.base}/missing.jpg`,
+      callback_url: `${receiverBase}/hook-failed`,
+    });
     await waitFor(async () => received['/hook-failed']?.length === 1, 20_000, 'failure callback');
-    expect(JSON.parse(received['/hook-failed'][0].body)).toMatchObject({ job_id: body.job_id, status: 'failed', embed_url: null, glb_url: null, error: { code: 'source_not_found' } });
+    expect(JSON.parse(received['/hook-failed'][0].body)).toMatchObject({
+      job_id: body.job_id,
+      status: 'failed',
+      embed_url: null,
+      glb_url: null,
+      error: { code: 'source_not_found' },
+    });
   });
 
   it('stops after CALLBACK_MAX_ATTEMPTS and shows every attempt', async () => {
     script['/hook-down'] = [503];
-    const { body } = await api.req('POST', '/api/v1/convert', { image_url: `${media.base}/street.jpg`, callback_url: `${receiverBase}/hook-down` });
+    const { body } = await api.req('POST', '/api/v1/convert', {
+      image_url: `${media.base}/street.jpg`,
+      callback_url: `${receiverBase}/hook-down`,
+    });
     await waitFor(async () => received['/hook-down']?.length === 5, 30_000, 'five attempts');
     await new Promise((r) => setTimeout(r, 2000));
     expect(received['/hook-down']).toHaveLength(5);
@@ -122,7 +155,11 @@ describe('callbacks', () => {
 
 describe('bad input is 400, never 500', () => {
   const raw = async (path: string, body: string, headers: Record<string, string> = {}) => {
-    const r = await fetch(`${api.base}${path}`, { method: 'POST', headers: { 'x-api-key': OWNER, 'content-type': 'application/json', ...headers }, body });
+    const r = await fetch(`${api.base}${path}`, {
+      method: 'POST',
+      headers: { 'x-api-key': OWNER, 'content-type': 'application/json', ...headers },
+      body,
+    });
     return { status: r.status, body: await r.json() };
   };
 
@@ -131,13 +168,23 @@ describe('bad input is 400, never 500', () => {
     for (const path of ['/api/v1/convert', '/api/v2/showcases', '/api/v2/animated-ar', '/api/admin/users']) {
       for (const headers of [{}, { 'idempotency-key': `deep-${path}` }] as Record<string, string>[]) {
         const r = await raw(path, deep, headers);
-        expect([path, r.status, r.body.error]).toEqual([path, 400, {
-          type: 'invalid_request_error', code: 'body_too_deep', message: 'the JSON body is nested more than 64 levels deep', request_id: expect.stringMatching(/^req_/),
-        }]);
+        expect([path, r.status, r.body.error]).toEqual([
+          path,
+          400,
+          {
+            type: 'invalid_request_error',
+            code: 'body_too_deep',
+            message: 'the JSON body is nested more than 64 levels deep',
+            request_id: expect.stringMatching(/^req_/),
+          },
+        ]);
       }
     }
     // Ordinary nesting still reaches the route's own validation.
-    expect((await raw('/api/v1/convert', '{"image_url":[[[[1]]]]}')).body.error).toMatchObject({ code: 'parameter_invalid', param: 'image_url' });
+    expect((await raw('/api/v1/convert', '{"image_url":[[[[1]]]]}')).body.error).toMatchObject({
+      code: 'parameter_invalid',
+      param: 'image_url',
+    });
   });
 
   it('refuses NUL in any text field, naming it, and creates nothing', async () => {
@@ -151,9 +198,17 @@ describe('bad input is 400, never 500', () => {
     ];
     for (const [path, body, param] of cases) {
       const r = await api.req('POST', path, body);
-      expect([path, r.status, r.body.error]).toEqual([path, 400, {
-        type: 'invalid_request_error', code: 'parameter_invalid', param, message: `${param}: must not contain NUL (\\u0000) characters`, request_id: expect.stringMatching(/^req_/),
-      }]);
+      expect([path, r.status, r.body.error]).toEqual([
+        path,
+        400,
+        {
+          type: 'invalid_request_error',
+          code: 'parameter_invalid',
+          param,
+          message: `${param}: must not contain NUL (\\u0000) characters`,
+          request_id: expect.stringMatching(/^req_/),
+        },
+      ]);
     }
     // Path parameters too: the admin usage view passed this one on to Postgres.
     const usage = await api.req('GET', '/api/admin/users/usr_a%00/usage');
@@ -175,12 +230,26 @@ describe('embed pages', () => {
   };
 
   it('serves the interactive page with the launcher for each platform, without a key', async () => {
-    const ios = await html(result.embed_url, 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 Safari/604.1');
+    const ios = await html(
+      result.embed_url,
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 Safari/604.1',
+    );
     expect(ios.type).toContain('text/html');
-    expect(ios.text).toMatch(new RegExp(`<a class="ar-button" id="ar-launch" rel="ar" href="${result.models.usdz.url.replace(/\./g, '\\.')}#allowsContentScaling=0"><img `));
-    const android = await html(result.embed_url, 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/126.0 Mobile Safari/537.36');
-    expect(android.text).toContain(`href="intent://arvr.google.com/scene-viewer/1.2?mode=ar_preferred&amp;file=${encodeURIComponent(result.models.glb.url)}`);
-    expect(android.text).toContain('package=com.google.android.googlequicksearchbox;action=android.intent.action.VIEW;S.browser_fallback_url=');
+    expect(ios.text).toMatch(
+      new RegExp(
+        `<a class="ar-button" id="ar-launch" rel="ar" href="${result.models.usdz.url.replace(/\./g, '\\.')}#allowsContentScaling=0"><img `,
+      ),
+    );
+    const android = await html(
+      result.embed_url,
+      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/126.0 Mobile Safari/537.36',
+    );
+    expect(android.text).toContain(
+      `href="intent://arvr.google.com/scene-viewer/1.2?mode=ar_preferred&amp;file=${encodeURIComponent(result.models.glb.url)}`,
+    );
+    expect(android.text).toContain(
+      'package=com.google.android.googlequicksearchbox;action=android.intent.action.VIEW;S.browser_fallback_url=',
+    );
     // New results hang on the wall by default (a result written before presentations existed: floor).
     expect(android.text.includes('&amp;resizable=false&amp;enable_vertical_placement=true#Intent;')).toBe(result.placement === 'wall');
     const desktop = await html(result.embed_url, 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0');
@@ -197,21 +266,38 @@ describe('embed pages', () => {
     const TITLE = 'Sunset <script>alert(1)</script> & Co';
     const LINK = 'https://shop.example.com/p/sunset?ref=ar&size=24x36';
     const { body } = await api.req('POST', '/api/v1/convert', {
-      image_url: `${media.base}/street.jpg`, placement: 'wall', frame: { style: 'classic', color: 'oak' }, mat: { width_inches: 2 },
-      title: TITLE, subtitle: 'Giclée print', price: '$240', call_to_action: 'Buy now', link_url: LINK,
+      image_url: `${media.base}/street.jpg`,
+      placement: 'wall',
+      frame: { style: 'classic', color: 'oak' },
+      mat: { width_inches: 2 },
+      title: TITLE,
+      subtitle: 'Giclée print',
+      price: '$240',
+      call_to_action: 'Buy now',
+      link_url: LINK,
     });
     expect(body).toEqual(expect.objectContaining({ job_id: expect.any(String) }));
     await api.waitStatus(body.job_id, ['completed']);
     const framed = (await api.req('GET', `/api/v1/result/${body.job_id}`)).body;
     expect([framed.placement, framed.allow_scaling, framed.banner.title, framed.banner.link_url]).toEqual(['wall', false, TITLE, LINK]);
-    const android = await html(framed.embed_url, 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/126.0 Mobile Safari/537.36');
+    const android = await html(
+      framed.embed_url,
+      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/126.0 Mobile Safari/537.36',
+    );
     const intent = android.text.match(/id="ar-launch" target="_top" href="([^"]+)"/)![1].replace(/&amp;/g, '&');
     expect(Object.fromEntries(new URLSearchParams(intent.slice(intent.indexOf('?') + 1, intent.indexOf('#'))))).toEqual({
-      mode: 'ar_preferred', file: framed.models.glb.url, title: TITLE, link: LINK, resizable: 'false', enable_vertical_placement: 'true',
+      mode: 'ar_preferred',
+      file: framed.models.glb.url,
+      title: TITLE,
+      link: LINK,
+      resizable: 'false',
+      enable_vertical_placement: 'true',
     });
     const ios = await fetch(`${framed.embed_url}?platform=ios`);
     const iosHtml = await ios.text();
-    expect(iosHtml).toContain(`rel="ar" href="${framed.models.usdz.url}#allowsContentScaling=0&amp;checkoutTitle=Sunset%20%3Cscript%3Ealert(1)%3C%2Fscript%3E%20%26%20Co&amp;checkoutSubtitle=Gicl%C3%A9e%20print&amp;callToAction=Buy%20now&amp;price=%24240" data-link="${LINK.replace(/&/g, '&amp;')}">`);
+    expect(iosHtml).toContain(
+      `rel="ar" href="${framed.models.usdz.url}#allowsContentScaling=0&amp;checkoutTitle=Sunset%20%3Cscript%3Ealert(1)%3C%2Fscript%3E%20%26%20Co&amp;checkoutSubtitle=Gicl%C3%A9e%20print&amp;callToAction=Buy%20now&amp;price=%24240" data-link="${LINK.replace(/&/g, '&amp;')}">`,
+    );
     const inline = [...iosHtml.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
     expect(inline).toHaveLength(1);
     expect(inline[0]).toContain('_apple_ar_quicklook_button_tapped');
@@ -221,9 +307,13 @@ describe('embed pages', () => {
       expect(text).not.toContain('<script>alert');
       expect(text).toContain('<span class="title">Sunset &lt;script&gt;alert(1)&lt;/script&gt; &amp; Co</span>');
     }
-    expect(desktop.text).toMatch(/<model-viewer [^>]*ar-placement="wall" ar-scale="fixed" environment-image="neutral" shadow-intensity="[\d.]+" shadow-softness="[\d.]+"/);
+    expect(desktop.text).toMatch(
+      /<model-viewer [^>]*ar-placement="wall" ar-scale="fixed" environment-image="neutral" shadow-intensity="[\d.]+" shadow-softness="[\d.]+"/,
+    );
     const o = framed.outer_dimensions;
-    expect(desktop.text).toContain(`<span class="size">${framed.dimensions.width_inches} × ${framed.dimensions.height_inches} in picture · ${o.width_inches} × ${o.height_inches} in framed</span>`);
+    expect(desktop.text).toContain(
+      `<span class="size">${framed.dimensions.width_inches} × ${framed.dimensions.height_inches} in picture · ${o.width_inches} × ${o.height_inches} in framed</span>`,
+    );
   });
 
   it('serves the static page: the image and a plain badge, no button, no animation', async () => {
@@ -240,7 +330,12 @@ describe('embed pages', () => {
     const desktop = await fetch(`${result.embed_url}?platform=desktop`);
     const page = await desktop.text();
     const csp = desktop.headers.get('content-security-policy') ?? '';
-    const directives = Object.fromEntries(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+    const directives = Object.fromEntries(
+      csp
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...values]) => [name, values]),
+    );
     expect(directives['default-src']).toEqual(["'none'"]);
     expect(directives['frame-ancestors']).toEqual(['*']);
     expect(directives['base-uri']).toEqual(["'none'"]);
@@ -262,10 +357,19 @@ describe('embed pages', () => {
   });
 
   it('sends the pages compressed to clients that accept it, the same page as uncompressed', async () => {
-    const raw = (url: string, encoding: string) => rawGet(url, { 'accept-encoding': encoding, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0' });
-    for (const [url, vary] of [[result.embed_url, 'User-Agent, Accept-Encoding'], [result.embed_url_static, 'Accept-Encoding']] as const) {
+    const raw = (url: string, encoding: string) =>
+      rawGet(url, { 'accept-encoding': encoding, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0' });
+    for (const [url, vary] of [
+      [result.embed_url, 'User-Agent, Accept-Encoding'],
+      [result.embed_url_static, 'Accept-Encoding'],
+    ] as const) {
       const [plain, br, gz] = [await raw(url, 'identity'), await raw(url, 'br;q=1, gzip;q=0.5'), await raw(url, 'gzip')];
-      expect([plain.headers['content-encoding'], br.headers['content-encoding'], gz.headers['content-encoding'], br.headers.vary]).toEqual([undefined, 'br', 'gzip', vary]);
+      expect([plain.headers['content-encoding'], br.headers['content-encoding'], gz.headers['content-encoding'], br.headers.vary]).toEqual([
+        undefined,
+        'br',
+        'gzip',
+        vary,
+      ]);
       expect(brotliDecompressSync(br.body).toString()).toBe(plain.body.toString());
       expect(gunzipSync(gz.body).toString()).toBe(plain.body.toString());
       expect(br.body.length).toBeLessThan(plain.body.length / 2);
@@ -292,7 +396,14 @@ describe('widget.js and the API description', () => {
   });
 
   it('answers CORS preflights on the v1 routes', async () => {
-    const r = await fetch(`${api.base}/api/v1/convert`, { method: 'OPTIONS', headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-api-key,content-type' } });
+    const r = await fetch(`${api.base}/api/v1/convert`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://shop.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'x-api-key,content-type',
+      },
+    });
     expect(r.status).toBeLessThan(300);
     expect(r.headers.get('access-control-allow-origin')).toBe('*');
     expect(r.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-api-key');
@@ -301,10 +412,14 @@ describe('widget.js and the API description', () => {
   it('publishes an OpenAPI document and a docs page generated from the code', async () => {
     const doc = await (await fetch(`${api.base}/openapi.json`)).json();
     expect(doc.openapi).toMatch(/^3\./);
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/convert', '/api/v1/status/{jobId}', '/api/v1/result/{jobId}', '/healthz', '/readyz']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/v1/convert', '/api/v1/status/{jobId}', '/api/v1/result/{jobId}', '/healthz', '/readyz']),
+    );
     expect(doc.paths['/api/v1/convert'].post.responses['202']).toBeDefined();
     expect(doc.components.securitySchemes['api-key']).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
-    expect(doc.components.schemas.ResultResponseDto.required).toEqual(expect.arrayContaining(['embed_url', 'embed_url_static', 'widget_script_url', 'models', 'dimensions']));
+    expect(doc.components.schemas.ResultResponseDto.required).toEqual(
+      expect.arrayContaining(['embed_url', 'embed_url_static', 'widget_script_url', 'models', 'dimensions']),
+    );
     const page = await fetch(`${api.base}/docs`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('swagger');

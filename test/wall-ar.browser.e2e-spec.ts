@@ -26,7 +26,12 @@ beforeAll(async () => {
   media = await startMediaServer();
   const port = await freePort();
   app = spawnApp('api', {
-    PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: tempDir(), OWNER_API_KEY: OWNER, ALLOW_PRIVATE_NETWORKS: 'true',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: tempDir(),
+    OWNER_API_KEY: OWNER,
+    ALLOW_PRIVATE_NETWORKS: 'true',
   });
   await waitHealthy(`http://127.0.0.1:${port}`, app);
   api = new Api(`http://127.0.0.1:${port}`, OWNER);
@@ -49,41 +54,56 @@ const STYLES: [string, Record<string, unknown>][] = [
 ];
 
 describe('framed wall pictures from the running service', () => {
-  it.each(STYLES)('%s: stored USDZ and GLB read back at the outer size, framed poster, desktop preview', async (style, fields) => {
-    const created = await api.req('POST', '/api/v1/convert', { image_url: `${media.base}/street.jpg`, width_inches: 30, height_inches: 20, ...fields });
-    expect(created.status).toBe(202);
-    await api.waitStatus(created.body.job_id, ['completed'], 60_000);
-    const r = (await api.req('GET', `/api/v1/result/${created.body.job_id}`)).body;
-    const outer = r.outer_dimensions;
-    expect(r.placement).toBe('wall');
-    expect(r.dimensions).toEqual({ width_inches: 30, height_inches: 20 });
+  it.each(STYLES)(
+    '%s: stored USDZ and GLB read back at the outer size, framed poster, desktop preview',
+    async (style, fields) => {
+      const created = await api.req('POST', '/api/v1/convert', {
+        image_url: `${media.base}/street.jpg`,
+        width_inches: 30,
+        height_inches: 20,
+        ...fields,
+      });
+      expect(created.status).toBe(202);
+      await api.waitStatus(created.body.job_id, ['completed'], 60_000);
+      const r = (await api.req('GET', `/api/v1/result/${created.body.job_id}`)).body;
+      const outer = r.outer_dimensions;
+      expect(r.placement).toBe('wall');
+      expect(r.dimensions).toEqual({ width_inches: 30, height_inches: 20 });
 
-    const usdz = Buffer.from(await (await fetch(r.models.usdz.url)).arrayBuffer());
-    const report = await usd.load(usdz, `${style}.usdz`);
-    expect(report.errors).toEqual([]);
-    expect(usdAttribute(report, '/Card', 'preliminary:planeAnchoring:alignment')).toBe('"vertical"');
-    const [x, y, z] = report.bounds!.max.map((v, i) => (v - report.bounds!.min[i]) / IN);
-    expect([x, z, y].map((v) => v.toFixed(2))).toEqual([outer.width_inches, outer.height_inches, outer.depth_inches].map((v: number) => v.toFixed(2)));
+      const usdz = Buffer.from(await (await fetch(r.models.usdz.url)).arrayBuffer());
+      const report = await usd.load(usdz, `${style}.usdz`);
+      expect(report.errors).toEqual([]);
+      expect(usdAttribute(report, '/Card', 'preliminary:planeAnchoring:alignment')).toBe('"vertical"');
+      const [x, y, z] = report.bounds!.max.map((v, i) => (v - report.bounds!.min[i]) / IN);
+      expect([x, z, y].map((v) => v.toFixed(2))).toEqual(
+        [outer.width_inches, outer.height_inches, outer.depth_inches].map((v: number) => v.toFixed(2)),
+      );
 
-    const glb = Buffer.from(await (await fetch(r.models.glb.url)).arrayBuffer());
-    expect((await validateGlb(glb)).numErrors).toBe(0);
-    expect((await readGlb(glb)).getRoot().listMaterials().length).toBeLessThanOrEqual(10);
+      const glb = Buffer.from(await (await fetch(r.models.glb.url)).arrayBuffer());
+      expect((await validateGlb(glb)).numErrors).toBe(0);
+      expect((await readGlb(glb)).getRoot().listMaterials().length).toBeLessThanOrEqual(10);
 
-    // The poster shows the frame: larger than the picture's own proportions by the border.
-    const posterUrl = r.models.glb.url.replace(/model\.glb$/, '');
-    const page = await browser.newPage({ viewport: { width: 900, height: 700 } });
-    try {
-      await page.goto(`${r.embed_url}?platform=desktop`);
-      const poster = await page.locator('model-viewer').getAttribute('poster');
-      expect(poster?.startsWith(posterUrl)).toBe(true);
-      const meta = await sharp(Buffer.from(await (await fetch(poster!)).arrayBuffer())).metadata();
-      expect(meta.width! / meta.height!).toBeCloseTo(outer.width_inches / outer.height_inches, 1);
-      await page.waitForFunction(() => (document.querySelector('model-viewer') as unknown as { loaded?: boolean })?.loaded === true, null, { timeout: 60_000 });
-      await page.waitForTimeout(500);
-      await page.screenshot({ path: join(ARTIFACTS, `frame-${style}.png`) });
-      if (fields.title) await expect(page.locator('body').innerText()).resolves.toContain('Street at dusk');
-    } finally {
-      await page.close();
-    }
-  }, 120_000);
+      // The poster shows the frame: larger than the picture's own proportions by the border.
+      const posterUrl = r.models.glb.url.replace(/model\.glb$/, '');
+      const page = await browser.newPage({ viewport: { width: 900, height: 700 } });
+      try {
+        await page.goto(`${r.embed_url}?platform=desktop`);
+        const poster = await page.locator('model-viewer').getAttribute('poster');
+        expect(poster?.startsWith(posterUrl)).toBe(true);
+        const meta = await sharp(Buffer.from(await (await fetch(poster!)).arrayBuffer())).metadata();
+        expect(meta.width! / meta.height!).toBeCloseTo(outer.width_inches / outer.height_inches, 1);
+        await page.waitForFunction(
+          () => (document.querySelector('model-viewer') as unknown as { loaded?: boolean })?.loaded === true,
+          null,
+          { timeout: 60_000 },
+        );
+        await page.waitForTimeout(500);
+        await page.screenshot({ path: join(ARTIFACTS, `frame-${style}.png`) });
+        if (fields.title) await expect(page.locator('body').innerText()).resolves.toContain('Street at dusk');
+      } finally {
+        await page.close();
+      }
+    },
+    120_000,
+  );
 });

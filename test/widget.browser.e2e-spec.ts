@@ -62,7 +62,14 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   media = await startMediaServer();
   const port = await freePort();
-  app = spawnApp('api', { PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: tempDir(), OWNER_API_KEY: OWNER, ALLOW_PRIVATE_NETWORKS: 'true' });
+  app = spawnApp('api', {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: tempDir(),
+    OWNER_API_KEY: OWNER,
+    ALLOW_PRIVATE_NETWORKS: 'true',
+  });
   await waitHealthy(`http://127.0.0.1:${port}`, app);
   api = new Api(`http://127.0.0.1:${port}`, OWNER);
   existingJob = (await api.req('POST', '/api/v1/convert', { image_url: `${media.base}/street.jpg` })).body.job_id;
@@ -98,7 +105,7 @@ async function openShop(context: BrowserContext): Promise<Page> {
 
 async function embedFrame(page: Page, id: string): Promise<Frame> {
   const handle = await page.locator(`#${id}`).evaluateHandle((el) => el.shadowRoot!.querySelector('iframe'));
-  const frame = await (handle.asElement())!.contentFrame();
+  const frame = await handle.asElement()!.contentFrame();
   await frame!.waitForLoadState('load');
   return frame!;
 }
@@ -107,11 +114,15 @@ describe('widget in real headless Chromium, from another origin', () => {
   it('shows progress, then the viewer; the interactive variant has the button, the static one does not', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     // The embed pages' Content-Security-Policy must block nothing they need (reported in every frame).
-    await context.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) => {
-      ((window as any).__csp ??= []).push(`${e.effectiveDirective} ${e.blockedURI}`);
-    }));
+    await context.addInitScript(() =>
+      document.addEventListener('securitypolicyviolation', (e) => {
+        ((window as any).__csp ??= []).push(`${e.effectiveDirective} ${e.blockedURI}`);
+      }),
+    );
     const cspConsole: string[] = [];
-    context.on('console', (m) => { if (/content security policy/i.test(m.text())) cspConsole.push(m.text()); });
+    context.on('console', (m) => {
+      if (/content security policy/i.test(m.text())) cspConsole.push(m.text());
+    });
     const page = await openShop(context);
     const states = await page.evaluate(() => (window as unknown as { __states: Record<string, string[]> }).__states);
     expect(states['attr-interactive']).toContain('converting');
@@ -147,7 +158,9 @@ describe('widget in real headless Chromium, from another origin', () => {
     }
     expect(cspConsole).toEqual([]);
     // The listener is live in these cross-origin frames: a script from elsewhere is refused and heard.
-    await desktop.evaluate(() => document.head.appendChild(Object.assign(document.createElement('script'), { src: 'https://scripts.example.invalid/x.js' })));
+    await desktop.evaluate(() =>
+      document.head.appendChild(Object.assign(document.createElement('script'), { src: 'https://scripts.example.invalid/x.js' })),
+    );
     await desktop.waitForFunction(() => (window as any).__csp?.length > 0);
     expect(await desktop.evaluate(() => (window as any).__csp)).toEqual(['script-src-elem https://scripts.example.invalid/x.js']);
     await page.waitForTimeout(1500);
@@ -179,7 +192,12 @@ describe('widget in real headless Chromium, from another origin', () => {
   });
 
   it('links to AR Quick Look under an iOS user agent', async () => {
-    const context = await browser.newContext({ userAgent: USER_AGENTS.ios, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const context = await browser.newContext({
+      userAgent: USER_AGENTS.ios,
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
     const page = await openShop(context);
     const f = await embedFrame(page, 'attr-job');
     const link = f.locator('a[rel="ar"]');
@@ -190,12 +208,21 @@ describe('widget in real headless Chromium, from another origin', () => {
   });
 
   it('links to Scene Viewer under an Android user agent', async () => {
-    const context = await browser.newContext({ userAgent: USER_AGENTS.android, viewport: { width: 412, height: 915 }, isMobile: true, hasTouch: true });
+    const context = await browser.newContext({
+      userAgent: USER_AGENTS.android,
+      viewport: { width: 412, height: 915 },
+      isMobile: true,
+      hasTouch: true,
+    });
     const page = await openShop(context);
     const f = await embedFrame(page, 'attr-job');
     const href = await f.locator('a.ar-button').getAttribute('href');
-    expect(href).toMatch(/^intent:\/\/arvr\.google\.com\/scene-viewer\/1\.2\?mode=ar_preferred&file=http%3A%2F%2F127\.0\.0\.1%3A\d+%2Ffiles%2Fmodels%2Fapi_\w+%2Fmodel\.glb/);
-    expect(href).toContain('#Intent;scheme=https;package=com.google.android.googlequicksearchbox;action=android.intent.action.VIEW;S.browser_fallback_url=');
+    expect(href).toMatch(
+      /^intent:\/\/arvr\.google\.com\/scene-viewer\/1\.2\?mode=ar_preferred&file=http%3A%2F%2F127\.0\.0\.1%3A\d+%2Ffiles%2Fmodels%2Fapi_\w+%2Fmodel\.glb/,
+    );
+    expect(href).toContain(
+      '#Intent;scheme=https;package=com.google.android.googlequicksearchbox;action=android.intent.action.VIEW;S.browser_fallback_url=',
+    );
     expect(await f.locator('a.ar-button').getAttribute('target')).toBe('_top');
     await page.screenshot({ path: join(ARTIFACTS, 'android-shop.png'), fullPage: true });
     await context.close();

@@ -51,7 +51,14 @@ module.exports = {
       id: 'tilt',
       // Output keeps the still's alpha: a cut-out stays cut out, background removal runs once.
       acceptsTransparency: true,
-      models: () => [{ id: options.modelId, display_name: options.displayName, provider: 'tilt', description: `Rocks the picture by ±${options.degrees}°` }],
+      models: () => [
+        {
+          id: options.modelId,
+          display_name: options.displayName,
+          provider: 'tilt',
+          description: `Rocks the picture by ±${options.degrees}°`,
+        },
+      ],
       // Local models do their work in poll(); start() only records what to do, and must be JSON.
       async start() {
         return { degrees: options.degrees };

@@ -16,7 +16,8 @@
 const DEFAULTS = { showcase: 5, picture: 2, bake: 1, background_removal: 1.5, ai_motion: { default: 12.5 } };
 
 function cents(name, credits) {
-  if (typeof credits !== 'number' || !Number.isFinite(credits) || credits < 0) throw new Error(`model-tiers: ${name} must be a number of credits, 0 or more`);
+  if (typeof credits !== 'number' || !Number.isFinite(credits) || credits < 0)
+    throw new Error(`model-tiers: ${name} must be a number of credits, 0 or more`);
   const c = Math.round(credits * 100);
   if (Math.abs(c - credits * 100) > 1e-6) throw new Error(`model-tiers: ${name} must have at most two decimals`);
   return c;

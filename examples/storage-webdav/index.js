@@ -21,10 +21,13 @@ function assertKey(key) {
 }
 
 function createStorage(options, context) {
-  if (!options || typeof options.url !== 'string' || !/^https?:\/\//.test(options.url)) throw new Error('webdav: options.url (http(s) URL of the collection) is required');
+  if (!options || typeof options.url !== 'string' || !/^https?:\/\//.test(options.url))
+    throw new Error('webdav: options.url (http(s) URL of the collection) is required');
   const root = options.url.replace(/\/+$/, '');
   const publicBase = (options.publicBaseUrl ?? `${context.publicBaseUrl}/files`).replace(/\/+$/, '');
-  const auth = options.username ? { authorization: `Basic ${Buffer.from(`${options.username}:${options.password ?? ''}`).toString('base64')}` } : {};
+  const auth = options.username
+    ? { authorization: `Basic ${Buffer.from(`${options.username}:${options.password ?? ''}`).toString('base64')}` }
+    : {};
   const timeoutMs = options.timeoutMs ?? 30_000;
   const known = new Set(); // collections known to exist
 
@@ -108,7 +111,12 @@ function createStorage(options, context) {
       const res = await dav('HEAD', key);
       if (res.status === 404) return null;
       if (!res.ok) throw fail(`HEAD ${key}`, res);
-      const etag = res.headers.get('etag') ?? `"${createHash('sha256').update(`${key}:${res.headers.get('last-modified')}:${res.headers.get('content-length')}`).digest('base64url').slice(0, 32)}"`;
+      const etag =
+        res.headers.get('etag') ??
+        `"${createHash('sha256')
+          .update(`${key}:${res.headers.get('last-modified')}:${res.headers.get('content-length')}`)
+          .digest('base64url')
+          .slice(0, 32)}"`;
       return {
         key,
         size: Number(res.headers.get('content-length') ?? 0),

@@ -21,7 +21,6 @@ export async function freePort(): Promise<number> {
   });
 }
 
-
 export function writeConfigFile(dir: string, config: unknown): string {
   const file = join(dir, 'config.json');
   writeFileSync(file, JSON.stringify(config));
@@ -72,18 +71,31 @@ export async function waitFor<T>(fn: () => Promise<T | undefined | false>, timeo
 }
 
 export async function waitHealthy(base: string, app: AppProcess, timeoutMs = 40_000): Promise<void> {
-  await waitFor(async () => {
-    if (app.proc.exitCode !== null) throw new Error(`process exited: ${app.output()}`);
-    const r = await fetch(`${base}/healthz`);
-    return r.ok;
-  }, timeoutMs, `${base}/healthz\n${app.output()}`);
+  await waitFor(
+    async () => {
+      if (app.proc.exitCode !== null) throw new Error(`process exited: ${app.output()}`);
+      const r = await fetch(`${base}/healthz`);
+      return r.ok;
+    },
+    timeoutMs,
+    `${base}/healthz\n${app.output()}`,
+  );
 }
 
 export class Api {
   /** contract: validate every JSON answer against the service's OpenAPI document (off only for raw protocol probes). */
-  constructor(readonly base: string, readonly key: string, readonly contract = process.env.OPENAPI_CONTRACT !== 'off') {}
+  constructor(
+    readonly base: string,
+    readonly key: string,
+    readonly contract = process.env.OPENAPI_CONTRACT !== 'off',
+  ) {}
 
-  async req(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
+  async req(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; body: any; headers: Headers }> {
     const r = await fetch(`${this.base}${path}`, {
       method,
       headers: { 'x-api-key': this.key, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
@@ -106,9 +118,13 @@ export class Api {
   }
 
   async waitStatus(jobId: string, wanted: string[], timeoutMs = 30_000): Promise<any> {
-    return waitFor(async () => {
-      const r = await this.req('GET', `/api/v1/status/${jobId}`);
-      return wanted.includes(r.body.status) ? r.body : undefined;
-    }, timeoutMs, `job ${jobId} to reach ${wanted.join('|')}`);
+    return waitFor(
+      async () => {
+        const r = await this.req('GET', `/api/v1/status/${jobId}`);
+        return wanted.includes(r.body.status) ? r.body : undefined;
+      },
+      timeoutMs,
+      `job ${jobId} to reach ${wanted.join('|')}`,
+    );
   }
 }

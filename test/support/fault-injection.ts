@@ -12,7 +12,10 @@ export class TcpProxy {
   private readonly pairs = new Set<[Socket, Socket | undefined]>();
   private mode: 'pass' | 'hang' = 'pass';
 
-  private constructor(readonly port: number, private readonly target: { host: string; port: number }) {}
+  private constructor(
+    readonly port: number,
+    private readonly target: { host: string; port: number },
+  ) {}
 
   static async start(target: { host: string; port: number }): Promise<TcpProxy> {
     const p = new TcpProxy(await freePort(), target);
@@ -34,10 +37,12 @@ export class TcpProxy {
   private accept(client: Socket): void {
     const pair: [Socket, Socket | undefined] = [client, undefined];
     this.pairs.add(pair);
-    client.on('error', () => undefined).on('close', () => {
-      pair[1]?.destroy();
-      this.pairs.delete(pair);
-    });
+    client
+      .on('error', () => undefined)
+      .on('close', () => {
+        pair[1]?.destroy();
+        this.pairs.delete(pair);
+      });
     if (this.mode === 'hang') {
       client.pause();
       return;
@@ -92,7 +97,9 @@ export class RedisServer {
   }
 
   async restart(): Promise<void> {
-    this.proc = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    this.proc = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
     for (let i = 0; i < 100; i++) {
       if (await this.ping()) return;
       await sleep(50);

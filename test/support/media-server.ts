@@ -6,7 +6,10 @@ import { join } from 'node:path';
 import { ROOT } from './app-process';
 
 /** A local origin serving test media and misbehaving on purpose. */
-export async function startMediaServer(extra: Record<string, Buffer> = {}, opts: { tls?: { key: Buffer; cert: Buffer } } = {}): Promise<{ base: string; stop: () => Promise<void> }> {
+export async function startMediaServer(
+  extra: Record<string, Buffer> = {},
+  opts: { tls?: { key: Buffer; cert: Buffer } } = {},
+): Promise<{ base: string; stop: () => Promise<void> }> {
   const street = readFileSync(join(ROOT, 'test/fixtures/media/photo-street.jpg'));
   const files: Record<string, Buffer> = {
     '/street.jpg': street,
@@ -25,16 +28,26 @@ export async function startMediaServer(extra: Record<string, Buffer> = {}, opts:
       return;
     }
     if (path === '/slow.jpg') {
-      setTimeout(() => { res.writeHead(200); res.end(street); }, 600);
+      setTimeout(() => {
+        res.writeHead(200);
+        res.end(street);
+      }, 600);
       return;
     }
     const body = files[path];
-    if (!body) { res.writeHead(404); res.end('not found'); return; }
+    if (!body) {
+      res.writeHead(404);
+      res.end('not found');
+      return;
+    }
     res.writeHead(200, { 'content-type': 'application/octet-stream' });
     res.end(body);
   };
   const server: Server = opts.tls ? createHttpsServer(opts.tls, handler) : createServer(handler);
-  server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     base: `${opts.tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -26,7 +26,14 @@ interface Operation {
 
 export interface ContractCheck {
   /** Throws with a readable message when the answer is not what the document says. */
-  check(method: string, url: string, status: number, contentType: string | null, body: unknown, request?: { contentType: string | null; body: unknown }): void;
+  check(
+    method: string,
+    url: string,
+    status: number,
+    contentType: string | null,
+    body: unknown,
+    request?: { contentType: string | null; body: unknown },
+  ): void;
 }
 
 const SCHEMA_ID = 'openapi';
@@ -39,7 +46,8 @@ export function toJsonSchema(node: unknown): unknown {
   for (const [k, v] of Object.entries(node as Json)) {
     if (k === 'example' || k === 'examples' || k === 'xml' || k === 'externalDocs' || k === 'discriminator' || k === 'deprecated') continue;
     if (k === '$ref' && typeof v === 'string') out.$ref = v.startsWith('#') ? `${SCHEMA_ID}${v}` : v;
-    else if (k === 'properties' || k === 'patternProperties') out[k] = Object.fromEntries(Object.entries(v as Json).map(([p, s]) => [p, toJsonSchema(s)]));
+    else if (k === 'properties' || k === 'patternProperties')
+      out[k] = Object.fromEntries(Object.entries(v as Json).map(([p, s]) => [p, toJsonSchema(s)]));
     else out[k] = toJsonSchema(v);
   }
   if (out.exclusiveMinimum === true) [out.exclusiveMinimum, out.minimum] = [out.minimum, undefined];
@@ -73,8 +81,17 @@ export function createContractCheck(doc: Json): ContractCheck {
       if (!op || typeof op !== 'object' || !op.responses) continue;
       const params = (template.match(/\{[^}]+\}/g) ?? []).length;
       // The files route's {path} is a storage key: it may contain "/".
-      const source = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{([^}]+)\}/g, (_, name: string) => (template.startsWith('/files/') && name === 'path' ? '.+' : '[^/]+'));
-      ops.push({ method: method.toUpperCase(), template, regex: new RegExp(`^${source}$`), params, responses: op.responses, requestBody: op.requestBody });
+      const source = template
+        .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+        .replace(/\{([^}]+)\}/g, (_, name: string) => (template.startsWith('/files/') && name === 'path' ? '.+' : '[^/]+'));
+      ops.push({
+        method: method.toUpperCase(),
+        template,
+        regex: new RegExp(`^${source}$`),
+        params,
+        responses: op.responses,
+        requestBody: op.requestBody,
+      });
     }
   }
   // Literal paths win over templates (/api/v2/animated-ar/options before any {id}).
@@ -102,22 +119,41 @@ export function createContractCheck(doc: Json): ContractCheck {
       }
       if (request && status >= 200 && status < 300 && isJson(request.contentType) && request.body !== undefined) {
         const media = op.requestBody?.content?.['application/json'];
-        if (!media?.schema) throw new Error(`OpenAPI contract: ${where}: accepted a JSON body, but ${method} ${op.template} documents no JSON request body`);
+        if (!media?.schema)
+          throw new Error(`OpenAPI contract: ${where}: accepted a JSON body, but ${method} ${op.template} documents no JSON request body`);
         const validate = validator(media.schema);
         if (!validate(request.body)) {
-          const errors = (validate.errors ?? []).slice(0, 8).map((e) => `  ${e.instancePath || '(body)'} ${e.message}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`);
-          throw new Error(`OpenAPI contract: ${where}: the service accepted a request body that does not match the documented request body of ${method} ${op.template}:\n${errors.join('\n')}\nbody: ${JSON.stringify(request.body).slice(0, 1500)}`);
+          const errors = (validate.errors ?? [])
+            .slice(0, 8)
+            .map(
+              (e) =>
+                `  ${e.instancePath || '(body)'} ${e.message}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`,
+            );
+          throw new Error(
+            `OpenAPI contract: ${where}: the service accepted a request body that does not match the documented request body of ${method} ${op.template}:\n${errors.join('\n')}\nbody: ${JSON.stringify(request.body).slice(0, 1500)}`,
+          );
         }
       }
       const r = op.responses[String(status)] ?? op.responses[`${String(status)[0]}XX`] ?? op.responses.default;
-      if (!r) throw new Error(`OpenAPI contract: ${where}: status ${status} is not documented for ${method} ${op.template} (documented: ${Object.keys(op.responses).join(', ')})`);
+      if (!r)
+        throw new Error(
+          `OpenAPI contract: ${where}: status ${status} is not documented for ${method} ${op.template} (documented: ${Object.keys(op.responses).join(', ')})`,
+        );
       if (!isJson(contentType) || body === '' || body === undefined) return;
       const media = r.content?.['application/json'] ?? Object.entries(r.content ?? {}).find(([t]) => isJson(t))?.[1];
-      if (!media?.schema) throw new Error(`OpenAPI contract: ${where}: answered JSON, but ${method} ${op.template} ${status} documents no JSON body`);
+      if (!media?.schema)
+        throw new Error(`OpenAPI contract: ${where}: answered JSON, but ${method} ${op.template} ${status} documents no JSON body`);
       const validate = validator(media.schema);
       if (!validate(body)) {
-        const errors = (validate.errors ?? []).slice(0, 8).map((e) => `  ${e.instancePath || '(body)'} ${e.message}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`);
-        throw new Error(`OpenAPI contract: ${where}: the body does not match the schema of ${method} ${op.template} ${status}:\n${errors.join('\n')}\nbody: ${JSON.stringify(body).slice(0, 1500)}`);
+        const errors = (validate.errors ?? [])
+          .slice(0, 8)
+          .map(
+            (e) =>
+              `  ${e.instancePath || '(body)'} ${e.message}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`,
+          );
+        throw new Error(
+          `OpenAPI contract: ${where}: the body does not match the schema of ${method} ${op.template} ${status}:\n${errors.join('\n')}\nbody: ${JSON.stringify(body).slice(0, 1500)}`,
+        );
       }
     },
   };

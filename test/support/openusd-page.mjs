@@ -8,7 +8,10 @@ import { USDZLoader } from 'three-usdz-loader';
 /** Everything printed on this page (OpenUSD's stdout/stderr, console, uncaught errors), in order. */
 const log = [];
 const capture = (source, args) => {
-  log.push({ source, text: args.map((a) => (a instanceof Error ? `${a.name}: ${a.message}` : typeof a === 'string' ? a : safeJson(a))).join(' ') });
+  log.push({
+    source,
+    text: args.map((a) => (a instanceof Error ? `${a.name}: ${a.message}` : typeof a === 'string' ? a : safeJson(a))).join(' '),
+  });
 };
 function safeJson(v) {
   try {
@@ -157,7 +160,19 @@ window.__openusd = {
   async load(url, name, times, probeFirst = true) {
     const start = log.length;
     const t0 = performance.now();
-    const report = { name, exception: null, layer: '', bounds: null, boundsAt: [], meshes: [], materials: [], textureErrors: [], stage: null, log: [], ms: 0 };
+    const report = {
+      name,
+      exception: null,
+      layer: '',
+      bounds: null,
+      boundsAt: [],
+      meshes: [],
+      materials: [],
+      textureErrors: [],
+      stage: null,
+      log: [],
+      ms: 0,
+    };
     let instance;
     let module;
     try {
@@ -195,7 +210,8 @@ window.__openusd = {
         report.boundsAt.push({ time, bounds: boundsOf(group), meshes });
       }
     } catch (e) {
-      report.exception = e instanceof Error ? `${e.name}: ${e.message.split('\n')[0]}` : typeof e === 'number' ? `wasm exception (pointer ${e})` : String(e);
+      report.exception =
+        e instanceof Error ? `${e.name}: ${e.message.split('\n')[0]}` : typeof e === 'number' ? `wasm exception (pointer ${e})` : String(e);
     } finally {
       try {
         instance?.clear();

@@ -162,7 +162,8 @@ async function pageBundle(): Promise<Buffer> {
   const tmp = `${cached}.${process.pid}.tmp`;
   writeFileSync(tmp, code);
   renameSync(tmp, cached);
-  for (const old of readdirSync(CACHE)) if (/^page-[0-9a-f]+\.js$/.test(old) && join(CACHE, old) !== cached) rmSync(join(CACHE, old), { force: true });
+  for (const old of readdirSync(CACHE))
+    if (/^page-[0-9a-f]+\.js$/.test(old) && join(CACHE, old) !== cached) rmSync(join(CACHE, old), { force: true });
   return code;
 }
 
@@ -181,11 +182,13 @@ const ISOLATION = {
   'Cache-Control': 'no-store',
 };
 
-const INDEX = '<!doctype html><html><head><meta charset="utf-8"><title>OpenUSD check</title></head><body><script src="/page.js"></script></body></html>';
+const INDEX =
+  '<!doctype html><html><head><meta charset="utf-8"><title>OpenUSD check</title></head><body><script src="/page.js"></script></body></html>';
 
 async function startServer(bundle: Buffer, files: Map<string, Buffer>): Promise<{ server: Server; base: string }> {
   const external = new Map<string, Buffer>();
-  for (const f of ['emHdBindings.js', 'emHdBindings.wasm', 'emHdBindings.data', 'emHdBindings.worker.js']) external.set(f, readFileSync(join(EXTERNAL, f)));
+  for (const f of ['emHdBindings.js', 'emHdBindings.wasm', 'emHdBindings.data', 'emHdBindings.worker.js'])
+    external.set(f, readFileSync(join(EXTERNAL, f)));
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://127.0.0.1').pathname);
     let body: Buffer | undefined;
@@ -197,7 +200,12 @@ async function startServer(bundle: Buffer, files: Map<string, Buffer>): Promise<
       res.writeHead(404, ISOLATION).end('not found');
       return;
     }
-    const type = path === '/' ? TYPES['.html'] : path.startsWith('/files/') ? 'model/vnd.usdz+zip' : (TYPES[extname(path)] ?? 'application/octet-stream');
+    const type =
+      path === '/'
+        ? TYPES['.html']
+        : path.startsWith('/files/')
+          ? 'model/vnd.usdz+zip'
+          : (TYPES[extname(path)] ?? 'application/octet-stream');
     res.writeHead(200, { ...ISOLATION, 'Content-Type': type, 'Content-Length': body.length }).end(body);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -254,7 +262,12 @@ export async function openUsd(): Promise<OpenUsd> {
     let timer: NodeJS.Timeout | undefined;
     try {
       const raw = await Promise.race([
-        page.evaluate(([url, n, times, probe]) => (window as any).__openusd.load(url, n, times, probe), [`/files/${id}/${encodeURIComponent(name)}`, name, opts.times ?? [], opts.probe ?? true] as const),
+        page.evaluate(([url, n, times, probe]) => (window as any).__openusd.load(url, n, times, probe), [
+          `/files/${id}/${encodeURIComponent(name)}`,
+          name,
+          opts.times ?? [],
+          opts.probe ?? true,
+        ] as const),
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new Error(`OpenUSD load of ${name} timed out after ${timeoutMs} ms`)), timeoutMs);
         }),
@@ -265,7 +278,8 @@ export async function openUsd(): Promise<OpenUsd> {
       for (const t of raw.textureErrors) errors.push(`texture: ${t}`);
       if (!raw.layer && !raw.exception) errors.push('stage did not open (empty layer)');
       if (!opts.allowUnboundMeshes) {
-        for (const m of raw.meshes as UsdMeshReport[]) if (!m.material) errors.push(`mesh ${m.path} has no bound material (binding missing, or its target is not a Material)`);
+        for (const m of raw.meshes as UsdMeshReport[])
+          if (!m.material) errors.push(`mesh ${m.path} has no bound material (binding missing, or its target is not a Material)`);
       }
       const aborted = await page.evaluate(() => (window as any).__openusd.isAborted()).catch(() => 'page gone');
       if (aborted) {
@@ -278,8 +292,19 @@ export async function openUsd(): Promise<OpenUsd> {
       const message = e instanceof Error ? e.message : String(e);
       const log = pageLog.slice(workerStart);
       return {
-        name, ok: false, errors: [`harness: ${message}`, ...classify(log).errors], ignored: [], layer: '', bounds: null, boundsAt: [],
-        meshCount: 0, meshes: [], materials: [], stage: null, log, ms: timeoutMs,
+        name,
+        ok: false,
+        errors: [`harness: ${message}`, ...classify(log).errors],
+        ignored: [],
+        layer: '',
+        bounds: null,
+        boundsAt: [],
+        meshCount: 0,
+        meshes: [],
+        materials: [],
+        stage: null,
+        log,
+        ms: timeoutMs,
       };
     } finally {
       clearTimeout(timer);
@@ -312,7 +337,10 @@ export function usdAttribute(report: Pick<UsdReport, 'layer'>, primPath: string 
   const text = primPath ? usdPrimBody(report.layer, primPath) : report.layer;
   if (text === undefined) return undefined;
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const m = new RegExp(`^[ \\t]*(?:(?:uniform|custom|varying|prepend|append|delete|add|reorder)\\s+)*(?:[\\w\\[\\]:]+\\s+)?${escaped}(?:\\.(?:timeSamples|connect))?\\s*=\\s*`, 'm').exec(text);
+  const m = new RegExp(
+    `^[ \\t]*(?:(?:uniform|custom|varying|prepend|append|delete|add|reorder)\\s+)*(?:[\\w\\[\\]:]+\\s+)?${escaped}(?:\\.(?:timeSamples|connect))?\\s*=\\s*`,
+    'm',
+  ).exec(text);
   if (!m) return undefined;
   const rest = text.slice(m.index + m[0].length);
   const open = rest[0];

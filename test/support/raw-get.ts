@@ -5,7 +5,10 @@ export function rawGet(url: string, headers: Record<string, string>): Promise<{ 
   return new Promise((resolve, reject) => {
     get(url, { headers }, (res) => {
       const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) })).on('error', reject);
+      res
+        .on('data', (c: Buffer) => chunks.push(c))
+        .on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }))
+        .on('error', reject);
     }).on('error', reject);
   });
 }

@@ -19,10 +19,15 @@
     var headers = { 'X-API-Key': key };
     if (body) headers['Content-Type'] = 'application/json';
     return fetch(BASE + path, { method: method, headers: headers, body: body ? JSON.stringify(body) : undefined }).then(function (r) {
-      return r.json().catch(function () { return {}; }).then(function (b) {
-        if (!r.ok) throw new Error((b && b.error && b.error.message) || 'HTTP ' + r.status);
-        return b;
-      });
+      return r
+        .json()
+        .catch(function () {
+          return {};
+        })
+        .then(function (b) {
+          if (!r.ok) throw new Error((b && b.error && b.error.message) || 'HTTP ' + r.status);
+          return b;
+        });
     });
   }
 
@@ -33,11 +38,17 @@
     this.el = el;
     this.box = root.querySelector('.box');
   }
-  View.prototype.state = function (s) { this.el.setAttribute('data-ar-state', s); };
+  View.prototype.state = function (s) {
+    this.el.setAttribute('data-ar-state', s);
+  };
   View.prototype.progress = function (p, label) {
     this.state('converting');
-    this.box.innerHTML = '<div class="progress" role="progressbar" aria-valuemin="0" aria-valuemax="100" aria-valuenow="' + Math.round(p) +
-      '"><span class="label"></span><div class="bar"><div class="fill" style="width:' + Math.max(2, p) + '%"></div></div></div>';
+    this.box.innerHTML =
+      '<div class="progress" role="progressbar" aria-valuemin="0" aria-valuemax="100" aria-valuenow="' +
+      Math.round(p) +
+      '"><span class="label"></span><div class="bar"><div class="fill" style="width:' +
+      Math.max(2, p) +
+      '%"></div></div></div>';
     this.box.querySelector('.label').textContent = label + ' ' + Math.round(p) + '%';
   };
   View.prototype.error = function (message) {
@@ -59,16 +70,20 @@
   function follow(view, jobId, key, variant) {
     view.progress(0, 'Converting');
     function tick() {
-      request('GET', '/api/v1/status/' + encodeURIComponent(jobId), key).then(function (s) {
-        if (s.status === 'completed') {
-          return request('GET', '/api/v1/result/' + encodeURIComponent(jobId), key).then(function (r) {
-            view.done(variant === 'static' ? r.embed_url_static : r.embed_url);
-          });
-        }
-        if (s.status === 'failed') return view.error((s.error && s.error.message) || 'conversion failed');
-        view.progress(s.progress || 0, s.status === 'queued' ? 'Waiting' : 'Converting');
-        setTimeout(tick, POLL_MS);
-      }).catch(function (e) { view.error(e.message); });
+      request('GET', '/api/v1/status/' + encodeURIComponent(jobId), key)
+        .then(function (s) {
+          if (s.status === 'completed') {
+            return request('GET', '/api/v1/result/' + encodeURIComponent(jobId), key).then(function (r) {
+              view.done(variant === 'static' ? r.embed_url_static : r.embed_url);
+            });
+          }
+          if (s.status === 'failed') return view.error((s.error && s.error.message) || 'conversion failed');
+          view.progress(s.progress || 0, s.status === 'queued' ? 'Waiting' : 'Converting');
+          setTimeout(tick, POLL_MS);
+        })
+        .catch(function (e) {
+          view.error(e.message);
+        });
     }
     tick();
   }
@@ -82,17 +97,23 @@
     version: '1',
     /** Attaches to an existing v1 job. */
     mount: function (selector, o) {
-      each(selector, function (el) { follow(new View(el), o.jobId, o.apiKey, o.variant || 'interactive'); });
+      each(selector, function (el) {
+        follow(new View(el), o.jobId, o.apiKey, o.variant || 'interactive');
+      });
     },
     /** Submits an image, then renders it. */
     embed: function (selector, o) {
       each(selector, function (el) {
         var view = new View(el);
         view.progress(0, 'Submitting');
-        request('POST', '/api/v1/convert', o.apiKey, { image_url: o.imageUrl }).then(function (j) {
-          el.setAttribute('data-service-job-id', j.job_id);
-          follow(view, j.job_id, o.apiKey, o.variant || 'interactive');
-        }).catch(function (e) { view.error(e.message); });
+        request('POST', '/api/v1/convert', o.apiKey, { image_url: o.imageUrl })
+          .then(function (j) {
+            el.setAttribute('data-service-job-id', j.job_id);
+            follow(view, j.job_id, o.apiKey, o.variant || 'interactive');
+          })
+          .catch(function (e) {
+            view.error(e.message);
+          });
       });
     },
   };
@@ -102,7 +123,8 @@
     each('[data-service-image],[data-service-job]', function (el) {
       if (el.getAttribute('data-ar-state')) return;
       var o = { apiKey: el.getAttribute('data-service-key') || '', variant: el.getAttribute('data-service-variant') || 'interactive' };
-      if (el.hasAttribute('data-service-job')) ARWidget.mount(el, { jobId: el.getAttribute('data-service-job'), apiKey: o.apiKey, variant: o.variant });
+      if (el.hasAttribute('data-service-job'))
+        ARWidget.mount(el, { jobId: el.getAttribute('data-service-job'), apiKey: o.apiKey, variant: o.variant });
       else ARWidget.embed(el, { imageUrl: el.getAttribute('data-service-image'), apiKey: o.apiKey, variant: o.variant });
     });
   }

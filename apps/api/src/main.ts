@@ -31,15 +31,30 @@ export async function createApiApp(config: AppConfig): Promise<NestFastifyApplic
   registerObservability(app.getHttpAdapter().getInstance(), { logger, metrics: app.get(PromMetrics), metricsToken: config.metrics.token });
   // Uploads are streamed part by part (never buffered); the per-file cap errors the stream -> 413.
   await app.register(multipart, {
-    limits: { fileSize: config.showcases.maxFileBytes, files: config.showcases.maxFilesPerRequest, fields: 20, parts: config.showcases.maxFilesPerRequest + 20, fieldSize: 64 * 1024 },
+    limits: {
+      fileSize: config.showcases.maxFileBytes,
+      files: config.showcases.maxFilesPerRequest,
+      fields: 20,
+      parts: config.showcases.maxFilesPerRequest + 20,
+      fieldSize: 64 * 1024,
+    },
   });
   app.useGlobalFilters(new HttpErrorFilter());
   // Postgres refuses NUL in text and recursive code overflows on deep JSON: a 400 on every route, not a 500.
   registerRequestValueChecks(app.getHttpAdapter().getInstance());
   registerUnreadBodyClose(app.getHttpAdapter().getInstance());
   // Keys, not cookies, authenticate: any origin may call the API (the widget runs on customers' sites).
-  app.enableCors({ origin: '*', methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], allowedHeaders: ['X-API-Key', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'], exposedHeaders: ['X-Request-Id'], maxAge: 600 });
-  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app, config.publicBaseUrl), { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
+  app.enableCors({
+    origin: '*',
+    methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
+    allowedHeaders: ['X-API-Key', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
+    exposedHeaders: ['X-Request-Id'],
+    maxAge: 600,
+  });
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app, config.publicBaseUrl), {
+    jsonDocumentUrl: 'openapi.json',
+    yamlDocumentUrl: 'openapi.yaml',
+  });
   app.enableShutdownHooks();
   return app;
 }
@@ -71,18 +86,25 @@ async function main(): Promise<void> {
   const logger = new Logger('Main');
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.log(`${config.role === 'all' ? 'API + worker' : 'API'} (${config.mode} mode) listening on ${config.host}:${port} in ${Date.now() - started} ms`);
+  logger.log(
+    `${config.role === 'all' ? 'API + worker' : 'API'} (${config.mode} mode) listening on ${config.host}:${port} in ${Date.now() - started} ms`,
+  );
   // Through the logger like every other line (JSON when collected); the texts stay as operators know them.
   const say = (msg: string) => logger.log(msg);
   say(`Base URL:      ${config.publicBaseUrl}`);
-  const off = hostedProviderStatus(config).filter((p) => !p.enabled).map((p) => `${p.id} (${p.reason})`);
+  const off = hostedProviderStatus(config)
+    .filter((p) => !p.enabled)
+    .map((p) => `${p.id} (${p.reason})`);
   say(`Motion models: ${app.get(MotionCatalog).ids().join(', ')}${off.length ? `; off: ${off.join(', ')}` : ''}`);
   // In full only when just generated: start-up output ends up in log collectors.
   if (config.ownerApiKeySource === 'env') {
     say(`Owner API key: ${maskKey(config.ownerApiKey)} (from OWNER_API_KEY)`);
   } else if (config.ownerApiKeySource === 'generated') {
     // The one line that must show a key: unscrubbed, and only on the start that generated it.
-    createLogger({ level: 'info', format: config.logFormat, scrub: false }).info({ context: 'Main' }, `Owner API key: ${config.ownerApiKey} (generated now, kept in ${config.dataDir}/owner-api-key; later starts show only its first characters)`);
+    createLogger({ level: 'info', format: config.logFormat, scrub: false }).info(
+      { context: 'Main' },
+      `Owner API key: ${config.ownerApiKey} (generated now, kept in ${config.dataDir}/owner-api-key; later starts show only its first characters)`,
+    );
   } else {
     say(`Owner API key: ${maskKey(config.ownerApiKey)} (in ${config.dataDir}/owner-api-key)`);
   }

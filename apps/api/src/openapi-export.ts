@@ -13,7 +13,13 @@ async function main(): Promise<void> {
     const config = loadConfig({ DATA_DIR: dataDir, OWNER_API_KEY: `sk_owner_${'x'.repeat(32)}`, PUBLIC_BASE_URL: 'http://localhost:3000' });
     const doc = await createOpenApiDocument(config);
     // The committed document names no deployment: each one serves its own at /openapi.json with PUBLIC_BASE_URL.
-    doc.servers = [{ url: '{base_url}', description: 'The deployment\'s PUBLIC_BASE_URL.', variables: { base_url: { default: 'http://localhost:3000' } } }];
+    doc.servers = [
+      {
+        url: '{base_url}',
+        description: "The deployment's PUBLIC_BASE_URL.",
+        variables: { base_url: { default: 'http://localhost:3000' } },
+      },
+    ];
     writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
     console.log(`wrote ${out}`);
   } finally {

@@ -37,7 +37,23 @@ export interface ParsedArgs {
   flags: Record<string, string>;
 }
 
-const FLAGS = new Set(['email', 'name', 'credits', 'slots', 'reason', 'limit', 'before', 'url', 'key', 'idempotency-key', 'status', 'user', 'since', 'scope', 'origins']);
+const FLAGS = new Set([
+  'email',
+  'name',
+  'credits',
+  'slots',
+  'reason',
+  'limit',
+  'before',
+  'url',
+  'key',
+  'idempotency-key',
+  'status',
+  'user',
+  'since',
+  'scope',
+  'origins',
+]);
 /** Flags that take no value. */
 const SWITCHES = new Set(['json', 'owner']);
 /** Commands with subcommands (`jobs list`), named by both words from here on. */
@@ -74,7 +90,8 @@ export function sinceToIso(v: string, now = Date.now()): string {
   const age = /^(\d+)([smhd])$/.exec(v);
   if (age) return new Date(now - Number(age[1]) * { s: 1e3, m: 6e4, h: 3.6e6, d: 8.64e7 }[age[2] as 's' | 'm' | 'h' | 'd']).toISOString();
   const at = new Date(v);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(at.getTime())) throw new UsageError('--since must be an ISO date-time (2026-01-31T12:00:00Z) or an age (30m, 24h, 7d)');
+  if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(at.getTime()))
+    throw new UsageError('--since must be an ISO date-time (2026-01-31T12:00:00Z) or an age (30m, 24h, 7d)');
   return at.toISOString();
 }
 
@@ -121,7 +138,11 @@ export function toRequest(args: ParsedArgs, now = Date.now()): Request {
       const body: Record<string, unknown> = {};
       if (f.name !== undefined) body.name = f.name;
       if (f.scope !== undefined) body.scope = f.scope;
-      if (f.origins !== undefined) body.allowed_origins = f.origins.split(',').map((o) => o.trim()).filter(Boolean);
+      if (f.origins !== undefined)
+        body.allowed_origins = f.origins
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean);
       // No options: no body, as before scopes (a full key).
       return Object.keys(body).length ? { method: 'POST', path, body } : { method: 'POST', path };
     }
@@ -153,7 +174,10 @@ export function toRequest(args: ParsedArgs, now = Date.now()): Request {
       return { method: 'DELETE', path: `/api/admin/users/${seg(need(args, 1, '<user_id>')[0])}` };
     case 'jobs list':
       need(args, 0, 'only options');
-      return { method: 'GET', path: `/api/admin/jobs${query({ status: f.status, user: f.user, since: f.since === undefined ? undefined : sinceToIso(f.since, now), limit: f.limit })}` };
+      return {
+        method: 'GET',
+        path: `/api/admin/jobs${query({ status: f.status, user: f.user, since: f.since === undefined ? undefined : sinceToIso(f.since, now), limit: f.limit })}`,
+      };
     case 'jobs retry':
       return { method: 'POST', path: `/api/admin/jobs/${seg(need(args, 1, '<job_id>')[0])}/retry` };
     case 'jobs cancel':
@@ -175,26 +199,50 @@ export interface CliIo {
 
 /** Left-aligned columns under an upper-case header; empty cells as `-`. */
 export function table(headers: readonly string[], rows: readonly (readonly unknown[])[]): string {
-  const cells = [headers.map((h) => h.toUpperCase()), ...rows.map((r) => r.map((c) => (c === null || c === undefined || c === '' ? '-' : String(c))))];
+  const cells = [
+    headers.map((h) => h.toUpperCase()),
+    ...rows.map((r) => r.map((c) => (c === null || c === undefined || c === '' ? '-' : String(c)))),
+  ];
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
   return cells.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ')).join('\n');
 }
 
 /** Seconds as `3d 4h`, `12m 5s`, `40s`. */
 export function formatAge(s: number): string {
-  const parts: [number, string][] = [[Math.floor(s / 86400), 'd'], [Math.floor(s / 3600) % 24, 'h'], [Math.floor(s / 60) % 60, 'm'], [Math.floor(s) % 60, 's']];
+  const parts: [number, string][] = [
+    [Math.floor(s / 86400), 'd'],
+    [Math.floor(s / 3600) % 24, 'h'],
+    [Math.floor(s / 60) % 60, 'm'],
+    [Math.floor(s) % 60, 's'],
+  ];
   const first = parts.findIndex(([n]) => n > 0);
-  return first < 0 ? '0s' : parts.slice(first, first + 2).filter(([n]) => n > 0).map(([n, u]) => `${n}${u}`).join(' ');
+  return first < 0
+    ? '0s'
+    : parts
+        .slice(first, first + 2)
+        .filter(([n]) => n > 0)
+        .map(([n, u]) => `${n}${u}`)
+        .join(' ');
 }
 
 const minute = (iso: string | null | undefined) => (iso ? iso.slice(0, 16).replace('T', ' ') : null);
 
-const jobRow = (j: Record<string, any>) => [j.id, j.kind, j.status, j.user_id, `${Math.round(j.progress)}%`, minute(j.created_at), minute(j.finished_at), j.error ? `${j.error.code}: ${j.error.message}`.slice(0, 60) : null];
+const jobRow = (j: Record<string, any>) => [
+  j.id,
+  j.kind,
+  j.status,
+  j.user_id,
+  `${Math.round(j.progress)}%`,
+  minute(j.created_at),
+  minute(j.finished_at),
+  j.error ? `${j.error.code}: ${j.error.message}`.slice(0, 60) : null,
+];
 const JOB_HEADERS = ['id', 'kind', 'status', 'user', 'progress', 'created', 'finished', 'error'];
 
 /** The table a command's answer prints as on a terminal; null for commands that print JSON. */
 export function render(command: string, body: Record<string, any>): string | null {
-  const more = (what: string) => (body.has_more ? `\n(more ${what}: raise --limit${what === 'jobs' ? ' or narrow --status/--user/--since' : ''})` : '');
+  const more = (what: string) =>
+    body.has_more ? `\n(more ${what}: raise --limit${what === 'jobs' ? ' or narrow --status/--user/--since' : ''})` : '';
   switch (command) {
     case 'jobs list':
       return body.data.length ? table(JOB_HEADERS, body.data.map(jobRow)) + more('jobs') : 'no jobs';
@@ -205,7 +253,17 @@ export function render(command: string, body: Record<string, any>): string | nul
       return `${body.invite_url}\n(single use: ${body.email} sets a password and is signed in as ${body.role}; expires ${body.expires_at})`;
     case 'users list':
       return body.data.length
-        ? table(['id', 'email', 'name', 'credits', 'slots', 'created'], body.data.map((u: Record<string, any>) => [u.id, u.email, u.internal ? '(service)' : u.name, u.credits, u.showcase_slots, minute(u.created_at)])) + more('users')
+        ? table(
+            ['id', 'email', 'name', 'credits', 'slots', 'created'],
+            body.data.map((u: Record<string, any>) => [
+              u.id,
+              u.email,
+              u.internal ? '(service)' : u.name,
+              u.credits,
+              u.showcase_slots,
+              minute(u.created_at),
+            ]),
+          ) + more('users')
         : 'no users';
     case 'queue': {
       const q = body.queue as Record<string, number>;
@@ -238,7 +296,11 @@ export async function runAdminCli(args: ParsedArgs, config: CliConfig, io: CliIo
   if (args.flags['idempotency-key']) headers['idempotency-key'] = args.flags['idempotency-key'];
   let res: Response;
   try {
-    res = await fetch(`${config.apiUrl}${req.path}`, { method: req.method, headers, body: req.body ? JSON.stringify(req.body) : undefined });
+    res = await fetch(`${config.apiUrl}${req.path}`, {
+      method: req.method,
+      headers,
+      body: req.body ? JSON.stringify(req.body) : undefined,
+    });
   } catch (err) {
     io.err(`admin: cannot reach ${config.apiUrl}: ${(err as Error).cause ?? (err as Error).message}`);
     return 1;

@@ -6,7 +6,8 @@ async function main(): Promise<number> {
   const io = { out: (s: string) => console.log(s), err: (s: string) => console.error(s), isTTY: process.stdout.isTTY === true };
   try {
     const args = parseArgs(process.argv.slice(2));
-    const config = args.command === 'help' ? { apiUrl: '', ownerKey: '' } : loadCliConfigFromProcess({ url: args.flags.url, key: args.flags.key });
+    const config =
+      args.command === 'help' ? { apiUrl: '', ownerKey: '' } : loadCliConfigFromProcess({ url: args.flags.url, key: args.flags.key });
     return await runAdminCli(args, config, io);
   } catch (err) {
     if (err instanceof UsageError) {
@@ -21,7 +22,10 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code), (err) => {
-  console.error(`admin: ${(err as Error).message}`);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(`admin: ${(err as Error).message}`);
+    process.exit(1);
+  },
+);

@@ -48,24 +48,27 @@ export class JobWorkerService implements OnApplicationBootstrap, BeforeApplicati
     await this.queue.consume(
       // A fresh scope: the in-process queue starts jobs from whatever request enqueued the last one, and
       // that request's id must not end up on another job's lines (the runner adds the job's own).
-      (msg) => runInLogScope({ requestId: undefined, jobId: msg.jobId, kind: undefined, stage: undefined }, async () => {
-        for (;;) {
-          try {
-            await this.runner.run(msg.jobId, { attempt: msg.attempt, maxAttempts: msg.maxAttempts, signal: msg.signal });
-            return;
-          } catch (err) {
-            // An unreachable database is nobody's fault and no job's: wait for it while holding the
-            // message, then run the same attempt again, instead of burning attempts in seconds.
-            if (!isDatabaseUnavailable(err) || msg.signal.aborted) throw err;
-            this.logger.warn(`job ${msg.jobId}: database unavailable (${(err as Error).message}); waiting for it, attempt not spent`);
-            await this.waitForDatabase(msg.signal);
+      (msg) =>
+        runInLogScope({ requestId: undefined, jobId: msg.jobId, kind: undefined, stage: undefined }, async () => {
+          for (;;) {
+            try {
+              await this.runner.run(msg.jobId, { attempt: msg.attempt, maxAttempts: msg.maxAttempts, signal: msg.signal });
+              return;
+            } catch (err) {
+              // An unreachable database is nobody's fault and no job's: wait for it while holding the
+              // message, then run the same attempt again, instead of burning attempts in seconds.
+              if (!isDatabaseUnavailable(err) || msg.signal.aborted) throw err;
+              this.logger.warn(`job ${msg.jobId}: database unavailable (${(err as Error).message}); waiting for it, attempt not spent`);
+              await this.waitForDatabase(msg.signal);
+            }
           }
-        }
-      }),
+        }),
       { concurrency: this.config.worker.maxJobs, groupLimit: this.config.worker.accountMaxRunningJobs },
     );
     const w = this.config.worker;
-    this.logger.log(`consuming ${this.queue.driver} queue with concurrency ${w.concurrency} (CPU slots; ${w.ioConcurrency} I/O slots, ${w.maxJobs} jobs at once, ${w.accountMaxRunningJobs} per account)`);
+    this.logger.log(
+      `consuming ${this.queue.driver} queue with concurrency ${w.concurrency} (CPU slots; ${w.ioConcurrency} I/O slots, ${w.maxJobs} jobs at once, ${w.accountMaxRunningJobs} per account)`,
+    );
   }
 
   /** Debug lines at the start and end of a job and of each stage; the scope adds the ids to them. */

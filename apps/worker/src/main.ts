@@ -21,7 +21,10 @@ async function main(): Promise<void> {
   restrictDataDir(config.dataDir);
   // Before the database and queue start: a missing pricing module is a configuration error.
   loadPricingPolicy(config);
-  const app = await NestFactory.createApplicationContext(WorkerAppModule.forRoot(config), { logger: new PinoNestLogger(configureLogging(config)), abortOnError: false });
+  const app = await NestFactory.createApplicationContext(WorkerAppModule.forRoot(config), {
+    logger: new PinoNestLogger(configureLogging(config)),
+    abortOnError: false,
+  });
   app.enableShutdownHooks();
   new Logger('Main').log(`worker ${process.pid} started (${config.mode} mode, concurrency ${config.worker.concurrency})`);
 }

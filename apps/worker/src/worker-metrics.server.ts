@@ -22,7 +22,9 @@ export class WorkerMetricsServer implements OnApplicationBootstrap, OnApplicatio
     if (port === undefined) return;
     this.server = await startMetricsServer(this.metrics, { port, host: this.config.host, token: this.config.metrics.token });
     const address = this.server.address();
-    this.logger.log(`metrics on http://${this.config.host}:${typeof address === 'object' && address ? address.port : port}/metrics${this.config.metrics.token ? ' (bearer token required)' : ''}`);
+    this.logger.log(
+      `metrics on http://${this.config.host}:${typeof address === 'object' && address ? address.port : port}/metrics${this.config.metrics.token ? ' (bearer token required)' : ''}`,
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -12,7 +12,9 @@ describe('default pricing (spec §8)', () => {
   });
   it('shows the animated AR breakdown', () => {
     expect(defaultPricing.quote({ kind: 'animated-ar', source: 'image', removeBackground: true }).lines).toEqual([
-      { item: 'bake', cents: 100 }, { item: 'ai_motion', cents: 1250 }, { item: 'background_removal', cents: 150 },
+      { item: 'bake', cents: 100 },
+      { item: 'ai_motion', cents: 1250 },
+      { item: 'background_removal', cents: 150 },
     ]);
   });
   it('has a free policy', () => {

@@ -103,10 +103,15 @@ export function checkedPricing(policy: PricingPolicy): PricingPolicy {
     name: policy.name,
     quote(op) {
       const q = policy.quote(op);
-      const ok = q && Array.isArray(q.lines)
-        && q.lines.every((l) => typeof l.item === 'string' && Number.isSafeInteger(l.cents) && l.cents >= 0)
-        && q.totalCents === q.lines.reduce((s, l) => s + l.cents, 0);
-      if (!ok) throw new Error(`pricing: policy "${policy.name}" returned an invalid quote for ${op.kind} (lines need integer cents >= 0 that add up to totalCents)`);
+      const ok =
+        q &&
+        Array.isArray(q.lines) &&
+        q.lines.every((l) => typeof l.item === 'string' && Number.isSafeInteger(l.cents) && l.cents >= 0) &&
+        q.totalCents === q.lines.reduce((s, l) => s + l.cents, 0);
+      if (!ok)
+        throw new Error(
+          `pricing: policy "${policy.name}" returned an invalid quote for ${op.kind} (lines need integer cents >= 0 that add up to totalCents)`,
+        );
       return q;
     },
   };

@@ -105,7 +105,14 @@ export interface AppConfig {
    * Console sign-in: idle session lifetime, invite lifetime (default 7 days), cookies marked Secure (PUBLIC_BASE_URL
    * is https), and sign-in attempts per 15-minute window per account and per client IP.
    */
-  console: { sessionIdleMs: number; inviteTtlMs: number; secureCookies: boolean; loginPerAccount: number; loginPerIp: number; loginWindowMs: number };
+  console: {
+    sessionIdleMs: number;
+    inviteTtlMs: number;
+    secureCookies: boolean;
+    loginPerAccount: number;
+    loginPerIp: number;
+    loginWindowMs: number;
+  };
   /** How long a per-user key found in the database is trusted from memory (ms; 0 = never). */
   apiKeyCacheTtlMs: number;
   idempotency: { ttlMs: number };

@@ -12,9 +12,14 @@ export interface CliConfig {
  * The admin CLI's configuration: `--url` / `ADMIN_API_URL` (default http://localhost:$PORT), `--key` /
  * `OWNER_API_KEY`, else the key the embedded mode generated under DATA_DIR.
  */
-export function loadCliConfig(env: Record<string, string | undefined>, flags: { url?: string; key?: string }, cwd = process.cwd()): CliConfig {
+export function loadCliConfig(
+  env: Record<string, string | undefined>,
+  flags: { url?: string; key?: string },
+  cwd = process.cwd(),
+): CliConfig {
   const apiUrl = (flags.url ?? env.ADMIN_API_URL ?? `http://localhost:${env.PORT ?? 3000}`).replace(/\/+$/, '');
-  if (!URL.canParse(apiUrl) || !/^https?:$/.test(new URL(apiUrl).protocol)) throw new ConfigError(`admin: API URL "${apiUrl}" is not an http(s) URL`);
+  if (!URL.canParse(apiUrl) || !/^https?:$/.test(new URL(apiUrl).protocol))
+    throw new ConfigError(`admin: API URL "${apiUrl}" is not an http(s) URL`);
   let ownerKey = flags.key ?? env.OWNER_API_KEY;
   if (!ownerKey) {
     const dataDir = env.DATA_DIR ?? './data';

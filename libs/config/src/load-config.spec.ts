@@ -9,7 +9,14 @@ describe('loadConfig', () => {
   it('gives the embedded defaults and generates an owner key kept under DATA_DIR', () => {
     const dir = tmp();
     const c = loadConfig({ DATA_DIR: dir });
-    expect(c).toMatchObject({ mode: 'embedded', role: 'all', port: 3000, host: '0.0.0.0', publicBaseUrl: 'http://localhost:3000', allowPrivateNetworks: false });
+    expect(c).toMatchObject({
+      mode: 'embedded',
+      role: 'all',
+      port: 3000,
+      host: '0.0.0.0',
+      publicBaseUrl: 'http://localhost:3000',
+      allowPrivateNetworks: false,
+    });
     expect(c.worker.concurrency).toBe(2);
     // Fair share: CPU and I/O slots, jobs held at once (their sum), half of those per account.
     expect(c.worker).toMatchObject({ ioConcurrency: 16, maxJobs: 18, accountMaxRunningJobs: 9 });
@@ -32,24 +39,46 @@ describe('loadConfig', () => {
   it('keeps jobs forever unless RETENTION_DAYS is set, and reads it as milliseconds', () => {
     const dir = tmp();
     expect(loadConfig({ DATA_DIR: dir }).retention).toEqual({ maxAgeMs: null, sweepIntervalMs: 3_600_000, batchSize: 100 });
-    expect(loadConfig({ DATA_DIR: dir, RETENTION_DAYS: '30', RETENTION_SWEEP_INTERVAL_S: '60', RETENTION_BATCH_SIZE: '10' }).retention).toEqual({ maxAgeMs: 30 * 86_400_000, sweepIntervalMs: 60_000, batchSize: 10 });
+    expect(
+      loadConfig({ DATA_DIR: dir, RETENTION_DAYS: '30', RETENTION_SWEEP_INTERVAL_S: '60', RETENTION_BATCH_SIZE: '10' }).retention,
+    ).toEqual({ maxAgeMs: 30 * 86_400_000, sweepIntervalMs: 60_000, batchSize: 10 });
     expect(loadConfig({ DATA_DIR: dir, RETENTION_DAYS: '0.5' }).retention.maxAgeMs).toBe(43_200_000);
     expect(() => loadConfig({ DATA_DIR: dir, RETENTION_DAYS: '0' })).toThrow(ConfigError);
     expect(() => loadConfig({ DATA_DIR: dir, RETENTION_DAYS: 'soon' })).toThrow(ConfigError);
   });
 
   it('reads the fixed names', () => {
-    const c = loadConfig({
-      PORT: '8080', HOST: '127.0.0.1', PUBLIC_BASE_URL: 'https://ar.example.com/', DATA_DIR: tmp(),
-      DATABASE_URL: 'postgres://u@h/db', REDIS_URL: 'redis://h:6379', OWNER_API_KEY: 'owner-key-0123456789',
-      ALLOW_PRIVATE_NETWORKS: 'true', WORKER_CONCURRENCY: '4',
-    }, ['--role', 'worker']);
-    expect(c).toMatchObject({ mode: 'scaled', role: 'worker', port: 8080, host: '127.0.0.1', publicBaseUrl: 'https://ar.example.com', ownerApiKey: 'owner-key-0123456789', ownerApiKeySource: 'env', allowPrivateNetworks: true });
+    const c = loadConfig(
+      {
+        PORT: '8080',
+        HOST: '127.0.0.1',
+        PUBLIC_BASE_URL: 'https://ar.example.com/',
+        DATA_DIR: tmp(),
+        DATABASE_URL: 'postgres://u@h/db',
+        REDIS_URL: 'redis://h:6379',
+        OWNER_API_KEY: 'owner-key-0123456789',
+        ALLOW_PRIVATE_NETWORKS: 'true',
+        WORKER_CONCURRENCY: '4',
+      },
+      ['--role', 'worker'],
+    );
+    expect(c).toMatchObject({
+      mode: 'scaled',
+      role: 'worker',
+      port: 8080,
+      host: '127.0.0.1',
+      publicBaseUrl: 'https://ar.example.com',
+      ownerApiKey: 'owner-key-0123456789',
+      ownerApiKeySource: 'env',
+      allowPrivateNetworks: true,
+    });
     expect(c.worker.concurrency).toBe(4);
     // Reached over https: browsers are told to stay on it; over http nothing is sent.
     expect(c.hsts).toBe('max-age=31536000; includeSubDomains');
     expect(loadConfig({ DATA_DIR: tmp(), PUBLIC_BASE_URL: 'http://ar.example.com' }).hsts).toBeNull();
-    expect(loadConfig({ DATA_DIR: tmp(), WORKER_CONCURRENCY: '1', WORKER_IO_CONCURRENCY: '4', WORKER_MAX_JOBS: '3' }).worker).toMatchObject({ concurrency: 1, ioConcurrency: 4, maxJobs: 3, accountMaxRunningJobs: 2 });
+    expect(loadConfig({ DATA_DIR: tmp(), WORKER_CONCURRENCY: '1', WORKER_IO_CONCURRENCY: '4', WORKER_MAX_JOBS: '3' }).worker).toMatchObject(
+      { concurrency: 1, ioConcurrency: 4, maxJobs: 3, accountMaxRunningJobs: 2 },
+    );
     expect(loadConfig({ DATA_DIR: tmp(), ACCOUNT_MAX_RUNNING_JOBS: '1' }).worker.accountMaxRunningJobs).toBe(1);
     expect(() => loadConfig({ DATA_DIR: tmp(), WORKER_IO_CONCURRENCY: '0' })).toThrow(/WORKER_IO_CONCURRENCY/);
   });
@@ -78,7 +107,15 @@ describe('loadConfig', () => {
     expect(trust('TRUE')).toBe(true);
     expect(trust('2')).toBe(2);
     expect(trust('10.0.0.1')).toEqual(['10.0.0.1']);
-    expect(trust(' 10.0.0.0/8, 192.168.1.1 ,loopback,linklocal,uniquelocal,fd00::/8,::1')).toEqual(['10.0.0.0/8', '192.168.1.1', 'loopback', 'linklocal', 'uniquelocal', 'fd00::/8', '::1']);
+    expect(trust(' 10.0.0.0/8, 192.168.1.1 ,loopback,linklocal,uniquelocal,fd00::/8,::1')).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.1',
+      'loopback',
+      'linklocal',
+      'uniquelocal',
+      'fd00::/8',
+      '::1',
+    ]);
     expect(() => trust('proxy.example.com')).toThrow(ConfigError);
     expect(() => trust('10.0.0.1,yes-please')).toThrow(/TRUST_PROXY: "yes-please" is not an IP address/);
     expect(() => trust('10.0.0.1, 10.0.0.0/8x')).toThrow(/TRUST_PROXY/);
@@ -99,7 +136,10 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dir })).toMatchObject({ logFormat: 'json', metrics: { token: undefined, port: undefined } });
     expect(loadConfig({ DATA_DIR: dir }, [], process.cwd(), true).logFormat).toBe('pretty');
     expect(loadConfig({ DATA_DIR: dir, LOG_FORMAT: 'json' }, [], process.cwd(), true).logFormat).toBe('json');
-    expect(loadConfig({ DATA_DIR: dir, METRICS_TOKEN: 'metrics-token-0123456789', METRICS_PORT: '9464' }).metrics).toEqual({ token: 'metrics-token-0123456789', port: 9464 });
+    expect(loadConfig({ DATA_DIR: dir, METRICS_TOKEN: 'metrics-token-0123456789', METRICS_PORT: '9464' }).metrics).toEqual({
+      token: 'metrics-token-0123456789',
+      port: 9464,
+    });
     expect(() => loadConfig({ DATA_DIR: dir, LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
     expect(() => loadConfig({ DATA_DIR: dir, METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
   });

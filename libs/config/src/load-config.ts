@@ -3,7 +3,14 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
-import { type AppConfig, type AppRole, HOSTED_MOTION_PROVIDERS, type HostedModelConfig, type HostedMotionProviderId, type HostedProviderConfig } from './app-config';
+import {
+  type AppConfig,
+  type AppRole,
+  HOSTED_MOTION_PROVIDERS,
+  type HostedModelConfig,
+  type HostedMotionProviderId,
+  type HostedProviderConfig,
+} from './app-config';
 import { type ConfigFile, envSchema, fileSchema } from './config.schema';
 
 type EnvOutput = z.output<typeof envSchema>;
@@ -16,9 +23,7 @@ export class ConfigError extends Error {
 }
 
 function formatIssues(error: z.ZodError, prefix = ''): string {
-  return error.issues
-    .map((i) => `  - ${prefix}${i.path.join('.') || '(root)'}: ${i.message}`)
-    .join('\n');
+  return error.issues.map((i) => `  - ${prefix}${i.path.join('.') || '(root)'}: ${i.message}`).join('\n');
 }
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -172,10 +177,19 @@ export function loadConfig(
     fetch: { maxBytes: e.FETCH_MAX_BYTES, timeoutMs: e.FETCH_TIMEOUT_MS, connectTimeoutMs: e.FETCH_CONNECT_TIMEOUT_MS },
     callbacks: { timeoutMs: e.CALLBACK_TIMEOUT_MS, maxAttempts: e.CALLBACK_MAX_ATTEMPTS },
     pricing: {
-      policy: e.PRICING_POLICY ? (e.PRICING_POLICY.startsWith('.') ? resolve(cwd, e.PRICING_POLICY) : e.PRICING_POLICY) : file.pricing.policy,
+      policy: e.PRICING_POLICY
+        ? e.PRICING_POLICY.startsWith('.')
+          ? resolve(cwd, e.PRICING_POLICY)
+          : e.PRICING_POLICY
+        : file.pricing.policy,
       options: file.pricing.options,
     },
-    rateLimit: { perKey: e.RATE_LIMIT_PER_KEY, owner: e.RATE_LIMIT_OWNER, widget: e.RATE_LIMIT_WIDGET, windowMs: e.RATE_LIMIT_WINDOW_S * 1000 },
+    rateLimit: {
+      perKey: e.RATE_LIMIT_PER_KEY,
+      owner: e.RATE_LIMIT_OWNER,
+      widget: e.RATE_LIMIT_WIDGET,
+      windowMs: e.RATE_LIMIT_WINDOW_S * 1000,
+    },
     console: {
       sessionIdleMs: e.CONSOLE_SESSION_IDLE_H * 3600_000,
       inviteTtlMs: e.CONSOLE_INVITE_TTL_S * 1000,
@@ -224,7 +238,10 @@ function parseTrustProxy(raw: string, problems: string[]): boolean | number | st
   if (v === 'false' || v === '0' || v === 'no') return false;
   if (v === 'true' || v === 'yes') return true;
   if (/^\d+$/.test(v)) return Number(v);
-  const list = raw.split(',').map((x) => x.trim()).filter(Boolean);
+  const list = raw
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   const bad = list.filter((x) => !isProxyAddress(x));
   if (bad.length) problems.push(`  - TRUST_PROXY: "${bad.join('", "')}" is not an IP address, a CIDR, loopback, linklocal or uniquelocal`);
   return list;
@@ -257,10 +274,13 @@ function hostedMotion(e: EnvOutput, file: ConfigFile, problems: string[]): AppCo
     const colon = m.id.indexOf(':');
     const provider = m.id.slice(0, colon) as HostedMotionProviderId;
     if (!HOSTED_MOTION_PROVIDERS.includes(provider)) {
-      problems.push(`  - CONFIG_FILE motion.models.${i}.id: "${m.id}" names no built-in hosted provider (${HOSTED_MOTION_PROVIDERS.join(', ')}); a plugin declares its own models`);
+      problems.push(
+        `  - CONFIG_FILE motion.models.${i}.id: "${m.id}" names no built-in hosted provider (${HOSTED_MOTION_PROVIDERS.join(', ')}); a plugin declares its own models`,
+      );
       return;
     }
-    if (m.image_field && provider !== 'replicate') problems.push(`  - CONFIG_FILE motion.models.${i}.image_field: only Replicate models take it`);
+    if (m.image_field && provider !== 'replicate')
+      problems.push(`  - CONFIG_FILE motion.models.${i}.image_field: only Replicate models take it`);
     const entry: HostedModelConfig = {
       id: m.id,
       model: m.id.slice(colon + 1),
@@ -277,11 +297,17 @@ function hostedMotion(e: EnvOutput, file: ConfigFile, problems: string[]): AppCo
       const env = HOSTED_ENV[id];
       const apiKey = e[env.key] as string | undefined;
       const models = listed.get(id);
-      if (models && !apiKey) problems.push(`  - ${env.key}: required by the ${id} models in CONFIG_FILE motion.models (${models.map((m) => m.id).join(', ')})`);
+      if (models && !apiKey)
+        problems.push(`  - ${env.key}: required by the ${id} models in CONFIG_FILE motion.models (${models.map((m) => m.id).join(', ')})`);
       return [id, { id, apiKey, keyEnv: env.key, baseUrl: (e[env.base] as string).replace(/\/+$/, ''), models }];
     }),
   ) as Record<HostedMotionProviderId, HostedProviderConfig>;
-  return { pollIntervalMs: e.MOTION_POLL_INTERVAL_MS, requestTimeoutMs: e.MOTION_REQUEST_TIMEOUT_MS, runwayApiVersion: e.RUNWAY_API_VERSION, providers };
+  return {
+    pollIntervalMs: e.MOTION_POLL_INTERVAL_MS,
+    requestTimeoutMs: e.MOTION_REQUEST_TIMEOUT_MS,
+    runwayApiVersion: e.RUNWAY_API_VERSION,
+    providers,
+  };
 }
 
 function deepFreeze<T>(o: T): T {

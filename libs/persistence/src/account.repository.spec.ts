@@ -34,8 +34,19 @@ describe.each([
   it('keeps scope, name and origins, lists live keys and keeps the last full key unless forced', async () => {
     const u = await accounts.createUser({ email: `s${Date.now()}@example.com` });
     const full = await accounts.addKey(u.id, { keyHash: 'b'.repeat(64), prefix: 'sk_live_bbbb', name: 'server' });
-    const widget = await accounts.addKey(u.id, { keyHash: 'c'.repeat(64), prefix: 'sk_live_cccc', name: 'shop', scope: 'widget', allowedOrigins: ['https://shop.example'] });
-    expect(await accounts.findLiveKey('c'.repeat(64))).toMatchObject({ id: widget.id, scope: 'widget', name: 'shop', allowedOrigins: ['https://shop.example'] });
+    const widget = await accounts.addKey(u.id, {
+      keyHash: 'c'.repeat(64),
+      prefix: 'sk_live_cccc',
+      name: 'shop',
+      scope: 'widget',
+      allowedOrigins: ['https://shop.example'],
+    });
+    expect(await accounts.findLiveKey('c'.repeat(64))).toMatchObject({
+      id: widget.id,
+      scope: 'widget',
+      name: 'shop',
+      allowedOrigins: ['https://shop.example'],
+    });
     expect((await accounts.listLiveKeys(u.id)).map((k) => k.id).sort()).toEqual([full.id, widget.id].sort());
     await expect(accounts.revokeUserKey(u.id, full.id, { force: false })).rejects.toBeInstanceOf(LastFullKeyError);
     expect(await accounts.revokeUserKey(u.id, widget.id, { force: false })).toBe(true);
@@ -51,14 +62,20 @@ describe.each([
     const c2 = await accounts.charge(u.id, 1350, { jobId: 'v2_a', purpose: 'animated-ar', operation: 'animated-ar' });
     expect(c2.id).toBe(c1.id);
     expect((await accounts.findUser(u.id))!.creditsCents).toBe(651);
-    await expect(accounts.charge(u.id, 1350, { jobId: 'v2_b', purpose: 'animated-ar', operation: 'animated-ar' })).rejects.toBeInstanceOf(InsufficientCreditsError);
+    await expect(accounts.charge(u.id, 1350, { jobId: 'v2_b', purpose: 'animated-ar', operation: 'animated-ar' })).rejects.toBeInstanceOf(
+      InsufficientCreditsError,
+    );
     const r1 = await accounts.refund('v2_a', 'animated-ar', 1250);
     const r2 = await accounts.refund('v2_a', 'animated-ar', 1250);
     expect(r2!.id).toBe(r1!.id);
     expect((await accounts.findUser(u.id))!.creditsCents).toBe(1901);
     expect(await accounts.refund('v2_none', 'animated-ar')).toBeNull();
     const entries = await accounts.ledger(u.id, 10);
-    expect(entries.map((e) => [e.kind, e.amountCents, e.balanceAfterCents])).toEqual([['refund', 1250, 1901], ['charge', 1350, 651], ['grant', 2001, 2001]]);
+    expect(entries.map((e) => [e.kind, e.amountCents, e.balanceAfterCents])).toEqual([
+      ['refund', 1250, 1901],
+      ['charge', 1350, 651],
+      ['grant', 2001, 2001],
+    ]);
     expect(await accounts.totals(u.id)).toEqual([
       { operation: 'animated-ar', kind: 'charge', cents: 1350, count: 1 },
       { operation: 'animated-ar', kind: 'refund', cents: 1250, count: 1 },
@@ -73,7 +90,9 @@ describe.each([
     await hooked.grant(u.id, 1000, 'welcome');
     await hooked.charge(u.id, 300, { jobId: 'v2_h', purpose: 'p', operation: 'p' });
     await hooked.charge(u.id, 300, { jobId: 'v2_h', purpose: 'p', operation: 'p' });
-    await expect(hooked.charge(u.id, 5000, { jobId: 'v2_h2', purpose: 'p', operation: 'p' })).rejects.toBeInstanceOf(InsufficientCreditsError);
+    await expect(hooked.charge(u.id, 5000, { jobId: 'v2_h2', purpose: 'p', operation: 'p' })).rejects.toBeInstanceOf(
+      InsufficientCreditsError,
+    );
     await hooked.refund('v2_h', 'p');
     await hooked.refund('v2_h', 'p');
     expect(await hooked.refundJob('v2_h')).toBe(0);
@@ -83,8 +102,11 @@ describe.each([
   it('never lets the balance go below zero under 50 concurrent charges', async () => {
     const u = await accounts.createUser({ email: `race${Date.now()}@example.com` });
     await accounts.grant(u.id, 13500, 'covers ten');
-    const results = await Promise.allSettled(Array.from({ length: 50 }, (_, i) =>
-      accounts.charge(u.id, 1350, { jobId: `v2_race_${i}`, purpose: 'animated-ar', operation: 'animated-ar' })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, i) =>
+        accounts.charge(u.id, 1350, { jobId: `v2_race_${i}`, purpose: 'animated-ar', operation: 'animated-ar' }),
+      ),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
     const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(rejected).toHaveLength(40);

@@ -59,7 +59,10 @@ export interface LedgerRow {
 }
 
 export class InsufficientCreditsError extends Error {
-  constructor(readonly balanceCents: number, readonly neededCents: number) {
+  constructor(
+    readonly balanceCents: number,
+    readonly neededCents: number,
+  ) {
     super(`insufficient credits: balance ${balanceCents / 100}, needed ${neededCents / 100}`);
     this.name = 'InsufficientCreditsError';
   }
@@ -76,7 +79,11 @@ async function updateReturning(q: Pick<EntityManager, 'query'>, sql: string, par
  * cannot overdraw). Returns the balance after; throws {@link InsufficientCreditsError} otherwise.
  */
 async function debit(m: Pick<EntityManager, 'query'>, userId: string, cents: number): Promise<number> {
-  const rows = await updateReturning(m, `UPDATE "users" SET "credits_cents" = "credits_cents" - $2 WHERE "id" = $1 AND "credits_cents" >= $2 RETURNING "credits_cents"`, [userId, cents]);
+  const rows = await updateReturning(
+    m,
+    `UPDATE "users" SET "credits_cents" = "credits_cents" - $2 WHERE "id" = $1 AND "credits_cents" >= $2 RETURNING "credits_cents"`,
+    [userId, cents],
+  );
   if (rows[0]) return Number(rows[0].credits_cents);
   const b = await m.query(`SELECT "credits_cents" FROM "users" WHERE "id" = $1`, [userId]);
   throw new InsufficientCreditsError(Number(b[0]?.credits_cents ?? 0), cents);
@@ -89,19 +96,42 @@ const KEY_COLUMNS = `"id", "user_id", "prefix", "name", "scope", "allowed_origin
 function toApiKey(r: Record<string, any>): ApiKeyRow {
   const origins = typeof r.allowed_origins === 'string' ? JSON.parse(r.allowed_origins) : r.allowed_origins;
   return {
-    id: r.id, userId: r.user_id, prefix: r.prefix, name: r.name ?? null, scope: r.scope, allowedOrigins: Array.isArray(origins) ? origins : [],
-    createdAt: r.created_at, lastUsedAt: r.last_used_at ?? null, revokedAt: r.revoked_at ?? null,
+    id: r.id,
+    userId: r.user_id,
+    prefix: r.prefix,
+    name: r.name ?? null,
+    scope: r.scope,
+    allowedOrigins: Array.isArray(origins) ? origins : [],
+    createdAt: r.created_at,
+    lastUsedAt: r.last_used_at ?? null,
+    revokedAt: r.revoked_at ?? null,
   };
 }
 
 function toUser(r: Record<string, any>): UserRow {
-  return { id: r.id, email: r.email, name: r.name ?? null, creditsCents: Number(r.credits_cents), showcaseSlots: Number(r.showcase_slots), internal: r.internal, createdAt: r.created_at };
+  return {
+    id: r.id,
+    email: r.email,
+    name: r.name ?? null,
+    creditsCents: Number(r.credits_cents),
+    showcaseSlots: Number(r.showcase_slots),
+    internal: r.internal,
+    createdAt: r.created_at,
+  };
 }
 
 function toLedger(r: Record<string, any>): LedgerRow {
   return {
-    id: Number(r.id), userId: r.user_id, kind: r.kind, amountCents: Number(r.amount_cents), balanceAfterCents: num(r.balance_after_cents),
-    operation: r.operation ?? null, jobId: r.job_id ?? null, purpose: r.purpose ?? null, reason: r.reason ?? null, createdAt: r.created_at,
+    id: Number(r.id),
+    userId: r.user_id,
+    kind: r.kind,
+    amountCents: Number(r.amount_cents),
+    balanceAfterCents: num(r.balance_after_cents),
+    operation: r.operation ?? null,
+    jobId: r.job_id ?? null,
+    purpose: r.purpose ?? null,
+    reason: r.reason ?? null,
+    createdAt: r.created_at,
   };
 }
 
@@ -117,10 +147,12 @@ export class AccountRepository {
   ) {}
 
   async createUser(u: { email: string; name?: string | null; showcaseSlots?: number }): Promise<UserRow> {
-    const rows = await this.ds.query(
-      `INSERT INTO "users" ("id", "email", "name", "showcase_slots") VALUES ($1, $2, $3, $4) RETURNING *`,
-      [randomId('usr'), u.email, u.name ?? null, u.showcaseSlots ?? 0],
-    );
+    const rows = await this.ds.query(`INSERT INTO "users" ("id", "email", "name", "showcase_slots") VALUES ($1, $2, $3, $4) RETURNING *`, [
+      randomId('usr'),
+      u.email,
+      u.name ?? null,
+      u.showcaseSlots ?? 0,
+    ]);
     return toUser(rows[0]);
   }
 
@@ -157,7 +189,10 @@ export class AccountRepository {
 
   /** A user's live keys, newest first. */
   async listLiveKeys(userId: string): Promise<ApiKeyRow[]> {
-    const rows = await this.ds.query(`SELECT ${KEY_COLUMNS} FROM "api_keys" WHERE "user_id" = $1 AND "revoked_at" IS NULL ORDER BY "created_at" DESC, "id" DESC`, [userId]);
+    const rows = await this.ds.query(
+      `SELECT ${KEY_COLUMNS} FROM "api_keys" WHERE "user_id" = $1 AND "revoked_at" IS NULL ORDER BY "created_at" DESC, "id" DESC`,
+      [userId],
+    );
     return rows.map(toApiKey);
   }
 
@@ -169,10 +204,15 @@ export class AccountRepository {
   async revokeUserKey(userId: string, keyId: string, { force }: { force: boolean }): Promise<boolean> {
     return this.ds.transaction(async (m) => {
       await m.query(`SELECT "id" FROM "users" WHERE "id" = $1 FOR UPDATE`, [userId]);
-      const rows = await m.query(`SELECT "scope" FROM "api_keys" WHERE "id" = $1 AND "user_id" = $2 AND "revoked_at" IS NULL`, [keyId, userId]);
+      const rows = await m.query(`SELECT "scope" FROM "api_keys" WHERE "id" = $1 AND "user_id" = $2 AND "revoked_at" IS NULL`, [
+        keyId,
+        userId,
+      ]);
       if (!rows[0]) return false;
       if (rows[0].scope === 'full' && !force) {
-        const n = await m.query(`SELECT count(*) AS n FROM "api_keys" WHERE "user_id" = $1 AND "scope" = 'full' AND "revoked_at" IS NULL`, [userId]);
+        const n = await m.query(`SELECT count(*) AS n FROM "api_keys" WHERE "user_id" = $1 AND "scope" = 'full' AND "revoked_at" IS NULL`, [
+          userId,
+        ]);
         if (Number(n[0].n) <= 1) throw new LastFullKeyError(keyId);
       }
       await m.query(`UPDATE "api_keys" SET "revoked_at" = now() WHERE "id" = $1`, [keyId]);
@@ -187,13 +227,21 @@ export class AccountRepository {
 
   /** Revokes a key; false when there is no such key. Revoking twice is fine. */
   async revokeKey(id: string): Promise<boolean> {
-    const rows = await updateReturning(this.ds, `UPDATE "api_keys" SET "revoked_at" = coalesce("revoked_at", now()) WHERE "id" = $1 RETURNING "id"`, [id]);
+    const rows = await updateReturning(
+      this.ds,
+      `UPDATE "api_keys" SET "revoked_at" = coalesce("revoked_at", now()) WHERE "id" = $1 RETURNING "id"`,
+      [id],
+    );
     return rows.length > 0;
   }
 
   async grant(userId: string, cents: number, reason: string | null): Promise<number> {
     return this.ds.transaction(async (m) => {
-      const rows = await updateReturning(m, `UPDATE "users" SET "credits_cents" = "credits_cents" + $2 WHERE "id" = $1 RETURNING "credits_cents"`, [userId, cents]);
+      const rows = await updateReturning(
+        m,
+        `UPDATE "users" SET "credits_cents" = "credits_cents" + $2 WHERE "id" = $1 RETURNING "credits_cents"`,
+        [userId, cents],
+      );
       if (!rows[0]) throw new Error(`ledger: no user ${userId}`);
       const balance = Number(rows[0].credits_cents);
       await m.query(
@@ -232,7 +280,11 @@ export class AccountRepository {
    * charge pays for are written in the same transaction). Each line is once per (jobId, purpose).
    * Throws {@link InsufficientCreditsError} when the balance does not cover the total.
    */
-  static async debitAll(m: Pick<EntityManager, 'query'>, userId: string, lines: { cents: number; jobId: string; purpose: string; operation: string }[]): Promise<number> {
+  static async debitAll(
+    m: Pick<EntityManager, 'query'>,
+    userId: string,
+    lines: { cents: number; jobId: string; purpose: string; operation: string }[],
+  ): Promise<number> {
     const total = lines.reduce((s, l) => s + l.cents, 0);
     let balance = (await debit(m, userId, total)) + total;
     for (const l of lines.filter((x) => x.cents > 0)) {
@@ -250,7 +302,10 @@ export class AccountRepository {
   async refund(jobId: string, purpose: string, cents?: number): Promise<LedgerRow | null> {
     let fresh = false;
     const row = await this.ds.transaction(async (m) => {
-      const charged = await m.query(`SELECT * FROM "ledger_entries" WHERE "job_id" = $1 AND "purpose" = $2 AND "kind" = 'charge'`, [jobId, purpose]);
+      const charged = await m.query(`SELECT * FROM "ledger_entries" WHERE "job_id" = $1 AND "purpose" = $2 AND "kind" = 'charge'`, [
+        jobId,
+        purpose,
+      ]);
       if (!charged[0]) return null;
       const amount = Math.min(cents ?? Number(charged[0].amount_cents), Number(charged[0].amount_cents));
       const inserted = await m.query(
@@ -259,7 +314,11 @@ export class AccountRepository {
         [charged[0].user_id, amount, charged[0].operation, jobId, purpose],
       );
       if (!inserted[0]) return this.existing(m, jobId, purpose, 'refund');
-      const rows = await updateReturning(m, `UPDATE "users" SET "credits_cents" = "credits_cents" + $2 WHERE "id" = $1 RETURNING "credits_cents"`, [charged[0].user_id, amount]);
+      const rows = await updateReturning(
+        m,
+        `UPDATE "users" SET "credits_cents" = "credits_cents" + $2 WHERE "id" = $1 RETURNING "credits_cents"`,
+        [charged[0].user_id, amount],
+      );
       const balance = Number(rows[0].credits_cents);
       await m.query(`UPDATE "ledger_entries" SET "balance_after_cents" = $2 WHERE "id" = $1`, [inserted[0].id, balance]);
       fresh = true;
@@ -320,7 +379,11 @@ export class AccountRepository {
   }
 
   private async existing(m: EntityManager, jobId: string, purpose: string, kind: string): Promise<LedgerRow> {
-    const rows = await m.query(`SELECT * FROM "ledger_entries" WHERE "job_id" = $1 AND "purpose" = $2 AND "kind" = $3`, [jobId, purpose, kind]);
+    const rows = await m.query(`SELECT * FROM "ledger_entries" WHERE "job_id" = $1 AND "purpose" = $2 AND "kind" = $3`, [
+      jobId,
+      purpose,
+      kind,
+    ]);
     return toLedger(rows[0]);
   }
 
@@ -340,6 +403,11 @@ export class AccountRepository {
        FROM "ledger_entries" WHERE "user_id" = $1 GROUP BY 1, 2 ORDER BY 1, 2`,
       [userId],
     );
-    return rows.map((r: Record<string, unknown>) => ({ operation: String(r.operation), kind: String(r.kind), cents: Number(r.cents), count: Number(r.count) }));
+    return rows.map((r: Record<string, unknown>) => ({
+      operation: String(r.operation),
+      kind: String(r.kind),
+      cents: Number(r.cents),
+      count: Number(r.count),
+    }));
   }
 }

@@ -38,7 +38,12 @@ describe.each([
     await repo.setRole(u.id, 'owner');
     await repo.createSession('s'.repeat(64), u.id, 'csrf-1', later(60_000));
     await repo.createSession('t'.repeat(64), u.id, 'csrf-2', later(-1000));
-    expect(await repo.findSession('s'.repeat(64))).toMatchObject({ userId: u.id, email: 'sessions@example.com', consoleRole: 'owner', csrfToken: 'csrf-1' });
+    expect(await repo.findSession('s'.repeat(64))).toMatchObject({
+      userId: u.id,
+      email: 'sessions@example.com',
+      consoleRole: 'owner',
+      csrfToken: 'csrf-1',
+    });
     expect(await repo.findSession('t'.repeat(64))).toBeNull();
     expect(await repo.deleteExpired()).toBeGreaterThanOrEqual(1);
     await repo.touchSession('s'.repeat(64), later(120_000));

@@ -39,16 +39,31 @@ export type InviteRedeemFailure = 'unknown' | 'expired' | 'used';
 const USER_COLUMNS = `"id", "email", "name", "console_role", "password_hash", "internal"`;
 
 const toUser = (r: Record<string, any>): ConsoleUserRow => ({
-  id: r.id, email: r.email, name: r.name ?? null, consoleRole: r.console_role, passwordHash: r.password_hash ?? null, internal: r.internal,
+  id: r.id,
+  email: r.email,
+  name: r.name ?? null,
+  consoleRole: r.console_role,
+  passwordHash: r.password_hash ?? null,
+  internal: r.internal,
 });
 
 const toInvite = (r: Record<string, any>): ConsoleInviteRow => ({
-  id: r.id, userId: r.user_id, createdAt: r.created_at, expiresAt: r.expires_at, usedAt: r.used_at ?? null,
+  id: r.id,
+  userId: r.user_id,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  usedAt: r.used_at ?? null,
 });
 
 const toSession = (r: Record<string, any>): ConsoleSessionRow => ({
-  userId: r.user_id, email: r.email, name: r.name ?? null, consoleRole: r.console_role, csrfToken: r.csrf_token,
-  createdAt: r.created_at, expiresAt: r.expires_at, lastSeenAt: r.last_seen_at,
+  userId: r.user_id,
+  email: r.email,
+  name: r.name ?? null,
+  consoleRole: r.console_role,
+  csrfToken: r.csrf_token,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  lastSeenAt: r.last_seen_at,
 });
 
 /**
@@ -102,7 +117,9 @@ export class ConsoleRepository {
       );
       const rows: { user_id: string }[] = Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res;
       if (!rows[0]) {
-        const found = await m.query(`SELECT "used_at", "expires_at" > now() AS live FROM "console_invites" WHERE "token_hash" = $1`, [tokenHash]);
+        const found = await m.query(`SELECT "used_at", "expires_at" > now() AS live FROM "console_invites" WHERE "token_hash" = $1`, [
+          tokenHash,
+        ]);
         return { failure: !found[0] ? 'unknown' : found[0].used_at ? 'used' : 'expired' };
       }
       await m.query(`UPDATE "users" SET "password_hash" = $2 WHERE "id" = $1`, [rows[0].user_id, passwordHash]);
@@ -113,7 +130,12 @@ export class ConsoleRepository {
   }
 
   async createSession(idHash: string, userId: string, csrfToken: string, expiresAt: Date): Promise<void> {
-    await this.ds.query(`INSERT INTO "console_sessions" ("id_hash", "user_id", "csrf_token", "expires_at") VALUES ($1, $2, $3, $4)`, [idHash, userId, csrfToken, expiresAt]);
+    await this.ds.query(`INSERT INTO "console_sessions" ("id_hash", "user_id", "csrf_token", "expires_at") VALUES ($1, $2, $3, $4)`, [
+      idHash,
+      userId,
+      csrfToken,
+      expiresAt,
+    ]);
   }
 
   /** The live session with this id hash and its user; null when unknown or expired. */
@@ -128,7 +150,10 @@ export class ConsoleRepository {
 
   /** Slides the session's expiry (idle timeout) and records when it was last seen. */
   async touchSession(idHash: string, expiresAt: Date): Promise<void> {
-    await this.ds.query(`UPDATE "console_sessions" SET "last_seen_at" = now(), "expires_at" = $2 WHERE "id_hash" = $1`, [idHash, expiresAt]);
+    await this.ds.query(`UPDATE "console_sessions" SET "last_seen_at" = now(), "expires_at" = $2 WHERE "id_hash" = $1`, [
+      idHash,
+      expiresAt,
+    ]);
   }
 
   async deleteSession(idHash: string): Promise<void> {

@@ -24,7 +24,12 @@ describe.each([
   /** A job finished `ageDays` ago (null: still queued). */
   const job = async (ownerId: string | null, ageDays: number | null, status: 'completed' | 'failed' = 'completed') => {
     const j = await jobs.create({ kind: 'v2.item', pipeline: 'still-image', ownerId, input: {}, idPrefix: 'v2', withPublicPage: true });
-    if (ageDays !== null) await ds.query(`UPDATE "jobs" SET "status" = $2, "finished_at" = $3 WHERE "id" = $1`, [j.id, status, new Date(Date.now() - ageDays * DAY)]);
+    if (ageDays !== null)
+      await ds.query(`UPDATE "jobs" SET "status" = $2, "finished_at" = $3 WHERE "id" = $1`, [
+        j.id,
+        status,
+        new Date(Date.now() - ageDays * DAY),
+      ]);
     return j;
   };
 
@@ -37,10 +42,18 @@ describe.each([
     const first = await repo.expiredJobs(before, 2);
     expect(first.map((j) => j.id)).toEqual([old[0].id, old[1].id]);
     expect(first[0]).toMatchObject({ status: 'completed', ownerId: 'u1', publicId: old[0].publicId, input: {}, checkpoints: {} });
-    expect(await repo.deleteFinishedJobs(first.map((j) => j.id), 'retention')).toEqual(first.map((j) => j.id));
+    expect(
+      await repo.deleteFinishedJobs(
+        first.map((j) => j.id),
+        'retention',
+      ),
+    ).toEqual(first.map((j) => j.id));
     const second = await repo.expiredJobs(before, 2);
     expect(second.map((j) => j.id)).toEqual([old[2].id]);
-    await repo.deleteFinishedJobs(second.map((j) => j.id), 'retention');
+    await repo.deleteFinishedJobs(
+      second.map((j) => j.id),
+      'retention',
+    );
     expect(await repo.expiredJobs(before, 2)).toEqual([]);
     expect(Number((await ds.query(`SELECT count(*) AS n FROM "jobs"`))[0].n)).toBe(2);
   });
@@ -63,7 +76,12 @@ describe.each([
     await accounts.addKey(u.id, { keyHash: 'a'.repeat(64), prefix: 'sk_live_aaaa' });
     await accounts.grant(u.id, 5000, 'welcome');
     const showcases = new ShowcaseRepository(ds);
-    const sc = await showcases.create({ ownerId: u.id, layout: 'branded', logoUrl: null, description: null, customLinks: [], branding: {} }, [{ source: 'url', sourceUrl: 'https://example.com/a.jpg' }], { enforceSlots: true, showcaseCents: 500, pictureCents: 200 }, { pipeline: 'still-image' });
+    const sc = await showcases.create(
+      { ownerId: u.id, layout: 'branded', logoUrl: null, description: null, customLinks: [], branding: {} },
+      [{ source: 'url', sourceUrl: 'https://example.com/a.jpg' }],
+      { enforceSlots: true, showcaseCents: 500, pictureCents: 200 },
+      { pipeline: 'still-image' },
+    );
     const itemJob = sc.items[0].jobId;
     await ds.query(`UPDATE "jobs" SET "status" = 'completed', "finished_at" = now() WHERE "id" = $1`, [itemJob]);
     const other = await accounts.createUser({ email: `keep${Date.now()}@x.co` });
@@ -78,10 +96,18 @@ describe.each([
     expect(await accounts.findUser(u.id)).toBeNull();
     expect(await jobs.find(itemJob)).toBeNull();
     expect(await repo.tombstone({ id: itemJob })).toMatchObject({ reason: 'user_deleted', ownerId: null });
-    for (const [table, col] of [['api_keys', 'user_id'], ['showcases', 'owner_id'], ['ledger_entries', 'user_id'], ['deleted_jobs', 'owner_id']]) {
+    for (const [table, col] of [
+      ['api_keys', 'user_id'],
+      ['showcases', 'owner_id'],
+      ['ledger_entries', 'user_id'],
+      ['deleted_jobs', 'owner_id'],
+    ]) {
       expect(Number((await ds.query(`SELECT count(*) AS n FROM "${table}" WHERE "${col}" = $1`, [u.id]))[0].n)).toBe(0);
     }
-    const kept: { user_pseudonym: string; job_id: string | null }[] = await ds.query(`SELECT "user_pseudonym", "job_id" FROM "ledger_entries" WHERE "user_pseudonym" = $1`, [ledgerPseudonym(u.id)]);
+    const kept: { user_pseudonym: string; job_id: string | null }[] = await ds.query(
+      `SELECT "user_pseudonym", "job_id" FROM "ledger_entries" WHERE "user_pseudonym" = $1`,
+      [ledgerPseudonym(u.id)],
+    );
     expect(kept).toHaveLength(entries);
     expect(ledgerPseudonym(u.id)).toMatch(/^deleted_[0-9a-f]{24}$/);
     expect(ledgerPseudonym(u.id)).not.toContain(u.id);

@@ -75,7 +75,10 @@ export class DataDeletionRepository {
 
   /** One batch of a user's jobs, any status (user deletion), oldest first. */
   async jobsOfOwner(ownerId: string, limit: number): Promise<DeletableJob[]> {
-    const rows: Record<string, any>[] = await this.ds.query(`SELECT ${COLUMNS} FROM "jobs" WHERE "owner_id" = $1 ORDER BY "created_at", "id" LIMIT $2`, [ownerId, limit]);
+    const rows: Record<string, any>[] = await this.ds.query(
+      `SELECT ${COLUMNS} FROM "jobs" WHERE "owner_id" = $1 ORDER BY "created_at", "id" LIMIT $2`,
+      [ownerId, limit],
+    );
     return rows.map(toJob);
   }
 
@@ -86,7 +89,10 @@ export class DataDeletionRepository {
 
   /** How many of a user's jobs are queued or running. */
   async unfinishedOfOwner(ownerId: string): Promise<number> {
-    const rows: { n: string }[] = await this.ds.query(`SELECT COUNT(*) AS "n" FROM "jobs" WHERE "owner_id" = $1 AND "status" NOT IN ${FINAL_SQL}`, [ownerId]);
+    const rows: { n: string }[] = await this.ds.query(
+      `SELECT COUNT(*) AS "n" FROM "jobs" WHERE "owner_id" = $1 AND "status" NOT IN ${FINAL_SQL}`,
+      [ownerId],
+    );
     return Number(rows[0]?.n ?? 0);
   }
 
@@ -98,7 +104,10 @@ export class DataDeletionRepository {
   async deleteFinishedJobs(ids: readonly string[], reason: DeletionReason): Promise<string[]> {
     if (!ids.length) return [];
     return this.ds.transaction(async (m) => {
-      const rows: { id: string }[] = await m.query(`SELECT "id" FROM "jobs" WHERE "id" IN (${list(ids)}) AND "status" IN ${FINAL_SQL} FOR UPDATE`, [...ids]);
+      const rows: { id: string }[] = await m.query(
+        `SELECT "id" FROM "jobs" WHERE "id" IN (${list(ids)}) AND "status" IN ${FINAL_SQL} FOR UPDATE`,
+        [...ids],
+      );
       const gone = rows.map((r) => r.id);
       await this.removeRows(m, gone, reason);
       return gone;
@@ -120,9 +129,10 @@ export class DataDeletionRepository {
 
   /** The tombstone of a deleted job, by job id or by its public (embed) id. */
   async tombstone(by: { id: string } | { publicId: string }): Promise<DeletedJobRow | null> {
-    const rows: Record<string, any>[] = 'id' in by
-      ? await this.ds.query(`SELECT * FROM "deleted_jobs" WHERE "id" = $1`, [by.id])
-      : await this.ds.query(`SELECT * FROM "deleted_jobs" WHERE "public_id" = $1`, [by.publicId]);
+    const rows: Record<string, any>[] =
+      'id' in by
+        ? await this.ds.query(`SELECT * FROM "deleted_jobs" WHERE "id" = $1`, [by.id])
+        : await this.ds.query(`SELECT * FROM "deleted_jobs" WHERE "public_id" = $1`, [by.publicId]);
     return rows[0] ? toTombstone(rows[0]) : null;
   }
 
@@ -136,14 +146,21 @@ export class DataDeletionRepository {
       const users: { id: string }[] = await m.query(`SELECT "id" FROM "users" WHERE "id" = $1 FOR UPDATE`, [userId]);
       if (!users.length) return false;
       const jobs: { id: string }[] = await m.query(`SELECT "id" FROM "jobs" WHERE "owner_id" = $1`, [userId]);
-      await this.removeRows(m, jobs.map((j) => j.id), 'user_deleted');
+      await this.removeRows(
+        m,
+        jobs.map((j) => j.id),
+        'user_deleted',
+      );
       await m.query(`UPDATE "deleted_jobs" SET "owner_id" = NULL WHERE "owner_id" = $1`, [userId]);
       await m.query(`DELETE FROM "showcase_items" WHERE "showcase_id" IN (SELECT "id" FROM "showcases" WHERE "owner_id" = $1)`, [userId]);
       await m.query(`DELETE FROM "showcases" WHERE "owner_id" = $1`, [userId]);
       await m.query(`DELETE FROM "api_keys" WHERE "user_id" = $1`, [userId]);
       await m.query(`DELETE FROM "webhook_secrets" WHERE "owner_id" = $1`, [userId]);
       await m.query(`DELETE FROM "idempotency_keys" WHERE "user_id" = $1`, [userId]);
-      await m.query(`UPDATE "ledger_entries" SET "user_id" = NULL, "user_pseudonym" = $2 WHERE "user_id" = $1`, [userId, ledgerPseudonym(userId)]);
+      await m.query(`UPDATE "ledger_entries" SET "user_id" = NULL, "user_pseudonym" = $2 WHERE "user_id" = $1`, [
+        userId,
+        ledgerPseudonym(userId),
+      ]);
       await m.query(`DELETE FROM "users" WHERE "id" = $1`, [userId]);
       return true;
     });

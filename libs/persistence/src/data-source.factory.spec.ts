@@ -39,7 +39,9 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))).toBe(true);
     expect(isDatabaseUnavailable({ driverError: { code: '57P01' } })).toBe(true);
     expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
-    expect(isDatabaseUnavailable(Object.assign(new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })]), {}))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })]), {}))).toBe(
+      true,
+    );
     expect(isDatabaseUnavailable({ code: '23505', message: 'duplicate key value violates unique constraint' })).toBe(false);
     expect(isDatabaseUnavailable(new Error('syntax error at or near "SELEC"'))).toBe(false);
     expect(isDatabaseUnavailable(undefined)).toBe(false);

@@ -6,7 +6,8 @@ const NET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '
 const SQLSTATE = /^(08...|57P0[123]|53300|57014)$/;
 
 // pg / TypeORM messages that carry no code.
-const MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Query read timeout|not queryable|Connection is not established|Cannot use a pool after calling end|the database system is (starting up|shutting down)/i;
+const MESSAGES =
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Query read timeout|not queryable|Connection is not established|Cannot use a pool after calling end|the database system is (starting up|shutting down)/i;
 
 /**
  * True when an error means the database is unreachable or stuck, rather than that the query or the

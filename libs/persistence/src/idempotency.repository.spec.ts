@@ -20,7 +20,11 @@ describe.each([
     expect(await repo.claim('u1', 'k1', 'f'.repeat(64), DAY)).toEqual({ state: 'claimed' });
     expect(await repo.claim('u1', 'k1', 'f'.repeat(64), DAY)).toEqual({ state: 'in_progress' });
     await repo.complete('u1', 'k1', 202, { job_id: 'api_x', n: 1.5 });
-    expect(await repo.claim('u1', 'k1', 'f'.repeat(64), DAY)).toEqual({ state: 'done', status: 202, response: { job_id: 'api_x', n: 1.5 } });
+    expect(await repo.claim('u1', 'k1', 'f'.repeat(64), DAY)).toEqual({
+      state: 'done',
+      status: 202,
+      response: { job_id: 'api_x', n: 1.5 },
+    });
     expect(await repo.claim('u1', 'k1', 'e'.repeat(64), DAY)).toEqual({ state: 'mismatch' });
     // Keys are per user.
     expect(await repo.claim('u2', 'k1', 'e'.repeat(64), DAY)).toEqual({ state: 'claimed' });

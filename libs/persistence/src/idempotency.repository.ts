@@ -1,10 +1,7 @@
 import type { DataSource } from 'typeorm';
 
 export type IdempotencyClaim =
-  | { state: 'claimed' }
-  | { state: 'in_progress' }
-  | { state: 'mismatch' }
-  | { state: 'done'; status: number; response: unknown };
+  { state: 'claimed' } | { state: 'in_progress' } | { state: 'mismatch' } | { state: 'done'; status: number; response: unknown };
 
 /** A claim still "in progress" after this long belongs to a request that died. */
 export const ABANDONED_MS = 10 * 60_000;
@@ -31,12 +28,19 @@ export class IdempotencyRepository {
       [userId, key, fingerprint],
     );
     if (inserted[0]) return { state: 'claimed' };
-    const rows = await this.ds.query(`SELECT "fingerprint", "status", "response" FROM "idempotency_keys" WHERE "user_id" = $1 AND "key" = $2`, [userId, key]);
+    const rows = await this.ds.query(
+      `SELECT "fingerprint", "status", "response" FROM "idempotency_keys" WHERE "user_id" = $1 AND "key" = $2`,
+      [userId, key],
+    );
     const row = rows[0];
     if (!row) return this.claim(userId, key, fingerprint, ttlMs); // released meanwhile: try again
     if (row.fingerprint !== fingerprint) return { state: 'mismatch' };
     if (row.status === null) return { state: 'in_progress' };
-    return { state: 'done', status: Number(row.status), response: typeof row.response === 'string' ? JSON.parse(row.response) : row.response };
+    return {
+      state: 'done',
+      status: Number(row.status),
+      response: typeof row.response === 'string' ? JSON.parse(row.response) : row.response,
+    };
   }
 
   /** Whether a request under this key was answered and its answer is still kept (a retry would be replayed). Reads only. */
@@ -51,7 +55,10 @@ export class IdempotencyRepository {
 
   async complete(userId: string, key: string, status: number, response: unknown): Promise<void> {
     await this.ds.query(`UPDATE "idempotency_keys" SET "status" = $3, "response" = $4 WHERE "user_id" = $1 AND "key" = $2`, [
-      userId, key, status, JSON.stringify(response ?? null),
+      userId,
+      key,
+      status,
+      JSON.stringify(response ?? null),
     ]);
   }
 
@@ -61,7 +68,10 @@ export class IdempotencyRepository {
   }
 
   async purgeExpired(ttlMs: number): Promise<number> {
-    const res = await this.ds.query(`DELETE FROM "idempotency_keys" WHERE "created_at" < now() - ($1::bigint * interval '1 millisecond') RETURNING "key"`, [ttlMs]);
+    const res = await this.ds.query(
+      `DELETE FROM "idempotency_keys" WHERE "created_at" < now() - ($1::bigint * interval '1 millisecond') RETURNING "key"`,
+      [ttlMs],
+    );
     return Array.isArray(res[0]) ? res[0].length : res.length;
   }
 }

@@ -26,12 +26,25 @@ describe.each([
   });
 
   it('creates jobs with unguessable prefixed ids and reads them back', async () => {
-    const a = await repo.create({ kind: 'v1.convert', pipeline: 'still-image', ownerId: 'u1', input: { image_url: 'https://x/y.png', n: 1 }, idPrefix: 'api' });
+    const a = await repo.create({
+      kind: 'v1.convert',
+      pipeline: 'still-image',
+      ownerId: 'u1',
+      input: { image_url: 'https://x/y.png', n: 1 },
+      idPrefix: 'api',
+    });
     const b = await repo.create({ kind: 'v2.item', pipeline: 'still-image', ownerId: 'u1', input: {}, idPrefix: 'v2' });
     expect(a.id).toMatch(/^api_[a-z2-7]{24}$/);
     expect(b.id).toMatch(/^v2_[a-z2-7]{24}$/);
     const back = await repo.find(a.id);
-    expect(back).toMatchObject({ kind: 'v1.convert', status: 'queued', progress: 0, input: { image_url: 'https://x/y.png', n: 1 }, result: null, attempts: 0 });
+    expect(back).toMatchObject({
+      kind: 'v1.convert',
+      status: 'queued',
+      progress: 0,
+      input: { image_url: 'https://x/y.png', n: 1 },
+      result: null,
+      attempts: 0,
+    });
     expect(back!.createdAt).toBeInstanceOf(Date);
   });
 
@@ -43,10 +56,25 @@ describe.each([
 
   it('updates status, progress, result and error, and never changes a final job', async () => {
     const j = await repo.create({ kind: 'k', pipeline: 'p', ownerId: null, input: {}, idPrefix: 'api' });
-    expect(await repo.update(j.id, { status: 'converting', progress: 42.5, stageProgress: { fetch: 1, normalise: 0.5 }, attempts: 1, startedAt: new Date() })).toBe(true);
+    expect(
+      await repo.update(j.id, {
+        status: 'converting',
+        progress: 42.5,
+        stageProgress: { fetch: 1, normalise: 0.5 },
+        attempts: 1,
+        startedAt: new Date(),
+      }),
+    ).toBe(true);
     let r = await repo.find(j.id);
     expect(r).toMatchObject({ status: 'converting', progress: 42.5, stageProgress: { fetch: 1, normalise: 0.5 }, attempts: 1 });
-    expect(await repo.update(j.id, { status: 'completed', progress: 100, result: { glb: 'a.glb', nested: { x: [1, 2] } }, finishedAt: new Date() })).toBe(true);
+    expect(
+      await repo.update(j.id, {
+        status: 'completed',
+        progress: 100,
+        result: { glb: 'a.glb', nested: { x: [1, 2] } },
+        finishedAt: new Date(),
+      }),
+    ).toBe(true);
     expect(await repo.update(j.id, { status: 'failed', error: { code: 'x', message: 'x', retryable: false } })).toBe(false);
     r = await repo.find(j.id);
     expect(r).toMatchObject({ status: 'completed', progress: 100, result: { glb: 'a.glb', nested: { x: [1, 2] } }, error: null });
@@ -69,7 +97,9 @@ describe.each([
   });
 
   it('handles concurrent writers', async () => {
-    const jobs = await Promise.all(Array.from({ length: 20 }, (_, i) => repo.create({ kind: 'k', pipeline: 'p', ownerId: null, input: { i }, idPrefix: 'v2' })));
+    const jobs = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => repo.create({ kind: 'k', pipeline: 'p', ownerId: null, input: { i }, idPrefix: 'v2' })),
+    );
     await Promise.all(jobs.map((j, i) => repo.update(j.id, { progress: i })));
     const back = await Promise.all(jobs.map((j) => repo.find(j.id)));
     expect(back.map((b) => b!.progress)).toEqual(jobs.map((_, i) => i));
@@ -91,7 +121,17 @@ describe.each([
     expect(s1).toMatch(/^whsec_[A-Za-z0-9+/=]{44}$/);
     expect(await Promise.all([webhooks.secretFor('owner-a'), webhooks.secretFor('owner-a')])).toEqual([s1, s1]);
     expect(await webhooks.secretFor('owner-b')).not.toBe(s1);
-    await webhooks.record({ jobId: j.id, webhookId: 'msg_1', event: 'completed', url: 'https://x', attempt: 1, statusCode: 500, error: null, durationMs: 12, succeeded: false });
+    await webhooks.record({
+      jobId: j.id,
+      webhookId: 'msg_1',
+      event: 'completed',
+      url: 'https://x',
+      attempt: 1,
+      statusCode: 500,
+      error: null,
+      durationMs: 12,
+      succeeded: false,
+    });
     expect((await webhooks.listForJob(j.id)).map((d) => d.statusCode)).toEqual([500]);
   });
 
@@ -100,7 +140,12 @@ describe.each([
     const queued = await repo.create({ kind: 'k', pipeline: 'p', ownerId: null, input: {}, idPrefix: 'api' });
     expect((await repo.findRunnable(queued.id))!.cancelRequested).toBe(false);
     expect(await repo.requestCancel(queued.id, error)).toBe('failed');
-    expect(await repo.find(queued.id)).toMatchObject({ status: 'failed', error, cancelRequestedAt: expect.any(Date), finishedAt: expect.any(Date) });
+    expect(await repo.find(queued.id)).toMatchObject({
+      status: 'failed',
+      error,
+      cancelRequestedAt: expect.any(Date),
+      finishedAt: expect.any(Date),
+    });
     expect(await repo.requestCancel(queued.id, error)).toBe('final');
 
     const running = await repo.create({ kind: 'k', pipeline: 'p', ownerId: null, input: {}, idPrefix: 'api' });
@@ -116,13 +161,15 @@ describe.each([
     expect(await repo.requestCancel('api_missing', error)).toBe('missing');
   });
 
-  it('stores the id of the request that created a job, for the worker\'s log lines, and reports the oldest queued job', async () => {
+  it("stores the id of the request that created a job, for the worker's log lines, and reports the oldest queued job", async () => {
     let requestId: string | undefined = 'req_abc';
     const charged: number[] = [];
     const hooked = new JobRepository(ds, { requestId: () => requestId, charged: (c) => charged.push(c) });
     const a = await hooked.create({ kind: 'v1.convert', pipeline: 'still-image', ownerId: 'u1', input: {}, idPrefix: 'api' });
     expect((await hooked.findRunnable(a.id))!.requestId).toBe('req_abc');
-    expect(await hooked.createOnce(`cb_${a.id}_completed`, { kind: 'callback', pipeline: 'callback', ownerId: 'u1', input: {} })).toBe(true);
+    expect(await hooked.createOnce(`cb_${a.id}_completed`, { kind: 'callback', pipeline: 'callback', ownerId: 'u1', input: {} })).toBe(
+      true,
+    );
     expect((await hooked.findRunnable(`cb_${a.id}_completed`))!.requestId).toBe('req_abc');
     requestId = undefined;
     const b = await hooked.create({ kind: 'v1.convert', pipeline: 'still-image', ownerId: 'u1', input: {}, idPrefix: 'api' });
@@ -151,14 +198,23 @@ describe.each([
     expect(await repo.countByStatus()).toMatchObject({ failed: expect.any(Number), queued: expect.any(Number) });
     expect(await repo.requeueFailed(a.id)).toBe(true);
     // Checkpoints stay: a stage resumes what it can (e.g. a hosted operation already paid for).
-    expect(await repo.find(a.id)).toMatchObject({ status: 'queued', error: null, result: null, progress: 0, attempts: 0, finishedAt: null, cancelRequestedAt: null, checkpoints: { op: { id: 'x' } } });
+    expect(await repo.find(a.id)).toMatchObject({
+      status: 'queued',
+      error: null,
+      result: null,
+      progress: 0,
+      attempts: 0,
+      finishedAt: null,
+      cancelRequestedAt: null,
+      checkpoints: { op: { id: 'x' } },
+    });
     expect(await repo.requeueFailed(a.id)).toBe(false);
     const oldest = await repo.oldestQueued();
     expect(oldest?.createdAt).toBeInstanceOf(Date);
     expect(oldest!.createdAt.getTime()).toBeLessThanOrEqual(a.createdAt.getTime());
   });
 
-  it('lists an owner\'s jobs newest first by status and kind, paging through jobs created in the same microsecond', async () => {
+  it("lists an owner's jobs newest first by status and kind, paging through jobs created in the same microsecond", async () => {
     const owner = `lister-${Date.now()}`;
     await repo.create({ kind: 'v1.convert', pipeline: 'p', ownerId: 'someone-else', input: {}, idPrefix: 'api' });
     const older = await repo.create({ kind: 'v1.convert', pipeline: 'p', ownerId: owner, input: {}, idPrefix: 'api' });
@@ -168,7 +224,10 @@ describe.each([
     await ds.transaction(async (m) => {
       for (let i = 0; i < 3; i++) {
         const id = `v2_same${i}${owner.replace(/[^a-z0-9]/g, '')}`;
-        await m.query(`INSERT INTO "jobs" ("id", "kind", "pipeline", "owner_id", "input") VALUES ($1, 'v2.picture', 'p', $2, '{}')`, [id, owner]);
+        await m.query(`INSERT INTO "jobs" ("id", "kind", "pipeline", "owner_id", "input") VALUES ($1, 'v2.picture', 'p', $2, '{}')`, [
+          id,
+          owner,
+        ]);
         same.push(id);
       }
     });
@@ -183,7 +242,11 @@ describe.each([
     }
     expect(seen).toEqual([...[...same].sort().reverse(), older.id]);
     expect((await repo.listForOwner(owner, { status: 'failed', limit: 10 })).map((r) => r.job.id)).toEqual([older.id]);
-    expect((await repo.listForOwner(owner, { kinds: ['v2.picture'], limit: 10 })).map((r) => r.job.kind)).toEqual(['v2.picture', 'v2.picture', 'v2.picture']);
+    expect((await repo.listForOwner(owner, { kinds: ['v2.picture'], limit: 10 })).map((r) => r.job.kind)).toEqual([
+      'v2.picture',
+      'v2.picture',
+      'v2.picture',
+    ]);
   });
 
   it('answers ping', async () => {

@@ -50,12 +50,20 @@ export class JobRepository implements JobStorePort {
    * total, {@link InsufficientCreditsError} is thrown and neither the job nor a charge exists.
    * Each line is charged under its own purpose, so each can be refunded alone.
    */
-  async createCharged(job: NewJob, charge: { userId: string; lines: { cents: number; purpose: string; operation: string }[] } | null): Promise<{ job: JobEntity; chargedCents: number }> {
+  async createCharged(
+    job: NewJob,
+    charge: { userId: string; lines: { cents: number; purpose: string; operation: string }[] } | null,
+  ): Promise<{ job: JobEntity; chargedCents: number }> {
     const created = await this.ds.transaction(async (m) => {
       const saved = this.entity(job);
       await m.getRepository(JobEntity).insert(saved as QueryDeepPartialEntity<JobEntity>);
       const lines = (charge?.lines ?? []).filter((l) => l.cents > 0);
-      if (charge && lines.length) await AccountRepository.debitAll(m, charge.userId, lines.map((l) => ({ ...l, jobId: saved.id })));
+      if (charge && lines.length)
+        await AccountRepository.debitAll(
+          m,
+          charge.userId,
+          lines.map((l) => ({ ...l, jobId: saved.id })),
+        );
       return { job: saved, chargedCents: lines.reduce((t, l) => t + l.cents, 0) };
     });
     if (created.chargedCents > 0) this.hooks.charged?.(created.chargedCents);
@@ -116,7 +124,9 @@ export class JobRepository implements JobStorePort {
    * checkout and release, query events) cost more than the query's own client work there.
    */
   private async readRows(sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
-    const pool = (this.ds.driver as unknown as { master: { query(sql: string, params: unknown[]): Promise<{ rows: Record<string, unknown>[] }> } }).master;
+    const pool = (
+      this.ds.driver as unknown as { master: { query(sql: string, params: unknown[]): Promise<{ rows: Record<string, unknown>[] }> } }
+    ).master;
     return (await pool.query(sql, params)).rows;
   }
 
@@ -140,14 +150,24 @@ export class JobRepository implements JobStorePort {
     const j = await this.find(id);
     if (!j) return null;
     return {
-      id: j.id, kind: j.kind, pipeline: j.pipeline, status: j.status, ownerId: j.ownerId, input: j.input, attempts: j.attempts, checkpoints: j.checkpoints ?? {},
+      id: j.id,
+      kind: j.kind,
+      pipeline: j.pipeline,
+      status: j.status,
+      ownerId: j.ownerId,
+      input: j.input,
+      attempts: j.attempts,
+      checkpoints: j.checkpoints ?? {},
       cancelRequested: j.cancelRequestedAt !== null && j.cancelRequestedAt !== undefined,
       ...(j.requestId ? { requestId: j.requestId } : {}),
     };
   }
 
   async isCancelRequested(id: string): Promise<boolean> {
-    const rows: { requested: boolean }[] = await this.ds.query(`SELECT "cancel_requested_at" IS NOT NULL AS "requested" FROM "jobs" WHERE "id" = $1`, [id]);
+    const rows: { requested: boolean }[] = await this.ds.query(
+      `SELECT "cancel_requested_at" IS NOT NULL AS "requested" FROM "jobs" WHERE "id" = $1`,
+      [id],
+    );
     return rows[0]?.requested === true;
   }
 
@@ -191,9 +211,10 @@ export class JobRepository implements JobStorePort {
 
   /** Sets one checkpoint key (null removes it), atomically next to the others; not on final jobs. */
   async saveCheckpoint(id: string, key: string, value: unknown): Promise<void> {
-    const sql = value === null
-      ? `UPDATE "jobs" SET "checkpoints" = "checkpoints" - $2 WHERE "id" = $1 AND "status" NOT IN ('completed', 'failed')`
-      : `UPDATE "jobs" SET "checkpoints" = jsonb_set("checkpoints", ARRAY[$2::text], $3::jsonb) WHERE "id" = $1 AND "status" NOT IN ('completed', 'failed')`;
+    const sql =
+      value === null
+        ? `UPDATE "jobs" SET "checkpoints" = "checkpoints" - $2 WHERE "id" = $1 AND "status" NOT IN ('completed', 'failed')`
+        : `UPDATE "jobs" SET "checkpoints" = jsonb_set("checkpoints", ARRAY[$2::text], $3::jsonb) WHERE "id" = $1 AND "status" NOT IN ('completed', 'failed')`;
     await this.ds.query(sql, value === null ? [id, key] : [id, key, JSON.stringify(value)]);
   }
 
@@ -228,7 +249,9 @@ export class JobRepository implements JobStorePort {
 
   /** When the longest-waiting queued job was created (null when none waits): the queue-age gauge. */
   async oldestQueuedAt(): Promise<Date | null> {
-    const rows: { at: Date | string | null }[] = await this.ds.query(`SELECT min("created_at") AS "at" FROM "jobs" WHERE "status" = 'queued'`);
+    const rows: { at: Date | string | null }[] = await this.ds.query(
+      `SELECT min("created_at") AS "at" FROM "jobs" WHERE "status" = 'queued'`,
+    );
     const at = rows[0]?.at;
     return at ? new Date(at) : null;
   }
@@ -248,21 +271,29 @@ export class JobRepository implements JobStorePort {
    * (what Postgres keeps; a JS Date would lose them and skip or repeat jobs created in the same ms) and
    * the id. `limit + 1` rows tell the caller whether there are more.
    */
-  async listForOwner(ownerId: string, filter: { status?: string; kinds?: readonly string[]; after?: { createdUs: string; id: string }; limit: number }): Promise<{ job: JobEntity; position: { createdUs: string; id: string } }[]> {
+  async listForOwner(
+    ownerId: string,
+    filter: { status?: string; kinds?: readonly string[]; after?: { createdUs: string; id: string }; limit: number },
+  ): Promise<{ job: JobEntity; position: { createdUs: string; id: string } }[]> {
     const params: unknown[] = [ownerId];
     const where = [`"owner_id" = $1`, `"kind" <> 'callback'`];
     if (filter.status) where.push(`"status" = $${params.push(filter.status)}`);
     if (filter.kinds?.length) where.push(`"kind" IN (${filter.kinds.map((k) => `$${params.push(k)}`).join(', ')})`);
     if (filter.after) {
       const at = `$${params.push(filter.after.createdUs)}`;
-      where.push(`("created_at", "id") < (timestamptz 'epoch' + ${at}::bigint * interval '1 microsecond', $${params.push(filter.after.id)})`);
+      where.push(
+        `("created_at", "id") < (timestamptz 'epoch' + ${at}::bigint * interval '1 microsecond', $${params.push(filter.after.id)})`,
+      );
     }
     const rows: Record<string, unknown>[] = await this.ds.query(
       `SELECT ${this.selectList()}, (extract(epoch from "created_at") * 1000000)::bigint::text AS "__created_us" FROM "jobs"
        WHERE ${where.join(' AND ')} ORDER BY "created_at" DESC, "id" DESC LIMIT $${params.push(filter.limit)}`,
       params,
     );
-    return rows.map(({ __created_us, ...r }) => ({ job: Object.assign(new JobEntity(), r), position: { createdUs: String(__created_us), id: String(r.id) } }));
+    return rows.map(({ __created_us, ...r }) => ({
+      job: Object.assign(new JobEntity(), r),
+      position: { createdUs: String(__created_us), id: String(r.id) },
+    }));
   }
 
   /**
@@ -274,7 +305,18 @@ export class JobRepository implements JobStorePort {
     const res = await this.repo
       .createQueryBuilder()
       .update(JobEntity)
-      .set({ status: 'queued', error: null, result: null, progress: 0, stageProgress: {}, stageTimings: {}, attempts: 0, startedAt: null, finishedAt: null, cancelRequestedAt: null } as never)
+      .set({
+        status: 'queued',
+        error: null,
+        result: null,
+        progress: 0,
+        stageProgress: {},
+        stageTimings: {},
+        attempts: 0,
+        startedAt: null,
+        finishedAt: null,
+        cancelRequestedAt: null,
+      } as never)
       .where('id = :id', { id })
       .andWhere('status = :failed', { failed: 'failed' })
       .execute();

@@ -36,7 +36,10 @@ class PgliteClient extends EventEmitter {
     const values = Array.isArray(params) ? params : [];
     const run = this.run(text, values);
     if (callback) {
-      run.then((r) => callback(null, r), (e: Error) => callback(e));
+      run.then(
+        (r) => callback(null, r),
+        (e: Error) => callback(e),
+      );
       return;
     }
     return run;
@@ -86,7 +89,10 @@ export class PglitePool extends EventEmitter {
       else this.busy = false;
     };
     if (cb) {
-      acquired.then(() => cb(null, this.client, release), (e: Error) => cb(e));
+      acquired.then(
+        () => cb(null, this.client, release),
+        (e: Error) => cb(e),
+      );
       return;
     }
     return acquired.then(() => Object.assign(this.client, { release }));
@@ -104,7 +110,10 @@ export class PglitePool extends EventEmitter {
   end(cb?: (err?: Error) => void): Promise<void> | void {
     const done = this.db.close();
     if (cb) {
-      done.then(() => cb(), (e: Error) => cb(e));
+      done.then(
+        () => cb(),
+        (e: Error) => cb(e),
+      );
       return;
     }
     return done;

@@ -32,24 +32,50 @@ describe.each([
     expect(out.items.map((i) => i.jobId)).toEqual([expect.stringMatching(/^v2_/), expect.stringMatching(/^v2_/)]);
     expect((await accounts.findUser(u.id))!.creditsCents).toBe(100);
     const items = await showcases.items(out.showcase.id);
-    expect(items.map((i) => [i.status, i.source, i.embedId?.slice(0, 4)])).toEqual([['queued', 'url', 'emb_'], ['queued', 'url', 'emb_']]);
-    expect((await accounts.ledger(u.id, 10)).filter((e) => e.kind === 'charge').map((e) => [e.operation, e.amountCents, e.balanceAfterCents])).toEqual([
-      ['showcase.picture', 200, 100], ['showcase.picture', 200, 300], ['showcase.create', 500, 500],
+    expect(items.map((i) => [i.status, i.source, i.embedId?.slice(0, 4)])).toEqual([
+      ['queued', 'url', 'emb_'],
+      ['queued', 'url', 'emb_'],
+    ]);
+    expect(
+      (await accounts.ledger(u.id, 10)).filter((e) => e.kind === 'charge').map((e) => [e.operation, e.amountCents, e.balanceAfterCents]),
+    ).toEqual([
+      ['showcase.picture', 200, 100],
+      ['showcase.picture', 200, 300],
+      ['showcase.create', 500, 500],
     ]);
   });
 
-  it('lists an owner\'s showcases newest first with item counts, updates page fields, and deletes only an empty one', async () => {
+  it("lists an owner's showcases newest first with item counts, updates page fields, and deletes only an empty one", async () => {
     const u = await accounts.createUser({ email: `l${Date.now()}@x.co` });
     const free = { enforceSlots: false, showcaseCents: 0, pictureCents: 0 };
     const a = (await showcases.create(showcase(u.id), urls(2), free, opts)).showcase;
     const b = (await showcases.create(showcase(u.id), [], free, opts)).showcase;
-    expect((await showcases.listForOwner(u.id, 10)).map((s) => [s.id, s.itemCount])).toEqual([[b.id, 0], [a.id, 2]]);
+    expect((await showcases.listForOwner(u.id, 10)).map((s) => [s.id, s.itemCount])).toEqual([
+      [b.id, 0],
+      [a.id, 2],
+    ]);
     expect((await showcases.listForOwner(u.id, 10, b.id)).map((s) => s.id)).toEqual([a.id]);
     expect(await showcases.listForOwner('usr_nobody', 10)).toEqual([]);
 
-    const changed = await showcases.update(b.id, { layout: 'dark', logoUrl: null, description: 'new', customLinks: [{ title: 'Shop', url: 'https://s.example/' }], branding: { tagline: 't' }, presentationDefaults: { frame: 'thin' } });
-    expect(changed).toMatchObject({ id: b.id, layout: 'dark', description: 'new', customLinks: [{ title: 'Shop', url: 'https://s.example/' }], branding: { tagline: 't' }, presentationDefaults: { frame: 'thin' } });
-    expect(await showcases.update(2_000_000_000, { layout: 'dark', logoUrl: null, description: null, customLinks: [], branding: {} })).toBeNull();
+    const changed = await showcases.update(b.id, {
+      layout: 'dark',
+      logoUrl: null,
+      description: 'new',
+      customLinks: [{ title: 'Shop', url: 'https://s.example/' }],
+      branding: { tagline: 't' },
+      presentationDefaults: { frame: 'thin' },
+    });
+    expect(changed).toMatchObject({
+      id: b.id,
+      layout: 'dark',
+      description: 'new',
+      customLinks: [{ title: 'Shop', url: 'https://s.example/' }],
+      branding: { tagline: 't' },
+      presentationDefaults: { frame: 'thin' },
+    });
+    expect(
+      await showcases.update(2_000_000_000, { layout: 'dark', logoUrl: null, description: null, customLinks: [], branding: {} }),
+    ).toBeNull();
 
     expect(await showcases.deleteIfEmpty(a.id)).toBe('not_empty');
     expect(await showcases.deleteIfEmpty(b.id)).toBe('deleted');
@@ -71,7 +97,9 @@ describe.each([
     await accounts.grant(u.id, 10_000, null);
     const results = await Promise.allSettled(Array.from({ length: 5 }, () => showcases.create(showcase(u.id), urls(1), billing, opts)));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    expect(results.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason instanceof NoShowcaseSlotsError)).toBe(true);
+    expect(
+      results.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason instanceof NoShowcaseSlotsError),
+    ).toBe(true);
     expect((await accounts.findUser(u.id))!.creditsCents).toBe(10_000 - 700);
     expect(await showcases.countForOwner(u.id)).toBe(1);
   });
@@ -81,7 +109,9 @@ describe.each([
     await accounts.grant(u.id, 10_000, null);
     const { showcase: sc } = await showcases.create(showcase(u.id), [], billing, opts);
     const [jobs, balance] = [await count('jobs'), (await accounts.findUser(u.id))!.creditsCents];
-    const results = await Promise.allSettled(Array.from({ length: 6 }, () => showcases.addItems(sc, urls(1), 200, { ...opts, maxItems: 3 })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 6 }, () => showcases.addItems(sc, urls(1), 200, { ...opts, maxItems: 3 })),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason);
     expect(refused).toHaveLength(3);
@@ -94,7 +124,10 @@ describe.each([
     // A batch that would pass the cap is refused whole, naming what the showcase has.
     const { showcase: two } = await showcases.create(showcase(u.id), [], { ...billing, enforceSlots: false }, opts);
     await showcases.addItems(two, urls(2), 200, { ...opts, maxItems: 3 });
-    await expect(showcases.addItems(two, urls(2), 200, { ...opts, maxItems: 3 })).rejects.toMatchObject({ name: 'ShowcaseFullError', have: 2 });
+    await expect(showcases.addItems(two, urls(2), 200, { ...opts, maxItems: 3 })).rejects.toMatchObject({
+      name: 'ShowcaseFullError',
+      have: 2,
+    });
     expect(await showcases.countItems(two.id)).toBe(2);
   });
 

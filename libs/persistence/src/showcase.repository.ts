@@ -80,7 +80,10 @@ export class NoShowcaseSlotsError extends Error {
 
 /** Adding the pictures would take the showcase past its item cap (checked with the showcase row locked). */
 export class ShowcaseFullError extends Error {
-  constructor(readonly max: number, readonly have: number) {
+  constructor(
+    readonly max: number,
+    readonly have: number,
+  ) {
     super(`a showcase holds at most ${max} pictures (it has ${have})`);
     this.name = 'ShowcaseFullError';
   }
@@ -103,7 +106,8 @@ function toShowcase(r: Record<string, any>): ShowcaseRow {
     description: r.description,
     customLinks: parseJson(r.custom_links),
     branding: parseJson(r.branding),
-    presentationDefaults: r.presentation_defaults === undefined || r.presentation_defaults === null ? {} : parseJson(r.presentation_defaults),
+    presentationDefaults:
+      r.presentation_defaults === undefined || r.presentation_defaults === null ? {} : parseJson(r.presentation_defaults),
     indexable: r.indexable === true,
     createdAt: r.created_at,
   };
@@ -147,23 +151,44 @@ export class ShowcaseRepository {
   }
 
   async create(s: NewShowcase, items: NewItem[], billing: Billing, opts: ItemOptions): Promise<{ showcase: ShowcaseRow } & CreatedItems> {
-    return this.counted(await this.ds.transaction(async (m) => {
-      const u = await m.query(`SELECT "showcase_slots" FROM "users" WHERE "id" = $1 FOR UPDATE`, [s.ownerId]);
-      if (!u[0]) throw new Error(`showcases: no user ${s.ownerId}`);
-      if (billing.enforceSlots) {
-        const used = await m.query(`SELECT count(*) AS n FROM "showcases" WHERE "owner_id" = $1`, [s.ownerId]);
-        if (Number(used[0].n) >= Number(u[0].showcase_slots)) throw new NoShowcaseSlotsError(Number(u[0].showcase_slots));
-      }
-      const publicId = randomId('shw');
-      const rows = await m.query(
-        `INSERT INTO "showcases" ("public_id", "owner_id", "layout", "logo_url", "description", "custom_links", "branding", "presentation_defaults", "indexable")
+    return this.counted(
+      await this.ds.transaction(async (m) => {
+        const u = await m.query(`SELECT "showcase_slots" FROM "users" WHERE "id" = $1 FOR UPDATE`, [s.ownerId]);
+        if (!u[0]) throw new Error(`showcases: no user ${s.ownerId}`);
+        if (billing.enforceSlots) {
+          const used = await m.query(`SELECT count(*) AS n FROM "showcases" WHERE "owner_id" = $1`, [s.ownerId]);
+          if (Number(used[0].n) >= Number(u[0].showcase_slots)) throw new NoShowcaseSlotsError(Number(u[0].showcase_slots));
+        }
+        const publicId = randomId('shw');
+        const rows = await m.query(
+          `INSERT INTO "showcases" ("public_id", "owner_id", "layout", "logo_url", "description", "custom_links", "branding", "presentation_defaults", "indexable")
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
-        [publicId, s.ownerId, s.layout, s.logoUrl, s.description, JSON.stringify(s.customLinks), JSON.stringify(s.branding), JSON.stringify(s.presentationDefaults ?? {}), s.indexable ?? false],
-      );
-      const sc = toShowcase(rows[0]);
-      const created = await this.insertItems(m, sc, items, opts, billing.pictureCents, billing.showcaseCents > 0 ? [{ cents: billing.showcaseCents, jobId: `showcase:${publicId}`, purpose: 'showcase.create', operation: 'showcase.create' }] : []);
-      return { showcase: sc, ...created };
-    }));
+          [
+            publicId,
+            s.ownerId,
+            s.layout,
+            s.logoUrl,
+            s.description,
+            JSON.stringify(s.customLinks),
+            JSON.stringify(s.branding),
+            JSON.stringify(s.presentationDefaults ?? {}),
+            s.indexable ?? false,
+          ],
+        );
+        const sc = toShowcase(rows[0]);
+        const created = await this.insertItems(
+          m,
+          sc,
+          items,
+          opts,
+          billing.pictureCents,
+          billing.showcaseCents > 0
+            ? [{ cents: billing.showcaseCents, jobId: `showcase:${publicId}`, purpose: 'showcase.create', operation: 'showcase.create' }]
+            : [],
+        );
+        return { showcase: sc, ...created };
+      }),
+    );
   }
 
   /**
@@ -171,17 +196,31 @@ export class ShowcaseRepository {
    * requests cannot together pass `maxItems`.
    */
   async addItems(sc: ShowcaseRow, items: NewItem[], pictureCents: number, opts: ItemOptions & { maxItems: number }): Promise<CreatedItems> {
-    return this.counted(await this.ds.transaction(async (m) => {
-      await m.query(`SELECT "id" FROM "showcases" WHERE "id" = $1 FOR UPDATE`, [sc.id]);
-      const have = Number((await m.query(`SELECT count(*) AS n FROM "showcase_items" WHERE "showcase_id" = $1`, [sc.id]))[0].n);
-      if (have + items.length > opts.maxItems) throw new ShowcaseFullError(opts.maxItems, have);
-      return this.insertItems(m, sc, items, opts, pictureCents, []);
-    }));
+    return this.counted(
+      await this.ds.transaction(async (m) => {
+        await m.query(`SELECT "id" FROM "showcases" WHERE "id" = $1 FOR UPDATE`, [sc.id]);
+        const have = Number((await m.query(`SELECT count(*) AS n FROM "showcase_items" WHERE "showcase_id" = $1`, [sc.id]))[0].n);
+        if (have + items.length > opts.maxItems) throw new ShowcaseFullError(opts.maxItems, have);
+        return this.insertItems(m, sc, items, opts, pictureCents, []);
+      }),
+    );
   }
 
-  private async insertItems(m: EntityManager, sc: ShowcaseRow, items: NewItem[], opts: ItemOptions, pictureCents: number, extra: { cents: number; jobId: string; purpose: string; operation: string }[]): Promise<CreatedItems> {
+  private async insertItems(
+    m: EntityManager,
+    sc: ShowcaseRow,
+    items: NewItem[],
+    opts: ItemOptions,
+    pictureCents: number,
+    extra: { cents: number; jobId: string; purpose: string; operation: string }[],
+  ): Promise<CreatedItems> {
     const jobs = items.map((it) => ({ it, jobId: newJobId('v2') }));
-    const lines = [...extra, ...(pictureCents > 0 ? jobs.map((j) => ({ cents: pictureCents, jobId: j.jobId, purpose: 'showcase.picture', operation: 'showcase.picture' })) : [])];
+    const lines = [
+      ...extra,
+      ...(pictureCents > 0
+        ? jobs.map((j) => ({ cents: pictureCents, jobId: j.jobId, purpose: 'showcase.picture', operation: 'showcase.picture' }))
+        : []),
+    ];
     const chargedCents = lines.reduce((s, l) => s + l.cents, 0);
     if (chargedCents > 0) await AccountRepository.debitAll(m, sc.ownerId, lines);
     const out: { id: number; jobId: string }[] = [];
@@ -249,7 +288,16 @@ export class ShowcaseRepository {
       `UPDATE "showcases" SET "layout" = $2, "logo_url" = $3, "description" = $4, "custom_links" = $5, "branding" = $6, "presentation_defaults" = $7,
          "indexable" = COALESCE($8::boolean, "indexable")
        WHERE "id" = $1 RETURNING *`,
-      [id, s.layout, s.logoUrl, s.description, JSON.stringify(s.customLinks), JSON.stringify(s.branding), JSON.stringify(s.presentationDefaults ?? {}), s.indexable ?? null],
+      [
+        id,
+        s.layout,
+        s.logoUrl,
+        s.description,
+        JSON.stringify(s.customLinks),
+        JSON.stringify(s.branding),
+        JSON.stringify(s.presentationDefaults ?? {}),
+        s.indexable ?? null,
+      ],
     );
     const rows = Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res;
     return rows[0] ? toShowcase(rows[0]) : null;

@@ -47,7 +47,10 @@ export class WebhookRepository {
     const existing = await this.secrets.findOneBy({ ownerId });
     if (existing) return existing.secret;
     const secret = `whsec_${randomBytes(32).toString('base64')}`;
-    await this.ds.query(`INSERT INTO "webhook_secrets" ("owner_id", "secret") VALUES ($1, $2) ON CONFLICT ("owner_id") DO NOTHING`, [ownerId, secret]);
+    await this.ds.query(`INSERT INTO "webhook_secrets" ("owner_id", "secret") VALUES ($1, $2) ON CONFLICT ("owner_id") DO NOTHING`, [
+      ownerId,
+      secret,
+    ]);
     return (await this.secrets.findOneByOrFail({ ownerId })).secret;
   }
 

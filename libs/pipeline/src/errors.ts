@@ -40,7 +40,7 @@ export const JOB_CANCELLED = 'cancelled';
 
 /** The job was cancelled by its owner: it fails with `cancelled`, never retried. */
 export class JobCancelledError extends UserError {
-  constructor(message = 'the job was cancelled at the client\'s request') {
+  constructor(message = "the job was cancelled at the client's request") {
     super(JOB_CANCELLED, message);
   }
 }

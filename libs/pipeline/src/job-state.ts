@@ -4,7 +4,14 @@ import type { JobStatus } from '@image-ar/plugin-sdk';
 export type { JobStatus, StagePhase } from '@image-ar/plugin-sdk';
 
 /** v2 job states, in order: every `JobStatus` exactly once (checked below). */
-export const JOB_STATES = ['queued', 'downloading', 'converting', 'uploading', 'completed', 'failed'] as const satisfies readonly JobStatus[];
+export const JOB_STATES = [
+  'queued',
+  'downloading',
+  'converting',
+  'uploading',
+  'completed',
+  'failed',
+] as const satisfies readonly JobStatus[];
 type _EveryStateListed<T extends (typeof JOB_STATES)[number]> = T;
 type _Check = _EveryStateListed<JobStatus>;
 
@@ -26,4 +33,3 @@ export function toV1Status(status: JobStatus): V1Status {
       return 'processing';
   }
 }
-

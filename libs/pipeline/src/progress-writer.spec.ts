@@ -49,7 +49,16 @@ describe('ProgressWriter', () => {
     const writes: JobPatch[] = [];
     let fail = true;
     let t = 0;
-    const store = { update: async (_id: string, patch: JobPatch) => { if (fail) { fail = false; throw new Error('db down'); } writes.push(patch); return true; } };
+    const store = {
+      update: async (_id: string, patch: JobPatch) => {
+        if (fail) {
+          fail = false;
+          throw new Error('db down');
+        }
+        writes.push(patch);
+        return true;
+      },
+    };
     const writer = new ProgressWriter(store, 'job-1', 10, () => t);
     writer.set({ progress: 1 });
     t += 10;

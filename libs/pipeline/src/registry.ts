@@ -72,9 +72,7 @@ export class PipelineRegistry {
     }
 
     const pipelines = new Map<string, PipelineDefinition>();
-    const defs = container.isRegistered(PIPELINE_DEFINITION)
-      ? container.resolveAll<PipelineDefinition>(PIPELINE_DEFINITION)
-      : [];
+    const defs = container.isRegistered(PIPELINE_DEFINITION) ? container.resolveAll<PipelineDefinition>(PIPELINE_DEFINITION) : [];
     for (const def of defs) {
       validateDefinition(def);
       if (pipelines.has(def.id)) throw new Error(`registry: duplicate pipeline id "${def.id}"`);

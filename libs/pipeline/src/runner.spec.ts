@@ -18,7 +18,6 @@ import {
 } from './index';
 import { MemoryJobStore } from '@app/testing';
 
-
 const log = { info: jest.fn(), warn: jest.fn(), error: jest.fn() };
 
 function stage(id: string, run: StageProvider['run']): StageProvider {
@@ -27,7 +26,10 @@ function stage(id: string, run: StageProvider['run']): StageProvider {
 
 async function setup(
   stages: StageProvider[],
-  steps: PipelineStep[] = stages.map((s, i) => ({ stage: s.id, phase: (['downloading', 'converting', 'uploading'] as const)[Math.min(i, 2)] })),
+  steps: PipelineStep[] = stages.map((s, i) => ({
+    stage: s.id,
+    phase: (['downloading', 'converting', 'uploading'] as const)[Math.min(i, 2)],
+  })),
   deps: Partial<RunnerDeps> = {},
 ) {
   const container = createContainer();
@@ -47,11 +49,24 @@ async function setup(
 describe('PipelineRunner', () => {
   it('runs steps in order, passes outputs along and moves through the v2 states', async () => {
     const order: string[] = [];
-    const { store, runner } = await setup([
-      stage('a', async (ctx) => { order.push('a'); return { n: Number(ctx.job.input.n) + 1 }; }),
-      stage('b', async (ctx) => { order.push('b'); return { n: (ctx.outputs.a as { n: number }).n * 10 }; }),
-      stage('c', async (ctx) => { order.push('c'); return { final: (ctx.outputs.b as { n: number }).n }; }),
-    ], undefined, { progressWriteIntervalMs: 0 });
+    const { store, runner } = await setup(
+      [
+        stage('a', async (ctx) => {
+          order.push('a');
+          return { n: Number(ctx.job.input.n) + 1 };
+        }),
+        stage('b', async (ctx) => {
+          order.push('b');
+          return { n: (ctx.outputs.a as { n: number }).n * 10 };
+        }),
+        stage('c', async (ctx) => {
+          order.push('c');
+          return { final: (ctx.outputs.b as { n: number }).n };
+        }),
+      ],
+      undefined,
+      { progressWriteIntervalMs: 0 },
+    );
     store.add({ id: 'j1', pipeline: 'p', input: { n: 1 } });
     await expect(runner.run('j1', { attempt: 1, maxAttempts: 3 })).resolves.toBe('completed');
     expect(order).toEqual(['a', 'b', 'c']);
@@ -63,12 +78,17 @@ describe('PipelineRunner', () => {
     expect(job.stageProgress).toEqual({ a: 1, b: 1, c: 1 });
     // The timeline: each stage's start and duration, kept with the final state.
     expect(Object.keys(job.stageTimings!)).toEqual(['a', 'b', 'c']);
-    Object.values(job.stageTimings!).forEach((t, i) => expect(t).toEqual({ step: i, started_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), duration_ms: expect.any(Number) }));
+    Object.values(job.stageTimings!).forEach((t, i) =>
+      expect(t).toEqual({ step: i, started_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), duration_ms: expect.any(Number) }),
+    );
   });
 
   it('a quick job with the default write interval: its start and its end are written, what is between is merged away', async () => {
     const { store, runner } = await setup([
-      stage('a', async (ctx) => { ctx.progress(0.5); return 1; }),
+      stage('a', async (ctx) => {
+        ctx.progress(0.5);
+        return 1;
+      }),
       stage('b', async () => 2),
       stage('c', async () => 3),
     ]);
@@ -80,15 +100,19 @@ describe('PipelineRunner', () => {
 
   it('a slower job still shows its progress and phase while it runs', async () => {
     const seen: unknown[] = [];
-    const { store, runner } = await setup([
-      stage('a', async () => 1),
-      stage('b', async () => {
-        await new Promise((r) => setTimeout(r, 120));
-        seen.push({ ...store.jobs.get('j') });
-        return 2;
-      }),
-      stage('c', async () => 3),
-    ], undefined, { progressWriteIntervalMs: 50 });
+    const { store, runner } = await setup(
+      [
+        stage('a', async () => 1),
+        stage('b', async () => {
+          await new Promise((r) => setTimeout(r, 120));
+          seen.push({ ...store.jobs.get('j') });
+          return 2;
+        }),
+        stage('c', async () => 3),
+      ],
+      undefined,
+      { progressWriteIntervalMs: 50 },
+    );
     store.add({ id: 'j', pipeline: 'p' });
     await runner.run('j', { attempt: 1, maxAttempts: 1 });
     expect(seen[0]).toMatchObject({ status: 'converting', stageProgress: { a: 1 } });
@@ -97,10 +121,20 @@ describe('PipelineRunner', () => {
   it('records progress per stage, weighted, monotonically', async () => {
     const { store, runner } = await setup(
       [
-        stage('a', async (ctx) => { ctx.progress(0.5); ctx.progress(1); return 1; }),
-        stage('b', async (ctx) => { for (let i = 1; i <= 4; i++) ctx.progress(i / 4); return 2; }),
+        stage('a', async (ctx) => {
+          ctx.progress(0.5);
+          ctx.progress(1);
+          return 1;
+        }),
+        stage('b', async (ctx) => {
+          for (let i = 1; i <= 4; i++) ctx.progress(i / 4);
+          return 2;
+        }),
       ],
-      [{ stage: 'a', phase: 'downloading', weight: 1 }, { stage: 'b', phase: 'converting', weight: 3 }],
+      [
+        { stage: 'a', phase: 'downloading', weight: 1 },
+        { stage: 'b', phase: 'converting', weight: 3 },
+      ],
       { progressWriteIntervalMs: 0 },
     );
     store.add({ id: 'j', pipeline: 'p' });
@@ -114,10 +148,11 @@ describe('PipelineRunner', () => {
   });
 
   it.each(['a', 'b', 'c'])('a user error in stage %s fails the job at once with a message naming the stage', async (bad) => {
-    const mk = (id: string) => stage(id, async () => {
-      if (id === bad) throw new UserError('bad_input', 'not an image');
-      return id;
-    });
+    const mk = (id: string) =>
+      stage(id, async () => {
+        if (id === bad) throw new UserError('bad_input', 'not an image');
+        return id;
+      });
     const { store, runner } = await setup([mk('a'), mk('b'), mk('c')]);
     store.add({ id: 'j', pipeline: 'p' });
     await expect(runner.run('j', { attempt: 1, maxAttempts: 5 })).resolves.toBe('failed');
@@ -127,7 +162,11 @@ describe('PipelineRunner', () => {
   });
 
   it('a bug fails the job with a generic message and logs the details', async () => {
-    const { store, runner } = await setup([stage('a', async () => { throw new TypeError('x is undefined'); })]);
+    const { store, runner } = await setup([
+      stage('a', async () => {
+        throw new TypeError('x is undefined');
+      }),
+    ]);
     store.add({ id: 'j', pipeline: 'p' });
     await expect(runner.run('j', { attempt: 1, maxAttempts: 5 })).resolves.toBe('failed');
     expect((store.jobs.get('j')!.error as { message: string }).message).toBe('a: internal error while processing the job');
@@ -139,7 +178,11 @@ describe('PipelineRunner', () => {
     let calls = 0;
     const { store, runner } = await setup([
       stage('a', async () => 1),
-      stage('b', async () => { calls++; if (calls < 3) throw new OperationalError('upstream_timeout', 'timed out'); return { ok: true }; }),
+      stage('b', async () => {
+        calls++;
+        if (calls < 3) throw new OperationalError('upstream_timeout', 'timed out');
+        return { ok: true };
+      }),
     ]);
     store.add({ id: 'j', pipeline: 'p' });
     await expect(runner.run('j', { attempt: 1, maxAttempts: 3 })).rejects.toBeInstanceOf(RetryLaterError);
@@ -178,7 +221,12 @@ describe('PipelineRunner', () => {
 
   it('a replayed job produces the same outcome and a finished job is not run again', async () => {
     const seen: number[] = [];
-    const { store, runner } = await setup([stage('a', async (ctx) => { seen.push(1); return { v: String(ctx.job.input.x) }; })]);
+    const { store, runner } = await setup([
+      stage('a', async (ctx) => {
+        seen.push(1);
+        return { v: String(ctx.job.input.x) };
+      }),
+    ]);
     store.add({ id: 'j1', pipeline: 'p', input: { x: 'same' } });
     store.add({ id: 'j2', pipeline: 'p', input: { x: 'same' } });
     await runner.run('j1', { attempt: 1, maxAttempts: 1 });
@@ -190,21 +238,42 @@ describe('PipelineRunner', () => {
 
   it('notifies listeners once on completion and failure', async () => {
     const container = createContainer();
-    const registry = await PipelineRegistry.boot(container, [definePlugin({
-      name: 'x',
-      register(c) {
-        registerStage(c, stage('ok', async () => ({ ok: 1 })));
-        registerStage(c, stage('bad', async () => { throw new UserError('nope', 'nope'); }));
-        registerPipeline(c, { id: 'ok', steps: [{ stage: 'ok', phase: 'converting' }] });
-        registerPipeline(c, { id: 'bad', steps: [{ stage: 'bad', phase: 'converting' }] });
-      },
-    })]);
+    const registry = await PipelineRegistry.boot(container, [
+      definePlugin({
+        name: 'x',
+        register(c) {
+          registerStage(
+            c,
+            stage('ok', async () => ({ ok: 1 })),
+          );
+          registerStage(
+            c,
+            stage('bad', async () => {
+              throw new UserError('nope', 'nope');
+            }),
+          );
+          registerPipeline(c, { id: 'ok', steps: [{ stage: 'ok', phase: 'converting' }] });
+          registerPipeline(c, { id: 'bad', steps: [{ stage: 'bad', phase: 'converting' }] });
+        },
+      }),
+    ]);
     const store = new MemoryJobStore();
     const events: string[] = [];
-    const runner = new PipelineRunner({ registry, store, log, listeners: [{
-      onCompleted: async (j) => { events.push(`done:${j.id}`); },
-      onFailed: async (j, e) => { events.push(`fail:${j.id}:${e.code}`); },
-    }] });
+    const runner = new PipelineRunner({
+      registry,
+      store,
+      log,
+      listeners: [
+        {
+          onCompleted: async (j) => {
+            events.push(`done:${j.id}`);
+          },
+          onFailed: async (j, e) => {
+            events.push(`fail:${j.id}:${e.code}`);
+          },
+        },
+      ],
+    });
     store.add({ id: '1', pipeline: 'ok' });
     store.add({ id: '2', pipeline: 'bad' });
     await runner.run('1', { attempt: 1, maxAttempts: 1 });
@@ -220,17 +289,36 @@ describe('PipelineRunner', () => {
       [
         stage('a', async () => 1),
         // Never settles on its own, as a stage stuck in a hung call would.
-        stage('stuck', (ctx) => { seen = ctx.signal; return new Promise(() => undefined); }),
-        stage('c', async () => { throw new Error('must not run'); }),
+        stage('stuck', (ctx) => {
+          seen = ctx.signal;
+          return new Promise(() => undefined);
+        }),
+        stage('c', async () => {
+          throw new Error('must not run');
+        }),
       ],
       undefined,
-      { stageTimeoutMs: 50, listeners: [{ onFailed: async (j, e) => { failed.push(`${j.id}:${e.code}`); } }] },
+      {
+        stageTimeoutMs: 50,
+        listeners: [
+          {
+            onFailed: async (j, e) => {
+              failed.push(`${j.id}:${e.code}`);
+            },
+          },
+        ],
+      },
     );
     store.add({ id: 'j', pipeline: 'p' });
     const started = Date.now();
     await expect(runner.run('j', { attempt: 1, maxAttempts: 3 })).resolves.toBe('failed');
     expect(Date.now() - started).toBeLessThan(2000);
-    expect(store.jobs.get('j')!.error).toEqual({ code: 'stage_timeout', message: 'stuck: took longer than 0.05 s', stage: 'stuck', retryable: false });
+    expect(store.jobs.get('j')!.error).toEqual({
+      code: 'stage_timeout',
+      message: 'stuck: took longer than 0.05 s',
+      stage: 'stuck',
+      retryable: false,
+    });
     expect(store.jobs.get('j')!.status).toBe('failed');
     expect(seen?.aborted).toBe(true);
     expect((seen?.reason as UserError).code).toBe('stage_timeout');
@@ -239,7 +327,14 @@ describe('PipelineRunner', () => {
 
   it("gives a stage its provider's or its step's own time limit instead of the default", async () => {
     const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    const slow = (id: string, timeoutMs?: number): StageProvider => ({ id, timeoutMs, run: async () => { await wait(150); return id; } });
+    const slow = (id: string, timeoutMs?: number): StageProvider => ({
+      id,
+      timeoutMs,
+      run: async () => {
+        await wait(150);
+        return id;
+      },
+    });
     const { store, runner } = await setup(
       [slow('provider-limit', 2000), slow('step-limit'), slow('step-wins', 2000)],
       [
@@ -252,13 +347,23 @@ describe('PipelineRunner', () => {
     store.add({ id: 'j', pipeline: 'p' });
     await expect(runner.run('j', { attempt: 1, maxAttempts: 1 })).resolves.toBe('failed');
     expect(store.jobs.get('j')!.stageProgress).toMatchObject({ 'provider-limit': 1, 'step-limit': 1 });
-    expect(store.jobs.get('j')!.error).toMatchObject({ code: 'stage_timeout', message: 'step-wins: took longer than 0.04 s', stage: 'step-wins' });
+    expect(store.jobs.get('j')!.error).toMatchObject({
+      code: 'stage_timeout',
+      message: 'step-wins: took longer than 0.04 s',
+      stage: 'step-wins',
+    });
   });
 
   it('still re-queues a job interrupted by shutdown, through the same stage signal', async () => {
     const shutdown = new AbortController();
     const { store, runner } = await setup(
-      [stage('a', (ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new OperationalError('aborted', 'interrupted')))))],
+      [
+        stage(
+          'a',
+          (ctx) =>
+            new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new OperationalError('aborted', 'interrupted')))),
+        ),
+      ],
       undefined,
       { stageTimeoutMs: 5000 },
     );
@@ -271,7 +376,19 @@ describe('PipelineRunner', () => {
   describe('cancel', () => {
     const events = () => {
       const seen: string[] = [];
-      return { seen, listeners: [{ onFailed: async (j: { id: string }, e: { code: string }) => { seen.push(`${j.id}:${e.code}`); }, onCompleted: async (j: { id: string }) => { seen.push(`${j.id}:done`); } }] };
+      return {
+        seen,
+        listeners: [
+          {
+            onFailed: async (j: { id: string }, e: { code: string }) => {
+              seen.push(`${j.id}:${e.code}`);
+            },
+            onCompleted: async (j: { id: string }) => {
+              seen.push(`${j.id}:done`);
+            },
+          },
+        ],
+      };
     };
 
     it('fails a job cancel-requested before it starts, without running a stage, and tells the listeners once', async () => {
@@ -282,7 +399,11 @@ describe('PipelineRunner', () => {
       await expect(runner.run('j', { attempt: 1, maxAttempts: 3 })).resolves.toBe('failed');
       await expect(runner.run('j', { attempt: 2, maxAttempts: 3 })).resolves.toBe('skipped');
       expect(ran).not.toHaveBeenCalled();
-      expect(store.jobs.get('j')!.error).toEqual({ code: 'cancelled', message: "the job was cancelled at the client's request", retryable: false });
+      expect(store.jobs.get('j')!.error).toEqual({
+        code: 'cancelled',
+        message: "the job was cancelled at the client's request",
+        retryable: false,
+      });
       expect(seen).toEqual(['j:cancelled']);
     });
 
@@ -309,7 +430,10 @@ describe('PipelineRunner', () => {
       const { store, runner } = await setup(
         [
           // Ignores its signal, as synchronous work would: the runner does not wait for it.
-          stage('slow', (ctx) => { seen = ctx.signal; return new Promise(() => undefined); }),
+          stage('slow', (ctx) => {
+            seen = ctx.signal;
+            return new Promise(() => undefined);
+          }),
           stage('after', after),
         ],
         undefined,
@@ -317,7 +441,9 @@ describe('PipelineRunner', () => {
       );
       store.add({ id: 'j', pipeline: 'p' });
       const started = Date.now();
-      setTimeout(() => { store.jobs.get('j')!.cancelRequested = true; }, 50);
+      setTimeout(() => {
+        store.jobs.get('j')!.cancelRequested = true;
+      }, 50);
       await expect(runner.run('j', { attempt: 1, maxAttempts: 3 })).resolves.toBe('failed');
       expect(Date.now() - started).toBeLessThan(1000);
       expect(seen?.aborted).toBe(true);
@@ -329,12 +455,22 @@ describe('PipelineRunner', () => {
 
     it('fails a cancelled job with cancelled, not retried, when its stage throws an operational error on the way out', async () => {
       const { store, runner } = await setup(
-        [stage('a', (ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new OperationalError('aborted', 'interrupted')))))],
+        [
+          stage(
+            'a',
+            (ctx) =>
+              new Promise((_, reject) =>
+                ctx.signal.addEventListener('abort', () => reject(new OperationalError('aborted', 'interrupted'))),
+              ),
+          ),
+        ],
         undefined,
         { cancelPollMs: 10 },
       );
       store.add({ id: 'j', pipeline: 'p' });
-      setTimeout(() => { store.jobs.get('j')!.cancelRequested = true; }, 20);
+      setTimeout(() => {
+        store.jobs.get('j')!.cancelRequested = true;
+      }, 20);
       await expect(runner.run('j', { attempt: 1, maxAttempts: 3 })).resolves.toBe('failed');
       expect(store.jobs.get('j')!.error).toMatchObject({ code: 'cancelled' });
     });
@@ -378,7 +514,13 @@ describe('PipelineRunner', () => {
 
 describe('progress and v1 view', () => {
   it('computes weighted progress', () => {
-    const def = { id: 'p', steps: [{ stage: 'a', phase: 'downloading' as const }, { stage: 'b', phase: 'converting' as const, weight: 3 }] };
+    const def = {
+      id: 'p',
+      steps: [
+        { stage: 'a', phase: 'downloading' as const },
+        { stage: 'b', phase: 'converting' as const, weight: 3 },
+      ],
+    };
     expect(computeProgress(def, {})).toBe(0);
     expect(computeProgress(def, { a: 1 })).toBe(25);
     expect(computeProgress(def, { a: 1, b: 0.5 })).toBe(62.5);
@@ -386,13 +528,27 @@ describe('progress and v1 view', () => {
   describe('metrics and scope', () => {
     const recorder = () => {
       const calls: string[] = [];
-      const metrics = { ...NOOP_METRICS, jobFinished: (kind: string, outcome: string) => void calls.push(`${kind}:${outcome}`), stageFinished: (stage: string) => void calls.push(`stage:${stage}`) };
+      const metrics = {
+        ...NOOP_METRICS,
+        jobFinished: (kind: string, outcome: string) => void calls.push(`${kind}:${outcome}`),
+        stageFinished: (stage: string) => void calls.push(`stage:${stage}`),
+      };
       return { calls, metrics };
     };
 
     it('counts outcomes (cancelled apart from failed) and successful stage runs', async () => {
       const { calls, metrics } = recorder();
-      const { store, runner } = await setup([stage('a', async () => ({})), stage('b', async (ctx) => { if (ctx.job.input.fail) throw new UserError('bad', 'no'); return {}; })], undefined, { metrics });
+      const { store, runner } = await setup(
+        [
+          stage('a', async () => ({})),
+          stage('b', async (ctx) => {
+            if (ctx.job.input.fail) throw new UserError('bad', 'no');
+            return {};
+          }),
+        ],
+        undefined,
+        { metrics },
+      );
       store.add({ id: 'ok', kind: 'k', pipeline: 'p' });
       store.add({ id: 'bad', kind: 'k', pipeline: 'p', input: { fail: true } });
       store.add({ id: 'gone', kind: 'k', pipeline: 'p', cancelRequested: true });
@@ -417,12 +573,18 @@ describe('progress and v1 view', () => {
   });
 
   it('maps v2 states onto v1', () => {
-    expect(['queued', 'downloading', 'converting', 'uploading', 'completed', 'failed'].map((s) => toV1Status(s as never)))
-      .toEqual(['queued', 'processing', 'processing', 'processing', 'completed', 'failed']);
+    expect(['queued', 'downloading', 'converting', 'uploading', 'completed', 'failed'].map((s) => toV1Status(s as never))).toEqual([
+      'queued',
+      'processing',
+      'processing',
+      'processing',
+      'completed',
+      'failed',
+    ]);
   });
 
   describe('with work slots', () => {
-    it('a job waits for its first stage\'s slot still queued; each stage holds the slot of its kind (phase, or the stage\'s own)', async () => {
+    it("a job waits for its first stage's slot still queued; each stage holds the slot of its kind (phase, or the stage's own)", async () => {
       const slots = new WorkSlots({ cpu: 1, io: 4 });
       const seen: string[] = [];
       const note = (id: string) => async () => {
@@ -431,8 +593,18 @@ describe('progress and v1 view', () => {
         return id;
       };
       const { store, runner } = await setup(
-        [stage('dl', note('dl')), stage('enc', note('enc')), { id: 'thumbs', resource: 'cpu', run: note('thumbs') }, stage('up', note('up'))],
-        [{ stage: 'dl', phase: 'downloading' }, { stage: 'enc', phase: 'converting' }, { stage: 'thumbs', phase: 'uploading' }, { stage: 'up', phase: 'uploading' }],
+        [
+          stage('dl', note('dl')),
+          stage('enc', note('enc')),
+          { id: 'thumbs', resource: 'cpu', run: note('thumbs') },
+          stage('up', note('up')),
+        ],
+        [
+          { stage: 'dl', phase: 'downloading' },
+          { stage: 'enc', phase: 'converting' },
+          { stage: 'thumbs', phase: 'uploading' },
+          { stage: 'up', phase: 'uploading' },
+        ],
         { slots },
       );
       store.add({ id: 'j', pipeline: 'p', ownerId: 'usr_a' });
@@ -456,15 +628,23 @@ describe('progress and v1 view', () => {
       const log: string[] = [];
       let wake!: () => void;
       const firstDone = new Promise<void>((r) => (wake = r));
-      const cpu = (id: string) => stage(id, async (ctx) => {
-        log.push(`${ctx.job.id}:${id}`);
-        if (ctx.job.id === 'a1' && id === 'decode') {
-          wake();
-          await new Promise((r) => setTimeout(r, 20));
-        }
-        return id;
-      });
-      const { store, runner } = await setup([cpu('decode'), cpu('encode')], [{ stage: 'decode', phase: 'converting' }, { stage: 'encode', phase: 'converting' }], { slots });
+      const cpu = (id: string) =>
+        stage(id, async (ctx) => {
+          log.push(`${ctx.job.id}:${id}`);
+          if (ctx.job.id === 'a1' && id === 'decode') {
+            wake();
+            await new Promise((r) => setTimeout(r, 20));
+          }
+          return id;
+        });
+      const { store, runner } = await setup(
+        [cpu('decode'), cpu('encode')],
+        [
+          { stage: 'decode', phase: 'converting' },
+          { stage: 'encode', phase: 'converting' },
+        ],
+        { slots },
+      );
       store.add({ id: 'a1', pipeline: 'p', ownerId: 'usr_a' });
       store.add({ id: 'a2', pipeline: 'p', ownerId: 'usr_a' });
       store.add({ id: 'b1', pipeline: 'p', ownerId: 'usr_b' });
@@ -491,13 +671,15 @@ describe('progress and v1 view', () => {
       const network = new Promise<void>((r) => (release = r));
       const during: number[] = [];
       const { store, runner } = await setup(
-        [stage('poll', async (ctx) => {
-          await ctx.io(async () => {
-            during.push(slots.counts().cpu.held);
-            await network;
-          });
-          return slots.counts().cpu.held;
-        })],
+        [
+          stage('poll', async (ctx) => {
+            await ctx.io(async () => {
+              during.push(slots.counts().cpu.held);
+              await network;
+            });
+            return slots.counts().cpu.held;
+          }),
+        ],
         [{ stage: 'poll', phase: 'converting' }],
         { slots },
       );
@@ -520,11 +702,13 @@ describe('progress and v1 view', () => {
       const network = new Promise<void>((r) => (release = r));
       let back = false;
       const { store, runner } = await setup(
-        [stage('poll', async (ctx) => {
-          await ctx.io(() => network);
-          back = true;
-          return 1;
-        })],
+        [
+          stage('poll', async (ctx) => {
+            await ctx.io(() => network);
+            back = true;
+            return 1;
+          }),
+        ],
         [{ stage: 'poll', phase: 'converting', timeoutMs: 30 }],
         { slots },
       );

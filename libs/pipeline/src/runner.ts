@@ -10,7 +10,10 @@ import type { ReleaseSlot, WorkSlotsPort } from './work-slots';
 
 /** Thrown by the runner to ask the queue for another attempt later. */
 export class RetryLaterError extends Error {
-  constructor(readonly jobId: string, readonly reason: JobErrorInfo) {
+  constructor(
+    readonly jobId: string,
+    readonly reason: JobErrorInfo,
+  ) {
     super(`job ${jobId}: retry later: ${reason.message}`);
     this.name = 'RetryLaterError';
   }
@@ -111,7 +114,13 @@ export function computeProgress(def: PipelineDefinition, fractions: Record<strin
  * step fails with the non-retried `stage_timeout` at once, without waiting for the stage to notice:
  * synchronous CPU work (sharp, ONNX) cannot be interrupted, and a retry would burn the same time again.
  */
-async function runWithTimeout<T>(sid: string, timeoutMs: number, parent: AbortSignal, cancel: AbortSignal, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+async function runWithTimeout<T>(
+  sid: string,
+  timeoutMs: number,
+  parent: AbortSignal,
+  cancel: AbortSignal,
+  run: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const deadline = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   // A cancelled job ends at once too, for the same reason: the stage gets the signal and stops on its own.
@@ -121,11 +130,14 @@ async function runWithTimeout<T>(sid: string, timeoutMs: number, parent: AbortSi
     cancel.addEventListener('abort', onCancel, { once: true });
   });
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const err = new UserError('stage_timeout', `${sid}: took longer than ${Number((timeoutMs / 1000).toFixed(3))} s`, { stage: sid });
-      deadline.abort(err);
-      reject(err);
-    }, Math.min(timeoutMs, MAX_TIMER_MS));
+    timer = setTimeout(
+      () => {
+        const err = new UserError('stage_timeout', `${sid}: took longer than ${Number((timeoutMs / 1000).toFixed(3))} s`, { stage: sid });
+        deadline.abort(err);
+        reject(err);
+      },
+      Math.min(timeoutMs, MAX_TIMER_MS),
+    );
   });
   try {
     if (cancel.aborted) throw cancel.reason;
@@ -314,7 +326,11 @@ export class PipelineRunner {
           // The next stage needs the same kind of slot and no other account waits for one: keep it, so a
           // started job finishes before the jobs behind it take its slot at every stage boundary.
           const next = def.steps[index + 1];
-          carried = !!next && !!slots?.othersWaiting && stepResource(next, registry.stage(next.stage)) === resource && !slots.othersWaiting(resource, group);
+          carried =
+            !!next &&
+            !!slots?.othersWaiting &&
+            stepResource(next, registry.stage(next.stage)) === resource &&
+            !slots.othersWaiting(resource, group);
         } finally {
           stepEnded = true;
           if (!carried) {
@@ -410,7 +426,7 @@ export class PipelineRunner {
       this.deps.log.error('runner: job failed with an unexpected error', {
         jobId: job.id,
         stage,
-        error: err instanceof Error ? err.stack ?? err.message : String(err),
+        error: err instanceof Error ? (err.stack ?? err.message) : String(err),
       });
     }
     const applied = await this.deps.store.update(job.id, { ...also, status: 'failed', error, finishedAt: new Date() });
@@ -422,7 +438,9 @@ export class PipelineRunner {
   }
 
   private notify(call: (l: JobListener) => Promise<void> | undefined): Promise<void> {
-    return notifyListeners(this.deps.listeners ?? [], call, (err) => this.deps.log.error('runner: job listener failed', { error: err.message }));
+    return notifyListeners(this.deps.listeners ?? [], call, (err) =>
+      this.deps.log.error('runner: job listener failed', { error: err.message }),
+    );
   }
 }
 
@@ -430,7 +448,11 @@ export class PipelineRunner {
  * Calls each job listener in turn (refunds before callbacks: registration order). A failing listener is
  * reported to `onError` and does not stop the others: their own sweeps catch up on what it missed.
  */
-export async function notifyListeners(listeners: readonly JobListener[], call: (l: JobListener) => Promise<void> | undefined, onError: (err: Error) => void): Promise<void> {
+export async function notifyListeners(
+  listeners: readonly JobListener[],
+  call: (l: JobListener) => Promise<void> | undefined,
+  onError: (err: Error) => void,
+): Promise<void> {
   for (const listener of listeners) {
     try {
       await call(listener);
@@ -439,4 +461,3 @@ export async function notifyListeners(listeners: readonly JobListener[], call: (
     }
   }
 }
-

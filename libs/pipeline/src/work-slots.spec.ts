@@ -26,7 +26,11 @@ describe('WorkSlots', () => {
     const a2 = await slots.acquire({ kind: 'cpu', group: 'busy', order: 2 });
     const got: string[] = [];
     const releases: ReleaseSlot[] = [];
-    const wait = (group: string, order: number) => slots.acquire({ kind: 'cpu', group, order }).then((r) => { got.push(`${group}${order}`); releases.push(r); });
+    const wait = (group: string, order: number) =>
+      slots.acquire({ kind: 'cpu', group, order }).then((r) => {
+        got.push(`${group}${order}`);
+        releases.push(r);
+      });
     const waits = [wait('busy', 5), wait('busy', 3), wait('small', 9), wait('busy', 4)];
     await tick();
     a1();
@@ -47,8 +51,16 @@ describe('WorkSlots', () => {
     const slots = new WorkSlots({ cpu: 1, io: 1 });
     const got: string[] = [];
     const releases: ReleaseSlot[] = [await slots.acquire({ kind: 'cpu', group: 'busy', order: 1 })];
-    for (const [group, order] of [['busy', 2], ['busy', 3], ['small', 10], ['small', 11]] as const) {
-      void slots.acquire({ kind: 'cpu', group, order }).then((r) => { got.push(`${group}${order}`); releases.push(r); });
+    for (const [group, order] of [
+      ['busy', 2],
+      ['busy', 3],
+      ['small', 10],
+      ['small', 11],
+    ] as const) {
+      void slots.acquire({ kind: 'cpu', group, order }).then((r) => {
+        got.push(`${group}${order}`);
+        releases.push(r);
+      });
     }
     await tick();
     // Each time the one slot frees, both groups hold none: the one served longest ago goes first (small

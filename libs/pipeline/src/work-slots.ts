@@ -64,7 +64,8 @@ export class WorkSlots implements WorkSlotsPort {
 
   constructor(private readonly limits: Record<StageResource, number>) {
     for (const kind of ['cpu', 'io'] as const) {
-      if (!(Number.isInteger(limits[kind]) && limits[kind] >= 1)) throw new Error(`work slots: ${kind} must be a positive integer, got ${limits[kind]}`);
+      if (!(Number.isInteger(limits[kind]) && limits[kind] >= 1))
+        throw new Error(`work slots: ${kind} must be a positive integer, got ${limits[kind]}`);
     }
   }
 

@@ -32,7 +32,19 @@ export * from './thumbnails';
 
 /** Built-in plugins, registered before any configured third-party plugin. */
 export function builtinPlugins(): Plugin<object>[] {
-  return [fetchPlugin, normalisePlugin, scenePlugin, glbWriterPlugin, usdzWriterPlugin, publishPlugin, stillImagePlugin, thumbnailsPlugin, hostedMotionPlugin, animatedArPlugin, callbackPlugin];
+  return [
+    fetchPlugin,
+    normalisePlugin,
+    scenePlugin,
+    glbWriterPlugin,
+    usdzWriterPlugin,
+    publishPlugin,
+    stillImagePlugin,
+    thumbnailsPlugin,
+    hostedMotionPlugin,
+    animatedArPlugin,
+    callbackPlugin,
+  ];
 }
 export * from './flipbook';
 export * from './frames/frame-sequence';

@@ -101,7 +101,11 @@ export class BullQueueAdapter implements JobQueuePort {
     );
     // When the timeout wins, the add may still land later: harmless, the job id makes it a no-op twice.
     added.catch(() => undefined);
-    await withTimeout(added, this.opts.enqueueTimeoutMs ?? 2000, () => new QueueUnavailableError('Redis did not answer in time; the job is picked up when it does'));
+    await withTimeout(
+      added,
+      this.opts.enqueueTimeoutMs ?? 2000,
+      () => new QueueUnavailableError('Redis did not answer in time; the job is picked up when it does'),
+    );
   }
 
   /**
@@ -135,7 +139,10 @@ export class BullQueueAdapter implements JobQueuePort {
         this.controllers.delete(ctrl);
         this.active.delete(tracked);
       });
-      const tracked = run.then(() => undefined, () => undefined);
+      const tracked = run.then(
+        () => undefined,
+        () => undefined,
+      );
       this.active.add(tracked);
       return run;
     });

@@ -41,7 +41,13 @@ export class InProcessQueueAdapter implements JobQueuePort {
   constructor(private readonly opts: QueueOptions) {}
 
   async enqueue(jobId: string, opts: EnqueueOptions = {}): Promise<void> {
-    this.add({ jobId, attempt: 1, maxAttempts: opts.maxAttempts ?? this.opts.maxAttempts, priority: normalisePriority(opts.priority), group: opts.group });
+    this.add({
+      jobId,
+      attempt: 1,
+      maxAttempts: opts.maxAttempts ?? this.opts.maxAttempts,
+      priority: normalisePriority(opts.priority),
+      group: opts.group,
+    });
   }
 
   private add(entry: Entry): void {
@@ -68,7 +74,13 @@ export class InProcessQueueAdapter implements JobQueuePort {
     if (!this.opts.backlog || !this.accepting) return;
     try {
       for (const e of backlogEntries(await this.opts.backlog())) {
-        this.add({ jobId: e.jobId, attempt: 1, maxAttempts: this.opts.maxAttempts, priority: normalisePriority(e.priority), group: e.group });
+        this.add({
+          jobId: e.jobId,
+          attempt: 1,
+          maxAttempts: this.opts.maxAttempts,
+          priority: normalisePriority(e.priority),
+          group: e.group,
+        });
       }
     } catch {
       // The next sweep tries again; readiness reports the database state.
@@ -120,11 +132,14 @@ export class InProcessQueueAdapter implements JobQueuePort {
         () => this.known.delete(entry.jobId),
         () => {
           if (entry.attempt < entry.maxAttempts && this.accepting) {
-            const t = setTimeout(() => {
-              this.timers.delete(t);
-              this.known.delete(entry.jobId);
-              this.add({ ...entry, attempt: entry.attempt + 1 });
-            }, backoffDelay(this.opts.backoffMs, entry.attempt));
+            const t = setTimeout(
+              () => {
+                this.timers.delete(t);
+                this.known.delete(entry.jobId);
+                this.add({ ...entry, attempt: entry.attempt + 1 });
+              },
+              backoffDelay(this.opts.backoffMs, entry.attempt),
+            );
             this.timers.add(t);
           } else {
             this.known.delete(entry.jobId);

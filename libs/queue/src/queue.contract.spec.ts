@@ -23,7 +23,14 @@ const drivers: [string, Factory][] = [
 
 describe('bull adapter: outages and crashed workers', () => {
   it('gives up an enqueue after enqueueTimeoutMs while Redis is unreachable, instead of waiting for it', async () => {
-    const q = new BullQueueAdapter({ maxAttempts: 1, backoffMs: 10, redisUrl: 'redis://127.0.0.1:1', name: `down-${Date.now()}`, lockMs: 1000, enqueueTimeoutMs: 500 });
+    const q = new BullQueueAdapter({
+      maxAttempts: 1,
+      backoffMs: 10,
+      redisUrl: 'redis://127.0.0.1:1',
+      name: `down-${Date.now()}`,
+      lockMs: 1000,
+      enqueueTimeoutMs: 500,
+    });
     try {
       const t0 = Date.now();
       await expect(q.enqueue('x')).rejects.toBeInstanceOf(QueueUnavailableError);
@@ -34,7 +41,7 @@ describe('bull adapter: outages and crashed workers', () => {
     }
   });
 
-  it('a running consumer retakes a killed consumer\'s job within 1.25 x the lock time', async () => {
+  it("a running consumer retakes a killed consumer's job within 1.25 x the lock time", async () => {
     const lockMs = 2000;
     const child = join(__dirname, 'queue-crash-child.fixture.js');
     const state = join(mkdtempSync(join(tmpdir(), 'qretake-')), 'state.json');
@@ -47,9 +54,12 @@ describe('bull adapter: outages and crashed workers', () => {
     let retakenAt = 0;
     try {
       await until(() => read().started.length === 1);
-      await survivor.consume(async () => {
-        retakenAt = Date.now();
-      }, { concurrency: 1 });
+      await survivor.consume(
+        async () => {
+          retakenAt = Date.now();
+        },
+        { concurrency: 1 },
+      );
       // Let the survivor's first stalled check pass while the lock is still held.
       await sleep(300);
       first.kill('SIGKILL');
@@ -83,9 +93,12 @@ describe.each(drivers)('queue contract: %s adapter', (driver, make) => {
   it('processes each job exactly once under normal operation', async () => {
     const q = newQueue();
     const seen = new Map<string, number>();
-    await q.consume(async ({ jobId }) => {
-      seen.set(jobId, (seen.get(jobId) ?? 0) + 1);
-    }, { concurrency: 4 });
+    await q.consume(
+      async ({ jobId }) => {
+        seen.set(jobId, (seen.get(jobId) ?? 0) + 1);
+      },
+      { concurrency: 4 },
+    );
     const ids = Array.from({ length: 30 }, (_, i) => `job-${i}`);
     for (const id of ids) await q.enqueue(id);
     await until(() => seen.size === ids.length);
@@ -98,7 +111,13 @@ describe.each(drivers)('queue contract: %s adapter', (driver, make) => {
     let calls = 0;
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    await q.consume(async () => { calls++; await gate; }, { concurrency: 2 });
+    await q.consume(
+      async () => {
+        calls++;
+        await gate;
+      },
+      { concurrency: 2 },
+    );
     await q.enqueue('same');
     await until(() => calls === 1);
     await q.enqueue('same');
@@ -113,13 +132,16 @@ describe.each(drivers)('queue contract: %s adapter', (driver, make) => {
     let inFlight = 0;
     let max = 0;
     let done = 0;
-    await q.consume(async () => {
-      inFlight++;
-      max = Math.max(max, inFlight);
-      await sleep(60);
-      inFlight--;
-      done++;
-    }, { concurrency: 3 });
+    await q.consume(
+      async () => {
+        inFlight++;
+        max = Math.max(max, inFlight);
+        await sleep(60);
+        inFlight--;
+        done++;
+      },
+      { concurrency: 3 },
+    );
     for (let i = 0; i < 12; i++) await q.enqueue(`c-${i}`);
     await until(() => done === 12);
     expect(max).toBe(3);
@@ -129,16 +151,19 @@ describe.each(drivers)('queue contract: %s adapter', (driver, make) => {
     const q = newQueue({ maxAttempts: 3, backoffMs: 100 });
     const attempts: { attempt: number; at: number }[] = [];
     const never: number[] = [];
-    await q.consume(async ({ jobId, attempt, maxAttempts }) => {
-      expect(maxAttempts).toBe(3);
-      if (jobId === 'flaky') {
-        attempts.push({ attempt, at: Date.now() });
-        if (attempt < 3) throw new Error('transient');
-      } else {
-        never.push(attempt);
-        throw new Error('always');
-      }
-    }, { concurrency: 1 });
+    await q.consume(
+      async ({ jobId, attempt, maxAttempts }) => {
+        expect(maxAttempts).toBe(3);
+        if (jobId === 'flaky') {
+          attempts.push({ attempt, at: Date.now() });
+          if (attempt < 3) throw new Error('transient');
+        } else {
+          never.push(attempt);
+          throw new Error('always');
+        }
+      },
+      { concurrency: 1 },
+    );
     await q.enqueue('flaky');
     await q.enqueue('doomed');
     await until(() => attempts.length === 3 && never.length === 3);
@@ -154,11 +179,14 @@ describe.each(drivers)('queue contract: %s adapter', (driver, make) => {
   it('takes a per-job maxAttempts', async () => {
     const q = newQueue({ maxAttempts: 1, backoffMs: 20 });
     const seen: number[] = [];
-    await q.consume(async ({ attempt, maxAttempts }) => {
-      seen.push(attempt);
-      expect(maxAttempts).toBe(4);
-      throw new Error('again');
-    }, { concurrency: 1 });
+    await q.consume(
+      async ({ attempt, maxAttempts }) => {
+        seen.push(attempt);
+        expect(maxAttempts).toBe(4);
+        throw new Error('again');
+      },
+      { concurrency: 1 },
+    );
     await q.enqueue('more-tries', { maxAttempts: 4 });
     await until(() => seen.length === 4);
     await sleep(400);
@@ -169,11 +197,14 @@ describe.each(drivers)('queue contract: %s adapter', (driver, make) => {
     const q = newQueue();
     const finished: string[] = [];
     const started: string[] = [];
-    await q.consume(async ({ jobId }) => {
-      started.push(jobId);
-      await sleep(400);
-      finished.push(jobId);
-    }, { concurrency: 2 });
+    await q.consume(
+      async ({ jobId }) => {
+        started.push(jobId);
+        await sleep(400);
+        finished.push(jobId);
+      },
+      { concurrency: 2 },
+    );
     for (const id of ['a', 'b', 'c', 'd']) await q.enqueue(id);
     await until(() => started.length === 2);
     const t0 = Date.now();
@@ -188,10 +219,18 @@ describe.each(drivers)('queue contract: %s adapter', (driver, make) => {
     const q = newQueue();
     let aborted = false;
     let started = false;
-    await q.consume(async ({ signal }) => {
-      started = true;
-      await new Promise<void>((ok) => signal.addEventListener('abort', () => { aborted = true; ok(); }));
-    }, { concurrency: 1 });
+    await q.consume(
+      async ({ signal }) => {
+        started = true;
+        await new Promise<void>((ok) =>
+          signal.addEventListener('abort', () => {
+            aborted = true;
+            ok();
+          }),
+        );
+      },
+      { concurrency: 1 },
+    );
     await q.enqueue('slow');
     await until(() => started);
     await q.stop(100);
@@ -229,15 +268,18 @@ describe.each(drivers)('queue contract: %s adapter', (driver, make) => {
     }
   });
 
-  it('runs lower priority numbers first, so a second account\'s first job overtakes the first account\'s backlog', async () => {
+  it("runs lower priority numbers first, so a second account's first job overtakes the first account's backlog", async () => {
     const q = newQueue();
     const started: string[] = [];
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    await q.consume(async ({ jobId }) => {
-      started.push(jobId);
-      if (jobId === 'a-1') await gate;
-    }, { concurrency: 1 });
+    await q.consume(
+      async ({ jobId }) => {
+        started.push(jobId);
+        if (jobId === 'a-1') await gate;
+      },
+      { concurrency: 1 },
+    );
     // Account A's jobs carry their position among A's unfinished jobs: 1, 2, 3...
     await q.enqueue('a-1', { priority: 1 });
     await until(() => started.length === 1);
@@ -250,15 +292,18 @@ describe.each(drivers)('queue contract: %s adapter', (driver, make) => {
     expect(started).toEqual(['a-1', 'b-1', 'c-1', 'a-2', 'b-2', 'a-3', 'a-4', 'a-5', 'a-6']);
   });
 
-  it('gives one group at most groupLimit slots, so another group\'s job starts while the first group\'s jobs hang', async () => {
+  it("gives one group at most groupLimit slots, so another group's job starts while the first group's jobs hang", async () => {
     const q = newQueue();
     const started: { jobId: string; attempt: number }[] = [];
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    await q.consume(async ({ jobId, attempt }) => {
-      started.push({ jobId, attempt });
-      if (jobId.startsWith('a-')) await gate;
-    }, { concurrency: 3, groupLimit: 2 });
+    await q.consume(
+      async ({ jobId, attempt }) => {
+        started.push({ jobId, attempt });
+        if (jobId.startsWith('a-')) await gate;
+      },
+      { concurrency: 3, groupLimit: 2 },
+    );
     // Account A's sources never answer: its jobs would hold every slot without the limit.
     for (let i = 1; i <= 6; i++) await q.enqueue(`a-${i}`, { priority: i, group: 'usr_a' });
     await until(() => started.length === 2);
@@ -282,10 +327,13 @@ describe.each(drivers)('queue contract: %s adapter', (driver, make) => {
     expect(await q.counts()).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 0 });
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    await q.consume(async ({ jobId }) => {
-      if (jobId === 'fails') throw new Error('again later');
-      await gate;
-    }, { concurrency: 1 });
+    await q.consume(
+      async ({ jobId }) => {
+        if (jobId === 'fails') throw new Error('again later');
+        await gate;
+      },
+      { concurrency: 1 },
+    );
     await q.enqueue('fails');
     await until(async () => (await q.counts()).delayed === 1);
     await q.enqueue('runs');

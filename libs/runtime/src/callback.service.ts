@@ -43,7 +43,9 @@ export class CallbackService implements CallbackPort {
     return {
       url,
       // v1 keeps its spec §6 body; v2 sends the final job payload, as GET /api/v2/jobs/:id shows it.
-      payload: job.id.startsWith('v2_') ? await v2JobView(job, { accounts: this.accounts }, this.urls, this.storage) : v1CallbackPayload(job, this.urls, this.storage),
+      payload: job.id.startsWith('v2_')
+        ? await v2JobView(job, { accounts: this.accounts }, this.urls, this.storage)
+        : v1CallbackPayload(job, this.urls, this.storage),
       secret: await this.webhooks.secretFor(job.ownerId ?? SERVICE_USER_ID),
     };
   }

@@ -2,7 +2,19 @@ import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
-import { AccountRepository, buildDataSourceOptions, ConsoleRepository, DataDeletionRepository, type DatabaseOptions, initializeDataSource, IdempotencyRepository, JobRepository, type RepositoryHooks, ShowcaseRepository, WebhookRepository } from '@app/persistence';
+import {
+  AccountRepository,
+  buildDataSourceOptions,
+  ConsoleRepository,
+  DataDeletionRepository,
+  type DatabaseOptions,
+  initializeDataSource,
+  IdempotencyRepository,
+  JobRepository,
+  type RepositoryHooks,
+  ShowcaseRepository,
+  WebhookRepository,
+} from '@app/persistence';
 import { createContainer, JOB_LISTENER, METRICS, PipelineRegistry } from '@app/pipeline';
 import { BullQueueAdapter, InProcessQueueAdapter, type JobQueuePort } from '@app/queue';
 import { builtinPlugins, MOTION_CATALOG, MotionCatalog, registerServices, SERVICES } from '@app/plugins';
@@ -66,7 +78,11 @@ export class CoreModule {
         { provide: IdempotencyRepository, inject: [DataSource], useFactory: (ds: DataSource) => new IdempotencyRepository(ds) },
         { provide: ConsoleRepository, inject: [DataSource], useFactory: (ds: DataSource) => new ConsoleRepository(ds) },
         { provide: DataDeletionRepository, inject: [DataSource], useFactory: (ds: DataSource) => new DataDeletionRepository(ds) },
-        { provide: JobDeletion, inject: [DataDeletionRepository, STORAGE], useFactory: (repo: DataDeletionRepository, storage: StoragePort) => new JobDeletion(repo, storage) },
+        {
+          provide: JobDeletion,
+          inject: [DataDeletionRepository, STORAGE],
+          useFactory: (repo: DataDeletionRepository, storage: StoragePort) => new JobDeletion(repo, storage),
+        },
         { provide: PublicUrls, useValue: new PublicUrls(config) },
         { provide: PRICING_POLICY, useFactory: () => loadPricingPolicy(config) },
         { provide: STORAGE, useFactory: (): StoragePort => createStorage(config) },
@@ -124,7 +140,26 @@ export class CoreModule {
           },
         },
       ],
-      exports: [APP_CONFIG, PromMetrics, PRICING_POLICY, IdempotencyRepository, ConsoleRepository, DataDeletionRepository, JobDeletion, ShowcaseRepository, JobRepository, WebhookRepository, AccountRepository, PublicUrls, STORAGE, PIPELINE_CONTAINER, PIPELINE_REGISTRY, JOB_QUEUE, JobRoutes, MotionCatalog],
+      exports: [
+        APP_CONFIG,
+        PromMetrics,
+        PRICING_POLICY,
+        IdempotencyRepository,
+        ConsoleRepository,
+        DataDeletionRepository,
+        JobDeletion,
+        ShowcaseRepository,
+        JobRepository,
+        WebhookRepository,
+        AccountRepository,
+        PublicUrls,
+        STORAGE,
+        PIPELINE_CONTAINER,
+        PIPELINE_REGISTRY,
+        JOB_QUEUE,
+        JobRoutes,
+        MotionCatalog,
+      ],
     };
   }
 }

@@ -2,7 +2,16 @@ import type { DataDeletionRepository, DeletableJob } from '@app/persistence';
 import type { StoragePort } from '@app/storage';
 import { JobDeletion, jobStorageKeys } from './job-deletion.service';
 
-const job = (id: string, extra: Partial<DeletableJob> = {}): DeletableJob => ({ id, publicId: null, ownerId: 'u1', status: 'completed', input: {}, result: null, checkpoints: {}, ...extra });
+const job = (id: string, extra: Partial<DeletableJob> = {}): DeletableJob => ({
+  id,
+  publicId: null,
+  ownerId: 'u1',
+  status: 'completed',
+  input: {},
+  result: null,
+  checkpoints: {},
+  ...extra,
+});
 
 /** An in-memory repository: `expired` jobs are handed out in order, deleted ones drop out. */
 function fakeRepo(expired: DeletableJob[]) {
@@ -35,15 +44,27 @@ function fakeStorage(failOn: (key: string) => boolean = () => false) {
 
 describe('jobStorageKeys', () => {
   it('names the model files, the motion files and the upload a job recorded, and nothing of other jobs', () => {
-    const keys = jobStorageKeys(job('v2_a', {
-      input: { upload_key: 'uploads/emb_x/upl_1.png' },
-      result: { files: { glb: { key: 'models/v2_a/model.glb' }, poster: { key: 'models/v2_a/poster.avif' } }, other: 'models/v2_b/model.glb' },
-      checkpoints: { motion: { output: { storageKey: 'motion/v2_a/luma-op1.mp4' } } },
-    }));
-    expect(keys).toEqual(expect.arrayContaining([
-      'models/v2_a/model.glb', 'models/v2_a/model.usdz', 'models/v2_a/poster.avif', 'models/v2_a/poster.png',
-      'motion/v2_a/luma-op1.mp4', 'motion/v2_a/source.jpg', 'uploads/emb_x/upl_1.png',
-    ]));
+    const keys = jobStorageKeys(
+      job('v2_a', {
+        input: { upload_key: 'uploads/emb_x/upl_1.png' },
+        result: {
+          files: { glb: { key: 'models/v2_a/model.glb' }, poster: { key: 'models/v2_a/poster.avif' } },
+          other: 'models/v2_b/model.glb',
+        },
+        checkpoints: { motion: { output: { storageKey: 'motion/v2_a/luma-op1.mp4' } } },
+      }),
+    );
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        'models/v2_a/model.glb',
+        'models/v2_a/model.usdz',
+        'models/v2_a/poster.avif',
+        'models/v2_a/poster.png',
+        'motion/v2_a/luma-op1.mp4',
+        'motion/v2_a/source.jpg',
+        'uploads/emb_x/upl_1.png',
+      ]),
+    );
     expect(keys).not.toContain('models/v2_b/model.glb');
     expect(new Set(keys).size).toBe(keys.length);
   });
@@ -70,7 +91,11 @@ describe('JobDeletion.purgeExpired', () => {
 
   it('deletes again, once the rows are gone, a thumbnail a showcase page wrote after the files were deleted', async () => {
     const held = new Set(['models/v2_t/model.glb', 'models/v2_t/thumb-480.webp']);
-    const storage = { async delete(key: string) { held.delete(key); } } as unknown as StoragePort;
+    const storage = {
+      async delete(key: string) {
+        held.delete(key);
+      },
+    } as unknown as StoragePort;
     const repo = {
       async deleteFinishedJobs(ids: string[]) {
         // The page's lazy write lands here: after the first pass over the files, before the rows go.

@@ -61,7 +61,10 @@ export class JobDeletion {
   /** Deletes finished jobs (files, then rows); returns the ids deleted. */
   async deleteFinished(jobs: readonly DeletableJob[], reason: DeletionReason): Promise<string[]> {
     const cleared = await this.deleteFiles(jobs.filter((j) => j.status === 'completed' || j.status === 'failed'));
-    const deleted = await this.repo.deleteFinishedJobs(cleared.map((j) => j.id), reason);
+    const deleted = await this.repo.deleteFinishedJobs(
+      cleared.map((j) => j.id),
+      reason,
+    );
     await this.deleteLateFiles(deleted);
     return deleted;
   }
@@ -98,7 +101,8 @@ export class JobDeletion {
       const batch = (await this.repo.jobsOfOwner(userId, seen.size + batchSize)).filter((j) => !seen.has(j.id));
       if (!batch.length) break;
       const cleared = await this.deleteFiles(batch);
-      if (cleared.length < batch.length) throw new Error(`could not delete the stored files of ${batch.length - cleared.length} job(s) of user ${userId}`);
+      if (cleared.length < batch.length)
+        throw new Error(`could not delete the stored files of ${batch.length - cleared.length} job(s) of user ${userId}`);
       for (const j of batch) seen.add(j.id);
     }
     const deleted = await this.repo.deleteUser(userId);

@@ -26,7 +26,8 @@ export function resolveRoutes(config: AppConfig): Readonly<Record<string, string
       throw new Error(`config: "pipelines" names unknown job kind "${kind}" (known: ${Object.keys(DEFAULT_ROUTES).join(', ')})`);
     }
   }
-  const inherited: Record<string, string> = configured['v2.picture'] && !configured['showcase.picture'] ? { 'showcase.picture': configured['v2.picture'] } : {};
+  const inherited: Record<string, string> =
+    configured['v2.picture'] && !configured['showcase.picture'] ? { 'showcase.picture': configured['v2.picture'] } : {};
   return { ...DEFAULT_ROUTES, ...inherited, ...configured };
 }
 
@@ -38,7 +39,9 @@ export class JobRoutes {
     this.routes = resolveRoutes(config);
     for (const [kind, id] of Object.entries(this.routes)) {
       if (!registry.has(id)) {
-        throw new Error(`config: job kind "${kind}" routes to pipeline "${id}", which no plugin defines (known: ${registry.pipelineIds().join(', ')})`);
+        throw new Error(
+          `config: job kind "${kind}" routes to pipeline "${id}", which no plugin defines (known: ${registry.pipelineIds().join(', ')})`,
+        );
       }
     }
   }

@@ -31,8 +31,18 @@ describe('createLogger', () => {
   it('redacts credentials in fields and scrubs them out of free text', () => {
     const { lines, logger } = capture();
     const key = 'sk_live_abcdefghijklmnopqrstuvwxyz012345';
-    logger.info({ req: { headers: { 'x-api-key': key, authorization: `Bearer ${key}`, cookie: 'sid=1' } }, password: 'hunter2hunter2', secret: 'whsec_c2VjcmV0c2VjcmV0' }, 'headers');
-    logger.warn({ url: 'https://bucket.s3.amazonaws.com/a.mp4?X-Amz-Credential=AKIA&X-Amz-Signature=abc123def&x=1' }, `key ${key} and whsec_c2VjcmV0c2VjcmV0 via https://user:pa55word@example.com/x`);
+    logger.info(
+      {
+        req: { headers: { 'x-api-key': key, authorization: `Bearer ${key}`, cookie: 'sid=1' } },
+        password: 'hunter2hunter2',
+        secret: 'whsec_c2VjcmV0c2VjcmV0',
+      },
+      'headers',
+    );
+    logger.warn(
+      { url: 'https://bucket.s3.amazonaws.com/a.mp4?X-Amz-Credential=AKIA&X-Amz-Signature=abc123def&x=1' },
+      `key ${key} and whsec_c2VjcmV0c2VjcmV0 via https://user:pa55word@example.com/x`,
+    );
     const text = JSON.stringify(lines);
     for (const s of [key, 'hunter2hunter2', 'c2VjcmV0c2VjcmV0', 'abc123def', 'AKIA', 'pa55word', 'sid=1']) expect(text).not.toContain(s);
     expect(lines[1].url).toBe('https://bucket.s3.amazonaws.com/a.mp4?X-Amz-Credential=[redacted]&X-Amz-Signature=[redacted]&x=1');
@@ -40,7 +50,9 @@ describe('createLogger', () => {
   });
 
   it('keeps the masked key prefix printed at start-up readable, and an unscrubbed logger shows a generated key', () => {
-    expect(scrubSecrets('Owner API key: sk_owner_abc… (in /data/owner-api-key)')).toBe('Owner API key: sk_owner_abc… (in /data/owner-api-key)');
+    expect(scrubSecrets('Owner API key: sk_owner_abc… (in /data/owner-api-key)')).toBe(
+      'Owner API key: sk_owner_abc… (in /data/owner-api-key)',
+    );
     const { lines, logger } = capture(false);
     logger.info('Owner API key: sk_owner_abcdefghijklmnopqrstuvwxyz (generated now)');
     expect(lines[0].msg).toContain('sk_owner_abcdefghijklmnopqrstuvwxyz');

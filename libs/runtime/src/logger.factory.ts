@@ -28,7 +28,10 @@ const SECRET_PATTERNS: readonly [RegExp, string][] = [
   [/(\/\/[^/\s:@]+:)[^@\s/]+@/g, '$1[redacted]@'],
   [/\b(Bearer|Basic|Key|Token)\s+[A-Za-z0-9._~+/=:-]{8,}/g, '$1 [redacted]'],
   // Signed URLs (S3, GCS, CDNs): the signature and credentials, not the rest of the URL.
-  [/([?&](?:X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token|X-Goog-Signature|X-Goog-Credential|Signature|sig|signature|token|access_token|api_key|key|Policy|Key-Pair-Id)=)[^&\s"'#]+/gi, '$1[redacted]'],
+  [
+    /([?&](?:X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token|X-Goog-Signature|X-Goog-Credential|Signature|sig|signature|token|access_token|api_key|key|Policy|Key-Pair-Id)=)[^&\s"'#]+/gi,
+    '$1[redacted]',
+  ],
 ];
 
 /** Replaces the secrets {@link SECRET_PATTERNS} recognise in a string. */
@@ -87,15 +90,25 @@ export function createLogger(opts: LoggerOptions): Logger {
           formatters: { log: (obj: Record<string, unknown>) => scrubDeep(obj) as Record<string, unknown> },
           hooks: {
             logMethod(args: unknown[], method: (...a: unknown[]) => void) {
-              method.apply(this, args.map((a) => (typeof a === 'string' ? scrubSecrets(a) : a)));
+              method.apply(
+                this,
+                args.map((a) => (typeof a === 'string' ? scrubSecrets(a) : a)),
+              );
             },
           },
         }
       : {}),
   };
-  const dest = opts.destination ?? (opts.format === 'pretty'
-    ? pretty({ sync: true, colorize: pretty.isColorSupported && process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })
-    : pino.destination({ dest: 1, sync: true }));
+  const dest =
+    opts.destination ??
+    (opts.format === 'pretty'
+      ? pretty({
+          sync: true,
+          colorize: pretty.isColorSupported && process.stdout.isTTY === true,
+          translateTime: 'SYS:HH:MM:ss.l',
+          ignore: 'pid,hostname',
+        })
+      : pino.destination({ dest: 1, sync: true }));
   return pino(options, dest);
 }
 

@@ -13,7 +13,8 @@ export class PinoNestLogger implements LoggerService {
     const context = args.length && typeof args[args.length - 1] === 'string' ? (args.pop() as string) : undefined;
     const fields: Record<string, unknown> = context ? { context } : {};
     // error(message, stack, context): Nest hands the stack as a string.
-    if ((level === 'error' || level === 'fatal') && typeof args[0] === 'string' && args[0].includes('\n    at ')) fields.stack = args.shift();
+    if ((level === 'error' || level === 'fatal') && typeof args[0] === 'string' && args[0].includes('\n    at '))
+      fields.stack = args.shift();
     if (message instanceof Error) {
       this.logger[level]({ ...fields, err: message }, message.message);
     } else if (typeof message === 'object' && message !== null) {

@@ -11,12 +11,26 @@ const videoModels = ['procedural', 'runway:gen4_turbo', 'veo:veo-3.0-fast-genera
 describePricingPolicyContract(builtIn('default'), {
   name: 'default (spec §8 table)',
   videoModels,
-  invalidOptions: [{ picture: -1 }, { bake: 1.001 }, { ai_motion: 'twelve' }, { model_surcharges: { 'runway:gen4_turbo': -5 } }, { showcase: Number.NaN }, { background_removal: Infinity }],
+  invalidOptions: [
+    { picture: -1 },
+    { bake: 1.001 },
+    { ai_motion: 'twelve' },
+    { model_surcharges: { 'runway:gen4_turbo': -5 } },
+    { showcase: Number.NaN },
+    { background_removal: Infinity },
+  ],
 });
 
 describePricingPolicyContract(builtIn('default'), {
   name: 'default with operator prices and per-model surcharges',
-  options: { showcase: 4, picture: 1.25, bake: 0.5, ai_motion: 10, background_removal: 0, model_surcharges: { 'runway:gen4_turbo': 5, 'veo:veo-3.0-fast-generate-001': 7.5 } },
+  options: {
+    showcase: 4,
+    picture: 1.25,
+    bake: 0.5,
+    ai_motion: 10,
+    background_removal: 0,
+    model_surcharges: { 'runway:gen4_turbo': 5, 'veo:veo-3.0-fast-generate-001': 7.5 },
+  },
   videoModels,
 });
 

@@ -7,17 +7,25 @@ const picture = { kind: 'showcase.picture', count: 3 } as const;
 describe('loadPricingPolicy', () => {
   it('builds the default policy, with operator overrides and per-model surcharges', () => {
     expect(loadPricingPolicy({ pricing: { policy: 'default', options: {} } }).quote(picture).totalCents).toBe(600);
-    const p = loadPricingPolicy({ pricing: { policy: 'default', options: { picture: 1.25, model_surcharges: { 'runway:gen4_turbo': 5 } } } });
+    const p = loadPricingPolicy({
+      pricing: { policy: 'default', options: { picture: 1.25, model_surcharges: { 'runway:gen4_turbo': 5 } } },
+    });
     expect(p.quote(picture).totalCents).toBe(375);
     expect(p.quote({ kind: 'animated-ar', source: 'image', removeBackground: false, videoModel: 'runway:gen4_turbo' }).lines).toEqual([
-      { item: 'bake', cents: 100 }, { item: 'ai_motion', cents: 1250 }, { item: 'model_surcharge', cents: 500 },
+      { item: 'bake', cents: 100 },
+      { item: 'ai_motion', cents: 1250 },
+      { item: 'model_surcharge', cents: 500 },
     ]);
-    expect(p.quote({ kind: 'animated-ar', source: 'video', removeBackground: false, videoModel: 'runway:gen4_turbo' }).totalCents).toBe(100);
+    expect(p.quote({ kind: 'animated-ar', source: 'video', removeBackground: false, videoModel: 'runway:gen4_turbo' }).totalCents).toBe(
+      100,
+    );
   });
 
   it('refuses bad options with the option named', () => {
     expect(() => loadPricingPolicy({ pricing: { policy: 'default', options: { pictures: 1 } } })).toThrow(/unknown option "pictures"/);
-    expect(() => loadPricingPolicy({ pricing: { policy: 'default', options: { picture: 1.001 } } })).toThrow(/picture must have at most two decimals/);
+    expect(() => loadPricingPolicy({ pricing: { policy: 'default', options: { picture: 1.001 } } })).toThrow(
+      /picture must have at most two decimals/,
+    );
     expect(() => loadPricingPolicy({ pricing: { policy: 'default', options: { bake: -1 } } })).toThrow(/bake must be a number/);
     expect(() => loadPricingPolicy({ pricing: { policy: 'free', options: { bake: 1 } } })).toThrow(/free policy takes no options/);
   });
@@ -31,7 +39,9 @@ describe('loadPricingPolicy', () => {
   });
 
   it('fails startup clearly for a missing or malformed module', () => {
-    expect(() => loadPricingPolicy({ pricing: { policy: '/nowhere/pricing.js', options: {} } })).toThrow(/pricing: cannot load policy module "\/nowhere\/pricing.js"/);
+    expect(() => loadPricingPolicy({ pricing: { policy: '/nowhere/pricing.js', options: {} } })).toThrow(
+      /pricing: cannot load policy module "\/nowhere\/pricing.js"/,
+    );
     expect(() => loadPricingPolicy({ pricing: { policy: 'node:path', options: {} } })).toThrow(/does not export createPricingPolicy/);
   });
 });

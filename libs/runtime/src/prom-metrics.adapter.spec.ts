@@ -32,7 +32,8 @@ describe('PromMetrics', () => {
       'worker_slots{kind="cpu",state="held"} 2',
       'worker_slots{kind="cpu",state="waiting"} 5',
       'worker_slots{kind="io",state="held"} 9',
-    ]) expect(text).toContain(line);
+    ])
+      expect(text).toContain(line);
     expect(text).toMatch(/queue_oldest_waiting_seconds (8\d|9\d)\.?\d*/);
     expect(text).toContain('process_cpu_user_seconds_total');
   });
@@ -48,7 +49,12 @@ describe('PromMetrics', () => {
     const text = await m.render();
     for (const kind of ['v1.convert', 'callback']) {
       for (const outcome of ['completed', 'failed', 'cancelled']) {
-        expect(text).toMatch(new RegExp(`^jobs_total\\{kind="${kind}",outcome="${outcome}"\\} ${kind === 'callback' && outcome === 'completed' ? 1 : 0}$`, 'm'));
+        expect(text).toMatch(
+          new RegExp(
+            `^jobs_total\\{kind="${kind}",outcome="${outcome}"\\} ${kind === 'callback' && outcome === 'completed' ? 1 : 0}$`,
+            'm',
+          ),
+        );
       }
     }
     expect(text).toMatch(/^motion_provider_requests_total\{provider="replicate",outcome="ok"\} 0$/m);
@@ -87,10 +93,18 @@ describe('docs/operations.md, the alert rules and the dashboard', () => {
     const own = all.filter((n) => !/^(process|nodejs)_/.test(n));
     const ops = docs('operations.md');
     for (const name of own) expect(ops).toContain(`| \`${name}\` |`);
-    const used = (text: string) => new Set([...text.matchAll(/\b([a-z][a-z0-9_]*?)(?:_bucket|_count|_sum)?(?=\{|\[|\)| [<>])/g)].map((m) => m[1]).filter((n) => n.includes('_') && !n.startsWith('__')));
+    const used = (text: string) =>
+      new Set(
+        [...text.matchAll(/\b([a-z][a-z0-9_]*?)(?:_bucket|_count|_sum)?(?=\{|\[|\)| [<>])/g)]
+          .map((m) => m[1])
+          .filter((n) => n.includes('_') && !n.startsWith('__')),
+      );
     const known = new Set(all);
     const dashboard = JSON.parse(docs('grafana-dashboard.json')) as { panels: { targets: { expr: string }[] }[] };
-    const exprs = [...dashboard.panels.flatMap((p) => p.targets.map((t) => t.expr)), ...[...docs('prometheus-alerts.yaml').matchAll(/^\s+expr: \|?\n?([\s\S]*?)\n\s+for:/gm)].map((m) => m[1])];
+    const exprs = [
+      ...dashboard.panels.flatMap((p) => p.targets.map((t) => t.expr)),
+      ...[...docs('prometheus-alerts.yaml').matchAll(/^\s+expr: \|?\n?([\s\S]*?)\n\s+for:/gm)].map((m) => m[1]),
+    ];
     expect(exprs.length).toBeGreaterThan(10);
     const functions = new Set(['sum', 'rate', 'max', 'histogram_quantile', 'clamp_min', 'increase']);
     for (const e of exprs) for (const n of used(e)) if (!functions.has(n)) expect(known).toContain(n);

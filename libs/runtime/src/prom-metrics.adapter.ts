@@ -46,14 +46,54 @@ export class PromMetrics implements MetricsPort {
   constructor() {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
-    this.http = new Histogram({ name: 'http_request_duration_seconds', help: 'HTTP requests by method, route template and status', labelNames: ['method', 'route', 'status'], buckets: HTTP_BUCKETS, registers });
-    this.jobs = new Counter({ name: 'jobs_total', help: 'Jobs that reached a final state, by kind and outcome', labelNames: ['kind', 'outcome'], registers });
-    this.stages = new Histogram({ name: 'job_stage_duration_seconds', help: 'Successful pipeline stage runs, by step id', labelNames: ['stage'], buckets: STAGE_BUCKETS, registers });
-    this.callbacks = new Counter({ name: 'callback_deliveries_total', help: 'Callback delivery attempts by outcome', labelNames: ['outcome'], registers });
-    this.charged = new Counter({ name: 'credits_charged_total', help: 'Credits charged (the API\'s unit; 1 credit = 100 ledger cents)', registers });
-    this.refunded = new Counter({ name: 'credits_refunded_total', help: 'Credits refunded (the API\'s unit; 1 credit = 100 ledger cents)', registers });
-    this.motion = new Counter({ name: 'motion_provider_requests_total', help: 'Requests to motion providers (start and poll) by provider and outcome', labelNames: ['provider', 'outcome'], registers });
-    this.bgFrames = new Histogram({ name: 'background_removal_frame_seconds', help: 'Background removal time per frame', buckets: FRAME_BUCKETS, registers });
+    this.http = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP requests by method, route template and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: HTTP_BUCKETS,
+      registers,
+    });
+    this.jobs = new Counter({
+      name: 'jobs_total',
+      help: 'Jobs that reached a final state, by kind and outcome',
+      labelNames: ['kind', 'outcome'],
+      registers,
+    });
+    this.stages = new Histogram({
+      name: 'job_stage_duration_seconds',
+      help: 'Successful pipeline stage runs, by step id',
+      labelNames: ['stage'],
+      buckets: STAGE_BUCKETS,
+      registers,
+    });
+    this.callbacks = new Counter({
+      name: 'callback_deliveries_total',
+      help: 'Callback delivery attempts by outcome',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.charged = new Counter({
+      name: 'credits_charged_total',
+      help: "Credits charged (the API's unit; 1 credit = 100 ledger cents)",
+      registers,
+    });
+    this.refunded = new Counter({
+      name: 'credits_refunded_total',
+      help: "Credits refunded (the API's unit; 1 credit = 100 ledger cents)",
+      registers,
+    });
+    this.motion = new Counter({
+      name: 'motion_provider_requests_total',
+      help: 'Requests to motion providers (start and poll) by provider and outcome',
+      labelNames: ['provider', 'outcome'],
+      registers,
+    });
+    this.bgFrames = new Histogram({
+      name: 'background_removal_frame_seconds',
+      help: 'Background removal time per frame',
+      buckets: FRAME_BUCKETS,
+      registers,
+    });
     for (const outcome of CALLBACK_OUTCOMES) this.callbacks.inc({ outcome }, 0);
     // prom-client calls collect() with the gauge as `this`; the sources are read through these closures.
     const queueCounts = () => within(this.queueSource);
@@ -61,7 +101,7 @@ export class PromMetrics implements MetricsPort {
     const slotCounts = () => this.slotSource?.();
     new Gauge({
       name: 'worker_slots',
-      help: 'This worker\'s CPU and I/O slots: held now, and stages waiting for one',
+      help: "This worker's CPU and I/O slots: held now, and stages waiting for one",
       labelNames: ['kind', 'state'],
       registers,
       collect() {

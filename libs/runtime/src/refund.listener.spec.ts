@@ -1,4 +1,14 @@
-import { createContainer, definePlugin, OperationalError, PipelineRegistry, PipelineRunner, registerPipeline, registerStage, UserError, type RunnableJob } from '@app/pipeline';
+import {
+  createContainer,
+  definePlugin,
+  OperationalError,
+  PipelineRegistry,
+  PipelineRunner,
+  registerPipeline,
+  registerStage,
+  UserError,
+  type RunnableJob,
+} from '@app/pipeline';
 import { ANIMATED_AR_PIPELINE } from '@app/plugins';
 import type { AccountRepository } from '@app/persistence';
 import { MemoryJobStore } from '@app/testing';
@@ -19,7 +29,6 @@ class FakeLedger {
   }
 }
 
-
 /** The animated AR pipeline with every stage stubbed; `failing` throws `error`. */
 async function setup(failing: string, error: Error) {
   const container = createContainer();
@@ -27,7 +36,13 @@ async function setup(failing: string, error: Error) {
     name: 'stubs',
     register(c) {
       for (const step of ANIMATED_AR_PIPELINE.steps) {
-        registerStage(c, { id: step.stage, run: async () => { if (step.stage === failing) throw error; return { ai_motion_skipped: false }; } });
+        registerStage(c, {
+          id: step.stage,
+          run: async () => {
+            if (step.stage === failing) throw error;
+            return { ai_motion_skipped: false };
+          },
+        });
       }
       registerPipeline(c, ANIMATED_AR_PIPELINE);
     },
@@ -35,7 +50,12 @@ async function setup(failing: string, error: Error) {
   const registry = await PipelineRegistry.boot(container, [plugin]);
   const store = new MemoryJobStore();
   const ledger = new FakeLedger();
-  const runner = new PipelineRunner({ registry, store, log: { info: () => {}, warn: () => {}, error: () => {} }, listeners: [new RefundOnFailure(ledger as unknown as AccountRepository)] });
+  const runner = new PipelineRunner({
+    registry,
+    store,
+    log: { info: () => {}, warn: () => {}, error: () => {} },
+    listeners: [new RefundOnFailure(ledger as unknown as AccountRepository)],
+  });
   store.add({ id: 'v2_job', kind: 'v2.animated-ar', pipeline: 'animated-ar', ownerId: 'usr_1' });
   return { runner, store, ledger };
 }
@@ -44,7 +64,10 @@ describe('animated AR: a failure in any stage refunds the up-front charge exactl
   it.each(ANIMATED_AR_PIPELINE.steps.map((s) => s.stage))('fails in %s', async (stage) => {
     const { runner, store, ledger } = await setup(stage, new UserError('injected', 'injected failure'));
     await expect(runner.run('v2_job', { attempt: 1, maxAttempts: 3 })).resolves.toBe('failed');
-    expect(store.jobs.get('v2_job')).toMatchObject({ status: 'failed', error: { code: 'injected', stage, message: `${stage}: injected failure` } });
+    expect(store.jobs.get('v2_job')).toMatchObject({
+      status: 'failed',
+      error: { code: 'injected', stage, message: `${stage}: injected failure` },
+    });
     // A replayed message (e.g. after a crash) neither runs the job again nor refunds twice.
     await expect(runner.run('v2_job', { attempt: 2, maxAttempts: 3 })).resolves.toBe('skipped');
     expect([...ledger.refunded.keys()]).toEqual(['v2_job']);
@@ -68,7 +91,15 @@ describe('animated AR: a failure in any stage refunds the up-front charge exactl
   it('a completed job whose source was already animated gets the AI part back', async () => {
     const ledger = new FakeLedger();
     const l = new RefundOnFailure(ledger as unknown as AccountRepository);
-    const job = { id: 'v2_a', kind: 'v2.animated-ar', pipeline: 'animated-ar', status: 'completed' as const, ownerId: 'u', input: {}, attempts: 1 } satisfies RunnableJob;
+    const job = {
+      id: 'v2_a',
+      kind: 'v2.animated-ar',
+      pipeline: 'animated-ar',
+      status: 'completed' as const,
+      ownerId: 'u',
+      input: {},
+      attempts: 1,
+    } satisfies RunnableJob;
     await l.onCompleted(job, { ai_motion_skipped: true });
     await l.onCompleted({ ...job, id: 'v2_b' }, { ai_motion_skipped: false });
     expect(ledger.partial).toEqual(['v2_a:animated-ar.ai_motion', 'v2_a:animated-ar.model_surcharge']);

@@ -73,7 +73,7 @@ export function buildPictureScene(input: PictureSceneInput): PictureScene {
   const { picture: pic, frame } = input;
   if (!(pic.width > 0 && pic.height > 0)) throw new Error('scene: the picture needs a positive size');
   const framed = frame.style === 'thin' || frame.style === 'classic' || frame.style === 'float';
-  const matW = framed ? input.mat?.width ?? 0 : 0;
+  const matW = framed ? (input.mat?.width ?? 0) : 0;
   const border = framed ? frame.width + matW : 0;
   const outer = { width: pic.width + 2 * border, height: pic.height + 2 * border, depth: frame.depth };
   const cy = input.placement === 'floor' ? outer.height / 2 : 0;
@@ -88,7 +88,15 @@ export function buildPictureScene(input: PictureSceneInput): PictureScene {
   const pictureMaterial = (id: string, texture: SceneTexture, alpha: AlphaMode): string => {
     if (!textures.some((t) => t.id === texture.id)) textures.push(texture);
     const unlit = input.finish === 'unlit';
-    materials.push({ id, unlit, color: [1, 1, 1], texture: texture.id, roughness: input.finish === 'gloss' ? 0.25 : 0.85, metallic: 0, alpha });
+    materials.push({
+      id,
+      unlit,
+      color: [1, 1, 1],
+      texture: texture.id,
+      roughness: input.finish === 'gloss' ? 0.25 : 0.85,
+      metallic: 0,
+      alpha,
+    });
     return id;
   };
 
@@ -131,7 +139,9 @@ export function buildPictureScene(input: PictureSceneInput): PictureScene {
     if (frame.style === 'classic') {
       const midW = openW + 2 * frame.width * 0.45;
       const midH = openH + 2 * frame.width * 0.45;
-      b.ringZ(outer.width, outer.height, midW, midH, D, cy).walls(midW, midH, zFrameInner, D, false, cy).ringZ(midW, midH, openW, openH, zFrameInner, cy);
+      b.ringZ(outer.width, outer.height, midW, midH, D, cy)
+        .walls(midW, midH, zFrameInner, D, false, cy)
+        .ringZ(midW, midH, openW, openH, zFrameInner, cy);
     } else {
       b.ringZ(outer.width, outer.height, openW, openH, D, cy);
     }
@@ -157,7 +167,12 @@ export function buildPictureScene(input: PictureSceneInput): PictureScene {
   const layer = input.layer;
   const w = pic.width / 2;
   const h = pic.height / 2;
-  const quadUv = (uv: [number, number, number, number]): [number, number][] => [[uv[0], uv[3]], [uv[2], uv[3]], [uv[2], uv[1]], [uv[0], uv[1]]];
+  const quadUv = (uv: [number, number, number, number]): [number, number][] => [
+    [uv[0], uv[3]],
+    [uv[2], uv[3]],
+    [uv[2], uv[1]],
+    [uv[0], uv[1]],
+  ];
   let edgeMaterial: string | undefined;
   let edgeRect: [number, number, number, number] = [0, 0, 1, 1];
   let animation: SceneAnimation | undefined;
@@ -203,17 +218,45 @@ export function buildPictureScene(input: PictureSceneInput): PictureScene {
     // Corner order of MeshBuilder.walls: left [back-bottom, front-bottom, front-top, back-top], etc.
     const uv = (side: 'left' | 'right' | 'top' | 'bottom'): [number, number][] => {
       switch (side) {
-        case 'left': return [[U(du), V(1)], [U(0), V(1)], [U(0), V(0)], [U(du), V(0)]];
-        case 'right': return [[U(1), V(1)], [U(1 - du), V(1)], [U(1 - du), V(0)], [U(1), V(0)]];
-        case 'top': return [[U(0), V(0)], [U(1), V(0)], [U(1), V(dv)], [U(0), V(dv)]];
-        default: return [[U(0), V(1 - dv)], [U(1), V(1 - dv)], [U(1), V(1)], [U(0), V(1)]];
+        case 'left':
+          return [
+            [U(du), V(1)],
+            [U(0), V(1)],
+            [U(0), V(0)],
+            [U(du), V(0)],
+          ];
+        case 'right':
+          return [
+            [U(1), V(1)],
+            [U(1 - du), V(1)],
+            [U(1 - du), V(0)],
+            [U(1), V(0)],
+          ];
+        case 'top':
+          return [
+            [U(0), V(0)],
+            [U(1), V(0)],
+            [U(1), V(dv)],
+            [U(0), V(dv)],
+          ];
+        default:
+          return [
+            [U(0), V(1 - dv)],
+            [U(1), V(1 - dv)],
+            [U(1), V(1)],
+            [U(0), V(1)],
+          ];
       }
     };
     extra.push(new MeshBuilder('Edges', em).walls(pic.width, pic.height, 0, D, true, cy, mirror ? uv : undefined).build());
   }
 
   const back = lit('Back', BACK_COLORS[frame.style], { roughness: 1 });
-  extra.push(new MeshBuilder('Back', back).rectZ(-outer.width / 2, cy - outer.height / 2, outer.width / 2, cy + outer.height / 2, 0, -1).build(false));
+  extra.push(
+    new MeshBuilder('Back', back)
+      .rectZ(-outer.width / 2, cy - outer.height / 2, outer.width / 2, cy + outer.height / 2, 0, -1)
+      .build(false),
+  );
   nodes.unshift({ name: 'Body', meshes: extra });
 
   return {

@@ -18,7 +18,10 @@ export class MeshBuilder {
   private readonly uvs: number[] = [];
   private readonly indices: number[] = [];
 
-  constructor(readonly name: string, readonly material: string) {}
+  constructor(
+    readonly name: string,
+    readonly material: string,
+  ) {}
 
   /**
    * Adds a quad `p` (4 corners in order around it) facing `normal`; the winding is fixed to
@@ -45,7 +48,16 @@ export class MeshBuilder {
 
   /** Axis-aligned rectangle in the plane z, facing +Z (or -Z), x0 < x1, y0 < y1. */
   rectZ(x0: number, y0: number, x1: number, y1: number, z: number, facing: 1 | -1 = 1, uv?: [number, number][]): this {
-    return this.quad([[x0, y0, z], [x1, y0, z], [x1, y1, z], [x0, y1, z]], [0, 0, facing], uv);
+    return this.quad(
+      [
+        [x0, y0, z],
+        [x1, y0, z],
+        [x1, y1, z],
+        [x0, y1, z],
+      ],
+      [0, 0, facing],
+      uv,
+    );
   }
 
   /**
@@ -64,13 +76,57 @@ export class MeshBuilder {
    * The four side walls of a w x h rectangle (centred on 0, cy) between depths z0 and z1, facing out
    * of the rectangle (`outward`) or into it (the inside of an opening). `uv` may map each wall.
    */
-  walls(w: number, h: number, z0: number, z1: number, outward: boolean, cy = 0, uv?: (side: 'left' | 'right' | 'top' | 'bottom') => [number, number][]): this {
+  walls(
+    w: number,
+    h: number,
+    z0: number,
+    z1: number,
+    outward: boolean,
+    cy = 0,
+    uv?: (side: 'left' | 'right' | 'top' | 'bottom') => [number, number][],
+  ): this {
     const [x, y] = [w / 2, h / 2];
     const s = outward ? 1 : -1;
-    this.quad([[-x, cy - y, z0], [-x, cy - y, z1], [-x, cy + y, z1], [-x, cy + y, z0]], [-s, 0, 0], uv?.('left'));
-    this.quad([[x, cy - y, z1], [x, cy - y, z0], [x, cy + y, z0], [x, cy + y, z1]], [s, 0, 0], uv?.('right'));
-    this.quad([[-x, cy + y, z1], [x, cy + y, z1], [x, cy + y, z0], [-x, cy + y, z0]], [0, s, 0], uv?.('top'));
-    this.quad([[-x, cy - y, z0], [x, cy - y, z0], [x, cy - y, z1], [-x, cy - y, z1]], [0, -s, 0], uv?.('bottom'));
+    this.quad(
+      [
+        [-x, cy - y, z0],
+        [-x, cy - y, z1],
+        [-x, cy + y, z1],
+        [-x, cy + y, z0],
+      ],
+      [-s, 0, 0],
+      uv?.('left'),
+    );
+    this.quad(
+      [
+        [x, cy - y, z1],
+        [x, cy - y, z0],
+        [x, cy + y, z0],
+        [x, cy + y, z1],
+      ],
+      [s, 0, 0],
+      uv?.('right'),
+    );
+    this.quad(
+      [
+        [-x, cy + y, z1],
+        [x, cy + y, z1],
+        [x, cy + y, z0],
+        [-x, cy + y, z0],
+      ],
+      [0, s, 0],
+      uv?.('top'),
+    );
+    this.quad(
+      [
+        [-x, cy - y, z0],
+        [x, cy - y, z0],
+        [x, cy - y, z1],
+        [-x, cy - y, z1],
+      ],
+      [0, -s, 0],
+      uv?.('bottom'),
+    );
     return this;
   }
 
@@ -79,7 +135,14 @@ export class MeshBuilder {
   }
 
   build(withUvs = true): SceneMesh {
-    return { name: this.name, material: this.material, positions: this.positions, normals: this.normals, uvs: withUvs ? this.uvs : undefined, indices: this.indices };
+    return {
+      name: this.name,
+      material: this.material,
+      positions: this.positions,
+      normals: this.normals,
+      uvs: withUvs ? this.uvs : undefined,
+      indices: this.indices,
+    };
   }
 }
 
@@ -87,5 +150,17 @@ export class MeshBuilder {
 function tiledUvs(p: [Vec3, Vec3, Vec3, Vec3]): [number, number][] {
   const a = len(sub(p[1], p[0])) / TILE_M;
   const b = len(sub(p[3], p[0])) / TILE_M;
-  return a >= b ? [[0, 0], [a, 0], [a, b], [0, b]] : [[0, 0], [0, a], [b, a], [b, 0]];
+  return a >= b
+    ? [
+        [0, 0],
+        [a, 0],
+        [a, b],
+        [0, b],
+      ]
+    : [
+        [0, 0],
+        [0, a],
+        [b, a],
+        [b, 0],
+      ];
 }

@@ -5,8 +5,22 @@ const scene = (materials: number, texturePx: number[]): Scene => ({
   name: 'Card',
   anchoring: 'wall',
   textures: texturePx.map((px, i) => ({ id: `t${i}`, image: Buffer.alloc(0), mime: 'image/jpeg', width: px, height: px })),
-  materials: Array.from({ length: materials }, (_, i) => ({ id: `m${i}`, unlit: true, color: [1, 1, 1], roughness: 1, metallic: 0, alpha: 'opaque' })),
-  nodes: [{ name: 'Body', meshes: [{ name: 'Q', material: 'm0', positions: [0, 0, 0, 1, 0, 0, 1, 1, 0], normals: [0, 0, 1, 0, 0, 1, 0, 0, 1], indices: [0, 1, 2] }] }],
+  materials: Array.from({ length: materials }, (_, i) => ({
+    id: `m${i}`,
+    unlit: true,
+    color: [1, 1, 1],
+    roughness: 1,
+    metallic: 0,
+    alpha: 'opaque',
+  })),
+  nodes: [
+    {
+      name: 'Body',
+      meshes: [
+        { name: 'Q', material: 'm0', positions: [0, 0, 0, 1, 0, 0, 1, 1, 0], normals: [0, 0, 1, 0, 0, 1, 0, 0, 1], indices: [0, 1, 2] },
+      ],
+    },
+  ],
 });
 
 describe('viewer budgets', () => {
@@ -18,7 +32,10 @@ describe('viewer budgets', () => {
   });
 
   it('names each budget a scene would break', () => {
-    const over = budgetViolations(budgetUse(scene(11, [4096, 2048, 2048, 2048, 2048, 2048, 2048, 2048, 2048, 2048, 2048])), 70 * 1024 * 1024);
+    const over = budgetViolations(
+      budgetUse(scene(11, [4096, 2048, 2048, 2048, 2048, 2048, 2048, 2048, 2048, 2048, 2048])),
+      70 * 1024 * 1024,
+    );
     expect(over).toEqual([
       expect.stringContaining('11 materials (Scene Viewer takes at most 10)'),
       expect.stringContaining('a 4096 px texture'),
@@ -28,7 +45,7 @@ describe('viewer budgets', () => {
     expect(VIEWER_BUDGETS.maxMaterials).toBe(10);
   });
 
-  it('needs every texture\'s pixel size', () => {
+  it("needs every texture's pixel size", () => {
     const s = scene(1, [64]);
     delete s.textures[0].width;
     expect(() => budgetUse(s)).toThrow('has no pixel size');

@@ -53,8 +53,12 @@ export function budgetViolations(use: BudgetUse, fileBytes?: number): string[] {
   const out: string[] = [];
   if (use.materials > b.maxMaterials) out.push(`${use.materials} materials (Scene Viewer takes at most ${b.maxMaterials})`);
   if (use.largestTexturePx > b.maxTexturePx) out.push(`a ${use.largestTexturePx} px texture (at most ${b.maxTexturePx} px)`);
-  if (use.decodedTextureBytes > b.maxDecodedTextureBytes) out.push(`${Math.round(use.decodedTextureBytes / 1048576)} MB of decoded textures (Quick Look fails near ${b.maxDecodedTextureBytes / 1048576} MB)`);
+  if (use.decodedTextureBytes > b.maxDecodedTextureBytes)
+    out.push(
+      `${Math.round(use.decodedTextureBytes / 1048576)} MB of decoded textures (Quick Look fails near ${b.maxDecodedTextureBytes / 1048576} MB)`,
+    );
   if (use.triangles > b.maxTriangles) out.push(`${use.triangles} triangles (at most ${b.maxTriangles})`);
-  if (fileBytes !== undefined && fileBytes > b.maxFileBytes) out.push(`a ${Math.round(fileBytes / 1048576)} MB file (at most ${b.maxFileBytes / 1048576} MB)`);
+  if (fileBytes !== undefined && fileBytes > b.maxFileBytes)
+    out.push(`a ${Math.round(fileBytes / 1048576)} MB file (at most ${b.maxFileBytes / 1048576} MB)`);
   return out;
 }

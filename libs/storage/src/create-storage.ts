@@ -49,7 +49,9 @@ export function loadStorageModule(spec: string, options: Record<string, unknown>
   }
   const missing = PORT_METHODS.filter((m) => typeof (storage as unknown as Record<string, unknown>)?.[m] !== 'function');
   if (missing.length || typeof storage.driver !== 'string') {
-    throw new Error(`storage: "${spec}" returned no storage backend (missing: ${[...missing, ...(typeof storage?.driver === 'string' ? [] : ['driver'])].join(', ')})`);
+    throw new Error(
+      `storage: "${spec}" returned no storage backend (missing: ${[...missing, ...(typeof storage?.driver === 'string' ? [] : ['driver'])].join(', ')})`,
+    );
   }
   return storage;
 }

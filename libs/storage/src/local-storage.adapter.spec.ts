@@ -5,7 +5,11 @@ import { Readable } from 'node:stream';
 import { tempDir } from '@app/testing';
 import { LocalStorageAdapter } from './local-storage.adapter';
 
-const files = (root: string) => readdirSync(root, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name).slice(root.length + 1)).sort();
+const files = (root: string) =>
+  readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => join(d.parentPath, d.name).slice(root.length + 1))
+    .sort();
 const temps = (root: string) => files(root).filter((f) => f.endsWith('.tmp'));
 
 function setup() {
@@ -41,7 +45,11 @@ describe('LocalStorageAdapter after failed writes', () => {
   it('leaves no temporary file when the source fails before its first byte (the file may still be opening)', async () => {
     const { root, storage } = setup();
     for (let i = 0; i < 30; i++) {
-      const failing = new Readable({ read() { this.destroy(new Error('gone')); } });
+      const failing = new Readable({
+        read() {
+          this.destroy(new Error('gone'));
+        },
+      });
       await expect(storage.putStream(`uploads/s/${i}.png`, failing, 'image/png')).rejects.toThrow('gone');
     }
     expect(files(root)).toEqual([]);
@@ -110,7 +118,11 @@ describe('LocalStorageAdapter.removeStaleTemps', () => {
   it('removes temporary files older than the limit and keeps objects, sidecars and younger temporaries', async () => {
     const { root, storage } = setup();
     await storage.put('models/j/model.glb', Buffer.from('glb'), 'model/gltf-binary');
-    const old = ['models/j/model.glb.4242.1700000000000.tmp', 'models/k/model.usdz.7.1700000000000-0a1b2c3d.tmp', '.ready-probe.9.1700000000000-00ff00ff.tmp'];
+    const old = [
+      'models/j/model.glb.4242.1700000000000.tmp',
+      'models/k/model.usdz.7.1700000000000-0a1b2c3d.tmp',
+      '.ready-probe.9.1700000000000-00ff00ff.tmp',
+    ];
     const young = 'uploads/s/a.png.42.1700000000000-deadbeef.tmp';
     for (const f of [...old, young]) {
       mkdirSync(join(root, f, '..'), { recursive: true });

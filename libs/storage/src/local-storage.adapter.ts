@@ -36,7 +36,10 @@ async function writeAtomic(file: string, data: Buffer | string): Promise<void> {
 export class LocalStorageAdapter implements StoragePort {
   readonly driver = 'local';
 
-  constructor(private readonly root: string, private readonly publicBaseUrl: string) {}
+  constructor(
+    private readonly root: string,
+    private readonly publicBaseUrl: string,
+  ) {}
 
   private path(key: string): string {
     assertSafeKey(key);
@@ -145,7 +148,15 @@ export class LocalStorageAdapter implements StoragePort {
     for (const name of names.filter((n) => TMP_FILE.test(n))) {
       const file = join(this.root, name);
       const s = await stat(file).catch(() => null);
-      if (s?.isFile() && s.mtimeMs < before && (await rm(file, { force: true }).then(() => true, () => false))) removed++;
+      if (
+        s?.isFile() &&
+        s.mtimeMs < before &&
+        (await rm(file, { force: true }).then(
+          () => true,
+          () => false,
+        ))
+      )
+        removed++;
     }
     return removed;
   }

@@ -13,7 +13,14 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import type { S3Config } from '@app/config';
-import { assertSafeKey, type ObjectStat, spoolToFile, type StoragePort, type StoredObject, STORED_FILE_CACHE_CONTROL } from './storage.port';
+import {
+  assertSafeKey,
+  type ObjectStat,
+  spoolToFile,
+  type StoragePort,
+  type StoredObject,
+  STORED_FILE_CACHE_CONTROL,
+} from './storage.port';
 
 /** Endpoint, bucket, credentials and public base URL: the S3 part of the configuration. */
 export type S3StorageOptions = S3Config;
@@ -32,9 +39,8 @@ export class S3StorageAdapter implements StoragePort {
       // We send Content-MD5 ourselves. The SDK's default CRC trailer turns stream bodies into
       // aws-chunked uploads, which several S3-compatible servers store verbatim.
       requestChecksumCalculation: 'WHEN_REQUIRED',
-      credentials: opts.accessKeyId && opts.secretAccessKey
-        ? { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey }
-        : undefined,
+      credentials:
+        opts.accessKeyId && opts.secretAccessKey ? { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey } : undefined,
     });
     const endpoint = (opts.endpoint ?? `https://s3.${opts.region}.amazonaws.com`).replace(/\/+$/, '');
     this.base = opts.publicBaseUrl ?? `${endpoint}/${opts.bucket}`;
@@ -43,14 +49,16 @@ export class S3StorageAdapter implements StoragePort {
   async put(key: string, body: Buffer, contentType: string): Promise<StoredObject> {
     assertSafeKey(key);
     const md5 = createHash('md5').update(body).digest('base64');
-    const r = await this.client.send(new PutObjectCommand({
-      Bucket: this.opts.bucket,
-      Key: key,
-      Body: body,
-      ContentType: contentType,
-      ContentMD5: md5,
-      CacheControl: STORED_FILE_CACHE_CONTROL,
-    }));
+    const r = await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.opts.bucket,
+        Key: key,
+        Body: body,
+        ContentType: contentType,
+        ContentMD5: md5,
+        CacheControl: STORED_FILE_CACHE_CONTROL,
+      }),
+    );
     return { key, size: body.length, contentType, etag: r.ETag ?? `"${md5}"` };
   }
 
@@ -62,15 +70,17 @@ export class S3StorageAdapter implements StoragePort {
     try {
       const { size, digest } = await spoolToFile(body, file, 'md5');
       const md5 = digest.toString('base64');
-      const r = await this.client.send(new PutObjectCommand({
-        Bucket: this.opts.bucket,
-        Key: key,
-        Body: createReadStream(file),
-        ContentLength: size,
-        ContentType: contentType,
-        ContentMD5: md5,
-        CacheControl: STORED_FILE_CACHE_CONTROL,
-      }));
+      const r = await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.opts.bucket,
+          Key: key,
+          Body: createReadStream(file),
+          ContentLength: size,
+          ContentType: contentType,
+          ContentMD5: md5,
+          CacheControl: STORED_FILE_CACHE_CONTROL,
+        }),
+      );
       return { key, size, contentType, etag: r.ETag ?? `"${md5}"` };
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -97,11 +107,13 @@ export class S3StorageAdapter implements StoragePort {
 
   async read(key: string, range?: { start: number; end: number }): Promise<Readable> {
     assertSafeKey(key);
-    const r = await this.client.send(new GetObjectCommand({
-      Bucket: this.opts.bucket,
-      Key: key,
-      Range: range ? `bytes=${range.start}-${range.end}` : undefined,
-    }));
+    const r = await this.client.send(
+      new GetObjectCommand({
+        Bucket: this.opts.bucket,
+        Key: key,
+        Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+      }),
+    );
     return r.Body as Readable;
   }
 

@@ -23,7 +23,15 @@ describeStorageContract(() => new LocalStorageAdapter(join(tempDir(), 'storage')
 });
 
 describeStorageContract(
-  () => new S3StorageAdapter({ endpoint: s3.endpoint, region: 'us-east-1', bucket: s3.bucket, forcePathStyle: true, ...S3_TEST_CREDENTIALS, publicBaseUrl: 'https://cdn.example.com/models' }),
+  () =>
+    new S3StorageAdapter({
+      endpoint: s3.endpoint,
+      region: 'us-east-1',
+      bucket: s3.bucket,
+      forcePathStyle: true,
+      ...S3_TEST_CREDENTIALS,
+      publicBaseUrl: 'https://cdn.example.com/models',
+    }),
   {
     name: 'S3-compatible (s3rver)',
     url: (key) => `https://cdn.example.com/models/${key}`,
@@ -35,7 +43,12 @@ describeStorageContract(
 
 // The example custom backend (examples/storage-webdav), loaded the way CONFIG_FILE storage.module loads it.
 describeStorageContract(
-  () => loadStorageModule(join(__dirname, '../../../examples/storage-webdav'), { url: dav.url, username: 'ar', password: 'dav-secret' }, { publicBaseUrl: 'https://ar.example.com', dataDir: tempDir() }),
+  () =>
+    loadStorageModule(
+      join(__dirname, '../../../examples/storage-webdav'),
+      { url: dav.url, username: 'ar', password: 'dav-secret' },
+      { publicBaseUrl: 'https://ar.example.com', dataDir: tempDir() },
+    ),
   { name: 'WebDAV example module', url: (key) => `https://ar.example.com/files/${key}` },
 );
 
@@ -44,10 +57,14 @@ describe('storage helpers', () => {
     const ctx = { publicBaseUrl: 'https://ar.example.com', dataDir: tempDir() };
     expect(() => loadStorageModule('/nonexistent/storage.js', {}, ctx)).toThrow(/^storage: cannot load module "\/nonexistent\/storage.js"/);
     expect(() => loadStorageModule(join(__dirname, 'storage.port.ts'), {}, ctx)).toThrow('does not export createStorage(options, context)');
-    expect(() => loadStorageModule(join(__dirname, '../../../examples/storage-webdav'), {}, ctx)).toThrow('refused its options: webdav: options.url');
+    expect(() => loadStorageModule(join(__dirname, '../../../examples/storage-webdav'), {}, ctx)).toThrow(
+      'refused its options: webdav: options.url',
+    );
     const dir = tempDir();
     writeFileSync(join(dir, 'half.js'), 'exports.createStorage = () => ({ driver: "half", put() {} });');
-    expect(() => loadStorageModule(join(dir, 'half.js'), {}, ctx)).toThrow('returned no storage backend (missing: putStream, stat, read, url, delete, ping)');
+    expect(() => loadStorageModule(join(dir, 'half.js'), {}, ctx)).toThrow(
+      'returned no storage backend (missing: putStream, stat, read, url, delete, ping)',
+    );
   });
 
   it('maps extensions to the AR content types', () => {
@@ -59,7 +76,13 @@ describe('storage helpers', () => {
   });
 
   it('S3 ping fails clearly when the bucket does not exist', async () => {
-    const storage = new S3StorageAdapter({ endpoint: s3.endpoint, region: 'us-east-1', bucket: 'nope', forcePathStyle: true, ...S3_TEST_CREDENTIALS });
+    const storage = new S3StorageAdapter({
+      endpoint: s3.endpoint,
+      region: 'us-east-1',
+      bucket: 'nope',
+      forcePathStyle: true,
+      ...S3_TEST_CREDENTIALS,
+    });
     await expect(storage.ping()).rejects.toThrow();
   });
 });

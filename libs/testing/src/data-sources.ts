@@ -12,7 +12,13 @@ export function openPostgres(poolSize?: number): OpenDataSource {
   return async () => {
     const db = await createTestDatabase();
     const ds = await createDataSource({ databaseUrl: db.url, dataDir: '', poolSize });
-    return { ds, drop: async () => { await ds.destroy(); await db.drop(); } };
+    return {
+      ds,
+      drop: async () => {
+        await ds.destroy();
+        await db.drop();
+      },
+    };
   };
 }
 

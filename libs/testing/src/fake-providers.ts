@@ -55,7 +55,11 @@ export class FakeProvider {
   /** Images the fake fetched from URLs it was given (Luma, fal): content type and size. */
   readonly fetchedImages: { url: string; status: number; contentType: string | null; bytes: number }[] = [];
 
-  constructor(readonly id: FakeProviderId, readonly baseUrl: string, readonly apiKey: string) {}
+  constructor(
+    readonly id: FakeProviderId,
+    readonly baseUrl: string,
+    readonly apiKey: string,
+  ) {}
 
   /** The next create call runs this scenario (queued; default: succeed after 2 running polls). */
   plan(s: FakeScenario): this {
@@ -64,12 +68,22 @@ export class FakeProvider {
   }
 
   get creates(): FakeRequest[] {
-    return this.requests.filter((r) => r.method === 'POST' && r.body !== undefined && !r.path.includes('/cancel') && !r.path.endsWith('/files'));
+    return this.requests.filter(
+      (r) => r.method === 'POST' && r.body !== undefined && !r.path.includes('/cancel') && !r.path.endsWith('/files'),
+    );
   }
 
   newOperation(model: string, input: unknown, id: string = randomUUID()): Operation {
     const s = this.planned.shift() ?? {};
-    const op: Operation = { id, model, input, polls: 0, limited: 0, cancelled: false, scenario: { polls: 2, outcome: 'succeed', rateLimitCreate: 0, rateLimitPoll: 0, result: 'api', ...s } };
+    const op: Operation = {
+      id,
+      model,
+      input,
+      polls: 0,
+      limited: 0,
+      cancelled: false,
+      scenario: { polls: 2, outcome: 'succeed', rateLimitCreate: 0, rateLimitPoll: 0, result: 'api', ...s },
+    };
     this.operations.set(id, op);
     this.createLimited = 0;
     return op;
@@ -165,26 +179,62 @@ export async function startFakeProviders(opts: { video?: Buffer } = {}): Promise
   }
 
   // --- Replicate: https://replicate.com/docs/topics/predictions
-  async function replicate(f: FakeProvider, method: string, path: string, req: IncomingMessage, body: unknown, raw: Buffer): Promise<Reply> {
-    if (req.headers.authorization !== `Bearer ${f.apiKey}`) return { status: 401, body: { title: 'Unauthenticated', detail: 'You did not pass a valid authentication token', status: 401 } };
-    const limited = (): Reply => ({ status: 429, headers: { 'retry-after': '1' }, body: { detail: 'Request was throttled. Your rate limit resets in ~1s.', status: 429 } });
+  async function replicate(
+    f: FakeProvider,
+    method: string,
+    path: string,
+    req: IncomingMessage,
+    body: unknown,
+    raw: Buffer,
+  ): Promise<Reply> {
+    if (req.headers.authorization !== `Bearer ${f.apiKey}`)
+      return { status: 401, body: { title: 'Unauthenticated', detail: 'You did not pass a valid authentication token', status: 401 } };
+    const limited = (): Reply => ({
+      status: 429,
+      headers: { 'retry-after': '1' },
+      body: { detail: 'Request was throttled. Your rate limit resets in ~1s.', status: 429 },
+    });
     if (method === 'POST' && path === '/files') {
-      const form = await new Request('http://x/', { method: 'POST', headers: req.headers as Record<string, string>, body: new Uint8Array(raw) }).formData();
+      const form = await new Request('http://x/', {
+        method: 'POST',
+        headers: req.headers as Record<string, string>,
+        body: new Uint8Array(raw),
+      }).formData();
       const file = form.get('content');
       if (!(file instanceof Blob)) return { status: 400, body: { detail: 'content is required', status: 400 } };
       const id = randomUUID();
       uploads.set(id, { bytes: Buffer.from(await file.arrayBuffer()), type: file.type });
-      return { status: 201, body: { id, content_type: file.type, size: file.size, urls: { get: `${base}/replicate/v1/files/${id}/download` } } };
+      return {
+        status: 201,
+        body: { id, content_type: file.type, size: file.size, urls: { get: `${base}/replicate/v1/files/${id}/download` } },
+      };
     }
     const create = method === 'POST' && (/^\/models\/[^/]+\/[^/]+\/predictions$/.test(path) || path === '/predictions');
     if (create) {
       if (f.limitCreate()) return limited();
       const b = body as { input?: Record<string, unknown>; version?: string };
       const model = path === '/predictions' ? String(b.version) : path.split('/').slice(2, 4).join('/');
-      const images = Object.values(b.input ?? {}).filter((v) => typeof v === 'string' && (v.startsWith('data:image/') || v.startsWith(`${base}/replicate/v1/files/`)));
-      if (!b.input || typeof b.input.prompt !== 'string' || images.length !== 1) return { status: 422, body: { title: 'Input validation failed', detail: 'input: an image and a prompt are required', status: 422 } };
+      const images = Object.values(b.input ?? {}).filter(
+        (v) => typeof v === 'string' && (v.startsWith('data:image/') || v.startsWith(`${base}/replicate/v1/files/`)),
+      );
+      if (!b.input || typeof b.input.prompt !== 'string' || images.length !== 1)
+        return {
+          status: 422,
+          body: { title: 'Input validation failed', detail: 'input: an image and a prompt are required', status: 422 },
+        };
       const op = f.newOperation(model, b.input);
-      return { status: 201, body: { id: op.id, model, status: 'starting', input: b.input, output: null, error: null, urls: { get: `${base}/replicate/v1/predictions/${op.id}`, cancel: `${base}/replicate/v1/predictions/${op.id}/cancel` } } };
+      return {
+        status: 201,
+        body: {
+          id: op.id,
+          model,
+          status: 'starting',
+          input: b.input,
+          output: null,
+          error: null,
+          urls: { get: `${base}/replicate/v1/predictions/${op.id}`, cancel: `${base}/replicate/v1/predictions/${op.id}/cancel` },
+        },
+      };
     }
     const m = path.match(/^\/predictions\/([^/]+)(\/cancel)?$/);
     const op = m ? f.operations.get(m[1]) : undefined;
@@ -197,21 +247,37 @@ export async function startFakeProviders(opts: { video?: Buffer } = {}): Promise
     if (f.limitPoll(op)) return limited();
     const s = f.step(op);
     const p = { id: op.id, model: op.model, input: op.input, urls: { get: `${base}/replicate/v1/predictions/${op.id}` } };
-    if (s === 'running') return { status: 200, body: { ...p, status: op.polls === 1 ? 'starting' : 'processing', output: null, error: null, logs: 'generating' } };
+    if (s === 'running')
+      return {
+        status: 200,
+        body: { ...p, status: op.polls === 1 ? 'starting' : 'processing', output: null, error: null, logs: 'generating' },
+      };
     if (s === 'succeeded') return { status: 200, body: { ...p, status: 'succeeded', output: videoUrl(op), error: null } };
     if (s === 'cancelled') return { status: 200, body: { ...p, status: 'canceled', output: null, error: null } };
-    return { status: 200, body: { ...p, status: 'failed', output: null, error: s === 'moderated' ? 'NSFW content detected in the input image' : 'CUDA out of memory' } };
+    return {
+      status: 200,
+      body: {
+        ...p,
+        status: 'failed',
+        output: null,
+        error: s === 'moderated' ? 'NSFW content detected in the input image' : 'CUDA out of memory',
+      },
+    };
   }
 
   // --- Runway: https://docs.dev.runwayml.com/api
   function runway(f: FakeProvider, method: string, path: string, req: IncomingMessage, body: unknown): Reply {
     if (req.headers.authorization !== `Bearer ${f.apiKey}`) return { status: 401, body: { error: 'Invalid API key' } };
-    if (req.headers['x-runway-version'] !== '2024-11-06') return { status: 400, body: { error: 'Missing or invalid X-Runway-Version header' } };
+    if (req.headers['x-runway-version'] !== '2024-11-06')
+      return { status: 400, body: { error: 'Missing or invalid X-Runway-Version header' } };
     if (method === 'POST' && path === '/image_to_video') {
-      if (f.limitCreate()) return { status: 429, headers: { 'retry-after': '1' }, body: { error: 'You have exceeded your daily task limit' } };
+      if (f.limitCreate())
+        return { status: 429, headers: { 'retry-after': '1' }, body: { error: 'You have exceeded your daily task limit' } };
       const b = body as Record<string, unknown>;
       const problems = [
-        typeof b.promptImage === 'string' && /^data:image\/(jpe?g|png|webp);base64,/.test(b.promptImage) ? '' : 'promptImage must be an https URL or a data URI',
+        typeof b.promptImage === 'string' && /^data:image\/(jpe?g|png|webp);base64,/.test(b.promptImage)
+          ? ''
+          : 'promptImage must be an https URL or a data URI',
         typeof b.model === 'string' ? '' : 'model is required',
         RUNWAY_RATIOS.includes(String(b.ratio)) ? '' : `ratio ${String(b.ratio)} is not valid`,
         [5, 10].includes(Number(b.duration)) ? '' : 'duration must be 5 or 10',
@@ -223,7 +289,7 @@ export async function startFakeProviders(opts: { video?: Buffer } = {}): Promise
     }
     const m = path.match(/^\/tasks\/([^/]+)$/);
     const op = m ? f.operations.get(m[1]) : undefined;
-    if (!op || op.cancelled && method === 'GET') return { status: 404, body: { error: 'Task not found' } };
+    if (!op || (op.cancelled && method === 'GET')) return { status: 404, body: { error: 'Task not found' } };
     if (method === 'DELETE') {
       op.cancelled = true;
       return { status: 204 };
@@ -231,10 +297,24 @@ export async function startFakeProviders(opts: { video?: Buffer } = {}): Promise
     if (f.limitPoll(op)) return { status: 429, headers: { 'retry-after': '1' }, body: { error: 'Too many requests' } };
     const s = f.step(op);
     const t = { id: op.id, createdAt: new Date().toISOString() };
-    if (s === 'running') return { status: 200, body: op.polls === 1 ? { ...t, status: 'THROTTLED' } : { ...t, status: 'RUNNING', progress: Math.min(0.9, op.polls / (op.scenario.polls + 1)) } };
+    if (s === 'running')
+      return {
+        status: 200,
+        body:
+          op.polls === 1
+            ? { ...t, status: 'THROTTLED' }
+            : { ...t, status: 'RUNNING', progress: Math.min(0.9, op.polls / (op.scenario.polls + 1)) },
+      };
     if (s === 'succeeded') return { status: 200, body: { ...t, status: 'SUCCEEDED', output: [videoUrl(op)] } };
-    if (s === 'moderated') return { status: 200, body: { ...t, status: 'FAILED', failure: 'The input image did not pass moderation', failureCode: 'SAFETY.INPUT.IMAGE' } };
-    return { status: 200, body: { ...t, status: 'FAILED', failure: 'An unexpected error occurred', failureCode: 'INTERNAL.BAD_OUTPUT.CODE01' } };
+    if (s === 'moderated')
+      return {
+        status: 200,
+        body: { ...t, status: 'FAILED', failure: 'The input image did not pass moderation', failureCode: 'SAFETY.INPUT.IMAGE' },
+      };
+    return {
+      status: 200,
+      body: { ...t, status: 'FAILED', failure: 'An unexpected error occurred', failureCode: 'INTERNAL.BAD_OUTPUT.CODE01' },
+    };
   }
 
   // --- Luma Dream Machine: https://docs.lumalabs.ai/docs/video-generation
@@ -242,13 +322,31 @@ export async function startFakeProviders(opts: { video?: Buffer } = {}): Promise
     if (req.headers.authorization !== `Bearer ${f.apiKey}`) return { status: 401, body: { detail: 'Invalid authentication credentials' } };
     if (method === 'POST' && path === '/generations') {
       if (f.limitCreate()) return { status: 429, headers: { 'retry-after': '1' }, body: { detail: 'Rate limit exceeded' } };
-      const b = body as { prompt?: string; model?: string; keyframes?: { frame0?: { type?: string; url?: string } }; loop?: boolean; aspect_ratio?: string };
+      const b = body as {
+        prompt?: string;
+        model?: string;
+        keyframes?: { frame0?: { type?: string; url?: string } };
+        loop?: boolean;
+        aspect_ratio?: string;
+      };
       const url = b.keyframes?.frame0?.type === 'image' ? b.keyframes.frame0.url : undefined;
       if (!url || !/^https?:\/\//.test(url)) return { status: 400, body: { detail: 'keyframes.frame0 must be an image with a url' } };
       if (!(await fetchImage(f, url))) return { status: 400, body: { detail: 'Failed to read user input frames' } };
-      if (!['1:1', '16:9', '9:16', '4:3', '3:4', '21:9', '9:21'].includes(String(b.aspect_ratio))) return { status: 400, body: { detail: 'Invalid aspect ratio' } };
+      if (!['1:1', '16:9', '9:16', '4:3', '3:4', '21:9', '9:21'].includes(String(b.aspect_ratio)))
+        return { status: 400, body: { detail: 'Invalid aspect ratio' } };
       const op = f.newOperation(String(b.model), b);
-      return { status: 201, body: { id: op.id, state: 'queued', failure_reason: null, model: b.model, assets: null, request: b, created_at: new Date().toISOString() } };
+      return {
+        status: 201,
+        body: {
+          id: op.id,
+          state: 'queued',
+          failure_reason: null,
+          model: b.model,
+          assets: null,
+          request: b,
+          created_at: new Date().toISOString(),
+        },
+      };
     }
     const m = path.match(/^\/generations\/([^/]+)$/);
     const op = m ? f.operations.get(m[1]) : undefined;
@@ -261,9 +359,19 @@ export async function startFakeProviders(opts: { video?: Buffer } = {}): Promise
     if (f.limitPoll(op)) return { status: 429, body: { detail: 'Rate limit exceeded' } };
     const s = f.step(op);
     const g = { id: op.id, model: op.model, generation_type: 'video', created_at: new Date().toISOString() };
-    if (s === 'running') return { status: 200, body: { ...g, state: op.polls === 1 ? 'queued' : 'dreaming', failure_reason: null, assets: null } };
-    if (s === 'succeeded') return { status: 200, body: { ...g, state: 'completed', failure_reason: null, assets: { video: videoUrl(op), image: null } } };
-    return { status: 200, body: { ...g, state: 'failed', failure_reason: s === 'moderated' ? 'Frame moderation failed' : 'Prompt processing failed', assets: null } };
+    if (s === 'running')
+      return { status: 200, body: { ...g, state: op.polls === 1 ? 'queued' : 'dreaming', failure_reason: null, assets: null } };
+    if (s === 'succeeded')
+      return { status: 200, body: { ...g, state: 'completed', failure_reason: null, assets: { video: videoUrl(op), image: null } } };
+    return {
+      status: 200,
+      body: {
+        ...g,
+        state: 'failed',
+        failure_reason: s === 'moderated' ? 'Frame moderation failed' : 'Prompt processing failed',
+        assets: null,
+      },
+    };
   }
 
   // --- fal queue: https://fal.ai/docs/api-reference/inference-api
@@ -271,15 +379,31 @@ export async function startFakeProviders(opts: { video?: Buffer } = {}): Promise
     if (req.headers.authorization !== `Key ${f.apiKey}`) return { status: 401, body: { detail: 'Unauthorized: invalid key' } };
     const m = path.match(/^\/([^/]+)\/([^/]+)\/requests\/([^/]+)(\/status|\/cancel)?$/);
     if (!m && method === 'POST') {
-      if (f.limitCreate()) return { status: 429, headers: { 'retry-after': '1' }, body: { detail: 'Too many requests', error_type: 'rate_limited' } };
+      if (f.limitCreate())
+        return { status: 429, headers: { 'retry-after': '1' }, body: { detail: 'Too many requests', error_type: 'rate_limited' } };
       const b = body as { prompt?: string; image_url?: string };
-      if (typeof b.image_url !== 'string' || typeof b.prompt !== 'string') return { status: 422, body: { detail: [{ loc: ['body', 'image_url'], msg: 'field required', type: 'value_error.missing' }] } };
-      if (!(await fetchImage(f, b.image_url))) return { status: 422, body: { detail: [{ loc: ['body', 'image_url'], msg: 'Failed to download the file', type: 'file_download_error' }] } };
+      if (typeof b.image_url !== 'string' || typeof b.prompt !== 'string')
+        return { status: 422, body: { detail: [{ loc: ['body', 'image_url'], msg: 'field required', type: 'value_error.missing' }] } };
+      if (!(await fetchImage(f, b.image_url)))
+        return {
+          status: 422,
+          body: { detail: [{ loc: ['body', 'image_url'], msg: 'Failed to download the file', type: 'file_download_error' }] },
+        };
       const model = path.slice(1);
       const app = model.split('/').slice(0, 2).join('/');
       const op = f.newOperation(model, b);
       const r = `${base}/fal/${app}/requests/${op.id}`;
-      return { status: 200, body: { request_id: op.id, status: 'IN_QUEUE', queue_position: 0, status_url: `${r}/status`, response_url: r, cancel_url: `${r}/cancel` } };
+      return {
+        status: 200,
+        body: {
+          request_id: op.id,
+          status: 'IN_QUEUE',
+          queue_position: 0,
+          status_url: `${r}/status`,
+          response_url: r,
+          cancel_url: `${r}/cancel`,
+        },
+      };
     }
     const op = m ? f.operations.get(m[3]) : undefined;
     if (!m || !op) return { status: 404, body: { detail: 'Request not found' } };
@@ -291,30 +415,60 @@ export async function startFakeProviders(opts: { video?: Buffer } = {}): Promise
     if (m[4] === '/status') {
       if (f.limitPoll(op)) return { status: 429, body: { detail: 'Too many requests' } };
       const s = f.step(op);
-      if (s === 'running') return { status: 202, body: op.polls === 1 ? { status: 'IN_QUEUE', queue_position: 1 } : { status: 'IN_PROGRESS', logs: [] } };
+      if (s === 'running')
+        return { status: 202, body: op.polls === 1 ? { status: 'IN_QUEUE', queue_position: 1 } : { status: 'IN_PROGRESS', logs: [] } };
       return { status: 200, body: { status: 'COMPLETED', logs: [], metrics: { inference_time: 1.2 } } };
     }
     // The result: the model's answer, or its error replayed with the model's status code.
     if (op.cancelled) return { status: 400, body: { detail: 'Request was cancelled' } };
     if (op.polls <= op.scenario.polls) return { status: 400, body: { detail: 'Request is still in progress' } };
-    if (op.scenario.outcome === 'succeed') return { status: 200, body: { video: { url: videoUrl(op), content_type: 'video/mp4', file_size: video.length } } };
-    if (op.scenario.outcome === 'moderated') return { status: 422, body: { detail: [{ loc: ['body', 'image_url'], msg: 'The image was flagged by the content checker', type: 'content_policy_violation' }] } };
-    return { status: 500, headers: { 'x-fal-retryable': 'true' }, body: { detail: 'Internal server error', error_type: 'runner_server_error' } };
+    if (op.scenario.outcome === 'succeed')
+      return { status: 200, body: { video: { url: videoUrl(op), content_type: 'video/mp4', file_size: video.length } } };
+    if (op.scenario.outcome === 'moderated')
+      return {
+        status: 422,
+        body: {
+          detail: [{ loc: ['body', 'image_url'], msg: 'The image was flagged by the content checker', type: 'content_policy_violation' }],
+        },
+      };
+    return {
+      status: 500,
+      headers: { 'x-fal-retryable': 'true' },
+      body: { detail: 'Internal server error', error_type: 'runner_server_error' },
+    };
   }
 
   // --- Google Veo via the Gemini API: https://ai.google.dev/gemini-api/docs/video
   function veo(f: FakeProvider, method: string, path: string, req: IncomingMessage, body: unknown): Reply {
-    if (req.headers['x-goog-api-key'] !== f.apiKey) return { status: 403, body: { error: { code: 403, message: 'Method doesn\'t allow unregistered callers.', status: 'PERMISSION_DENIED' } } };
-    const exhausted = (): Reply => ({ status: 429, body: { error: { code: 429, message: 'Resource has been exhausted (e.g. check quota).', status: 'RESOURCE_EXHAUSTED', details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1s' }] } } });
+    if (req.headers['x-goog-api-key'] !== f.apiKey)
+      return {
+        status: 403,
+        body: { error: { code: 403, message: "Method doesn't allow unregistered callers.", status: 'PERMISSION_DENIED' } },
+      };
+    const exhausted = (): Reply => ({
+      status: 429,
+      body: {
+        error: {
+          code: 429,
+          message: 'Resource has been exhausted (e.g. check quota).',
+          status: 'RESOURCE_EXHAUSTED',
+          details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1s' }],
+        },
+      },
+    });
     const create = path.match(/^\/models\/([^/:]+):predictLongRunning$/);
     if (create && method === 'POST') {
       if (f.limitCreate()) return exhausted();
-      const b = body as { instances?: { prompt?: string; image?: { bytesBase64Encoded?: string; mimeType?: string } }[]; parameters?: Record<string, unknown> };
+      const b = body as {
+        instances?: { prompt?: string; image?: { bytesBase64Encoded?: string; mimeType?: string } }[];
+        parameters?: Record<string, unknown>;
+      };
       const i = b.instances?.[0];
       if (!i?.prompt || !i.image?.bytesBase64Encoded || !/^image\/(png|jpeg)$/.test(i.image.mimeType ?? '')) {
         return { status: 400, body: { error: { code: 400, message: 'Invalid value at instances[0].image', status: 'INVALID_ARGUMENT' } } };
       }
-      if (!['16:9', '9:16'].includes(String(b.parameters?.aspectRatio))) return { status: 400, body: { error: { code: 400, message: 'aspectRatio must be 16:9 or 9:16', status: 'INVALID_ARGUMENT' } } };
+      if (!['16:9', '9:16'].includes(String(b.parameters?.aspectRatio)))
+        return { status: 400, body: { error: { code: 400, message: 'aspectRatio must be 16:9 or 9:16', status: 'INVALID_ARGUMENT' } } };
       const id = randomUUID().replace(/-/g, '').slice(0, 12);
       const op = f.newOperation(create[1], b, `models/${create[1]}/operations/${id}`);
       return { status: 200, body: { name: op.id } };
@@ -325,15 +479,39 @@ export async function startFakeProviders(opts: { video?: Buffer } = {}): Promise
       return { status: 302, headers: { location: `${op && op.scenario.result !== 'api' ? cdn.base : base}/videos/${file[1]}.mp4` } };
     }
     const op = f.operations.get(path.slice(1));
-    if (!op || method !== 'GET') return { status: 404, body: { error: { code: 404, message: 'Operation not found', status: 'NOT_FOUND' } } };
+    if (!op || method !== 'GET')
+      return { status: 404, body: { error: { code: 404, message: 'Operation not found', status: 'NOT_FOUND' } } };
     if (f.limitPoll(op)) return exhausted();
     const s = f.step(op);
     if (s === 'running') return { status: 200, body: { name: op.id } };
     if (s === 'succeeded') {
       const fileId = op.id.replace(/\W+/g, '_');
-      return { status: 200, body: { name: op.id, done: true, response: { '@type': 'type.googleapis.com/google.ai.generativelanguage.v1beta.PredictLongRunningResponse', generateVideoResponse: { generatedSamples: [{ video: { uri: `${base}/veo/v1beta/files/${fileId}:download?alt=media` } }] } } } };
+      return {
+        status: 200,
+        body: {
+          name: op.id,
+          done: true,
+          response: {
+            '@type': 'type.googleapis.com/google.ai.generativelanguage.v1beta.PredictLongRunningResponse',
+            generateVideoResponse: { generatedSamples: [{ video: { uri: `${base}/veo/v1beta/files/${fileId}:download?alt=media` } }] },
+          },
+        },
+      };
     }
-    if (s === 'moderated') return { status: 200, body: { name: op.id, done: true, response: { generateVideoResponse: { raiMediaFilteredCount: 1, raiMediaFilteredReasons: ['The image contains content that violates the usage guidelines.'] } } } };
+    if (s === 'moderated')
+      return {
+        status: 200,
+        body: {
+          name: op.id,
+          done: true,
+          response: {
+            generateVideoResponse: {
+              raiMediaFilteredCount: 1,
+              raiMediaFilteredReasons: ['The image contains content that violates the usage guidelines.'],
+            },
+          },
+        },
+      };
     return { status: 200, body: { name: op.id, done: true, error: { code: 3, message: 'The prompt could not be processed.' } } };
   }
 

@@ -17,11 +17,12 @@ export async function readGlb(glb: Buffer): Promise<Document> {
 export function glbBounds(doc: Document): { min: number[]; max: number[] } {
   const min = [Infinity, Infinity, Infinity];
   const max = [-Infinity, -Infinity, -Infinity];
-  for (const mesh of doc.getRoot().listMeshes()) for (const prim of mesh.listPrimitives()) {
-    const a = prim.getAttribute('POSITION')!;
-    a.getMin([]).forEach((v, i) => (min[i] = Math.min(min[i], v)));
-    a.getMax([]).forEach((v, i) => (max[i] = Math.max(max[i], v)));
-  }
+  for (const mesh of doc.getRoot().listMeshes())
+    for (const prim of mesh.listPrimitives()) {
+      const a = prim.getAttribute('POSITION')!;
+      a.getMin([]).forEach((v, i) => (min[i] = Math.min(min[i], v)));
+      a.getMax([]).forEach((v, i) => (max[i] = Math.max(max[i], v)));
+    }
   return { min, max };
 }
 
@@ -99,10 +100,14 @@ export function tinyusdzParse(usdz: Buffer): TinyUsdzSummary {
   copyFileSync(join(ROOT, 'node_modules/tinyusdz/tinyusdz.js'), mod);
   const file = join(dir, 'model.usdz');
   writeFileSync(file, usdz);
-  const out = execFileSync(process.execPath, [join(ROOT, 'libs/testing/src/tinyusdz-probe.mjs'), mod, join(ROOT, 'node_modules/tinyusdz/tinyusdz.wasm'), file], {
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const out = execFileSync(
+    process.execPath,
+    [join(ROOT, 'libs/testing/src/tinyusdz-probe.mjs'), mod, join(ROOT, 'node_modules/tinyusdz/tinyusdz.wasm'), file],
+    {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   return JSON.parse(out) as TinyUsdzSummary;
 }
 

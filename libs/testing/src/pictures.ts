@@ -22,7 +22,9 @@ export async function quadrantPicture(width: number, height: number, alpha = fal
       if (alpha) raw[i + 3] = x < width / 4 ? 0 : 255;
     }
   }
-  const png = await sharp(raw, { raw: { width, height, channels: ch as 3 | 4 } }).png().toBuffer();
+  const png = await sharp(raw, { raw: { width, height, channels: ch as 3 | 4 } })
+    .png()
+    .toBuffer();
   return { raw, png };
 }
 

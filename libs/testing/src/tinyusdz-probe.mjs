@@ -12,7 +12,10 @@ const usd = new native.TinyUSDZLoaderNative();
 const ok = usd.loadFromBinary(new Uint8Array(readFileSync(usdzPath)), 'model.usdz');
 const out = { ok, error: usd.error(), meshes: [], materials: [], images: [], root: null };
 if (ok) {
-  const arr = (o) => Object.keys(o ?? {}).sort((a, b) => a - b).map((k) => o[k]);
+  const arr = (o) =>
+    Object.keys(o ?? {})
+      .sort((a, b) => a - b)
+      .map((k) => o[k]);
   for (let i = 0; i < usd.numMeshes(); i++) {
     const m = usd.getMesh(i);
     out.meshes.push({ name: m.primName, path: m.absPath, points: arr(m.points), materialId: m.materialId });

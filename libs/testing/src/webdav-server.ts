@@ -31,7 +31,9 @@ export async function startWebDav(opts: { username: string; password: string; pr
         case 'PROPFIND':
           if (!collections.has(path) && !files.has(path)) return void res.writeHead(404).end();
           res.writeHead(207, { 'content-type': 'application/xml; charset=utf-8' });
-          return void res.end(`<?xml version="1.0"?><d:multistatus xmlns:d="DAV:"><d:response><d:href>${prefix}/${path}</d:href><d:propstat><d:prop><d:resourcetype>${collections.has(path) ? '<d:collection/>' : ''}</d:resourcetype></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>`);
+          return void res.end(
+            `<?xml version="1.0"?><d:multistatus xmlns:d="DAV:"><d:response><d:href>${prefix}/${path}</d:href><d:propstat><d:prop><d:resourcetype>${collections.has(path) ? '<d:collection/>' : ''}</d:resourcetype></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>`,
+          );
         case 'MKCOL':
           if (collections.has(path) || files.has(path)) return void res.writeHead(405).end();
           if (!collections.has(parentOf(path))) return void res.writeHead(409).end();
@@ -54,7 +56,11 @@ export async function startWebDav(opts: { username: string; password: string; pr
           if (range && req.method === 'GET') {
             const start = Number(range[1]);
             const end = Math.min(Number(range[2]), f.bytes.length - 1);
-            res.writeHead(206, { ...headers, 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${f.bytes.length}` });
+            res.writeHead(206, {
+              ...headers,
+              'content-length': end - start + 1,
+              'content-range': `bytes ${start}-${end}/${f.bytes.length}`,
+            });
             return void res.end(f.bytes.subarray(start, end + 1));
           }
           res.writeHead(200, { ...headers, 'content-length': f.bytes.length });

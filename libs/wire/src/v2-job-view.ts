@@ -52,7 +52,11 @@ export interface JobCredits {
 
 export async function jobCredits(accounts: AccountRepository, jobId: string): Promise<JobCredits> {
   const c = await accounts.jobCredits(jobId);
-  return { credits_charged: toCredits(c.chargedCents), credits_refunded: toCredits(c.refundedCents), net_credits_charged: toCredits(c.chargedCents - c.refundedCents) };
+  return {
+    credits_charged: toCredits(c.chargedCents),
+    credits_refunded: toCredits(c.refundedCents),
+    net_credits_charged: toCredits(c.chargedCents - c.refundedCents),
+  };
 }
 
 /** Result of a completed animated AR job: every field of spec §2.7, plus frames and dimensions. */
@@ -115,7 +119,9 @@ export async function v2JobView(
     status: job.status,
     progress: progressView(job.status, job.progress),
     ...(extras.item ? { showcase_id: extras.item.showcaseId, item_id: extras.item.id } : {}),
-    ...(job.status === 'failed' && job.error ? { error: { code: job.error.code, message: job.error.message, ...(job.error.stage ? { stage: job.error.stage } : {}) } } : {}),
+    ...(job.status === 'failed' && job.error
+      ? { error: { code: job.error.code, message: job.error.message, ...(job.error.stage ? { stage: job.error.stage } : {}) } }
+      : {}),
     ...(credits && !done ? credits : {}),
     ...(result ? { result } : {}),
     created_at: job.createdAt.toISOString(),

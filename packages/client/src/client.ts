@@ -113,7 +113,13 @@ export class ImageArClient {
       out = await p;
     } catch (e) {
       if ((e as Error)?.name === 'AbortError') throw e;
-      throw new ImageArError({ status: 0, type: 'api_error', code: 'network_error', message: `network error: ${(e as Error)?.message ?? String(e)}`, cause: e });
+      throw new ImageArError({
+        status: 0,
+        type: 'api_error',
+        code: 'network_error',
+        message: `network error: ${(e as Error)?.message ?? String(e)}`,
+        cause: e,
+      });
     }
     if (!out.response.ok) throw ImageArError.fromResponse(out.response, out.error);
     return out.data as T;
@@ -147,7 +153,8 @@ export class ImageArClient {
 
   /** Cancel a queued or running job (v1 "api_…" or v2 "v2_…"). */
   async cancel(jobId: string, opts?: RequestOptions): Promise<AnyJob> {
-    if (jobId.startsWith('v2_')) return this.call(this.api.POST('/api/v2/jobs/{jobId}/cancel', { params: { path: { jobId } }, signal: opts?.signal }));
+    if (jobId.startsWith('v2_'))
+      return this.call(this.api.POST('/api/v2/jobs/{jobId}/cancel', { params: { path: { jobId } }, signal: opts?.signal }));
     return this.call(this.api.POST('/api/v1/jobs/{jobId}/cancel', { params: { path: { jobId } }, signal: opts?.signal }));
   }
 
@@ -170,24 +177,42 @@ export class ImageArClient {
 
   /** GET /api/v2/showcases/{id}/items/{itemId}. */
   getShowcaseItem(id: number, itemId: number, opts?: RequestOptions): Promise<ShowcaseItem> {
-    return this.call(this.api.GET('/api/v2/showcases/{id}/items/{itemId}', { params: { path: { id: String(id), itemId: String(itemId) } }, signal: opts?.signal }));
+    return this.call(
+      this.api.GET('/api/v2/showcases/{id}/items/{itemId}', {
+        params: { path: { id: String(id), itemId: String(itemId) } },
+        signal: opts?.signal,
+      }),
+    );
   }
 
   /** POST /api/v2/showcases/{id}/items (JSON): pictures by URL. */
   addPictures(showcaseId: number, body: AddPicturesRequest, opts?: RequestOptions): Promise<PicturesAdded> {
-    return this.call(this.api.POST('/api/v2/showcases/{id}/items', {
-      body: body as never,
-      params: { path: { id: String(showcaseId) }, header: ImageArClient.idem(opts) },
-      signal: opts?.signal,
-    }));
+    return this.call(
+      this.api.POST('/api/v2/showcases/{id}/items', {
+        body: body as never,
+        params: { path: { id: String(showcaseId) }, header: ImageArClient.idem(opts) },
+        signal: opts?.signal,
+      }),
+    );
   }
 
   /**
    * POST /api/v2/showcases/{id}/items (multipart): uploads picture files, each queued for conversion.
    * `items` (optional) gives each file its own presentation, in the same order as the files.
    */
-  async uploadPictures(showcaseId: number, files: UploadFile[], opts: RequestOptions & { items?: (UploadItem | null)[] } = {}): Promise<PicturesAdded> {
-    if (!files.length) throw new ImageArError({ status: 0, type: 'invalid_request_error', code: 'parameter_missing', message: 'files: at least one file', param: 'files' });
+  async uploadPictures(
+    showcaseId: number,
+    files: UploadFile[],
+    opts: RequestOptions & { items?: (UploadItem | null)[] } = {},
+  ): Promise<PicturesAdded> {
+    if (!files.length)
+      throw new ImageArError({
+        status: 0,
+        type: 'invalid_request_error',
+        code: 'parameter_missing',
+        message: 'files: at least one file',
+        param: 'files',
+      });
     const form = new FormData();
     // The items field must come before the file parts.
     if (opts.items) form.append('items', JSON.stringify(opts.items));
@@ -205,7 +230,13 @@ export class ImageArClient {
       });
     } catch (e) {
       if ((e as Error)?.name === 'AbortError') throw e;
-      throw new ImageArError({ status: 0, type: 'api_error', code: 'network_error', message: `network error: ${(e as Error)?.message ?? String(e)}`, cause: e });
+      throw new ImageArError({
+        status: 0,
+        type: 'api_error',
+        code: 'network_error',
+        message: `network error: ${(e as Error)?.message ?? String(e)}`,
+        cause: e,
+      });
     }
     const text = await response.text();
     let body: unknown;
@@ -240,7 +271,12 @@ export class ImageArClient {
 
   /** DELETE /api/v2/showcases/{id}/items/{itemId}: one picture, its job and files (no refund). */
   async deleteShowcaseItem(id: number, itemId: number, opts?: RequestOptions): Promise<void> {
-    await this.call(this.api.DELETE('/api/v2/showcases/{id}/items/{itemId}', { params: { path: { id: String(id), itemId: String(itemId) } }, signal: opts?.signal }));
+    await this.call(
+      this.api.DELETE('/api/v2/showcases/{id}/items/{itemId}', {
+        params: { path: { id: String(id), itemId: String(itemId) } },
+        signal: opts?.signal,
+      }),
+    );
   }
 
   /** GET /api/v2/jobs: the caller's jobs, newest first, by status and kind; pass next_cursor as cursor for the next page. */
@@ -260,7 +296,9 @@ export class ImageArClient {
 
   /** DELETE /api/v2/keys/{id}; the account's last full key needs `force: true`. */
   async revokeKey(id: string, opts: RequestOptions & { force?: boolean } = {}): Promise<void> {
-    await this.call(this.api.DELETE('/api/v2/keys/{id}', { params: { path: { id }, query: opts.force ? { force: true } : {} }, signal: opts.signal }));
+    await this.call(
+      this.api.DELETE('/api/v2/keys/{id}', { params: { path: { id }, query: opts.force ? { force: true } : {} }, signal: opts.signal }),
+    );
   }
 
   /** GET /api/v2/me: identity, key, balance and showcase slots. */
@@ -297,11 +335,14 @@ export class ImageArClient {
       if (opts.signal?.aborted) throw opts.signal.reason;
       let wait = interval;
       try {
-        const job: AnyJob = jobId.startsWith('v2_') ? await this.getJob(jobId, { signal: opts.signal }) : await this.status(jobId, { signal: opts.signal });
+        const job: AnyJob = jobId.startsWith('v2_')
+          ? await this.getJob(jobId, { signal: opts.signal })
+          : await this.status(jobId, { signal: opts.signal });
         if (!last || last.status !== job.status || last.progress !== job.progress) opts.onProgress?.(job);
         last = job;
         if (job.status === 'completed') return job as J;
-        if (job.status === 'failed') throw new JobFailedError(jobId, job.error?.code ?? 'failed', job.error?.message ?? 'the job failed', job);
+        if (job.status === 'failed')
+          throw new JobFailedError(jobId, job.error?.code ?? 'failed', job.error?.message ?? 'the job failed', job);
       } catch (e) {
         if (!(e instanceof ImageArError) || !e.retryable) throw e;
         if (e.retryAfterS !== undefined) wait = Math.max(wait, e.retryAfterS * 1000);

@@ -23,7 +23,16 @@ export class ImageArError extends Error {
   /** Seconds from Retry-After (429, 503), when given. */
   readonly retryAfterS?: number;
 
-  constructor(init: { status: number; type: string; code: string; message: string; param?: string; requestId?: string; retryAfterS?: number; cause?: unknown }) {
+  constructor(init: {
+    status: number;
+    type: string;
+    code: string;
+    message: string;
+    param?: string;
+    requestId?: string;
+    retryAfterS?: number;
+    cause?: unknown;
+  }) {
     super(init.message, init.cause !== undefined ? { cause: init.cause } : undefined);
     this.status = init.status;
     this.type = init.type;

@@ -71,7 +71,13 @@ export async function verifyWebhook<T extends WebhookPayload = WebhookPayload>(
   }
   const text = bodyText(body);
   const keyBytes = fromBase64(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret);
-  const key = await globalThis.crypto.subtle.importKey('raw', keyBytes as unknown as ArrayBuffer, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const key = await globalThis.crypto.subtle.importKey(
+    'raw',
+    keyBytes as unknown as ArrayBuffer,
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
   const mac = new Uint8Array(await globalThis.crypto.subtle.sign('HMAC', key, new TextEncoder().encode(`${id}.${ts}.${text}`)));
   const expected = toBase64(mac);
   const ok = signatures.split(' ').some((s) => {

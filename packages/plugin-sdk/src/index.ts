@@ -19,7 +19,18 @@ export type {
   StageProvider,
   StageResource,
 } from './stage';
-export type { AlphaMode, FrameSequence, MotionContext, MotionHandle, MotionModelInfo, MotionOutput, MotionPoll, MotionProvider, MotionRequest, RawFrame } from './motion';
+export type {
+  AlphaMode,
+  FrameSequence,
+  MotionContext,
+  MotionHandle,
+  MotionModelInfo,
+  MotionOutput,
+  MotionPoll,
+  MotionProvider,
+  MotionRequest,
+  RawFrame,
+} from './motion';
 export type { CreateStorage, ObjectStat, StorageModuleContext, StoragePort, StoredObject } from './storage';
 export type { BillableKind, BillableOperation, CreatePricingPolicy, PriceLine, PricingPolicy, Quote } from './pricing';
 export { ANIMATED_AR_PRICE_ITEMS } from './pricing';
@@ -31,7 +42,9 @@ import type { CreateStorage } from './storage';
 import type { CreatePricingPolicy } from './pricing';
 
 /** Identity helper that keeps a plugin's options type. */
-export function definePlugin<TOptions extends object, TContainer = PluginContainer>(plugin: Plugin<TOptions, TContainer>): Plugin<TOptions, TContainer> {
+export function definePlugin<TOptions extends object, TContainer = PluginContainer>(
+  plugin: Plugin<TOptions, TContainer>,
+): Plugin<TOptions, TContainer> {
   return plugin;
 }
 

@@ -62,4 +62,7 @@ export interface StorageModuleContext {
  * What a storage module (CONFIG_FILE `storage.module`) exports as `createStorage` (or `default`).
  * Throw on bad options: the start stops with your message.
  */
-export type CreateStorage<TOptions extends object = Record<string, unknown>> = (options: TOptions, context: StorageModuleContext) => StoragePort;
+export type CreateStorage<TOptions extends object = Record<string, unknown>> = (
+  options: TOptions,
+  context: StorageModuleContext,
+) => StoragePort;

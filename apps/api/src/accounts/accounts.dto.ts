@@ -17,18 +17,22 @@ export class UserDto {
   @ApiProperty({ type: 'integer', example: 2 }) showcase_slots!: number;
 }
 
-const SCOPE_DESCRIPTION = '`full`: every route the account may use (keys made before scopes are full). `read_only`: GET routes of the account\'s own jobs, showcases, identity and usage '
-  + '(status, result, embeds: the widget\'s attach-to-job mode). `widget`: the scope for a key in public HTML: free v1 conversions (POST /api/v1/convert) and the status and result of the jobs '
-  + 'that key created (404 for any other job), nothing else of the account; only from `allowed_origins` (checked against the Origin header), with the lower RATE_LIMIT_WIDGET rate limit. '
-  + 'Anything else with a narrower key: 403 insufficient_scope.';
+const SCOPE_DESCRIPTION =
+  "`full`: every route the account may use (keys made before scopes are full). `read_only`: GET routes of the account's own jobs, showcases, identity and usage " +
+  "(status, result, embeds: the widget's attach-to-job mode). `widget`: the scope for a key in public HTML: free v1 conversions (POST /api/v1/convert) and the status and result of the jobs " +
+  'that key created (404 for any other job), nothing else of the account; only from `allowed_origins` (checked against the Origin header), with the lower RATE_LIMIT_WIDGET rate limit. ' +
+  'Anything else with a narrower key: 403 insufficient_scope.';
 
 export class CreateKeyRequestDto {
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100, example: 'shop widget' }) name?: string | null;
   @ApiPropertyOptional({ enum: ['full', 'read_only', 'widget'], default: 'full', description: SCOPE_DESCRIPTION }) scope?: string;
   @ApiPropertyOptional({
-    type: [String], maxItems: 20, example: ['https://shop.example.com'],
+    type: [String],
+    maxItems: 20,
+    example: ['https://shop.example.com'],
     description: 'Widget keys only (required there): origins scheme://host[:port] the key may be used from; other keys: leave out.',
-  }) allowed_origins?: string[];
+  })
+  allowed_origins?: string[];
 }
 
 export class ApiKeyDto {
@@ -37,9 +41,20 @@ export class ApiKeyDto {
   @ApiProperty({ type: String, nullable: true, example: 'shop widget' }) name!: string | null;
   @ApiProperty({ enum: ['full', 'read_only', 'widget'], description: SCOPE_DESCRIPTION }) scope!: string;
   @ApiProperty({ description: 'Display prefix, shown in /api/v2/me.', example: 'sk_live_Ab3d' }) prefix!: string;
-  @ApiProperty({ type: [String], description: 'Origins a widget key may be used from (empty for other scopes).', example: ['https://shop.example.com'] }) allowed_origins!: string[];
+  @ApiProperty({
+    type: [String],
+    description: 'Origins a widget key may be used from (empty for other scopes).',
+    example: ['https://shop.example.com'],
+  })
+  allowed_origins!: string[];
   @ApiProperty({ format: 'date-time' }) created_at!: string;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Last request with the key (recorded at most once a minute).' }) last_used_at!: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Last request with the key (recorded at most once a minute).',
+  })
+  last_used_at!: string | null;
 }
 
 export class ApiKeyCreatedDto extends ApiKeyDto {
@@ -61,7 +76,13 @@ export class BalanceDto {
 
 class KeyInfoDto {
   @ApiProperty({ enum: ['owner', 'user'] }) type!: string;
-  @ApiProperty({ type: String, nullable: true, description: 'Display prefix of a per-user key; null for the owner key.', example: 'sk_live_Ab3d' }) prefix!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Display prefix of a per-user key; null for the owner key.',
+    example: 'sk_live_Ab3d',
+  })
+  prefix!: string | null;
   @ApiProperty({ description: 'false for the owner key (never charged).' }) billed!: boolean;
   @ApiProperty({ enum: ['full', 'read_only', 'widget'], description: 'What the key may do (the owner key: full).' }) scope!: string;
 }

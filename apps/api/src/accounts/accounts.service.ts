@@ -1,5 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type BillableOperation, displayPrefix, exactCents, hashApiKey, type PricingPolicy, toCredits, USER_KEY_PREFIX } from '@app/billing';
+import {
+  type BillableOperation,
+  displayPrefix,
+  exactCents,
+  hashApiKey,
+  type PricingPolicy,
+  toCredits,
+  USER_KEY_PREFIX,
+} from '@app/billing';
 import { randomBase62 } from '@app/config';
 import { AccountRepository, type ApiKeyRow, LastFullKeyError, ShowcaseRepository, type UserRow } from '@app/persistence';
 import { PRICING_POLICY } from '@app/runtime';
@@ -15,17 +23,30 @@ function toCents(param: string, v: unknown, { allowZero }: { allowZero: boolean 
   if (typeof v !== 'number' || !Number.isFinite(v)) throw ApiError.invalid(param, `${param}: must be a number`);
   const cents = exactCents(v);
   if (cents === null) throw ApiError.invalid(param, `${param}: at most two decimals`);
-  if (cents < 0 || (!allowZero && cents === 0) || cents > 1e12) throw ApiError.invalid(param, `${param}: must be ${allowZero ? 'zero or more' : 'more than zero'}`);
+  if (cents < 0 || (!allowZero && cents === 0) || cents > 1e12)
+    throw ApiError.invalid(param, `${param}: must be ${allowZero ? 'zero or more' : 'more than zero'}`);
   return cents;
 }
 
 /** A key as its user sees it: never the secret (it is not stored), only its display prefix. */
 export const keyView = (k: ApiKeyRow) => ({
-  id: k.id, object: 'api_key' as const, name: k.name, scope: k.scope, prefix: k.prefix, allowed_origins: k.allowedOrigins,
-  created_at: new Date(k.createdAt).toISOString(), last_used_at: k.lastUsedAt ? new Date(k.lastUsedAt).toISOString() : null,
+  id: k.id,
+  object: 'api_key' as const,
+  name: k.name,
+  scope: k.scope,
+  prefix: k.prefix,
+  allowed_origins: k.allowedOrigins,
+  created_at: new Date(k.createdAt).toISOString(),
+  last_used_at: k.lastUsedAt ? new Date(k.lastUsedAt).toISOString() : null,
 });
 
-const userView = (u: UserRow) => ({ id: u.id, email: u.email, name: u.name, credits: toCredits(u.creditsCents), showcase_slots: u.showcaseSlots });
+const userView = (u: UserRow) => ({
+  id: u.id,
+  email: u.email,
+  name: u.name,
+  credits: toCredits(u.creditsCents),
+  showcase_slots: u.showcaseSlots,
+});
 
 /** Operators' account management and the caller's own identity and usage. */
 @Injectable()
@@ -40,11 +61,14 @@ export class AccountsService {
   async createUser(body: Record<string, unknown>) {
     const email = typeof body.email === 'string' ? body.email.trim() : '';
     if (!EMAIL.test(email) || email.length > 320) throw ApiError.invalid('email', 'email: must be an email address');
-    if (body.name !== undefined && (typeof body.name !== 'string' || body.name.length > 200)) throw ApiError.invalid('name', 'name: must be a string of at most 200 characters');
+    if (body.name !== undefined && (typeof body.name !== 'string' || body.name.length > 200))
+      throw ApiError.invalid('name', 'name: must be a string of at most 200 characters');
     const slots = body.showcase_slots ?? 0;
-    if (typeof slots !== 'number' || !Number.isInteger(slots) || slots < 0 || slots > 100_000) throw ApiError.invalid('showcase_slots', 'showcase_slots: must be a whole number, 0 or more');
+    if (typeof slots !== 'number' || !Number.isInteger(slots) || slots < 0 || slots > 100_000)
+      throw ApiError.invalid('showcase_slots', 'showcase_slots: must be a whole number, 0 or more');
     const credits = body.credits === undefined ? 0 : toCents('credits', body.credits, { allowZero: true });
-    if (await this.accounts.findUserByEmail(email)) throw new ApiError(409, 'conflict', 'email_taken', `a user with email ${email} exists`, 'email');
+    if (await this.accounts.findUserByEmail(email))
+      throw new ApiError(409, 'conflict', 'email_taken', `a user with email ${email} exists`, 'email');
     const user = await this.accounts.createUser({ email, name: (body.name as string | undefined) ?? null, showcaseSlots: slots });
     if (credits > 0) user.creditsCents = await this.accounts.grant(user.id, credits, 'initial credits');
     return userView(user);
@@ -67,7 +91,13 @@ export class AccountsService {
 
   /** The caller's own keys (self-service): per-user keys only; the owner key has no user to manage. */
   private selfService(p: Principal): string {
-    if (p.keyType === 'owner') throw new ApiError(403, 'permission_error', 'user_key_required', 'the owner key has no per-user keys: manage a user\'s keys with /api/admin/users/{id}/keys');
+    if (p.keyType === 'owner')
+      throw new ApiError(
+        403,
+        'permission_error',
+        'user_key_required',
+        "the owner key has no per-user keys: manage a user's keys with /api/admin/users/{id}/keys",
+      );
     return p.userId;
   }
 
@@ -90,7 +120,12 @@ export class AccountsService {
       revoked = await this.accounts.revokeUserKey(userId, keyId, { force });
     } catch (e) {
       if (!(e instanceof LastFullKeyError)) throw e;
-      throw new ApiError(409, 'conflict', 'last_full_key', `key ${keyId} is the last full key of this account: without it no key could manage keys; create another full key first, or repeat with ?force=true`);
+      throw new ApiError(
+        409,
+        'conflict',
+        'last_full_key',
+        `key ${keyId} is the last full key of this account: without it no key could manage keys; create another full key first, or repeat with ?force=true`,
+      );
     }
     if (!revoked) throw ApiError.notFound(`key ${keyId.slice(0, 60)}`);
     await this.keyCache.revoked({ keyId });
@@ -113,7 +148,12 @@ export class AccountsService {
     if (!u) throw ApiError.notFound('user');
     return {
       ...userView(u),
-      key: { type: p.keyType === 'owner' ? 'owner' : 'user', prefix: p.keyType === 'owner' ? null : p.keyPrefix, billed: p.keyType !== 'owner', scope: p.scope },
+      key: {
+        type: p.keyType === 'owner' ? 'owner' : 'user',
+        prefix: p.keyType === 'owner' ? null : p.keyPrefix,
+        billed: p.keyType !== 'owner',
+        scope: p.scope,
+      },
       // The owner key is not limited by slots (it is never billed); its count is still shown.
       showcase_slots: { used: await this.showcases.countForOwner(u.id), total: u.showcaseSlots, limited: p.keyType !== 'owner' },
     };
@@ -131,8 +171,14 @@ export class AccountsService {
     const totals = await this.accounts.totals(userId);
     return {
       data: page.map((e) => ({
-        id: e.id, kind: e.kind, amount: toCredits(e.amountCents), balance_after: e.balanceAfterCents === null ? null : toCredits(e.balanceAfterCents),
-        operation: e.operation, job_id: e.jobId, reason: e.reason, created_at: new Date(e.createdAt).toISOString(),
+        id: e.id,
+        kind: e.kind,
+        amount: toCredits(e.amountCents),
+        balance_after: e.balanceAfterCents === null ? null : toCredits(e.balanceAfterCents),
+        operation: e.operation,
+        job_id: e.jobId,
+        reason: e.reason,
+        created_at: new Date(e.createdAt).toISOString(),
       })),
       has_more: entries.length > limit,
       next_before: entries.length > limit ? page[page.length - 1].id : null,
@@ -145,18 +191,25 @@ export class AccountsService {
     const ops: { operation: string; params: Record<string, unknown>; op: BillableOperation }[] = [
       { operation: 'showcase.create', params: {}, op: { kind: 'showcase.create' } },
       { operation: 'showcase.picture', params: { count: 1 }, op: { kind: 'showcase.picture', count: 1 } },
-      ...(['image', 'video'] as const).flatMap((source) => [false, true].map((rb) => ({
-        operation: 'animated-ar',
-        params: { source, remove_background: rb },
-        op: { kind: 'animated-ar', source, removeBackground: rb } as BillableOperation,
-      }))),
+      ...(['image', 'video'] as const).flatMap((source) =>
+        [false, true].map((rb) => ({
+          operation: 'animated-ar',
+          params: { source, remove_background: rb },
+          op: { kind: 'animated-ar', source, removeBackground: rb } as BillableOperation,
+        })),
+      ),
     ];
     return {
       policy: this.pricing.name,
       billed: p.keyType !== 'owner',
       operations: ops.map(({ operation, params, op }) => {
         const q = this.pricing.quote(op);
-        return { operation, ...params, credits: toCredits(q.totalCents), lines: q.lines.map((l) => ({ item: l.item, credits: toCredits(l.cents) })) };
+        return {
+          operation,
+          ...params,
+          credits: toCredits(q.totalCents),
+          lines: q.lines.map((l) => ({ item: l.item, credits: toCredits(l.cents) })),
+        };
       }),
     };
   }

@@ -1,6 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiQuery, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { AddCreditsRequestDto, ApiKeyCreatedDto, CreateKeyRequestDto, BalanceDto, CreateUserRequestDto, UsageDto, UserDto } from './accounts.dto';
+import {
+  AddCreditsRequestDto,
+  ApiKeyCreatedDto,
+  CreateKeyRequestDto,
+  BalanceDto,
+  CreateUserRequestDto,
+  UsageDto,
+  UserDto,
+} from './accounts.dto';
 import { ApiKeyGuard, OwnerKeyGuard } from '../http/api-key.guard';
 import { IdempotencyInterceptor } from '../http/idempotency/idempotency.interceptor';
 import { AccountsService } from './accounts.service';
@@ -26,7 +34,10 @@ export class AdminController {
 
   @Post('users/:id/keys')
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create an API key (the only time it is shown)', description: 'Body (optional): {name?, scope? (default full), allowed_origins? (widget keys)}.' })
+  @ApiOperation({
+    summary: 'Create an API key (the only time it is shown)',
+    description: 'Body (optional): {name?, scope? (default full), allowed_origins? (widget keys)}.',
+  })
   @ApiBody({ type: CreateKeyRequestDto, required: false })
   @ApiResponse({ status: 201, type: ApiKeyCreatedDto })
   createKey(@Param('id') id: string, @Body() body: unknown) {

@@ -16,9 +16,14 @@ describe('parseKeyRequest', () => {
   });
 
   it('keeps a trimmed name, the scope, and normalised, deduplicated origins for a widget key', () => {
-    expect(parseKeyRequest({ name: '  shop  ', scope: 'widget', allowed_origins: ['https://Shop.example.com/', 'https://shop.example.com'] }))
-      .toEqual({ name: 'shop', scope: 'widget', allowedOrigins: ['https://shop.example.com'] });
-    expect(parseKeyRequest({ name: 'ci', scope: 'read_only', allowed_origins: [] })).toEqual({ name: 'ci', scope: 'read_only', allowedOrigins: [] });
+    expect(
+      parseKeyRequest({ name: '  shop  ', scope: 'widget', allowed_origins: ['https://Shop.example.com/', 'https://shop.example.com'] }),
+    ).toEqual({ name: 'shop', scope: 'widget', allowedOrigins: ['https://shop.example.com'] });
+    expect(parseKeyRequest({ name: 'ci', scope: 'read_only', allowed_origins: [] })).toEqual({
+      name: 'ci',
+      scope: 'read_only',
+      allowedOrigins: [],
+    });
   });
 
   it('names the parameter at fault', () => {
@@ -28,7 +33,9 @@ describe('parseKeyRequest', () => {
     expect(param({ scope: 'widget' })).toBe('allowed_origins');
     expect(param({ scope: 'widget', allowed_origins: 'https://x.example' })).toBe('allowed_origins');
     expect(param({ scope: 'widget', allowed_origins: ['https://x.example', 'https://x.example/a'] })).toBe('allowed_origins[1]');
-    expect(param({ scope: 'widget', allowed_origins: Array.from({ length: 21 }, (_, i) => `https://s${i}.example`) })).toBe('allowed_origins');
+    expect(param({ scope: 'widget', allowed_origins: Array.from({ length: 21 }, (_, i) => `https://s${i}.example`) })).toBe(
+      'allowed_origins',
+    );
     expect(param({ scope: 'full', allowed_origins: ['https://x.example'] })).toBe('allowed_origins');
     expect(param({ key: 'sk_live_mine' })).toBe('key');
   });

@@ -23,7 +23,10 @@ export class V2KeysController {
   // Not idempotent on purpose: a stored answer would keep the secret key, which is only ever stored hashed.
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create an API key for the account (the secret is shown this once)', description: 'A `widget` key needs allowed_origins: it is meant for public HTML (docs/api.md, the widget).' })
+  @ApiOperation({
+    summary: 'Create an API key for the account (the secret is shown this once)',
+    description: 'A `widget` key needs allowed_origins: it is meant for public HTML (docs/api.md, the widget).',
+  })
   @ApiBody({ type: CreateKeyRequestDto, required: false })
   @ApiResponse({ status: 201, type: ApiKeyCreatedDto })
   create(@Req() req: AuthedRequest, @Body() body: unknown) {
@@ -32,10 +35,14 @@ export class V2KeysController {
 
   @Delete(':id')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Revoke one of the account\'s keys', description: 'Refused from then on, in every API process at once. The account\'s last full key needs ?force=true (without a full key no key can manage keys).' })
+  @ApiOperation({
+    summary: "Revoke one of the account's keys",
+    description:
+      "Refused from then on, in every API process at once. The account's last full key needs ?force=true (without a full key no key can manage keys).",
+  })
   @ApiQuery({ name: 'force', required: false, schema: { type: 'boolean', default: false }, description: 'Also revoke the last full key.' })
   @ApiResponse({ status: 204, description: 'Revoked.' })
-  @ApiResponse({ status: 409, type: ErrorResponseDto, description: 'last_full_key: the account\'s last full key; repeat with ?force=true.' })
+  @ApiResponse({ status: 409, type: ErrorResponseDto, description: "last_full_key: the account's last full key; repeat with ?force=true." })
   async revoke(@Req() req: AuthedRequest, @Param('id') id: string, @Query('force') force?: string): Promise<void> {
     await this.accounts.revokeOwnKey(req.principal, id, force === 'true' || force === '1');
   }

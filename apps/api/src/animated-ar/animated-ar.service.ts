@@ -22,14 +22,32 @@ export class AnimatedArService {
 
   async create(p: Principal, body: unknown) {
     const req = parseAnimatedArRequest(body, this.catalog.ids(), { blockPrivate: !this.config.allowPrivateNetworks });
-    const videoModel = req.source === 'image' ? req.input.video_model ?? this.catalog.defaultModel : undefined;
-    const quote = this.pricing.quote({ kind: 'animated-ar', source: req.source, removeBackground: req.input.remove_background === true, videoModel });
+    const videoModel = req.source === 'image' ? (req.input.video_model ?? this.catalog.defaultModel) : undefined;
+    const quote = this.pricing.quote({
+      kind: 'animated-ar',
+      source: req.source,
+      removeBackground: req.input.remove_background === true,
+      videoModel,
+    });
     const billed = p.keyType !== 'owner';
     const before = await this.admission.admit(p.userId);
     // 402 (InsufficientCreditsError, mapped by the error filter) leaves neither job nor charge.
     const created = await this.jobs.createCharged(
-      { kind: 'v2.animated-ar', pipeline: this.routes.pipelineFor('v2.animated-ar'), ownerId: p.userId, input: { ...req.input }, idPrefix: 'v2', withPublicPage: true, createdByKey: apiKeyIdOf(p) },
-      billed ? { userId: p.userId, lines: quote.lines.map((l) => ({ cents: l.cents, purpose: animatedArPurpose(l.item), operation: 'animated-ar' })) } : null,
+      {
+        kind: 'v2.animated-ar',
+        pipeline: this.routes.pipelineFor('v2.animated-ar'),
+        ownerId: p.userId,
+        input: { ...req.input },
+        idPrefix: 'v2',
+        withPublicPage: true,
+        createdByKey: apiKeyIdOf(p),
+      },
+      billed
+        ? {
+            userId: p.userId,
+            lines: quote.lines.map((l) => ({ cents: l.cents, purpose: animatedArPurpose(l.item), operation: 'animated-ar' })),
+          }
+        : null,
     );
     await this.admission.enqueue(p.userId, [created.job.id], before);
     return {
@@ -42,7 +60,9 @@ export class AnimatedArService {
         billed,
         lines: quote.lines.map((l) => ({ item: l.item, credits: toCredits(l.cents) })),
         total: toCredits(quote.totalCents),
-        ...(req.source === 'image' ? { note: 'an already-animated image (GIF, APNG, animated WebP) gets the AI motion part refunded when the job completes' } : {}),
+        ...(req.source === 'image'
+          ? { note: 'an already-animated image (GIF, APNG, animated WebP) gets the AI motion part refunded when the job completes' }
+          : {}),
       },
       credits_charged: toCredits(created.chargedCents),
       ...(videoModel ? { video_model: videoModel } : {}),
@@ -52,14 +72,31 @@ export class AnimatedArService {
 
   /** GET /api/v2/animated-ar/options: presets, enabled models, limits and prices in force. */
   options(p: Principal) {
-    const q = (source: 'image' | 'video', removeBackground: boolean) => toCredits(this.pricing.quote({ kind: 'animated-ar', source, removeBackground, videoModel: source === 'image' ? this.catalog.defaultModel : undefined }).totalCents);
+    const q = (source: 'image' | 'video', removeBackground: boolean) =>
+      toCredits(
+        this.pricing.quote({
+          kind: 'animated-ar',
+          source,
+          removeBackground,
+          videoModel: source === 'image' ? this.catalog.defaultModel : undefined,
+        }).totalCents,
+      );
     return {
-      motion_styles: MOTION_PRESETS.map((m) => ({ id: m.id, label: m.label, description: m.description, default: m.id === DEFAULT_MOTION_STYLE })),
+      motion_styles: MOTION_PRESETS.map((m) => ({
+        id: m.id,
+        label: m.label,
+        description: m.description,
+        default: m.id === DEFAULT_MOTION_STYLE,
+      })),
       default_motion_style: DEFAULT_MOTION_STYLE,
       video_models: this.catalog.models().map((m) => ({ ...m, default: m.id === this.catalog.defaultModel })),
       default_video_model: this.catalog.defaultModel,
       // Built-in hosted providers, on or off; the owner key also sees why one is off.
-      video_providers: hostedProviderStatus(this.config).map((h) => ({ id: h.id, enabled: h.enabled, ...(h.reason && p.keyType === 'owner' ? { reason: h.reason } : {}) })),
+      video_providers: hostedProviderStatus(this.config).map((h) => ({
+        id: h.id,
+        enabled: h.enabled,
+        ...(h.reason && p.keyType === 'owner' ? { reason: h.reason } : {}),
+      })),
       limits: {
         custom_motion_chars: ANIMATED_AR_LIMITS.customMotion,
         video_max_bytes: this.config.animated.videoMaxBytes,

@@ -14,7 +14,10 @@ export class ConsoleInviteController {
 
   @Post('users/:id/invite')
   @HttpCode(201)
-  @ApiOperation({ summary: 'Invite a user to the console', description: 'A new single-use invite URL, valid 7 days; earlier invites of the user stay valid until used or expired.' })
+  @ApiOperation({
+    summary: 'Invite a user to the console',
+    description: 'A new single-use invite URL, valid 7 days; earlier invites of the user stay valid until used or expired.',
+  })
   @ApiBody({ type: InviteRequestDto, required: false })
   @ApiResponse({ status: 201, type: InviteDto })
   @ApiResponse({ status: 404, description: 'No such user.' })
@@ -24,7 +27,10 @@ export class ConsoleInviteController {
 
   @Post('invites')
   @HttpCode(201)
-  @ApiOperation({ summary: 'Invite an email to the console (the user is created when missing)', description: 'What `npm run admin -- users invite EMAIL` calls; with role owner it makes the operator\'s own console account.' })
+  @ApiOperation({
+    summary: 'Invite an email to the console (the user is created when missing)',
+    description: "What `npm run admin -- users invite EMAIL` calls; with role owner it makes the operator's own console account.",
+  })
   @ApiBody({ type: InviteByEmailRequestDto })
   @ApiResponse({ status: 201, type: InviteDto })
   inviteEmail(@Body() body: unknown) {

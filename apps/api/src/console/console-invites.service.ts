@@ -34,9 +34,12 @@ export class ConsoleInvites {
     const b = object(body);
     const email = typeof b.email === 'string' ? b.email.trim() : '';
     if (!EMAIL.test(email) || email.length > 320) throw ApiError.invalid('email', 'email: must be an email address');
-    if (b.name !== undefined && (typeof b.name !== 'string' || b.name.length > 200)) throw ApiError.invalid('name', 'name: must be a string of at most 200 characters');
+    if (b.name !== undefined && (typeof b.name !== 'string' || b.name.length > 200))
+      throw ApiError.invalid('name', 'name: must be a string of at most 200 characters');
     const r = role(b);
-    const user = (await this.console.findUserByEmail(email)) ?? (await this.accounts.createUser({ email, name: (b.name as string | undefined) ?? null }));
+    const user =
+      (await this.console.findUserByEmail(email)) ??
+      (await this.accounts.createUser({ email, name: (b.name as string | undefined) ?? null }));
     return this.sessions.invite(user.id, r);
   }
 }

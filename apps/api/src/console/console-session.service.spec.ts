@@ -4,21 +4,41 @@ import type { ConsoleRepository, ConsoleSessionRow } from '@app/persistence';
 import { MemoryRateLimiter } from '../http/rate-limit/memory-rate-limiter.adapter';
 import { ConsoleSessionService, readCookie } from './console-session.service';
 
-const config = (secure: boolean) => ({
-  publicBaseUrl: secure ? 'https://ar.example.com' : 'http://localhost:3000',
-  console: { sessionIdleMs: 3600_000, inviteTtlMs: 7 * 86400_000, secureCookies: secure, loginPerAccount: 3, loginPerIp: 5, loginWindowMs: 60_000 },
-}) as unknown as AppConfig;
+const config = (secure: boolean) =>
+  ({
+    publicBaseUrl: secure ? 'https://ar.example.com' : 'http://localhost:3000',
+    console: {
+      sessionIdleMs: 3600_000,
+      inviteTtlMs: 7 * 86400_000,
+      secureCookies: secure,
+      loginPerAccount: 3,
+      loginPerIp: 5,
+      loginWindowMs: 60_000,
+    },
+  }) as unknown as AppConfig;
 
 /** Sessions and users in memory: what the service asks of its repository. */
 function fakeRepo() {
   const sessions = new Map<string, ConsoleSessionRow>();
-  const users = new Map<string, { id: string; email: string; name: null; consoleRole: 'customer' | 'owner'; passwordHash: string | null; internal: false }>();
+  const users = new Map<
+    string,
+    { id: string; email: string; name: null; consoleRole: 'customer' | 'owner'; passwordHash: string | null; internal: false }
+  >();
   const repo = {
     findUserByEmail: async (e: string) => [...users.values()].find((u) => u.email === e) ?? null,
     deleteExpired: async () => 0,
     createSession: async (idHash: string, userId: string, csrf: string, expires: Date) => {
       const u = users.get(userId)!;
-      sessions.set(idHash, { userId, email: u.email, name: null, consoleRole: u.consoleRole, csrfToken: csrf, createdAt: new Date(), expiresAt: expires, lastSeenAt: new Date() });
+      sessions.set(idHash, {
+        userId,
+        email: u.email,
+        name: null,
+        consoleRole: u.consoleRole,
+        csrfToken: csrf,
+        createdAt: new Date(),
+        expiresAt: expires,
+        lastSeenAt: new Date(),
+      });
     },
     findSession: async (h: string) => sessions.get(h) ?? null,
     touchSession: async () => undefined,
@@ -34,7 +54,14 @@ describe('ConsoleSessionService', () => {
     const { repo, users } = fakeRepo();
     const svc = new ConsoleSessionService(config(false), repo, new MemoryRateLimiter());
     const { hash } = await import('@node-rs/argon2');
-    users.set('usr_a', { id: 'usr_a', email: 'a@example.com', name: null, consoleRole: 'customer', passwordHash: await hash('right password'), internal: false });
+    users.set('usr_a', {
+      id: 'usr_a',
+      email: 'a@example.com',
+      name: null,
+      consoleRole: 'customer',
+      passwordHash: await hash('right password'),
+      internal: false,
+    });
     expect(await svc.signIn('a@example.com', 'wrong password', '1.2.3.4')).toEqual({ error: 'invalid' });
     expect(await svc.signIn('nobody@example.com', 'right password', '1.2.3.4')).toEqual({ error: 'invalid' });
     const ok = await svc.signIn('a@example.com', 'right password', '1.2.3.4');
@@ -54,9 +81,20 @@ describe('ConsoleSessionService', () => {
     const { repo, users } = fakeRepo();
     const svc = new ConsoleSessionService(config(false), repo, new MemoryRateLimiter());
     const { hash } = await import('@node-rs/argon2');
-    users.set('usr_o', { id: 'usr_o', email: 'o@example.com', name: null, consoleRole: 'owner', passwordHash: await hash('owner password'), internal: false });
+    users.set('usr_o', {
+      id: 'usr_o',
+      email: 'o@example.com',
+      name: null,
+      consoleRole: 'owner',
+      passwordHash: await hash('owner password'),
+      internal: false,
+    });
     const ok = await svc.signIn('o@example.com', 'owner password', '1.2.3.4');
-    expect(await svc.principalFor(req({ cookie: `console_session=${(ok as { sessionId: string }).sessionId}` }))).toEqual({ userId: 'service', keyType: 'owner', scope: 'full' });
+    expect(await svc.principalFor(req({ cookie: `console_session=${(ok as { sessionId: string }).sessionId}` }))).toEqual({
+      userId: 'service',
+      keyType: 'owner',
+      scope: 'full',
+    });
   });
 
   it('limits sign-in attempts per account and per IP', async () => {
@@ -74,11 +112,20 @@ describe('ConsoleSessionService', () => {
   it('names cookies __Host- and marks them Secure behind https; checks passwords', () => {
     const secure = new ConsoleSessionService(config(true), fakeRepo().repo, new MemoryRateLimiter());
     const headers: string[] = [];
-    const reply = { header: (k: string, v: string) => { headers.push(`${k}: ${v}`); return reply; } };
+    const reply = {
+      header: (k: string, v: string) => {
+        headers.push(`${k}: ${v}`);
+        return reply;
+      },
+    };
     secure.setSessionCookie(reply as never, 'abc');
     expect(headers[0]).toBe('set-cookie: __Host-console_session=abc; Path=/; Max-Age=3600; HttpOnly; SameSite=Lax; Secure');
     expect(readCookie(req({ cookie: 'a=1; __Host-console_session=abc; b=2' }), '__Host-console_session')).toBe('abc');
-    expect(ConsoleSessionService.passwordProblems('short', 'short')).toEqual([{ field: 'password', message: 'Use at least 10 characters.' }]);
-    expect(ConsoleSessionService.passwordProblems('long enough!', 'different!!')).toEqual([{ field: 'confirm', message: 'The two passwords differ.' }]);
+    expect(ConsoleSessionService.passwordProblems('short', 'short')).toEqual([
+      { field: 'password', message: 'Use at least 10 characters.' },
+    ]);
+    expect(ConsoleSessionService.passwordProblems('long enough!', 'different!!')).toEqual([
+      { field: 'confirm', message: 'The two passwords differ.' },
+    ]);
   });
 });

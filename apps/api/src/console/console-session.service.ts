@@ -82,14 +82,23 @@ export class ConsoleSessionService {
   // ---- invites
 
   /** A new invite for an existing (non-internal) user; `role: 'owner'` also makes the account an owner. */
-  async invite(userId: string, role?: ConsoleRole): Promise<{ invite_url: string; expires_at: string; user_id: string; email: string; role: ConsoleRole }> {
+  async invite(
+    userId: string,
+    role?: ConsoleRole,
+  ): Promise<{ invite_url: string; expires_at: string; user_id: string; email: string; role: ConsoleRole }> {
     const user = /^usr_[a-z2-7]{1,40}$/.test(userId) ? await this.repo.findUser(userId) : null;
     if (!user) throw ApiError.notFound(`user ${userId.slice(0, 60)}`);
     if (role === 'owner' && user.consoleRole !== 'owner') await this.repo.setRole(user.id, 'owner');
     const token = secret();
     const inv = await this.repo.createInvite(user.id, sha256(token), new Date(Date.now() + this.config.console.inviteTtlMs));
     // In the query (not the path): the log scrubber hides `token=` values, so request logs never hold it.
-    return { invite_url: `${this.config.publicBaseUrl}/console/invite?token=${token}`, expires_at: new Date(inv.expiresAt).toISOString(), user_id: user.id, email: user.email, role: role === 'owner' ? 'owner' : user.consoleRole };
+    return {
+      invite_url: `${this.config.publicBaseUrl}/console/invite?token=${token}`,
+      expires_at: new Date(inv.expiresAt).toISOString(),
+      user_id: user.id,
+      email: user.email,
+      role: role === 'owner' ? 'owner' : user.consoleRole,
+    };
   }
 
   async findInvite(token: string): Promise<{ email: string } | { failure: InviteRedeemFailure }> {
@@ -125,15 +134,25 @@ export class ConsoleSessionService {
    * it folds more than JavaScript's toLowerCase: `alİce` finds alice), so no spelling of an address gets a
    * fresh one. An email that finds nobody is counted under its own text: there is no account to protect.
    */
-  async signIn(email: string, password: string, ip: string): Promise<{ sessionId: string } | { error: 'invalid' } | { error: 'limited'; retryS: number }> {
+  async signIn(
+    email: string,
+    password: string,
+    ip: string,
+  ): Promise<{ sessionId: string } | { error: 'invalid' } | { error: 'limited'; retryS: number }> {
     const { loginPerAccount, loginPerIp, loginWindowMs } = this.config.console;
     const limited = await this.spend(`console-login:ip:${ip}`, loginPerIp, loginWindowMs);
     if (limited) return limited;
     const user = email ? await this.repo.findUserByEmail(email) : null;
-    const account = await this.spend(user ? `console-login:user:${user.id}` : `console-login:acct:${email.toLowerCase().slice(0, 320)}`, loginPerAccount, loginWindowMs);
+    const account = await this.spend(
+      user ? `console-login:user:${user.id}` : `console-login:acct:${email.toLowerCase().slice(0, 320)}`,
+      loginPerAccount,
+      loginWindowMs,
+    );
     if (account) return account;
     // Verify against a hash even for an unknown email, so timing does not tell which emails have accounts.
-    const ok = await argonVerify(user?.passwordHash ?? (await (this.dummyHash ??= argonHash(secret(), ARGON))), password || '-').catch(() => false);
+    const ok = await argonVerify(user?.passwordHash ?? (await (this.dummyHash ??= argonHash(secret(), ARGON))), password || '-').catch(
+      () => false,
+    );
     if (!user?.passwordHash || !ok) return { error: 'invalid' };
     return { sessionId: await this.open(user.id) };
   }
@@ -188,7 +207,12 @@ export class ConsoleSessionService {
     if (!['GET', 'HEAD', 'OPTIONS'].includes(req.method)) {
       const header = req.headers['x-csrf-token'];
       if (!sameSecret(Array.isArray(header) ? header[0] : header, s.csrfToken)) {
-        throw new ApiError(403, 'permission_error', 'csrf_token_invalid', 'a console session needs its CSRF token in the X-CSRF-Token header for this request');
+        throw new ApiError(
+          403,
+          'permission_error',
+          'csrf_token_invalid',
+          'a console session needs its CSRF token in the X-CSRF-Token header for this request',
+        );
       }
     }
     if (s.consoleRole === 'owner') return { userId: SERVICE_USER_ID, keyType: 'owner', scope: 'full' };

@@ -38,7 +38,13 @@ export class ConsoleController {
   @Get('login')
   async loginForm(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     if (await this.sessions.current(req)) return this.redirect(reply, '/console');
-    this.html(reply, 200, pages.loginPage(this.sessions.preSessionCsrf(req, reply), { notice: 'signed_out' in (req.query as object) ? 'You are signed out.' : undefined }));
+    this.html(
+      reply,
+      200,
+      pages.loginPage(this.sessions.preSessionCsrf(req, reply), {
+        notice: 'signed_out' in (req.query as object) ? 'You are signed out.' : undefined,
+      }),
+    );
   }
 
   @Post('login')
@@ -46,7 +52,11 @@ export class ConsoleController {
     const csrf = this.sessions.preSessionCsrf(req, reply);
     const email = str(body?.email).trim();
     if (!this.sessions.preSessionCsrfValid(req, body?._csrf)) {
-      return this.html(reply, 403, pages.loginPage(csrf, { email, errors: { form: 'This form expired or was sent from elsewhere. Please try again.' } }));
+      return this.html(
+        reply,
+        403,
+        pages.loginPage(csrf, { email, errors: { form: 'This form expired or was sent from elsewhere. Please try again.' } }),
+      );
     }
     const errors: Record<string, string> = {};
     if (!email) errors.email = 'Enter your email.';
@@ -56,7 +66,14 @@ export class ConsoleController {
     if ('error' in res) {
       if (res.error === 'limited') {
         void reply.header('retry-after', String(res.retryS));
-        return this.html(reply, 429, pages.loginPage(csrf, { email, errors: { form: `Too many sign-in attempts. Try again in ${Math.ceil(res.retryS / 60)} minutes.` } }));
+        return this.html(
+          reply,
+          429,
+          pages.loginPage(csrf, {
+            email,
+            errors: { form: `Too many sign-in attempts. Try again in ${Math.ceil(res.retryS / 60)} minutes.` },
+          }),
+        );
       }
       return this.html(reply, 401, pages.loginPage(csrf, { email, errors: { password: 'Wrong email or password.' } }));
     }
@@ -67,7 +84,8 @@ export class ConsoleController {
   @Get('invite')
   async inviteForm(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Query('token') token: string | undefined): Promise<void> {
     const inv = await this.sessions.findInvite(str(token));
-    if ('failure' in inv) return this.html(reply, inv.failure === 'unknown' ? 404 : 410, pages.messagePage('Invite not valid', INVITE_FAILURES[inv.failure]));
+    if ('failure' in inv)
+      return this.html(reply, inv.failure === 'unknown' ? 404 : 410, pages.messagePage('Invite not valid', INVITE_FAILURES[inv.failure]));
     this.html(reply, 200, pages.invitePage(this.sessions.preSessionCsrf(req, reply), str(token), inv.email));
   }
 
@@ -75,13 +93,19 @@ export class ConsoleController {
   async acceptInvite(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Body() body: Form): Promise<void> {
     const token = str(body?.token);
     const inv = await this.sessions.findInvite(token);
-    if ('failure' in inv) return this.html(reply, inv.failure === 'unknown' ? 404 : 410, pages.messagePage('Invite not valid', INVITE_FAILURES[inv.failure]));
+    if ('failure' in inv)
+      return this.html(reply, inv.failure === 'unknown' ? 404 : 410, pages.messagePage('Invite not valid', INVITE_FAILURES[inv.failure]));
     const csrf = this.sessions.preSessionCsrf(req, reply);
     if (!this.sessions.preSessionCsrfValid(req, body?._csrf)) {
-      return this.html(reply, 403, pages.invitePage(csrf, token, inv.email, { form: 'This form expired or was sent from elsewhere. Please try again.' }));
+      return this.html(
+        reply,
+        403,
+        pages.invitePage(csrf, token, inv.email, { form: 'This form expired or was sent from elsewhere. Please try again.' }),
+      );
     }
     const problems = ConsoleSessionService.passwordProblems(str(body.password), str(body.confirm));
-    if (problems.length) return this.html(reply, 400, pages.invitePage(csrf, token, inv.email, Object.fromEntries(problems.map((p) => [p.field, p.message]))));
+    if (problems.length)
+      return this.html(reply, 400, pages.invitePage(csrf, token, inv.email, Object.fromEntries(problems.map((p) => [p.field, p.message]))));
     const res = await this.sessions.acceptInvite(token, str(body.password));
     if ('failure' in res) return this.html(reply, 410, pages.messagePage('Invite not valid', INVITE_FAILURES[res.failure]));
     this.sessions.setSessionCookie(reply, res.sessionId);
@@ -91,7 +115,15 @@ export class ConsoleController {
   @Post('logout')
   async logout(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Body() body: Form): Promise<void> {
     const s = await this.sessions.current(req);
-    if (s && !this.sessions.csrfValid(s, body?._csrf)) return this.html(reply, 403, pages.messagePage('Not signed out', 'The form was missing its security token. Go back and try again.', { href: '/console', label: 'Back to the console' }));
+    if (s && !this.sessions.csrfValid(s, body?._csrf))
+      return this.html(
+        reply,
+        403,
+        pages.messagePage('Not signed out', 'The form was missing its security token. Go back and try again.', {
+          href: '/console',
+          label: 'Back to the console',
+        }),
+      );
     if (s) await this.sessions.signOut(s);
     this.sessions.clearSessionCookie(reply);
     this.redirect(reply, '/console/login?signed_out');
@@ -117,7 +149,17 @@ export class ConsoleController {
     const v = await this.viewer(req, reply);
     if (!v) return;
     const sc = await this.pages.showcase(v, id);
-    if (!sc) return this.html(reply, 404, pages.layout(v, 'not-found', 'Not found', '<p>There is no such showcase in your account.</p><p><a href="/console/showcases">All showcases</a></p>'));
+    if (!sc)
+      return this.html(
+        reply,
+        404,
+        pages.layout(
+          v,
+          'not-found',
+          'Not found',
+          '<p>There is no such showcase in your account.</p><p><a href="/console/showcases">All showcases</a></p>',
+        ),
+      );
     this.html(reply, 200, pages.showcasePage(v, id, sc.qrSvg, sc.url));
   }
 
@@ -136,7 +178,12 @@ export class ConsoleController {
     // Only a job id reaches the page (its script puts it into API paths): `..%2F..%2Fkeys` is no job.
     if (!JOB_ID.test(id)) {
       const v = await this.viewer(req, reply);
-      if (v) this.html(reply, 404, pages.layout(v, 'not-found', 'Not found', '<p>There is no such job.</p><p><a href="/console/jobs">All jobs</a></p>'));
+      if (v)
+        this.html(
+          reply,
+          404,
+          pages.layout(v, 'not-found', 'Not found', '<p>There is no such job.</p><p><a href="/console/jobs">All jobs</a></p>'),
+        );
       return;
     }
     return this.page(req, reply, (v) => pages.jobPage(v, id));
@@ -170,7 +217,8 @@ export class ConsoleController {
   private async page(req: FastifyRequest, reply: FastifyReply, render: (v: pages.Viewer) => string, ownerOnly = false): Promise<void> {
     const v = await this.viewer(req, reply);
     if (!v) return;
-    if (ownerOnly && v.role !== 'owner') return this.html(reply, 403, pages.layout(v, 'forbidden', 'Owners only', '<p>This page is for the operator of the service.</p>'));
+    if (ownerOnly && v.role !== 'owner')
+      return this.html(reply, 403, pages.layout(v, 'forbidden', 'Owners only', '<p>This page is for the operator of the service.</p>'));
     this.html(reply, 200, render(v));
   }
 
@@ -196,7 +244,10 @@ export class ConsoleController {
       .header('content-type', 'text/html; charset=utf-8')
       .header('cache-control', 'no-store')
       // Same origin only, no inline code; pictures may come from the storage's public URL (S3/CDN) too.
-      .header('content-security-policy', "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: https:; connect-src 'self'; frame-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'; object-src 'none'")
+      .header(
+        'content-security-policy',
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: https:; connect-src 'self'; frame-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'; object-src 'none'",
+      )
       .header('x-frame-options', 'DENY')
       .header('x-content-type-options', 'nosniff')
       // The invite URL carries its token: never sent on as a Referer.

@@ -40,13 +40,18 @@ const cap = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
 /** The showcase layouts, as the API takes them (LAYOUTS). */
 const LAYOUT_OPTIONS = LAYOUTS.map((l) => `<option value="${l}">${cap(l)}</option>`).join('');
 /** The named frame and mat colours (COLOR_PRESETS); the API takes "#rrggbb" too. */
-const COLOUR_OPTIONS = Object.keys(COLOR_PRESETS).map((c) => `<option value="${c}">${cap(c)}</option>`).join('');
+const COLOUR_OPTIONS = Object.keys(COLOR_PRESETS)
+  .map((c) => `<option value="${c}">${cap(c)}</option>`)
+  .join('');
 
 /** A signed-in page: header with navigation and sign-out, the page's main content. */
 export function layout(v: Viewer, page: string, title: string, main: string, data: Record<string, string> = {}): string {
-  const attrs = Object.entries(data).map(([k, val]) => ` data-${k}="${esc(val)}"`).join('');
+  const attrs = Object.entries(data)
+    .map(([k, val]) => ` data-${k}="${esc(val)}"`)
+    .join('');
   const nav = NAV.filter((n) => !n.owner || v.role === 'owner')
-    .map((n) => `<li><a href="${n.href}"${n.page === page ? ' aria-current="page"' : ''}>${esc(n.label)}</a></li>`).join('');
+    .map((n) => `<li><a href="${n.href}"${n.page === page ? ' aria-current="page"' : ''}>${esc(n.label)}</a></li>`)
+    .join('');
   return `${head(title, v.csrf)}<body data-page="${esc(page)}"${attrs}>
 <a class="skip" href="#main">Skip to content</a>
 <header class="top"><a class="brand" href="/console">AR console</a>
@@ -75,25 +80,31 @@ ${err ? `<p class="error" id="${id}-err">${esc(err)}</p>` : ''}</div>`;
 
 export function loginPage(csrf: string, opts: { email?: string; errors?: FieldErrors; notice?: string } = {}): string {
   const errors = opts.errors ?? {};
-  return plain('Sign in', `${opts.notice ? `<p class="notice" role="status">${esc(opts.notice)}</p>` : ''}
+  return plain(
+    'Sign in',
+    `${opts.notice ? `<p class="notice" role="status">${esc(opts.notice)}</p>` : ''}
 ${errors.form ? `<p class="error" role="alert">${esc(errors.form)}</p>` : ''}
 <form method="post" action="/console/login" class="card" novalidate>
 <input type="hidden" name="_csrf" value="${esc(csrf)}">
 ${field('email', 'Email', 'email', errors, ` autocomplete="username" value="${esc(opts.email ?? '')}"`)}
 ${field('password', 'Password', 'password', errors, ' autocomplete="current-password"')}
 <button type="submit">Sign in</button></form>
-<p class="hint">No account yet? Ask the operator for an invite link.</p>`);
+<p class="hint">No account yet? Ask the operator for an invite link.</p>`,
+  );
 }
 
 export function invitePage(csrf: string, token: string, email: string, errors: FieldErrors = {}): string {
-  return plain('Set your password', `<p>Welcome, <strong>${esc(email)}</strong>. Choose a password of at least 10 characters to finish setting up your account.</p>
+  return plain(
+    'Set your password',
+    `<p>Welcome, <strong>${esc(email)}</strong>. Choose a password of at least 10 characters to finish setting up your account.</p>
 ${errors.form ? `<p class="error" role="alert">${esc(errors.form)}</p>` : ''}
 <form method="post" action="/console/invite" class="card" novalidate>
 <input type="hidden" name="_csrf" value="${esc(csrf)}"><input type="hidden" name="token" value="${esc(token)}">
 <input type="text" name="username" value="${esc(email)}" autocomplete="username" hidden>
 ${field('password', 'Password', 'password', errors, ' autocomplete="new-password" minlength="10"')}
 ${field('confirm', 'Confirm password', 'password', errors, ' autocomplete="new-password" minlength="10"')}
-<button type="submit">Set password</button></form>`);
+<button type="submit">Set password</button></form>`,
+  );
 }
 
 export function messagePage(title: string, message: string, link = { href: '/console/login', label: 'Go to sign in' }): string {
@@ -103,39 +114,63 @@ export function messagePage(title: string, message: string, link = { href: '/con
 const loading = '<p class="loading" data-testid="loading">Loading…</p>';
 
 export function overviewPage(v: Viewer): string {
-  return layout(v, 'overview', 'Overview', `<section class="cards" aria-label="Account">
+  return layout(
+    v,
+    'overview',
+    'Overview',
+    `<section class="cards" aria-label="Account">
 <div class="card"><h2>Balance</h2><p class="big" data-testid="balance">…</p></div>
 <div class="card"><h2>Jobs this month</h2><p class="big" data-testid="jobs-month">…</p></div>
 <div class="card"><h2>Showcase slots</h2><p class="big" data-testid="slots">…</p></div></section>
-<section><h2>Recent failures</h2><div data-testid="failures">${loading}</div></section>`);
+<section><h2>Recent failures</h2><div data-testid="failures">${loading}</div></section>`,
+  );
 }
 
 export function keysPage(v: Viewer): string {
   // The owner acts with the owner key, which has no per-user keys: users' keys are managed per user.
   if (v.role === 'owner') {
-    return layout(v, 'keys', 'API keys', `<p>You are signed in as the operator: the console acts with the owner key, which has no per-user keys.
+    return layout(
+      v,
+      'keys',
+      'API keys',
+      `<p>You are signed in as the operator: the console acts with the owner key, which has no per-user keys.
 The owner key itself is set with <code>OWNER_API_KEY</code> (or kept in <code>DATA_DIR/owner-api-key</code>); create keys for a user with
-<code>npm run admin -- keys:create usr_…</code>.</p>`);
+<code>npm run admin -- keys:create usr_…</code>.</p>`,
+    );
   }
-  return layout(v, 'keys', 'API keys', `<form class="card inline" data-form="create-key" novalidate>
+  return layout(
+    v,
+    'keys',
+    'API keys',
+    `<form class="card inline" data-form="create-key" novalidate>
 <div class="field"><label for="key-name">Name</label><input id="key-name" name="name" maxlength="100" required aria-describedby="key-name-err"><p class="error" id="key-name-err" hidden></p></div>
 <div class="field"><label for="key-scope">Scope</label><select id="key-scope" name="scope"><option value="full">Full</option><option value="read_only">Read only</option></select></div>
 <button type="submit">Create key</button></form>
 <div class="card reveal" data-testid="new-key-box" hidden><h2>Your new key</h2><p>Copy it now: it is shown only once.</p>
 <p><code data-testid="new-api-key"></code> <button type="button" data-copy="[data-testid=new-api-key]">Copy</button></p></div>
-<h2>Your keys</h2><div data-testid="keys">${loading}</div>`);
+<h2>Your keys</h2><div data-testid="keys">${loading}</div>`,
+  );
 }
 
 export function showcasesPage(v: Viewer): string {
-  return layout(v, 'showcases', 'Showcases', `<form class="card inline" data-form="create-showcase" novalidate>
+  return layout(
+    v,
+    'showcases',
+    'Showcases',
+    `<form class="card inline" data-form="create-showcase" novalidate>
 <div class="field"><label for="sc-desc">Description</label><input id="sc-desc" name="description" maxlength="500"></div>
 <div class="field"><label for="sc-layout">Layout</label><select id="sc-layout" name="layout_choice">${LAYOUT_OPTIONS}</select></div>
 <button type="submit">Create showcase</button><p class="error" data-error="form" hidden></p></form>
-<h2>Your showcases</h2><div data-testid="showcases">${loading}</div>`);
+<h2>Your showcases</h2><div data-testid="showcases">${loading}</div>`,
+  );
 }
 
 export function showcasePage(v: Viewer, id: string, qrSvg: string, publicUrl: string): string {
-  return layout(v, 'showcase', `Showcase ${id}`, `<div class="split">
+  return layout(
+    v,
+    'showcase',
+    `Showcase ${id}`,
+    `<div class="split">
 <section class="card"><h2>Branding</h2><form data-form="branding" novalidate>
 <div class="field"><label for="b-tagline">Tagline</label><input id="b-tagline" name="tagline" maxlength="200"></div>
 <div class="field"><label for="b-primary">Primary colour</label><input id="b-primary" name="primary_color" type="color" value="#1f6feb"></div>
@@ -163,29 +198,51 @@ export function showcasePage(v: Viewer, id: string, qrSvg: string, publicUrl: st
 <button type="button" data-copy="#embed-snippet" data-testid="copy-embed">Copy embed snippet</button>
 <p><a href="${esc(publicUrl)}" target="_blank" rel="noopener">Open the public page</a></p></div>
 <div class="card"><h2>QR code</h2><div class="qr" data-testid="qr" role="img" aria-label="QR code of the public page">${qrSvg}</div></div></section>
-<section class="card danger"><h2>Delete showcase</h2><p>Deletes every picture and its files. This cannot be undone.</p><button type="button" data-action="delete-showcase" class="danger">Delete showcase</button></section>`, { id });
+<section class="card danger"><h2>Delete showcase</h2><p>Deletes every picture and its files. This cannot be undone.</p><button type="button" data-action="delete-showcase" class="danger">Delete showcase</button></section>`,
+    { id },
+  );
 }
 
 export function jobsPage(v: Viewer): string {
-  return layout(v, 'jobs', 'Jobs', `<form class="inline card" data-form="job-filter">
+  return layout(
+    v,
+    'jobs',
+    'Jobs',
+    `<form class="inline card" data-form="job-filter">
 <div class="field"><label for="jf-status">Status</label><select id="jf-status" name="status"><option value="">Any</option><option>queued</option><option>downloading</option><option>converting</option><option>uploading</option><option>completed</option><option>failed</option></select></div>
-<button type="submit">Filter</button></form><div data-testid="jobs">${loading}</div>`);
+<button type="submit">Filter</button></form><div data-testid="jobs">${loading}</div>`,
+  );
 }
 
 export function jobPage(v: Viewer, id: string): string {
-  return layout(v, 'job', `Job ${id}`, `<div data-testid="job">${loading}</div>
+  return layout(
+    v,
+    'job',
+    `Job ${id}`,
+    `<div data-testid="job">${loading}</div>
 <h2>Stages</h2><ol class="timeline" data-testid="timeline"></ol>
 <div data-testid="stage-times"></div>
-<p><button type="button" data-action="cancel-job" hidden>Cancel job</button> <button type="button" data-action="retry-job" hidden>Retry job</button></p>`, { id });
+<p><button type="button" data-action="cancel-job" hidden>Cancel job</button> <button type="button" data-action="retry-job" hidden>Retry job</button></p>`,
+    { id },
+  );
 }
 
 export function usagePage(v: Viewer): string {
-  return layout(v, 'usage', 'Usage', `<section class="card"><h2>Credits per day (last 30 days)</h2><div data-testid="chart" class="chart">${loading}</div></section>
-<section><h2>Ledger</h2><p><button type="button" data-action="csv">Download CSV</button></p><div data-testid="ledger">${loading}</div></section>`);
+  return layout(
+    v,
+    'usage',
+    'Usage',
+    `<section class="card"><h2>Credits per day (last 30 days)</h2><div data-testid="chart" class="chart">${loading}</div></section>
+<section><h2>Ledger</h2><p><button type="button" data-action="csv">Download CSV</button></p><div data-testid="ledger">${loading}</div></section>`,
+  );
 }
 
 export function convertPage(v: Viewer): string {
-  return layout(v, 'convert', 'Convert', `<div class="split">
+  return layout(
+    v,
+    'convert',
+    'Convert',
+    `<div class="split">
 <form class="card" data-form="convert-v1" novalidate><h2>Still picture (free)</h2>
 <div class="field"><label for="cv-url">Picture URL</label><input id="cv-url" name="image_url" type="url" required aria-describedby="cv-url-err"><p class="error" id="cv-url-err" hidden></p></div>
 <div class="field"><label for="cv-ratio">Aspect ratio</label><select id="cv-ratio" name="aspect_ratio"><option value="">From the picture</option><option>1:1</option><option>4:3</option><option>3:2</option><option>16:9</option></select></div>
@@ -195,20 +252,31 @@ export function convertPage(v: Viewer): string {
 <div class="field"><label for="ca-source">Source</label><select id="ca-source" name="source"><option value="image">Picture</option><option value="video">Video</option></select></div>
 <div class="field check"><input id="ca-bg" name="remove_background" type="checkbox"><label for="ca-bg">Remove the background</label></div>
 <p class="price" data-testid="animated-price" aria-live="polite">Price: …</p><button type="submit">Convert animated</button></form></div>
-<section><h2>Result</h2><div data-testid="convert-result"><p class="empty">Nothing converted yet.</p></div></section>`);
+<section><h2>Result</h2><div data-testid="convert-result"><p class="empty">Nothing converted yet.</p></div></section>`,
+  );
 }
 
 export function webhooksPage(v: Viewer): string {
-  return layout(v, 'webhooks', 'Webhooks', `<p class="hint">Each attempt to deliver a callback (<code>callback_url</code>) to your server, newest first. Failed attempts are retried with growing delays.</p>
-<div data-testid="deliveries">${loading}</div>`);
+  return layout(
+    v,
+    'webhooks',
+    'Webhooks',
+    `<p class="hint">Each attempt to deliver a callback (<code>callback_url</code>) to your server, newest first. Failed attempts are retried with growing delays.</p>
+<div data-testid="deliveries">${loading}</div>`,
+  );
 }
 
 export function adminUsersPage(v: Viewer): string {
-  return layout(v, 'admin-users', 'Users', `<form class="card inline" data-form="invite" novalidate>
+  return layout(
+    v,
+    'admin-users',
+    'Users',
+    `<form class="card inline" data-form="invite" novalidate>
 <div class="field"><label for="inv-email">Email</label><input id="inv-email" name="email" type="email" required aria-describedby="inv-email-err"><p class="error" id="inv-email-err" hidden></p></div>
 <button type="submit">Invite</button></form>
 <div class="card reveal" data-testid="invite-box" hidden><h2>Invite link</h2><p>Single use, valid 7 days. Send it to the person.</p><p><code data-testid="invite-url"></code> <button type="button" data-copy="[data-testid=invite-url]">Copy</button></p></div>
-<div data-testid="users">${loading}</div>`);
+<div data-testid="users">${loading}</div>`,
+  );
 }
 
 export function adminJobsPage(v: Viewer): string {

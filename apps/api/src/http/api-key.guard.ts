@@ -71,20 +71,39 @@ export class ApiKeyGuard implements CanActivate {
     // Per-user keys are looked up by their SHA-256 only; the key itself is never stored.
     const found = key.startsWith(USER_KEY_PREFIX) ? await this.keys.find(hashApiKey(key)) : null;
     if (!found) throw ApiError.unauthorized('unknown or revoked API key');
-    return { userId: found.userId, keyType: 'user', keyId: found.id, keyPrefix: found.prefix, scope: found.scope, allowedOrigins: found.allowedOrigins };
+    return {
+      userId: found.userId,
+      keyType: 'user',
+      keyId: found.id,
+      keyPrefix: found.prefix,
+      scope: found.scope,
+      allowedOrigins: found.allowedOrigins,
+    };
   }
 
   /** 403 `insufficient_scope` naming the key's scope and the ones allowed; a widget key only from its allowed origins. */
   private authorize(req: AuthedRequest, allowed: readonly KeyScope[]): void {
     const p = req.principal;
     if (!scopeAllows(p.scope, allowed)) {
-      throw new ApiError(403, 'permission_error', 'insufficient_scope', `this API key has scope ${p.scope}; ${req.method} ${req.routeOptions.url ?? req.url} needs a ${['full', ...allowed].join(' or ')} key`);
+      throw new ApiError(
+        403,
+        'permission_error',
+        'insufficient_scope',
+        `this API key has scope ${p.scope}; ${req.method} ${req.routeOptions.url ?? req.url} needs a ${['full', ...allowed].join(' or ')} key`,
+      );
     }
     // A widget key is public (it sits in a page's HTML): browsers send the page's Origin, so only those pages can use it.
     if (p.scope === 'widget') {
       const origin = req.headers.origin;
       if (!originAllowed(origin, p.allowedOrigins ?? [])) {
-        throw new ApiError(403, 'permission_error', 'origin_not_allowed', origin ? `this widget key is not allowed from origin ${origin.slice(0, 200)}` : 'this widget key needs an Origin header from one of its allowed origins');
+        throw new ApiError(
+          403,
+          'permission_error',
+          'origin_not_allowed',
+          origin
+            ? `this widget key is not allowed from origin ${origin.slice(0, 200)}`
+            : 'this widget key needs an Origin header from one of its allowed origins',
+        );
       }
     }
   }
@@ -95,7 +114,8 @@ export class ApiKeyGuard implements CanActivate {
 export class OwnerKeyGuard implements CanActivate {
   canActivate(ctx: ExecutionContext): boolean {
     const req = ctx.switchToHttp().getRequest<AuthedRequest>();
-    if (req.principal?.keyType !== 'owner') throw new ApiError(403, 'permission_error', 'owner_key_required', 'this endpoint needs the owner key');
+    if (req.principal?.keyType !== 'owner')
+      throw new ApiError(403, 'permission_error', 'owner_key_required', 'this endpoint needs the owner key');
     return true;
   }
 }

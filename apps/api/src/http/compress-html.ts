@@ -18,12 +18,16 @@ const MIN_BYTES = 1024;
  * const { body, encoding } = await compressHtml(html, request.headers['accept-encoding']);
  * if (encoding) reply.header('content-encoding', encoding);
  */
-export async function compressHtml(html: string, acceptEncoding: string | undefined): Promise<{ body: Buffer | string; encoding?: 'br' | 'gzip' }> {
+export async function compressHtml(
+  html: string,
+  acceptEncoding: string | undefined,
+): Promise<{ body: Buffer | string; encoding?: 'br' | 'gzip' }> {
   if (!acceptEncoding || Buffer.byteLength(html) < MIN_BYTES) return { body: html };
-  const accepts = (name: string) => acceptEncoding.split(',').some((part) => {
-    const [token, ...params] = part.trim().toLowerCase().split(';');
-    return token === name && !params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p));
-  });
+  const accepts = (name: string) =>
+    acceptEncoding.split(',').some((part) => {
+      const [token, ...params] = part.trim().toLowerCase().split(';');
+      return token === name && !params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p));
+    });
   if (accepts('br')) return { body: await br(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }), encoding: 'br' };
   if (accepts('gzip')) return { body: await gz(html, { level: 6 }), encoding: 'gzip' };
   return { body: html };

@@ -41,10 +41,18 @@ export class HttpErrorFilter implements ExceptionFilter {
     } else if (exception instanceof InsufficientCreditsError) {
       // Charges are all or nothing: the transaction that refused wrote nothing.
       status = 402;
-      body = { type: 'insufficient_credits', code: 'insufficient_credits', message: `this needs ${exception.neededCents / 100} credits; the balance is ${exception.balanceCents / 100}. Nothing was created or charged.` };
+      body = {
+        type: 'insufficient_credits',
+        code: 'insufficient_credits',
+        message: `this needs ${exception.neededCents / 100} credits; the balance is ${exception.balanceCents / 100}. Nothing was created or charged.`,
+      };
     } else if (exception instanceof NoShowcaseSlotsError) {
       status = 403;
-      body = { type: 'permission_error', code: 'no_showcase_slots', message: `${exception.message}; ask the operator for more showcase slots` };
+      body = {
+        type: 'permission_error',
+        code: 'no_showcase_slots',
+        message: `${exception.message}; ask the operator for more showcase slots`,
+      };
     } else if (exception instanceof ShowcaseFullError) {
       status = 400;
       body = { type: 'invalid_request_error', code: 'too_many_items', message: exception.message };
@@ -77,11 +85,19 @@ export class HttpErrorFilter implements ExceptionFilter {
       this.logger.error(`request ${requestId} failed: ${exception instanceof Error ? exception.stack : String(exception)}`);
     }
     if (body.param === undefined) delete body.param;
-    void reply.status(status).header('content-type', 'application/json; charset=utf-8').send({ error: { ...body, request_id: requestId } });
+    void reply
+      .status(status)
+      .header('content-type', 'application/json; charset=utf-8')
+      .send({ error: { ...body, request_id: requestId } });
   }
 }
 
 function isFastifyError(e: unknown): e is { statusCode: number; code: string; message: string } {
-  return typeof e === 'object' && e !== null && typeof (e as { statusCode?: unknown }).statusCode === 'number'
-    && (e as { statusCode: number }).statusCode >= 400 && (e as { statusCode: number }).statusCode < 500;
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    typeof (e as { statusCode?: unknown }).statusCode === 'number' &&
+    (e as { statusCode: number }).statusCode >= 400 &&
+    (e as { statusCode: number }).statusCode < 500
+  );
 }

@@ -14,7 +14,8 @@ describe('list cursors and limits', () => {
     const c = encodeCursor(['1764000000123456', 'v2_abc']);
     expect(decodeCursor(c, /^([0-9]+)\.([a-z0-9_]+)$/)).toEqual(['1764000000123456', 'v2_abc']);
     expect(decodeCursor(undefined, /x/)).toBeUndefined();
-    for (const bad of ['%%%', encodeCursor(['1', "v2_'; drop"]), 'x'.repeat(201)]) expect(paramOf(() => decodeCursor(bad, /^([0-9]+)\.([a-z0-9_]+)$/))).toBe('cursor');
+    for (const bad of ['%%%', encodeCursor(['1', "v2_'; drop"]), 'x'.repeat(201)])
+      expect(paramOf(() => decodeCursor(bad, /^([0-9]+)\.([a-z0-9_]+)$/))).toBe('cursor');
   });
 
   it('takes limits from 1 to the maximum', () => {

@@ -23,10 +23,15 @@ export const PG_INT_MAX = 2_147_483_647;
  * A cursor's parts (the pattern's groups). `fits` checks what the pattern cannot, such as a number's range
  * against its column: a cursor the database would refuse is a 400 like any other, never a 500.
  */
-export function decodeCursor(v: string | undefined, pattern: RegExp, fits: (parts: string[]) => boolean = () => true): string[] | undefined {
+export function decodeCursor(
+  v: string | undefined,
+  pattern: RegExp,
+  fits: (parts: string[]) => boolean = () => true,
+): string[] | undefined {
   if (v === undefined || v === '') return undefined;
   const text = v.length <= 200 && /^[A-Za-z0-9_-]+$/.test(v) ? Buffer.from(v, 'base64url').toString() : '';
   const parts = pattern.exec(text)?.slice(1);
-  if (!parts || !fits(parts)) throw ApiError.invalid('cursor', 'cursor: not a cursor from this list (use next_cursor of the previous page)');
+  if (!parts || !fits(parts))
+    throw ApiError.invalid('cursor', 'cursor: not a cursor from this list (use next_cursor of the previous page)');
   return parts;
 }

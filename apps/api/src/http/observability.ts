@@ -25,7 +25,10 @@ const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
  * - `http_request_duration_seconds` by method, route template (never the raw URL) and status;
  * - GET /metrics, behind `Authorization: Bearer METRICS_TOKEN` when that is set.
  */
-export function registerObservability(fastify: FastifyInstance, deps: { logger: Logger; metrics: PromMetrics; metricsToken?: string }): void {
+export function registerObservability(
+  fastify: FastifyInstance,
+  deps: { logger: Logger; metrics: PromMetrics; metricsToken?: string },
+): void {
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     runInLogScope({ requestId: request.id }, done);

@@ -32,8 +32,15 @@ describe('documentNullRequestFields', () => {
     const p = doc.components.schemas.CreateThing.properties as Record<string, any>;
     expect(p.name).toEqual({ type: 'string' });
     expect(p.note).toEqual({ type: 'string', description: 'free text', nullable: true });
-    expect(p.frame).toEqual({ description: 'a frame', anyOf: [{ $ref: '#/components/schemas/Frame' }, { type: 'string', nullable: true, enum: [null] }] });
-    expect(p.style.oneOf).toEqual([{ type: 'string' }, { $ref: '#/components/schemas/Frame' }, { type: 'string', nullable: true, enum: [null] }]);
+    expect(p.frame).toEqual({
+      description: 'a frame',
+      anyOf: [{ $ref: '#/components/schemas/Frame' }, { type: 'string', nullable: true, enum: [null] }],
+    });
+    expect(p.style.oneOf).toEqual([
+      { type: 'string' },
+      { $ref: '#/components/schemas/Frame' },
+      { type: 'string', nullable: true, enum: [null] },
+    ]);
     // Frame is also in an answer: its own fields stay as answers carry them.
     expect(doc.components.schemas.Frame.properties.width).toEqual({ type: 'number' });
   });

@@ -1,6 +1,7 @@
 type Json = Record<string, any>;
 
-const refName = (ref: unknown) => (typeof ref === 'string' && ref.startsWith('#/components/schemas/') ? ref.slice('#/components/schemas/'.length) : undefined);
+const refName = (ref: unknown) =>
+  typeof ref === 'string' && ref.startsWith('#/components/schemas/') ? ref.slice('#/components/schemas/'.length) : undefined;
 
 /** Names of the component schemas reachable from `roots` through `$ref`s. */
 function reachable(schemas: Json, roots: unknown[]): Set<string> {
@@ -75,6 +76,7 @@ export function documentNullRequestFields(doc: Json): void {
   }
   // Inline request bodies (no component of their own).
   for (const body of requests as Json[]) {
-    for (const media of Object.values((body.content ?? {}) as Json) as Json[]) if (media.schema && !media.schema.$ref) nullableOptionals(media.schema);
+    for (const media of Object.values((body.content ?? {}) as Json) as Json[])
+      if (media.schema && !media.schema.$ref) nullableOptionals(media.schema);
   }
 }

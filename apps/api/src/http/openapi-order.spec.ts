@@ -1,7 +1,9 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { inDocumentOrder } from './openapi-order';
 
-const ok = (schema: string) => ({ 200: { description: '', content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } } });
+const ok = (schema: string) => ({
+  200: { description: '', content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } },
+});
 
 describe('inDocumentOrder', () => {
   it('lists operations by controller and declared method, and schemas where first used, whatever order they came in', () => {

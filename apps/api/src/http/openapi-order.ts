@@ -23,14 +23,30 @@ type Json = Record<string, any>;
  * feature module would reshuffle the published document. A controller not listed comes last.
  */
 const DOCUMENT_ORDER: readonly Type[] = [
-  HealthController, V1Controller, FilesController, AssetsController, AdminController, V2AccountController, V2KeysController, ShowcasesController,
-  V2JobsController, AnimatedArController, AdminJobsController, ConsoleInviteController, WebhookDeliveriesController, AdminUserKeysController,
+  HealthController,
+  V1Controller,
+  FilesController,
+  AssetsController,
+  AdminController,
+  V2AccountController,
+  V2KeysController,
+  ShowcasesController,
+  V2JobsController,
+  AnimatedArController,
+  AdminJobsController,
+  ConsoleInviteController,
+  WebhookDeliveriesController,
+  AdminUserKeysController,
 ];
 
 const methodsOf = (c: Type) => Object.getOwnPropertyNames(c.prototype);
 const modelNames = (types: unknown): string[] =>
-  (Array.isArray(types) ? types : [types]).flatMap((t) => (Array.isArray(t) ? t : [t])).filter((t): t is Type => typeof t === 'function').map((t) => t.name);
-const refsIn = (x: unknown): string[] => [...JSON.stringify(x ?? null).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);
+  (Array.isArray(types) ? types : [types])
+    .flatMap((t) => (Array.isArray(t) ? t : [t]))
+    .filter((t): t is Type => typeof t === 'function')
+    .map((t) => t.name);
+const refsIn = (x: unknown): string[] =>
+  [...JSON.stringify(x ?? null).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);
 
 /**
  * Paths and schemas as Swagger lists them for controllers registered in DOCUMENT_ORDER: operations by
@@ -43,7 +59,13 @@ export function inDocumentOrder(doc: OpenAPIObject): OpenAPIObject {
     Object.entries(item as Json).map(([method, op]: [string, Json]) => {
       const id = String(op.operationId ?? '');
       const c = DOCUMENT_ORDER.findIndex((k) => id.startsWith(`${k.name}_`));
-      return { path, method, op, c: c < 0 ? DOCUMENT_ORDER.length : c, m: c < 0 ? 0 : methodsOf(DOCUMENT_ORDER[c]!).indexOf(id.slice(DOCUMENT_ORDER[c]!.name.length + 1)) };
+      return {
+        path,
+        method,
+        op,
+        c: c < 0 ? DOCUMENT_ORDER.length : c,
+        m: c < 0 ? 0 : methodsOf(DOCUMENT_ORDER[c]!).indexOf(id.slice(DOCUMENT_ORDER[c]!.name.length + 1)),
+      };
     }),
   );
   ops.sort((a, b) => a.c - b.c || a.m - b.m);

@@ -24,26 +24,35 @@ const DESCRIPTION = [
   '',
   'Authentication: every /api route needs the `X-API-Key` header (a per-user key `sk_live_…`, or the owner key; /api/admin needs the owner key).',
   '',
-  'Key scopes: `full` keys may call every route; `read_only` keys the GET routes of the account\'s own jobs, showcases, identity and usage (v1 status and result, GET /api/v2/jobs, /api/v2/me, lists); '
-    + '`widget` keys (use one for a key in public HTML) only POST /api/v1/convert and the v1 status and result of the jobs that key created (404 for any other job), from their allowed origins '
-    + '(Origin header) and under the lower RATE_LIMIT_WIDGET limit. A route a key\'s scope does not cover answers 403 `insufficient_scope` naming the key\'s scope and the ones allowed; '
-    + 'a widget key from another origin 403 `origin_not_allowed`. Callback URLs are shown without their query string or fragment. Manage keys with /api/v2/keys.',
+  "Key scopes: `full` keys may call every route; `read_only` keys the GET routes of the account's own jobs, showcases, identity and usage (v1 status and result, GET /api/v2/jobs, /api/v2/me, lists); " +
+    '`widget` keys (use one for a key in public HTML) only POST /api/v1/convert and the v1 status and result of the jobs that key created (404 for any other job), from their allowed origins ' +
+    "(Origin header) and under the lower RATE_LIMIT_WIDGET limit. A route a key's scope does not cover answers 403 `insufficient_scope` naming the key's scope and the ones allowed; " +
+    'a widget key from another origin 403 `origin_not_allowed`. Callback URLs are shown without their query string or fragment. Manage keys with /api/v2/keys.',
   '',
-  'Errors: every error answer is JSON `{ "error": { "type", "code", "message", "param"?, "request_id" } }` (schema ErrorResponse). `type` is one of a fixed set, `code` is stable and machine-readable, '
-    + '`param` names the request field at fault, and `request_id` is the id to quote when reporting a problem (5xx answers carry no internals).',
+  'Errors: every error answer is JSON `{ "error": { "type", "code", "message", "param"?, "request_id" } }` (schema ErrorResponse). `type` is one of a fixed set, `code` is stable and machine-readable, ' +
+    '`param` names the request field at fault, and `request_id` is the id to quote when reporting a problem (5xx answers carry no internals).',
   '',
   'Retries: POST routes that create something accept an `Idempotency-Key` header (24 h). 429 and 503 answers carry `Retry-After`.',
   '',
-  'Callbacks: with `callback_url`, the service POSTs the job\'s final payload once the job completes or fails, signed with the Standard Webhooks scheme (see the `callbacks` of POST /api/v1/convert and POST /api/v2/animated-ar).',
+  "Callbacks: with `callback_url`, the service POSTs the job's final payload once the job completes or fails, signed with the Standard Webhooks scheme (see the `callbacks` of POST /api/v1/convert and POST /api/v2/animated-ar).",
 ].join('\n');
 
 const ERROR_EXAMPLES: Record<string, { type: string; code: string; message: string; param?: string }> = {
   400: { type: 'invalid_request_error', code: 'parameter_invalid', message: 'image_url: must be an http(s) URL', param: 'image_url' },
   401: { type: 'authentication_error', code: 'invalid_api_key', message: 'missing X-API-Key header' },
-  402: { type: 'insufficient_credits', code: 'insufficient_credits', message: 'this needs 9 credits; the balance is 4. Nothing was created or charged.' },
+  402: {
+    type: 'insufficient_credits',
+    code: 'insufficient_credits',
+    message: 'this needs 9 credits; the balance is 4. Nothing was created or charged.',
+  },
   403: { type: 'permission_error', code: 'owner_key_required', message: 'this endpoint needs the owner key' },
   404: { type: 'not_found', code: 'resource_missing', message: 'job api_x not found' },
-  409: { type: 'conflict', code: 'idempotency_key_reused', message: 'this Idempotency-Key was used with a different request; use a new key for a new request', param: 'Idempotency-Key' },
+  409: {
+    type: 'conflict',
+    code: 'idempotency_key_reused',
+    message: 'this Idempotency-Key was used with a different request; use a new key for a new request',
+    param: 'Idempotency-Key',
+  },
   413: { type: 'payload_too_large', code: 'body_too_large', message: 'Request body is too large' },
   415: { type: 'unsupported_media_type', code: 'invalid_body', message: 'Unsupported Media Type' },
   429: { type: 'rate_limited', code: 'rate_limit_exceeded', message: 'too many requests for this API key: 120 per 60 s; retry in 12 s' },
@@ -55,7 +64,7 @@ const DEFAULT_ERROR_DESCRIPTION: Record<string, string> = {
   400: 'Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels).',
   401: 'Missing, unknown or revoked X-API-Key.',
   402: 'Not enough credits (per-user keys): nothing was created or charged.',
-  403: 'Not allowed for this key: insufficient_scope (the key\'s scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route.',
+  403: "Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route.",
   404: 'No such resource for this key (those of other accounts included).',
   409: 'Conflict: idempotency_key_reused (same Idempotency-Key, different request) or idempotency_key_in_use (the first request is still running).',
   413: 'Body or file too large.',
@@ -68,13 +77,28 @@ const DEFAULT_ERROR_DESCRIPTION: Record<string, string> = {
 const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } };
 
 const REQUEST_EXAMPLES: Record<string, unknown> = {
-  'post /api/v1/convert': { image_url: 'https://example.com/picture.jpg', aspect_ratio: '3:2', callback_url: 'https://shop.example.com/hooks/ar', title: 'Dunes at Dawn', frame: 'classic' },
-  'post /api/v2/showcases': {
-    layout_choice: 'branded', description: 'Spring collection', logo_url: 'https://example.com/logo.png',
-    custom_links: [{ title: 'Shop', url: 'https://shop.example.com' }], branding: { tagline: 'Art for every wall', primary_color: '#0a66ff', secondary_color: '#222222' },
-    image_urls: ['https://example.com/a.jpg'], items: [{ image_url: 'https://example.com/dunes.jpg', title: 'Dunes', price: '$120', frame: { style: 'classic', color: 'oak' } }],
+  'post /api/v1/convert': {
+    image_url: 'https://example.com/picture.jpg',
+    aspect_ratio: '3:2',
+    callback_url: 'https://shop.example.com/hooks/ar',
+    title: 'Dunes at Dawn',
+    frame: 'classic',
   },
-  'post /api/v2/animated-ar': { image_url: 'https://example.com/lake.jpg', motion_style: 'sway', remove_background: false, callback_url: 'https://shop.example.com/hooks/ar' },
+  'post /api/v2/showcases': {
+    layout_choice: 'branded',
+    description: 'Spring collection',
+    logo_url: 'https://example.com/logo.png',
+    custom_links: [{ title: 'Shop', url: 'https://shop.example.com' }],
+    branding: { tagline: 'Art for every wall', primary_color: '#0a66ff', secondary_color: '#222222' },
+    image_urls: ['https://example.com/a.jpg'],
+    items: [{ image_url: 'https://example.com/dunes.jpg', title: 'Dunes', price: '$120', frame: { style: 'classic', color: 'oak' } }],
+  },
+  'post /api/v2/animated-ar': {
+    image_url: 'https://example.com/lake.jpg',
+    motion_style: 'sway',
+    remove_background: false,
+    callback_url: 'https://shop.example.com/hooks/ar',
+  },
   'post /api/admin/users': { email: 'ada@example.com', name: 'Ada', credits: 100, showcase_slots: 2 },
   'post /api/admin/users/{id}/credits': { amount: 50, reason: 'monthly top-up' },
 };
@@ -82,24 +106,59 @@ const REQUEST_EXAMPLES: Record<string, unknown> = {
 const RESPONSE_EXAMPLES: Record<string, unknown> = {
   'post /api/v1/convert 202': { job_id: 'api_k3xq7a2mzp4r', status: 'queued' },
   'get /api/v1/status/{jobId} 200': {
-    job_id: 'api_k3xq7a2mzp4r', status: 'processing', progress: 42.5, created_at: '2026-01-05T10:00:00.000Z', updated_at: '2026-01-05T10:00:02.000Z',
-    started_at: '2026-01-05T10:00:00.007Z', finished_at: null,
-    stages: [{ stage: 'fetch', started_at: '2026-01-05T10:00:00.008Z', duration_ms: 6.4 }, { stage: 'normalise', started_at: '2026-01-05T10:00:00.015Z', duration_ms: null }],
+    job_id: 'api_k3xq7a2mzp4r',
+    status: 'processing',
+    progress: 42.5,
+    created_at: '2026-01-05T10:00:00.000Z',
+    updated_at: '2026-01-05T10:00:02.000Z',
+    started_at: '2026-01-05T10:00:00.007Z',
+    finished_at: null,
+    stages: [
+      { stage: 'fetch', started_at: '2026-01-05T10:00:00.008Z', duration_ms: 6.4 },
+      { stage: 'normalise', started_at: '2026-01-05T10:00:00.015Z', duration_ms: null },
+    ],
   },
   'get /api/v1/webhook-secret 200': { secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', scheme: 'standard-webhooks v1 (HMAC-SHA256)' },
   'post /api/v2/showcases 201': {
-    id: 7, url: 'https://ar.example.com/showcase/shw_abcdefghijklmnopqrstuvwx', embed_url: 'https://ar.example.com/showcase/shw_abcdefghijklmnopqrstuvwx/embed',
-    queued_jobs: [{ job_id: 'v2_3kq7xa2mzp4r', item_id: 12, status: 'queued' }], credits_charged: 7,
+    id: 7,
+    url: 'https://ar.example.com/showcase/shw_abcdefghijklmnopqrstuvwx',
+    embed_url: 'https://ar.example.com/showcase/shw_abcdefghijklmnopqrstuvwx/embed',
+    queued_jobs: [{ job_id: 'v2_3kq7xa2mzp4r', item_id: 12, status: 'queued' }],
+    credits_charged: 7,
   },
   'post /api/v2/animated-ar 202': {
-    job_id: 'v2_m4q7xa2mzp4r', object: 'job', kind: 'animated_ar', status: 'queued', source: 'image',
-    pricing: { billed: true, lines: [{ item: 'bake', credits: 1 }, { item: 'ai_motion', credits: 12.5 }], total: 13.5 }, credits_charged: 13.5, video_model: 'procedural',
+    job_id: 'v2_m4q7xa2mzp4r',
+    object: 'job',
+    kind: 'animated_ar',
+    status: 'queued',
+    source: 'image',
+    pricing: {
+      billed: true,
+      lines: [
+        { item: 'bake', credits: 1 },
+        { item: 'ai_motion', credits: 12.5 },
+      ],
+      total: 13.5,
+    },
+    credits_charged: 13.5,
+    video_model: 'procedural',
   },
   'get /api/v2/jobs/{jobId} 200': {
-    job_id: 'v2_3kq7xa2mzp4r', object: 'job', kind: 'showcase.picture', status: 'converting', progress: 55, showcase_id: 7, item_id: 12,
-    created_at: '2026-01-05T10:00:00.000Z', updated_at: '2026-01-05T10:00:03.000Z',
-    started_at: '2026-01-05T10:00:00.007Z', finished_at: null,
-    stages: [{ stage: 'fetch', started_at: '2026-01-05T10:00:00.008Z', duration_ms: 6.4 }, { stage: 'normalise', started_at: '2026-01-05T10:00:00.015Z', duration_ms: null }],
+    job_id: 'v2_3kq7xa2mzp4r',
+    object: 'job',
+    kind: 'showcase.picture',
+    status: 'converting',
+    progress: 55,
+    showcase_id: 7,
+    item_id: 12,
+    created_at: '2026-01-05T10:00:00.000Z',
+    updated_at: '2026-01-05T10:00:03.000Z',
+    started_at: '2026-01-05T10:00:00.007Z',
+    finished_at: null,
+    stages: [
+      { stage: 'fetch', started_at: '2026-01-05T10:00:00.008Z', duration_ms: 6.4 },
+      { stage: 'normalise', started_at: '2026-01-05T10:00:00.015Z', duration_ms: null },
+    ],
   },
 };
 
@@ -108,7 +167,12 @@ function errorResponse(status: string, description: string): Json {
   return {
     description,
     ...(status === '429' || status === '503' ? { headers: RETRY_AFTER } : {}),
-    content: { 'application/json': { schema: { $ref: getSchemaPath(ErrorResponseDto) }, example: { error: { ...example, request_id: 'req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a' } } } },
+    content: {
+      'application/json': {
+        schema: { $ref: getSchemaPath(ErrorResponseDto) },
+        example: { error: { ...example, request_id: 'req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a' } },
+      },
+    },
   };
 }
 
@@ -116,20 +180,45 @@ function callbackOperation(summary: string, description: string, schemaRef: stri
   return {
     post: {
       summary,
-      description: `${description}\n\nSigned with the Standard Webhooks scheme: \`webhook-signature\` is \`v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">\` `
-        + 'keyed with the base64-decoded part of your secret after `whsec_` (GET /api/v1/webhook-secret). Verify against the raw body, reject timestamps more than 5 minutes off, '
-        + 'and dedupe on webhook-id (the same on every retry). A 2xx answer acknowledges; any other answer, a redirect or no answer within the timeout is retried with backoff.',
+      description:
+        `${description}\n\nSigned with the Standard Webhooks scheme: \`webhook-signature\` is \`v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">\` ` +
+        'keyed with the base64-decoded part of your secret after `whsec_` (GET /api/v1/webhook-secret). Verify against the raw body, reject timestamps more than 5 minutes off, ' +
+        'and dedupe on webhook-id (the same on every retry). A 2xx answer acknowledges; any other answer, a redirect or no answer within the timeout is retried with backoff.',
       security: [],
       parameters: [
-        { name: 'webhook-id', in: 'header', required: true, description: 'msg_<job_id>_<event>: one per job and event, the same on every retry.', schema: { type: 'string' }, example: exampleId },
-        { name: 'webhook-timestamp', in: 'header', required: true, description: 'Unix time of this attempt, in seconds.', schema: { type: 'string', pattern: '^[0-9]+$' }, example: '1767607200' },
-        { name: 'webhook-signature', in: 'header', required: true, description: 'Space-separated list of `v1,<base64 signature>` (one today).', schema: { type: 'string' }, example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=' },
+        {
+          name: 'webhook-id',
+          in: 'header',
+          required: true,
+          description: 'msg_<job_id>_<event>: one per job and event, the same on every retry.',
+          schema: { type: 'string' },
+          example: exampleId,
+        },
+        {
+          name: 'webhook-timestamp',
+          in: 'header',
+          required: true,
+          description: 'Unix time of this attempt, in seconds.',
+          schema: { type: 'string', pattern: '^[0-9]+$' },
+          example: '1767607200',
+        },
+        {
+          name: 'webhook-signature',
+          in: 'header',
+          required: true,
+          description: 'Space-separated list of `v1,<base64 signature>` (one today).',
+          schema: { type: 'string' },
+          example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+        },
         { name: 'User-Agent', in: 'header', required: false, schema: { type: 'string' }, example: 'image-ar-service-webhooks/0.1' },
       ],
       requestBody: { required: true, content: { 'application/json': { schema: { $ref: schemaRef } } } },
       responses: {
         '2XX': { description: 'Delivered; not sent again.' },
-        '4XX': { description: 'Not delivered: retried with backoff (up to CALLBACK_MAX_ATTEMPTS attempts; each attempt is listed in the job status).' },
+        '4XX': {
+          description:
+            'Not delivered: retried with backoff (up to CALLBACK_MAX_ATTEMPTS attempts; each attempt is listed in the job status).',
+        },
       },
     },
   };
@@ -137,10 +226,24 @@ function callbackOperation(summary: string, description: string, schemaRef: stri
 
 const CALLBACKS: Record<string, () => Json> = {
   'post /api/v1/convert': () => ({
-    jobFinished: { '{$request.body#/callback_url}': callbackOperation('v1 job completed or failed', 'The v1 callback body (spec §6).', getSchemaPath(V1CallbackDto), 'msg_api_k3xq7a2mzp4r_completed') },
+    jobFinished: {
+      '{$request.body#/callback_url}': callbackOperation(
+        'v1 job completed or failed',
+        'The v1 callback body (spec §6).',
+        getSchemaPath(V1CallbackDto),
+        'msg_api_k3xq7a2mzp4r_completed',
+      ),
+    },
   }),
   'post /api/v2/animated-ar': () => ({
-    jobFinished: { '{$request.body#/callback_url}': callbackOperation('Animated AR job completed or failed', 'The final job payload: the body of GET /api/v2/jobs/{job_id}.', getSchemaPath(V2JobDto), 'msg_v2_m4q7xa2mzp4r_completed') },
+    jobFinished: {
+      '{$request.body#/callback_url}': callbackOperation(
+        'Animated AR job completed or failed',
+        'The final job payload: the body of GET /api/v2/jobs/{job_id}.',
+        getSchemaPath(V2JobDto),
+        'msg_v2_m4q7xa2mzp4r_completed',
+      ),
+    },
   }),
 };
 
@@ -156,7 +259,8 @@ function errorStatuses(method: string, path: string, op: Json): string[] {
   if (/\{[^}]+\}/.test(path)) out.push('404');
   if (method === 'post' && op.requestBody) out.push('413', '415');
   if ((op.parameters ?? []).some((p: Json) => p.name === 'Idempotency-Key')) out.push('409');
-  if (method === 'post' && (path === '/api/v2/showcases' || path === '/api/v2/showcases/{id}/items' || path === '/api/v2/animated-ar')) out.push('402');
+  if (method === 'post' && (path === '/api/v2/showcases' || path === '/api/v2/showcases/{id}/items' || path === '/api/v2/animated-ar'))
+    out.push('402');
   if (method === 'post' && path === '/api/v2/showcases') out.push('403');
   return out;
 }
@@ -178,8 +282,14 @@ function complete(doc: OpenAPIObject): OpenAPIObject {
       if (!needsKey(path)) op.security = [];
       for (const status of errorStatuses(method, path, op)) op.responses[status] ??= { description: DEFAULT_ERROR_DESCRIPTION[status] };
       for (const [status, r] of Object.entries(op.responses as Json) as [string, Json][]) {
-        if (Number(status) >= 400 && !r.content && !(path.startsWith('/files/') && status === '416')) Object.assign(r, errorResponse(status, r.description || DEFAULT_ERROR_DESCRIPTION[status] || 'Error.'));
-        if (Number(status) >= 400 && r.content?.['application/json']?.schema?.$ref === getSchemaPath(ErrorResponseDto) && !r.content['application/json'].example && ERROR_EXAMPLES[status]) {
+        if (Number(status) >= 400 && !r.content && !(path.startsWith('/files/') && status === '416'))
+          Object.assign(r, errorResponse(status, r.description || DEFAULT_ERROR_DESCRIPTION[status] || 'Error.'));
+        if (
+          Number(status) >= 400 &&
+          r.content?.['application/json']?.schema?.$ref === getSchemaPath(ErrorResponseDto) &&
+          !r.content['application/json'].example &&
+          ERROR_EXAMPLES[status]
+        ) {
           r.content['application/json'].example = errorResponse(status, '').content['application/json'].example;
         }
         if (r.description === '') r.description = 'OK';
@@ -194,9 +304,24 @@ function complete(doc: OpenAPIObject): OpenAPIObject {
   }
   const files = d.paths['/files/{path}']?.get;
   if (files) {
-    files.parameters = [{ name: 'path', in: 'path', required: true, description: 'Storage key of the file (may contain "/"), as in the model and poster URLs of a result.', schema: { type: 'string' }, example: 'models/api_k3xq7a2mzp4r/model.glb' }];
+    files.parameters = [
+      {
+        name: 'path',
+        in: 'path',
+        required: true,
+        description: 'Storage key of the file (may contain "/"), as in the model and poster URLs of a result.',
+        schema: { type: 'string' },
+        example: 'models/api_k3xq7a2mzp4r/model.glb',
+      },
+    ];
     const binary = { schema: { type: 'string', format: 'binary' } };
-    const content = { 'model/gltf-binary': binary, 'model/vnd.usdz+zip': binary, 'image/jpeg': binary, 'image/png': binary, 'application/octet-stream': binary };
+    const content = {
+      'model/gltf-binary': binary,
+      'model/vnd.usdz+zip': binary,
+      'image/jpeg': binary,
+      'image/png': binary,
+      'application/octet-stream': binary,
+    };
     Object.assign(files.responses, {
       200: { description: 'The file; Cache-Control public, max-age=3600 (files can be deleted), ETag, Accept-Ranges.', content },
       206: { description: 'One byte range (Range: bytes=start-end).', content },
@@ -222,7 +347,11 @@ export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: strin
 
 /** The document without a database, queue or storage: Nest's preview mode registers the routes without creating the providers. */
 export async function createOpenApiDocument(config: AppConfig): Promise<OpenAPIObject> {
-  const app = await NestFactory.create(ApiModule.forRoot(config), new FastifyAdapter(), { preview: true, logger: false, abortOnError: false });
+  const app = await NestFactory.create(ApiModule.forRoot(config), new FastifyAdapter(), {
+    preview: true,
+    logger: false,
+    abortOnError: false,
+  });
   try {
     return buildOpenApiDocument(app, config.publicBaseUrl);
   } finally {

@@ -20,7 +20,8 @@ export interface UrlRules {
 export function requestUrl(param: string, v: unknown, rules: UrlRules = {}): string {
   const max = rules.max ?? 2048;
   const schemes = rules.https ? 'an https URL' : 'an http or https URL';
-  if (typeof v !== 'string' || v.length > max || !URL.canParse(v)) throw ApiError.invalid(param, `${param}: must be ${schemes} of at most ${max} characters`);
+  if (typeof v !== 'string' || v.length > max || !URL.canParse(v))
+    throw ApiError.invalid(param, `${param}: must be ${schemes} of at most ${max} characters`);
   const u = new URL(v);
   const ok = rules.https ? u.protocol === 'https:' : u.protocol === 'http:' || u.protocol === 'https:';
   if (!ok) throw ApiError.invalid(param, `${param}: must be ${schemes}`, rules.https ? 'https_required' : 'parameter_invalid');

@@ -20,13 +20,24 @@ const nest = (levels: number): unknown => {
 describe('assertSafeValues', () => {
   it(`accepts ${MAX_JSON_DEPTH} levels of nesting and refuses one more, iteratively (100,000 levels)`, () => {
     expect(refusal(nest(MAX_JSON_DEPTH))).toBeUndefined();
-    expect(refusal(nest(MAX_JSON_DEPTH + 1))).toMatchObject({ status: 400, code: 'body_too_deep', message: `the JSON body is nested more than ${MAX_JSON_DEPTH} levels deep` });
+    expect(refusal(nest(MAX_JSON_DEPTH + 1))).toMatchObject({
+      status: 400,
+      code: 'body_too_deep',
+      message: `the JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`,
+    });
     expect(refusal(JSON.parse('['.repeat(100_000) + ']'.repeat(100_000)))).toMatchObject({ status: 400, code: 'body_too_deep' });
   });
 
   it('refuses NUL in any string, naming the parameter the way the validators do', () => {
-    expect(refusal({ description: 'a\u0000b' })).toMatchObject({ status: 400, code: 'parameter_invalid', param: 'description', message: 'description: must not contain NUL (\\u0000) characters' });
-    expect(refusal({ custom_links: [{ title: 'ok', url: 'https://a.example/' }, { title: 'x\u0000' }] })).toMatchObject({ param: 'custom_links[1].title' });
+    expect(refusal({ description: 'a\u0000b' })).toMatchObject({
+      status: 400,
+      code: 'parameter_invalid',
+      param: 'description',
+      message: 'description: must not contain NUL (\\u0000) characters',
+    });
+    expect(refusal({ custom_links: [{ title: 'ok', url: 'https://a.example/' }, { title: 'x\u0000' }] })).toMatchObject({
+      param: 'custom_links[1].title',
+    });
     expect(refusal({ branding: { tagline: '\u0000' } })).toMatchObject({ param: 'branding.tagline' });
     expect(refusal(['\u0000'])).toMatchObject({ param: '[0]' });
     expect(refusal('\u0000')).toMatchObject({ param: 'body' });
@@ -34,7 +45,10 @@ describe('assertSafeValues', () => {
   });
 
   it('refuses NUL in keys, and names a path or query parameter by its name', () => {
-    expect(refusal({ branding: { 'x\u0000': 1 } })).toMatchObject({ param: 'branding', message: 'branding: keys must not contain NUL (\\u0000) characters' });
+    expect(refusal({ branding: { 'x\u0000': 1 } })).toMatchObject({
+      param: 'branding',
+      message: 'branding: keys must not contain NUL (\\u0000) characters',
+    });
     expect(refusal('usr_\u0000', 'id')).toMatchObject({ param: 'id' });
     expect(refusal(['1', '\u0000'], 'before')).toMatchObject({ param: 'before[1]' });
   });

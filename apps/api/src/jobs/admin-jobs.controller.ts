@@ -19,7 +19,12 @@ export class AdminJobsController {
   @ApiOperation({ summary: 'Jobs of every account, newest first, by status, user and creation time' })
   @ApiQuery({ name: 'status', required: false, enum: JOB_STATES })
   @ApiQuery({ name: 'user', required: false, description: 'Owning user id.' })
-  @ApiQuery({ name: 'since', required: false, description: 'Created at or after (ISO 8601).', schema: { type: 'string', format: 'date-time' } })
+  @ApiQuery({
+    name: 'since',
+    required: false,
+    description: 'Created at or after (ISO 8601).',
+    schema: { type: 'string', format: 'date-time' },
+  })
   @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 500, default: 50 } })
   @ApiResponse({ status: 200, type: AdminJobListDto })
   list(@Query() q: { status?: string; user?: string; since?: string; limit?: string }) {
@@ -28,7 +33,11 @@ export class AdminJobsController {
 
   @Post('jobs/:id/retry')
   @HttpCode(202)
-  @ApiOperation({ summary: 'Run a failed job again', description: 'The job is queued again as new (error, progress and attempts cleared). Its charge, refunded when it failed, is not taken again.' })
+  @ApiOperation({
+    summary: 'Run a failed job again',
+    description:
+      'The job is queued again as new (error, progress and attempts cleared). Its charge, refunded when it failed, is not taken again.',
+  })
   @ApiResponse({ status: 202, type: AdminJobDto, description: 'Queued again.' })
   @ApiResponse({ status: 404, type: ErrorResponseDto })
   @ApiResponse({ status: 409, type: ErrorResponseDto, description: 'job_not_failed: only a failed job can be retried.' })
@@ -38,7 +47,10 @@ export class AdminJobsController {
 
   @Post('jobs/:id/cancel')
   @HttpCode(202)
-  @ApiOperation({ summary: 'Cancel any account\'s queued or running job', description: 'As POST /api/v2/jobs/{id}/cancel: refund and callback once.' })
+  @ApiOperation({
+    summary: "Cancel any account's queued or running job",
+    description: 'As POST /api/v2/jobs/{id}/cancel: refund and callback once.',
+  })
   @ApiResponse({ status: 200, type: AdminJobDto, description: 'Cancelled at once: status failed, error.code "cancelled".' })
   @ApiResponse({ status: 202, type: AdminJobDto, description: 'Cancel requested: its worker stops it within 2 s.' })
   @ApiResponse({ status: 404, type: ErrorResponseDto })
@@ -61,13 +73,18 @@ export class AdminJobsController {
   @HttpCode(204)
   @ApiOperation({
     summary: 'Delete a user with all their data',
-    description: 'Their jobs with every stored file (models, posters, uploads), showcases, API keys, webhook secret and idempotency records. '
-      + 'Ledger entries are kept for accounting, anonymised: user_id removed, a stable pseudonym (deleted_…) instead. Embed pages and files of their jobs answer 410 from then on.',
+    description:
+      'Their jobs with every stored file (models, posters, uploads), showcases, API keys, webhook secret and idempotency records. ' +
+      'Ledger entries are kept for accounting, anonymised: user_id removed, a stable pseudonym (deleted_…) instead. Embed pages and files of their jobs answer 410 from then on.',
   })
   @ApiResponse({ status: 204, description: 'Deleted.' })
   @ApiResponse({ status: 404, type: ErrorResponseDto })
   @ApiResponse({ status: 409, type: ErrorResponseDto, description: 'user_has_active_jobs: cancel their queued and running jobs first.' })
-  @ApiResponse({ status: 503, type: ErrorResponseDto, description: 'storage_unavailable: some files could not be deleted; nothing was removed from the database. Try again.' })
+  @ApiResponse({
+    status: 503,
+    type: ErrorResponseDto,
+    description: 'storage_unavailable: some files could not be deleted; nothing was removed from the database. Try again.',
+  })
   async deleteUser(@Param('id') id: string): Promise<void> {
     await this.admin.deleteUser(id);
   }

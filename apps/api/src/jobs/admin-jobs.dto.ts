@@ -12,7 +12,13 @@ export class AdminJobDto {
   @ApiProperty({ example: 'v2_k3xq7a…' }) id!: string;
   @ApiProperty({ description: 'What was asked for, e.g. v1.convert, animated-ar, callback.', example: 'v1.convert' }) kind!: string;
   @ApiProperty({ enum: JOB_STATES }) status!: string;
-  @ApiProperty({ type: String, nullable: true, description: 'The owning user (`service` for the owner key and callbacks).', example: 'usr_k3xq7a' }) user_id!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The owning user (`service` for the owner key and callbacks).',
+    example: 'usr_k3xq7a',
+  })
+  user_id!: string | null;
   @ApiProperty({ minimum: 0, maximum: 100 }) progress!: number;
   @ApiProperty({ type: 'integer', description: 'Runs started for the current try.' }) attempts!: number;
   @ApiProperty({ type: AdminJobErrorDto, nullable: true }) error!: AdminJobErrorDto | null;
@@ -34,7 +40,7 @@ class AdminUserDto {
   @ApiProperty({ type: String, nullable: true, example: 'Ada' }) name!: string | null;
   @ApiProperty({ description: 'Balance in credits.', example: 100 }) credits!: number;
   @ApiProperty({ type: 'integer', example: 2 }) showcase_slots!: number;
-  @ApiProperty({ description: 'The service\'s own user (owner key jobs, callbacks).' }) internal!: boolean;
+  @ApiProperty({ description: "The service's own user (owner key jobs, callbacks)." }) internal!: boolean;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
 }
 
@@ -46,7 +52,7 @@ export class AdminUserListDto {
 class QueueCountsDto {
   @ApiProperty({ type: 'integer' }) waiting!: number;
   @ApiProperty({ type: 'integer' }) active!: number;
-  @ApiProperty({ type: 'integer', description: 'Waiting for a retry\'s backoff.' }) delayed!: number;
+  @ApiProperty({ type: 'integer', description: "Waiting for a retry's backoff." }) delayed!: number;
   @ApiProperty({ type: 'integer', description: 'Out of attempts and still kept by the backend (0 where none are kept).' }) failed!: number;
 }
 
@@ -59,7 +65,13 @@ class OldestWaitingDto {
 export class AdminQueueDto {
   @ApiProperty({ enum: ['in-process', 'bull'] }) driver!: string;
   @ApiProperty({ type: QueueCountsDto, description: 'Messages by state, as the queue backend counts them.' }) queue!: QueueCountsDto;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'integer' }, description: 'Jobs in the database by status (every status listed).', example: { queued: 2, converting: 1, completed: 40, failed: 3 } })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    description: 'Jobs in the database by status (every status listed).',
+    example: { queued: 2, converting: 1, completed: 40, failed: 3 },
+  })
   jobs!: Record<string, number>;
-  @ApiProperty({ type: OldestWaitingDto, nullable: true, description: 'The longest-waiting queued job; null when none waits.' }) oldest_waiting!: OldestWaitingDto | null;
+  @ApiProperty({ type: OldestWaitingDto, nullable: true, description: 'The longest-waiting queued job; null when none waits.' })
+  oldest_waiting!: OldestWaitingDto | null;
 }

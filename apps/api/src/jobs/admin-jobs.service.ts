@@ -12,10 +12,18 @@ import { ApiKeyCache } from '../http/api-keys/api-key-cache.service';
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 const jobView = (j: JobEntity) => ({
-  id: j.id, kind: j.kind, status: j.status, user_id: j.ownerId, progress: j.progress, attempts: j.attempts,
+  id: j.id,
+  kind: j.kind,
+  status: j.status,
+  user_id: j.ownerId,
+  progress: j.progress,
+  attempts: j.attempts,
   error: j.error ? { code: j.error.code, message: j.error.message } : null,
   cancel_requested: j.cancelRequestedAt !== null && j.cancelRequestedAt !== undefined,
-  created_at: new Date(j.createdAt).toISOString(), started_at: iso(j.startedAt), finished_at: iso(j.finishedAt), request_id: j.requestId ?? null,
+  created_at: new Date(j.createdAt).toISOString(),
+  started_at: iso(j.startedAt),
+  finished_at: iso(j.finishedAt),
+  request_id: j.requestId ?? null,
 });
 
 function limitOf(v: string | undefined, fallback: number, max: number): number {
@@ -51,19 +59,26 @@ export class AdminJobsService {
     const user = /^usr_[a-z2-7]{1,40}$/.test(id) ? await this.accounts.findUser(id) : null;
     if (!user || user.internal) throw ApiError.notFound(`user ${id.slice(0, 60)}`);
     const active = await this.deletions.unfinishedOfOwner(id);
-    if (active > 0) throw new ApiError(409, 'conflict', 'user_has_active_jobs', `user ${id} has ${active} queued or running job(s): cancel them first`);
+    if (active > 0)
+      throw new ApiError(409, 'conflict', 'user_has_active_jobs', `user ${id} has ${active} queued or running job(s): cancel them first`);
     let deleted: boolean;
     try {
       deleted = await this.deletion.deleteUser(id);
     } catch (err) {
-      throw new ApiError(503, 'api_error', 'storage_unavailable', `user ${id}: ${(err as Error).message}; nothing was deleted from the database, try again`);
+      throw new ApiError(
+        503,
+        'api_error',
+        'storage_unavailable',
+        `user ${id}: ${(err as Error).message}; nothing was deleted from the database, try again`,
+      );
     }
     if (!deleted) throw ApiError.notFound(`user ${id.slice(0, 60)}`);
     await this.keyCache.revoked({ userId: id });
   }
 
   async list(q: { status?: string; user?: string; since?: string; limit?: string }) {
-    if (q.status !== undefined && !(JOB_STATES as readonly string[]).includes(q.status)) throw ApiError.invalid('status', `status: one of ${JOB_STATES.join(', ')}`);
+    if (q.status !== undefined && !(JOB_STATES as readonly string[]).includes(q.status))
+      throw ApiError.invalid('status', `status: one of ${JOB_STATES.join(', ')}`);
     if (q.user !== undefined && (q.user.length < 1 || q.user.length > 64)) throw ApiError.invalid('user', 'user: a user id');
     const since = q.since === undefined ? undefined : new Date(q.since);
     if (since && Number.isNaN(since.getTime())) throw ApiError.invalid('since', 'since: an ISO 8601 date-time');
@@ -90,10 +105,12 @@ export class AdminJobsService {
    */
   async retry(id: string) {
     const job = await this.job(id);
-    if (job.status !== 'failed') throw new ApiError(409, 'conflict', 'job_not_failed', `job ${job.id} is ${job.status}; only a failed job can be retried`);
+    if (job.status !== 'failed')
+      throw new ApiError(409, 'conflict', 'job_not_failed', `job ${job.id} is ${job.status}; only a failed job can be retried`);
     // Its place in the fair order, as a new job of its owner's would get (counted before it is unfinished again).
     const active = await this.jobs.countUnfinished(job.ownerId);
-    if (!(await this.jobs.requeueFailed(job.id))) throw new ApiError(409, 'conflict', 'job_not_failed', `job ${job.id} changed state meanwhile; only a failed job can be retried`);
+    if (!(await this.jobs.requeueFailed(job.id)))
+      throw new ApiError(409, 'conflict', 'job_not_failed', `job ${job.id} changed state meanwhile; only a failed job can be retried`);
     await this.admission.enqueue(job.ownerId, [job.id], active);
     return jobView((await this.jobs.find(job.id)) ?? job);
   }
@@ -103,7 +120,13 @@ export class AdminJobsService {
     const rows = await this.accounts.listUsers(limit + 1);
     return {
       data: rows.slice(0, limit).map((u) => ({
-        id: u.id, email: u.email, name: u.name, credits: toCredits(u.creditsCents), showcase_slots: u.showcaseSlots, internal: u.internal === true, created_at: new Date(u.createdAt).toISOString(),
+        id: u.id,
+        email: u.email,
+        name: u.name,
+        credits: toCredits(u.creditsCents),
+        showcase_slots: u.showcaseSlots,
+        internal: u.internal === true,
+        created_at: new Date(u.createdAt).toISOString(),
       })),
       has_more: rows.length > limit,
     };
@@ -116,7 +139,11 @@ export class AdminJobsService {
       queue: counts,
       jobs: Object.fromEntries(JOB_STATES.map((s) => [s, byStatus[s] ?? 0])),
       oldest_waiting: oldest
-        ? { job_id: oldest.id, created_at: oldest.createdAt.toISOString(), age_s: Math.max(0, Math.round((Date.now() - oldest.createdAt.getTime()) / 1000)) }
+        ? {
+            job_id: oldest.id,
+            created_at: oldest.createdAt.toISOString(),
+            age_s: Math.max(0, Math.round((Date.now() - oldest.createdAt.getTime()) / 1000)),
+          }
         : null,
     };
   }

@@ -89,7 +89,8 @@ export class ConversionService {
    */
   private async owned(ownerId: string, jobId: string, readerKey?: string): Promise<JobEntity> {
     const job = /^api_[a-z2-7]{1,60}$/.test(jobId) ? await this.jobs.findForOwner(jobId, ownerId) : null;
-    if (!job || job.kind !== 'v1.convert' || (readerKey !== undefined && job.createdByKey !== readerKey)) throw ApiError.notFound(`job ${jobId.slice(0, 80)}`);
+    if (!job || job.kind !== 'v1.convert' || (readerKey !== undefined && job.createdByKey !== readerKey))
+      throw ApiError.notFound(`job ${jobId.slice(0, 80)}`);
     return job;
   }
 
@@ -141,7 +142,12 @@ export class ConversionService {
       throw new ApiError(409, 'conflict', 'job_failed', `job ${job.id} failed: ${job.error?.message ?? 'unknown error'}`);
     }
     if (job.status !== 'completed' || !job.result) {
-      throw new ApiError(409, 'conflict', 'job_not_finished', `job ${job.id} is not finished yet (status ${toV1Status(job.status)}); poll GET /api/v1/status/${job.id}`);
+      throw new ApiError(
+        409,
+        'conflict',
+        'job_not_finished',
+        `job ${job.id} is not finished yet (status ${toV1Status(job.status)}); poll GET /api/v1/status/${job.id}`,
+      );
     }
     const r = job.result as StillImageResult;
     return {

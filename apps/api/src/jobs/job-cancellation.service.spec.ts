@@ -6,9 +6,21 @@ import { JobCancellation } from './job-cancellation.service';
 
 /** The cancel use case with in-memory stand-ins (the routes, with a real worker, are in test/cancel.e2e-spec.ts). */
 function setup(outcome: 'failed' | 'requested' | 'final', opts: { worker?: boolean } = {}) {
-  const job = { id: 'v2_abc', kind: 'v2.animated-ar', pipeline: 'animated-ar', status: 'queued', ownerId: 'u1', input: {}, attempts: 0 } as unknown as JobEntity;
+  const job = {
+    id: 'v2_abc',
+    kind: 'v2.animated-ar',
+    pipeline: 'animated-ar',
+    status: 'queued',
+    ownerId: 'u1',
+    input: {},
+    attempts: 0,
+  } as unknown as JobEntity;
   const failed: string[] = [];
-  const listener: JobListener = { onFailed: async (j, e) => { failed.push(`${j.id}:${e.code}`); } };
+  const listener: JobListener = {
+    onFailed: async (j, e) => {
+      failed.push(`${j.id}:${e.code}`);
+    },
+  };
   const container = createContainer();
   container.register(JOB_LISTENER, { useValue: listener });
   let status = outcome === 'requested' ? 'converting' : outcome === 'failed' ? 'failed' : 'completed';
@@ -16,7 +28,12 @@ function setup(outcome: 'failed' | 'requested' | 'final', opts: { worker?: boole
     requestCancel: jest.fn(async () => outcome),
     find: async () => ({ ...job, status }),
   } as unknown as JobRepository;
-  const worker = { cancel: jest.fn(() => { status = 'failed'; return true; }) } as unknown as JobWorkerService;
+  const worker = {
+    cancel: jest.fn(() => {
+      status = 'failed';
+      return true;
+    }),
+  } as unknown as JobWorkerService;
   const service = new JobCancellation(repo, container, opts.worker ? worker : undefined);
   return { job, failed, repo, worker, service };
 }
@@ -44,7 +61,11 @@ describe('JobCancellation', () => {
 
   it('a finished job, or one that finished meanwhile: 409 job_finished, nothing told', async () => {
     const { job, failed, repo, service } = setup('final');
-    await expect(service.cancel({ ...job, status: 'completed' } as JobEntity)).rejects.toMatchObject({ status: 409, type: 'conflict', code: 'job_finished' });
+    await expect(service.cancel({ ...job, status: 'completed' } as JobEntity)).rejects.toMatchObject({
+      status: 409,
+      type: 'conflict',
+      code: 'job_finished',
+    });
     expect(repo.requestCancel).not.toHaveBeenCalled();
     await expect(service.cancel(job)).rejects.toBeInstanceOf(ApiError);
     expect(failed).toEqual([]);

@@ -1,6 +1,15 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { JobRepository, type JobEntity } from '@app/persistence';
-import { isFinal, JOB_LISTENER, JobCancelledError, type JobListener, type MetricsPort, notifyListeners, resolveMetrics, toJobError } from '@app/pipeline';
+import {
+  isFinal,
+  JOB_LISTENER,
+  JobCancelledError,
+  type JobListener,
+  type MetricsPort,
+  notifyListeners,
+  resolveMetrics,
+  toJobError,
+} from '@app/pipeline';
 import { PIPELINE_CONTAINER } from '@app/runtime';
 import { JobWorkerService } from '@apps/worker';
 import type { DependencyContainer } from 'tsyringe';
@@ -47,9 +56,21 @@ export class JobCancellation {
     if (outcome === 'failed') {
       // Ended here, not in a runner: counted here.
       this.metrics.jobFinished(job.kind, 'cancelled');
-      const runnable = { id: job.id, kind: job.kind, pipeline: job.pipeline, status: 'failed' as const, ownerId: job.ownerId, input: job.input, attempts: job.attempts };
+      const runnable = {
+        id: job.id,
+        kind: job.kind,
+        pipeline: job.pipeline,
+        status: 'failed' as const,
+        ownerId: job.ownerId,
+        input: job.input,
+        attempts: job.attempts,
+      };
       // The refund sweep catches a lost refund; the worker's sweep delivers a created callback job.
-      await notifyListeners(this.listeners, (l) => l.onFailed?.(runnable, error), (err) => this.logger.error(`job ${job.id}: listener failed after cancel: ${err.message}`));
+      await notifyListeners(
+        this.listeners,
+        (l) => l.onFailed?.(runnable, error),
+        (err) => this.logger.error(`job ${job.id}: listener failed after cancel: ${err.message}`),
+      );
     } else if (this.worker?.cancel(job.id)) {
       // Running here: stopped now; let the runner record it before answering.
       await this.settle(job.id);
@@ -68,5 +89,10 @@ export class JobCancellation {
 }
 
 function finished(job: JobEntity): ApiError {
-  return new ApiError(409, 'conflict', 'job_finished', `job ${job.id} has already ${job.status === 'completed' ? 'completed' : 'failed'}; only a queued or running job can be cancelled`);
+  return new ApiError(
+    409,
+    'conflict',
+    'job_finished',
+    `job ${job.id} has already ${job.status === 'completed' ? 'completed' : 'failed'}; only a queued or running job can be cancelled`,
+  );
 }

@@ -22,7 +22,11 @@ export class V1Controller {
   @AllowScope('widget')
   @HttpCode(202)
   @UseInterceptors(IdempotencyInterceptor)
-  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Same key + same body within 24 h returns the first answer; a different body -> 409.' })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description: 'Same key + same body within 24 h returns the first answer; a different body -> 409.',
+  })
   @ApiOperation({ summary: 'Submit an image for conversion', description: 'Creates a job; poll /status or pass callback_url.' })
   @ApiBody({ type: ConvertRequestDto })
   @ApiResponse({ status: 202, type: ConvertResponseDto })
@@ -33,7 +37,10 @@ export class V1Controller {
 
   @Get('status/:jobId')
   @AllowScope('read_only', 'widget')
-  @ApiOperation({ summary: 'Job status and progress (0..100)', description: 'A widget key reads only the jobs it created itself (404 for any other).' })
+  @ApiOperation({
+    summary: 'Job status and progress (0..100)',
+    description: 'A widget key reads only the jobs it created itself (404 for any other).',
+  })
   @ApiResponse({ status: 200, type: StatusResponseDto })
   @ApiResponse({ status: 404, description: 'No such job for this key.', type: ErrorResponseDto })
   status(@Req() req: AuthedRequest, @Param('jobId') jobId: string) {
@@ -44,13 +51,22 @@ export class V1Controller {
   @HttpCode(202)
   @ApiOperation({
     summary: 'Cancel a queued or processing job',
-    description: 'A queued job never starts: it fails at once with error.code "cancelled" (200). A processing job is stopped by its worker within 2 s and then fails with "cancelled" '
-      + '(202: the body may still say processing; poll /status or wait for the callback, sent once with status failed).',
+    description:
+      'A queued job never starts: it fails at once with error.code "cancelled" (200). A processing job is stopped by its worker within 2 s and then fails with "cancelled" ' +
+      '(202: the body may still say processing; poll /status or wait for the callback, sent once with status failed).',
   })
   @ApiResponse({ status: 200, type: StatusResponseDto, description: 'Cancelled at once: status failed, error.code "cancelled".' })
-  @ApiResponse({ status: 202, type: StatusResponseDto, description: 'Cancel requested: the worker stops the job within 2 s; it then fails with error.code "cancelled".' })
+  @ApiResponse({
+    status: 202,
+    type: StatusResponseDto,
+    description: 'Cancel requested: the worker stops the job within 2 s; it then fails with error.code "cancelled".',
+  })
   @ApiResponse({ status: 404, description: 'No such job for this key.', type: ErrorResponseDto })
-  @ApiResponse({ status: 409, description: 'conflict / job_finished: the job has already completed or failed (a cancelled job included).', type: ErrorResponseDto })
+  @ApiResponse({
+    status: 409,
+    description: 'conflict / job_finished: the job has already completed or failed (a cancelled job included).',
+    type: ErrorResponseDto,
+  })
   async cancel(@Req() req: AuthedRequest, @Param('jobId') jobId: string, @Res({ passthrough: true }) reply: FastifyReply) {
     const out = await this.conversions.cancel(req.principal.userId, jobId);
     if (out.final) void reply.status(200);
@@ -58,7 +74,11 @@ export class V1Controller {
   }
 
   @Get('webhook-secret')
-  @ApiOperation({ summary: 'Your callback signing secret', description: 'Verify callbacks with the Standard Webhooks scheme: base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body" keyed with the base64 part of the secret.' })
+  @ApiOperation({
+    summary: 'Your callback signing secret',
+    description:
+      'Verify callbacks with the Standard Webhooks scheme: base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body" keyed with the base64 part of the secret.',
+  })
   @ApiResponse({ status: 200, type: WebhookSecretDto })
   webhookSecret(@Req() req: AuthedRequest) {
     return this.conversions.webhookSecret(req.principal.userId);
@@ -66,9 +86,16 @@ export class V1Controller {
 
   @Get('result/:jobId')
   @AllowScope('read_only', 'widget')
-  @ApiOperation({ summary: 'Result of a completed job', description: 'A widget key reads only the jobs it created itself (404 for any other).' })
+  @ApiOperation({
+    summary: 'Result of a completed job',
+    description: 'A widget key reads only the jobs it created itself (404 for any other).',
+  })
   @ApiResponse({ status: 200, type: ResultResponseDto })
-  @ApiResponse({ status: 409, description: 'job_not_finished (still queued/processing) or job_failed (with the failure message).', type: ErrorResponseDto })
+  @ApiResponse({
+    status: 409,
+    description: 'job_not_finished (still queued/processing) or job_failed (with the failure message).',
+    type: ErrorResponseDto,
+  })
   @ApiResponse({ status: 404, description: 'No such job for this key.', type: ErrorResponseDto })
   result(@Req() req: AuthedRequest, @Param('jobId') jobId: string) {
     return this.conversions.result(req.principal.userId, jobId, readerKeyOf(req.principal));

@@ -7,7 +7,10 @@ import { PresentationRequestDto, PresentationResultDto } from '../presentation/p
  * from {@link PresentationRequestDto}.
  */
 class ConvertFieldsDto {
-  @ApiProperty({ description: 'Public http(s) URL of the image (JPEG, PNG, GIF, WebP, AVIF, HEIF, TIFF; at most FETCH_MAX_BYTES, 50 MB by default).', example: 'https://example.com/picture.jpg' })
+  @ApiProperty({
+    description: 'Public http(s) URL of the image (JPEG, PNG, GIF, WebP, AVIF, HEIF, TIFF; at most FETCH_MAX_BYTES, 50 MB by default).',
+    example: 'https://example.com/picture.jpg',
+  })
   image_url!: string;
 
   @ApiPropertyOptional({ description: '"W:H"; the shorter side becomes 24 in. Ignored when both inches are given.', example: '16:9' })
@@ -19,7 +22,9 @@ class ConvertFieldsDto {
   @ApiPropertyOptional({ description: '0.1 to 120; must be paired with width_inches.', minimum: 0.1, maximum: 120 })
   height_inches?: number;
 
-  @ApiPropertyOptional({ description: 'http(s) URL POSTed a signed JSON callback (Standard Webhooks headers) when the job completes or fails.' })
+  @ApiPropertyOptional({
+    description: 'http(s) URL POSTed a signed JSON callback (Standard Webhooks headers) when the job completes or fails.',
+  })
   callback_url?: string;
 }
 
@@ -47,20 +52,28 @@ class CallbackAttemptDto {
 }
 
 class CallbackViewDto {
-  @ApiProperty({ description: 'The callback_url without its query string or fragment (they often carry the receiver\'s token).' }) url!: string;
+  @ApiProperty({ description: "The callback_url without its query string or fragment (they often carry the receiver's token)." })
+  url!: string;
   @ApiProperty() delivered!: boolean;
   @ApiProperty({ type: [CallbackAttemptDto] }) attempts!: CallbackAttemptDto[];
 }
 
 export class StageTimingDto {
-  @ApiProperty({ example: 'normalise', description: 'Pipeline step id (fetch, normalise, scene, glb-writer, usdz-writer, publish; animated: animated-source, frames, motion, background-removal, flipbook-writer, publish-animated).' }) stage!: string;
+  @ApiProperty({
+    example: 'normalise',
+    description:
+      'Pipeline step id (fetch, normalise, scene, glb-writer, usdz-writer, publish; animated: animated-source, frames, motion, background-removal, flipbook-writer, publish-animated).',
+  })
+  stage!: string;
   @ApiProperty({ format: 'date-time' }) started_at!: string;
-  @ApiProperty({ type: Number, nullable: true, example: 131.4, description: 'null while the stage runs (or when the run stopped in it).' }) duration_ms!: number | null;
+  @ApiProperty({ type: Number, nullable: true, example: 131.4, description: 'null while the stage runs (or when the run stopped in it).' })
+  duration_ms!: number | null;
 }
 
 /** When the job's last run started and finished, and each stage it ran (a retried job: its latest run). */
 export class JobTimelineDto {
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'null until a worker starts it.' }) started_at!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'null until a worker starts it.' }) started_at!:
+    string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) finished_at!: string | null;
   @ApiProperty({ type: [StageTimingDto], description: 'In the order they ran.' }) stages!: StageTimingDto[];
 }
@@ -70,7 +83,8 @@ export class StatusResponseDto extends JobTimelineDto {
   @ApiProperty({ enum: ['queued', 'processing', 'completed', 'failed'] }) status!: string;
   @ApiProperty({ minimum: 0, maximum: 100, example: 42.5 }) progress!: number;
   @ApiPropertyOptional({ type: JobErrorDto, description: 'Present when status is failed.' }) error?: JobErrorDto;
-  @ApiPropertyOptional({ type: CallbackViewDto, description: 'Present when a callback_url was given: every delivery attempt.' }) callback?: CallbackViewDto;
+  @ApiPropertyOptional({ type: CallbackViewDto, description: 'Present when a callback_url was given: every delivery attempt.' })
+  callback?: CallbackViewDto;
   @ApiProperty() created_at!: string;
   @ApiProperty() updated_at!: string;
 }

@@ -13,7 +13,8 @@ class JobSummaryErrorDto {
 }
 
 export class JobSummaryDto {
-  @ApiProperty({ example: 'v2_3kq7xa2mzp4r', description: 'api_… (details: GET /api/v1/status/{id}) or v2_… (GET /api/v2/jobs/{id}).' }) job_id!: string;
+  @ApiProperty({ example: 'v2_3kq7xa2mzp4r', description: 'api_… (details: GET /api/v1/status/{id}) or v2_… (GET /api/v2/jobs/{id}).' })
+  job_id!: string;
   @ApiProperty({ enum: ['job'] }) object!: string;
   @ApiProperty({ enum: PUBLIC_JOB_KINDS, description: 'convert (v1), showcase.picture, animated_ar.' }) kind!: string;
   @ApiProperty({ enum: JOB_STATES }) status!: string;
@@ -27,7 +28,8 @@ export class JobSummaryDto {
 export class JobListDto {
   @ApiProperty({ type: [JobSummaryDto], description: 'Newest first.' }) data!: JobSummaryDto[];
   @ApiProperty() has_more!: boolean;
-  @ApiProperty({ type: String, nullable: true, description: 'Pass as ?cursor= for the next page (null on the last).' }) next_cursor!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as ?cursor= for the next page (null on the last).' }) next_cursor!:
+    string | null;
 }
 
 class PlaneDimensionsDto {
@@ -47,7 +49,11 @@ class V2ResultFieldsDto {
   @ApiProperty() preview_url!: string;
   @ApiProperty({ nullable: true, type: String }) embed_url!: string | null;
   @ApiProperty({ nullable: true, type: String }) embed_url_static!: string | null;
-  @ApiProperty({ type: PlaneDimensionsDto, description: 'The picture\'s plane size (spec §2.1); the framed object\'s size is outer_dimensions.' }) dimensions!: PlaneDimensionsDto;
+  @ApiProperty({
+    type: PlaneDimensionsDto,
+    description: "The picture's plane size (spec §2.1); the framed object's size is outer_dimensions.",
+  })
+  dimensions!: PlaneDimensionsDto;
   @ApiPropertyOptional({ type: TextureDto, description: 'Picture jobs.' }) texture?: TextureDto;
   @ApiPropertyOptional({ description: 'Animated AR.' }) ar_model_id?: string;
   @ApiPropertyOptional({ description: 'Animated AR.' }) image_id?: string;
@@ -55,29 +61,35 @@ class V2ResultFieldsDto {
   @ApiPropertyOptional({ description: 'Animated AR.' }) credits_charged?: number;
   @ApiPropertyOptional({ description: 'Animated AR.' }) credits_refunded?: number;
   @ApiPropertyOptional({ description: 'Animated AR.' }) net_credits_charged?: number;
-  @ApiPropertyOptional({ enum: ['image', 'animated-image', 'video'], description: 'Animated AR: what the source turned out to be.' }) source_kind?: string;
+  @ApiPropertyOptional({ enum: ['image', 'animated-image', 'video'], description: 'Animated AR: what the source turned out to be.' })
+  source_kind?: string;
   @ApiPropertyOptional({
     type: 'object',
     nullable: true,
     properties: { video_model: { type: 'string', example: 'procedural' }, motion_style: { type: 'string', example: 'sway' } },
     description: 'Animated AR: the motion model and preset used (image sources); null when no motion model ran (animated images, videos).',
-  }) motion?: { video_model: string; motion_style: string } | null;
+  })
+  motion?: { video_model: string; motion_style: string } | null;
   @ApiPropertyOptional({ type: Boolean, description: 'Animated AR.' }) background_removed?: boolean;
   @ApiPropertyOptional({
     type: 'object',
     nullable: true,
     properties: { path: { type: 'string', enum: ['once-before-motion', 'keyframes', 'per-frame'] }, frames_processed: { type: 'integer' } },
-    description: 'Animated AR: how the background was removed: once on the still before the motion, or on every frame (null when not asked for, or on results stored before it was recorded).',
-  }) background_removal?: { path: string; frames_processed: number } | null;
+    description:
+      'Animated AR: how the background was removed: once on the still before the motion, or on every frame (null when not asked for, or on results stored before it was recorded).',
+  })
+  background_removal?: { path: string; frames_processed: number } | null;
   @ApiPropertyOptional({ type: Object, description: 'Animated AR: frame count and timing of the loop.' }) frames?: Record<string, unknown>;
   @ApiPropertyOptional({
     type: Object,
     nullable: true,
-    description: 'Animated AR: the loop as played, {frames, fps (frames / duration_s), duration_s, loop (the mode applied: auto, crossfade, pingpong or cut), '
-      + 'seam_score (mean absolute difference of the last and first frames over the median difference of consecutive frames, on 32 px grey thumbnails; '
-      + '1 = like one ordinary frame step, <= 1.5 seamless)}. Null on results stored before it was recorded.',
+    description:
+      'Animated AR: the loop as played, {frames, fps (frames / duration_s), duration_s, loop (the mode applied: auto, crossfade, pingpong or cut), ' +
+      'seam_score (mean absolute difference of the last and first frames over the median difference of consecutive frames, on 32 px grey thumbnails; ' +
+      '1 = like one ordinary frame step, <= 1.5 seamless)}. Null on results stored before it was recorded.',
     example: { frames: 14, fps: 12, duration_s: 1.167, loop: 'auto', seam_score: 0.949 },
-  }) animation?: Record<string, unknown> | null;
+  })
+  animation?: Record<string, unknown> | null;
 }
 
 export class V2ResultDto extends IntersectionType(V2ResultFieldsDto, PresentationResultDto) {}
@@ -98,7 +110,8 @@ export class V2JobDto extends JobTimelineDto {
   @ApiPropertyOptional() item_id?: number;
   @ApiPropertyOptional({ type: V2JobErrorDto, description: 'Present when status is failed.' }) error?: V2JobErrorDto;
   @ApiPropertyOptional({ description: 'Animated AR, until completed (then in result): gross credits charged.' }) credits_charged?: number;
-  @ApiPropertyOptional({ description: 'Animated AR, until completed: credits refunded (a failed job is refunded in full).' }) credits_refunded?: number;
+  @ApiPropertyOptional({ description: 'Animated AR, until completed: credits refunded (a failed job is refunded in full).' })
+  credits_refunded?: number;
   @ApiPropertyOptional({ description: 'Animated AR, until completed: gross minus refunded.' }) net_credits_charged?: number;
   @ApiPropertyOptional({ type: V2ResultDto, description: 'Once completed.' }) result?: V2ResultDto;
   @ApiProperty() created_at!: string;

@@ -11,8 +11,12 @@ import { JobCancellation } from './job-cancellation.service';
 import { PUBLIC_JOB_KINDS } from './v2-jobs.dto';
 
 /** Public job kinds (as GET /api/v2/jobs/{id} names them) and the stored kinds behind them. */
-const KINDS: Record<(typeof PUBLIC_JOB_KINDS)[number], string> = { convert: 'v1.convert', 'showcase.picture': 'v2.picture', animated_ar: 'v2.animated-ar' };
-const publicKind = (kind: string) => (Object.entries(KINDS).find(([, stored]) => stored === kind)?.[0] ?? kind);
+const KINDS: Record<(typeof PUBLIC_JOB_KINDS)[number], string> = {
+  convert: 'v1.convert',
+  'showcase.picture': 'v2.picture',
+  animated_ar: 'v2.animated-ar',
+};
+const publicKind = (kind: string) => Object.entries(KINDS).find(([, stored]) => stored === kind)?.[0] ?? kind;
 
 /** A job of the caller's list: enough to show a row; the details are one GET away. */
 function jobSummary(job: JobEntity) {
@@ -60,13 +64,16 @@ export class V2JobsService {
 
   /** The caller's jobs (v1 and v2, callbacks left out), newest first, by status and kind, cursor-paginated. */
   async list(ownerId: string, q: JobListQuery) {
-    if (q.status !== undefined && !(JOB_STATES as readonly string[]).includes(q.status)) throw ApiError.invalid('status', `status: one of ${JOB_STATES.join(', ')}`);
+    if (q.status !== undefined && !(JOB_STATES as readonly string[]).includes(q.status))
+      throw ApiError.invalid('status', `status: one of ${JOB_STATES.join(', ')}`);
     if (q.kind !== undefined && !(q.kind in KINDS)) throw ApiError.invalid('kind', `kind: one of ${PUBLIC_JOB_KINDS.join(', ')}`);
     const limit = parseLimit(q.limit, 20, 100);
     // The creation time in microseconds since 1970: 16 digits reach the year 2286, within what Postgres adds up.
     const after = decodeCursor(q.cursor, /^([0-9]{1,16})\.([a-z0-9_]{1,80})$/);
     const rows = await this.jobs.listForOwner(ownerId, {
-      status: q.status, kinds: q.kind ? [KINDS[q.kind as keyof typeof KINDS]] : undefined, limit: limit + 1,
+      status: q.status,
+      kinds: q.kind ? [KINDS[q.kind as keyof typeof KINDS]] : undefined,
+      limit: limit + 1,
       after: after ? { createdUs: after[0], id: after[1] } : undefined,
     });
     const page = rows.slice(0, limit);
@@ -89,10 +96,17 @@ export class V2JobsService {
   async delete(p: Principal, jobId: string): Promise<void> {
     const job = p.keyType === 'owner' && /^v2_[a-z2-7]{1,60}$/.test(jobId) ? await this.jobs.find(jobId) : null;
     const mine = job ?? (await this.owned(p.userId, jobId));
-    if (!isFinal(mine.status)) throw new ApiError(409, 'conflict', 'job_not_finished', `job ${mine.id} is ${mine.status}: cancel it first (POST /api/v2/jobs/${mine.id}/cancel)`);
+    if (!isFinal(mine.status))
+      throw new ApiError(
+        409,
+        'conflict',
+        'job_not_finished',
+        `job ${mine.id} is ${mine.status}: cancel it first (POST /api/v2/jobs/${mine.id}/cancel)`,
+      );
     const deleted = await this.deletion.deleteFinished([{ ...mine, checkpoints: mine.checkpoints ?? {} }], 'owner');
     // A file that could not be deleted keeps the row, so the call can be repeated.
-    if (!deleted.includes(mine.id)) throw new ApiError(503, 'api_error', 'storage_unavailable', `job ${mine.id}: its files could not be deleted now; try again`);
+    if (!deleted.includes(mine.id))
+      throw new ApiError(503, 'api_error', 'storage_unavailable', `job ${mine.id}: its files could not be deleted now; try again`);
   }
 
   /** Cancels the job; `final` when the view already shows it failed with `cancelled`. */

@@ -14,8 +14,18 @@ export class WebhookDeliveriesService {
     const rows = await this.webhooks.recentForOwner(userId, limit);
     return {
       data: rows.map((d) => ({
-        id: d.id, job_id: d.jobId, webhook_id: d.webhookId, event: d.event, url: callbackUrlView(d.url), attempt: d.attempt, status_code: d.statusCode,
-        error: d.error, duration_ms: d.durationMs, succeeded: d.succeeded, created_at: new Date(d.createdAt).toISOString(), object: 'webhook_delivery' as const,
+        id: d.id,
+        job_id: d.jobId,
+        webhook_id: d.webhookId,
+        event: d.event,
+        url: callbackUrlView(d.url),
+        attempt: d.attempt,
+        status_code: d.statusCode,
+        error: d.error,
+        duration_ms: d.durationMs,
+        succeeded: d.succeeded,
+        created_at: new Date(d.createdAt).toISOString(),
+        object: 'webhook_delivery' as const,
       })),
     };
   }

@@ -13,7 +13,14 @@ const paramOf = (fn: () => unknown) => {
 
 describe('acceptPresentation', () => {
   it('keeps the presentation fields as sent, leaving out null ones and every other field', () => {
-    const body = { image_url: 'https://x.example/a.jpg', frame: 'classic', mat: { width_inches: 2 }, title: ' Dunes ', finish: null, width_inches: 10 };
+    const body = {
+      image_url: 'https://x.example/a.jpg',
+      frame: 'classic',
+      mat: { width_inches: 2 },
+      title: ' Dunes ',
+      finish: null,
+      width_inches: 10,
+    };
     expect(acceptPresentation(body)).toEqual({ frame: 'classic', mat: { width_inches: 2 }, title: ' Dunes ' });
   });
 
@@ -26,8 +33,10 @@ describe('acceptPresentation', () => {
     expect(paramOf(() => acceptPresentation({ call_to_action: 'Buy' }))).toBe('call_to_action');
   });
 
-  it('reads only the fields it is given (a showcase\'s defaults)', () => {
-    expect(acceptPresentation({ frame: 'thin', title: 'not a default' }, ['placement', 'allow_scaling', 'finish', 'frame', 'mat'])).toEqual({ frame: 'thin' });
+  it("reads only the fields it is given (a showcase's defaults)", () => {
+    expect(acceptPresentation({ frame: 'thin', title: 'not a default' }, ['placement', 'allow_scaling', 'finish', 'frame', 'mat'])).toEqual(
+      { frame: 'thin' },
+    );
   });
 });
 
@@ -36,7 +45,10 @@ describe('mergeItemPresentation', () => {
 
   it('lays the item over the defaults field by field; a frame object replaces the default frame whole', () => {
     expect(mergeItemPresentation({ image_url: 'u', title: 'Dunes', frame: { style: 'thin' } }, defaults, 'items[0].')).toEqual({
-      placement: 'floor', frame: { style: 'thin' }, mat: { width_inches: 2 }, title: 'Dunes',
+      placement: 'floor',
+      frame: { style: 'thin' },
+      mat: { width_inches: 2 },
+      title: 'Dunes',
     });
     expect(mergeItemPresentation({}, defaults, 'items[0].')).toEqual(defaults);
   });
@@ -46,7 +58,9 @@ describe('mergeItemPresentation', () => {
   });
 
   it('names items[i].field, also for a conflict with an inherited default', () => {
-    expect(paramOf(() => mergeItemPresentation({ frame: { style: 'thin', color: 'mauve' } }, defaults, 'items[1].'))).toBe('items[1].frame.color');
+    expect(paramOf(() => mergeItemPresentation({ frame: { style: 'thin', color: 'mauve' } }, defaults, 'items[1].'))).toBe(
+      'items[1].frame.color',
+    );
     let err: UserError | undefined;
     try {
       mergeItemPresentation({ frame: 'canvas' }, defaults, 'items[3].');

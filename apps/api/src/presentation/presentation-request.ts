@@ -28,7 +28,11 @@ export function pickPresentation(body: Record<string, unknown>, fields: readonly
  * @example
  * Object.assign(input, acceptPresentation({ image_url, frame: { style: 'classic', color: 'oak' }, title: 'Dunes' }))
  */
-export function acceptPresentation(body: Record<string, unknown>, fields: readonly string[] = PRESENTATION_FIELDS, prefix = ''): PresentationInput {
+export function acceptPresentation(
+  body: Record<string, unknown>,
+  fields: readonly string[] = PRESENTATION_FIELDS,
+  prefix = '',
+): PresentationInput {
   const picked = pickPresentation(body, fields);
   parsePresentation(picked, {}, prefix);
   return picked;
@@ -49,7 +53,11 @@ export function mergeItemPresentation(item: Record<string, unknown>, defaults: P
   } catch (e) {
     if (e instanceof UserError && e.param && !e.param.startsWith(prefix)) {
       const field = e.param.split(/[.[]/)[0];
-      throw new UserError(e.code, `${prefix}${e.message} (${field} comes from the showcase's defaults; send ${prefix}${field}: null to drop it for this item)`, { param: `${prefix}${e.param}` });
+      throw new UserError(
+        e.code,
+        `${prefix}${e.message} (${field} comes from the showcase's defaults; send ${prefix}${field}: null to drop it for this item)`,
+        { param: `${prefix}${e.param}` },
+      );
     }
     throw e;
   }

@@ -18,7 +18,10 @@ export class AssetsController {
   }
 
   @ApiTags('v1')
-  @ApiOperation({ summary: 'The embeddable widget script (spec §4.3); public, no key', description: 'Include once per page; see data-service-* attributes and window mount/embed.' })
+  @ApiOperation({
+    summary: 'The embeddable widget script (spec §4.3); public, no key',
+    description: 'Include once per page; see data-service-* attributes and window mount/embed.',
+  })
   @ApiProduces('application/javascript')
   @ApiResponse({ status: 200, description: 'The script; Cache-Control public, max-age=300; ETag.', schema: { type: 'string' } })
   @Get('api/v1/widget.js')

@@ -33,7 +33,12 @@ export class FilesController {
   /** Fastify answers HEAD from this route too (exposeHeadRoutes): same headers, body dropped. */
   @ApiOperation({ summary: 'Stored models and posters (local storage): Content-Type, ETag, Range' })
   @ApiResponse({ status: 404, type: ErrorResponseDto })
-  @ApiResponse({ status: 410, type: ErrorResponseDto, description: 'resource_deleted: the file belongs to a job that was deleted (DELETE /api/v2/jobs/{id}, retention, or its user deleted), whether or not a copy is left in storage.' })
+  @ApiResponse({
+    status: 410,
+    type: ErrorResponseDto,
+    description:
+      'resource_deleted: the file belongs to a job that was deleted (DELETE /api/v2/jobs/{id}, retention, or its user deleted), whether or not a copy is left in storage.',
+  })
   @Get('*')
   async serve(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const key = decodeURIComponent((req.url.split('?')[0] ?? '').replace(/^\/files\//, ''));
@@ -55,7 +60,13 @@ export class FilesController {
       .header('access-control-allow-origin', '*')
       .header('x-content-type-options', 'nosniff');
     const inm = req.headers['if-none-match'];
-    if (inm && inm.split(',').map((s) => s.trim()).includes(stat.etag)) {
+    if (
+      inm &&
+      inm
+        .split(',')
+        .map((s) => s.trim())
+        .includes(stat.etag)
+    ) {
       void reply.status(304).send();
       return;
     }
@@ -73,7 +84,10 @@ export class FilesController {
         void reply.status(416).header('content-range', `bytes */${stat.size}`).send();
         return;
       }
-      reply.status(206).header('content-range', `bytes ${start}-${end}/${stat.size}`).header('content-length', String(end - start + 1));
+      reply
+        .status(206)
+        .header('content-range', `bytes ${start}-${end}/${stat.size}`)
+        .header('content-length', String(end - start + 1));
       void reply.send(await this.storage.read(key, { start, end }));
       return;
     }

@@ -27,7 +27,12 @@ export function httpsUrl(v: unknown): string | undefined {
 
 function truncate(s: string, max: number): string {
   const chars = [...s.trim()];
-  return chars.length <= max ? chars.join('') : `${chars.slice(0, max - 1).join('').trimEnd()}…`;
+  return chars.length <= max
+    ? chars.join('')
+    : `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`;
 }
 
 /** `k=v&k=v` with every value percent-encoded (spaces as %20, never `+`: both viewers read %20). */
@@ -58,7 +63,10 @@ export interface SceneViewerOptions {
  * //   package=com.google.android.googlequicksearchbox;action=android.intent.action.VIEW;S.browser_fallback_url=https%3A%2F%2Fx%2Fembed%2Femb_1;end;
  */
 export function sceneViewerIntent(glbUrl: string, fallbackUrl: string, opts: SceneViewerOptions): string {
-  const params: [string, string][] = [['mode', 'ar_preferred'], ['file', glbUrl]];
+  const params: [string, string][] = [
+    ['mode', 'ar_preferred'],
+    ['file', glbUrl],
+  ];
   const title = opts.title?.trim() ? truncate(opts.title, SCENE_VIEWER_TITLE_MAX) : undefined;
   if (title) params.push(['title', title]);
   const link = httpsUrl(opts.link);
@@ -99,7 +107,12 @@ export function quickLookHref(usdzUrl: string, opts: QuickLookOptions): string {
   const params: [string, string][] = [];
   if (!opts.allowScaling) params.push(['allowsContentScaling', '0']);
   const b = opts.banner ?? {};
-  for (const [key, v] of [['checkoutTitle', b.title], ['checkoutSubtitle', b.subtitle], ['callToAction', b.call_to_action], ['price', b.price]] as const) {
+  for (const [key, v] of [
+    ['checkoutTitle', b.title],
+    ['checkoutSubtitle', b.subtitle],
+    ['callToAction', b.call_to_action],
+    ['price', b.price],
+  ] as const) {
     if (typeof v === 'string' && v.trim()) params.push([key, v.trim()]);
   }
   if (!params.length) return usdzUrl;
@@ -139,7 +152,11 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
  * result is JSON from the database. Banner strings are user text: escape them wherever they are written.
  */
 export function launchPresentation(result: Record<string, unknown> | null | undefined): LaunchPresentation | undefined {
-  if (!result || !['placement', 'allow_scaling', 'banner', 'frame', 'outer_dimensions'].some((k) => result[k] !== undefined && result[k] !== null)) return undefined;
+  if (
+    !result ||
+    !['placement', 'allow_scaling', 'banner', 'frame', 'outer_dimensions'].some((k) => result[k] !== undefined && result[k] !== null)
+  )
+    return undefined;
   const b = (result.banner && typeof result.banner === 'object' ? result.banner : {}) as Record<string, unknown>;
   const banner: Banner = {};
   for (const k of ['title', 'subtitle', 'call_to_action', 'price'] as const) {
@@ -153,7 +170,10 @@ export function launchPresentation(result: Record<string, unknown> | null | unde
     allowScaling: result.allow_scaling === true,
     banner,
   };
-  const outer = (result.outer_dimensions && typeof result.outer_dimensions === 'object' ? result.outer_dimensions : {}) as Record<string, unknown>;
+  const outer = (result.outer_dimensions && typeof result.outer_dimensions === 'object' ? result.outer_dimensions : {}) as Record<
+    string,
+    unknown
+  >;
   const dims = (result.dimensions && typeof result.dimensions === 'object' ? result.dimensions : {}) as Record<string, unknown>;
   const [w, h] = [num(outer.width_inches), num(outer.height_inches)];
   if (w && h && (w !== dims.width_inches || h !== dims.height_inches)) p.framed = { widthInches: w, heightInches: h };

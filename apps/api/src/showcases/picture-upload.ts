@@ -29,21 +29,29 @@ export async function storeUpload(storage: StoragePort, file: Readable, filename
   const type = sniffType(head);
   if (!type || type.kind !== 'image') {
     file.resume();
-    throw new ApiError(415, 'unsupported_media_type', 'unsupported_file_type', `files: "${filename.slice(0, 100)}" is not a supported image (JPEG, PNG, WebP, GIF, TIFF, AVIF, HEIF)`, 'files');
+    throw new ApiError(
+      415,
+      'unsupported_media_type',
+      'unsupported_file_type',
+      `files: "${filename.slice(0, 100)}" is not a supported image (JPEG, PNG, WebP, GIF, TIFF, AVIF, HEIF)`,
+      'files',
+    );
   }
   const hash = createHash('sha256');
   // Hashed as it is read, in the generator itself: a Transform piped in between could error (a truncated
   // upload) before the storage attached its listeners, which crashed the process or left the request hanging.
-  const rest = Readable.from((async function* () {
-    hash.update(head);
-    yield head;
-    for (;;) {
-      const r = await it.next();
-      if (r.done) return;
-      hash.update(r.value);
-      yield r.value;
-    }
-  })());
+  const rest = Readable.from(
+    (async function* () {
+      hash.update(head);
+      yield head;
+      for (;;) {
+        const r = await it.next();
+        if (r.done) return;
+        hash.update(r.value);
+        yield r.value;
+      }
+    })(),
+  );
   const key = `${keyBase}.${type.ext}`;
   const stored = await storage.putStream(key, rest, type.mime);
   return { key, filename, size: stored.size, sha256: hash.digest('hex'), type };

@@ -1,7 +1,12 @@
 import { PRESENTATION_FIELDS } from '@app/plugins';
 import { ApiError } from '../http/api-error';
 import { requestUrl } from '../http/request-url';
-import { acceptPresentation, mergeItemPresentation, type PresentationInput, SHOWCASE_DEFAULT_FIELDS } from '../presentation/presentation-request';
+import {
+  acceptPresentation,
+  mergeItemPresentation,
+  type PresentationInput,
+  SHOWCASE_DEFAULT_FIELDS,
+} from '../presentation/presentation-request';
 
 /**
  * Layouts of the public showcase page. Unknown values -> 400. `dark` (the branded page on a dark
@@ -21,7 +26,17 @@ export const SHOWCASE_LIMITS = {
 } as const;
 
 const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
-const KNOWN = new Set(['logo_url', 'layout_choice', 'description', 'custom_links', 'branding', 'indexable', 'image_urls', 'items', ...SHOWCASE_DEFAULT_FIELDS]);
+const KNOWN = new Set([
+  'logo_url',
+  'layout_choice',
+  'description',
+  'custom_links',
+  'branding',
+  'indexable',
+  'image_urls',
+  'items',
+  ...SHOWCASE_DEFAULT_FIELDS,
+]);
 /** Fields of one entry of `items` (JSON); an entry of a multipart upload's `items` field has no image_url. */
 const ITEM_KEYS = new Set<string>(['image_url', ...PRESENTATION_FIELDS]);
 const BRANDING_KEYS = new Set(['tagline', 'primary_color', 'secondary_color']);
@@ -61,12 +76,18 @@ function text(param: string, v: unknown, max: number): string | undefined {
 /** `image_urls`: 1..20 http(s) URLs (or none when optional). */
 export function parseImageUrls(v: unknown, { required }: { required: boolean }): string[] {
   if (v === undefined || v === null) {
-    if (required) throw ApiError.invalid('image_urls', 'image_urls: required: send image_urls or items (or multipart/form-data with parts named "files")', 'parameter_missing');
+    if (required)
+      throw ApiError.invalid(
+        'image_urls',
+        'image_urls: required: send image_urls or items (or multipart/form-data with parts named "files")',
+        'parameter_missing',
+      );
     return [];
   }
   if (!Array.isArray(v)) throw ApiError.invalid('image_urls', 'image_urls: must be an array of URLs');
   if (required && v.length === 0) throw ApiError.invalid('image_urls', 'image_urls: at least one URL', 'parameter_missing');
-  if (v.length > SHOWCASE_LIMITS.imageUrlsPerRequest) throw ApiError.invalid('image_urls', `image_urls: at most ${SHOWCASE_LIMITS.imageUrlsPerRequest} per request`);
+  if (v.length > SHOWCASE_LIMITS.imageUrlsPerRequest)
+    throw ApiError.invalid('image_urls', `image_urls: at most ${SHOWCASE_LIMITS.imageUrlsPerRequest} per request`);
   return v.map((u, i) => httpUrl(`image_urls[${i}]`, u, 4096));
 }
 
@@ -79,11 +100,20 @@ export function parseImageUrls(v: unknown, { required }: { required: boolean }):
 export function parseShowcaseRequest(body: unknown): ShowcaseRequest {
   if (!isObject(body)) {
     // Usually a multipart upload sent here: say where files go.
-    throw new ApiError(400, 'invalid_request_error', 'invalid_body', 'the body must be a JSON object; picture files are uploaded as multipart/form-data to POST /api/v2/showcases/{id}/items once the showcase exists');
+    throw new ApiError(
+      400,
+      'invalid_request_error',
+      'invalid_body',
+      'the body must be a JSON object; picture files are uploaded as multipart/form-data to POST /api/v2/showcases/{id}/items once the showcase exists',
+    );
   }
   const unknown = Object.keys(body).find((k) => !KNOWN.has(k));
   if (unknown && unknown !== 'image_url' && ITEM_KEYS.has(unknown)) {
-    throw ApiError.invalid(unknown, `${unknown}: not a showcase-wide default (those are ${SHOWCASE_DEFAULT_FIELDS.join(', ')}); give it per picture in items`, 'parameter_unknown');
+    throw ApiError.invalid(
+      unknown,
+      `${unknown}: not a showcase-wide default (those are ${SHOWCASE_DEFAULT_FIELDS.join(', ')}); give it per picture in items`,
+      'parameter_unknown',
+    );
   }
   if (unknown) throw ApiError.invalid(unknown, `${unknown}: unknown parameter`, 'parameter_unknown');
 
@@ -112,7 +142,8 @@ export function parseShowcaseRequest(body: unknown): ShowcaseRequest {
   if (tagline !== undefined) branding.tagline = tagline;
   for (const key of ['primary_color', 'secondary_color'] as const) {
     if (b[key] === undefined || b[key] === null) continue;
-    if (typeof b[key] !== 'string' || !HEX.test(b[key] as string)) throw ApiError.invalid(`branding.${key}`, `branding.${key}: must be a hex colour like #0a66ff`);
+    if (typeof b[key] !== 'string' || !HEX.test(b[key] as string))
+      throw ApiError.invalid(`branding.${key}`, `branding.${key}: must be a hex colour like #0a66ff`);
     branding[key] = (b[key] as string).toLowerCase();
   }
 
@@ -136,17 +167,32 @@ export function parseShowcaseRequest(body: unknown): ShowcaseRequest {
  * One entry of `items`: an object with the picture's presentation fields (and `image_url` unless
  * `withUrl` is false: a multipart upload's entries describe its file parts). Errors name `items[i].field`.
  */
-export function parseItem(v: unknown, i: number, defaults: PresentationInput, { withUrl }: { withUrl: boolean }): { imageUrl?: string; presentation: PresentationInput } {
+export function parseItem(
+  v: unknown,
+  i: number,
+  defaults: PresentationInput,
+  { withUrl }: { withUrl: boolean },
+): { imageUrl?: string; presentation: PresentationInput } {
   const param = `items[${i}]`;
   if (v === null && !withUrl) return { presentation: { ...defaults } };
-  if (!isObject(v)) throw ApiError.invalid(param, `${param}: must be an object {${withUrl ? 'image_url, ' : ''}title, subtitle, link_url, call_to_action, price, placement, allow_scaling, finish, frame, mat}`);
+  if (!isObject(v))
+    throw ApiError.invalid(
+      param,
+      `${param}: must be an object {${withUrl ? 'image_url, ' : ''}title, subtitle, link_url, call_to_action, price, placement, allow_scaling, finish, frame, mat}`,
+    );
   for (const k of Object.keys(v)) {
-    if (k === 'image_url' && !withUrl) throw ApiError.invalid(`${param}.image_url`, `${param}.image_url: an upload's items describe its file parts, in order; send URLs as JSON`, 'parameter_unknown');
+    if (k === 'image_url' && !withUrl)
+      throw ApiError.invalid(
+        `${param}.image_url`,
+        `${param}.image_url: an upload's items describe its file parts, in order; send URLs as JSON`,
+        'parameter_unknown',
+      );
     if (!ITEM_KEYS.has(k)) throw ApiError.invalid(`${param}.${k}`, `${param}.${k}: unknown parameter`, 'parameter_unknown');
   }
   let imageUrl: string | undefined;
   if (withUrl) {
-    if (v.image_url === undefined || v.image_url === null || v.image_url === '') throw ApiError.invalid(`${param}.image_url`, `${param}.image_url: required`, 'parameter_missing');
+    if (v.image_url === undefined || v.image_url === null || v.image_url === '')
+      throw ApiError.invalid(`${param}.image_url`, `${param}.image_url: required`, 'parameter_missing');
     imageUrl = httpUrl(`${param}.image_url`, v.image_url, 4096);
   }
   return { imageUrl, presentation: mergeItemPresentation(v, defaults, `${param}.`) };
@@ -163,11 +209,19 @@ export function itemArray(v: unknown): unknown[] | null {
  * The pictures of a JSON body: `image_urls` (with the showcase's defaults) then `items` (each merged over
  * them), at most {@link SHOWCASE_LIMITS.imageUrlsPerRequest} together. `required`: at least one.
  */
-export function parsePictures(body: Record<string, unknown>, defaults: PresentationInput, { required }: { required: boolean }): PictureRequest[] {
+export function parsePictures(
+  body: Record<string, unknown>,
+  defaults: PresentationInput,
+  { required }: { required: boolean },
+): PictureRequest[] {
   const items = itemArray(body.items);
   const urls = parseImageUrls(body.image_urls, { required: required && !items?.length });
   const max = SHOWCASE_LIMITS.imageUrlsPerRequest;
-  if (items && urls.length + items.length > max) throw ApiError.invalid('items', `items: at most ${max} pictures per request, image_urls and items together (got ${urls.length + items.length})`);
+  if (items && urls.length + items.length > max)
+    throw ApiError.invalid(
+      'items',
+      `items: at most ${max} pictures per request, image_urls and items together (got ${urls.length + items.length})`,
+    );
   return [
     ...urls.map((u) => ({ imageUrl: u, presentation: { ...defaults } })),
     ...(items ?? []).map((v, i) => {
@@ -195,9 +249,15 @@ export interface StoredShowcaseFields {
  * New presentation defaults apply to pictures added afterwards; converted pictures keep theirs.
  */
 export function parseShowcasePatch(body: unknown, current: StoredShowcaseFields): Omit<ShowcaseRequest, 'pictures'> {
-  if (!isObject(body)) throw new ApiError(400, 'invalid_request_error', 'invalid_body', 'the body must be a JSON object with the fields to change');
+  if (!isObject(body))
+    throw new ApiError(400, 'invalid_request_error', 'invalid_body', 'the body must be a JSON object with the fields to change');
   for (const k of ['image_urls', 'items']) {
-    if (k in body) throw ApiError.invalid(k, `${k}: pictures are added with POST /api/v2/showcases/{id}/items and removed with DELETE /api/v2/showcases/{id}/items/{item_id}`, 'parameter_unknown');
+    if (k in body)
+      throw ApiError.invalid(
+        k,
+        `${k}: pictures are added with POST /api/v2/showcases/{id}/items and removed with DELETE /api/v2/showcases/{id}/items/{item_id}`,
+        'parameter_unknown',
+      );
   }
   const merged: Record<string, unknown> = {
     ...current.presentationDefaults,

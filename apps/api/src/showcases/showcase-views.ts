@@ -22,7 +22,13 @@ export function itemView(i: ShowcaseItemRow, urls: PublicUrls, storage: StorageP
 
 /** What every view of a showcase starts with: its id and public addresses. */
 function showcaseHead(s: ShowcaseRow, urls: PublicUrls) {
-  return { id: s.id, object: 'showcase' as const, url: urls.showcase(s.publicId), embed_url: urls.showcaseEmbed(s.publicId), layout_choice: s.layout };
+  return {
+    id: s.id,
+    object: 'showcase' as const,
+    url: urls.showcase(s.publicId),
+    embed_url: urls.showcaseEmbed(s.publicId),
+    layout_choice: s.layout,
+  };
 }
 
 /** A showcase in the caller's list: what a row shows, without its items. */

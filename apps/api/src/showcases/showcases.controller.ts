@@ -1,14 +1,40 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res, UseGuards, UseInterceptors } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { ApiBody, ApiConsumes, ApiExtraModels, ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiSecurity, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiExtraModels,
+  ApiHeader,
+  ApiOperation,
+  ApiQuery,
+  ApiResponse,
+  ApiSecurity,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import { ApiKeyGuard, type AuthedRequest } from '../http/api-key.guard';
 import { AllowScope } from '../http/api-keys/key-scope';
 import { IdempotencyInterceptor } from '../http/idempotency/idempotency.interceptor';
 import { ShowcasesService } from './showcases.service';
 import { ErrorResponseDto } from '../http/error.dto';
-import { AddItemsJsonDto, AddItemsMultipartDto, CreateShowcaseRequestDto, ItemsAddedDto, ShowcaseCreatedDto, ShowcaseDto, ShowcaseItemDto, ShowcaseListDto, UpdateShowcaseRequestDto, UPLOAD_ITEMS_DESCRIPTION } from './showcases.dto';
+import {
+  AddItemsJsonDto,
+  AddItemsMultipartDto,
+  CreateShowcaseRequestDto,
+  ItemsAddedDto,
+  ShowcaseCreatedDto,
+  ShowcaseDto,
+  ShowcaseItemDto,
+  ShowcaseListDto,
+  UpdateShowcaseRequestDto,
+  UPLOAD_ITEMS_DESCRIPTION,
+} from './showcases.dto';
 
-const IDEMPOTENCY = { name: 'Idempotency-Key', required: false, description: 'Same key + same request within 24 h returns the first answer; a different request -> 409.' };
+const IDEMPOTENCY = {
+  name: 'Idempotency-Key',
+  required: false,
+  description: 'Same key + same request within 24 h returns the first answer; a different request -> 409.',
+};
 
 /** v2 Pro Showcases (spec §4.1). Thin: validation, billing and storage live in the service. */
 @ApiTags('v2')
@@ -25,13 +51,17 @@ export class ShowcasesController {
   @ApiHeader(IDEMPOTENCY)
   @ApiOperation({
     summary: 'Create a Pro showcase',
-    description: 'Body: {logo_url?, layout_choice? ("branded" | "grid" | "salon" | "minimal" | "dark"), indexable? (default false), description?, custom_links? [{title, url}], branding? {tagline, primary_color, secondary_color}, image_urls? [...], '
-      + 'items? [{image_url, title, subtitle, link_url, call_to_action, price, placement, allow_scaling, finish, frame, mat}], and the items\' presentation defaults placement?, allow_scaling?, finish?, frame?, mat?}. '
-      + 'Every picture\'s job gets its own fields merged over the defaults (the item wins per field). '
-      + 'Charges 5.0 + 2.0 per picture for per-user keys, all or nothing; uses one showcase slot. 402 when short of credits, 403 when no slot is left.',
+    description:
+      'Body: {logo_url?, layout_choice? ("branded" | "grid" | "salon" | "minimal" | "dark"), indexable? (default false), description?, custom_links? [{title, url}], branding? {tagline, primary_color, secondary_color}, image_urls? [...], ' +
+      "items? [{image_url, title, subtitle, link_url, call_to_action, price, placement, allow_scaling, finish, frame, mat}], and the items' presentation defaults placement?, allow_scaling?, finish?, frame?, mat?}. " +
+      "Every picture's job gets its own fields merged over the defaults (the item wins per field). " +
+      'Charges 5.0 + 2.0 per picture for per-user keys, all or nothing; uses one showcase slot. 402 when short of credits, 403 when no slot is left.',
   })
   @ApiBody({ type: CreateShowcaseRequestDto })
-  @ApiResponse({ status: 400, description: 'Invalid parameter, named in error.param (e.g. frame.style, items[1].frame.color); nothing stored or charged.' })
+  @ApiResponse({
+    status: 400,
+    description: 'Invalid parameter, named in error.param (e.g. frame.style, items[1].frame.color); nothing stored or charged.',
+  })
   @ApiResponse({ status: 201, description: 'Created; one queued job per initial picture.', type: ShowcaseCreatedDto })
   create(@Req() req: AuthedRequest, @Body() body: unknown) {
     return this.showcases.create(req.principal, body);
@@ -39,7 +69,10 @@ export class ShowcasesController {
 
   @Get()
   @AllowScope('read_only')
-  @ApiOperation({ summary: "The caller's showcases, newest first", description: 'Page with ?limit= and ?cursor= (next_cursor of the previous page).' })
+  @ApiOperation({
+    summary: "The caller's showcases, newest first",
+    description: 'Page with ?limit= and ?cursor= (next_cursor of the previous page).',
+  })
   @ApiQuery({ name: 'cursor', required: false, description: 'next_cursor of the previous page.', schema: { type: 'string' } })
   @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
   @ApiResponse({ status: 200, type: ShowcaseListDto })
@@ -50,9 +83,10 @@ export class ShowcasesController {
   @Patch(':id')
   @ApiOperation({
     summary: 'Change a showcase',
-    description: 'Any create field but the pictures: logo_url, layout_choice, description, custom_links, branding and the presentation defaults. A field left out stays; null clears it '
-      + '(back to its default); custom_links and branding are replaced whole. Validated as a create would be. Free; the public pages show the change at once. '
-      + 'New presentation defaults apply to pictures added afterwards.',
+    description:
+      'Any create field but the pictures: logo_url, layout_choice, description, custom_links, branding and the presentation defaults. A field left out stays; null clears it ' +
+      '(back to its default); custom_links and branding are replaced whole. Validated as a create would be. Free; the public pages show the change at once. ' +
+      'New presentation defaults apply to pictures added afterwards.',
   })
   @ApiBody({ type: UpdateShowcaseRequestDto })
   @ApiResponse({ status: 200, type: ShowcaseDto })
@@ -65,11 +99,17 @@ export class ShowcasesController {
   @HttpCode(204)
   @ApiOperation({
     summary: 'Delete a showcase with its pictures and their files',
-    description: 'Removes every picture\'s job and stored files (models, posters, uploads). The public pages answer 404 from then on, each picture\'s embed pages and file URLs 410. '
-      + 'The showcase slot is free again. No refunds: converted pictures were delivered (failed ones were refunded when they failed). Ledger entries are kept.',
+    description:
+      "Removes every picture's job and stored files (models, posters, uploads). The public pages answer 404 from then on, each picture's embed pages and file URLs 410. " +
+      'The showcase slot is free again. No refunds: converted pictures were delivered (failed ones were refunded when they failed). Ledger entries are kept.',
   })
   @ApiResponse({ status: 204, description: 'Deleted.' })
-  @ApiResponse({ status: 409, type: ErrorResponseDto, description: 'job_not_finished: pictures still converting (wait or cancel them first); showcase_changed: pictures were added meanwhile.' })
+  @ApiResponse({
+    status: 409,
+    type: ErrorResponseDto,
+    description:
+      'job_not_finished: pictures still converting (wait or cancel them first); showcase_changed: pictures were added meanwhile.',
+  })
   @ApiResponse({ status: 503, type: ErrorResponseDto, description: 'storage_unavailable: some files could not be deleted now; try again.' })
   async remove(@Req() req: AuthedRequest, @Param('id') id: string): Promise<void> {
     await this.showcases.remove(req.principal, id);
@@ -89,9 +129,10 @@ export class ShowcasesController {
   @ApiHeader(IDEMPOTENCY)
   @ApiConsumes('application/json', 'multipart/form-data')
   @ApiBody({
-    description: 'application/json: {image_urls?: [...], items?: [{image_url, title, frame, ...}]} (at most 20 pictures together; AddItemsJsonDto), '
-      + 'or multipart/form-data (AddItemsMultipartDto): one or more file parts named "files" (type sniffed from the bytes; caps UPLOAD_MAX_FILE_BYTES per file, UPLOAD_MAX_FILES per request) '
-      + `and, to give each file its own presentation, a text field "items" before them. items: ${UPLOAD_ITEMS_DESCRIPTION}`,
+    description:
+      'application/json: {image_urls?: [...], items?: [{image_url, title, frame, ...}]} (at most 20 pictures together; AddItemsJsonDto), ' +
+      'or multipart/form-data (AddItemsMultipartDto): one or more file parts named "files" (type sniffed from the bytes; caps UPLOAD_MAX_FILE_BYTES per file, UPLOAD_MAX_FILES per request) ' +
+      `and, to give each file its own presentation, a text field "items" before them. items: ${UPLOAD_ITEMS_DESCRIPTION}`,
     schema: { oneOf: [{ $ref: getSchemaPath(AddItemsJsonDto) }, { $ref: getSchemaPath(AddItemsMultipartDto) }] },
   })
   @ApiOperation({ summary: 'Add pictures (2.0 credits each for per-user keys)' })
@@ -107,10 +148,15 @@ export class ShowcasesController {
   @HttpCode(204)
   @ApiOperation({
     summary: 'Delete one picture with its job and files',
-    description: 'The picture leaves the public pages; its embed pages and file URLs answer 410, GET of the item 404. No refund (a failed picture was refunded when it failed).',
+    description:
+      'The picture leaves the public pages; its embed pages and file URLs answer 410, GET of the item 404. No refund (a failed picture was refunded when it failed).',
   })
   @ApiResponse({ status: 204, description: 'Deleted.' })
-  @ApiResponse({ status: 409, type: ErrorResponseDto, description: 'job_not_finished: the picture is still converting; wait or cancel it first.' })
+  @ApiResponse({
+    status: 409,
+    type: ErrorResponseDto,
+    description: 'job_not_finished: the picture is still converting; wait or cancel it first.',
+  })
   @ApiResponse({ status: 503, type: ErrorResponseDto, description: 'storage_unavailable: its files could not be deleted now; try again.' })
   async removeItem(@Req() req: AuthedRequest, @Param('id') id: string, @Param('itemId') itemId: string): Promise<void> {
     await this.showcases.removeItem(req.principal, id, itemId);

@@ -22,7 +22,10 @@ function setup(opts: { have: number; balanceCents: number; answered?: boolean; f
   const repo = {
     findForOwner: async () => showcase,
     countItems: async () => opts.have,
-    addItems: async (_s: unknown, items: unknown[]) => ({ items: items.map((_, i) => ({ id: i + 1, jobId: `v2_${i}` })), chargedCents: items.length * PICTURE_CENTS }),
+    addItems: async (_s: unknown, items: unknown[]) => ({
+      items: items.map((_, i) => ({ id: i + 1, jobId: `v2_${i}` })),
+      chargedCents: items.length * PICTURE_CENTS,
+    }),
   };
   const storage = {
     putStream: async (key: string, body: Readable) => {
@@ -39,7 +42,11 @@ function setup(opts: { have: number; balanceCents: number; answered?: boolean; f
   const idempotency = {
     parseKey: (h: unknown) => h as string | undefined,
     answered: async (_u: string, key: string | undefined) => key !== undefined && (opts.answered ?? false),
-    run: async (_u: string, _k: unknown, _f: string, status: number, fn: () => Promise<unknown>) => ({ body: await fn(), status, replayed: false }),
+    run: async (_u: string, _k: unknown, _f: string, status: number, fn: () => Promise<unknown>) => ({
+      body: await fn(),
+      status,
+      replayed: false,
+    }),
   };
   const pricing = { quote: () => ({ totalCents: PICTURE_CENTS }) };
   const admission = { admit: async () => 0, enqueue: async () => undefined };
@@ -47,7 +54,17 @@ function setup(opts: { have: number; balanceCents: number; answered?: boolean; f
   const routes = { pipelineFor: () => 'still-image' };
   const config = { showcases: { maxItems: MAX_ITEMS, maxFilesPerRequest: 10, maxFileBytes: 1 << 20 } } as AppConfig;
   const svc = new ShowcasesService(
-    repo as never, {} as never, routes as never, idempotency as never, pricing as never, admission as never, storage as never, config, accounts as never, {} as never, {} as never,
+    repo as never,
+    {} as never,
+    routes as never,
+    idempotency as never,
+    pricing as never,
+    admission as never,
+    storage as never,
+    config,
+    accounts as never,
+    {} as never,
+    {} as never,
   );
   const req = {
     headers: {} as Record<string, string>,

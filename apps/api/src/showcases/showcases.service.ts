@@ -3,7 +3,16 @@ import type { FastifyRequest } from 'fastify';
 import type { MultipartValue } from '@fastify/multipart'; // also request.parts()
 import { type PricingPolicy, toCredits } from '@app/billing';
 import type { AppConfig } from '@app/config';
-import { AccountRepository, DataDeletionRepository, type DeletableJob, InsufficientCreditsError, type NewItem, randomId, ShowcaseRepository, type ShowcaseRow } from '@app/persistence';
+import {
+  AccountRepository,
+  DataDeletionRepository,
+  type DeletableJob,
+  InsufficientCreditsError,
+  type NewItem,
+  randomId,
+  ShowcaseRepository,
+  type ShowcaseRow,
+} from '@app/persistence';
 import { isFinal, type JobStatus } from '@app/pipeline';
 import { APP_CONFIG, JobDeletion, JobRoutes, PRICING_POLICY, STORAGE } from '@app/runtime';
 import { PublicUrls } from '@app/wire';
@@ -47,7 +56,11 @@ export class ShowcasesService {
   }
 
   private async enqueue(ownerId: string, items: { id: number; jobId: string }[], activeBefore: number) {
-    await this.admission.enqueue(ownerId, items.map((i) => i.jobId), activeBefore);
+    await this.admission.enqueue(
+      ownerId,
+      items.map((i) => i.jobId),
+      activeBefore,
+    );
     return items.map((i) => ({ job_id: i.jobId, item_id: i.id, status: 'queued' as const }));
   }
 
@@ -60,9 +73,22 @@ export class ShowcasesService {
     const owner = p.keyType === 'owner';
     const before = await this.admission.admit(p.userId, req.pictures.length);
     const created = await this.showcases.create(
-      { ownerId: p.userId, layout: req.layout, logoUrl: req.logoUrl, description: req.description, customLinks: req.customLinks, branding: req.branding, indexable: req.indexable, presentationDefaults: req.defaults },
+      {
+        ownerId: p.userId,
+        layout: req.layout,
+        logoUrl: req.logoUrl,
+        description: req.description,
+        customLinks: req.customLinks,
+        branding: req.branding,
+        indexable: req.indexable,
+        presentationDefaults: req.defaults,
+      },
       urlItems(req.pictures),
-      { enforceSlots: !owner, showcaseCents: owner ? 0 : this.pricing.quote({ kind: 'showcase.create' }).totalCents, pictureCents: this.pictureCents(p) },
+      {
+        enforceSlots: !owner,
+        showcaseCents: owner ? 0 : this.pricing.quote({ kind: 'showcase.create' }).totalCents,
+        pictureCents: this.pictureCents(p),
+      },
       { pipeline: this.routes.pipelineFor('showcase.picture') },
     );
     return {
@@ -103,7 +129,15 @@ export class ShowcasesService {
   async update(p: Principal, id: string, body: unknown) {
     const s = await this.owned(p, id);
     const f = parseShowcasePatch(body, s);
-    const updated = await this.showcases.update(s.id, { layout: f.layout, logoUrl: f.logoUrl, description: f.description, customLinks: f.customLinks, branding: f.branding, presentationDefaults: f.defaults, indexable: f.indexable });
+    const updated = await this.showcases.update(s.id, {
+      layout: f.layout,
+      logoUrl: f.logoUrl,
+      description: f.description,
+      customLinks: f.customLinks,
+      branding: f.branding,
+      presentationDefaults: f.defaults,
+      indexable: f.indexable,
+    });
     if (!updated) throw ApiError.notFound(`showcase ${id.slice(0, 40)}`);
     return showcaseView(updated, await this.showcases.items(s.id), this.urls, this.storage);
   }
@@ -120,7 +154,13 @@ export class ShowcasesService {
     await this.deleteJobs(items.map((i) => i.jobId));
     const out = await this.showcases.deleteIfEmpty(s.id);
     // A picture added while we deleted: the showcase stays, with that picture (the caller may repeat).
-    if (out === 'not_empty') throw new ApiError(409, 'conflict', 'showcase_changed', `showcase ${s.id} got new pictures while it was being deleted; try again once they finish`);
+    if (out === 'not_empty')
+      throw new ApiError(
+        409,
+        'conflict',
+        'showcase_changed',
+        `showcase ${s.id} got new pictures while it was being deleted; try again once they finish`,
+      );
   }
 
   /** Deletes one picture with its job and files (no refund: it was converted or already refunded when it failed). */
@@ -136,7 +176,12 @@ export class ShowcasesService {
   private assertFinished(jobs: { jobId: string; status: string }[]): void {
     const busy = jobs.filter((j) => !isFinal(j.status as JobStatus));
     if (busy.length) {
-      throw new ApiError(409, 'conflict', 'job_not_finished', `${busy.length} picture(s) still converting (e.g. job ${busy[0].jobId}): wait for them to finish or cancel them (POST /api/v2/jobs/{id}/cancel), then delete`);
+      throw new ApiError(
+        409,
+        'conflict',
+        'job_not_finished',
+        `${busy.length} picture(s) still converting (e.g. job ${busy[0].jobId}): wait for them to finish or cancel them (POST /api/v2/jobs/{id}/cancel), then delete`,
+      );
     }
   }
 
@@ -144,7 +189,13 @@ export class ShowcasesService {
   private async deleteJobs(ids: string[]): Promise<void> {
     const jobs = (await Promise.all(ids.map((j) => this.deletions.job(j)))).filter((j): j is DeletableJob => j !== null);
     const deleted = await this.jobDeletion.deleteFinished(jobs, 'owner');
-    if (deleted.length < jobs.length) throw new ApiError(503, 'api_error', 'storage_unavailable', 'some files could not be deleted now; nothing else was removed for them, try again');
+    if (deleted.length < jobs.length)
+      throw new ApiError(
+        503,
+        'api_error',
+        'storage_unavailable',
+        'some files could not be deleted now; nothing else was removed for them, try again',
+      );
   }
 
   async item(p: Principal, id: string, itemId: string) {
@@ -158,8 +209,15 @@ export class ShowcasesService {
   private async addItems(p: Principal, s: ShowcaseRow, items: NewItem[], param = items[0].source === 'url' ? 'image_urls' : 'files') {
     this.assertRoom(await this.showcases.countItems(s.id), items.length, param);
     const before = await this.admission.admit(p.userId, items.length);
-    const created = await this.showcases.addItems(s, items, this.pictureCents(p), { pipeline: this.routes.pipelineFor('showcase.picture'), maxItems: this.config.showcases.maxItems });
-    return { showcase_id: s.id, queued_jobs: await this.enqueue(p.userId, created.items, before), credits_charged: toCredits(created.chargedCents) };
+    const created = await this.showcases.addItems(s, items, this.pictureCents(p), {
+      pipeline: this.routes.pipelineFor('showcase.picture'),
+      maxItems: this.config.showcases.maxItems,
+    });
+    return {
+      showcase_id: s.id,
+      queued_jobs: await this.enqueue(p.userId, created.items, before),
+      credits_charged: toCredits(created.chargedCents),
+    };
   }
 
   /**
@@ -168,7 +226,13 @@ export class ShowcasesService {
    */
   async addUrls(p: Principal, id: string, body: unknown) {
     const s = await this.owned(p, id);
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'invalid_request_error', 'invalid_body', 'the body must be a JSON object {image_urls, items} or multipart/form-data with parts named "files"');
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      throw new ApiError(
+        400,
+        'invalid_request_error',
+        'invalid_body',
+        'the body must be a JSON object {image_urls, items} or multipart/form-data with parts named "files"',
+      );
     const unknown = Object.keys(body).find((k) => k !== 'image_urls' && k !== 'items');
     if (unknown) throw ApiError.invalid(unknown, `${unknown}: unknown parameter`, 'parameter_unknown');
     const pictures = parsePictures(body as Record<string, unknown>, s.presentationDefaults, { required: true });
@@ -215,7 +279,12 @@ export class ShowcasesService {
     try {
       for await (const part of req.parts()) {
         if (part.type !== 'file') {
-          if (part.fieldname === 'items') items = uploadItems(part, { filesBefore: uploads.length, again: items !== undefined, maxFiles: this.config.showcases.maxFilesPerRequest }, s.presentationDefaults);
+          if (part.fieldname === 'items')
+            items = uploadItems(
+              part,
+              { filesBefore: uploads.length, again: items !== undefined, maxFiles: this.config.showcases.maxFilesPerRequest },
+              s.presentationDefaults,
+            );
           continue;
         }
         if (part.fieldname === 'items') {
@@ -224,7 +293,11 @@ export class ShowcasesService {
         }
         if (part.fieldname !== 'files') {
           part.file.resume();
-          throw ApiError.invalid(part.fieldname, `${part.fieldname.slice(0, 40)}: unknown file part; name file parts "files"`, 'parameter_unknown');
+          throw ApiError.invalid(
+            part.fieldname,
+            `${part.fieldname.slice(0, 40)}: unknown file part; name file parts "files"`,
+            'parameter_unknown',
+          );
         }
         // Kept with the item; Postgres refuses NUL in text (the JSON bodies are checked globally, not these).
         if (part.filename.includes('\0')) {
@@ -239,22 +312,41 @@ export class ShowcasesService {
         }
         if (items && uploads.length >= items.presentations.length) {
           part.file.resume();
-          throw ApiError.invalid('items', `items: has ${items.presentations.length} entries, one per file part, but file part ${uploads.length + 1} has none`);
+          throw ApiError.invalid(
+            'items',
+            `items: has ${items.presentations.length} entries, one per file part, but file part ${uploads.length + 1} has none`,
+          );
         }
         uploads.push(await storeUpload(this.storage, part.file, part.filename.slice(0, 255), `uploads/${s.publicId}/${randomId('upl')}`));
       }
       if (items && uploads.length && items.presentations.length !== uploads.length) {
-        throw ApiError.invalid('items', `items: has ${items.presentations.length} entries for ${uploads.length} file parts; send one entry per file part, in order`);
+        throw ApiError.invalid(
+          'items',
+          `items: has ${items.presentations.length} entries for ${uploads.length} file parts; send one entry per file part, in order`,
+        );
       }
     } catch (e) {
       await discard();
       throw mapMultipartError(e, this.config);
     }
     if (!uploads.length) throw ApiError.invalid('files', 'files: send at least one file part named "files"', 'parameter_missing');
-    const fingerprint = requestFingerprint('POST', `/api/v2/showcases/:id/items ${s.id}`, { files: uploads.map((u) => u.sha256), ...(items ? { items: items.raw } : {}) });
+    const fingerprint = requestFingerprint('POST', `/api/v2/showcases/:id/items ${s.id}`, {
+      files: uploads.map((u) => u.sha256),
+      ...(items ? { items: items.raw } : {}),
+    });
     try {
       const out = await this.idempotency.run(p.userId, key, fingerprint, 202, () =>
-        this.addItems(p, s, uploads.map((u, i) => ({ source: 'upload', uploadKey: u.key, filename: u.filename, presentation: items?.presentations[i] ?? { ...s.presentationDefaults } }))));
+        this.addItems(
+          p,
+          s,
+          uploads.map((u, i) => ({
+            source: 'upload',
+            uploadKey: u.key,
+            filename: u.filename,
+            presentation: items?.presentations[i] ?? { ...s.presentationDefaults },
+          })),
+        ),
+      );
       if (out.replayed) await discard();
       return out;
     } catch (e) {
@@ -280,7 +372,11 @@ function picturesParam(body: unknown): string {
  * showcase's defaults), each with the presentation fields of a JSON item but no image_url. Sent before the
  * file parts, so a bad value is refused before any file is stored. Errors name `items[i].field`.
  */
-function uploadItems(part: MultipartValue, at: { filesBefore: number; again: boolean; maxFiles: number }, defaults: PresentationInput): { raw: unknown[]; presentations: PresentationInput[] } {
+function uploadItems(
+  part: MultipartValue,
+  at: { filesBefore: number; again: boolean; maxFiles: number },
+  defaults: PresentationInput,
+): { raw: unknown[]; presentations: PresentationInput[] } {
   if (at.again) throw ApiError.invalid('items', 'items: send one items field (a JSON array with one entry per file part)');
   if (at.filesBefore) throw ApiError.invalid('items', 'items: send the items field before the file parts it describes');
   if (part.valueTruncated) throw new ApiError(413, 'payload_too_large', 'field_too_large', 'items: the field is too long', 'items');
@@ -289,7 +385,10 @@ function uploadItems(part: MultipartValue, at: { filesBefore: number; again: boo
     try {
       v = JSON.parse(v);
     } catch {
-      throw ApiError.invalid('items', 'items: must be a JSON array with one entry per file part, e.g. [{"title": "Dunes", "frame": "classic"}]');
+      throw ApiError.invalid(
+        'items',
+        'items: must be a JSON array with one entry per file part, e.g. [{"title": "Dunes", "frame": "classic"}]',
+      );
     }
   }
   assertSafeValues(v, 'items');
@@ -303,13 +402,31 @@ function uploadItems(part: MultipartValue, at: { filesBefore: number; again: boo
 function mapMultipartError(e: unknown, config: AppConfig): unknown {
   const code = (e as { code?: string }).code;
   if (code === 'FST_INVALID_JSON_FIELD_ERROR') {
-    return new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'a form field declared application/json is not valid JSON (items: a JSON array, one entry per file part)', 'items');
+    return new ApiError(
+      400,
+      'invalid_request_error',
+      'parameter_invalid',
+      'a form field declared application/json is not valid JSON (items: a JSON array, one entry per file part)',
+      'items',
+    );
   }
   if (code === 'FST_REQ_FILE_TOO_LARGE') {
-    return new ApiError(413, 'payload_too_large', 'file_too_large', `files: each file may be at most ${config.showcases.maxFileBytes} bytes`, 'files');
+    return new ApiError(
+      413,
+      'payload_too_large',
+      'file_too_large',
+      `files: each file may be at most ${config.showcases.maxFileBytes} bytes`,
+      'files',
+    );
   }
   if (code === 'FST_FILES_LIMIT') {
-    return new ApiError(413, 'payload_too_large', 'too_many_files', `files: at most ${config.showcases.maxFilesPerRequest} files per request`, 'files');
+    return new ApiError(
+      413,
+      'payload_too_large',
+      'too_many_files',
+      `files: at most ${config.showcases.maxFilesPerRequest} files per request`,
+      'files',
+    );
   }
   if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
     return new ApiError(413, 'payload_too_large', 'too_many_parts', 'too many form parts', 'files');
@@ -320,10 +437,20 @@ function mapMultipartError(e: unknown, config: AppConfig): unknown {
   // Busboy's parse errors have no code, only these messages; anything else (a storage failure) stays a 5xx.
   const message = e instanceof Error ? e.message : '';
   if (code === 'FST_MP_PREMATURE_CLOSE' || /unexpected end of multipart data/i.test(message)) {
-    return new ApiError(400, 'invalid_request_error', 'invalid_multipart', 'the multipart body ended before its closing boundary (a truncated upload?); nothing was stored or charged');
+    return new ApiError(
+      400,
+      'invalid_request_error',
+      'invalid_multipart',
+      'the multipart body ended before its closing boundary (a truncated upload?); nothing was stored or charged',
+    );
   }
   if (/boundary not found/i.test(message)) {
-    return new ApiError(400, 'invalid_request_error', 'invalid_multipart', 'the multipart/form-data Content-Type has no boundary parameter');
+    return new ApiError(
+      400,
+      'invalid_request_error',
+      'invalid_multipart',
+      'the multipart/form-data Content-Type has no boundary parameter',
+    );
   }
   return e;
 }

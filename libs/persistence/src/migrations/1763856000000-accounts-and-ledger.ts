@@ -18,7 +18,9 @@ export class AccountsAndLedger1763856000000 implements MigrationInterface {
       )`);
     await q.query(`CREATE UNIQUE INDEX "users_email_idx" ON "users" (lower("email"))`);
     // Content made with the owner shared key belongs to this internal user; it is never billed.
-    await q.query(`INSERT INTO "users" ("id", "email", "name", "internal") VALUES ('service', 'service@internal', 'Service (owner key)', true)`);
+    await q.query(
+      `INSERT INTO "users" ("id", "email", "name", "internal") VALUES ('service', 'service@internal', 'Service (owner key)', true)`,
+    );
     await q.query(`
       CREATE TABLE "api_keys" (
         "id" varchar(64) PRIMARY KEY,

@@ -16,4 +16,21 @@ import { ShowcaseIndexable1764810000000 } from './1764810000000-showcase-indexab
 import { JobCreatingKeys1764982800000 } from './1764982800000-job-creating-keys';
 
 /** The one migration set, shared by PGlite and Postgres. Append new migrations here. */
-export const MIGRATIONS = [CreateJobs1763683200000, EmbedsAndWebhooks1763769600000, AccountsAndLedger1763856000000, IdempotencyKeys1763942400000, Showcases1764028800000, JobCheckpoints1764115200000, OwnerUnfinishedJobs1764201600000, ShowcasePresentationDefaults1764288000000, JobCancelRequests1764378000000, JobRequestIds1764464400000, RetentionAndDeletion1764550800000, KeyScopes1764637200000, ConsoleSessions1764723600000, ShowcaseIndexable1764810000000, JobStageTimings1764896400000, JobCreatingKeys1764982800000];
+export const MIGRATIONS = [
+  CreateJobs1763683200000,
+  EmbedsAndWebhooks1763769600000,
+  AccountsAndLedger1763856000000,
+  IdempotencyKeys1763942400000,
+  Showcases1764028800000,
+  JobCheckpoints1764115200000,
+  OwnerUnfinishedJobs1764201600000,
+  ShowcasePresentationDefaults1764288000000,
+  JobCancelRequests1764378000000,
+  JobRequestIds1764464400000,
+  RetentionAndDeletion1764550800000,
+  KeyScopes1764637200000,
+  ConsoleSessions1764723600000,
+  ShowcaseIndexable1764810000000,
+  JobStageTimings1764896400000,
+  JobCreatingKeys1764982800000,
+];

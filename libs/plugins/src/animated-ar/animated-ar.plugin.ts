@@ -15,7 +15,8 @@ import { createPublishAnimatedStage } from './publish-animated.stage';
 /** Image, animated image or video by https URL -> looping flipbook GLB + USDZ + poster. */
 export const ANIMATED_AR_PIPELINE: PipelineDefinition = {
   id: 'animated-ar',
-  description: 'Animated AR: source frames (animated image, video, or a still animated by a motion model), optional background removal, flipbook GLB + USDZ',
+  description:
+    'Animated AR: source frames (animated image, video, or a still animated by a motion model), optional background removal, flipbook GLB + USDZ',
   steps: [
     { stage: 'animated-source', phase: 'downloading', weight: 2 },
     { stage: 'frames', phase: 'converting', weight: 2 },

@@ -18,7 +18,10 @@ export type AnimatedSource = FetchedSource | { file: string; size: number; type:
  * VIDEO_MAX_BYTES (enforced while streaming). A video goes to a file in the job's temp folder as it
  * streams, never whole in memory. Creating the stage sweeps job folders a crash left behind.
  */
-export function createAnimatedSourceStage(config: AppConfig, download: { toFile?: typeof fetchSourceToFile } = {}): StageProvider<AnimatedSource> {
+export function createAnimatedSourceStage(
+  config: AppConfig,
+  download: { toFile?: typeof fetchSourceToFile } = {},
+): StageProvider<AnimatedSource> {
   const toFile = download.toFile ?? fetchSourceToFile;
   void sweepStaleJobDirs();
   return {

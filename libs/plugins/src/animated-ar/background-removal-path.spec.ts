@@ -15,7 +15,12 @@ import { backgroundRemovalPath } from './publish-animated.stage';
 
 const W = 96;
 const H = 64;
-const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), 'bg-path-')), MOTION_LOOP_S: '1', MOTION_FPS: '6', ANIMATION_MAX_FRAME_PX: '128' });
+const config = loadConfig({
+  DATA_DIR: mkdtempSync(join(tmpdir(), 'bg-path-')),
+  MOTION_LOOP_S: '1',
+  MOTION_FPS: '6',
+  ANIMATION_MAX_FRAME_PX: '128',
+});
 
 /** Counts its calls; "cuts out" the left half of every frame (alpha 0), keeping RGB. */
 class CountingRemover implements BackgroundRemoverPort {
@@ -39,7 +44,10 @@ class CountingRemover implements BackgroundRemoverPort {
 const still = () => ({ rgba: Buffer.alloc(W * H * 4, 128).fill(255, 0, 0), width: W, height: H });
 
 function context(outputs: Record<string, unknown>): StageContext {
-  return fakeStageContext({ job: { input: { image_url: 'https://a.example/x.jpg', remove_background: true, motion_style: 'drift' } }, outputs });
+  return fakeStageContext({
+    job: { input: { image_url: 'https://a.example/x.jpg', remove_background: true, motion_style: 'drift' } },
+    outputs,
+  });
 }
 
 /** Motion then background removal on a still picture, with `provider` as the only motion model. */
@@ -89,6 +97,11 @@ describe('background removal of a still picture with motion', () => {
 
   it('no removal asked or done: null', () => {
     const seq = { width: W, height: H, frames: [], alpha: 'opaque' as const };
-    expect(backgroundRemovalPath({ sequence: seq, removed: false, framesProcessed: 0 }, { skipped: true, sequence: seq, backgroundRemoved: false })).toBeNull();
+    expect(
+      backgroundRemovalPath(
+        { sequence: seq, removed: false, framesProcessed: 0 },
+        { skipped: true, sequence: seq, backgroundRemoved: false },
+      ),
+    ).toBeNull();
   });
 });

@@ -18,7 +18,10 @@ export interface BackgroundRemovalOutput {
  * background-removal/cut-out-sequence.ts; 1 = the model on every frame). Skipped when the request did not
  * ask, or when the still was already cut out before a motion model that keeps transparency.
  */
-export function createBackgroundRemovalStage(remover: () => BackgroundRemoverPort, keyframeGap = 6): StageProvider<BackgroundRemovalOutput> {
+export function createBackgroundRemovalStage(
+  remover: () => BackgroundRemoverPort,
+  keyframeGap = 6,
+): StageProvider<BackgroundRemovalOutput> {
   return {
     id: 'background-removal',
     async run(ctx) {

@@ -43,7 +43,9 @@ export interface AnimationInfo {
  * Builds the looping flipbook GLB and USDZ (DESIGN §5) from the final frames, sized by the source's
  * displayed proportions (or the request's inches), and the poster from the first frame.
  */
-export const createFlipbookWriterStage = (limits: Pick<FrameLimits, 'maxFrames' | 'maxDurationS'> = DEFAULT_FRAME_LIMITS): StageProvider<FlipbookOutput> => ({
+export const createFlipbookWriterStage = (
+  limits: Pick<FrameLimits, 'maxFrames' | 'maxDurationS'> = DEFAULT_FRAME_LIMITS,
+): StageProvider<FlipbookOutput> => ({
   id: 'flipbook-writer',
   async run(ctx) {
     const src = ctx.outputs.frames as SourceFrames;
@@ -60,14 +62,28 @@ export const createFlipbookWriterStage = (limits: Pick<FrameLimits, 'maxFrames' 
     });
     // Blending 1-bit alpha makes soft edges: classified again.
     const blended = looped.applied === 'auto' || looped.applied === 'crossfade';
-    const sequence = { ...removed, frames: looped.frames, alpha: blended && removed.alpha === 'mask' ? classifyAlpha(looped.frames) : removed.alpha };
+    const sequence = {
+      ...removed,
+      frames: looped.frames,
+      alpha: blended && removed.alpha === 'mask' ? classifyAlpha(looped.frames) : removed.alpha,
+    };
     const dimensions = resolveDimensions(parseDimensionRequest(ctx.job.input), src.sourceWidth, src.sourceHeight);
     const alpha = sequence.alpha;
-    const { atlases, frames } = await packAtlases(sequence.frames, { width: sequence.width, height: sequence.height, alpha: alpha !== 'opaque' });
+    const { atlases, frames } = await packAtlases(sequence.frames, {
+      width: sequence.width,
+      height: sequence.height,
+      alpha: alpha !== 'opaque',
+    });
     ctx.progress(0.4);
     // The frame, mat and back stay still; only the picture's flipbook plays.
     const picturePoster = await posterOf(sequence.frames[0].rgba, sequence.width, sequence.height, alpha !== 'opaque');
-    const { scene, presentation, outer_dimensions, poster } = await pictureModel('flipbook-writer', ctx.job.input, dimensions, flipbookLayer({ atlases, frames, alpha }), picturePoster);
+    const { scene, presentation, outer_dimensions, poster } = await pictureModel(
+      'flipbook-writer',
+      ctx.job.input,
+      dimensions,
+      flipbookLayer({ atlases, frames, alpha }),
+      picturePoster,
+    );
     const glb = checkFileBudget('flipbook-writer', await writeSceneGlb(scene));
     ctx.progress(0.7);
     const usdz = checkFileBudget('flipbook-writer', writeSceneUsdz(scene, 'flipbook.usda'));
@@ -79,7 +95,14 @@ export const createFlipbookWriterStage = (limits: Pick<FrameLimits, 'maxFrames' 
       usdz,
       poster,
       dimensions,
-      frames: { count: frames.length, width: sequence.width, height: sequence.height, duration_s: Math.round(duration * 1000) / 1000, atlases: atlases.length, alpha },
+      frames: {
+        count: frames.length,
+        width: sequence.width,
+        height: sequence.height,
+        duration_s: Math.round(duration * 1000) / 1000,
+        atlases: atlases.length,
+        alpha,
+      },
       presentation,
       outer_dimensions,
       animation: {

@@ -71,7 +71,11 @@ export function createFramesStage(config: AppConfig): StageProvider<SourceFrames
           await removeJobTempDir(ctx.job.id);
         }
       }
-      if (src.type.kind === 'video') return withTempFile((path) => writeFile(path, src.bytes), (path) => decodeVideoFile(path, config, limits, ctx.signal, ctx.progress));
+      if (src.type.kind === 'video')
+        return withTempFile(
+          (path) => writeFile(path, src.bytes),
+          (path) => decodeVideoFile(path, config, limits, ctx.signal, ctx.progress),
+        );
       if (await isAnimatedImage(src.bytes)) {
         const sequence = await decodeAnimatedImage(src.bytes, limits, {
           maxSourceFrames: config.animated.maxSourceFrames,
@@ -81,7 +85,7 @@ export function createFramesStage(config: AppConfig): StageProvider<SourceFrames
         ctx.progress(1);
         const first = await sharp(src.bytes, { animated: false, limitInputPixels: config.images.maxInputPixels }).metadata();
         const w = first.width ?? sequence.width;
-        const h = (first.pageHeight ?? first.height) ?? sequence.height;
+        const h = first.pageHeight ?? first.height ?? sequence.height;
         return { kind: 'animated-image', sourceWidth: w, sourceHeight: h, sequence };
       }
       const still = await decodeStill(src.bytes, config, limits);
@@ -91,11 +95,20 @@ export function createFramesStage(config: AppConfig): StageProvider<SourceFrames
   };
 }
 
-async function decodeVideoFile(path: string, config: AppConfig, limits: FrameLimits, signal: AbortSignal, progress: (f: number) => void): Promise<SourceFrames> {
+async function decodeVideoFile(
+  path: string,
+  config: AppConfig,
+  limits: FrameLimits,
+  signal: AbortSignal,
+  progress: (f: number) => void,
+): Promise<SourceFrames> {
   const tools = videoTools(config);
   const probe = await probeVideo(path, tools, signal);
   if (probe.durationS > config.animated.videoMaxDurationS) {
-    throw new UserError('video_too_long', `frames: the video lasts ${probe.durationS.toFixed(1)} s; at most ${config.animated.videoMaxDurationS} s are accepted (the first 10 s become the loop)`);
+    throw new UserError(
+      'video_too_long',
+      `frames: the video lasts ${probe.durationS.toFixed(1)} s; at most ${config.animated.videoMaxDurationS} s are accepted (the first 10 s become the loop)`,
+    );
   }
   progress(0.2);
   const sequence = await decodeVideo(path, tools, limits, { fps: config.animated.videoFps, signal, probe });
@@ -119,6 +132,9 @@ async function decodeStill(bytes: Buffer, config: AppConfig, limits: FrameLimits
   if (scale >= 1) return { sourceWidth: width, sourceHeight: height, still: { rgba: img.data, width, height } };
   const w = Math.max(1, Math.round(width * scale));
   const h = Math.max(1, Math.round(height * scale));
-  const rgba = await sharp(img.data, { raw: { width, height, channels: 4 } }).resize(w, h, { fit: 'fill' }).raw().toBuffer();
+  const rgba = await sharp(img.data, { raw: { width, height, channels: 4 } })
+    .resize(w, h, { fit: 'fill' })
+    .raw()
+    .toBuffer();
   return { sourceWidth: width, sourceHeight: height, still: { rgba, width: w, height: h } };
 }

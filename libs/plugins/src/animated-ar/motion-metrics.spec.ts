@@ -8,9 +8,18 @@ describe('motion_provider_requests_total', () => {
     const deps = { metrics: { ...NOOP_METRICS, motionProviderRequest: (p: string, o: string) => void seen.push(`${p}:${o}`) } };
     const provider = { id: 'acme' };
     await countedProviderCall(deps, provider, async () => ({ op: 1 }));
-    await countedProviderCall(deps, provider, async () => ({ state: 'failed' }), (r) => (r.state === 'failed' ? 'failed' : 'ok'));
-    await expect(countedProviderCall(deps, provider, () => Promise.reject(new ProviderHttpError('acme', 'rate_limited', 'slow down', 429)))).rejects.toThrow('slow down');
-    await expect(countedProviderCall(deps, provider, () => Promise.reject(new OperationalError('motion_provider_busy', 'busy')))).rejects.toThrow('busy');
+    await countedProviderCall(
+      deps,
+      provider,
+      async () => ({ state: 'failed' }),
+      (r) => (r.state === 'failed' ? 'failed' : 'ok'),
+    );
+    await expect(
+      countedProviderCall(deps, provider, () => Promise.reject(new ProviderHttpError('acme', 'rate_limited', 'slow down', 429))),
+    ).rejects.toThrow('slow down');
+    await expect(
+      countedProviderCall(deps, provider, () => Promise.reject(new OperationalError('motion_provider_busy', 'busy'))),
+    ).rejects.toThrow('busy');
     await expect(countedProviderCall(deps, provider, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     expect(seen).toEqual(['acme:ok', 'acme:failed', 'acme:rate_limited', 'acme:motion_provider_busy', 'acme:error']);
   });

@@ -8,7 +8,14 @@ import type { StoragePort } from '@app/storage';
 import type { BackgroundRemoverPort } from '../background-removal';
 import { decodeVideo } from '../frames/decode-video';
 import { classifyAlpha, fitFrameSize, type FrameSequence } from '../frames/frame-sequence';
-import type { MotionCatalog, MotionContext, MotionHandle, MotionOutput, MotionProvider, MotionRequest } from '../motion/motion-provider.port';
+import type {
+  MotionCatalog,
+  MotionContext,
+  MotionHandle,
+  MotionOutput,
+  MotionProvider,
+  MotionRequest,
+} from '../motion/motion-provider.port';
 import { blendMotionPrompt, resolveMotionStyle } from '../motion/procedural/motion-presets';
 import { animatedInput } from './animated-ar-input';
 import { frameLimits, type SourceFrames, type StillPicture, videoTools, withTempFile } from './frames.stage';
@@ -45,7 +52,12 @@ export interface MotionStageDeps {
  * `motion_provider_busy`, `motion_provider_auth`, `rate_limited`); `error` when it has none. Codes are
  * fixed strings, so the label stays low-cardinality.
  */
-export async function countedProviderCall<T>(deps: Pick<MotionStageDeps, 'metrics'>, provider: Pick<MotionProvider, 'id'>, call: () => Promise<T>, outcome: (r: T) => string = () => 'ok'): Promise<T> {
+export async function countedProviderCall<T>(
+  deps: Pick<MotionStageDeps, 'metrics'>,
+  provider: Pick<MotionProvider, 'id'>,
+  call: () => Promise<T>,
+  outcome: (r: T) => string = () => 'ok',
+): Promise<T> {
   try {
     const r = await call();
     deps.metrics?.motionProviderRequest(provider.id, outcome(r));
@@ -80,7 +92,8 @@ export function createMotionStage(deps: MotionStageDeps): StageProvider<MotionSt
       const input = animatedInput(ctx.job.input);
       const catalog = deps.catalog();
       const model = input.video_model ?? catalog.defaultModel;
-      if (!catalog.has(model)) throw new UserError('invalid_video_model', `motion: video_model "${model}" is not enabled (enabled: ${catalog.ids().join(', ')})`);
+      if (!catalog.has(model))
+        throw new UserError('invalid_video_model', `motion: video_model "${model}" is not enabled (enabled: ${catalog.ids().join(', ')})`);
       const provider = catalog.providerFor(model);
       let still = src.still;
       let backgroundRemoved = false;
@@ -97,7 +110,14 @@ export function createMotionStage(deps: MotionStageDeps): StageProvider<MotionSt
   };
 }
 
-async function motionRequest(ctx: StageContext, config: AppConfig, model: string, still: StillPicture, style: string | undefined, custom: string | undefined): Promise<MotionRequest> {
+async function motionRequest(
+  ctx: StageContext,
+  config: AppConfig,
+  model: string,
+  still: StillPicture,
+  style: string | undefined,
+  custom: string | undefined,
+): Promise<MotionRequest> {
   const preset = resolveMotionStyle(style);
   const a = config.animated;
   const frames = Math.round(a.motionLoopS * a.motionFps);
@@ -136,17 +156,31 @@ async function runOperation(ctx: StageContext, deps: MotionStageDeps, provider: 
     // The job has ended (cancelled by its owner, or past its time limit): stop the paid operation now
     // instead of leaving it for a next attempt to resume. On its own signal (already aborted) it could not.
     if (jobEnded(ctx.signal)) {
-      await provider.cancel(cp.handle, { ...mctx, signal: AbortSignal.timeout(10_000) }).catch((e: Error) => ctx.log.warn('motion: cancel failed', { jobId: ctx.job.id, error: e.message }));
+      await provider
+        .cancel(cp.handle, { ...mctx, signal: AbortSignal.timeout(10_000) })
+        .catch((e: Error) => ctx.log.warn('motion: cancel failed', { jobId: ctx.job.id, error: e.message }));
       await ctx.checkpoints.set('motion', null).catch(() => undefined);
     }
     throw err;
   }
 }
 
-async function pollOperation(ctx: StageContext, deps: MotionStageDeps, provider: MotionProvider, req: MotionRequest, mctx: MotionContext, cp: MotionCheckpoint): Promise<MotionOutput> {
+async function pollOperation(
+  ctx: StageContext,
+  deps: MotionStageDeps,
+  provider: MotionProvider,
+  req: MotionRequest,
+  mctx: MotionContext,
+  cp: MotionCheckpoint,
+): Promise<MotionOutput> {
   for (;;) {
     if (ctx.signal.aborted) throw new OperationalError('aborted', 'motion: interrupted; the operation is resumed by the next attempt');
-    const poll = await countedProviderCall(deps, provider, () => provider.poll(cp.handle, req, mctx), (p) => (p.state === 'failed' ? 'failed' : 'ok'));
+    const poll = await countedProviderCall(
+      deps,
+      provider,
+      () => provider.poll(cp.handle, req, mctx),
+      (p) => (p.state === 'failed' ? 'failed' : 'ok'),
+    );
     if (poll.state === 'succeeded') return poll.output;
     if (poll.state === 'failed') {
       await ctx.checkpoints.set('motion', null);
@@ -156,7 +190,10 @@ async function pollOperation(ctx: StageContext, deps: MotionStageDeps, provider:
     if (Date.now() - cp.startedAt > deps.config.animated.motionTimeoutMs) {
       await provider.cancel(cp.handle, mctx).catch(() => undefined);
       await ctx.checkpoints.set('motion', null);
-      throw new UserError('motion_timeout', `motion: ${req.model} did not finish within ${Math.round(deps.config.animated.motionTimeoutMs / 1000)} s`);
+      throw new UserError(
+        'motion_timeout',
+        `motion: ${req.model} did not finish within ${Math.round(deps.config.animated.motionTimeoutMs / 1000)} s`,
+      );
     }
     if (poll.progress !== undefined) mctx.progress(poll.progress);
     // Waiting for a hosted model holds no CPU slot (a local model does its work inside poll, with one).

@@ -1,4 +1,16 @@
-import { closeSync, createReadStream, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, utimesSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -23,7 +35,9 @@ let base: string;
  * real ones.
  */
 const sourceStage = (c = config) =>
-  createAnimatedSourceStage(c, { toFile: (url, file, opts) => fetchSourceToFile(url.replace(/^https:/, 'http:'), file, { ...opts, strict: false }) });
+  createAnimatedSourceStage(c, {
+    toFile: (url, file, opts) => fetchSourceToFile(url.replace(/^https:/, 'http:'), file, { ...opts, strict: false }),
+  });
 
 /**
  * A real 2 s clip followed by a top-level `free` box padding the file to `bytes` (players and ffprobe skip
@@ -100,7 +114,9 @@ describe('video sources stream to a per-job temp file', () => {
     const broken = 'job-broken-video';
     const src = await sourceStage().run(context(broken, `${base}/broken.webm`));
     expect(existsSync(jobTempDir(broken))).toBe(true);
-    await expect(createFramesStage(config).run(context(broken, `${base}/broken.webm`, { 'animated-source': src }))).rejects.toMatchObject({ code: 'bad_video' });
+    await expect(createFramesStage(config).run(context(broken, `${base}/broken.webm`, { 'animated-source': src }))).rejects.toMatchObject({
+      code: 'bad_video',
+    });
     expect(existsSync(jobTempDir(broken))).toBe(false);
 
     const tooBig = 'job-too-big-video';

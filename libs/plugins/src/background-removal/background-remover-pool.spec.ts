@@ -36,7 +36,7 @@ describe('BackgroundRemoverPool', () => {
     expect(a.equals(b)).toBe(true);
     expect(alphaAt(a, W / 2, H / 2)).toBeGreaterThan(200);
     expect(alphaAt(a, 10, 10)).toBeLessThan(30);
-    expect(a[(H / 2 * W + W / 2) * 4]).toBe(rgba[(H / 2 * W + W / 2) * 4]); // RGB kept
+    expect(a[((H / 2) * W + W / 2) * 4]).toBe(rgba[((H / 2) * W + W / 2) * 4]); // RGB kept
     // The main thread ran its timer while the worker inferred (inline, the loop stalls for each inference).
     expect(ticks).toBeGreaterThan(2);
     expect(pool.workerCount).toBe(1);

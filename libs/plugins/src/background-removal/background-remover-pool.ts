@@ -21,7 +21,8 @@ export interface BackgroundRemoverPoolOptions extends BackgroundRemoverOptions {
 }
 
 /** Messages between the pool and a worker (see background-remover.worker.ts). */
-export type WorkerRequest = { id: number; op: 'cutOut' | 'mask'; rgba: Uint8Array; width: number; height: number } | { id: number; op: 'close' };
+export type WorkerRequest =
+  { id: number; op: 'cutOut' | 'mask'; rgba: Uint8Array; width: number; height: number } | { id: number; op: 'close' };
 export type WorkerReply = { id: number; rgba?: Uint8Array; error?: string };
 
 interface Task {
@@ -79,7 +80,8 @@ export class BackgroundRemoverPool implements BackgroundRemoverPort {
 
   constructor(opts: BackgroundRemoverPoolOptions = {}) {
     const { workers = 1, ...options } = opts;
-    if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`background-removal: workers must be a positive integer, got ${workers}`);
+    if (!Number.isInteger(workers) || workers < 1)
+      throw new RangeError(`background-removal: workers must be a positive integer, got ${workers}`);
     // Validates the options here, in the caller's thread, rather than in the first worker.
     new BackgroundRemover(options);
     this.size = workers;

@@ -59,7 +59,8 @@ describe('inferenceShape', () => {
   });
 
   it('rejects a short side that is not a multiple of 128 in 256..1024, and empty frames', () => {
-    for (const side of [500, 128, 1152, 0, 512.5]) expect(() => inferenceShape(800, 600, side)).toThrow(/^background-removal: inferShortSide/);
+    for (const side of [500, 128, 1152, 0, 512.5])
+      expect(() => inferenceShape(800, 600, side)).toThrow(/^background-removal: inferShortSide/);
     expect(() => inferenceShape(0, 600, 512)).toThrow(RangeError);
   });
 });
@@ -113,7 +114,8 @@ describe('BackgroundRemover', () => {
     const [mask, cut] = await Promise.all([remover.mask(picture, W, H), remover.cutOut(picture, W, H)]);
     expect(cut).not.toBe(picture);
     for (let i = 0; i < W * H; i++) {
-      if (cut[i * 4] !== picture[i * 4] || cut[i * 4 + 1] !== picture[i * 4 + 1] || cut[i * 4 + 2] !== picture[i * 4 + 2]) throw new Error(`RGB changed at ${i}`);
+      if (cut[i * 4] !== picture[i * 4] || cut[i * 4 + 1] !== picture[i * 4 + 1] || cut[i * 4 + 2] !== picture[i * 4 + 2])
+        throw new Error(`RGB changed at ${i}`);
       // The picture is opaque, so the alpha is the mask (the same frame gives the same mask).
       if (Math.abs(cut[i * 4 + 3] - mask[i]) > 1) throw new Error(`alpha ${cut[i * 4 + 3]} != mask ${mask[i]} at ${i}`);
     }
@@ -138,7 +140,11 @@ describe('BackgroundRemover', () => {
   it('handles portrait and landscape frames with one session kept, and refuses work once closed', async () => {
     const small = new BackgroundRemover({ inferShortSide: 256, maxSessions: 1 });
     const portrait = await discPicture(H, W);
-    for (const [frame, w, h] of [[portrait, H, W], [picture, W, H], [portrait, H, W]] as const) {
+    for (const [frame, w, h] of [
+      [portrait, H, W],
+      [picture, W, H],
+      [portrait, H, W],
+    ] as const) {
       const mask = await small.mask(frame, w, h);
       expect(mean(mask, w, 1, 0, inside(w, h))).toBeGreaterThan(128);
       for (const corner of corners(w, h)) expect(mean(mask, w, 1, 0, corner)).toBeLessThan(64);

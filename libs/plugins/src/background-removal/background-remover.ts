@@ -51,7 +51,9 @@ export function inferenceShape(width: number, height: number, shortSide: number)
 
 function checkShortSide(shortSide: number): void {
   if (!Number.isInteger(shortSide) || shortSide % ISNET_SIZE_STEP !== 0 || shortSide < MIN_SHORT_SIDE || shortSide > MAX_SIDE) {
-    throw new RangeError(`background-removal: inferShortSide must be a multiple of ${ISNET_SIZE_STEP} in ${MIN_SHORT_SIDE}..${MAX_SIDE}, got ${shortSide}`);
+    throw new RangeError(
+      `background-removal: inferShortSide must be a multiple of ${ISNET_SIZE_STEP} in ${MIN_SHORT_SIDE}..${MAX_SIDE}, got ${shortSide}`,
+    );
   }
 }
 
@@ -97,7 +99,8 @@ async function readModel(model: string): Promise<Buffer> {
       const data = await readFile(path.join(dir, c.hash)).catch((e: Error) => {
         throw fail(`cannot read the '${model}' model chunk ${c.hash} (${e.message})`);
       });
-      if (data.length !== c.offsets[1] - c.offsets[0]) throw fail(`the '${model}' model chunk ${c.hash} is ${data.length} bytes, expected ${c.offsets[1] - c.offsets[0]}`);
+      if (data.length !== c.offsets[1] - c.offsets[0])
+        throw fail(`the '${model}' model chunk ${c.hash} is ${data.length} bytes, expected ${c.offsets[1] - c.offsets[0]}`);
       return data;
     }),
   );
@@ -135,7 +138,8 @@ type Shape = { height: number; width: number };
  * const cut = applyMask(rgba, await remover.mask(rgba, 800, 600));
  */
 export function applyMask(rgba: Buffer, mask: Uint8Array): Buffer {
-  if (rgba.length !== mask.length * 4) throw new RangeError(`background-removal: a mask of ${mask.length} pixels does not fit ${rgba.length / 4} RGBA pixels`);
+  if (rgba.length !== mask.length * 4)
+    throw new RangeError(`background-removal: a mask of ${mask.length} pixels does not fit ${rgba.length / 4} RGBA pixels`);
   const out = Buffer.from(rgba);
   for (let i = 0; i < mask.length; i++) out[i * 4 + 3] = Math.round((out[i * 4 + 3] * mask[i]) / 255);
   return out;
@@ -206,9 +210,11 @@ export class BackgroundRemover {
     this.shortSide = opts.inferShortSide ?? 1024;
     this.threads = opts.threads ?? 2;
     this.maxSessions = opts.maxSessions ?? 2;
-    if (this.model !== 'medium' && this.model !== 'small') throw new RangeError(`background-removal: unknown model '${String(this.model)}'`);
+    if (this.model !== 'medium' && this.model !== 'small')
+      throw new RangeError(`background-removal: unknown model '${String(this.model)}'`);
     checkShortSide(this.shortSide);
-    if (!Number.isInteger(this.threads) || this.threads < 1) throw new RangeError(`background-removal: threads must be a positive integer, got ${this.threads}`);
+    if (!Number.isInteger(this.threads) || this.threads < 1)
+      throw new RangeError(`background-removal: threads must be a positive integer, got ${this.threads}`);
     if (!Number.isInteger(this.maxSessions) || this.maxSessions < 1) {
       throw new RangeError(`background-removal: maxSessions must be a positive integer, got ${this.maxSessions}`);
     }
@@ -274,7 +280,8 @@ export class BackgroundRemover {
     const feeds = { [session.inputNames[0]]: new ort.Tensor('float32', input, [1, 3, shape.height, shape.width]) };
     const result = await session.run(feeds, [OUTPUT_NAME]);
     const output = result[OUTPUT_NAME];
-    if (output?.type !== 'float32' || output.size !== shape.width * shape.height) throw fail(`the model gave an unexpected '${OUTPUT_NAME}' tensor`);
+    if (output?.type !== 'float32' || output.size !== shape.width * shape.height)
+      throw fail(`the model gave an unexpected '${OUTPUT_NAME}' tensor`);
     return output.data as Float32Array;
   }
 

@@ -52,7 +52,13 @@ describe('cutOutSequence', () => {
   it('runs the model on keyframes only and every frame gets a mask that follows the motion', async () => {
     const model = new YellowMask();
     const progress: number[] = [];
-    const out = await cutOutSequence(frames.map((f) => f.rgba), W, H, model, { keyframeGap: 6, onProgress: (p) => progress.push(p) });
+    const out = await cutOutSequence(
+      frames.map((f) => f.rgba),
+      W,
+      H,
+      model,
+      { keyframeGap: 6, onProgress: (p) => progress.push(p) },
+    );
     expect(out.keyframes).toBe(3); // 0, 6, 12
     expect(model.calls).toBe(3);
     expect(out.frames).toHaveLength(13);
@@ -64,7 +70,13 @@ describe('cutOutSequence', () => {
 
   it('keyframeGap 1: the model on every frame', async () => {
     const model = new YellowMask();
-    const out = await cutOutSequence(frames.slice(0, 4).map((f) => f.rgba), W, H, model, { keyframeGap: 1 });
+    const out = await cutOutSequence(
+      frames.slice(0, 4).map((f) => f.rgba),
+      W,
+      H,
+      model,
+      { keyframeGap: 1 },
+    );
     expect(model.calls).toBe(4);
     expect(out.keyframes).toBe(4);
   });
@@ -73,7 +85,15 @@ describe('cutOutSequence', () => {
     const ac = new AbortController();
     const model = new YellowMask();
     const slow: MaskSource = { mask: async (rgba, w, h) => (ac.abort(new Error('cancelled by test')), model.mask(rgba, w, h)) };
-    await expect(cutOutSequence(frames.map((f) => f.rgba), W, H, slow, { keyframeGap: 2, signal: ac.signal })).rejects.toThrow('cancelled by test');
+    await expect(
+      cutOutSequence(
+        frames.map((f) => f.rgba),
+        W,
+        H,
+        slow,
+        { keyframeGap: 2, signal: ac.signal },
+      ),
+    ).rejects.toThrow('cancelled by test');
     expect(model.calls).toBe(1);
   });
 

@@ -42,7 +42,13 @@ const stop = (signal: AbortSignal | undefined): void => {
  * @example
  * const { frames, keyframes } = await cutOutSequence(rgbaFrames, 1280, 720, remover, { keyframeGap: 6 });
  */
-export async function cutOutSequence(frames: Buffer[], width: number, height: number, remover: MaskSource, opts: CutOutSequenceOptions = {}): Promise<CutOutSequenceResult> {
+export async function cutOutSequence(
+  frames: Buffer[],
+  width: number,
+  height: number,
+  remover: MaskSource,
+  opts: CutOutSequenceOptions = {},
+): Promise<CutOutSequenceResult> {
   const gap = opts.keyframeGap ?? 6;
   if (!Number.isInteger(gap) || gap < 1) throw new RangeError(`background-removal: keyframeGap must be a positive integer, got ${gap}`);
   if (gap === 1 || frames.length < 3) {
@@ -63,13 +69,20 @@ export async function cutOutSequence(frames: Buffer[], width: number, height: nu
     keyMasks.set(i, await remover.mask(frames[i], width, height));
     opts.onProgress?.(keyMasks.size / keyIndices.length);
   }
-  const out = plan.map((p, i) => applyMask(frames[i], p.keyframe ? keyMasks.get(i)! : propagateMask(p, i, keyMasks, thumbs, width, height)));
+  const out = plan.map((p, i) =>
+    applyMask(frames[i], p.keyframe ? keyMasks.get(i)! : propagateMask(p, i, keyMasks, thumbs, width, height)),
+  );
   return { frames: out, keyframes: keyIndices.length };
 }
 
 async function thumbnail(rgba: Buffer, width: number, height: number): Promise<GreyThumb> {
   const w = Math.min(width, THUMB_WIDTH);
   const h = Math.max(1, Math.round((w * height) / width));
-  const data = await sharp(rgba, { raw: { width, height, channels: 4 } }).resize(w, h, { fit: 'fill' }).greyscale().extractChannel(0).raw().toBuffer();
+  const data = await sharp(rgba, { raw: { width, height, channels: 4 } })
+    .resize(w, h, { fit: 'fill' })
+    .greyscale()
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
   return { data, width: w, height: h };
 }

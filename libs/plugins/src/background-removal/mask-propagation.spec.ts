@@ -16,7 +16,8 @@ function scene(ox: number, oy: number, width = 96, height = 54, seed = 1): GreyT
 /** A mask with a filled rectangle. */
 function rect(width: number, height: number, x0: number, y0: number, w: number, h: number): Buffer {
   const m = Buffer.alloc(width * height);
-  for (let y = Math.max(0, y0); y < Math.min(height, y0 + h); y++) m.fill(255, y * width + Math.max(0, x0), y * width + Math.min(width, x0 + w));
+  for (let y = Math.max(0, y0); y < Math.min(height, y0 + h); y++)
+    m.fill(255, y * width + Math.max(0, x0), y * width + Math.min(width, x0 + w));
   return m;
 }
 
@@ -70,7 +71,9 @@ describe('planKeyframes', () => {
   });
 
   it('maxGap 1 makes every frame a keyframe', () => {
-    expect(planKeyframes([scene(0, 0), scene(1, 0), scene(2, 0)], { maxGap: 1, cutThreshold: 12, radius: 8 }).every((p) => p.keyframe)).toBe(true);
+    expect(
+      planKeyframes([scene(0, 0), scene(1, 0), scene(2, 0)], { maxGap: 1, cutThreshold: 12, radius: 8 }).every((p) => p.keyframe),
+    ).toBe(true);
     expect(() => planKeyframes([], { maxGap: 0, cutThreshold: 12, radius: 8 })).toThrow(RangeError);
   });
 });

@@ -46,7 +46,16 @@ interface Region {
  * `minOverlap` of the region (a large shift matching a sliver proves nothing), or as soon as the sum shows
  * the mean cannot get under `bound`.
  */
-function shiftedDifference(a: GreyThumb, b: GreyThumb, dx: number, dy: number, step: number, bound = Infinity, region?: Region, minOverlap = 0.25): number {
+function shiftedDifference(
+  a: GreyThumb,
+  b: GreyThumb,
+  dx: number,
+  dy: number,
+  step: number,
+  bound = Infinity,
+  region?: Region,
+  minOverlap = 0.25,
+): number {
   const { width, height } = a;
   const r = region ?? { x0: 0, x1: width, y0: 0, y1: height };
   const x0 = Math.max(r.x0, dx);
@@ -103,8 +112,7 @@ export function estimateShift(a: GreyThumb, b: GreyThumb, radius: number): Shift
 
 /** One frame's place in the plan: a keyframe, or the keyframes before and after it with their shifts. */
 export type FramePlan =
-  | { keyframe: true }
-  | { keyframe: false; before: { index: number; shift: Shift }; after?: { index: number; shift: Shift } };
+  { keyframe: true } | { keyframe: false; before: { index: number; shift: Shift }; after?: { index: number; shift: Shift } };
 
 /**
  * Which frames the model runs on. Greedy from the first frame: a frame becomes a keyframe when it is
@@ -117,7 +125,8 @@ export type FramePlan =
  * const keyframes = plan.flatMap((p, i) => (p.keyframe ? [i] : []));
  */
 export function planKeyframes(thumbs: GreyThumb[], opts: KeyframePlanOptions = DEFAULT_KEYFRAME_PLAN): FramePlan[] {
-  if (!Number.isInteger(opts.maxGap) || opts.maxGap < 1) throw new RangeError(`background-removal: maxGap must be a positive integer, got ${opts.maxGap}`);
+  if (!Number.isInteger(opts.maxGap) || opts.maxGap < 1)
+    throw new RangeError(`background-removal: maxGap must be a positive integer, got ${opts.maxGap}`);
   const plan: FramePlan[] = [];
   let last = 0;
   for (let i = 0; i < thumbs.length; i++) {
@@ -167,7 +176,13 @@ const LOCAL_SHIFT_PENALTY = 0.75;
  * @example
  * const field = estimateShiftField(thumbA, thumbB, { cols: 4, rows: 4 }, 3, estimateShift(thumbA, thumbB, 8));
  */
-export function estimateShiftField(a: GreyThumb, b: GreyThumb, grid: { cols: number; rows: number }, radius: number, global: Shift): ShiftField {
+export function estimateShiftField(
+  a: GreyThumb,
+  b: GreyThumb,
+  grid: { cols: number; rows: number },
+  radius: number,
+  global: Shift,
+): ShiftField {
   const { width, height } = a;
   const shifts: ShiftField['shifts'] = [];
   for (let r = 0; r < grid.rows; r++) {
@@ -180,7 +195,9 @@ export function estimateShiftField(a: GreyThumb, b: GreyThumb, grid: { cols: num
       for (let dy = global.dy - radius; dy <= global.dy + radius; dy++) {
         for (let dx = global.dx - radius; dx <= global.dx + radius; dx++) {
           // A block half outside the moved picture is not judged on the rest.
-          const cost = shiftedDifference(a, b, dx, dy, 1, Infinity, { x0, x1, y0, y1 }, 0.5) + LOCAL_SHIFT_PENALTY * Math.hypot(dx - global.dx, dy - global.dy);
+          const cost =
+            shiftedDifference(a, b, dx, dy, 1, Infinity, { x0, x1, y0, y1 }, 0.5) +
+            LOCAL_SHIFT_PENALTY * Math.hypot(dx - global.dx, dy - global.dy);
           if (cost < best.cost) best = { dx, dy, cost };
         }
       }

@@ -125,7 +125,8 @@ function walk(buf: Uint8Array, start: number, end: number): Field[] {
 }
 
 const sub = (buf: Uint8Array, f: Field): Field[] => walk(buf, f.valueStart, f.end);
-const text = (buf: Uint8Array, f: Field): string => Buffer.from(buf.buffer, buf.byteOffset + f.valueStart, f.end - f.valueStart).toString('utf8');
+const text = (buf: Uint8Array, f: Field): string =>
+  Buffer.from(buf.buffer, buf.byteOffset + f.valueStart, f.end - f.valueStart).toString('utf8');
 const only = (fields: Field[], no: number, wire = WIRE_LENGTH): Field[] => fields.filter((f) => f.no === no && f.wire === wire);
 const first = (fields: Field[], no: number, wire = WIRE_LENGTH): Field | undefined => only(fields, no, wire)[0];
 const nameOf = (buf: Uint8Array, fields: Field[], no: number): string | undefined => {
@@ -223,7 +224,10 @@ function patchSpatialDims(buf: Uint8Array, valueInfo: Field, h: number, w: numbe
   const dims = shapeDims(buf, valueInfo);
   const [dh, dw] = [dims[2], dims[3]];
   if (dims.length !== 4 || !dh || !dw) throw fail(`the ${what} is not a fixed 4-D tensor; not the expected ISNet graph`);
-  for (const [dim, value] of [[dh, h], [dw, w]] as const) {
+  for (const [dim, value] of [
+    [dh, h],
+    [dw, w],
+  ] as const) {
     if (dim.end - dim.valueStart !== 2) throw fail(`the ${what} size ${dim.value} cannot be patched in place`);
     patches.push({ at: dim.valueStart, bytes: Uint8Array.from(encodeVarint(value)) });
   }
@@ -275,7 +279,9 @@ function spans(fields: Field[]): Array<[number, number]> {
 
 function checkSize(name: string, v: number): void {
   if (!Number.isInteger(v) || v % ISNET_SIZE_STEP !== 0 || v < MIN_TWO_BYTE_VARINT || v > MAX_TWO_BYTE_VARINT) {
-    throw new RangeError(`background-removal: the model ${name} must be a multiple of ${ISNET_SIZE_STEP} up to ${MAX_TWO_BYTE_VARINT}, got ${v}`);
+    throw new RangeError(
+      `background-removal: the model ${name} must be a multiple of ${ISNET_SIZE_STEP} up to ${MAX_TWO_BYTE_VARINT}, got ${v}`,
+    );
   }
 }
 
@@ -313,12 +319,23 @@ export function resizeIsnetModel(model: Buffer, h: number, w: number): Buffer {
   if (out[0] !== h0 || out[1] !== w0) throw fail(`the output size ${out.join('x')} differs from the input size ${h0}x${w0}`);
   const nodes = only(graph, GRAPH_NODE).map((f) => parseNode(model, f));
   for (const at of new ResizeSizes(model, nodes, only(graph, GRAPH_INITIALIZER)).offsets()) {
-    patchResizeSizes(model, at, [{ to: h, from: h0 }, { to: w, from: w0 }], patches);
+    patchResizeSizes(
+      model,
+      at,
+      [
+        { to: h, from: h0 },
+        { to: w, from: w0 },
+      ],
+      patches,
+    );
   }
 
   const dropped = new Set<Field>([...only(graph, GRAPH_VALUE_INFO), ...outputs.filter((f) => f !== output)]);
   const kept = spans(graph.filter((f) => !dropped.has(f)));
   const graphLength = kept.reduce((n, [from, to]) => n + to - from, 0);
-  const head = [model.subarray(0, graphField.start), Buffer.from([...encodeVarint(MODEL_GRAPH * 8 + WIRE_LENGTH), ...encodeVarint(graphLength)])];
+  const head = [
+    model.subarray(0, graphField.start),
+    Buffer.from([...encodeVarint(MODEL_GRAPH * 8 + WIRE_LENGTH), ...encodeVarint(graphLength)]),
+  ];
   return assemble(model, head, kept, model.subarray(graphField.end), patches);
 }

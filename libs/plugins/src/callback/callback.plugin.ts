@@ -9,10 +9,17 @@ export const callbackPlugin = definePlugin({
   name: 'callback',
   register(container) {
     const config = container.resolve<AppConfig>(SERVICES.config);
-    registerStage(container, createDeliverCallbackStage(container.resolve<CallbackPort>(SERVICES.callbacks), {
-      timeoutMs: config.callbacks.timeoutMs,
-      allowPrivateNetworks: config.allowPrivateNetworks,
-    }));
-    registerPipeline(container, { id: 'callback', description: 'Deliver a signed callback', steps: [{ stage: 'deliver-callback', phase: 'uploading' }] });
+    registerStage(
+      container,
+      createDeliverCallbackStage(container.resolve<CallbackPort>(SERVICES.callbacks), {
+        timeoutMs: config.callbacks.timeoutMs,
+        allowPrivateNetworks: config.allowPrivateNetworks,
+      }),
+    );
+    registerPipeline(container, {
+      id: 'callback',
+      description: 'Deliver a signed callback',
+      steps: [{ stage: 'deliver-callback', phase: 'uploading' }],
+    });
   },
 });

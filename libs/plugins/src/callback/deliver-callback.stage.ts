@@ -12,7 +12,10 @@ export interface CallbackStageOptions {
  * Sends one signed callback attempt and records it. A failed attempt is an operational error, so the
  * queue retries it with backoff; a private address is a user error (no retry).
  */
-export function createDeliverCallbackStage(port: CallbackPort, opts: CallbackStageOptions): StageProvider<{ delivered: true; status_code: number }> {
+export function createDeliverCallbackStage(
+  port: CallbackPort,
+  opts: CallbackStageOptions,
+): StageProvider<{ delivered: true; status_code: number }> {
   return {
     id: 'deliver-callback',
     async run(ctx) {
@@ -23,7 +26,17 @@ export function createDeliverCallbackStage(port: CallbackPort, opts: CallbackSta
       const headers = signWebhook(msg.secret, id, Math.floor(Date.now() / 1000), body);
       const res = await postCallback(msg.url, body, headers, opts);
       const succeeded = res.statusCode !== null && res.statusCode >= 200 && res.statusCode < 300;
-      await port.record({ jobId, webhookId: id, event, url: msg.url, attempt: ctx.job.attempt, statusCode: res.statusCode, error: res.error, durationMs: res.durationMs, succeeded });
+      await port.record({
+        jobId,
+        webhookId: id,
+        event,
+        url: msg.url,
+        attempt: ctx.job.attempt,
+        statusCode: res.statusCode,
+        error: res.error,
+        durationMs: res.durationMs,
+        succeeded,
+      });
       if (succeeded) return { delivered: true, status_code: res.statusCode as number };
       if (res.blocked) throw new UserError('callback_url_blocked', `callback: ${res.error}`);
       throw new OperationalError('callback_failed', `callback: ${msg.url} failed: ${res.error}`);

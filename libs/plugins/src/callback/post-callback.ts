@@ -21,7 +21,12 @@ export function postCallback(
   opts: { timeoutMs: number; allowPrivateNetworks: boolean },
 ): Promise<PostResult> {
   const started = Date.now();
-  const done = (statusCode: number | null, error: string | null, blocked = false): PostResult => ({ statusCode, error, durationMs: Date.now() - started, blocked });
+  const done = (statusCode: number | null, error: string | null, blocked = false): PostResult => ({
+    statusCode,
+    error,
+    durationMs: Date.now() - started,
+    blocked,
+  });
   let target: URL;
   try {
     target = new URL(url);
@@ -38,7 +43,12 @@ export function postCallback(
       lookup: guardedLookup(opts.allowPrivateNetworks),
       agent: false,
       timeout: opts.timeoutMs,
-      headers: { 'content-type': 'application/json', 'user-agent': 'image-ar-service-webhooks/0.1', 'content-length': Buffer.byteLength(body), ...headers },
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'image-ar-service-webhooks/0.1',
+        'content-length': Buffer.byteLength(body),
+        ...headers,
+      },
     });
     const timer = setTimeout(() => req.destroy(new Error(`no answer within ${opts.timeoutMs} ms`)), opts.timeoutMs);
     req.on('response', (res) => {
@@ -50,7 +60,12 @@ export function postCallback(
       const finish = () => {
         clearTimeout(timer);
         const code = res.statusCode ?? 0;
-        resolve(done(code, code >= 200 && code < 300 ? null : code >= 300 && code < 400 ? `redirect (HTTP ${code}) not followed` : `HTTP ${code}`));
+        resolve(
+          done(
+            code,
+            code >= 200 && code < 300 ? null : code >= 300 && code < 400 ? `redirect (HTTP ${code}) not followed` : `HTTP ${code}`,
+          ),
+        );
       };
       res.on('end', finish);
       res.on('close', finish);
@@ -58,7 +73,7 @@ export function postCallback(
     req.on('error', (e: Error & { code?: string; cause?: unknown }) => {
       clearTimeout(timer);
       const blocked = e instanceof BlockedAddressError || e.cause instanceof BlockedAddressError;
-      resolve(done(null, blocked ? (e.cause instanceof Error ? e.cause.message : e.message) : e.code ?? e.message, blocked));
+      resolve(done(null, blocked ? (e.cause instanceof Error ? e.cause.message : e.message) : (e.code ?? e.message), blocked));
     });
     req.end(body);
   });

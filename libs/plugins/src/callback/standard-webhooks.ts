@@ -17,7 +17,13 @@ export function signWebhook(secret: string, id: string, timestamp: number, body:
 }
 
 /** Receiver side: true when one of the signatures matches and the timestamp is within `toleranceS`. */
-export function verifyWebhook(secret: string, headers: Record<string, string | undefined>, body: string, toleranceS = 300, now = Date.now()): boolean {
+export function verifyWebhook(
+  secret: string,
+  headers: Record<string, string | undefined>,
+  body: string,
+  toleranceS = 300,
+  now = Date.now(),
+): boolean {
   const id = headers['webhook-id'];
   const ts = Number(headers['webhook-timestamp']);
   const given = headers['webhook-signature'];

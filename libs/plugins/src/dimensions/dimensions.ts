@@ -13,9 +13,7 @@ export interface Dimensions {
 
 /** What the client asked for, validated. */
 export type DimensionRequest =
-  | { mode: 'auto' }
-  | { mode: 'aspect'; w: number; h: number }
-  | { mode: 'explicit'; width: number; height: number };
+  { mode: 'auto' } | { mode: 'aspect'; w: number; h: number } | { mode: 'explicit'; width: number; height: number };
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 

@@ -17,36 +17,75 @@ beforeAll(async () => {
     const url = new URL(req.url!, 'http://x');
     const hop = Number(url.searchParams.get('n') ?? 0);
     switch (url.pathname) {
-      case '/img.png': res.writeHead(200, { 'content-type': 'text/plain' }); res.end(png); return; // lying type
-      case '/redirect': res.writeHead(302, { location: hop > 0 ? `/redirect?n=${hop - 1}` : '/img.png' }); res.end(); return;
-      case '/redirect-private': res.writeHead(302, { location: 'http://10.0.0.1/img.png' }); res.end(); return;
-      case '/redirect-name': res.writeHead(302, { location: `http://cdn.internal.test:${url.searchParams.get('port')}/img.png` }); res.end(); return;
-      case '/missing': res.writeHead(404); res.end('nope'); return;
-      case '/broken': res.writeHead(503); res.end(); return;
-      case '/html': res.writeHead(200, { 'content-type': 'image/png' }); res.end('<html><body>hi</body></html>'); return;
-      case '/video': res.writeHead(200); res.end(Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.alloc(100)])); return;
+      case '/img.png':
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end(png);
+        return; // lying type
+      case '/redirect':
+        res.writeHead(302, { location: hop > 0 ? `/redirect?n=${hop - 1}` : '/img.png' });
+        res.end();
+        return;
+      case '/redirect-private':
+        res.writeHead(302, { location: 'http://10.0.0.1/img.png' });
+        res.end();
+        return;
+      case '/redirect-name':
+        res.writeHead(302, { location: `http://cdn.internal.test:${url.searchParams.get('port')}/img.png` });
+        res.end();
+        return;
+      case '/missing':
+        res.writeHead(404);
+        res.end('nope');
+        return;
+      case '/broken':
+        res.writeHead(503);
+        res.end();
+        return;
+      case '/html':
+        res.writeHead(200, { 'content-type': 'image/png' });
+        res.end('<html><body>hi</body></html>');
+        return;
+      case '/video':
+        res.writeHead(200);
+        res.end(Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.alloc(100)]));
+        return;
       case '/big': {
         // No Content-Length (chunked): the cap must hold while streaming.
         res.writeHead(200, { 'content-type': 'image/png' });
         res.write(png);
         const chunk = Buffer.alloc(64 * 1024);
         let sent = 0;
-        const t = setInterval(() => { res.write(chunk); if ((sent += chunk.length) > 2_000_000) { clearInterval(t); res.end(); } }, 1);
+        const t = setInterval(() => {
+          res.write(chunk);
+          if ((sent += chunk.length) > 2_000_000) {
+            clearInterval(t);
+            res.end();
+          }
+        }, 1);
         res.on('close', () => clearInterval(t));
         return;
       }
-      case '/declared-big': res.writeHead(200, { 'content-length': String(10_000_000) }); res.write(png); return;
-      case '/hang': return; // never answers
+      case '/declared-big':
+        res.writeHead(200, { 'content-length': String(10_000_000) });
+        res.write(png);
+        return;
+      case '/hang':
+        return; // never answers
       case '/trickle': {
         res.writeHead(200);
         const t = setInterval(() => res.write(Buffer.alloc(10)), 100);
         res.on('close', () => clearInterval(t));
         return;
       }
-      default: res.writeHead(500); res.end();
+      default:
+        res.writeHead(500);
+        res.end();
     }
   });
-  server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -86,7 +125,7 @@ describe('fetchSource', () => {
     expect((await fails(`${base}/img.png`, { strict: true })).code).toBe('unsupported_url_scheme');
   });
 
-  it('maps HTTP failures: 404 is the user\'s, 503 is retried', async () => {
+  it("maps HTTP failures: 404 is the user's, 503 is retried", async () => {
     expect((await fails(`${base}/missing`)).code).toBe('source_not_found');
     const e = await fails(`${base}/broken`);
     expect(e).toBeInstanceOf(OperationalError);
@@ -126,11 +165,30 @@ describe('fetchSource', () => {
 
 describe('SSRF guard', () => {
   it.each([
-    'http://127.0.0.1/', 'http://localhost/', 'http://2130706433/', 'http://0177.0.0.1/', 'http://0x7f.0.0.1/',
-    'http://0x7f000001/', 'http://127.1/', 'http://0/', 'http://10.1.2.3/', 'http://172.16.0.1/', 'http://192.168.1.1/',
-    'http://169.254.169.254/latest/meta-data', 'http://100.64.0.1/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/',
-    'http://[::ffff:7f00:1]/', 'http://[fd00::1]/', 'http://[fe80::1]/', 'http://[::]/', 'http://224.0.0.1/',
-    'http://[64:ff9b::a00:1]/', 'http://[2002:808:808::1]/', 'http://[64:ff9b:1::808:808]/', 'http://[0:0:0:0:0:ffff:a00:5]/',
+    'http://127.0.0.1/',
+    'http://localhost/',
+    'http://2130706433/',
+    'http://0177.0.0.1/',
+    'http://0x7f.0.0.1/',
+    'http://0x7f000001/',
+    'http://127.1/',
+    'http://0/',
+    'http://10.1.2.3/',
+    'http://172.16.0.1/',
+    'http://192.168.1.1/',
+    'http://169.254.169.254/latest/meta-data',
+    'http://100.64.0.1/',
+    'http://[::1]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://[::ffff:7f00:1]/',
+    'http://[fd00::1]/',
+    'http://[fe80::1]/',
+    'http://[::]/',
+    'http://224.0.0.1/',
+    'http://[64:ff9b::a00:1]/',
+    'http://[2002:808:808::1]/',
+    'http://[64:ff9b:1::808:808]/',
+    'http://[0:0:0:0:0:ffff:a00:5]/',
   ])('refuses %s', async (url) => {
     const e = await fails(url, { allowPrivateNetworks: false });
     expect(e.code).toBe('private_address');
@@ -157,18 +215,35 @@ describe('SSRF guard', () => {
   });
 
   it('judges IPv4-mapped addresses (::ffff:0:0/96) by the IPv4 they carry, however they are spelled', () => {
-    for (const ip of ['::ffff:10.0.0.5', '::ffff:a00:5', '0:0:0:0:0:ffff:a00:5', '::FFFF:127.0.0.1', '::ffff:169.254.169.254', '::ffff:0:a00:5']) {
+    for (const ip of [
+      '::ffff:10.0.0.5',
+      '::ffff:a00:5',
+      '0:0:0:0:0:ffff:a00:5',
+      '::FFFF:127.0.0.1',
+      '::ffff:169.254.169.254',
+      '::ffff:0:a00:5',
+    ]) {
       expect([ip, isBlockedAddress(ip)]).toEqual([ip, true]);
     }
-    for (const ip of ['::ffff:808:808', '0:0:0:0:0:ffff:8.8.8.8', '::ffff:0:808:808']) expect([ip, isBlockedAddress(ip)]).toEqual([ip, false]);
+    for (const ip of ['::ffff:808:808', '0:0:0:0:0:ffff:8.8.8.8', '::ffff:0:808:808'])
+      expect([ip, isBlockedAddress(ip)]).toEqual([ip, false]);
   });
 
   it('blocks 6to4 (2002::/16) and local-use NAT64 (64:ff9b:1::/48) whatever IPv4 they embed', () => {
-    for (const ip of ['2002::1', '2002:a00:5::1', '2002:808:808::1', '2002:ffff:ffff:ffff::1', '64:ff9b:1::a00:5', '64:ff9b:1::808:808', '64:ff9b:1:ffff:ffff::1']) {
+    for (const ip of [
+      '2002::1',
+      '2002:a00:5::1',
+      '2002:808:808::1',
+      '2002:ffff:ffff:ffff::1',
+      '64:ff9b:1::a00:5',
+      '64:ff9b:1::808:808',
+      '64:ff9b:1:ffff:ffff::1',
+    ]) {
       expect([ip, isBlockedAddress(ip)]).toEqual([ip, true]);
     }
     // Neighbours stay reachable: the well-known NAT64 prefix with a public IPv4, and addresses just outside.
-    for (const ip of ['64:ff9b::808:808', '64:ff9b:2::1', '2003::1', '2001:4860:4860::8888']) expect([ip, isBlockedAddress(ip)]).toEqual([ip, false]);
+    for (const ip of ['64:ff9b::808:808', '64:ff9b:2::1', '2003::1', '2001:4860:4860::8888'])
+      expect([ip, isBlockedAddress(ip)]).toEqual([ip, false]);
     for (const h of ['[2002:a00:5::1]', '[64:ff9b:1::1]']) expect(isBlockedHostname(h)).toBe(true);
   });
 
@@ -197,7 +272,11 @@ describe('guardedGet', () => {
 
   it('checks a redirect to a name at connect time, and the message keeps the resolved address to itself', async () => {
     const port = new URL(base).port;
-    const e = await get(`${base}/redirect-name?port=${port}`, { allowPrivateNetworks: false, trustedOrigin: base, resolve: toPrivate }).catch((x: unknown) => x);
+    const e = await get(`${base}/redirect-name?port=${port}`, {
+      allowPrivateNetworks: false,
+      trustedOrigin: base,
+      resolve: toPrivate,
+    }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(UserError);
     expect(e).toMatchObject({ code: 'private_address', message: 'fetch: cdn.internal.test resolves to a private or reserved address' });
     expect((e as Error).message).not.toContain('10.0.0.5');
@@ -209,7 +288,10 @@ describe('guardedGet', () => {
 
   it('asks for headers hop by hop, by URL', async () => {
     const seen: string[] = [];
-    const { res } = await get(`${base}/redirect?n=1`, { allowPrivateNetworks: true, headers: (u) => (seen.push(u.pathname + u.search), {}) });
+    const { res } = await get(`${base}/redirect?n=1`, {
+      allowPrivateNetworks: true,
+      headers: (u) => (seen.push(u.pathname + u.search), {}),
+    });
     res.resume();
     expect(seen).toEqual(['/redirect?n=1', '/redirect?n=0', '/img.png']);
   });

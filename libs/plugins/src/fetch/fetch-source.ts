@@ -53,7 +53,10 @@ function checkUrl(raw: string, strict: boolean, allowPrivate: (url: URL) => bool
     throw err('invalid_url', `"${raw.slice(0, 200)}" is not a valid URL`);
   }
   if (strict ? url.protocol !== 'https:' : url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw err('unsupported_url_scheme', `only ${strict ? 'https' : 'http and https'} URLs are accepted (got ${url.protocol.replace(':', '')})`);
+    throw err(
+      'unsupported_url_scheme',
+      `only ${strict ? 'https' : 'http and https'} URLs are accepted (got ${url.protocol.replace(':', '')})`,
+    );
   }
   if (url.username || url.password) throw err('invalid_url', 'URLs with credentials are not accepted');
   const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -64,7 +67,10 @@ function checkUrl(raw: string, strict: boolean, allowPrivate: (url: URL) => bool
 }
 
 /** What {@link guardedGet} needs: the download rules of {@link FetchOptions}, plus per-hop headers. */
-export interface GuardedGetOptions extends Pick<FetchOptions, 'timeoutMs' | 'connectTimeoutMs' | 'maxRedirects' | 'strict' | 'allowPrivateNetworks'> {
+export interface GuardedGetOptions extends Pick<
+  FetchOptions,
+  'timeoutMs' | 'connectTimeoutMs' | 'maxRedirects' | 'strict' | 'allowPrivateNetworks'
+> {
   /**
    * Headers for one hop, asked again for every URL the redirects lead to, so that credentials can be
    * kept to the origin they belong to.
@@ -84,7 +90,12 @@ export interface GuardedGetOptions extends Pick<FetchOptions, 'timeoutMs' | 'con
  * whatever its status. Each redirect is followed by hand, re-checked before connecting and at connect
  * time. `signal` must include `deadline` (the whole download's timeout): errors after it say so.
  */
-export async function guardedGet(rawUrl: string, opts: GuardedGetOptions, signal: AbortSignal, deadline: AbortSignal): Promise<{ res: http.IncomingMessage; url: URL }> {
+export async function guardedGet(
+  rawUrl: string,
+  opts: GuardedGetOptions,
+  signal: AbortSignal,
+  deadline: AbortSignal,
+): Promise<{ res: http.IncomingMessage; url: URL }> {
   const strict = opts.strict ?? false;
   const maxRedirects = opts.maxRedirects ?? FETCH_DEFAULTS.maxRedirects;
   const allowPrivate = (url: URL) => (opts.allowPrivateNetworks ?? false) || url.origin === opts.trustedOrigin;
@@ -168,7 +179,13 @@ function checkType(head: Buffer, accept: readonly SniffedType['kind'][]): Sniffe
 /** Bytes {@link sniffType} looks at. */
 const SNIFF_BYTES = 12;
 
-function request(url: URL, opts: GuardedGetOptions, allowPrivate: boolean, signal: AbortSignal, deadline: AbortSignal): Promise<http.IncomingMessage> {
+function request(
+  url: URL,
+  opts: GuardedGetOptions,
+  allowPrivate: boolean,
+  signal: AbortSignal,
+  deadline: AbortSignal,
+): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
     const mod = url.protocol === 'https:' ? https : http;
     const req = mod.request(url, {
@@ -207,7 +224,8 @@ function mapError(e: NodeJS.ErrnoException, url: URL, deadline: AbortSignal, opt
   }
   if (e.code === 'EAI_AGAIN') return new OperationalError('dns_unavailable', `fetch: DNS lookup of ${url.hostname} failed temporarily`);
   if (e.code === 'ECONNREFUSED') return err('source_unreachable', `${url.host} refused the connection`);
-  if (e.code?.startsWith('ERR_TLS') || e.code?.includes('CERT')) return err('source_tls_error', `TLS error talking to ${url.host}: ${e.message}`);
+  if (e.code?.startsWith('ERR_TLS') || e.code?.includes('CERT'))
+    return err('source_tls_error', `TLS error talking to ${url.host}: ${e.message}`);
   return new OperationalError('source_network_error', `fetch: network error talking to ${url.host}: ${e.code ?? e.message}`);
 }
 

@@ -7,6 +7,9 @@ import { createFetchStage } from './fetch.stage';
 export const fetchPlugin = definePlugin({
   name: 'fetch',
   register(container) {
-    registerStage(container, createFetchStage(container.resolve<AppConfig>(SERVICES.config), container.resolve<StoragePort>(SERVICES.storage)));
+    registerStage(
+      container,
+      createFetchStage(container.resolve<AppConfig>(SERVICES.config), container.resolve<StoragePort>(SERVICES.storage)),
+    );
   },
 });

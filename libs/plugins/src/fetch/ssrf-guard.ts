@@ -2,9 +2,21 @@ import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from '
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 const BLOCKED_V4: readonly (readonly [string, number])[] = [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
-  ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
 ];
 
 /**
@@ -20,8 +32,17 @@ const V4_EMBEDDING_PREFIXES = ['::ffff:', '::', '::ffff:0:', '64:ff9b::'];
  * mapping may lead into internal networks; neither is used by a public origin we need to reach.
  */
 const BLOCKED_V6: readonly (readonly [string, number])[] = [
-  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['2001:db8::', 32],
-  ['100::', 64], ['2001::', 23], ['2002::', 16], ['64:ff9b:1::', 48],
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+  ['2001:db8::', 32],
+  ['100::', 64],
+  ['2001::', 23],
+  ['2002::', 16],
+  ['64:ff9b:1::', 48],
 ];
 
 // BlockList compares parsed addresses, so every spelling of an IPv6 address (zeros written out,
@@ -69,7 +90,11 @@ export class BlockedAddressError extends Error {
 }
 
 /** DNS resolution as {@link guardedLookup} uses it: all addresses of a name (`dns.lookup` by default). */
-export type ResolveAll = (hostname: string, options: LookupAllOptions, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+export type ResolveAll = (
+  hostname: string,
+  options: LookupAllOptions,
+  callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 /**
  * A `lookup` for http(s).request that refuses blocked addresses. It runs at connect time, so the address

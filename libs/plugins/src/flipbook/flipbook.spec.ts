@@ -8,18 +8,25 @@ const H = 90;
 const colour = (i: number): [number, number, number] => [(i * 53) % 256, (i * 97 + 40) % 256, (i * 151 + 80) % 256];
 
 async function frames(n: number, alpha = false) {
-  return Promise.all(Array.from({ length: n }, async (_, i) => {
-    const [r, g, b] = colour(i);
-    const rgba = await sharp({ create: { width: W, height: H, channels: 4, background: { r, g, b, alpha: alpha && i % 2 ? 0 : 1 } } }).raw().toBuffer();
-    return { rgba, duration: 0.1 };
-  }));
+  return Promise.all(
+    Array.from({ length: n }, async (_, i) => {
+      const [r, g, b] = colour(i);
+      const rgba = await sharp({ create: { width: W, height: H, channels: 4, background: { r, g, b, alpha: alpha && i % 2 ? 0 : 1 } } })
+        .raw()
+        .toBuffer();
+      return { rgba, duration: 0.1 };
+    }),
+  );
 }
 
 describe('flipbook atlases', () => {
   it('packs equal frames into grids no larger than the limit, with UVs pointing at each frame', async () => {
     const packed = await packAtlases(await frames(20), { width: W, height: H, alpha: false, maxAtlasPx: 512 });
     // 3 columns x 5 rows fit in 512 px: 15 + 5 frames.
-    expect(packed.atlases.map((a) => [a.width, a.height, a.mime])).toEqual([[480, 450, 'image/jpeg'], [480, 180, 'image/jpeg']]);
+    expect(packed.atlases.map((a) => [a.width, a.height, a.mime])).toEqual([
+      [480, 450, 'image/jpeg'],
+      [480, 180, 'image/jpeg'],
+    ]);
     for (const [i, f] of packed.frames.entries()) {
       const img = packed.atlases[f.atlas].image;
       const [u0, v0, u1, v1] = f.uv;
@@ -50,7 +57,7 @@ describe('flipbook GLB', () => {
     expect(new Set(anim.listSamplers().map((s) => s.getInterpolation()))).toEqual(new Set(['STEP']));
     // STEP: the value of the last key at or before t. At the middle of each frame's time exactly that
     // frame is at full size; every track ends on a key at the loop's end (2.0 s).
-    const at = (ch: (typeof anim.listChannels extends () => (infer C)[] ? C : never), t: number) => {
+    const at = (ch: typeof anim.listChannels extends () => (infer C)[] ? C : never, t: number) => {
       const times = Array.from(ch.getSampler()!.getInput()!.getArray()! as Float32Array);
       const values = Array.from(ch.getSampler()!.getOutput()!.getArray()! as Float32Array);
       let k = 0;
@@ -64,10 +71,18 @@ describe('flipbook GLB', () => {
       expect(values.filter((v) => v !== 1).every((v) => Math.abs(v - HIDDEN_SCALE) < 1e-9)).toBe(true);
     }
     for (let f = 0; f < 20; f++) {
-      const shown = anim.listChannels().map((ch, i) => (at(ch, f * 0.1 + 0.05) === 1 ? i : -1)).filter((i) => i >= 0);
+      const shown = anim
+        .listChannels()
+        .map((ch, i) => (at(ch, f * 0.1 + 0.05) === 1 ? i : -1))
+        .filter((i) => i >= 0);
       expect(shown).toEqual([f]);
     }
-    expect(anim.listChannels().map((ch, i) => (at(ch, 2) === 1 ? i : -1)).filter((i) => i >= 0)).toEqual([19]);
+    expect(
+      anim
+        .listChannels()
+        .map((ch, i) => (at(ch, 2) === 1 ? i : -1))
+        .filter((i) => i >= 0),
+    ).toEqual([19]);
     // Plane size in metres, few materials.
     const pos = frameNodes[0].getMesh()!.listPrimitives()[0].getAttribute('POSITION')!;
     const xs = Array.from({ length: pos.getCount() }, (_, k) => pos.getElement(k, [])[0]);
@@ -80,7 +95,10 @@ describe('flipbook GLB', () => {
     const packed = await packAtlases(await frames(4, true), { width: W, height: H, alpha: true });
     const glb = await writeFlipbookGlb({ ...packed, alpha: 'mask', width: 0.5, height: 0.3 });
     expect((await validateGlb(glb)).numErrors).toBe(0);
-    const mats = (await readGlb(glb)).getRoot().listMaterials().filter((m) => m.getName().startsWith('Atlas_'));
+    const mats = (await readGlb(glb))
+      .getRoot()
+      .listMaterials()
+      .filter((m) => m.getName().startsWith('Atlas_'));
     expect(mats.map((m) => m.getAlphaMode())).toEqual(['MASK']);
     expect(packed.atlases[0].mime).toBe('image/png');
   });
@@ -91,11 +109,32 @@ describe('flipbook USDZ', () => {
     const packed = await packAtlases(await frames(3), { width: W, height: H, alpha: false });
     const { usda } = await readUsdz(writeFlipbookUsdz({ ...packed, alpha: 'opaque', width: 0.5, height: 0.3 }));
     const tracks = [...usda.matchAll(/def Xform "Frame_\d+"[^]*?timeSamples = \{([^}]*)\}/g)].map((m) =>
-      [...m[1].matchAll(/(\d+): \(([^,]+),/g)].map((x) => [Number(x[1]), Number(x[2]) === 1] as [number, boolean]));
+      [...m[1].matchAll(/(\d+): \(([^,]+),/g)].map((x) => [Number(x[1]), Number(x[2]) === 1] as [number, boolean]),
+    );
     expect(tracks).toHaveLength(3);
-    expect(tracks[0]).toEqual([[0, true], [9, true], [10, false], [29, false], [30, false]]);
-    expect(tracks[1]).toEqual([[0, false], [9, false], [10, true], [19, true], [20, false], [29, false], [30, false]]);
-    expect(tracks[2]).toEqual([[0, false], [19, false], [20, true], [29, true], [30, true]]);
+    expect(tracks[0]).toEqual([
+      [0, true],
+      [9, true],
+      [10, false],
+      [29, false],
+      [30, false],
+    ]);
+    expect(tracks[1]).toEqual([
+      [0, false],
+      [9, false],
+      [10, true],
+      [19, true],
+      [20, false],
+      [29, false],
+      [30, false],
+    ]);
+    expect(tracks[2]).toEqual([
+      [0, false],
+      [19, false],
+      [20, true],
+      [29, true],
+      [30, true],
+    ]);
     // USD interpolates linearly between samples: with the hold keys a frame is full size or hidden at every code.
     const value = (track: [number, boolean][], c: number) => {
       const i = track.findIndex(([t]) => t >= c);

@@ -36,7 +36,10 @@ export const ATLAS_PNG = { compressionLevel: 6 } as const;
  * @example
  * const { atlases, frames } = await packAtlases(decoded, { width: 480, height: 270, alpha: false });
  */
-export async function packAtlases(raw: readonly RawFrame[], opts: PackOptions): Promise<{ atlases: FlipbookAtlas[]; frames: FlipbookFrame[] }> {
+export async function packAtlases(
+  raw: readonly RawFrame[],
+  opts: PackOptions,
+): Promise<{ atlases: FlipbookAtlas[]; frames: FlipbookFrame[] }> {
   const max = opts.maxAtlasPx ?? 2048;
   const { width: w, height: h } = opts;
   if (w > max || h > max) throw new Error(`flipbook: frames of ${w}x${h} do not fit a ${max} px atlas`);

@@ -11,5 +11,7 @@ import { flipbookLayer, type FlipbookModelInput } from './flipbook';
  * const glb = await writeFlipbookGlb({ atlases, frames, alpha: 'opaque', width: 0.6096, height: 0.6096 });
  */
 export async function writeFlipbookGlb(input: FlipbookModelInput): Promise<Buffer> {
-  return writeSceneGlb(buildPictureScene({ ...UNFRAMED, picture: { width: input.width, height: input.height }, layer: flipbookLayer(input) }).scene);
+  return writeSceneGlb(
+    buildPictureScene({ ...UNFRAMED, picture: { width: input.width, height: input.height }, layer: flipbookLayer(input) }).scene,
+  );
 }

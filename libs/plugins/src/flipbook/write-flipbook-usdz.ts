@@ -11,5 +11,8 @@ import { flipbookLayer, type FlipbookModelInput } from './flipbook';
  * const usdz = writeFlipbookUsdz({ atlases, frames, alpha: 'mask', width: 0.6, height: 0.4 });
  */
 export function writeFlipbookUsdz(input: FlipbookModelInput): Buffer {
-  return writeSceneUsdz(buildPictureScene({ ...UNFRAMED, picture: { width: input.width, height: input.height }, layer: flipbookLayer(input) }).scene, 'flipbook.usda');
+  return writeSceneUsdz(
+    buildPictureScene({ ...UNFRAMED, picture: { width: input.width, height: input.height }, layer: flipbookLayer(input) }).scene,
+    'flipbook.usda',
+  );
 }

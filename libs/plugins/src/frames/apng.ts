@@ -56,7 +56,8 @@ function* chunks(bytes: Buffer): Generator<{ type: string; data: Buffer }> {
     const end = at + 12 + length;
     if (length > 0x7fffffff || end > bytes.length) throw bad('the PNG is truncated');
     const type = bytes.toString('latin1', at + 4, at + 8);
-    if (crc32(bytes.subarray(at + 4, at + 8 + length)) !== bytes.readUInt32BE(end - 4)) throw bad(`the PNG's ${type} chunk is corrupt (CRC mismatch)`);
+    if (crc32(bytes.subarray(at + 4, at + 8 + length)) !== bytes.readUInt32BE(end - 4))
+      throw bad(`the PNG's ${type} chunk is corrupt (CRC mismatch)`);
     yield { type, data: bytes.subarray(at + 8, at + 8 + length) };
     if (type === 'IEND') return;
     at = end;
@@ -214,7 +215,8 @@ async function decodeFrame(apng: Apng, frame: ApngFrame, index: number): Promise
       .ensureAlpha()
       .raw({ depth: 'uchar' })
       .toBuffer({ resolveWithObject: true });
-    if (info.width !== frame.width || info.height !== frame.height || info.channels !== 4) throw new Error(`decoded as ${info.width}x${info.height}x${info.channels}`);
+    if (info.width !== frame.width || info.height !== frame.height || info.channels !== 4)
+      throw new Error(`decoded as ${info.width}x${info.height}x${info.channels}`);
     return data;
   } catch (e) {
     throw bad(`frame ${index + 1} of the APNG cannot be decoded (${(e as Error).message})`);

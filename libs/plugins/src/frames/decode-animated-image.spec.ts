@@ -27,13 +27,17 @@ function halves(width: number, height: number, left: RGBA, right: RGBA): Buffer 
   return Buffer.concat(Array<Buffer>(height).fill(row));
 }
 
-const pixel = (rgba: Buffer, width: number, x: number, y: number): number[] => [...rgba.subarray((y * width + x) * 4, (y * width + x) * 4 + 4)];
+const pixel = (rgba: Buffer, width: number, x: number, y: number): number[] => [
+  ...rgba.subarray((y * width + x) * 4, (y * width + x) * 4 + 4),
+];
 
 /** Frames stacked into one tall strip, the way sharp takes (and gives) animations. */
 async function animation(format: 'gif' | 'webp', width: number, height: number, frames: Buffer[], delay: number[]): Promise<Buffer> {
   const strip = sharp(Buffer.concat(frames), { raw: { width, height: height * frames.length, channels: 4, pageHeight: height } });
   // Fast GIF settings: the test pictures have few colours (at most 16), and exact ones need no dithering.
-  return format === 'gif' ? strip.gif({ delay, loop: 0, effort: 1, dither: 0, colours: 16 }).toBuffer() : strip.webp({ delay, loop: 0, lossless: true }).toBuffer();
+  return format === 'gif'
+    ? strip.gif({ delay, loop: 0, effort: 1, dither: 0, colours: 16 }).toBuffer()
+    : strip.webp({ delay, loop: 0, lossless: true }).toBuffer();
 }
 
 /**
@@ -48,12 +52,24 @@ async function tinyFramesWebp(canvas: number, count: number, delayMs: number): P
     head.writeUInt32LE(data.length, 4);
     return Buffer.concat([head, data, Buffer.alloc(data.length & 1)]);
   };
-  const still = await sharp(picture(2, 2, () => RED), { raw: { width: 2, height: 2, channels: 4 } }).webp({ lossless: true }).toBuffer();
+  const still = await sharp(
+    picture(2, 2, () => RED),
+    { raw: { width: 2, height: 2, channels: 4 } },
+  )
+    .webp({ lossless: true })
+    .toBuffer();
   const bitstream = still.subarray(12); // its VP8L chunk
   const frames = Array.from({ length: count }, (_, i) => {
     const at = (i * 2) % (canvas * canvas);
     // ANMF: x/2, y/2, width-1, height-1, duration (24 bits each), then blend/dispose flags.
-    const header = Buffer.concat([u24((at % canvas) / 2), u24(Math.floor(at / canvas / 2)), u24(1), u24(1), u24(delayMs), Buffer.from([0])]);
+    const header = Buffer.concat([
+      u24((at % canvas) / 2),
+      u24(Math.floor(at / canvas / 2)),
+      u24(1),
+      u24(1),
+      u24(delayMs),
+      Buffer.from([0]),
+    ]);
     return chunk('ANMF', Buffer.concat([header, bitstream]));
   });
   const vp8x = Buffer.concat([Buffer.from([0x12, 0, 0, 0]), u24(canvas - 1), u24(canvas - 1)]); // animation + alpha
@@ -65,7 +81,6 @@ async function tinyFramesWebp(canvas: number, count: number, delayMs: number): P
 }
 
 // --- APNG writer: just enough of the format to build test files chunk by chunk ---
-
 
 /** zlib stream of scanlines (`bpp` bytes a pixel), each with filter byte 0 (none). */
 function scanlines(pixels: Buffer, width: number, height: number, bpp = 4): Buffer {
@@ -92,18 +107,32 @@ interface ApngTestFrame {
  * An RGBA APNG (or paletted, with `palette`). The first frame is the default image unless `separateDefault`
  * is given: then that picture is the IDAT (shown by non-APNG viewers) and every frame goes to fdAT chunks.
  */
-function apng(width: number, height: number, frames: ApngTestFrame[], opts: { separateDefault?: Buffer; numFrames?: number; palette?: RGBA[] } = {}): Buffer {
-  const u32 = (...values: number[]) => Buffer.concat(values.map((v) => Buffer.from([v >>> 24, (v >>> 16) & 255, (v >>> 8) & 255, v & 255])));
+function apng(
+  width: number,
+  height: number,
+  frames: ApngTestFrame[],
+  opts: { separateDefault?: Buffer; numFrames?: number; palette?: RGBA[] } = {},
+): Buffer {
+  const u32 = (...values: number[]) =>
+    Buffer.concat(values.map((v) => Buffer.from([v >>> 24, (v >>> 16) & 255, (v >>> 8) & 255, v & 255])));
   const { palette } = opts;
   const bpp = palette ? 1 : 4;
   const ihdr = Buffer.concat([u32(width, height), Buffer.from([8, palette ? 3 : 6, 0, 0, 0])]);
-  const out = [Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('acTL', u32(opts.numFrames ?? frames.length, 0))];
-  if (palette) out.push(pngChunk('PLTE', Buffer.from(palette.flatMap((c) => c.slice(0, 3)))), pngChunk('tRNS', Buffer.from(palette.map((c) => c[3]))));
+  const out = [
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('acTL', u32(opts.numFrames ?? frames.length, 0)),
+  ];
+  if (palette)
+    out.push(pngChunk('PLTE', Buffer.from(palette.flatMap((c) => c.slice(0, 3)))), pngChunk('tRNS', Buffer.from(palette.map((c) => c[3]))));
   let sequence = 0;
   if (opts.separateDefault) out.push(pngChunk('IDAT', scanlines(opts.separateDefault, width, height, bpp)));
   frames.forEach((f, i) => {
     const [num, den] = f.delay ?? [1, 10];
-    const fctl = Buffer.concat([u32(sequence++, f.width, f.height, f.x ?? 0, f.y ?? 0), Buffer.from([num >> 8, num & 255, den >> 8, den & 255, f.dispose ?? 0, f.blend ?? 0])]);
+    const fctl = Buffer.concat([
+      u32(sequence++, f.width, f.height, f.x ?? 0, f.y ?? 0),
+      Buffer.from([num >> 8, num & 255, den >> 8, den & 255, f.dispose ?? 0, f.blend ?? 0]),
+    ]);
     out.push(pngChunk('fcTL', fctl));
     const data = scanlines(f.rgba, f.width, f.height, bpp);
     if (i === 0 && !opts.separateDefault) {
@@ -133,7 +162,13 @@ const seconds = (frames: { duration: number }[]) => frames.map((f) => Math.round
 
 describe('decodeAnimatedImage: GIF', () => {
   it('decodes every frame with its colours and delays', async () => {
-    const gif = await animation('gif', 8, 6, [picture(8, 6, () => RED), picture(8, 6, () => GREEN), picture(8, 6, () => BLUE)], [100, 200, 300]);
+    const gif = await animation(
+      'gif',
+      8,
+      6,
+      [picture(8, 6, () => RED), picture(8, 6, () => GREEN), picture(8, 6, () => BLUE)],
+      [100, 200, 300],
+    );
     const seq = await decodeAnimatedImage(gif, DEFAULT_FRAME_LIMITS);
     expect([seq.width, seq.height, seq.frames.length, seq.alpha]).toEqual([8, 6, 3, 'opaque']);
     expect(seconds(seq.frames)).toEqual([0.1, 0.2, 0.3]);
@@ -263,7 +298,13 @@ describe('decodeAnimatedImage: APNG', () => {
 describe('decodeAnimatedImage: limits', () => {
   it('keeps at most maxFrames frames, their durations adding up to the whole loop', async () => {
     const colours = [RED, GREEN, BLUE, [255, 255, 0, 255], [0, 255, 255, 255]] as RGBA[];
-    const gif = await animation('gif', 4, 4, colours.map((c) => picture(4, 4, () => c)), [100, 200, 300, 400, 500]);
+    const gif = await animation(
+      'gif',
+      4,
+      4,
+      colours.map((c) => picture(4, 4, () => c)),
+      [100, 200, 300, 400, 500],
+    );
     const seq = await decodeAnimatedImage(gif, { ...DEFAULT_FRAME_LIMITS, maxFrames: 2 });
     expect(seq.frames).toHaveLength(2);
     expect(seq.frames.reduce((s, f) => s + f.duration, 0)).toBeCloseTo(1.5);
@@ -307,7 +348,9 @@ describe('decodeAnimatedImage: bounded work', () => {
     const err = await failure(webp, DEFAULT_FRAME_LIMITS, { maxSourcePixels: 100_000_000, signal: aborted });
     expect(Date.now() - started).toBeLessThan(1000);
     expect(err.code).toBe('animation_too_large');
-    expect(err.message).toMatch(/96 frames kept \(of its first \d+\) on its 2000x2000 canvas means decoding \d+ pixels, over the 100000000-pixel limit/);
+    expect(err.message).toMatch(
+      /96 frames kept \(of its first \d+\) on its 2000x2000 canvas means decoding \d+ pixels, over the 100000000-pixel limit/,
+    );
     // The default budget refuses it too: every batch of frames is composited again from the first frame.
     expect((await failure(webp)).code).toBe('animation_too_large');
   });
@@ -322,9 +365,27 @@ describe('decodeAnimatedImage: bounded work', () => {
     expect(Date.now() - started).toBeLessThan(1000);
     expect(err.code).toBe('animation_too_many_frames');
     expect(err.message).toBe('frames: the animation has 60000 frames; at most 1000 are accepted (send a video for longer clips)');
-    const gif = await animation('gif', 4, 4, [RED, GREEN, BLUE].map((c) => picture(4, 4, () => c)), [100, 100, 100]);
+    const gif = await animation(
+      'gif',
+      4,
+      4,
+      [RED, GREEN, BLUE].map((c) => picture(4, 4, () => c)),
+      [100, 100, 100],
+    );
     expect((await failure(gif, DEFAULT_FRAME_LIMITS, { maxSourceFrames: 2 })).message).toMatch(/has 3 frames; at most 2/);
-    expect((await failure(apng(4, 4, [{ width: 4, height: 4, rgba: picture(4, 4, () => RED) }, { width: 4, height: 4, rgba: picture(4, 4, () => GREEN) }, { width: 4, height: 4, rgba: picture(4, 4, () => BLUE) }]), DEFAULT_FRAME_LIMITS, { maxSourceFrames: 2 })).code).toBe('animation_too_many_frames');
+    expect(
+      (
+        await failure(
+          apng(4, 4, [
+            { width: 4, height: 4, rgba: picture(4, 4, () => RED) },
+            { width: 4, height: 4, rgba: picture(4, 4, () => GREEN) },
+            { width: 4, height: 4, rgba: picture(4, 4, () => BLUE) },
+          ]),
+          DEFAULT_FRAME_LIMITS,
+          { maxSourceFrames: 2 },
+        )
+      ).code,
+    ).toBe('animation_too_many_frames');
   });
 
   it('counts APNG frames against the pixel budget too', async () => {
@@ -335,7 +396,14 @@ describe('decodeAnimatedImage: bounded work', () => {
 
   it('stops decoding once its signal is aborted', async () => {
     const frames = [RED, GREEN, BLUE].map((c) => picture(4, 4, () => c));
-    for (const bytes of [await animation('webp', 4, 4, frames, [100, 100, 100]), apng(4, 4, frames.map((rgba) => ({ width: 4, height: 4, rgba })))]) {
+    for (const bytes of [
+      await animation('webp', 4, 4, frames, [100, 100, 100]),
+      apng(
+        4,
+        4,
+        frames.map((rgba) => ({ width: 4, height: 4, rgba })),
+      ),
+    ]) {
       const err = await decodeAnimatedImage(bytes, DEFAULT_FRAME_LIMITS, { signal: AbortSignal.abort() }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(OperationalError);
       expect((err as OperationalError).code).toBe('aborted');
@@ -346,13 +414,23 @@ describe('decodeAnimatedImage: bounded work', () => {
 describe('isAnimatedImage', () => {
   it('is true for APNG, animated GIF and animated WebP', async () => {
     const frames = [picture(4, 4, () => RED), picture(4, 4, () => GREEN)];
-    expect(await isAnimatedImage(apng(4, 4, [{ width: 4, height: 4, rgba: frames[0] }, { width: 4, height: 4, rgba: frames[1] }]))).toBe(true);
+    expect(
+      await isAnimatedImage(
+        apng(4, 4, [
+          { width: 4, height: 4, rgba: frames[0] },
+          { width: 4, height: 4, rgba: frames[1] },
+        ]),
+      ),
+    ).toBe(true);
     expect(await isAnimatedImage(await animation('gif', 4, 4, frames, [100, 100]))).toBe(true);
     expect(await isAnimatedImage(await animation('webp', 4, 4, frames, [100, 100]))).toBe(true);
   });
 
   it('is false for still pictures, and decoding them says not_animated', async () => {
-    const still = sharp(picture(4, 4, () => RED), { raw: { width: 4, height: 4, channels: 4 } });
+    const still = sharp(
+      picture(4, 4, () => RED),
+      { raw: { width: 4, height: 4, channels: 4 } },
+    );
     const png = await still.clone().png().toBuffer();
     const jpeg = await still.clone().jpeg().toBuffer();
     const gif = await still.clone().gif().toBuffer();

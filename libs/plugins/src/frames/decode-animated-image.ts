@@ -93,7 +93,7 @@ function apngSource(bytes: Buffer): FrameSource {
 function planCalls(wanted: readonly number[], batch: number): { page: number; count: number }[] {
   const last = wanted[wanted.length - 1];
   const calls: { page: number; count: number }[] = [];
-  for (let i = 0; i < wanted.length; ) {
+  for (let i = 0; i < wanted.length;) {
     const page = wanted[i];
     const count = Math.min(batch, last + 1 - page);
     calls.push({ page, count });
@@ -160,7 +160,7 @@ export function webpFrameCount(bytes: Buffer): number | undefined {
   if (bytes.length < 12 || bytes.toString('latin1', 0, 4) !== 'RIFF' || bytes.toString('latin1', 8, 12) !== 'WEBP') return undefined;
   const end = Math.min(bytes.length, 8 + bytes.readUInt32LE(4));
   let frames = 0;
-  for (let at = 12; at + 8 <= end; ) {
+  for (let at = 12; at + 8 <= end;) {
     if (bytes.toString('latin1', at, at + 4) === 'ANMF') frames++;
     const size = bytes.readUInt32LE(at + 4);
     // Chunks are padded to an even size.
@@ -171,7 +171,10 @@ export function webpFrameCount(bytes: Buffer): number | undefined {
 
 function checkFrameCount(frames: number, limits: AnimatedSourceLimits): void {
   if (frames > limits.maxSourceFrames) {
-    throw fail('animation_too_many_frames', `the animation has ${frames} frames; at most ${limits.maxSourceFrames} are accepted (send a video for longer clips)`);
+    throw fail(
+      'animation_too_many_frames',
+      `the animation has ${frames} frames; at most ${limits.maxSourceFrames} are accepted (send a video for longer clips)`,
+    );
   }
 }
 
@@ -210,7 +213,8 @@ export async function isAnimatedImage(bytes: Buffer): Promise<boolean> {
   }
 }
 
-const stripUndefined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+const stripUndefined = <T extends object>(o: T): Partial<T> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 const ALPHA_ORDER: readonly AlphaMode[] = ['opaque', 'mask', 'blend'];
 const widerAlpha = (a: AlphaMode, b: AlphaMode): AlphaMode => (ALPHA_ORDER.indexOf(a) >= ALPHA_ORDER.indexOf(b) ? a : b);

@@ -7,11 +7,16 @@ import { DEFAULT_FRAME_LIMITS, type FrameLimits } from './frame-sequence';
 import { decodeVideo, probeVideo, type VideoTools } from './decode-video';
 
 const CLIP = join(__dirname, '../../../../test/fixtures/media/clip-city-2s.mp4');
-const TOOLS: VideoTools = { ffmpegPath: process.env.FFMPEG_PATH ?? 'ffmpeg', ffprobePath: process.env.FFPROBE_PATH ?? 'ffprobe', timeoutMs: 20_000 };
+const TOOLS: VideoTools = {
+  ffmpegPath: process.env.FFMPEG_PATH ?? 'ffmpeg',
+  ffprobePath: process.env.FFPROBE_PATH ?? 'ffprobe',
+  timeoutMs: 20_000,
+};
 const LIMITS: FrameLimits = DEFAULT_FRAME_LIMITS;
 
 let dir: string;
-const ffmpeg = (...args: string[]) => execFileSync(TOOLS.ffmpegPath, ['-hide_banner', '-v', 'error', '-nostdin', '-y', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+const ffmpeg = (...args: string[]) =>
+  execFileSync(TOOLS.ffmpegPath, ['-hide_banner', '-v', 'error', '-nostdin', '-y', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
 
 /** Writes a rotation of 90° counter-clockwise: `-display_rotation` since ffmpeg 6, the `rotate` tag before (5.x honours it the same way). */
 function withRotation(input: string, out: string): void {
@@ -38,10 +43,42 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'decode-video-'));
   withRotation(CLIP, join(dir, 'rotated.mp4'));
   // Red on top, blue below: shows which way the rotation turned the picture.
-  ffmpeg('-f', 'lavfi', '-i', 'color=red:s=64x16:d=0.2[a];color=blue:s=64x16:d=0.2[b];[a][b]vstack', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', join(dir, 'redtop.mp4'));
+  ffmpeg(
+    '-f',
+    'lavfi',
+    '-i',
+    'color=red:s=64x16:d=0.2[a];color=blue:s=64x16:d=0.2[b];[a][b]vstack',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    join(dir, 'redtop.mp4'),
+  );
   withRotation(join(dir, 'redtop.mp4'), join(dir, 'redtop-rotated.mp4'));
-  ffmpeg('-f', 'lavfi', '-i', 'color=c=red@0.5:s=64x48:d=1,format=yuva420p', '-c:v', 'libvpx-vp9', '-pix_fmt', 'yuva420p', join(dir, 'alpha.webm'));
-  ffmpeg('-f', 'lavfi', '-i', 'testsrc=s=160x120:r=25:d=12', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', join(dir, 'long.mp4'));
+  ffmpeg(
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=red@0.5:s=64x48:d=1,format=yuva420p',
+    '-c:v',
+    'libvpx-vp9',
+    '-pix_fmt',
+    'yuva420p',
+    join(dir, 'alpha.webm'),
+  );
+  ffmpeg(
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=s=160x120:r=25:d=12',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    join(dir, 'long.mp4'),
+  );
   ffmpeg('-f', 'lavfi', '-i', 'sine=d=0.5', '-c:a', 'aac', join(dir, 'audio.mp4'));
   writeFileSync(join(dir, 'notes.mp4'), 'these are not the frames you are looking for\n'.repeat(20));
 });
@@ -51,7 +88,16 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('probeVideo', () => {
   it('reads size, rate, duration and codec of an MP4', async () => {
     const probe = await probeVideo(CLIP, TOOLS);
-    expect(probe).toMatchObject({ width: 426, height: 240, displayWidth: 426, displayHeight: 240, rotation: 0, fps: 25, codec: 'h264', hasAlpha: false });
+    expect(probe).toMatchObject({
+      width: 426,
+      height: 240,
+      displayWidth: 426,
+      displayHeight: 240,
+      rotation: 0,
+      fps: 25,
+      codec: 'h264',
+      hasAlpha: false,
+    });
     expect(probe.durationS).toBeCloseTo(1.68, 2);
   });
 
@@ -84,7 +130,19 @@ describe('decodeVideo', () => {
     expect(seq).toMatchObject({ width: 426, height: 240, alpha: 'opaque' });
     expect(seq.frames).toHaveLength(40);
     expect(seq.frames.every((f) => f.rgba.length === 426 * 240 * 4 && Math.abs(f.duration - 1 / 24) < 1e-9)).toBe(true);
-    const first = execFileSync(TOOLS.ffmpegPath, ['-v', 'error', '-i', CLIP, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1']);
+    const first = execFileSync(TOOLS.ffmpegPath, [
+      '-v',
+      'error',
+      '-i',
+      CLIP,
+      '-frames:v',
+      '1',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgba',
+      'pipe:1',
+    ]);
     expect(meanAbsDiff(seq.frames[0].rgba, first)).toBeLessThan(2);
     expect(meanAbsDiff(seq.frames[0].rgba, seq.frames[39].rgba)).toBeGreaterThan(5);
   });

@@ -118,9 +118,19 @@ export async function decodeVideo(
   const probe = opts.probe ?? (await probeVideo(path, tools, opts.signal));
   const plan = planDecode(probe, limits, opts.fps ?? DEFAULT_FPS);
   const cutter = frameCutter(plan.width * plan.height * 4, plan.count, 1 / plan.fps);
-  const exit = await runTool({ bin: tools.ffmpegPath, args: ffmpegArgs(path, probe, plan, limits), timeoutMs: tools.timeoutMs, signal: opts.signal, path, what: 'decoding' }, (chunk, stop) => {
-    if (cutter.push(chunk)) stop();
-  });
+  const exit = await runTool(
+    {
+      bin: tools.ffmpegPath,
+      args: ffmpegArgs(path, probe, plan, limits),
+      timeoutMs: tools.timeoutMs,
+      signal: opts.signal,
+      path,
+      what: 'decoding',
+    },
+    (chunk, stop) => {
+      if (cutter.push(chunk)) stop();
+    },
+  );
   checkExit(exit, path, 'decoding');
   if (cutter.frames.length === 0) throw badVideo(path, 'no frame could be decoded');
   // Trims the last frame when the frames run past maxDurationS (fps rounding).
@@ -288,7 +298,10 @@ function runTool(run: ToolRun, onStdout: (chunk: Buffer, stop: () => void) => vo
       stopped = true;
       kill();
     };
-    const timer = setTimeout(() => kill(new UserError('video_timeout', `video: ${run.what} ${basename(run.path)} took longer than ${run.timeoutMs} ms`)), run.timeoutMs);
+    const timer = setTimeout(
+      () => kill(new UserError('video_timeout', `video: ${run.what} ${basename(run.path)} took longer than ${run.timeoutMs} ms`)),
+      run.timeoutMs,
+    );
     const onAbort = () => kill(interrupted());
     run.signal?.addEventListener('abort', onAbort, { once: true });
     const settle = (exit?: ToolExit) => {

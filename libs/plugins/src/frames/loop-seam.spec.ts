@@ -8,7 +8,8 @@ import { DEFAULT_FRAME_LIMITS } from './frame-sequence';
 import { decodeVideo, type VideoTools } from './decode-video';
 import { makeLoop, meanAbsDiff, seamScore, thumbnail, SEAM_TARGET, type LoopMode } from './loop-seam';
 
-const W = 64, H = 32;
+const W = 64,
+  H = 32;
 const CAPS = { maxFrames: 96, maxDurationS: 10 };
 
 /** Frames of a grey pattern that moves by `x(i)` px per frame: `x` drives the motion. */
@@ -127,7 +128,12 @@ describe('makeLoop', () => {
     expect(total(r.frames)).toBeLessThanOrEqual(10 + 1e-9);
     expect(r.frames[0].rgba).toBe(long[0].rgba);
     expect(r.frames.some((f) => f.rgba === long[59].rgba)).toBe(true);
-    const capped = makeLoop(moving(60, (i) => i * 0.5, 0.05), W, H, { mode: 'pingpong', maxFrames: 40, maxDurationS: 10 });
+    const capped = makeLoop(
+      moving(60, (i) => i * 0.5, 0.05),
+      W,
+      H,
+      { mode: 'pingpong', maxFrames: 40, maxDurationS: 10 },
+    );
     expect(capped.frames.length).toBeLessThanOrEqual(40);
   });
 
@@ -162,7 +168,11 @@ describe('makeLoop', () => {
 
 describe('makeLoop on real clips, decoded by decodeVideo', () => {
   const ROOT = join(__dirname, '../../../..');
-  const TOOLS: VideoTools = { ffmpegPath: process.env.FFMPEG_PATH ?? 'ffmpeg', ffprobePath: process.env.FFPROBE_PATH ?? 'ffprobe', timeoutMs: 20_000 };
+  const TOOLS: VideoTools = {
+    ffmpegPath: process.env.FFMPEG_PATH ?? 'ffmpeg',
+    ffprobePath: process.env.FFPROBE_PATH ?? 'ffprobe',
+    timeoutMs: 20_000,
+  };
   // The video fixture as a video source (ANIMATION_VIDEO_FPS 12; 10 in the e2e config), and the same file as
   // what the fake hosted models return (libs/testing/src/fake-providers.ts), decoded at MOTION_FPS 12.
   const cases: [string, string, number][] = [
@@ -180,7 +190,8 @@ describe('makeLoop on real clips, decoded by decodeVideo', () => {
   const decoded = new Map<string, ReturnType<typeof decodeVideo>>();
   const decode = (file: string, fps: number) => {
     const key = `${file}@${fps}`;
-    if (!decoded.has(key)) decoded.set(key, decodeVideo(file.startsWith('/') ? file : join(ROOT, file), TOOLS, DEFAULT_FRAME_LIMITS, { fps }));
+    if (!decoded.has(key))
+      decoded.set(key, decodeVideo(file.startsWith('/') ? file : join(ROOT, file), TOOLS, DEFAULT_FRAME_LIMITS, { fps }));
     return decoded.get(key)!;
   };
 

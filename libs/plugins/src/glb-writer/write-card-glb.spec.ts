@@ -36,7 +36,10 @@ describe('writeCardGlb', () => {
     expect(front.listSemantics().filter((s) => s.startsWith('TEXCOORD'))).toEqual(['TEXCOORD_0']);
   });
 
-  it.each([['mask', 'MASK'], ['blend', 'BLEND']] as const)('uses alpha mode %s -> %s for transparent pictures', async (alpha, mode) => {
+  it.each([
+    ['mask', 'MASK'],
+    ['blend', 'BLEND'],
+  ] as const)('uses alpha mode %s -> %s for transparent pictures', async (alpha, mode) => {
     const { png } = await quadrantPicture(32, 32, true);
     const glb = await writeCardGlb({ texture: png, mime: 'image/png', alpha, width: 0.5, height: 0.5 });
     expect((await validateGlb(glb)).numErrors).toBe(0);

@@ -28,7 +28,11 @@ export function cardScene(input: CardModelInput, options: Partial<typeof UNFRAME
     ...UNFRAMED,
     ...options,
     picture: { width: input.width, height: input.height },
-    layer: { kind: 'still', texture: { id: 'picture', image: input.texture, mime: input.mime, width: input.textureWidth, height: input.textureHeight }, alpha: input.alpha },
+    layer: {
+      kind: 'still',
+      texture: { id: 'picture', image: input.texture, mime: input.mime, width: input.textureWidth, height: input.textureHeight },
+      alpha: input.alpha,
+    },
   };
 }
 

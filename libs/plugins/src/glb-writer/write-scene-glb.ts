@@ -16,8 +16,10 @@ export async function writeSceneGlb(scene: Scene): Promise<Buffer> {
   doc.getRoot().getAsset().generator = 'image-ar-service';
   const buffer = doc.createBuffer();
   const unlit = doc.createExtension(KHRMaterialsUnlit).setRequired(false);
-  const accessor = (type: 'VEC3' | 'VEC2' | 'SCALAR', array: Float32Array<ArrayBuffer> | Uint16Array<ArrayBuffer> | Uint32Array<ArrayBuffer>) =>
-    doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
+  const accessor = (
+    type: 'VEC3' | 'VEC2' | 'SCALAR',
+    array: Float32Array<ArrayBuffer> | Uint16Array<ArrayBuffer> | Uint32Array<ArrayBuffer>,
+  ) => doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
 
   const textures = new Map<string, Texture>();
   for (const t of scene.textures) {
@@ -27,7 +29,8 @@ export async function writeSceneGlb(scene: Scene): Promise<Buffer> {
   const repeats = new Map(scene.textures.map((t) => [t.id, t.repeat === true]));
   const materials = new Map<string, Material>();
   for (const m of scene.materials) {
-    const mat = doc.createMaterial(m.id)
+    const mat = doc
+      .createMaterial(m.id)
       .setBaseColorFactor([...m.color, 1])
       .setMetallicFactor(m.metallic)
       .setRoughnessFactor(m.roughness)
@@ -48,7 +51,8 @@ export async function writeSceneGlb(scene: Scene): Promise<Buffer> {
   for (const n of scene.nodes) {
     const mesh = doc.createMesh(n.name);
     for (const m of n.meshes) {
-      const prim = doc.createPrimitive()
+      const prim = doc
+        .createPrimitive()
         .setAttribute('POSITION', accessor('VEC3', new Float32Array(m.positions)))
         .setAttribute('NORMAL', accessor('VEC3', new Float32Array(m.normals)))
         .setIndices(accessor('SCALAR', m.positions.length / 3 > 65535 ? new Uint32Array(m.indices) : new Uint16Array(m.indices)))
@@ -74,7 +78,9 @@ export async function writeSceneGlb(scene: Scene): Promise<Buffer> {
       if (!inputs.has(key)) inputs.set(key, accessor('SCALAR', new Float32Array(times)));
       const values = new Float32Array(track.keys.flatMap((k) => (k.visible ? on : off)));
       const sampler = doc.createAnimationSampler().setInput(inputs.get(key)!).setOutput(accessor('VEC3', values)).setInterpolation('STEP');
-      anim.addSampler(sampler).addChannel(doc.createAnimationChannel().setTargetNode(nodes.get(track.node)!).setTargetPath('scale').setSampler(sampler));
+      anim
+        .addSampler(sampler)
+        .addChannel(doc.createAnimationChannel().setTargetNode(nodes.get(track.node)!).setTargetPath('scale').setSampler(sampler));
     }
   }
 

@@ -5,7 +5,15 @@ import type { DependencyContainer } from 'tsyringe';
  * The motion-model contract (`MotionProvider`, `MotionRequest`, `MotionPoll`...) is defined once, in
  * `@image-ar/plugin-sdk`: plugin authors compile against it and run its `describeMotionProviderContract`.
  */
-export type { MotionContext, MotionHandle, MotionModelInfo, MotionOutput, MotionPoll, MotionProvider, MotionRequest } from '@image-ar/plugin-sdk';
+export type {
+  MotionContext,
+  MotionHandle,
+  MotionModelInfo,
+  MotionOutput,
+  MotionPoll,
+  MotionProvider,
+  MotionRequest,
+} from '@image-ar/plugin-sdk';
 
 export const MOTION_PROVIDER: typeof TOKENS.motionProvider = 'motion.provider';
 
@@ -21,7 +29,10 @@ export function registerMotionProvider(container: DependencyContainer, provider:
 export class MotionCatalog {
   private readonly byModel = new Map<string, { provider: MotionProvider; info: MotionModelInfo }>();
 
-  constructor(providers: readonly MotionProvider[], readonly defaultModel: string) {
+  constructor(
+    providers: readonly MotionProvider[],
+    readonly defaultModel: string,
+  ) {
     for (const provider of providers) {
       for (const info of provider.models()) {
         if (this.byModel.has(info.id)) throw new Error(`motion: model "${info.id}" is offered by two providers`);

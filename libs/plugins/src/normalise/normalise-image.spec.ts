@@ -19,7 +19,15 @@ describe('normaliseImage', () => {
   it('keeps an opaque picture at its size as JPEG', async () => {
     const { png } = await quadrantPicture(640, 480);
     const out = await normaliseImage(png, LIMITS);
-    expect(out).toMatchObject({ mime: 'image/jpeg', ext: 'jpg', width: 640, height: 480, sourceWidth: 640, sourceHeight: 480, alpha: 'opaque' });
+    expect(out).toMatchObject({
+      mime: 'image/jpeg',
+      ext: 'jpg',
+      width: 640,
+      height: 480,
+      sourceWidth: 640,
+      sourceHeight: 480,
+      alpha: 'opaque',
+    });
     expect((await sharp(out.texture).metadata()).format).toBe('jpeg');
   });
 
@@ -32,7 +40,7 @@ describe('normaliseImage', () => {
     expect([small.width, small.height]).toEqual([64, 32]);
   });
 
-  it('decodes once: the poster is made from the texture\'s pixels and keeps its own pixels for the later stages', async () => {
+  it("decodes once: the poster is made from the texture's pixels and keeps its own pixels for the later stages", async () => {
     const { png } = await quadrantPicture(3000, 2000);
     const out = await normaliseImage(png, LIMITS);
     expect([out.width, out.height, out.poster.width, out.poster.height]).toEqual([2048, 1365, 1024, 683]);
@@ -54,17 +62,28 @@ describe('normaliseImage', () => {
     expect(mask).toMatchObject({ mime: 'image/png', alpha: 'mask' });
     const meta = await sharp(mask.texture).metadata();
     expect([meta.format, meta.hasAlpha]).toEqual(['png', true]);
-    const soft = await sharp({ create: { width: 32, height: 32, channels: 4, background: { r: 10, g: 20, b: 30, alpha: 0.5 } } }).png().toBuffer();
+    const soft = await sharp({ create: { width: 32, height: 32, channels: 4, background: { r: 10, g: 20, b: 30, alpha: 0.5 } } })
+      .png()
+      .toBuffer();
     expect((await normaliseImage(soft, LIMITS)).alpha).toBe('blend');
-    const opaqueWithAlpha = await sharp({ create: { width: 32, height: 32, channels: 4, background: { r: 10, g: 20, b: 30, alpha: 1 } } }).png().toBuffer();
+    const opaqueWithAlpha = await sharp({ create: { width: 32, height: 32, channels: 4, background: { r: 10, g: 20, b: 30, alpha: 1 } } })
+      .png()
+      .toBuffer();
     expect(await normaliseImage(opaqueWithAlpha, LIMITS)).toMatchObject({ alpha: 'opaque', mime: 'image/jpeg' });
   });
 
   it('uses the frame size of an animated GIF / WebP, not the whole strip', async () => {
-    const frames = await Promise.all([0, 1, 2].map((i) =>
-      sharp({ create: { width: 40, height: 30, channels: 3, background: { r: i * 80, g: 0, b: 0 } } }).png().toBuffer()));
+    const frames = await Promise.all(
+      [0, 1, 2].map((i) =>
+        sharp({ create: { width: 40, height: 30, channels: 3, background: { r: i * 80, g: 0, b: 0 } } })
+          .png()
+          .toBuffer(),
+      ),
+    );
     for (const format of ['gif', 'webp'] as const) {
-      const anim = await sharp(frames, { join: { animated: true } }).toFormat(format).toBuffer();
+      const anim = await sharp(frames, { join: { animated: true } })
+        .toFormat(format)
+        .toBuffer();
       const all = await sharp(anim, { pages: -1 }).metadata();
       expect([all.pages, all.height]).toEqual([3, 90]);
       const out = await normaliseImage(anim, LIMITS);
@@ -77,7 +96,9 @@ describe('normaliseImage', () => {
   });
 
   it('fails clearly on a truncated file', async () => {
-    const jpg = await sharp((await quadrantPicture(400, 400)).png).jpeg().toBuffer();
+    const jpg = await sharp((await quadrantPicture(400, 400)).png)
+      .jpeg()
+      .toBuffer();
     const e = await failure(jpg.subarray(0, Math.floor(jpg.length / 2)));
     expect(e.code).toBe('invalid_image');
     expect(e.message).toMatch(/^normalise: /);
@@ -85,7 +106,9 @@ describe('normaliseImage', () => {
 
   it('refuses a decompression bomb without decoding it', async () => {
     // 11000 x 11000 of one colour compresses to a few hundred KB and would decode to 363 MB.
-    const bomb = await sharp({ create: { width: 11000, height: 11000, channels: 3, background: '#fff' }, limitInputPixels: false }).png({ compressionLevel: 9 }).toBuffer();
+    const bomb = await sharp({ create: { width: 11000, height: 11000, channels: 3, background: '#fff' }, limitInputPixels: false })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
     expect(bomb.length).toBeLessThan(2_000_000);
     const e = await failure(bomb);
     expect(e.code).toBe('image_too_large');

@@ -76,7 +76,12 @@ export async function normaliseImage(input: Buffer, opts: NormaliseOptions): Pro
   const sourceHeight = rotated ? meta.width : frameHeight;
 
   const png = (alpha: NormalisedImage['alpha']) => alpha !== 'opaque';
-  const result = (tex: Buffer, size: { width: number; height: number }, poster: Poster, alpha: NormalisedImage['alpha']): NormalisedImage => ({
+  const result = (
+    tex: Buffer,
+    size: { width: number; height: number },
+    poster: Poster,
+    alpha: NormalisedImage['alpha'],
+  ): NormalisedImage => ({
     texture: tex,
     mime: png(alpha) ? 'image/png' : 'image/jpeg',
     ext: png(alpha) ? 'png' : 'jpg',
@@ -107,7 +112,12 @@ export async function normaliseImage(input: Buffer, opts: NormaliseOptions): Pro
     const pixels = alpha === 'opaque' && decoded.channels === 4 ? await dropAlpha(decoded) : decoded;
     const [texture, poster] = await Promise.all([
       // The texture keeps full chroma (it is looked at up close in AR).
-      encodePixels(pixels, png(alpha) ? { png: { compressionLevel: 6, adaptiveFiltering: false } } : { jpeg: { quality: opts.jpegQuality ?? 90, chromaSubsampling: '4:4:4' } }),
+      encodePixels(
+        pixels,
+        png(alpha)
+          ? { png: { compressionLevel: 6, adaptiveFiltering: false } }
+          : { jpeg: { quality: opts.jpegQuality ?? 90, chromaSubsampling: '4:4:4' } },
+      ),
       posterFromPixels(pixels, posterPx, png(alpha)),
     ]);
     return result(texture, pixels, poster, alpha);
@@ -120,7 +130,8 @@ export async function normaliseImage(input: Buffer, opts: NormaliseOptions): Pro
 /** A sharp pipeline reading `p`. */
 export const sharpOfPixels = (p: RawPixels): Sharp => sharp(p.data, { raw: { width: p.width, height: p.height, channels: p.channels } });
 
-type Encoding = { jpeg: { quality: number; chromaSubsampling: string } } | { png: { compressionLevel: number; adaptiveFiltering?: boolean } };
+type Encoding =
+  { jpeg: { quality: number; chromaSubsampling: string } } | { png: { compressionLevel: number; adaptiveFiltering?: boolean } };
 
 function encodePixels(p: RawPixels, enc: Encoding): Promise<Buffer> {
   const img = sharpOfPixels(p);
@@ -140,11 +151,21 @@ export async function posterFromPixels(pixels: RawPixels, posterPx: number, png:
   const scale = Math.min(1, posterPx / Math.max(pixels.width, pixels.height));
   let small = pixels;
   if (scale < 1) {
-    const { data, info } = await sharpOfPixels(pixels).resize({ width: posterPx, height: posterPx, fit: 'inside' }).raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharpOfPixels(pixels)
+      .resize({ width: posterPx, height: posterPx, fit: 'inside' })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     small = { data, width: info.width, height: info.height, channels: pixels.channels };
   }
   const image = await encodePixels(small, png ? { png: { compressionLevel: 6 } } : { jpeg: { quality: 85, chromaSubsampling: '4:2:0' } });
-  return { image, mime: png ? 'image/png' : 'image/jpeg', ext: png ? 'png' : 'jpg', width: small.width, height: small.height, pixels: small };
+  return {
+    image,
+    mime: png ? 'image/png' : 'image/jpeg',
+    ext: png ? 'png' : 'jpg',
+    width: small.width,
+    height: small.height,
+    pixels: small,
+  };
 }
 
 /** 'opaque' when every alpha is 255, 'mask' when all are 0 or 255, 'blend' otherwise. */

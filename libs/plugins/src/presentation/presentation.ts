@@ -57,7 +57,18 @@ export interface Presentation {
 }
 
 /** Request fields read by {@link parsePresentation} (top level of v1 / animated AR, per showcase item). */
-export const PRESENTATION_FIELDS = ['placement', 'allow_scaling', 'finish', 'frame', 'mat', 'title', 'subtitle', 'link_url', 'call_to_action', 'price'] as const;
+export const PRESENTATION_FIELDS = [
+  'placement',
+  'allow_scaling',
+  'finish',
+  'frame',
+  'mat',
+  'title',
+  'subtitle',
+  'link_url',
+  'call_to_action',
+  'price',
+] as const;
 /** The subset a showcase takes as defaults for its items. */
 export const PRESENTATION_DEFAULT_FIELDS = ['placement', 'allow_scaling', 'finish', 'frame', 'mat'] as const;
 
@@ -135,7 +146,10 @@ function parseFrame(param: string, v: unknown): FrameSpec {
 function parseMat(param: string, v: unknown): MatSpec {
   const o = object(param, v, ['width_inches', 'color']);
   if (!has(o, 'width_inches')) throw invalid(`${param}.width_inches`, 'required', 'parameter_missing');
-  return { width_inches: inches(`${param}.width_inches`, o.width_inches, LIMITS.matWidth), color: has(o, 'color') ? parseColor(`${param}.color`, o.color) : 'white' };
+  return {
+    width_inches: inches(`${param}.width_inches`, o.width_inches, LIMITS.matWidth),
+    color: has(o, 'color') ? parseColor(`${param}.color`, o.color) : 'white',
+  };
 }
 
 function text(param: keyof typeof TEXT_LIMITS, v: unknown, prefix: string): string {
@@ -179,7 +193,9 @@ export function parsePresentation(input: Record<string, unknown>, defaults: Reco
   const frameIn = pick('frame');
   const matIn = pick('mat');
   if (scaling && typeof scaling.v !== 'boolean') throw invalid(`${scaling.p}allow_scaling`, 'must be true or false');
-  const frame = frameIn ? parseFrame(`${frameIn.p}frame`, frameIn.v) : { style: 'none' as const, width_inches: 0, depth_inches: FRAME_DEFAULTS.none.depth, color: FRAME_DEFAULTS.none.color };
+  const frame = frameIn
+    ? parseFrame(`${frameIn.p}frame`, frameIn.v)
+    : { style: 'none' as const, width_inches: 0, depth_inches: FRAME_DEFAULTS.none.depth, color: FRAME_DEFAULTS.none.color };
   let mat = matIn ? parseMat(`${matIn.p}mat`, matIn.v) : null;
   if (mat && (frame.style === 'canvas' || frame.style === 'none')) {
     throw invalid(`${matIn!.p}mat`, `a mat needs a frame around it (frame.style "${frame.style}" takes none)`);
@@ -190,7 +206,8 @@ export function parsePresentation(input: Record<string, unknown>, defaults: Reco
     if (has(input, k)) banner[k] = text(k, input[k], prefix);
   }
   if (has(input, 'link_url')) banner.link_url = linkUrl(input.link_url, prefix);
-  if (banner.call_to_action && !banner.link_url) throw invalid(`${prefix}call_to_action`, 'needs a link_url to lead to', 'parameter_missing');
+  if (banner.call_to_action && !banner.link_url)
+    throw invalid(`${prefix}call_to_action`, 'needs a link_url to lead to', 'parameter_missing');
   return {
     placement: placement ? oneOf(`${placement.p}placement`, placement.v, PLACEMENTS) : 'wall',
     allow_scaling: scaling ? (scaling.v as boolean) : false,
@@ -202,8 +219,15 @@ export function parsePresentation(input: Record<string, unknown>, defaults: Reco
 }
 
 /** Outer size of the framed object: the picture plus 2 x (frame + mat) per side; canvas = the picture. */
-export function outerDimensions(picture: { width_inches: number; height_inches: number }, p: Pick<Presentation, 'frame' | 'mat'>): { width_inches: number; height_inches: number; depth_inches: number } {
+export function outerDimensions(
+  picture: { width_inches: number; height_inches: number },
+  p: Pick<Presentation, 'frame' | 'mat'>,
+): { width_inches: number; height_inches: number; depth_inches: number } {
   const border = p.frame.style === 'canvas' || p.frame.style === 'none' ? 0 : 2 * (p.frame.width_inches + (p.mat?.width_inches ?? 0));
   const r = (n: number) => Math.round(n * 1000) / 1000;
-  return { width_inches: r(picture.width_inches + border), height_inches: r(picture.height_inches + border), depth_inches: r(p.frame.depth_inches) };
+  return {
+    width_inches: r(picture.width_inches + border),
+    height_inches: r(picture.height_inches + border),
+    depth_inches: r(p.frame.depth_inches),
+  };
 }

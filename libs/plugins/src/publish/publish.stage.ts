@@ -30,7 +30,13 @@ export interface ModelFileBodies {
  * Stores a model's files under `models/<job id>/` (same keys on a replay, so it is idempotent). A storage
  * failure is an operational error (retried), named after `stage`.
  */
-export async function storeModelFiles(storage: StoragePort, stage: string, jobId: string, b: ModelFileBodies, progress: (f: number) => void): Promise<StillImageResult['files']> {
+export async function storeModelFiles(
+  storage: StoragePort,
+  stage: string,
+  jobId: string,
+  b: ModelFileBodies,
+  progress: (f: number) => void,
+): Promise<StillImageResult['files']> {
   const base = `models/${jobId}`;
   const items: [keyof StillImageResult['files'], string, Buffer, string][] = [
     ['glb', `${base}/model.glb`, b.glb, CONTENT_TYPES.glb],
@@ -39,15 +45,17 @@ export async function storeModelFiles(storage: StoragePort, stage: string, jobId
   ];
   // Written side by side: the writes and their hashing overlap instead of queueing one after another.
   let done = 0;
-  const stored = await Promise.all(items.map(async ([name, key, body, type]) => {
-    try {
-      await storage.put(key, body, type);
-    } catch (e) {
-      throw new OperationalError('storage_unavailable', `${stage}: could not store ${name}: ${(e as Error).message}`);
-    }
-    progress(++done / items.length);
-    return [name, { key, bytes: body.length, content_type: type }] as const;
-  }));
+  const stored = await Promise.all(
+    items.map(async ([name, key, body, type]) => {
+      try {
+        await storage.put(key, body, type);
+      } catch (e) {
+        throw new OperationalError('storage_unavailable', `${stage}: could not store ${name}: ${(e as Error).message}`);
+      }
+      progress(++done / items.length);
+      return [name, { key, bytes: body.length, content_type: type }] as const;
+    }),
+  );
   const files = Object.fromEntries(stored) as StillImageResult['files'];
   return files;
 }

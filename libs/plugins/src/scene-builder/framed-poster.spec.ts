@@ -3,14 +3,20 @@ import { parsePresentation } from '../presentation/presentation';
 import { framedPoster } from './framed-poster';
 
 async function poster(width: number, height: number) {
-  const image = await sharp({ create: { width, height, channels: 3, background: '#2255aa' } }).jpeg().toBuffer();
+  const image = await sharp({ create: { width, height, channels: 3, background: '#2255aa' } })
+    .jpeg()
+    .toBuffer();
   return { image, mime: 'image/jpeg' as const, ext: 'jpg' as const, width, height };
 }
 
 describe('framedPoster', () => {
-  it('draws frame and mat around the picture at the picture\'s pixels per inch', async () => {
+  it("draws frame and mat around the picture at the picture's pixels per inch", async () => {
     const p = await poster(240, 360); // 10 px per inch for 24 x 36 in
-    const out = await framedPoster(p, { width_inches: 24, height_inches: 36 }, parsePresentation({ frame: { style: 'thin', width_inches: 1, color: 'black' }, mat: { width_inches: 2, color: 'white' } }));
+    const out = await framedPoster(
+      p,
+      { width_inches: 24, height_inches: 36 },
+      parsePresentation({ frame: { style: 'thin', width_inches: 1, color: 'black' }, mat: { width_inches: 2, color: 'white' } }),
+    );
     expect([out.width, out.height]).toEqual([240 + 2 * 30, 360 + 2 * 30]);
     const meta = await sharp(out.image).metadata();
     expect([meta.width, meta.height, meta.format]).toEqual([300, 420, 'jpeg']);
@@ -26,7 +32,11 @@ describe('framedPoster', () => {
     const p = await poster(240, 360);
     const pixels = { data: await sharp(p.image).raw().toBuffer(), width: 240, height: 360, channels: 3 as const };
     // No readable file: only the pixels can have been used.
-    const out = await framedPoster({ ...p, image: Buffer.from('not a picture'), pixels }, { width_inches: 24, height_inches: 36 }, parsePresentation({ frame: { style: 'thin', width_inches: 1, color: 'black' } }));
+    const out = await framedPoster(
+      { ...p, image: Buffer.from('not a picture'), pixels },
+      { width_inches: 24, height_inches: 36 },
+      parsePresentation({ frame: { style: 'thin', width_inches: 1, color: 'black' } }),
+    );
     expect([out.width, out.height]).toEqual([260, 380]);
     expect(out.pixels).toMatchObject({ width: 260, height: 380, channels: 3 });
     expect(out.pixels!.data.length).toBe(260 * 380 * 3);

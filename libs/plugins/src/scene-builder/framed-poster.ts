@@ -4,7 +4,8 @@ import { type Poster, type RawPixels, sharpOfPixels } from '../normalise/normali
 import { colorHex, type Presentation } from '../presentation/presentation';
 import { woodGrainTexture } from './wood-texture';
 
-const rgbOf = (hex: string): [number, number, number] => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
+const rgbOf = (hex: string): [number, number, number] =>
+  [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
 
 const woodPixels = new Map<string, Promise<{ data: Buffer; size: number }>>();
 function woodRaw(hex: string): Promise<{ data: Buffer; size: number }> {

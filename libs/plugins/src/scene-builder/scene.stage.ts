@@ -19,13 +19,17 @@ export interface SceneOutput {
 /** Refuses a scene over the viewers' budgets before anything is written (stage-prefixed UserError). */
 export function checkViewerBudgets(stage: string, scene: Scene, fileBytes?: number): void {
   const over = budgetViolations(budgetUse(scene), fileBytes);
-  if (over.length) throw new UserError('viewer_budget_exceeded', `${stage}: the model would exceed what AR viewers load: ${over.join('; ')}`);
+  if (over.length)
+    throw new UserError('viewer_budget_exceeded', `${stage}: the model would exceed what AR viewers load: ${over.join('; ')}`);
 }
 
 /** Refuses a written model file over the viewers' size budget. Returns the file. */
 export function checkFileBudget(stage: string, file: Buffer): Buffer {
   if (file.length > VIEWER_BUDGETS.maxFileBytes) {
-    throw new UserError('viewer_budget_exceeded', `${stage}: the model file would be ${Math.round(file.length / 1048576)} MB; AR viewers on phones get at most ${VIEWER_BUDGETS.maxFileBytes / 1048576} MB`);
+    throw new UserError(
+      'viewer_budget_exceeded',
+      `${stage}: the model file would be ${Math.round(file.length / 1048576)} MB; AR viewers on phones get at most ${VIEWER_BUDGETS.maxFileBytes / 1048576} MB`,
+    );
   }
   return file;
 }
@@ -35,7 +39,13 @@ export function checkFileBudget(stage: string, file: Buffer): Buffer {
  * finish (the request's presentation fields, read from `jobInput`), checked against the viewer budgets,
  * with the framed poster. Still and animated pipelines both build their models here.
  */
-export async function pictureModel(stage: string, jobInput: Record<string, unknown>, dimensions: Dimensions, layer: PictureLayer, poster: Poster): Promise<SceneOutput> {
+export async function pictureModel(
+  stage: string,
+  jobInput: Record<string, unknown>,
+  dimensions: Dimensions,
+  layer: PictureLayer,
+  poster: Poster,
+): Promise<SceneOutput> {
   const presentation = parsePresentation(jobInput);
   const { scene } = await pictureScene(presentation, dimensions, layer);
   checkViewerBudgets(stage, scene);

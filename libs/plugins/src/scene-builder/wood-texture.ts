@@ -35,7 +35,7 @@ async function render(hex: string): Promise<SceneTexture> {
       const u = x / SIZE;
       const v = y / SIZE;
       // Bands across v, wobbling slowly along u; every term has a whole number of periods per tile.
-      const wobble = 0.004 * Math.sin(TAU * u * 2 + Math.sin(TAU * v * 3)) + 0.35 * Math.sin(TAU * v * 3) / 14;
+      const wobble = 0.004 * Math.sin(TAU * u * 2 + Math.sin(TAU * v * 3)) + (0.35 * Math.sin(TAU * v * 3)) / 14;
       const rings = (0.5 + 0.5 * Math.sin(TAU * (v * 14 + wobble * 10))) ** 3;
       const fibre = hash(Math.floor(x / 8) % (SIZE / 8), y) * 0.5 + hash(x % SIZE, y) * 0.2;
       const k = 0.78 + 0.22 * rings - 0.12 * fibre;
@@ -45,6 +45,8 @@ async function render(hex: string): Promise<SceneTexture> {
       px[o + 2] = Math.min(255, Math.round(b * k));
     }
   }
-  const image = await sharp(px, { raw: { width: SIZE, height: SIZE, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
+  const image = await sharp(px, { raw: { width: SIZE, height: SIZE, channels: 3 } })
+    .jpeg({ quality: 85 })
+    .toBuffer();
   return { id: `wood-${hex.slice(1)}`, image, mime: 'image/jpeg', repeat: true, width: SIZE, height: SIZE };
 }

@@ -108,8 +108,10 @@ describe('fidelity: the picture comes back upright, unmirrored, with its colours
     // Saturated RGB primaries are outside the CMYK gamut: the reference is libvips' managed decode.
     const reference = await sharp(cmyk).toColourspace('srgb').png().toBuffer();
     const expected = {
-      tl: await samplePixel(reference, 0.25, 0.25), tr: await samplePixel(reference, 0.75, 0.25),
-      bl: await samplePixel(reference, 0.25, 0.75), br: await samplePixel(reference, 0.75, 0.75),
+      tl: await samplePixel(reference, 0.25, 0.25),
+      tr: await samplePixel(reference, 0.75, 0.25),
+      bl: await samplePixel(reference, 0.25, 0.75),
+      br: await samplePixel(reference, 0.75, 0.75),
     };
     expect(close(expected.tl, QUADRANTS.tl, 60)).toBe(true);
     const { glb, usdz, img } = await convert(cmyk, {});

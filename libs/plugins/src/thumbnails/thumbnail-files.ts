@@ -55,7 +55,12 @@ export async function renderThumbnail(poster: Buffer | RawPixels, spec: ThumbSpe
  * @example
  * const keys = await renderThumbnails(poster.pixels, { w: 24, h: 36 }, (file, body) => putThumbnail(storage, jobId, file, body));
  */
-export async function renderThumbnails<T>(pixels: RawPixels, outer: { w: number; h: number }, each: (file: string, body: Buffer) => Promise<T>, files: readonly string[] = Object.keys(THUMB_FILES)): Promise<T[]> {
+export async function renderThumbnails<T>(
+  pixels: RawPixels,
+  outer: { w: number; h: number },
+  each: (file: string, body: Buffer) => Promise<T>,
+  files: readonly string[] = Object.keys(THUMB_FILES),
+): Promise<T[]> {
   const byWidth = new Map<number, string[]>();
   for (const file of files) {
     const spec = THUMB_FILES[file];
@@ -66,16 +71,20 @@ export async function renderThumbnails<T>(pixels: RawPixels, outer: { w: number;
   // Widest first: libuv runs a few encodes at a time, in the order asked, and the 1200 px mozjpeg JPEG
   // alone takes about a third of the stage's CPU; started last, it would finish alone after the others.
   const widest = [...byWidth].sort(([a], [b]) => b - a);
-  await Promise.all(widest.map(async ([width, group]) => {
-    let src: () => Sharp;
-    if (group.length === 1) {
-      src = () => resized(pixels, width, outer);
-    } else {
-      const { data, info } = await resized(pixels, width, outer).raw().toBuffer({ resolveWithObject: true });
-      src = () => sharpOfPixels({ data, width: info.width, height: info.height, channels: pixels.channels });
-    }
-    await Promise.all(group.map(async (file) => results.set(file, await each(file, await encodeThumbnail(src(), THUMB_FILES[file]!.format)))));
-  }));
+  await Promise.all(
+    widest.map(async ([width, group]) => {
+      let src: () => Sharp;
+      if (group.length === 1) {
+        src = () => resized(pixels, width, outer);
+      } else {
+        const { data, info } = await resized(pixels, width, outer).raw().toBuffer({ resolveWithObject: true });
+        src = () => sharpOfPixels({ data, width: info.width, height: info.height, channels: pixels.channels });
+      }
+      await Promise.all(
+        group.map(async (file) => results.set(file, await each(file, await encodeThumbnail(src(), THUMB_FILES[file]!.format)))),
+      );
+    }),
+  );
   return files.map((f) => results.get(f)!);
 }
 
@@ -89,9 +98,12 @@ function encodeThumbnail(img: Sharp, format: ThumbFormat): Promise<Buffer> {
   switch (format) {
     // Effort 0: a 960 px AVIF in about 90 ms instead of 300-700 ms at effort 2-3, for files within 5 %
     // of their size (measured on the fixtures); still about a quarter smaller than the WebP.
-    case 'avif': return img.avif({ quality: 55, effort: 0 }).toBuffer();
-    case 'webp': return img.webp({ quality: 78, effort: 4 }).toBuffer();
-    case 'jpeg': return img.flatten({ background: '#ffffff' }).jpeg({ quality: 82, mozjpeg: true }).toBuffer();
+    case 'avif':
+      return img.avif({ quality: 55, effort: 0 }).toBuffer();
+    case 'webp':
+      return img.webp({ quality: 78, effort: 4 }).toBuffer();
+    case 'jpeg':
+      return img.flatten({ background: '#ffffff' }).jpeg({ quality: 82, mozjpeg: true }).toBuffer();
   }
 }
 
@@ -109,7 +121,13 @@ export async function putThumbnail(storage: StoragePort, jobId: string, file: st
  * returns its key. The pages make a missing one this way; the conversion's thumbnails stage makes them all
  * at once from the poster's pixels ({@link renderThumbnails}), or this way when it has only the file.
  */
-export async function storeThumbnail(storage: StoragePort, jobId: string, poster: Buffer | RawPixels, file: string, outer: { w: number; h: number }): Promise<string> {
+export async function storeThumbnail(
+  storage: StoragePort,
+  jobId: string,
+  poster: Buffer | RawPixels,
+  file: string,
+  outer: { w: number; h: number },
+): Promise<string> {
   const spec = THUMB_FILES[file];
   if (!spec) throw new Error(`thumbnails: no ${file}`);
   return putThumbnail(storage, jobId, file, await renderThumbnail(poster, spec, outer));

@@ -29,7 +29,13 @@ function setup() {
 describe('thumbnail files', () => {
   it('are AVIF and WebP at 480/720/960 px and a 1200 px JPEG for sharing', () => {
     expect(Object.entries(THUMB_FILES).map(([f, s]) => `${f}:${s.format}:${s.width}`)).toEqual([
-      '480.avif:avif:480', '720.avif:avif:720', '960.avif:avif:960', '480.webp:webp:480', '720.webp:webp:720', '960.webp:webp:960', '1200.jpg:jpeg:1200',
+      '480.avif:avif:480',
+      '720.avif:avif:720',
+      '960.avif:avif:960',
+      '480.webp:webp:480',
+      '720.webp:webp:720',
+      '960.webp:webp:960',
+      '1200.jpg:jpeg:1200',
     ]);
     expect(SHARE_FILE).toBe('1200.jpg');
     expect(thumbHeight(480, 24, 36)).toBe(720);
@@ -41,9 +47,17 @@ describe('thumbnail files', () => {
     for (const file of ['480.avif', '720.webp', '1200.jpg']) {
       const out = await renderThumbnail(png, THUMB_FILES[file]!, { w: 24, h: 36 });
       const meta = await sharp(out).metadata();
-      expect([meta.format, meta.width, meta.height]).toEqual([file.endsWith('avif') ? 'heif' : file.endsWith('webp') ? 'webp' : 'jpeg', THUMB_FILES[file]!.width, THUMB_FILES[file]!.width * 1.5]);
+      expect([meta.format, meta.width, meta.height]).toEqual([
+        file.endsWith('avif') ? 'heif' : file.endsWith('webp') ? 'webp' : 'jpeg',
+        THUMB_FILES[file]!.width,
+        THUMB_FILES[file]!.width * 1.5,
+      ]);
       // Top-left quadrant colour survives (lossy formats: within tolerance).
-      const { data } = await sharp(out).extract({ left: 10, top: 10, width: 1, height: 1 }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      const { data } = await sharp(out)
+        .extract({ left: 10, top: 10, width: 1, height: 1 })
+        .removeAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
       expect(close([...data], QUADRANTS.tl)).toBe(true);
     }
   });
@@ -60,8 +74,16 @@ describe('thumbnails from pixels', () => {
     expect(files).toEqual(Object.keys(THUMB_FILES));
     for (const [file, spec] of Object.entries(THUMB_FILES)) {
       const meta = await sharp(bodies.get(file)!).metadata();
-      expect([meta.format, meta.width, meta.height]).toEqual([{ avif: 'heif', webp: 'webp', jpeg: 'jpeg' }[spec.format], spec.width, spec.width * 1.5]);
-      const { data } = await sharp(bodies.get(file)!).extract({ left: 10, top: 10, width: 1, height: 1 }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      expect([meta.format, meta.width, meta.height]).toEqual([
+        { avif: 'heif', webp: 'webp', jpeg: 'jpeg' }[spec.format],
+        spec.width,
+        spec.width * 1.5,
+      ]);
+      const { data } = await sharp(bodies.get(file)!)
+        .extract({ left: 10, top: 10, width: 1, height: 1 })
+        .removeAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
       expect(close([...data], QUADRANTS.tl)).toBe(true);
     }
   });
@@ -69,21 +91,33 @@ describe('thumbnails from pixels', () => {
   it('keep transparency in AVIF and WebP and flatten the sharing JPEG onto white', async () => {
     const { raw } = await quadrantPicture(200, 200, true); // the left quarter is transparent
     const bodies = new Map<string, Buffer>();
-    await renderThumbnails({ data: raw, width: 200, height: 200, channels: 4 }, { w: 10, h: 10 }, async (file, body) => void bodies.set(file, body), ['480.webp', '1200.jpg']);
+    await renderThumbnails(
+      { data: raw, width: 200, height: 200, channels: 4 },
+      { w: 10, h: 10 },
+      async (file, body) => void bodies.set(file, body),
+      ['480.webp', '1200.jpg'],
+    );
     expect((await sharp(bodies.get('480.webp')!).metadata()).hasAlpha).toBe(true);
-    const { data } = await sharp(bodies.get('1200.jpg')!).extract({ left: 20, top: 20, width: 1, height: 1 }).raw().toBuffer({ resolveWithObject: true });
+    const { data } = await sharp(bodies.get('1200.jpg')!)
+      .extract({ left: 20, top: 20, width: 1, height: 1 })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     expect(close([...data], [255, 255, 255])).toBe(true);
   });
 });
 
 describe('thumbnails stage', () => {
-  it('makes them from the framed poster\'s pixels the scene stage kept, without reading the stored poster', async () => {
+  it("makes them from the framed poster's pixels the scene stage kept, without reading the stored poster", async () => {
     const { storage, run, warnings } = setup();
     const { raw } = await quadrantPicture(560, 400);
     // Nothing stored under the poster's key: a read would fail and leave no thumbnails.
     const out = await run({
       scene: { poster: { width: 560, height: 400, pixels: { data: raw, width: 560, height: 400, channels: 3 } } },
-      publish: { files: { poster: { key: 'models/v2_job1/poster.jpg' } }, dimensions: { width_inches: 24, height_inches: 16 }, outer_dimensions: { width_inches: 28, height_inches: 20, depth_inches: 1 } },
+      publish: {
+        files: { poster: { key: 'models/v2_job1/poster.jpg' } },
+        dimensions: { width_inches: 24, height_inches: 16 },
+        outer_dimensions: { width_inches: 28, height_inches: 20, depth_inches: 1 },
+      },
     });
     expect(warnings).toEqual([]);
     expect(Object.keys(out.thumbnails).sort()).toEqual(Object.keys(THUMB_FILES).sort());
@@ -97,11 +131,13 @@ describe('thumbnails stage', () => {
     const { storage, run } = setup();
     const poster = (await quadrantPicture(560, 400)).png;
     await storage.put('models/v2_job1/poster.png', poster, 'image/png');
-    const out = await run({ publish: {
-      files: { poster: { key: 'models/v2_job1/poster.png', bytes: poster.length, content_type: 'image/png' } },
-      dimensions: { width_inches: 24, height_inches: 16 },
-      outer_dimensions: { width_inches: 28, height_inches: 20, depth_inches: 1 },
-    } });
+    const out = await run({
+      publish: {
+        files: { poster: { key: 'models/v2_job1/poster.png', bytes: poster.length, content_type: 'image/png' } },
+        dimensions: { width_inches: 24, height_inches: 16 },
+        outer_dimensions: { width_inches: 28, height_inches: 20, depth_inches: 1 },
+      },
+    });
     expect(Object.keys(out.thumbnails).sort()).toEqual(Object.keys(THUMB_FILES).sort());
     for (const [file, spec] of Object.entries(THUMB_FILES)) {
       expect(out.thumbnails[file]).toBe(thumbKey('v2_job1', file));
@@ -114,7 +150,9 @@ describe('thumbnails stage', () => {
 
   it('is best effort: a poster that cannot be read leaves a warning and no thumbnails, and the job goes on', async () => {
     const { run, warnings } = setup();
-    const out = await run({ publish: { files: { poster: { key: 'models/v2_job1/poster.png' } }, dimensions: { width_inches: 24, height_inches: 16 } } });
+    const out = await run({
+      publish: { files: { poster: { key: 'models/v2_job1/poster.png' } }, dimensions: { width_inches: 24, height_inches: 16 } },
+    });
     expect(out).toEqual({ thumbnails: {} });
     expect(warnings).toEqual(['thumbnails: could not make them; the pages will make them on request']);
     const none = await run({ other: {} });

@@ -53,7 +53,10 @@ export function createThumbnailsStage(storage: StoragePort): StageProvider<Thumb
         return { thumbnails: Object.fromEntries(made) };
       } catch (e) {
         if (ctx.signal.aborted) throw e;
-        ctx.log.warn('thumbnails: could not make them; the pages will make them on request', { jobId: ctx.job.id, error: (e as Error).message });
+        ctx.log.warn('thumbnails: could not make them; the pages will make them on request', {
+          jobId: ctx.job.id,
+          error: (e as Error).message,
+        });
         return { thumbnails: {} };
       }
     },

@@ -39,7 +39,11 @@ describe('writeStoredZip', () => {
 });
 
 describe('writeCardUsdz', () => {
-  it.each([['jpg', 'opaque'], ['png', 'blend'], ['png', 'mask']] as const)('writes a valid package (%s, %s)', async (ext, alpha) => {
+  it.each([
+    ['jpg', 'opaque'],
+    ['png', 'blend'],
+    ['png', 'mask'],
+  ] as const)('writes a valid package (%s, %s)', async (ext, alpha) => {
     const { png } = await quadrantPicture(64, 32, alpha !== 'opaque');
     const usdz = writeCardUsdz({ texture: png, mime: ext === 'png' ? 'image/png' : 'image/jpeg', alpha, width: 0.9, height: 0.45 });
 
@@ -80,7 +84,9 @@ describe('writeCardUsdz', () => {
   });
 
   it('refuses a root name that is no valid prim name', () => {
-    expect(() => writeSceneUsda({ name: 'my card', anchoring: 'wall', textures: [], materials: [], nodes: [] })).toThrow('not a valid prim name');
+    expect(() => writeSceneUsda({ name: 'my card', anchoring: 'wall', textures: [], materials: [], nodes: [] })).toThrow(
+      'not a valid prim name',
+    );
   });
 
   it('adds no more than the texture plus a small fixed overhead', async () => {

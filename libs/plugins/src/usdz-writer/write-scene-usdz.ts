@@ -10,7 +10,11 @@ const f = (n: number) => {
   return s === '-0' ? '0' : s;
 };
 const tuple = (v: readonly number[]) => `(${v.map(f).join(', ')})`;
-const pad = (text: string, depth: number) => text.split('\n').map((l) => (l ? ' '.repeat(depth * 4) + l : l)).join('\n');
+const pad = (text: string, depth: number) =>
+  text
+    .split('\n')
+    .map((l) => (l ? ' '.repeat(depth * 4) + l : l))
+    .join('\n');
 
 /** Package path of a texture (Quick Look reads .png and .jpg, not .jpeg). */
 export const texturePath = (t: { id: string; mime: string }) => `textures/${t.id}.${t.mime === 'image/png' ? 'png' : 'jpg'}`;
@@ -73,7 +77,9 @@ function nodeUsda(n: SceneNode, materialsPath: string, samples?: string[]): stri
   if (samples || n.scale) ops.push('"xformOp:scale"');
   if (ops.length) body.push(`uniform token[] xformOpOrder = [${ops.join(', ')}]`);
   const meshes = n.meshes.map((m) => meshUsda(m, materialsPath));
-  return [`def Xform "${n.name}"`, '{', ...body.map((l) => pad(l, 1)), ...(body.length ? [''] : []), pad(meshes.join('\n\n'), 1), '}'].join('\n');
+  return [`def Xform "${n.name}"`, '{', ...body.map((l) => pad(l, 1)), ...(body.length ? [''] : []), pad(meshes.join('\n\n'), 1), '}'].join(
+    '\n',
+  );
 }
 
 function materialUsda(m: SceneMaterial, path: string, textures: Map<string, { path: string; repeat: boolean }>): string {
@@ -84,9 +90,13 @@ function materialUsda(m: SceneMaterial, path: string, textures: Map<string, { pa
   if (m.unlit) {
     // Quick Look has no unlit shading: the colour drives emission over a black diffuse.
     surface.push('color3f inputs:diffuseColor = (0, 0, 0)');
-    surface.push(tex ? `color3f inputs:emissiveColor.connect = <${self}/Texture.outputs:rgb>` : `color3f inputs:emissiveColor = ${tuple(m.color)}`);
+    surface.push(
+      tex ? `color3f inputs:emissiveColor.connect = <${self}/Texture.outputs:rgb>` : `color3f inputs:emissiveColor = ${tuple(m.color)}`,
+    );
   } else {
-    surface.push(tex ? `color3f inputs:diffuseColor.connect = <${self}/Texture.outputs:rgb>` : `color3f inputs:diffuseColor = ${tuple(m.color)}`);
+    surface.push(
+      tex ? `color3f inputs:diffuseColor.connect = <${self}/Texture.outputs:rgb>` : `color3f inputs:diffuseColor = ${tuple(m.color)}`,
+    );
   }
   surface.push(`float inputs:metallic = ${f(m.metallic)}`);
   if (tex && m.alpha !== 'opaque') {
@@ -98,7 +108,14 @@ function materialUsda(m: SceneMaterial, path: string, textures: Map<string, { pa
   if (tex) {
     const wrap = tex.repeat ? 'repeat' : 'clamp';
     shaders.push(
-      ['def Shader "StReader"', '{', '    uniform token info:id = "UsdPrimvarReader_float2"', '    string inputs:varname = "st"', '    float2 outputs:result', '}'].join('\n'),
+      [
+        'def Shader "StReader"',
+        '{',
+        '    uniform token info:id = "UsdPrimvarReader_float2"',
+        '    string inputs:varname = "st"',
+        '    float2 outputs:result',
+        '}',
+      ].join('\n'),
       [
         'def Shader "Texture"',
         '{',
@@ -114,7 +131,14 @@ function materialUsda(m: SceneMaterial, path: string, textures: Map<string, { pa
       ].join('\n'),
     );
   }
-  return [`def Material "${m.id}"`, '{', `    token outputs:surface.connect = <${self}/Surface.outputs:surface>`, '', pad(shaders.join('\n\n'), 1), '}'].join('\n');
+  return [
+    `def Material "${m.id}"`,
+    '{',
+    `    token outputs:surface.connect = <${self}/Surface.outputs:surface>`,
+    '',
+    pad(shaders.join('\n\n'), 1),
+    '}',
+  ].join('\n');
 }
 
 /**
@@ -153,7 +177,12 @@ export function writeSceneUsda(scene: Scene): string {
     pad(scene.nodes.map((n) => nodeUsda(n, materialsPath, tracks.get(n.name))).join('\n\n'), 1),
     '}',
   ].join('\n');
-  const materials = ['def Scope "Materials"', '{', pad(scene.materials.map((m) => materialUsda(m, materialsPath, textures)).join('\n\n'), 1), '}'].join('\n');
+  const materials = [
+    'def Scope "Materials"',
+    '{',
+    pad(scene.materials.map((m) => materialUsda(m, materialsPath, textures)).join('\n\n'), 1),
+    '}',
+  ].join('\n');
   const meta = [
     `    defaultPrim = "${scene.name}"`,
     ...(anim ? [`    endTimeCode = ${end}`] : []),

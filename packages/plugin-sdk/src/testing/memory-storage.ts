@@ -13,7 +13,9 @@ export function assertStorageKey(key: string): void {
  * An in-memory {@link StoragePort} for tests (it passes `describeStorageContract`): the `storage` a
  * motion model gets in `describeMotionProviderContract`, or a stand-in in your own unit tests.
  */
-export function createMemoryStorage(publicBaseUrl = 'https://ar.example.com'): StoragePort & { readonly objects: ReadonlyMap<string, ObjectStat & { bytes: Buffer }> } {
+export function createMemoryStorage(
+  publicBaseUrl = 'https://ar.example.com',
+): StoragePort & { readonly objects: ReadonlyMap<string, ObjectStat & { bytes: Buffer }> } {
   const objects = new Map<string, ObjectStat & { bytes: Buffer }>();
   const store = (key: string, bytes: Buffer, contentType: string) => {
     const etag = `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 32)}"`;

@@ -55,7 +55,11 @@ export function createTestContainer(): PluginContainer & { readonly registration
  * Runs a plugin's `register` with its defaults merged with `options` in a test container, the way the
  * service does, and returns the motion providers it registered under `motion.provider`.
  */
-export async function motionProvidersFromPlugin(plugin: Plugin<object>, options: object = {}, container = createTestContainer()): Promise<MotionProvider[]> {
+export async function motionProvidersFromPlugin(
+  plugin: Plugin<object>,
+  options: object = {},
+  container = createTestContainer(),
+): Promise<MotionProvider[]> {
   await plugin.register(container, { ...(plugin.defaults ?? {}), ...options });
   return container.resolveAll<MotionProvider>(TOKENS.motionProvider);
 }
@@ -102,7 +106,10 @@ const silentLog: StageLogger = { info: () => undefined, warn: () => undefined, e
  * describeMotionProviderContract(async () => (await motionProvidersFromPlugin(plugin, { degrees: 5 }))[0], { plugin });
  * ```
  */
-export function describeMotionProviderContract(factory: () => MotionProvider | Promise<MotionProvider>, options: MotionProviderContractOptions = {}): void {
+export function describeMotionProviderContract(
+  factory: () => MotionProvider | Promise<MotionProvider>,
+  options: MotionProviderContractOptions = {},
+): void {
   const timeout = options.timeoutMs ?? 60_000;
   const size = { durationS: options.durationS ?? 1, fps: options.fps ?? 8, width: options.width ?? 48, height: options.height ?? 36 };
   const expectedFrames = Math.round(size.durationS * size.fps);
@@ -119,12 +126,21 @@ export function describeMotionProviderContract(factory: () => MotionProvider | P
 
   const context = (signal: AbortSignal = new AbortController().signal) => {
     const progress: number[] = [];
-    const ctx: MotionContext = { signal, log: silentLog, storage: options.storage?.() ?? createMemoryStorage(), progress: (f) => void progress.push(f) };
+    const ctx: MotionContext = {
+      signal,
+      log: silentLog,
+      storage: options.storage?.() ?? createMemoryStorage(),
+      progress: (f) => void progress.push(f),
+    };
     return { ctx, progress };
   };
 
   /** start, then poll (with the handle as a restarted worker reads it back) until done. */
-  const run = async (provider: MotionProvider, req: MotionRequest, ctx: MotionContext): Promise<{ handle: MotionHandle; result: MotionPoll }> => {
+  const run = async (
+    provider: MotionProvider,
+    req: MotionRequest,
+    ctx: MotionContext,
+  ): Promise<{ handle: MotionHandle; result: MotionPoll }> => {
     const handle = await provider.start(req, ctx);
     const saved = JSON.parse(JSON.stringify(handle)) as MotionHandle;
     const deadline = Date.now() + timeout - 2000;
@@ -138,7 +154,11 @@ export function describeMotionProviderContract(factory: () => MotionProvider | P
   };
 
   /** Checks an output against the request; returns the frames' alpha bytes summary. */
-  const checkOutput = async (output: MotionOutput, req: MotionRequest, ctx: MotionContext): Promise<{ alpha: string; translucent: boolean } | null> => {
+  const checkOutput = async (
+    output: MotionOutput,
+    req: MotionRequest,
+    ctx: MotionContext,
+  ): Promise<{ alpha: string; translucent: boolean } | null> => {
     if (output.kind === 'video') {
       expect(typeof output.storageKey).toBe('string');
       const stat = await ctx.storage.stat(output.storageKey);
@@ -182,126 +202,164 @@ export function describeMotionProviderContract(factory: () => MotionProvider | P
 
     if (options.plugin) {
       const plugin = options.plugin;
-      it('the plugin declares its name and defaults, and registers a provider with its defaults', async () => {
-        expect(typeof plugin.name).toBe('string');
-        expect(plugin.name).toMatch(/^[a-z0-9@][a-z0-9@/._-]*$/i);
-        expect(typeof plugin.register).toBe('function');
-        if (plugin.defaults !== undefined) {
-          expect(typeof plugin.defaults).toBe('object');
-          expect(Array.isArray(plugin.defaults)).toBe(false);
-          // Every accepted option has a JSON default (CONFIG_FILE is JSON; other keys stop the start).
-          expect(JSON.parse(JSON.stringify(plugin.defaults))).toEqual(plugin.defaults);
-          for (const [key, value] of Object.entries(plugin.defaults)) {
-            if (value === undefined || value === null) throw new Error(`plugin "${plugin.name}": option "${key}" has no default`);
+      it(
+        'the plugin declares its name and defaults, and registers a provider with its defaults',
+        async () => {
+          expect(typeof plugin.name).toBe('string');
+          expect(plugin.name).toMatch(/^[a-z0-9@][a-z0-9@/._-]*$/i);
+          expect(typeof plugin.register).toBe('function');
+          if (plugin.defaults !== undefined) {
+            expect(typeof plugin.defaults).toBe('object');
+            expect(Array.isArray(plugin.defaults)).toBe(false);
+            // Every accepted option has a JSON default (CONFIG_FILE is JSON; other keys stop the start).
+            expect(JSON.parse(JSON.stringify(plugin.defaults))).toEqual(plugin.defaults);
+            for (const [key, value] of Object.entries(plugin.defaults)) {
+              if (value === undefined || value === null) throw new Error(`plugin "${plugin.name}": option "${key}" has no default`);
+            }
           }
-        }
-        const providers = await motionProvidersFromPlugin(plugin);
-        expect(providers.length).toBeGreaterThan(0);
-      }, timeout);
+          const providers = await motionProvidersFromPlugin(plugin);
+          expect(providers.length).toBeGreaterThan(0);
+        },
+        timeout,
+      );
 
       for (const [i, bad] of (options.invalidPluginOptions ?? []).entries()) {
-        it(`the plugin refuses invalid options (${i + 1}: ${JSON.stringify(bad)})`, async () => {
-          await expect((async () => motionProvidersFromPlugin(plugin, bad))()).rejects.toThrow();
-        }, timeout);
+        it(
+          `the plugin refuses invalid options (${i + 1}: ${JSON.stringify(bad)})`,
+          async () => {
+            await expect((async () => motionProvidersFromPlugin(plugin, bad))()).rejects.toThrow();
+          },
+          timeout,
+        );
       }
     }
 
-    it('declares a valid id, its transparency and its models', async () => {
-      const provider = await factory();
-      expect(provider.id).toMatch(/^[a-z][a-z0-9-]*$/);
-      expect(typeof provider.acceptsTransparency).toBe('boolean');
-      for (const m of ['start', 'poll', 'cancel', 'models'] as const) expect(typeof provider[m]).toBe('function');
-      const models = provider.models();
-      expect(models.length).toBeGreaterThan(0);
-      const ids = new Set<string>();
-      for (const m of models) {
-        expect(m.id).toMatch(/^\S+$/);
-        // `<provider>:<model>` (or the provider's own id for its only model): ids stay unique across providers.
-        expect(m.id === provider.id || m.id.startsWith(`${provider.id}:`)).toBe(true);
-        expect(m.provider).toBe(provider.id);
-        expect(typeof m.display_name).toBe('string');
-        expect(m.display_name.trim().length).toBeGreaterThan(0);
-        if (m.description !== undefined) expect(typeof m.description).toBe('string');
-        expect(ids.has(m.id)).toBe(false);
-        ids.add(m.id);
-      }
-      // Listed by the options endpoint as JSON, the same each time.
-      expect(JSON.parse(JSON.stringify(models))).toEqual(models);
-      expect(provider.models().map((m) => m.id)).toEqual([...ids]);
-      for (const m of options.models ?? []) expect(ids.has(m)).toBe(true);
-    }, timeout);
+    it(
+      'declares a valid id, its transparency and its models',
+      async () => {
+        const provider = await factory();
+        expect(provider.id).toMatch(/^[a-z][a-z0-9-]*$/);
+        expect(typeof provider.acceptsTransparency).toBe('boolean');
+        for (const m of ['start', 'poll', 'cancel', 'models'] as const) expect(typeof provider[m]).toBe('function');
+        const models = provider.models();
+        expect(models.length).toBeGreaterThan(0);
+        const ids = new Set<string>();
+        for (const m of models) {
+          expect(m.id).toMatch(/^\S+$/);
+          // `<provider>:<model>` (or the provider's own id for its only model): ids stay unique across providers.
+          expect(m.id === provider.id || m.id.startsWith(`${provider.id}:`)).toBe(true);
+          expect(m.provider).toBe(provider.id);
+          expect(typeof m.display_name).toBe('string');
+          expect(m.display_name.trim().length).toBeGreaterThan(0);
+          if (m.description !== undefined) expect(typeof m.description).toBe('string');
+          expect(ids.has(m.id)).toBe(false);
+          ids.add(m.id);
+        }
+        // Listed by the options endpoint as JSON, the same each time.
+        expect(JSON.parse(JSON.stringify(models))).toEqual(models);
+        expect(provider.models().map((m) => m.id)).toEqual([...ids]);
+        for (const m of options.models ?? []) expect(ids.has(m)).toBe(true);
+      },
+      timeout,
+    );
 
-    it('animates a real picture: a JSON handle, then frames of the requested size and count (or a stored video)', async () => {
-      const provider = await factory();
-      for (const model of modelsOf(provider)) {
-        const req = request(model, photo);
-        const { ctx, progress } = context();
-        const { handle, result } = await run(provider, req, ctx);
-        expect(handle && typeof handle === 'object' && !Array.isArray(handle)).toBe(true);
+    it(
+      'animates a real picture: a JSON handle, then frames of the requested size and count (or a stored video)',
+      async () => {
+        const provider = await factory();
+        for (const model of modelsOf(provider)) {
+          const req = request(model, photo);
+          const { ctx, progress } = context();
+          const { handle, result } = await run(provider, req, ctx);
+          expect(handle && typeof handle === 'object' && !Array.isArray(handle)).toBe(true);
+          if (result.state !== 'succeeded') throw new Error(`model "${model}" did not succeed: ${JSON.stringify(result)}`);
+          await checkOutput(result.output, req, ctx);
+          for (const f of progress) expect(Number.isFinite(f) && f >= 0 && f <= 1).toBe(true);
+        }
+      },
+      timeout,
+    );
+
+    it(
+      "renders the request's frame size, whatever the picture's aspect ratio",
+      async () => {
+        const provider = await factory();
+        const [model] = modelsOf(provider);
+        const req = request(model, photo, { width: 30, height: 40, style: 'drift', customMotion: 'slowly to the left' });
+        const { ctx } = context();
+        const { result } = await run(provider, req, ctx);
         if (result.state !== 'succeeded') throw new Error(`model "${model}" did not succeed: ${JSON.stringify(result)}`);
         await checkOutput(result.output, req, ctx);
-        for (const f of progress) expect(Number.isFinite(f) && f >= 0 && f <= 1).toBe(true);
-      }
-    }, timeout);
+      },
+      timeout,
+    );
 
-    it('renders the request\'s frame size, whatever the picture\'s aspect ratio', async () => {
-      const provider = await factory();
-      const [model] = modelsOf(provider);
-      const req = request(model, photo, { width: 30, height: 40, style: 'drift', customMotion: 'slowly to the left' });
-      const { ctx } = context();
-      const { result } = await run(provider, req, ctx);
-      if (result.state !== 'succeeded') throw new Error(`model "${model}" did not succeed: ${JSON.stringify(result)}`);
-      await checkOutput(result.output, req, ctx);
-    }, timeout);
+    it(
+      'keeps a cut-out picture cut out when it declares acceptsTransparency',
+      async () => {
+        const provider = await factory();
+        if (!provider.acceptsTransparency) return;
+        const [model] = modelsOf(provider);
+        const req = request(model, cutOut);
+        const { ctx } = context();
+        const { result } = await run(provider, req, ctx);
+        if (result.state !== 'succeeded') throw new Error(`model "${model}" did not succeed: ${JSON.stringify(result)}`);
+        const seen = await checkOutput(result.output, req, ctx);
+        if (seen) {
+          expect(seen.alpha).not.toBe('opaque');
+          expect(seen.translucent).toBe(true);
+        }
+      },
+      timeout,
+    );
 
-    it('keeps a cut-out picture cut out when it declares acceptsTransparency', async () => {
-      const provider = await factory();
-      if (!provider.acceptsTransparency) return;
-      const [model] = modelsOf(provider);
-      const req = request(model, cutOut);
-      const { ctx } = context();
-      const { result } = await run(provider, req, ctx);
-      if (result.state !== 'succeeded') throw new Error(`model "${model}" did not succeed: ${JSON.stringify(result)}`);
-      const seen = await checkOutput(result.output, req, ctx);
-      if (seen) {
-        expect(seen.alpha).not.toBe('opaque');
-        expect(seen.translucent).toBe(true);
-      }
-    }, timeout);
+    it(
+      'honours an aborted signal: no result once aborted',
+      async () => {
+        const provider = await factory();
+        const [model] = modelsOf(provider);
+        const req = request(model, photo);
+        const started = context();
+        const handle = JSON.parse(JSON.stringify(await provider.start(req, started.ctx))) as MotionHandle;
+        // Already aborted (shutdown while it waited): it must not deliver.
+        const gone = new AbortController();
+        gone.abort(new Error('shutdown'));
+        const { ctx: abortedCtx } = context(gone.signal);
+        const early = await provider.poll(structuredClone(handle), req, abortedCtx).then(
+          (r) => r,
+          (e: unknown) => e,
+        );
+        expect((early as MotionPoll)?.state).not.toBe('succeeded');
+        // Aborted while it works (at its first progress report, or on the next turn of the event loop).
+        const longer = request(model, photo, { durationS: 4, fps: 24 });
+        const longHandle = JSON.parse(JSON.stringify(await provider.start(longer, started.ctx))) as MotionHandle;
+        const controller = new AbortController();
+        const during = context(controller.signal);
+        during.ctx.progress = () => controller.abort(new Error('cancelled'));
+        const timer = setTimeout(() => controller.abort(new Error('cancelled')), 0);
+        const t0 = Date.now();
+        const late = await provider.poll(longHandle, longer, during.ctx).then(
+          (r) => r,
+          (e: unknown) => e,
+        );
+        clearTimeout(timer);
+        expect((late as MotionPoll)?.state).not.toBe('succeeded');
+        expect(Date.now() - t0).toBeLessThan(timeout / 2);
+      },
+      timeout,
+    );
 
-    it('honours an aborted signal: no result once aborted', async () => {
-      const provider = await factory();
-      const [model] = modelsOf(provider);
-      const req = request(model, photo);
-      const started = context();
-      const handle = JSON.parse(JSON.stringify(await provider.start(req, started.ctx))) as MotionHandle;
-      // Already aborted (shutdown while it waited): it must not deliver.
-      const gone = new AbortController();
-      gone.abort(new Error('shutdown'));
-      const { ctx: abortedCtx } = context(gone.signal);
-      const early = await provider.poll(structuredClone(handle), req, abortedCtx).then((r) => r, (e: unknown) => e);
-      expect((early as MotionPoll)?.state).not.toBe('succeeded');
-      // Aborted while it works (at its first progress report, or on the next turn of the event loop).
-      const longer = request(model, photo, { durationS: 4, fps: 24 });
-      const longHandle = JSON.parse(JSON.stringify(await provider.start(longer, started.ctx))) as MotionHandle;
-      const controller = new AbortController();
-      const during = context(controller.signal);
-      during.ctx.progress = () => controller.abort(new Error('cancelled'));
-      const timer = setTimeout(() => controller.abort(new Error('cancelled')), 0);
-      const t0 = Date.now();
-      const late = await provider.poll(longHandle, longer, during.ctx).then((r) => r, (e: unknown) => e);
-      clearTimeout(timer);
-      expect((late as MotionPoll)?.state).not.toBe('succeeded');
-      expect(Date.now() - t0).toBeLessThan(timeout / 2);
-    }, timeout);
-
-    it('cancels a started operation', async () => {
-      const provider = await factory();
-      const [model] = modelsOf(provider);
-      const req = request(model, photo);
-      const { ctx } = context();
-      const handle = await provider.start(req, ctx);
-      await expect(provider.cancel(JSON.parse(JSON.stringify(handle)) as MotionHandle, ctx)).resolves.toBeUndefined();
-    }, timeout);
+    it(
+      'cancels a started operation',
+      async () => {
+        const provider = await factory();
+        const [model] = modelsOf(provider);
+        const req = request(model, photo);
+        const { ctx } = context();
+        const handle = await provider.start(req, ctx);
+        await expect(provider.cancel(JSON.parse(JSON.stringify(handle)) as MotionHandle, ctx)).resolves.toBeUndefined();
+      },
+      timeout,
+    );
   });
 }

@@ -35,10 +35,12 @@ export function quoteProblems(q: Quote): string[] {
   const problems: string[] = [];
   for (const l of q.lines) {
     if (typeof l?.item !== 'string' || l.item.length === 0) problems.push(`a line has no item name: ${JSON.stringify(l)}`);
-    if (!Number.isSafeInteger(l?.cents) || l.cents < 0) problems.push(`line "${l?.item}" has cents ${l?.cents}: need an integer >= 0 (hundredths of a credit)`);
+    if (!Number.isSafeInteger(l?.cents) || l.cents < 0)
+      problems.push(`line "${l?.item}" has cents ${l?.cents}: need an integer >= 0 (hundredths of a credit)`);
   }
   const sum = q.lines.reduce((s, l) => s + (l?.cents ?? 0), 0);
-  if (!Number.isSafeInteger(q.totalCents) || q.totalCents !== sum) problems.push(`totalCents ${q.totalCents} is not the sum of the lines (${sum})`);
+  if (!Number.isSafeInteger(q.totalCents) || q.totalCents !== sum)
+    problems.push(`totalCents ${q.totalCents} is not the sum of the lines (${sum})`);
   return problems;
 }
 
@@ -86,7 +88,9 @@ export function describePricingPolicyContract<TOptions extends object = Record<s
       for (const op of ops.filter((o) => o.kind === 'animated-ar')) {
         for (const line of policy.quote(deepFreeze(structuredClone(op))).lines) {
           if (!(ANIMATED_AR_PRICE_ITEMS as readonly string[]).includes(line.item)) {
-            throw new Error(`quote of ${describeOp(op)}: unknown item "${line.item}" (the service refunds by item: ${ANIMATED_AR_PRICE_ITEMS.join(', ')})`);
+            throw new Error(
+              `quote of ${describeOp(op)}: unknown item "${line.item}" (the service refunds by item: ${ANIMATED_AR_PRICE_ITEMS.join(', ')})`,
+            );
           }
         }
       }

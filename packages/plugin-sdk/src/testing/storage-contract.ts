@@ -23,7 +23,18 @@ export interface StorageContractOptions {
 }
 
 /** Keys that could escape the storage root or confuse URLs: every method must refuse them. */
-export const UNSAFE_STORAGE_KEYS: readonly string[] = ['../etc/passwd', '/abs', 'a/../b', 'a//b', '', '..', './a', 'a/./b', 'a/', 'a\\..\\b'];
+export const UNSAFE_STORAGE_KEYS: readonly string[] = [
+  '../etc/passwd',
+  '/abs',
+  'a/../b',
+  'a//b',
+  '',
+  '..',
+  './a',
+  'a/./b',
+  'a/',
+  'a\\..\\b',
+];
 
 /**
  * Registers a Jest suite that checks a storage backend against the contract the service relies on
@@ -45,14 +56,18 @@ export function describeStorageContract(factory: () => StoragePort | Promise<Sto
 
   /** Runs `body` with a fresh backend and a key prefix of its own. */
   const test = (name: string, body: (storage: StoragePort, prefix: string) => Promise<void>) =>
-    it(name, async () => {
-      const storage = await factory();
-      try {
-        await body(storage, `contract-${runId()}`);
-      } finally {
-        await options.teardown?.(storage);
-      }
-    }, timeout);
+    it(
+      name,
+      async () => {
+        const storage = await factory();
+        try {
+          await body(storage, `contract-${runId()}`);
+        } finally {
+          await options.teardown?.(storage);
+        }
+      },
+      timeout,
+    );
 
   describe(title, () => {
     test('declares its driver and is ready (ping)', async (storage) => {
@@ -142,8 +157,13 @@ export function describeStorageContract(factory: () => StoragePort | Promise<Sto
 
     test('takes concurrent writes: different keys all land, the same key ends up whole', async (storage, p) => {
       const bodies = Array.from({ length: 8 }, (_, i) => Buffer.alloc(20_000 + i * 1000, i + 1));
-      await Promise.all(bodies.map((b, i) => (i % 2 ? storage.put(`${p}/many/${i}.bin`, b, 'application/octet-stream')
-        : storage.putStream(`${p}/many/${i}.bin`, Readable.from([b]), 'application/octet-stream'))));
+      await Promise.all(
+        bodies.map((b, i) =>
+          i % 2
+            ? storage.put(`${p}/many/${i}.bin`, b, 'application/octet-stream')
+            : storage.putStream(`${p}/many/${i}.bin`, Readable.from([b]), 'application/octet-stream'),
+        ),
+      );
       for (const [i, b] of bodies.entries()) {
         expect((await readAll(await storage.read(`${p}/many/${i}.bin`))).equals(b)).toBe(true);
       }

@@ -52,7 +52,11 @@ export class ApiKeyCache implements OnModuleDestroy {
   /** Drops the key (or all of a user's keys) here and in every other API process. */
   async revoked(revocation: KeyRevocation): Promise<void> {
     this.drop(revocation);
-    await this.revocations.publish(revocation).catch((e: Error) => this.logger.warn(`revocation not broadcast (other API processes keep the key up to API_KEY_CACHE_TTL_S): ${e.message}`));
+    await this.revocations
+      .publish(revocation)
+      .catch((e: Error) =>
+        this.logger.warn(`revocation not broadcast (other API processes keep the key up to API_KEY_CACHE_TTL_S): ${e.message}`),
+      );
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -24,7 +24,16 @@ describe('key scopes', () => {
     expect(normaliseOrigin('https://Shop.Example.com/')).toBe('https://shop.example.com');
     expect(normaliseOrigin('https://shop.example.com:443')).toBe('https://shop.example.com');
     expect(normaliseOrigin('http://localhost:8080')).toBe('http://localhost:8080');
-    for (const bad of ['https://shop.example.com/path', 'https://*.example.com', 'ftp://x.example', 'shop.example.com', 'https://u:p@x.example', 'https://x.example?q', 'null', '']) {
+    for (const bad of [
+      'https://shop.example.com/path',
+      'https://*.example.com',
+      'ftp://x.example',
+      'shop.example.com',
+      'https://u:p@x.example',
+      'https://x.example?q',
+      'null',
+      '',
+    ]) {
       expect(normaliseOrigin(bad)).toBeNull();
     }
   });
@@ -56,10 +65,21 @@ describe('ApiKeyGuard scope check', () => {
   const cache = { find: async (hash: string) => byHash.get(hash) ?? null };
   const limits: string[] = [];
   const rateLimits = { check: async (p: { scope: string }) => void limits.push(p.scope) };
-  const guard = new ApiKeyGuard({ ownerApiKey: 'owner-key-of-the-unit-test' } as AppConfig, cache as never, rateLimits as never, new Reflector(), { principalFor: async () => null } as never);
+  const guard = new ApiKeyGuard(
+    { ownerApiKey: 'owner-key-of-the-unit-test' } as AppConfig,
+    cache as never,
+    rateLimits as never,
+    new Reflector(),
+    { principalFor: async () => null } as never,
+  );
 
   async function call(handler: keyof RoutesForTest, key: string, origin?: string) {
-    const req = { headers: { 'x-api-key': key, ...(origin ? { origin } : {}) }, method: 'GET', url: `/t/${handler}`, routeOptions: { url: `/t/${handler}` } };
+    const req = {
+      headers: { 'x-api-key': key, ...(origin ? { origin } : {}) },
+      method: 'GET',
+      url: `/t/${handler}`,
+      routeOptions: { url: `/t/${handler}` },
+    };
     const ctx = {
       switchToHttp: () => ({ getRequest: () => req, getResponse: () => ({}) }),
       getHandler: () => RoutesForTest.prototype[handler],
@@ -87,7 +107,7 @@ describe('ApiKeyGuard scope check', () => {
     expect(await call('own', 'sk_live_read')).toBe(true);
   });
 
-  it('checks a widget key\'s Origin on every route, before its rate limit is spent', async () => {
+  it("checks a widget key's Origin on every route, before its rate limit is spent", async () => {
     limits.length = 0;
     expect(await call('own', 'sk_live_widget')).toBe('origin_not_allowed');
     expect(await call('convert', 'sk_live_widget', 'https://other.example.com')).toBe('origin_not_allowed');

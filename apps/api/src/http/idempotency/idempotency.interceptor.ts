@@ -30,12 +30,15 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const route = req.routeOptions?.url ?? req.url;
     // The route pattern plus its parameters, so /users/a/credits and /users/b/credits differ. Only with a key:
     // without one it is never compared, and hashing every POST body would be work for nothing.
-    const fingerprint = key === undefined ? '' : requestFingerprint(req.method, `${route} ${JSON.stringify(req.params ?? {})}`, req.body ?? null);
+    const fingerprint =
+      key === undefined ? '' : requestFingerprint(req.method, `${route} ${JSON.stringify(req.params ?? {})}`, req.body ?? null);
     return from(
-      this.idempotency.run(req.principal.userId, key, fingerprint, status, () => lastValueFrom(next.handle(), { defaultValue: undefined })).then((out) => {
-        if (out.replayed) void reply.header('idempotent-replayed', 'true');
-        return out.body;
-      }),
+      this.idempotency
+        .run(req.principal.userId, key, fingerprint, status, () => lastValueFrom(next.handle(), { defaultValue: undefined }))
+        .then((out) => {
+          if (out.replayed) void reply.header('idempotent-replayed', 'true');
+          return out.body;
+        }),
     );
   }
 }

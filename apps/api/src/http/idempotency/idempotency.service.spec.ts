@@ -44,7 +44,11 @@ describe('IdempotencyService', () => {
 
   it('frees the key when the request fails, so a corrected retry can use it', async () => {
     const svc = new IdempotencyService(new FakeRepo() as unknown as IdempotencyRepository, config);
-    await expect(svc.run('u', 'k', 'fp', 201, async () => { throw new ApiError(402, 'insufficient_credits', 'insufficient_credits', 'no'); })).rejects.toBeInstanceOf(ApiError);
+    await expect(
+      svc.run('u', 'k', 'fp', 201, async () => {
+        throw new ApiError(402, 'insufficient_credits', 'insufficient_credits', 'no');
+      }),
+    ).rejects.toBeInstanceOf(ApiError);
     expect((await svc.run('u', 'k', 'fp', 201, async () => 'ok')).body).toBe('ok');
   });
 
@@ -63,7 +67,20 @@ describe('IdempotencyService', () => {
   });
 
   it('renders what JSON.stringify renders, keys sorted', () => {
-    for (const v of [null, undefined, 0, -1.5, 'a"\\b\u0001', true, [], {}, [[]], { a: [] }, [1, 'x', null, { z: 1, a: [false] }], { 'b c': { y: null, x: '' } }]) {
+    for (const v of [
+      null,
+      undefined,
+      0,
+      -1.5,
+      'a"\\b\u0001',
+      true,
+      [],
+      {},
+      [[]],
+      { a: [] },
+      [1, 'x', null, { z: 1, a: [false] }],
+      { 'b c': { y: null, x: '' } },
+    ]) {
       expect(JSON.parse(canonicalJson(v))).toEqual(JSON.parse(JSON.stringify(v ?? null)));
     }
     expect(canonicalJson({ x: undefined })).toBe('{"x":null}');
@@ -74,7 +91,7 @@ describe('IdempotencyService', () => {
     let deep: unknown = 'leaf';
     for (let i = 0; i < depth; i++) deep = i % 2 ? [deep] : { k: deep };
     const json = canonicalJson(deep);
-    expect(json.length).toBe(depth / 2 * ('[]'.length + '{"k":}'.length) + '"leaf"'.length);
+    expect(json.length).toBe((depth / 2) * ('[]'.length + '{"k":}'.length) + '"leaf"'.length);
     expect(requestFingerprint('POST', '/a', deep)).toMatch(/^[0-9a-f]{64}$/);
   });
 });

@@ -30,7 +30,9 @@ export function canonicalJson(value: unknown): string {
       for (let i = parts.length - 1; i >= 0; i--) stack.push(parts[i]);
     } else if (v && typeof v === 'object') {
       const parts: unknown[] = [new Raw('{')];
-      Object.keys(v).sort().forEach((k, i) => parts.push(new Raw(`${i ? ',' : ''}${JSON.stringify(k)}:`), (v as Record<string, unknown>)[k]));
+      Object.keys(v)
+        .sort()
+        .forEach((k, i) => parts.push(new Raw(`${i ? ',' : ''}${JSON.stringify(k)}:`), (v as Record<string, unknown>)[k]));
       parts.push(new Raw('}'));
       for (let i = parts.length - 1; i >= 0; i--) stack.push(parts[i]);
     } else {
@@ -42,7 +44,9 @@ export function canonicalJson(value: unknown): string {
 
 /** What identifies "the same request": method, route and body. */
 export function requestFingerprint(method: string, route: string, body: unknown): string {
-  return createHash('sha256').update(`${method.toUpperCase()} ${route}\n${canonicalJson(body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method.toUpperCase()} ${route}\n${canonicalJson(body)}`)
+    .digest('hex');
 }
 
 export interface IdempotentOutcome<T> {
@@ -71,7 +75,8 @@ export class IdempotencyService {
   parseKey(header: string | string[] | undefined): string | undefined {
     const key = Array.isArray(header) ? header[0] : header;
     if (key === undefined) return undefined;
-    if (!KEY.test(key)) throw ApiError.invalid('Idempotency-Key', 'Idempotency-Key: 1 to 255 printable ASCII characters', 'idempotency_key_invalid');
+    if (!KEY.test(key))
+      throw ApiError.invalid('Idempotency-Key', 'Idempotency-Key: 1 to 255 printable ASCII characters', 'idempotency_key_invalid');
     return key;
   }
 
@@ -80,16 +85,34 @@ export class IdempotencyService {
     return key !== undefined && this.repo.answered(userId, key, this.config.idempotency.ttlMs);
   }
 
-  async run<T>(userId: string, key: string | undefined, fingerprint: string, status: number, fn: () => Promise<T>): Promise<IdempotentOutcome<T>> {
+  async run<T>(
+    userId: string,
+    key: string | undefined,
+    fingerprint: string,
+    status: number,
+    fn: () => Promise<T>,
+  ): Promise<IdempotentOutcome<T>> {
     if (key === undefined) return { body: await fn(), status, replayed: false };
     await this.purgeNowAndThen();
     const ttl = this.config.idempotency.ttlMs;
     const claim = await this.repo.claim(userId, key, fingerprint, ttl);
     if (claim.state === 'mismatch') {
-      throw new ApiError(409, 'conflict', 'idempotency_key_reused', 'this Idempotency-Key was used with a different request; use a new key for a new request', 'Idempotency-Key');
+      throw new ApiError(
+        409,
+        'conflict',
+        'idempotency_key_reused',
+        'this Idempotency-Key was used with a different request; use a new key for a new request',
+        'Idempotency-Key',
+      );
     }
     if (claim.state === 'in_progress') {
-      throw new ApiError(409, 'conflict', 'idempotency_key_in_use', 'a request with this Idempotency-Key is still being processed; retry shortly', 'Idempotency-Key');
+      throw new ApiError(
+        409,
+        'conflict',
+        'idempotency_key_in_use',
+        'a request with this Idempotency-Key is still being processed; retry shortly',
+        'Idempotency-Key',
+      );
     }
     if (claim.state === 'done') return { body: claim.response as T, status: claim.status, replayed: true };
     let body: T;

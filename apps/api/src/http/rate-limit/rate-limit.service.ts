@@ -22,7 +22,12 @@ export class RateLimitService implements OnModuleDestroy {
   ) {}
 
   async check(p: Principal, reply: FastifyReply): Promise<void> {
-    const limit = p.keyType === 'owner' ? this.config.rateLimit.owner : p.scope === 'widget' ? this.config.rateLimit.widget : this.config.rateLimit.perKey;
+    const limit =
+      p.keyType === 'owner'
+        ? this.config.rateLimit.owner
+        : p.scope === 'widget'
+          ? this.config.rateLimit.widget
+          : this.config.rateLimit.perKey;
     if (limit === 0) return;
     const bucket = p.keyType === 'owner' ? 'owner' : `key:${p.keyId}`;
     let d;
@@ -33,9 +38,19 @@ export class RateLimitService implements OnModuleDestroy {
       return;
     }
     const resetS = Math.max(1, Math.ceil(d.resetMs / 1000));
-    void reply.header('x-ratelimit-limit', String(d.limit)).header('x-ratelimit-remaining', String(d.remaining)).header('x-ratelimit-reset', String(resetS));
+    void reply
+      .header('x-ratelimit-limit', String(d.limit))
+      .header('x-ratelimit-remaining', String(d.remaining))
+      .header('x-ratelimit-reset', String(resetS));
     if (!d.allowed) {
-      throw new ApiError(429, 'rate_limited', 'rate_limit_exceeded', `too many requests for this API key: ${d.limit} per ${this.config.rateLimit.windowMs / 1000} s; retry in ${resetS} s`, undefined, { 'retry-after': String(resetS) });
+      throw new ApiError(
+        429,
+        'rate_limited',
+        'rate_limit_exceeded',
+        `too many requests for this API key: ${d.limit} per ${this.config.rateLimit.windowMs / 1000} s; retry in ${resetS} s`,
+        undefined,
+        { 'retry-after': String(resetS) },
+      );
     }
   }
 

@@ -21,7 +21,10 @@ export class RedisRateLimiter implements RateLimiterPort {
   private readonly redis: Redis;
   private readonly leases: TokenLeases;
 
-  constructor(redisUrl: string, private readonly namespace: string) {
+  constructor(
+    redisUrl: string,
+    private readonly namespace: string,
+  ) {
     // A Redis that is down refuses at once (no offline queue); one that hangs is given up on after
     // COMMAND_TIMEOUT_MS, so the limiter fails open in well under 200 ms either way.
     this.redis = new IORedis(redisUrl, {
@@ -36,8 +39,11 @@ export class RedisRateLimiter implements RateLimiterPort {
     // EVALSHA with the script's hash (ioredis falls back to EVAL once per connection): the script is not
     // sent with every request.
     this.redis.defineCommand('arRateLimit', { numberOfKeys: 1, lua: SCRIPT });
-    const command = (this.redis as unknown as { arRateLimit(key: string, windowMs: string, n: string): Promise<[number, number]> }).arRateLimit;
-    this.leases = new TokenLeases((bucket, n, windowMs) => command.call(this.redis, `${this.namespace}:ratelimit:${bucket}`, String(windowMs), String(n)));
+    const command = (this.redis as unknown as { arRateLimit(key: string, windowMs: string, n: string): Promise<[number, number]> })
+      .arRateLimit;
+    this.leases = new TokenLeases((bucket, n, windowMs) =>
+      command.call(this.redis, `${this.namespace}:ratelimit:${bucket}`, String(windowMs), String(n)),
+    );
   }
 
   consume(bucket: string, limit: number, windowMs: number): Promise<RateLimitDecision> {

@@ -67,7 +67,9 @@ describe('TokenLeases', () => {
   });
 
   it('a store error reaches the caller (the service then lets the request through)', async () => {
-    const leases = new TokenLeases(async () => { throw new Error('redis down'); });
+    const leases = new TokenLeases(async () => {
+      throw new Error('redis down');
+    });
     await expect(leases.consume('k', 10, 1000)).rejects.toThrow('redis down');
   });
 });

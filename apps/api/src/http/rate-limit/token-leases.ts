@@ -61,7 +61,10 @@ export class TokenLeases {
         this.sweep(t);
         this.leases.set(bucket, { next: count - size + 1, last: count, size, endsAt: this.now() + ttl });
       });
-      this.taking.set(bucket, took.catch(() => undefined));
+      this.taking.set(
+        bucket,
+        took.catch(() => undefined),
+      );
       try {
         await took;
       } finally {

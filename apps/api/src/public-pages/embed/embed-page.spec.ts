@@ -19,8 +19,11 @@ const TAPPED = '_apple_ar_quicklook_button_tapped';
 /** A job result as the writers store it for a framed wall picture with a banner (24 x 36 in, classic frame, mat). */
 const wallResult = {
   dimensions: { width_inches: 24, height_inches: 36 },
-  files: {}, texture: {},
-  placement: 'wall', allow_scaling: false, finish: 'matte',
+  files: {},
+  texture: {},
+  placement: 'wall',
+  allow_scaling: false,
+  finish: 'matte',
   frame: { style: 'classic', width_inches: 1.5, depth_inches: 1.25, color: 'walnut' },
   mat: { width_inches: 0.5, color: 'white' },
   outer_dimensions: { width_inches: 28, height_inches: 40, depth_inches: 1.25 },
@@ -30,16 +33,27 @@ const wallResult = {
 /** The model of a page; with no second argument, the framed wall picture's presentation. */
 function model(base: string, ...given: [ReadyModel['presentation']?]): ReadyModel {
   return {
-    pageUrl: `${base}/embed/emb_test`, posterUrl: `${base}/files/poster.png`, glbUrl: `${base}/files/model.glb`, usdzUrl: `${base}/files/model.usdz`,
-    widthInches: 24, heightInches: 36, qrSvg: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1"/></svg>',
-    assetBase: base, presentation: given.length ? given[0] : launchPresentation(wallResult),
+    pageUrl: `${base}/embed/emb_test`,
+    posterUrl: `${base}/files/poster.png`,
+    glbUrl: `${base}/files/model.glb`,
+    usdzUrl: `${base}/files/model.usdz`,
+    widthInches: 24,
+    heightInches: 36,
+    qrSvg: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1"/></svg>',
+    assetBase: base,
+    presentation: given.length ? given[0] : launchPresentation(wallResult),
   };
 }
 
 const attr = (html: string, re: RegExp) => {
   const m = html.match(re);
   if (!m) throw new Error(`no match for ${re}`);
-  return m[1].replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  return m[1]
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 };
 
 describe('embed page with a presentation (unit)', () => {
@@ -50,17 +64,26 @@ describe('embed page with a presentation (unit)', () => {
     const intent = attr(html, /<a class="ar-button" id="ar-launch" target="_top" href="([^"]+)"/);
     const query = new URLSearchParams(intent.slice(intent.indexOf('?') + 1, intent.indexOf('#')));
     expect(Object.fromEntries(query)).toEqual({
-      mode: 'ar_preferred', file: `${base}/files/model.glb`, title: TITLE, link: LINK, resizable: 'false', enable_vertical_placement: 'true',
+      mode: 'ar_preferred',
+      file: `${base}/files/model.glb`,
+      title: TITLE,
+      link: LINK,
+      resizable: 'false',
+      enable_vertical_placement: 'true',
     });
     expect(intent).toContain('&title=Sunset%20%3Cscript%3Ealert(1)%3C%2Fscript%3E%20%26%20Co&');
-    expect(intent).toMatch(/#Intent;scheme=https;package=com\.google\.android\.googlequicksearchbox;action=android\.intent\.action\.VIEW;S\.browser_fallback_url=https%3A%2F%2Far\.example\.com%2Fembed%2Femb_test;end;$/);
+    expect(intent).toMatch(
+      /#Intent;scheme=https;package=com\.google\.android\.googlequicksearchbox;action=android\.intent\.action\.VIEW;S\.browser_fallback_url=https%3A%2F%2Far\.example\.com%2Fembed%2Femb_test;end;$/,
+    );
   });
 
   it('iOS: the Quick Look href carries the fragment, the anchor the link and the tap script', () => {
     const html = interactivePage(model(base), 'ios');
     const href = attr(html, /<a class="ar-button" id="ar-launch" rel="ar" href="([^"]+)"/);
-    expect(href).toBe(`${base}/files/model.usdz#allowsContentScaling=0&checkoutTitle=Sunset%20%3Cscript%3Ealert(1)%3C%2Fscript%3E%20%26%20Co`
-      + '&checkoutSubtitle=Gicl%C3%A9e%20print%2C%20signed&callToAction=Buy%20%22now%22&price=%24240');
+    expect(href).toBe(
+      `${base}/files/model.usdz#allowsContentScaling=0&checkoutTitle=Sunset%20%3Cscript%3Ealert(1)%3C%2Fscript%3E%20%26%20Co` +
+        '&checkoutSubtitle=Gicl%C3%A9e%20print%2C%20signed&callToAction=Buy%20%22now%22&price=%24240',
+    );
     expect(attr(html, /rel="ar" href="[^"]+" data-link="([^"]+)"/)).toBe(LINK);
     const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
     expect(scripts).toEqual([QUICK_LOOK_TAP_SCRIPT]);
@@ -83,7 +106,15 @@ describe('embed page with a presentation (unit)', () => {
   it('desktop: model-viewer on a wall, fixed scale, soft shadow, neutral light, facing the front', () => {
     const html = interactivePage(model(base), 'desktop');
     const mv = html.match(/<model-viewer [^>]*>/)![0];
-    for (const a of ['ar-placement="wall"', 'ar-scale="fixed"', 'environment-image="neutral"', 'shadow-intensity="0.8"', 'shadow-softness="1"', 'camera-orbit="0deg 90deg auto"', ' ar ']) {
+    for (const a of [
+      'ar-placement="wall"',
+      'ar-scale="fixed"',
+      'environment-image="neutral"',
+      'shadow-intensity="0.8"',
+      'shadow-softness="1"',
+      'camera-orbit="0deg 90deg auto"',
+      ' ar ',
+    ]) {
       expect(mv).toContain(a);
     }
     expect(mv).toContain('alt="3D preview of Sunset &lt;script&gt;alert(1)&lt;/script&gt; &amp; Co"');
@@ -91,7 +122,10 @@ describe('embed page with a presentation (unit)', () => {
     // Still the page's one inline script on desktop (the QR code).
     expect([...html.matchAll(/<script>/g)]).toHaveLength(1);
     // Scaling allowed, floor: no ar-scale, floor placement, no wall backdrop.
-    const floor = interactivePage(model(base, launchPresentation({ ...wallResult, placement: 'floor', allow_scaling: true, banner: {} })), 'desktop');
+    const floor = interactivePage(
+      model(base, launchPresentation({ ...wallResult, placement: 'floor', allow_scaling: true, banner: {} })),
+      'desktop',
+    );
     expect(floor).toContain('ar-placement="floor"');
     expect(floor).not.toContain('ar-scale=');
     expect(floor).toContain('<div class="card" data-platform="desktop"');
@@ -101,11 +135,16 @@ describe('embed page with a presentation (unit)', () => {
   it('old results (no presentation): exactly the old launch links and preview', () => {
     const old = model(base, launchPresentation({ dimensions: { width_inches: 24, height_inches: 36 }, files: {} }));
     expect(old.presentation).toBeUndefined();
-    expect(interactivePage(old, 'ios')).toContain(`<a class="ar-button" id="ar-launch" rel="ar" href="${base}/files/model.usdz#allowsContentScaling=0"><img src="${base}/files/poster.png" alt="">View in your space</a>\n</div>`);
+    expect(interactivePage(old, 'ios')).toContain(
+      `<a class="ar-button" id="ar-launch" rel="ar" href="${base}/files/model.usdz#allowsContentScaling=0"><img src="${base}/files/poster.png" alt="">View in your space</a>\n</div>`,
+    );
     expect(interactivePage(old, 'android')).toContain(
-      `href="intent://arvr.google.com/scene-viewer/1.2?mode=ar_preferred&amp;file=https%3A%2F%2Far.example.com%2Ffiles%2Fmodel.glb&amp;title=Picture&amp;resizable=false#Intent;`);
+      `href="intent://arvr.google.com/scene-viewer/1.2?mode=ar_preferred&amp;file=https%3A%2F%2Far.example.com%2Ffiles%2Fmodel.glb&amp;title=Picture&amp;resizable=false#Intent;`,
+    );
     const desktop = interactivePage(old, 'desktop');
-    expect(desktop).toContain(`<model-viewer src="${base}/files/model.glb" ios-src="${base}/files/model.usdz" poster="${base}/files/poster.png" alt="3D preview of the picture" camera-controls camera-orbit="0deg 90deg auto" interaction-prompt="none" shadow-intensity="0" exposure="1"></model-viewer>`);
+    expect(desktop).toContain(
+      `<model-viewer src="${base}/files/model.glb" ios-src="${base}/files/model.usdz" poster="${base}/files/poster.png" alt="3D preview of the picture" camera-controls camera-orbit="0deg 90deg auto" interaction-prompt="none" shadow-intensity="0" exposure="1"></model-viewer>`,
+    );
     expect(desktop).toContain('<div class="card" data-platform="desktop" data-variant="interactive">');
     expect(desktop).toContain('<span class="size">24 × 36 in</span>');
     for (const p of ['ios', 'android', 'desktop'] as const) {
@@ -117,26 +156,56 @@ describe('embed page with a presentation (unit)', () => {
 
 describe('showcase card with a presentation (unit)', () => {
   const base = 'https://ar.example.com';
-  const showcase = (items: PageShowcase['items']): PageShowcase => ({ layout: 'minimal', logoUrl: null, description: null, links: [], tagline: null, primary: null, secondary: null, pageUrl: `${base}/showcase/shw_x`, indexable: false, items });
+  const showcase = (items: PageShowcase['items']): PageShowcase => ({
+    layout: 'minimal',
+    logoUrl: null,
+    description: null,
+    links: [],
+    tagline: null,
+    primary: null,
+    secondary: null,
+    pageUrl: `${base}/showcase/shw_x`,
+    indexable: false,
+    items,
+  });
   const ready = (p = launchPresentation(wallResult)) => ({
-    posterUrl: `${base}/p.png`, glbUrl: `${base}/m.glb`, usdzUrl: `${base}/m.usdz`, embedUrl: `${base}/embed/emb_1`, widthInches: 24, heightInches: 36, presentation: p,
-    itemUrl: `${base}/showcase/shw_x/items/1`, wallUrl: `${base}/showcase/shw_x/items/1/wall`, thumbs: [{ url: `${base}/showcase/shw_x/items/1/thumb/480.webp`, width: 480 }],
+    posterUrl: `${base}/p.png`,
+    glbUrl: `${base}/m.glb`,
+    usdzUrl: `${base}/m.usdz`,
+    embedUrl: `${base}/embed/emb_1`,
+    widthInches: 24,
+    heightInches: 36,
+    presentation: p,
+    itemUrl: `${base}/showcase/shw_x/items/1`,
+    wallUrl: `${base}/showcase/shw_x/items/1/wall`,
+    thumbs: [{ url: `${base}/showcase/shw_x/items/1/thumb/480.webp`, width: 480 }],
   });
 
-  it('launch links use the item\'s own presentation, the card shows title, price and link (escaped)', () => {
-    const items = [{ id: 1, status: 'completed', progress: 100, title: 'sunset.jpg', ready: ready() }, { id: 2, status: 'completed', progress: 100, title: 'old.jpg', ready: ready(undefined) }];
+  it("launch links use the item's own presentation, the card shows title, price and link (escaped)", () => {
+    const items = [
+      { id: 1, status: 'completed', progress: 100, title: 'sunset.jpg', ready: ready() },
+      { id: 2, status: 'completed', progress: 100, title: 'old.jpg', ready: ready(undefined) },
+    ];
     items[1].ready.presentation = undefined;
     const ios = showcasePage(showcase(items), 'ios', false);
     expect(ios).not.toContain('<script>alert');
-    expect(ios).toContain('<span class="title">Sunset &lt;script&gt;alert(1)&lt;/script&gt; &amp; Co</span><span class="price">$240</span>');
+    expect(ios).toContain(
+      '<span class="title">Sunset &lt;script&gt;alert(1)&lt;/script&gt; &amp; Co</span><span class="price">$240</span>',
+    );
     expect(ios).toContain(`<a class="link" href="${LINK.replace(/&/g, '&amp;')}" target="_top" rel="noopener">Buy &quot;now&quot;</a>`);
-    expect(ios).toContain(`<a class="ar" rel="ar" href="${base}/m.usdz#allowsContentScaling=0&amp;checkoutTitle=Sunset%20%3Cscript%3Ealert(1)%3C%2Fscript%3E%20%26%20Co&amp;checkoutSubtitle=`);
+    expect(ios).toContain(
+      `<a class="ar" rel="ar" href="${base}/m.usdz#allowsContentScaling=0&amp;checkoutTitle=Sunset%20%3Cscript%3Ealert(1)%3C%2Fscript%3E%20%26%20Co&amp;checkoutSubtitle=`,
+    );
     expect(ios).toContain(`data-link="${LINK.replace(/&/g, '&amp;')}"`);
     expect(ios).toContain(`<a class="ar" rel="ar" href="${base}/m.usdz#allowsContentScaling=0"><img`);
     expect([...ios.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1])).toEqual([QUICK_LOOK_TAP_SCRIPT]);
-    expect(SHOWCASE_CSP).toMatch(new RegExp(`script-src ${QUICK_LOOK_TAP_SCRIPT_HASH.replace(/[+/]/g, '\\$&')} 'sha256-[A-Za-z0-9+/]{43}=';`));
+    expect(SHOWCASE_CSP).toMatch(
+      new RegExp(`script-src ${QUICK_LOOK_TAP_SCRIPT_HASH.replace(/[+/]/g, '\\$&')} 'sha256-[A-Za-z0-9+/]{43}=';`),
+    );
     const android = showcasePage(showcase(items), 'android', false);
-    expect(android).toContain('&amp;title=Sunset%20%3Cscript%3Ealert(1)%3C%2Fscript%3E%20%26%20Co&amp;link=https%3A%2F%2Fshop.example.com%2Fp%2Fsunset%3Fref%3Dar%26size%3D24x36&amp;resizable=false&amp;enable_vertical_placement=true#Intent;');
+    expect(android).toContain(
+      '&amp;title=Sunset%20%3Cscript%3Ealert(1)%3C%2Fscript%3E%20%26%20Co&amp;link=https%3A%2F%2Fshop.example.com%2Fp%2Fsunset%3Fref%3Dar%26size%3D24x36&amp;resizable=false&amp;enable_vertical_placement=true#Intent;',
+    );
     expect(android).toContain('&amp;title=old.jpg&amp;resizable=false#Intent;');
     expect(android).not.toContain('<script');
     const desktop = showcasePage(showcase(items), 'desktop', false);
@@ -191,17 +260,52 @@ describe('embed page in headless Chromium', () => {
     const csp = embedCsp(base);
     pages['/embed/ios'] = { html: interactivePage(model(base), 'ios'), csp };
     pages['/embed/desktop'] = { html: interactivePage(model(base), 'desktop'), csp };
-    pages['/embed/desktop-plain'] = { html: interactivePage(model(base, launchPresentation({ ...wallResult, banner: {}, outer_dimensions: wallResult.dimensions })), 'desktop'), csp };
+    pages['/embed/desktop-plain'] = {
+      html: interactivePage(
+        model(base, launchPresentation({ ...wallResult, banner: {}, outer_dimensions: wallResult.dimensions })),
+        'desktop',
+      ),
+      csp,
+    };
     pages['/embed/desktop-old'] = { html: interactivePage(model(base, undefined), 'desktop'), csp };
     // Negative control: the same page under a CSP without the tap script's hash must report a violation.
     pages['/embed/ios-no-hash'] = { html: interactivePage(model(base), 'ios'), csp: csp.replace(` ${QUICK_LOOK_TAP_SCRIPT_HASH}`, '') };
     pages['/showcase/ios'] = {
-      html: showcasePage({ layout: 'minimal', logoUrl: null, description: null, links: [], tagline: 'Gallery', primary: null, secondary: null, pageUrl: `${base}/showcase/ios`, indexable: false, items: [
-        { id: 1, status: 'completed', progress: 100, title: 'sunset.jpg', ready: {
-          posterUrl: `${base}/files/poster.png`, glbUrl: `${base}/files/model.glb`, usdzUrl: `${base}/files/model.usdz`, embedUrl: `${base}/embed/desktop`, widthInches: 24, heightInches: 36, presentation: launchPresentation(wallResult),
-          itemUrl: `${base}/showcase/ios/items/1`, wallUrl: `${base}/showcase/ios/items/1/wall`, thumbs: [],
-        } },
-      ] }, 'ios', false),
+      html: showcasePage(
+        {
+          layout: 'minimal',
+          logoUrl: null,
+          description: null,
+          links: [],
+          tagline: 'Gallery',
+          primary: null,
+          secondary: null,
+          pageUrl: `${base}/showcase/ios`,
+          indexable: false,
+          items: [
+            {
+              id: 1,
+              status: 'completed',
+              progress: 100,
+              title: 'sunset.jpg',
+              ready: {
+                posterUrl: `${base}/files/poster.png`,
+                glbUrl: `${base}/files/model.glb`,
+                usdzUrl: `${base}/files/model.usdz`,
+                embedUrl: `${base}/embed/desktop`,
+                widthInches: 24,
+                heightInches: 36,
+                presentation: launchPresentation(wallResult),
+                itemUrl: `${base}/showcase/ios/items/1`,
+                wallUrl: `${base}/showcase/ios/items/1/wall`,
+                thumbs: [],
+              },
+            },
+          ],
+        },
+        'ios',
+        false,
+      ),
       csp: `${SHOWCASE_CSP}; frame-ancestors 'self'`,
     };
     browser = await launchChromium();
@@ -217,17 +321,27 @@ describe('embed page in headless Chromium', () => {
     const ctx = await browser.newContext({ viewport });
     const page = await ctx.newPage();
     const violations: string[] = [];
-    page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) violations.push(m.text()); });
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
+    });
     await page.exposeFunction('__cspViolation', (d: string) => violations.push(d));
-    await page.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) => (window as any).__cspViolation(`${e.violatedDirective} ${e.blockedURI}`)));
+    await page.addInitScript(() =>
+      document.addEventListener('securitypolicyviolation', (e) => (window as any).__cspViolation(`${e.violatedDirective} ${e.blockedURI}`)),
+    );
     const shop: string[] = [];
-    await page.route('https://shop.example.com/**', (route) => { shop.push(route.request().url()); return route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Shop</title>' }); });
+    await page.route('https://shop.example.com/**', (route) => {
+      shop.push(route.request().url());
+      return route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Shop</title>' });
+    });
     await page.goto(`${base}${path}`);
     return { ctx, page, violations, shop };
   }
 
   const tap = (page: Page, selector: string, data = TAPPED) =>
-    page.locator(selector).first().evaluate((el, d) => el.dispatchEvent(new MessageEvent('message', { data: d })), data);
+    page
+      .locator(selector)
+      .first()
+      .evaluate((el, d) => el.dispatchEvent(new MessageEvent('message', { data: d })), data);
 
   it('iOS: a tap on the Quick Look banner (message event on a[rel=ar]) opens link_url, within the CSP', async () => {
     const { ctx, page, violations, shop } = await open('/embed/ios');
@@ -255,7 +369,7 @@ describe('embed page in headless Chromium', () => {
     await ctx.close();
   });
 
-  it('showcase on iOS: the item\'s banner tap opens its link under SHOWCASE_CSP', async () => {
+  it("showcase on iOS: the item's banner tap opens its link under SHOWCASE_CSP", async () => {
     const { ctx, page, violations, shop } = await open('/showcase/ios');
     expect(await page.locator('.item .caption .title').textContent()).toBe(TITLE);
     expect(await page.locator('.item .caption .price').textContent()).toBe('$240');
@@ -271,7 +385,12 @@ describe('embed page in headless Chromium', () => {
   it('old results keep the old desktop preview (floor, no shadow, no backdrop)', async () => {
     const { ctx, page, violations } = await open('/embed/desktop-old', { width: 720, height: 600 });
     await page.waitForFunction(() => (document.querySelector('model-viewer') as any)?.loaded === true, null, { timeout: 30_000 });
-    expect(await page.locator('model-viewer').evaluate((el: any) => [el.arPlacement, el.arScale, el.shadowIntensity, el.ar])).toEqual(['floor', 'auto', 0, false]);
+    expect(await page.locator('model-viewer').evaluate((el: any) => [el.arPlacement, el.arScale, el.shadowIntensity, el.ar])).toEqual([
+      'floor',
+      'auto',
+      0,
+      false,
+    ]);
     expect(await page.locator('.card').evaluate((e) => getComputedStyle(e).backgroundImage)).toBe('none');
     await page.waitForTimeout(1000);
     await page.screenshot({ path: join(ARTIFACTS, 'embed-old-desktop.png') });
@@ -283,7 +402,9 @@ describe('embed page in headless Chromium', () => {
     const { ctx, page, violations } = await open('/embed/desktop', { width: 720, height: 600 });
     await page.waitForFunction(() => (document.querySelector('model-viewer') as any)?.loaded === true, null, { timeout: 30_000 });
     const mv = page.locator('model-viewer');
-    expect(await mv.evaluate((el: any) => [el.arPlacement, el.arScale, el.environmentImage, el.shadowIntensity, el.shadowSoftness])).toEqual(['wall', 'fixed', 'neutral', 0.8, 1]);
+    expect(
+      await mv.evaluate((el: any) => [el.arPlacement, el.arScale, el.environmentImage, el.shadowIntensity, el.shadowSoftness]),
+    ).toEqual(['wall', 'fixed', 'neutral', 0.8, 1]);
     const orbit = await mv.evaluate((el: any) => el.getCameraOrbit());
     expect(orbit.theta).toBeCloseTo(0, 3);
     expect(orbit.phi).toBeCloseTo(Math.PI / 2, 3);

@@ -100,7 +100,9 @@ function bannerHtml(p: LaunchPresentation | undefined): string {
   const b = p?.banner;
   if (!b || !(b.title || b.subtitle || b.price || b.link_url)) return '';
   const text = `${b.title ? `<span class="title">${esc(b.title)}</span>` : ''}${b.subtitle ? `<span class="sub">${esc(b.subtitle)}</span>` : ''}`;
-  const cta = b.link_url ? `<a class="cta" href="${esc(b.link_url)}" target="_top" rel="noopener">${esc(b.call_to_action ?? 'View details')}</a>` : '';
+  const cta = b.link_url
+    ? `<a class="cta" href="${esc(b.link_url)}" target="_top" rel="noopener">${esc(b.call_to_action ?? 'View details')}</a>`
+    : '';
   return `<div class="banner" data-banner><span class="text">${text}</span>${b.price ? `<span class="price">${esc(b.price)}</span>` : ''}${cta}</div>`;
 }
 
@@ -116,9 +118,11 @@ function modelViewer(m: ReadyModel): string {
   // the shadow onto the plane behind the model (the wall), not under it. The `ar` attributes only matter
   // where model-viewer can launch AR itself (an iPad reporting as a Mac, Android in desktop mode).
   const orbit = p.placement === 'wall' ? ' min-camera-orbit="-60deg 35deg auto" max-camera-orbit="60deg 145deg auto"' : '';
-  return `<model-viewer src="${esc(m.glbUrl)}" ios-src="${esc(m.usdzUrl)}" poster="${esc(m.posterUrl)}" alt="${esc(alt)}" camera-controls camera-orbit="0deg 90deg auto"${orbit} interaction-prompt="none"`
-    + ` ar ar-modes="webxr scene-viewer quick-look" ar-placement="${p.placement}"${p.allowScaling ? '' : ' ar-scale="fixed"'}`
-    + ` environment-image="neutral" shadow-intensity="0.8" shadow-softness="1" exposure="1"${anim}></model-viewer>`;
+  return (
+    `<model-viewer src="${esc(m.glbUrl)}" ios-src="${esc(m.usdzUrl)}" poster="${esc(m.posterUrl)}" alt="${esc(alt)}" camera-controls camera-orbit="0deg 90deg auto"${orbit} interaction-prompt="none"` +
+    ` ar ar-modes="webxr scene-viewer quick-look" ar-placement="${p.placement}"${p.allowScaling ? '' : ' ar-scale="fixed"'}` +
+    ` environment-image="neutral" shadow-intensity="0.8" shadow-softness="1" exposure="1"${anim}></model-viewer>`
+  );
 }
 
 /** Interactive embed: poster, animated badge, "View in your space" for the platform, and the banner when there is one. */
@@ -139,9 +143,13 @@ export function interactivePage(m: ReadyModel, platform: Platform): string {
     if (link) button += `\n<script>${QUICK_LOOK_TAP_SCRIPT}</script>`;
   } else if (platform === 'android') {
     viewer = `<img class="poster" src="${esc(m.posterUrl)}" alt="Picture">`;
-    const intent = sceneViewerIntent(m.glbUrl, m.pageUrl, p
-      ? { title: p.banner.title ?? 'Picture', link, placement: p.placement, allowScaling: p.allowScaling }
-      : { title: 'Picture', placement: 'floor', allowScaling: false });
+    const intent = sceneViewerIntent(
+      m.glbUrl,
+      m.pageUrl,
+      p
+        ? { title: p.banner.title ?? 'Picture', link, placement: p.placement, allowScaling: p.allowScaling }
+        : { title: 'Picture', placement: 'floor', allowScaling: false },
+    );
     // target=_top: Chrome launches intents from the top-level page, not from inside an iframe.
     button = `<a class="ar-button" id="ar-launch" target="_top" href="${esc(intent)}">View in your space</a>`;
   } else {
@@ -151,31 +159,46 @@ export function interactivePage(m: ReadyModel, platform: Platform): string {
 <div class="qr" id="qr" role="dialog" aria-label="Open on your phone">${m.qrSvg}<div>Scan with your phone to place it in your space</div><button type="button" id="qr-close">Close</button></div>
 <script>${QR_SCRIPT}</script>`;
   }
-  const classes = ['card', ...(platform === 'desktop' && p?.placement === 'wall' ? ['wall'] : []), ...(banner ? ['has-banner'] : [])].join(' ');
+  const classes = ['card', ...(platform === 'desktop' && p?.placement === 'wall' ? ['wall'] : []), ...(banner ? ['has-banner'] : [])].join(
+    ' ',
+  );
   const attrs = p ? ` data-placement="${p.placement}"` : '';
-  return page(p?.banner.title ? `${p.banner.title} · View in AR` : 'View in AR', `<div class="${classes}" data-platform="${platform}" data-variant="interactive"${attrs}>
+  return page(
+    p?.banner.title ? `${p.banner.title} · View in AR` : 'View in AR',
+    `<div class="${classes}" data-platform="${platform}" data-variant="interactive"${attrs}>
 ${viewer}
 <span class="badge animated">AR</span>
 <span class="size">${esc(size)}</span>
 ${banner}${banner ? '\n' : ''}${button}
-</div>`, head);
+</div>`,
+    head,
+  );
 }
 
 /** Static embed: the picture and a plain text badge. No animation, no button. */
 export function staticPage(m: Pick<ReadyModel, 'posterUrl' | 'widthInches' | 'heightInches'>): string {
-  return page('Picture', `<div class="card" data-variant="static">
+  return page(
+    'Picture',
+    `<div class="card" data-variant="static">
 <img class="poster" src="${esc(m.posterUrl)}" alt="Picture">
 <span class="badge">AR model · ${esc(`${m.widthInches} × ${m.heightInches} in`)}</span>
-</div>`);
+</div>`,
+  );
 }
 
 /** Still converting: progress, refreshing itself. */
 export function pendingPage(progress: number): string {
   const p = Math.round(progress);
-  return page('Converting…', `<div class="card" data-state="converting"><div class="message"><div>Preparing the AR model…</div><progress max="100" value="${p}">${p}%</progress></div></div>`,
-    '<meta http-equiv="refresh" content="2">');
+  return page(
+    'Converting…',
+    `<div class="card" data-state="converting"><div class="message"><div>Preparing the AR model…</div><progress max="100" value="${p}">${p}%</progress></div></div>`,
+    '<meta http-equiv="refresh" content="2">',
+  );
 }
 
 export function failedPage(): string {
-  return page('Not available', '<div class="card" data-state="failed"><div class="message">This AR model could not be created.</div></div>');
+  return page(
+    'Not available',
+    '<div class="card" data-state="failed"><div class="message">This AR model could not be created.</div></div>',
+  );
 }

@@ -30,7 +30,12 @@ export class EmbedController {
   }
 
   @Get(':publicId')
-  async interactive(@Param('publicId') id: string, @Headers('user-agent') ua: string | undefined, @Query('platform') platform: string | undefined, @Res() reply: FastifyReply): Promise<void> {
+  async interactive(
+    @Param('publicId') id: string,
+    @Headers('user-agent') ua: string | undefined,
+    @Query('platform') platform: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const r = await this.embeds.render(id, 'interactive', ua, platform);
     await sendHtml(this.headers(reply.status(r.status), r.cache).header('vary', 'User-Agent'), r.html);
   }

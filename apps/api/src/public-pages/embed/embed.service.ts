@@ -9,7 +9,8 @@ import { failedPage, interactivePage, pendingPage, staticPage } from './embed-pa
 import { detectPlatform, launchPresentation, type Platform } from '../platform';
 
 const NOT_FOUND = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body>Not found</body></html>';
-const GONE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Deleted</title></head><body>This model has been deleted.</body></html>';
+const GONE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Deleted</title></head><body>This model has been deleted.</body></html>';
 
 @Injectable()
 export class EmbedService {
@@ -20,7 +21,12 @@ export class EmbedService {
     private readonly deletions: DataDeletionRepository,
   ) {}
 
-  async render(publicId: string, variant: 'interactive' | 'static', userAgent?: string, forced?: string): Promise<{ status: number; html: string; cache: string }> {
+  async render(
+    publicId: string,
+    variant: 'interactive' | 'static',
+    userAgent?: string,
+    forced?: string,
+  ): Promise<{ status: number; html: string; cache: string }> {
     const job = /^emb_[a-z2-7]{24}$/.test(publicId) ? await this.jobs.findByPublicId(publicId) : null;
     if (!job) {
       // A deleted job leaves a tombstone: 410 tells embedding sites to drop the page, 404 is for typos.
@@ -33,7 +39,11 @@ export class EmbedService {
     const posterUrl = this.storage.url(r.files.poster.key);
     const cache = 'public, max-age=300';
     if (variant === 'static') {
-      return { status: 200, html: staticPage({ posterUrl, widthInches: r.dimensions.width_inches, heightInches: r.dimensions.height_inches }), cache };
+      return {
+        status: 200,
+        html: staticPage({ posterUrl, widthInches: r.dimensions.width_inches, heightInches: r.dimensions.height_inches }),
+        cache,
+      };
     }
     const pageUrl = this.urls.embed(publicId);
     const platform: Platform = forced === 'ios' || forced === 'android' || forced === 'desktop' ? forced : detectPlatform(userAgent);
@@ -41,18 +51,21 @@ export class EmbedService {
     return {
       status: 200,
       cache,
-      html: interactivePage({
-        pageUrl,
-        posterUrl,
-        glbUrl: this.storage.url(r.files.glb.key),
-        usdzUrl: this.storage.url(r.files.usdz.key),
-        widthInches: r.dimensions.width_inches,
-        heightInches: r.dimensions.height_inches,
-        qrSvg,
-        assetBase: this.urls.base,
-        animated: job.kind === 'v2.animated-ar',
-        presentation: launchPresentation(r),
-      }, platform),
+      html: interactivePage(
+        {
+          pageUrl,
+          posterUrl,
+          glbUrl: this.storage.url(r.files.glb.key),
+          usdzUrl: this.storage.url(r.files.usdz.key),
+          widthInches: r.dimensions.width_inches,
+          heightInches: r.dimensions.height_inches,
+          qrSvg,
+          assetBase: this.urls.base,
+          animated: job.kind === 'v2.animated-ar',
+          presentation: launchPresentation(r),
+        },
+        platform,
+      ),
     };
   }
 }

@@ -38,14 +38,17 @@ function pager(c: ItemContext, url: (r: ReadyItem) => string, close: { href: str
   const at = ready.findIndex((i) => i.id === c.showcase.items[c.index]!.id);
   const prev = ready[at - 1]?.ready;
   const next = ready[at + 1]?.ready;
-  return `<nav class="pager" aria-label="Pictures"><a class="close" data-nav="close" href="${esc(close.href)}">${esc(close.label)}</a>`
-    + (prev ? `<a rel="prev" data-nav="prev" href="${esc(url(prev))}" aria-label="Previous picture">‹</a>` : '')
-    + `<span class="count">${at + 1} / ${ready.length}</span>`
-    + (next ? `<a rel="next" data-nav="next" href="${esc(url(next))}" aria-label="Next picture">›</a>` : '')
-    + '</nav>';
+  return (
+    `<nav class="pager" aria-label="Pictures"><a class="close" data-nav="close" href="${esc(close.href)}">${esc(close.label)}</a>` +
+    (prev ? `<a rel="prev" data-nav="prev" href="${esc(url(prev))}" aria-label="Previous picture">‹</a>` : '') +
+    `<span class="count">${at + 1} / ${ready.length}</span>` +
+    (next ? `<a rel="next" data-nav="next" href="${esc(url(next))}" aria-label="Next picture">›</a>` : '') +
+    '</nav>'
+  );
 }
 
-const tapScript = (c: ItemContext, r: ReadyItem): ('quick-look' | 'nav')[] => (c.platform === 'ios' && r.presentation?.banner.link_url ? ['nav', 'quick-look'] : ['nav']);
+const tapScript = (c: ItemContext, r: ReadyItem): ('quick-look' | 'nav')[] =>
+  c.platform === 'ios' && r.presentation?.banner.link_url ? ['nav', 'quick-look'] : ['nav'];
 
 /**
  * The larger view of one item, at its own address: the picture as large as the screen allows, its title,
@@ -79,7 +82,10 @@ ${b.link_url ? `<a class="buy" href="${esc(b.link_url)}" rel="noopener">${esc(b.
   return htmlDocument({
     title: `${title} · ${s.tagline || 'AR showcase'}`,
     share: {
-      title, description: b.subtitle ?? s.description, canonicalUrl: r.itemUrl, indexable: s.indexable,
+      title,
+      description: b.subtitle ?? s.description,
+      canonicalUrl: r.itemUrl,
+      indexable: s.indexable,
       image: itemShareImage(i),
     },
     brand: s,

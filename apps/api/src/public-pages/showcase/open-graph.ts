@@ -23,7 +23,12 @@ const DESCRIPTION_MAX = 200;
 function clip(s: string, max: number): string {
   const flat = s.replace(/\s+/g, ' ').trim();
   const chars = [...flat];
-  return chars.length <= max ? flat : `${chars.slice(0, max - 1).join('').trimEnd()}…`;
+  return chars.length <= max
+    ? flat
+    : `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`;
 }
 
 /**

@@ -36,9 +36,15 @@ export interface BrandInput {
 /** The brand band: logo and tagline (the page's heading when `heading`), linking home when `homeUrl` is given. */
 export function brandHeader(s: BrandInput, opts: { heading: boolean; homeUrl?: string }): string {
   if (!s.logoUrl && !s.tagline) return opts.heading ? '<h1 class="sr-only">AR showcase</h1>' : '';
-  const logo = s.logoUrl ? `<img class="logo" src="${esc(s.logoUrl)}" alt="Logo" width="160" height="56" referrerpolicy="no-referrer">` : '';
+  const logo = s.logoUrl
+    ? `<img class="logo" src="${esc(s.logoUrl)}" alt="Logo" width="160" height="56" referrerpolicy="no-referrer">`
+    : '';
   const tag = opts.heading ? 'h1' : 'p';
-  const tagline = s.tagline ? `<${tag} class="tagline">${esc(s.tagline)}</${tag}>` : (opts.heading ? '<h1 class="sr-only">AR showcase</h1>' : '');
+  const tagline = s.tagline
+    ? `<${tag} class="tagline">${esc(s.tagline)}</${tag}>`
+    : opts.heading
+      ? '<h1 class="sr-only">AR showcase</h1>'
+      : '';
   const inner = opts.homeUrl ? `<a class="home" href="${esc(opts.homeUrl)}">${logo}</a>${tagline}` : `${logo}${tagline}`;
   return `<header class="brand">${inner}</header>`;
 }

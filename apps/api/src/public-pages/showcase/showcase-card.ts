@@ -57,9 +57,15 @@ export function arButton(i: PageItem, r: ReadyItem, platform: Platform, embed: b
     return `<a class="ar" rel="ar" href="${href}"${link}><img src="${esc(icon)}" alt="" width="20" height="20" loading="lazy">View in your space</a>`;
   }
   if (platform === 'android') {
-    const intent = esc(sceneViewerIntent(r.glbUrl, r.embedUrl, p
-      ? { title: b.title ?? i.title, link: b.link_url, placement: p.placement, allowScaling: p.allowScaling }
-      : { title: i.title, placement: 'floor', allowScaling: false }));
+    const intent = esc(
+      sceneViewerIntent(
+        r.glbUrl,
+        r.embedUrl,
+        p
+          ? { title: b.title ?? i.title, link: b.link_url, placement: p.placement, allowScaling: p.allowScaling }
+          : { title: i.title, placement: 'floor', allowScaling: false },
+      ),
+    );
     return `<a class="ar" target="_top" href="${intent}">View in your space</a>`;
   }
   // model-viewer lives on the 3D page only: the showcase never loads it.
@@ -75,17 +81,23 @@ export function wallButton(r: ReadyItem, embed: boolean): string {
 export function caption(i: PageItem, r: ReadyItem): string {
   const b = r.presentation?.banner ?? {};
   const title = displayTitle(i);
-  return `<div class="caption"><span class="title">${esc(title)}</span>${b.price ? `<span class="price">${esc(b.price)}</span>` : ''}`
-    + `${b.subtitle ? `<span class="sub">${esc(b.subtitle)}</span>` : ''}`
-    + `${r.frameLabel ? `<span class="frame">${esc(r.frameLabel)}</span>` : ''}`
-    + `${b.link_url ? `<a class="link" href="${esc(b.link_url)}" target="_top" rel="noopener">${esc(b.call_to_action ?? 'View details')}</a>` : ''}</div>`;
+  return (
+    `<div class="caption"><span class="title">${esc(title)}</span>${b.price ? `<span class="price">${esc(b.price)}</span>` : ''}` +
+    `${b.subtitle ? `<span class="sub">${esc(b.subtitle)}</span>` : ''}` +
+    `${r.frameLabel ? `<span class="frame">${esc(r.frameLabel)}</span>` : ''}` +
+    `${b.link_url ? `<a class="link" href="${esc(b.link_url)}" target="_top" rel="noopener">${esc(b.call_to_action ?? 'View details')}</a>` : ''}</div>`
+  );
 }
 
 /** The minimal layout's steps: previous, "n / N", next (anchors: no script needed). */
 function steps(c: CardContext): string {
   if (c.layout !== 'minimal' || c.count < 2) return '';
-  const prev = c.prevId !== undefined ? `<a class="step" href="#item-${c.prevId}" aria-label="Previous picture">‹ Previous</a>` : '<i class="step"></i>';
-  const next = c.nextId !== undefined ? `<a class="step" href="#item-${c.nextId}" aria-label="Next picture">Next ›</a>` : '<i class="step"></i>';
+  const prev =
+    c.prevId !== undefined
+      ? `<a class="step" href="#item-${c.prevId}" aria-label="Previous picture">‹ Previous</a>`
+      : '<i class="step"></i>';
+  const next =
+    c.nextId !== undefined ? `<a class="step" href="#item-${c.nextId}" aria-label="Next picture">Next ›</a>` : '<i class="step"></i>';
   return `<nav class="steps" aria-label="Pictures">${prev}<b class="count">${c.index + 1} / ${c.count}</b>${next}</nav>`;
 }
 
@@ -94,9 +106,10 @@ export function itemCard(i: PageItem, c: CardContext): string {
   const r = i.ready;
   if (!r) {
     const status = i.status === 'failed' ? 'failed' : esc(i.status);
-    const body = i.status === 'failed'
-      ? 'This picture could not be converted.'
-      : `<span>Preparing the AR model…</span><progress max="100" value="${Math.round(i.progress)}">${Math.round(i.progress)}%</progress>`;
+    const body =
+      i.status === 'failed'
+        ? 'This picture could not be converted.'
+        : `<span>Preparing the AR model…</span><progress max="100" value="${Math.round(i.progress)}">${Math.round(i.progress)}%</progress>`;
     return `<article class="item ${i.status === 'failed' ? 'failed' : 'pending'}" id="item-${i.id}" data-item="${i.id}" data-status="${status}" style="--w:24;--ar:1"><div class="media placeholder">${body}</div><div class="info"><div class="meta"><span>${esc(i.title)}</span></div></div></article>`;
   }
   const p = r.presentation;
@@ -105,8 +118,10 @@ export function itemCard(i: PageItem, c: CardContext): string {
   const img = pictureImg(r, title, sizesFor(c.layout, r), c.index < (c.layout === 'minimal' ? 1 : EAGER));
   const target = c.embed ? ' target="_blank" rel="noopener"' : '';
   const placement = p ? ` data-placement="${p.placement}"` : '';
-  return `<article class="item" id="item-${i.id}" data-item="${i.id}" data-status="completed"${placement} data-width-inches="${w}" data-height-inches="${h}" style="--w:${w};--ar:${w / h}">`
-    + `<a class="media" href="${esc(r.itemUrl)}"${target} aria-label="${esc(`${title}: larger view`)}">${img}</a>`
-    + `<div class="info">${caption(i, r)}<div class="meta"><span class="size">${esc(sizeLabel(r.widthInches, r.heightInches, p))}</span>`
-    + `<div class="actions">${arButton(i, r, c.platform, c.embed)}${wallButton(r, c.embed)}</div></div>${steps(c)}</div></article>`;
+  return (
+    `<article class="item" id="item-${i.id}" data-item="${i.id}" data-status="completed"${placement} data-width-inches="${w}" data-height-inches="${h}" style="--w:${w};--ar:${w / h}">` +
+    `<a class="media" href="${esc(r.itemUrl)}"${target} aria-label="${esc(`${title}: larger view`)}">${img}</a>` +
+    `<div class="info">${caption(i, r)}<div class="meta"><span class="size">${esc(sizeLabel(r.widthInches, r.heightInches, p))}</span>` +
+    `<div class="actions">${arButton(i, r, c.platform, c.embed)}${wallButton(r, c.embed)}</div></div>${steps(c)}</div></article>`
+  );
 }

@@ -74,11 +74,24 @@ export const LAYOUT_STYLE = `
 `;
 
 /** The items in the layout's container. */
-export function layoutBody(layout: string, items: PageItem[], base: Omit<CardContext, 'index' | 'count' | 'layout' | 'prevId' | 'nextId'>): string {
+export function layoutBody(
+  layout: string,
+  items: PageItem[],
+  base: Omit<CardContext, 'index' | 'count' | 'layout' | 'prevId' | 'nextId'>,
+): string {
   if (!items.length) return '<div class="empty">No pictures yet.</div>';
-  const cards = items.map((i, n) => itemCard(i, {
-    ...base, layout, index: n, count: items.length, prevId: items[n - 1]?.id, nextId: items[n + 1]?.id,
-  })).join('\n');
+  const cards = items
+    .map((i, n) =>
+      itemCard(i, {
+        ...base,
+        layout,
+        index: n,
+        count: items.length,
+        prevId: items[n - 1]?.id,
+        nextId: items[n + 1]?.id,
+      }),
+    )
+    .join('\n');
   if (layout === 'salon') {
     // --maxw: the widest piece (inches) fits the screen; every piece shares the same pixels per inch.
     const maxw = Math.max(24, ...items.map((i) => (i.ready ? outerInches(i.ready).w : 24)));

@@ -37,22 +37,44 @@ export class ShowcasePageController {
   }
 
   @Get(':publicId')
-  async page(@Param('publicId') id: string, @Headers('user-agent') ua: string | undefined, @Query('platform') platform: string | undefined, @Res() reply: FastifyReply) {
+  async page(
+    @Param('publicId') id: string,
+    @Headers('user-agent') ua: string | undefined,
+    @Query('platform') platform: string | undefined,
+    @Res() reply: FastifyReply,
+  ) {
     await this.send(reply, await this.pages.render(id, false, ua, platform), false);
   }
 
   @Get(':publicId/embed')
-  async embed(@Param('publicId') id: string, @Headers('user-agent') ua: string | undefined, @Query('platform') platform: string | undefined, @Res() reply: FastifyReply) {
+  async embed(
+    @Param('publicId') id: string,
+    @Headers('user-agent') ua: string | undefined,
+    @Query('platform') platform: string | undefined,
+    @Res() reply: FastifyReply,
+  ) {
     await this.send(reply, await this.pages.render(id, true, ua, platform), true);
   }
 
   @Get(':publicId/items/:itemId')
-  async item(@Param('publicId') id: string, @Param('itemId') itemId: string, @Headers('user-agent') ua: string | undefined, @Query('platform') platform: string | undefined, @Res() reply: FastifyReply) {
+  async item(
+    @Param('publicId') id: string,
+    @Param('itemId') itemId: string,
+    @Headers('user-agent') ua: string | undefined,
+    @Query('platform') platform: string | undefined,
+    @Res() reply: FastifyReply,
+  ) {
     await this.send(reply, await this.pages.renderItem(id, itemId, 'item', ua, platform), false);
   }
 
   @Get(':publicId/items/:itemId/wall')
-  async wall(@Param('publicId') id: string, @Param('itemId') itemId: string, @Headers('user-agent') ua: string | undefined, @Query('platform') platform: string | undefined, @Res() reply: FastifyReply) {
+  async wall(
+    @Param('publicId') id: string,
+    @Param('itemId') itemId: string,
+    @Headers('user-agent') ua: string | undefined,
+    @Query('platform') platform: string | undefined,
+    @Res() reply: FastifyReply,
+  ) {
     await this.send(reply, await this.pages.renderItem(id, itemId, 'wall', ua, platform), false);
   }
 

@@ -48,21 +48,24 @@ export class ShowcasePageService {
           status: i.status,
           progress: i.progress,
           title: i.filename ?? `Picture ${n + 1}`,
-          ready: r && i.embedId ? {
-            posterUrl: this.storage.url(r.files.poster.key),
-            glbUrl: this.storage.url(r.files.glb.key),
-            usdzUrl: this.storage.url(r.files.usdz.key),
-            embedUrl: this.urls.embed(i.embedId),
-            widthInches: r.dimensions.width_inches,
-            heightInches: r.dimensions.height_inches,
-            presentation: launchPresentation(r),
-            itemUrl,
-            wallUrl: `${itemUrl}/wall`,
-            thumbs: THUMB_WIDTHS.map((w) => ({ url: `${itemUrl}/thumb/${w}.webp`, width: w })),
-            avifThumbs: THUMB_WIDTHS.map((w) => ({ url: `${itemUrl}/thumb/${w}.avif`, width: w })),
-            shareUrl: `${itemUrl}/thumb/${SHARE_FILE}`,
-            frameLabel: frameLabel(r),
-          } : undefined,
+          ready:
+            r && i.embedId
+              ? {
+                  posterUrl: this.storage.url(r.files.poster.key),
+                  glbUrl: this.storage.url(r.files.glb.key),
+                  usdzUrl: this.storage.url(r.files.usdz.key),
+                  embedUrl: this.urls.embed(i.embedId),
+                  widthInches: r.dimensions.width_inches,
+                  heightInches: r.dimensions.height_inches,
+                  presentation: launchPresentation(r),
+                  itemUrl,
+                  wallUrl: `${itemUrl}/wall`,
+                  thumbs: THUMB_WIDTHS.map((w) => ({ url: `${itemUrl}/thumb/${w}.webp`, width: w })),
+                  avifThumbs: THUMB_WIDTHS.map((w) => ({ url: `${itemUrl}/thumb/${w}.avif`, width: w })),
+                  shareUrl: `${itemUrl}/thumb/${SHARE_FILE}`,
+                  frameLabel: frameLabel(r),
+                }
+              : undefined,
         };
       }),
     };
@@ -76,18 +79,34 @@ export class ShowcasePageService {
     const found = await this.find(publicId);
     if (!found) return notFound();
     const html = showcasePage(this.model(found.s, found.items), ShowcasePageService.platform(ua, forced), embed);
-    return { status: 200, html, cache: hasPending(found.items) ? 'no-store' : 'public, max-age=60', indexable: found.s.indexable && !embed };
+    return {
+      status: 200,
+      html,
+      cache: hasPending(found.items) ? 'no-store' : 'public, max-age=60',
+      indexable: found.s.indexable && !embed,
+    };
   }
 
   /** The item page (`view: 'item'`) or its wall preview; 404 for an item not (yet) converted. */
-  async renderItem(publicId: string, itemId: string, view: 'item' | 'wall', ua: string | undefined, forced: string | undefined): Promise<Rendered> {
+  async renderItem(
+    publicId: string,
+    itemId: string,
+    view: 'item' | 'wall',
+    ua: string | undefined,
+    forced: string | undefined,
+  ): Promise<Rendered> {
     const found = await this.find(publicId);
     if (!found) return notFound();
     const showcase = this.model(found.s, found.items);
     const index = showcase.items.findIndex((i) => String(i.id) === itemId);
     if (index < 0 || !showcase.items[index]!.ready) return notFound();
     const ctx = { showcase, index, platform: ShowcasePageService.platform(ua, forced) };
-    return { status: 200, html: view === 'item' ? itemPage(ctx) : wallPage(ctx), cache: 'public, max-age=60', indexable: found.s.indexable && view === 'item' };
+    return {
+      status: 200,
+      html: view === 'item' ? itemPage(ctx) : wallPage(ctx),
+      cache: 'public, max-age=60',
+      indexable: found.s.indexable && view === 'item',
+    };
   }
 
   /** A completed item's poster (storage key), job id and outer size, or null. */
@@ -97,6 +116,8 @@ export class ShowcasePageService {
     const item = this.model(found.s, found.items).items.find((i) => String(i.id) === itemId);
     const row = found.items.find((i) => String(i.id) === itemId);
     const r = row?.result as unknown as StillImageResult | undefined;
-    return item?.ready && row && r?.files?.poster?.key ? { jobId: row.jobId, posterKey: r.files.poster.key, shape: outerInches(item.ready) } : null;
+    return item?.ready && row && r?.files?.poster?.key
+      ? { jobId: row.jobId, posterKey: r.files.poster.key, shape: outerInches(item.ready) }
+      : null;
   }
 }

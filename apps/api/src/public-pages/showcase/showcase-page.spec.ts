@@ -20,8 +20,11 @@ describe('showcase theme', () => {
 describe('share tags', () => {
   it('escapes every value, clips the description and states the image size', () => {
     const html = shareTags({
-      title: '"><script>alert(1)</script>', description: `Line one\n${'x'.repeat(300)}`, canonicalUrl: 'https://ar.example.com/showcase/shw_a?x="y"',
-      image: { url: 'https://ar.example.com/i.jpg', width: 1200, height: 800, alt: '<b>' }, indexable: false,
+      title: '"><script>alert(1)</script>',
+      description: `Line one\n${'x'.repeat(300)}`,
+      canonicalUrl: 'https://ar.example.com/showcase/shw_a?x="y"',
+      image: { url: 'https://ar.example.com/i.jpg', width: 1200, height: 800, alt: '<b>' },
+      indexable: false,
     });
     expect(html).not.toContain('<script>');
     expect(html).toContain('<meta property="og:title" content="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;">');
@@ -56,7 +59,9 @@ describe('wall preview', () => {
 
 describe('item details', () => {
   it('describes frames and mats, sizes in cm, thumbnail heights', () => {
-    expect(frameLabel({ frame: { style: 'classic', color: 'walnut' }, mat: { width_inches: 2, color: 'white' } })).toBe('Classic walnut frame, white mat 2 in');
+    expect(frameLabel({ frame: { style: 'classic', color: 'walnut' }, mat: { width_inches: 2, color: 'white' } })).toBe(
+      'Classic walnut frame, white mat 2 in',
+    );
     expect(frameLabel({ frame: { style: 'canvas' } })).toBe('Canvas wrap');
     expect(frameLabel({ frame: { style: 'none' } })).toBeUndefined();
     expect(frameLabel({ frame: { style: 'thin', color: '<b>' } })).toBe('Thin frame');

@@ -64,7 +64,13 @@ ${layoutBody(s.layout, s.items, { platform, embed })}
 </main>`;
   return htmlDocument({
     title: s.tagline || 'AR showcase',
-    share: { title: s.tagline || 'AR showcase', description: s.description, canonicalUrl: s.pageUrl, image: shareImage(s.items), indexable: s.indexable && !embed },
+    share: {
+      title: s.tagline || 'AR showcase',
+      description: s.description,
+      canonicalUrl: s.pageUrl,
+      image: shareImage(s.items),
+      indexable: s.indexable && !embed,
+    },
     brand: s,
     bodyClass: embed ? 'embed' : 'page',
     platform,

@@ -51,6 +51,8 @@ export function themeVars(s: ThemeInput): string {
   const banded = s.layout === 'branded' || dark;
   const band = banded ? primary : 'transparent';
   const bandFg = banded ? readableOn(primary) : base.fg;
-  return `:root{--bg:${base.bg};--fg:${base.fg};--card:${base.card};--muted:${base.muted};--band:${band};--band-fg:${bandFg};`
-    + `--primary:${primary};--primary-fg:${readableOn(primary)};--accent:${secondary};--accent-fg:${readableOn(secondary)}}`;
+  return (
+    `:root{--bg:${base.bg};--fg:${base.fg};--card:${base.card};--muted:${base.muted};--band:${band};--band-fg:${bandFg};` +
+    `--primary:${primary};--primary-fg:${readableOn(primary)};--accent:${secondary};--accent-fg:${readableOn(secondary)}}`
+  );
 }

@@ -35,13 +35,22 @@ describe('ShowcaseThumbnails and a deletion running at the same time', () => {
     jobs = new JobRepository(ds);
     deletions = new DataDeletionRepository(ds);
     storage = new LocalStorageAdapter(mkdtempSync(join(tmpdir(), 'thumbs-')), 'http://localhost');
-    poster = await sharp({ create: { width: 200, height: 300, channels: 3, background: '#3366aa' } }).jpeg().toBuffer();
+    poster = await sharp({ create: { width: 200, height: 300, channels: 3, background: '#3366aa' } })
+      .jpeg()
+      .toBuffer();
   });
   afterAll(() => drop());
 
   /** A completed picture job with its poster stored. */
   async function picture() {
-    const j = await jobs.create({ kind: 'v2.picture', pipeline: 'showcase-picture', ownerId: null, input: {}, idPrefix: 'v2', withPublicPage: true });
+    const j = await jobs.create({
+      kind: 'v2.picture',
+      pipeline: 'showcase-picture',
+      ownerId: null,
+      input: {},
+      idPrefix: 'v2',
+      withPublicPage: true,
+    });
     await ds.query(`UPDATE "jobs" SET "status" = 'completed', "finished_at" = now() WHERE "id" = $1`, [j.id]);
     const posterKey = `models/${j.id}/poster.jpg`;
     await storage.put(posterKey, poster, 'image/jpeg');
@@ -83,7 +92,7 @@ describe('ShowcaseThumbnails and a deletion running at the same time', () => {
     expect(await storage.stat(p.thumb)).toBeNull();
   });
 
-  it('leaves nothing when its write lands between the deletion\'s files and its rows', async () => {
+  it("leaves nothing when its write lands between the deletion's files and its rows", async () => {
     const p = await picture();
     const filesGone = gate();
     const { held, reached } = holdingWrites(filesGone.wait);

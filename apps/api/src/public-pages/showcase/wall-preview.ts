@@ -38,25 +38,29 @@ function sofa(x: number, floor: number): string {
   const w = SOFA.inches;
   const y = floor - SOFA_HEIGHT;
   // Every shape stays within x..x+84 and floor-33..floor: the group's box is the sofa's true size.
-  return `<g id="wall-reference" data-kind="sofa" data-dimension="width" data-inches="${w}" fill="#7d8a99">`
-    + `<rect x="${x + 3}" y="${y}" width="${w - 6}" height="18" rx="4"/>`
-    + `<rect x="${x}" y="${y + 10}" width="9" height="19" rx="3" fill="#6f7b89"/>`
-    + `<rect x="${x + w - 9}" y="${y + 10}" width="9" height="19" rx="3" fill="#6f7b89"/>`
-    + `<rect x="${x + 7}" y="${y + 16}" width="${w - 14}" height="11" rx="3" fill="#8c99a8"/>`
-    + `<rect x="${x + 2}" y="${y + 26}" width="${w - 4}" height="3" fill="#5d6875"/>`
-    + `<rect x="${x + 6}" y="${floor - 4}" width="2" height="4" fill="#3b342c"/>`
-    + `<rect x="${x + w - 8}" y="${floor - 4}" width="2" height="4" fill="#3b342c"/></g>`;
+  return (
+    `<g id="wall-reference" data-kind="sofa" data-dimension="width" data-inches="${w}" fill="#7d8a99">` +
+    `<rect x="${x + 3}" y="${y}" width="${w - 6}" height="18" rx="4"/>` +
+    `<rect x="${x}" y="${y + 10}" width="9" height="19" rx="3" fill="#6f7b89"/>` +
+    `<rect x="${x + w - 9}" y="${y + 10}" width="9" height="19" rx="3" fill="#6f7b89"/>` +
+    `<rect x="${x + 7}" y="${y + 16}" width="${w - 14}" height="11" rx="3" fill="#8c99a8"/>` +
+    `<rect x="${x + 2}" y="${y + 26}" width="${w - 4}" height="3" fill="#5d6875"/>` +
+    `<rect x="${x + 6}" y="${floor - 4}" width="2" height="4" fill="#3b342c"/>` +
+    `<rect x="${x + w - 8}" y="${floor - 4}" width="2" height="4" fill="#3b342c"/></g>`
+  );
 }
 
 function person(x: number, floor: number): string {
   const h = PERSON.inches;
   const top = floor - h;
   // A simple standing figure, 67 in from the top of the head to the floor, about 18 in across the shoulders.
-  return `<g id="wall-reference" data-kind="person" data-dimension="height" data-inches="${h}" fill="#6b7785">`
-    + `<circle cx="${x + 9}" cy="${top + 4.5}" r="4.5"/>`
-    + `<rect x="${x}" y="${top + 10}" width="18" height="25" rx="5"/>`
-    + `<rect x="${x + 2.5}" y="${top + 31}" width="6" height="${h - 31}" rx="2.5"/>`
-    + `<rect x="${x + 9.5}" y="${top + 31}" width="6" height="${h - 31}" rx="2.5"/></g>`;
+  return (
+    `<g id="wall-reference" data-kind="person" data-dimension="height" data-inches="${h}" fill="#6b7785">` +
+    `<circle cx="${x + 9}" cy="${top + 4.5}" r="4.5"/>` +
+    `<rect x="${x}" y="${top + 10}" width="18" height="25" rx="5"/>` +
+    `<rect x="${x + 2.5}" y="${top + 31}" width="6" height="${h - 31}" rx="2.5"/>` +
+    `<rect x="${x + 9.5}" y="${top + 31}" width="6" height="${h - 31}" rx="2.5"/></g>`
+  );
 }
 
 /**
@@ -87,13 +91,14 @@ export function wallScene(posterUrl: string, alt: string, w: number, h: number, 
   const floor = wallHeight;
   const picY = floor - bottom - h;
   const n = (v: number) => Math.round(v * 100) / 100;
-  const svg = `<svg class="wall-scene" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${n(width)} ${n(wallHeight + floorDepth)}" role="img" aria-label="${esc(`${alt}, ${w} × ${h} in, on a wall next to ${ref.label}`)}" preserveAspectRatio="xMidYMid meet">`
-    + `<rect width="${n(width)}" height="${n(wallHeight)}" fill="#ebe6de"/>`
-    + `<rect y="${n(floor)}" width="${n(width)}" height="${floorDepth}" fill="#c9b497"/>`
-    + `<rect y="${n(floor - 4)}" width="${n(width)}" height="4" fill="#f7f5f1"/>`
-    + `<rect x="${n(picX + 0.6)}" y="${n(picY + 1.2)}" width="${n(w)}" height="${n(h)}" fill="#000" opacity=".18"/>`
-    + `<image id="wall-picture" data-width-inches="${w}" data-height-inches="${h}" href="${esc(posterUrl)}" x="${n(picX)}" y="${n(picY)}" width="${n(w)}" height="${n(h)}" preserveAspectRatio="none"/>`
-    + (ref.kind === 'sofa' ? sofa(n(refX), n(floor)) : person(n(refX), n(floor)))
-    + '</svg>';
+  const svg =
+    `<svg class="wall-scene" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${n(width)} ${n(wallHeight + floorDepth)}" role="img" aria-label="${esc(`${alt}, ${w} × ${h} in, on a wall next to ${ref.label}`)}" preserveAspectRatio="xMidYMid meet">` +
+    `<rect width="${n(width)}" height="${n(wallHeight)}" fill="#ebe6de"/>` +
+    `<rect y="${n(floor)}" width="${n(width)}" height="${floorDepth}" fill="#c9b497"/>` +
+    `<rect y="${n(floor - 4)}" width="${n(width)}" height="4" fill="#f7f5f1"/>` +
+    `<rect x="${n(picX + 0.6)}" y="${n(picY + 1.2)}" width="${n(w)}" height="${n(h)}" fill="#000" opacity=".18"/>` +
+    `<image id="wall-picture" data-width-inches="${w}" data-height-inches="${h}" href="${esc(posterUrl)}" x="${n(picX)}" y="${n(picY)}" width="${n(w)}" height="${n(h)}" preserveAspectRatio="none"/>` +
+    (ref.kind === 'sofa' ? sofa(n(refX), n(floor)) : person(n(refX), n(floor))) +
+    '</svg>';
   return { svg, reference: ref };
 }

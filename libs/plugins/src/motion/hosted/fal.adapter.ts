@@ -4,7 +4,12 @@ import { ProviderHttpError } from './provider-http';
 import { clipSeconds, stillPublicUrl } from './still-upload';
 
 export const FAL_DEFAULT_MODELS: readonly Omit<HostedModel, 'input'>[] = [
-  { id: 'fal:fal-ai/kling-video/v2.1/standard/image-to-video', model: 'fal-ai/kling-video/v2.1/standard/image-to-video', displayName: 'Kling 2.1 Standard (fal)', description: 'Kling image-to-video on fal, 5 s clips' },
+  {
+    id: 'fal:fal-ai/kling-video/v2.1/standard/image-to-video',
+    model: 'fal-ai/kling-video/v2.1/standard/image-to-video',
+    displayName: 'Kling 2.1 Standard (fal)',
+    description: 'Kling image-to-video on fal, 5 s clips',
+  },
 ];
 
 interface FalQueued {
@@ -44,7 +49,8 @@ export function falApi(config: HostedProviderConfig): HostedApi {
         ...model.input,
       };
       const { body: q } = await ctx.http.json<FalQueued>('POST', `${base}/${model.model}`, { body, signal: ctx.signal });
-      if (!q?.request_id || !q.status_url || !q.response_url) throw new Error('fal: the submit answer has no request_id / status_url / response_url');
+      if (!q?.request_id || !q.status_url || !q.response_url)
+        throw new Error('fal: the submit answer has no request_id / status_url / response_url');
       return { id: q.request_id, status_url: q.status_url, response_url: q.response_url, cancel_url: q.cancel_url };
     },
 
@@ -55,12 +61,19 @@ export function falApi(config: HostedProviderConfig): HostedApi {
       try {
         const { body: result } = await ctx.http.json<{ video?: { url?: string } }>('GET', op.response_url, { signal: ctx.signal });
         const url = result?.video?.url;
-        return url ? { state: 'succeeded', videoUrl: url } : { state: 'failed', code: 'motion_failed', message: 'fal finished without a video' };
+        return url
+          ? { state: 'succeeded', videoUrl: url }
+          : { state: 'failed', code: 'motion_failed', message: 'fal finished without a video' };
       } catch (err) {
         if (!(err instanceof ProviderHttpError) || err.kind === 'rate_limited' || err.kind === 'auth') throw err;
         // The model's own error, replayed by the result endpoint.
         const moderated = /content_policy|flagged|nsfw|moderation/i.test(err.message);
-        return { state: 'failed', code: moderated ? 'motion_moderated' : 'motion_failed', message: `fal request failed: ${err.message}`, retryable: err.kind === 'unavailable' };
+        return {
+          state: 'failed',
+          code: moderated ? 'motion_moderated' : 'motion_failed',
+          message: `fal request failed: ${err.message}`,
+          retryable: err.kind === 'unavailable',
+        };
       }
     },
 

@@ -9,7 +9,14 @@ import { createContainer, UserError } from '@app/pipeline';
 import { LocalStorageAdapter, type StoragePort } from '@app/storage';
 import { ROOT, tempDir, type FakeProviderId, type FakeProviders, startFakeProviders } from '@app/testing';
 import { registerServices } from '../../services';
-import { MOTION_PROVIDER, type MotionContext, type MotionHandle, type MotionPoll, type MotionProvider, type MotionRequest } from '../motion-provider.port';
+import {
+  MOTION_PROVIDER,
+  type MotionContext,
+  type MotionHandle,
+  type MotionPoll,
+  type MotionProvider,
+  type MotionRequest,
+} from '../motion-provider.port';
 import { hostedMotionPlugin, hostedProviderStatus } from './hosted-motion.plugin';
 import { ProviderHttp, ProviderHttpError, parseRetryAfter } from './provider-http';
 
@@ -46,7 +53,13 @@ beforeAll(async () => {
   storage = new LocalStorageAdapter(join(tempDir('hosted-'), 'storage'), `http://127.0.0.1:${(files.address() as AddressInfo).port}`);
   const img = sharp(readFileSync(join(ROOT, 'test/fixtures/media/photo-bubbles.jpg'))).resize(640);
   const { data, info } = await img.clone().ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  picture = { rgba: data, width: info.width, height: info.height, encoded: await img.clone().jpeg({ quality: 92 }).toBuffer(), mime: 'image/jpeg' };
+  picture = {
+    rgba: data,
+    width: info.width,
+    height: info.height,
+    encoded: await img.clone().jpeg({ quality: 92 }).toBuffer(),
+    mime: 'image/jpeg',
+  };
 });
 afterAll(async () => {
   await fakes.stop();
@@ -69,7 +82,17 @@ async function boot(env: Record<string, string> = {}): Promise<Map<string, Motio
 }
 
 function request(model: string, jobId = `v2_${Math.random().toString(36).slice(2, 10)}`): MotionRequest {
-  return { jobId, model, image: picture, style: 'push-in', prompt: 'Slow push-in towards the subject, gentle parallax', durationS: 4, fps: 12, width: 640, height: picture.height };
+  return {
+    jobId,
+    model,
+    image: picture,
+    style: 'push-in',
+    prompt: 'Slow push-in towards the subject, gentle parallax',
+    durationS: 4,
+    fps: 12,
+    width: 640,
+    height: picture.height,
+  };
 }
 
 function context(progress: number[] = []): MotionContext {
@@ -78,7 +101,13 @@ function context(progress: number[] = []): MotionContext {
 }
 
 /** Polls like the motion stage: waits what the provider says, until a final state. */
-async function pollToEnd(p: MotionProvider, handle: MotionHandle, req: MotionRequest, ctx = context(), max = 40): Promise<{ final: MotionPoll; polls: MotionPoll[] }> {
+async function pollToEnd(
+  p: MotionProvider,
+  handle: MotionHandle,
+  req: MotionRequest,
+  ctx = context(),
+  max = 40,
+): Promise<{ final: MotionPoll; polls: MotionPoll[] }> {
   const polls: MotionPoll[] = [];
   for (let i = 0; i < max; i++) {
     const r = await p.poll(JSON.parse(JSON.stringify(handle)) as MotionHandle, req, ctx);
@@ -127,7 +156,7 @@ describe.each(PROVIDERS)('hosted motion adapter: %s (against a local fake of its
     expect(moderated).toMatchObject({ state: 'failed', code: 'motion_moderated' });
   });
 
-  it('honours 429: waits the provider\'s retry hint before creating again, and backs off a rate-limited status request', async () => {
+  it("honours 429: waits the provider's retry hint before creating again, and backs off a rate-limited status request", async () => {
     const provider = (await boot()).get(id)!;
     fake().plan({ rateLimitCreate: 1, rateLimitPoll: 1, polls: 1 });
     const req = request(MODELS[id]);
@@ -155,7 +184,7 @@ describe.each(PROVIDERS)('hosted motion adapter: %s (against a local fake of its
     expect(fake().creates).toHaveLength(1);
   });
 
-  it('cancels through the provider\'s cancel call', async () => {
+  it("cancels through the provider's cancel call", async () => {
     const provider = (await boot()).get(id)!;
     fake().plan({ polls: 10 });
     const req = request(MODELS[id]);
@@ -172,7 +201,13 @@ describe.each(PROVIDERS)('hosted motion adapter: %s (against a local fake of its
   });
 
   it('refuses to run on a wrong key with an error that names the provider and never leaks the key', async () => {
-    const keyEnv = { replicate: 'REPLICATE_API_TOKEN', runway: 'RUNWAYML_API_SECRET', luma: 'LUMAAI_API_KEY', fal: 'FAL_KEY', veo: 'GEMINI_API_KEY' }[id];
+    const keyEnv = {
+      replicate: 'REPLICATE_API_TOKEN',
+      runway: 'RUNWAYML_API_SECRET',
+      luma: 'LUMAAI_API_KEY',
+      fal: 'FAL_KEY',
+      veo: 'GEMINI_API_KEY',
+    }[id];
     const provider = (await boot({ [keyEnv]: 'wrong-key-0000' })).get(id)!;
     const err = await provider.start(request(MODELS[id]), context()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
@@ -188,21 +223,35 @@ describe('hosted motion: request shapes each provider documents', () => {
     const r = fakes.runway.creates[0];
     expect(r.headers['x-runway-version']).toBe('2024-11-06');
     const body = r.body as Record<string, unknown>;
-    expect(body).toMatchObject({ model: 'gen4_turbo', duration: 5, ratio: picture.width > picture.height ? expect.stringMatching(/^(1280:720|1104:832|1584:672)$/) : expect.any(String) });
+    expect(body).toMatchObject({
+      model: 'gen4_turbo',
+      duration: 5,
+      ratio: picture.width > picture.height ? expect.stringMatching(/^(1280:720|1104:832|1584:672)$/) : expect.any(String),
+    });
     expect(String(body.promptImage)).toMatch(/^data:image\/jpeg;base64,/);
   });
 
   it('Luma: a hosted picture it could fetch, loop on, an aspect ratio it knows', async () => {
     const p = (await boot()).get('luma')!;
     await p.start(request(MODELS.luma), context());
-    expect(fakes.luma.creates[0].body).toMatchObject({ model: 'ray-2', loop: true, duration: '5s', keyframes: { frame0: { type: 'image' } } });
-    expect(fakes.luma.fetchedImages).toEqual([expect.objectContaining({ status: 200, contentType: 'image/jpeg', bytes: picture.encoded.length })]);
+    expect(fakes.luma.creates[0].body).toMatchObject({
+      model: 'ray-2',
+      loop: true,
+      duration: '5s',
+      keyframes: { frame0: { type: 'image' } },
+    });
+    expect(fakes.luma.fetchedImages).toEqual([
+      expect.objectContaining({ status: 200, contentType: 'image/jpeg', bytes: picture.encoded.length }),
+    ]);
   });
 
-  it('Replicate: the model\'s own image field; big pictures go through the Files API', async () => {
+  it("Replicate: the model's own image field; big pictures go through the Files API", async () => {
     const p = (await boot()).get('replicate')!;
     const req = request(MODELS.replicate);
-    const big = await sharp(readFileSync(join(ROOT, 'test/fixtures/media/photo-street.jpg'))).resize(2400).png({ compressionLevel: 0 }).toBuffer();
+    const big = await sharp(readFileSync(join(ROOT, 'test/fixtures/media/photo-street.jpg')))
+      .resize(2400)
+      .png({ compressionLevel: 0 })
+      .toBuffer();
     expect(big.length).toBeGreaterThan(256 * 1024);
     await p.start({ ...req, image: { ...req.image, encoded: big, mime: 'image/png' } }, context());
     const input = (fakes.replicate.creates[0].body as { input: Record<string, string> }).input;
@@ -217,10 +266,28 @@ describe('hosted motion: request shapes each provider documents', () => {
   it('Replicate: operator-configured models, input fields and a pinned version', async () => {
     const dir = tempDir('hosted-cfg-');
     const file = join(dir, 'config.json');
-    writeFileSync(file, JSON.stringify({ motion: { models: [{ id: 'replicate:acme/animate:0123abcd', display_name: 'Acme Animate', image_field: 'first_frame', prompt_field: 'text', input: { fps: 24 } }] } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        motion: {
+          models: [
+            {
+              id: 'replicate:acme/animate:0123abcd',
+              display_name: 'Acme Animate',
+              image_field: 'first_frame',
+              prompt_field: 'text',
+              input: { fps: 24 },
+            },
+          ],
+        },
+      }),
+    );
     const p = (await boot({ CONFIG_FILE: file })).get('replicate')!;
     expect(p.models()).toEqual([{ id: 'replicate:acme/animate:0123abcd', display_name: 'Acme Animate', provider: 'replicate' }]);
-    const small = { ...request('replicate:acme/animate:0123abcd'), image: { ...picture, encoded: await sharp(picture.encoded).resize(100).jpeg().toBuffer() } };
+    const small = {
+      ...request('replicate:acme/animate:0123abcd'),
+      image: { ...picture, encoded: await sharp(picture.encoded).resize(100).jpeg().toBuffer() },
+    };
     // The fake wants a `prompt`: the model's own field name is sent instead, so it answers 422 -> a clear refusal.
     const err = await p.start(small, context()).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'motion_rejected' });
@@ -241,7 +308,10 @@ describe('hosted motion: request shapes each provider documents', () => {
     const p = (await boot()).get('veo')!;
     const req = request(MODELS.veo);
     const handle = await p.start(req, context());
-    const body = fakes.veo.creates[0].body as { instances: { image: { bytesBase64Encoded: string; mimeType: string } }[]; parameters: { aspectRatio: string } };
+    const body = fakes.veo.creates[0].body as {
+      instances: { image: { bytesBase64Encoded: string; mimeType: string } }[];
+      parameters: { aspectRatio: string };
+    };
     expect(Buffer.from(body.instances[0].image.bytesBase64Encoded, 'base64').equals(picture.encoded)).toBe(true);
     expect(body.parameters.aspectRatio).toBe('16:9');
     expect(handle.id).toMatch(/^models\/veo-3.0-fast-generate-001\/operations\//);
@@ -251,42 +321,54 @@ describe('hosted motion: request shapes each provider documents', () => {
   });
 });
 
-describe('hosted motion: credentials stay with the provider\'s API origin', () => {
+describe("hosted motion: credentials stay with the provider's API origin", () => {
   /** Headers a request carried that would give a provider's key away. */
   const leaked = (headers: Record<string, unknown>, id: FakeProviderId) =>
-    Object.entries(headers).filter(([name, v]) => ['authorization', 'x-goog-api-key', 'x-runway-version'].includes(name) || String(v).includes(fakes[id].apiKey));
+    Object.entries(headers).filter(
+      ([name, v]) => ['authorization', 'x-goog-api-key', 'x-runway-version'].includes(name) || String(v).includes(fakes[id].apiKey),
+    );
 
-  it.each(PROVIDERS)('%s: a result on another origin is downloaded without the key, also after a redirect from the API origin', async (id) => {
-    // The CDN is another port of 127.0.0.1: another origin, and a private address (allowed here).
-    const provider = (await boot({ ALLOW_PRIVATE_NETWORKS: 'true' })).get(id)!;
-    for (const result of ['cdn', 'api-redirect'] as const) {
-      fakes.cdn.requests.length = 0;
-      fakes.apiDownloads.length = 0;
-      fakes[id].plan({ polls: 0, result });
-      const req = request(MODELS[id]);
-      const { final } = await pollToEnd(provider, await provider.start(req, context()), req);
-      expect(final).toMatchObject({ state: 'succeeded', output: { kind: 'video' } });
-      expect((await readKey((final as { output: { storageKey: string } }).output.storageKey)).equals(video)).toBe(true);
-      expect(fakes.cdn.requests).toHaveLength(1);
-      expect(leaked(fakes.cdn.requests[0].headers, id)).toEqual([]);
-      // The hop on the API's own origin is the provider's: it may have the key (Veo's download needs it).
-      const apiHop = id === 'veo' ? fakes.veo.requests.find((r) => r.path.includes(':download')) : fakes.apiDownloads[0];
-      if (id === 'veo') expect(apiHop?.headers['x-goog-api-key']).toBe(fakes.veo.apiKey);
-      else if (result === 'api-redirect') expect(leaked(apiHop!.headers, id)).not.toEqual([]);
-      else expect(apiHop).toBeUndefined();
-    }
-  });
+  it.each(PROVIDERS)(
+    '%s: a result on another origin is downloaded without the key, also after a redirect from the API origin',
+    async (id) => {
+      // The CDN is another port of 127.0.0.1: another origin, and a private address (allowed here).
+      const provider = (await boot({ ALLOW_PRIVATE_NETWORKS: 'true' })).get(id)!;
+      for (const result of ['cdn', 'api-redirect'] as const) {
+        fakes.cdn.requests.length = 0;
+        fakes.apiDownloads.length = 0;
+        fakes[id].plan({ polls: 0, result });
+        const req = request(MODELS[id]);
+        const { final } = await pollToEnd(provider, await provider.start(req, context()), req);
+        expect(final).toMatchObject({ state: 'succeeded', output: { kind: 'video' } });
+        expect((await readKey((final as { output: { storageKey: string } }).output.storageKey)).equals(video)).toBe(true);
+        expect(fakes.cdn.requests).toHaveLength(1);
+        expect(leaked(fakes.cdn.requests[0].headers, id)).toEqual([]);
+        // The hop on the API's own origin is the provider's: it may have the key (Veo's download needs it).
+        const apiHop = id === 'veo' ? fakes.veo.requests.find((r) => r.path.includes(':download')) : fakes.apiDownloads[0];
+        if (id === 'veo') expect(apiHop?.headers['x-goog-api-key']).toBe(fakes.veo.apiKey);
+        else if (result === 'api-redirect') expect(leaked(apiHop!.headers, id)).not.toEqual([]);
+        else expect(apiHop).toBeUndefined();
+      }
+    },
+  );
 
   it('refuses a result link that leads to a private address when private networks are not allowed', async () => {
     const providers = await boot();
     // The API origin is the operator's choice (a local fake here) and stays reachable; where it points is checked.
-    for (const [id, result] of [['runway', 'cdn'], ['replicate', 'api-redirect'], ['veo', 'cdn']] as const) {
+    for (const [id, result] of [
+      ['runway', 'cdn'],
+      ['replicate', 'api-redirect'],
+      ['veo', 'cdn'],
+    ] as const) {
       fakes[id].plan({ polls: 0, result });
       const p = providers.get(id)!;
       const req = request(MODELS[id]);
       const err = await pollToEnd(p, await p.start(req, context()), req).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(UserError);
-      expect(err).toMatchObject({ code: 'motion_result_blocked', message: expect.stringMatching(/^motion: .*127\.0\.0\.1 is a private or reserved address$/) });
+      expect(err).toMatchObject({
+        code: 'motion_result_blocked',
+        message: expect.stringMatching(/^motion: .*127\.0\.0\.1 is a private or reserved address$/),
+      });
     }
     expect(fakes.cdn.requests).toHaveLength(0);
   });
@@ -304,7 +386,9 @@ describe('ProviderHttp: credentials and redirects', () => {
     api = createServer((req, res) => {
       seen.push({ server: 'api', path: req.url!, headers: req.headers });
       const to: Record<string, string> = {
-        '/v1/moved': `${apiBase}/v1/here`, '/v1/away': `${otherBase}/v1/here`, '/v1/file': `${otherBase}/file.mp4`,
+        '/v1/moved': `${apiBase}/v1/here`,
+        '/v1/away': `${otherBase}/v1/here`,
+        '/v1/file': `${otherBase}/file.mp4`,
         '/v1/to-name': `http://cdn.internal.test:${new URL(otherBase).port}/file.mp4`,
       };
       if (to[req.url!]) return void res.writeHead(307, { location: to[req.url!] }).end();
@@ -329,14 +413,26 @@ describe('ProviderHttp: credentials and redirects', () => {
   beforeEach(() => (seen.length = 0));
 
   const client = (opts: Partial<ConstructorParameters<typeof ProviderHttp>[0]> = {}) =>
-    new ProviderHttp({ provider: 'acme', baseUrl: `${apiBase}/v1`, headers: { authorization: `Bearer ${KEY}`, 'x-acme-key': KEY }, timeoutMs: 3000, allowPrivateNetworks: true, ...opts });
+    new ProviderHttp({
+      provider: 'acme',
+      baseUrl: `${apiBase}/v1`,
+      headers: { authorization: `Bearer ${KEY}`, 'x-acme-key': KEY },
+      timeoutMs: 3000,
+      allowPrivateNetworks: true,
+      ...opts,
+    });
   const carriesKey = (h: Record<string, unknown>) => JSON.stringify(h).includes(KEY);
 
   it('follows an API redirect on the API origin with the key, and none off it', async () => {
     expect((await client().json('POST', `${apiBase}/v1/moved`, { body: { a: 1 } })).body).toEqual({ ok: true });
-    expect(seen.map((s) => [s.server, s.path, carriesKey(s.headers)])).toEqual([['api', '/v1/moved', true], ['api', '/v1/here', true]]);
+    expect(seen.map((s) => [s.server, s.path, carriesKey(s.headers)])).toEqual([
+      ['api', '/v1/moved', true],
+      ['api', '/v1/here', true],
+    ]);
     seen.length = 0;
-    const err = await client().json('GET', `${apiBase}/v1/away`).catch((e: unknown) => e);
+    const err = await client()
+      .json('GET', `${apiBase}/v1/away`)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderHttpError);
     expect(err).toMatchObject({ kind: 'rejected', status: 307, message: expect.stringContaining('not followed') });
     expect(seen.map((s) => s.server)).toEqual(['api']);
@@ -351,7 +447,10 @@ describe('ProviderHttp: credentials and redirects', () => {
   it('downloads across origins without the key, with it on the API origin (extra download headers too)', async () => {
     const { stream } = await client().stream(`${apiBase}/v1/file`, { headers: { 'x-download-key': KEY } });
     stream.resume();
-    expect(seen.map((s) => [s.server, carriesKey(s.headers)])).toEqual([['api', true], ['other', false]]);
+    expect(seen.map((s) => [s.server, carriesKey(s.headers)])).toEqual([
+      ['api', true],
+      ['other', false],
+    ]);
     expect(seen[0].headers['x-download-key']).toBe(KEY);
   });
 
@@ -364,10 +463,16 @@ describe('ProviderHttp: credentials and redirects', () => {
   });
 
   it('refuses a download redirect to a name that resolves to a private address, without saying the address', async () => {
-    const resolve = (_h: string, _o: unknown, cb: (e: null, a: { address: string; family: number }[]) => void) => cb(null, [{ address: '10.0.0.5', family: 4 }]);
-    const err = await client({ allowPrivateNetworks: false, resolve }).stream(`${apiBase}/v1/to-name`).catch((e: unknown) => e);
+    const resolve = (_h: string, _o: unknown, cb: (e: null, a: { address: string; family: number }[]) => void) =>
+      cb(null, [{ address: '10.0.0.5', family: 4 }]);
+    const err = await client({ allowPrivateNetworks: false, resolve })
+      .stream(`${apiBase}/v1/to-name`)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
-    expect(err).toMatchObject({ code: 'motion_result_blocked', message: 'motion: acme: the result link leads to a refused address: cdn.internal.test resolves to a private or reserved address' });
+    expect(err).toMatchObject({
+      code: 'motion_result_blocked',
+      message: 'motion: acme: the result link leads to a refused address: cdn.internal.test resolves to a private or reserved address',
+    });
     expect((err as Error).message).not.toContain('10.0.0.5');
     expect(seen.map((s) => s.server)).toEqual(['api']);
   });
@@ -385,7 +490,9 @@ describe('hosted motion: configuration', () => {
     const dir = tempDir('hosted-cfg-');
     const file = join(dir, 'config.json');
     writeFileSync(file, JSON.stringify({ motion: { models: [{ id: 'luma:ray-2' }, { id: 'acme:x' }] } }));
-    expect(() => loadConfig({ DATA_DIR: dir, CONFIG_FILE: file })).toThrow(/LUMAAI_API_KEY: required by the luma models in CONFIG_FILE motion.models \(luma:ray-2\)/);
+    expect(() => loadConfig({ DATA_DIR: dir, CONFIG_FILE: file })).toThrow(
+      /LUMAAI_API_KEY: required by the luma models in CONFIG_FILE motion.models \(luma:ray-2\)/,
+    );
     expect(() => loadConfig({ DATA_DIR: dir, CONFIG_FILE: file })).toThrow(/"acme:x" names no built-in hosted provider/);
   });
 

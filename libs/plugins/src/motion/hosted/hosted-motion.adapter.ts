@@ -71,7 +71,11 @@ export interface HostedProviderOptions {
 }
 
 /** Turns operator model settings into {@link HostedModel}s, filling in the adapter's display names. */
-export function hostedModels(configured: readonly HostedModelConfig[] | undefined, defaults: readonly Omit<HostedModel, 'input'>[], label: string): HostedModel[] {
+export function hostedModels(
+  configured: readonly HostedModelConfig[] | undefined,
+  defaults: readonly Omit<HostedModel, 'input'>[],
+  label: string,
+): HostedModel[] {
   if (!configured) return defaults.map((d) => ({ ...d, input: {} }));
   return configured.map((c) => {
     const known = defaults.find((d) => d.model === c.model);
@@ -99,7 +103,13 @@ export function hostedModels(configured: readonly HostedModelConfig[] | undefine
  */
 export function createHostedMotionProvider(api: HostedApi, models: readonly HostedModel[], options: HostedProviderOptions): MotionProvider {
   const opts = { createAttempts: 5, pollErrorLimit: 8, maxBackoffMs: 60_000, ...options };
-  const http = new ProviderHttp({ provider: api.id, baseUrl: api.baseUrl, headers: api.headers(), timeoutMs: opts.requestTimeoutMs, allowPrivateNetworks: opts.allowPrivateNetworks });
+  const http = new ProviderHttp({
+    provider: api.id,
+    baseUrl: api.baseUrl,
+    headers: api.headers(),
+    timeoutMs: opts.requestTimeoutMs,
+    allowPrivateNetworks: opts.allowPrivateNetworks,
+  });
   const byId = new Map(models.map((m) => [m.id, m]));
   // Consecutive status errors per operation; lost on restart, which only restarts the count.
   const pollErrors = new Map<string, number>();
@@ -109,7 +119,13 @@ export function createHostedMotionProvider(api: HostedApi, models: readonly Host
   return {
     id: api.id,
     acceptsTransparency: false,
-    models: (): MotionModelInfo[] => models.map((m) => ({ id: m.id, display_name: m.displayName, provider: api.id, ...(m.description ? { description: m.description } : {}) })),
+    models: (): MotionModelInfo[] =>
+      models.map((m) => ({
+        id: m.id,
+        display_name: m.displayName,
+        provider: api.id,
+        ...(m.description ? { description: m.description } : {}),
+      })),
 
     async start(req, ctx) {
       const model = byId.get(req.model);
@@ -121,13 +137,23 @@ export function createHostedMotionProvider(api: HostedApi, models: readonly Host
           return op;
         } catch (err) {
           if (!(err instanceof ProviderHttpError)) throw err;
-          if (err.kind === 'auth') throw new UserError('motion_provider_auth', `motion: ${api.label} refused our credentials (${err.message}); the operator must check the key`);
+          if (err.kind === 'auth')
+            throw new UserError(
+              'motion_provider_auth',
+              `motion: ${api.label} refused our credentials (${err.message}); the operator must check the key`,
+            );
           if (err.kind === 'rejected') throw new UserError('motion_rejected', `motion: ${api.label} refused the request: ${err.message}`);
           if (attempt + 1 >= opts.createAttempts || ctx.signal.aborted) {
-            throw new OperationalError(err.kind === 'rate_limited' ? 'motion_provider_busy' : 'motion_provider_unavailable', `motion: ${err.message} (${attempt + 1} attempts); the job will be retried`);
+            throw new OperationalError(
+              err.kind === 'rate_limited' ? 'motion_provider_busy' : 'motion_provider_unavailable',
+              `motion: ${err.message} (${attempt + 1} attempts); the job will be retried`,
+            );
           }
           const wait = backoff(attempt, err.retryAfterMs);
-          ctx.log.warn(`${api.id}: create ${err.kind === 'rate_limited' ? 'rate limited' : 'failed'}, retrying in ${wait} ms`, { jobId: req.jobId, status: err.status });
+          ctx.log.warn(`${api.id}: create ${err.kind === 'rate_limited' ? 'rate limited' : 'failed'}, retrying in ${wait} ms`, {
+            jobId: req.jobId,
+            status: err.status,
+          });
           await sleep(wait, undefined, { signal: ctx.signal }).catch(() => undefined);
         }
       }
@@ -141,28 +167,51 @@ export function createHostedMotionProvider(api: HostedApi, models: readonly Host
         pollErrors.delete(op.id);
       } catch (err) {
         if (!(err instanceof ProviderHttpError)) throw err;
-        if (err.kind === 'auth') return { state: 'failed', code: 'motion_provider_auth', message: `${api.label} refused our credentials (${err.message})` };
+        if (err.kind === 'auth')
+          return { state: 'failed', code: 'motion_provider_auth', message: `${api.label} refused our credentials (${err.message})` };
         if (err.kind === 'rejected') {
           // The operation is gone (expired, deleted): a new attempt starts a new one.
-          return { state: 'failed', code: 'motion_operation_lost', message: `${api.label} no longer knows operation ${op.id}: ${err.message}`, retryable: true };
+          return {
+            state: 'failed',
+            code: 'motion_operation_lost',
+            message: `${api.label} no longer knows operation ${op.id}: ${err.message}`,
+            retryable: true,
+          };
         }
         const n = (pollErrors.get(op.id) ?? 0) + 1;
         pollErrors.set(op.id, n);
         if (err.kind !== 'rate_limited' && n >= opts.pollErrorLimit) {
           pollErrors.delete(op.id);
-          return { state: 'failed', code: 'motion_provider_unavailable', message: `${err.message} (${n} status requests in a row)`, retryable: true };
+          return {
+            state: 'failed',
+            code: 'motion_provider_unavailable',
+            message: `${err.message} (${n} status requests in a row)`,
+            retryable: true,
+          };
         }
         const wait = backoff(err.kind === 'rate_limited' ? 0 : n, err.retryAfterMs);
-        ctx.log.warn(`${api.id}: status ${err.kind === 'rate_limited' ? 'rate limited' : 'failed'}, asking again in ${wait} ms`, { jobId: req.jobId, operation: op.id, status: err.status });
+        ctx.log.warn(`${api.id}: status ${err.kind === 'rate_limited' ? 'rate limited' : 'failed'}, asking again in ${wait} ms`, {
+          jobId: req.jobId,
+          operation: op.id,
+          status: err.status,
+        });
         return { state: 'running', retryAfterMs: wait };
       }
       if (status.state === 'running') return { state: 'running', progress: status.progress, retryAfterMs: opts.pollIntervalMs };
       if (status.state === 'failed') return status;
       try {
-        return { state: 'succeeded', output: { kind: 'video', storageKey: await copyResult(api, http, status.videoUrl, req, op, ctx, opts) } };
+        return {
+          state: 'succeeded',
+          output: { kind: 'video', storageKey: await copyResult(api, http, status.videoUrl, req, op, ctx, opts) },
+        };
       } catch (err) {
         if (!(err instanceof ProviderHttpError)) throw err;
-        return { state: 'failed', code: 'motion_result_unavailable', message: `the result of ${api.label} could not be copied: ${err.message}`, retryable: true };
+        return {
+          state: 'failed',
+          code: 'motion_result_unavailable',
+          message: `the result of ${api.label} could not be copied: ${err.message}`,
+          retryable: true,
+        };
       }
     },
 
@@ -174,18 +223,30 @@ export function createHostedMotionProvider(api: HostedApi, models: readonly Host
 }
 
 /** Streams the provider's video into our storage, capped at `maxVideoBytes`; returns the key. */
-async function copyResult(api: HostedApi, http: ProviderHttp, url: string, req: MotionRequest, op: HostedOperation, ctx: MotionContext, opts: HostedProviderOptions): Promise<string> {
+async function copyResult(
+  api: HostedApi,
+  http: ProviderHttp,
+  url: string,
+  req: MotionRequest,
+  op: HostedOperation,
+  ctx: MotionContext,
+  opts: HostedProviderOptions,
+): Promise<string> {
   const key = `motion/${req.jobId}/${api.id}-${op.id.replace(/[^A-Za-z0-9._-]+/g, '_').slice(-80)}.mp4`;
   const { stream, length } = await http.stream(url, { signal: ctx.signal, headers: api.downloadHeaders?.() });
   if (length !== undefined && length > opts.maxVideoBytes) {
     stream.destroy();
-    throw new UserError('motion_result_too_large', `motion: the ${api.label} video is ${length} bytes, over the ${opts.maxVideoBytes} byte limit`);
+    throw new UserError(
+      'motion_result_too_large',
+      `motion: the ${api.label} video is ${length} bytes, over the ${opts.maxVideoBytes} byte limit`,
+    );
   }
   let seen = 0;
   const cap = new Transform({
     transform(chunk: Buffer, _enc, done) {
       seen += chunk.length;
-      if (seen > opts.maxVideoBytes) done(new UserError('motion_result_too_large', `motion: the ${api.label} video is over the ${opts.maxVideoBytes} byte limit`));
+      if (seen > opts.maxVideoBytes)
+        done(new UserError('motion_result_too_large', `motion: the ${api.label} video is over the ${opts.maxVideoBytes} byte limit`));
       else done(null, chunk);
     },
   });

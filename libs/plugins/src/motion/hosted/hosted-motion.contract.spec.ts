@@ -40,7 +40,10 @@ beforeAll(async () => {
     })();
   });
   await new Promise<void>((r) => files.listen(0, '127.0.0.1', r));
-  storage = new LocalStorageAdapter(join(tempDir('hosted-contract-'), 'storage'), `http://127.0.0.1:${(files.address() as AddressInfo).port}`);
+  storage = new LocalStorageAdapter(
+    join(tempDir('hosted-contract-'), 'storage'),
+    `http://127.0.0.1:${(files.address() as AddressInfo).port}`,
+  );
 });
 afterAll(async () => {
   await fakes.stop();

@@ -46,14 +46,20 @@ export function lumaApi(config: HostedProviderConfig): HostedApi {
     },
 
     async status(op, ctx): Promise<HostedStatus> {
-      const { body: g } = await ctx.http.json<LumaGeneration>('GET', `${base}/generations/${encodeURIComponent(op.id)}`, { signal: ctx.signal });
+      const { body: g } = await ctx.http.json<LumaGeneration>('GET', `${base}/generations/${encodeURIComponent(op.id)}`, {
+        signal: ctx.signal,
+      });
       if (g.state === 'completed') {
         if (!g.assets?.video) return { state: 'failed', code: 'motion_failed', message: 'Luma completed without a video', retryable: true };
         return { state: 'succeeded', videoUrl: g.assets.video };
       }
       if (g.state === 'failed') {
         const reason = g.failure_reason ?? 'no reason given';
-        return { state: 'failed', code: /moderation|blacklist/i.test(reason) ? 'motion_moderated' : 'motion_failed', message: `Luma generation failed: ${reason}` };
+        return {
+          state: 'failed',
+          code: /moderation|blacklist/i.test(reason) ? 'motion_moderated' : 'motion_failed',
+          message: `Luma generation failed: ${reason}`,
+        };
       }
       return { state: 'running', progress: g.state === 'dreaming' ? 0.5 : 0 };
     },

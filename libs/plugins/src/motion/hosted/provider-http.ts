@@ -84,7 +84,13 @@ export function providerMessage(body: unknown): string | undefined {
     if (typeof c === 'string' && c.trim()) return c.trim().slice(0, 300);
     // fal's validation errors: detail: [{ loc, msg, type }]
     if (Array.isArray(c) && c.length) {
-      return c.map((d) => { const e = d as { msg?: string; type?: string }; return e.msg ? `${e.msg}${e.type ? ` (${e.type})` : ''}` : JSON.stringify(d); }).join('; ').slice(0, 300);
+      return c
+        .map((d) => {
+          const e = d as { msg?: string; type?: string };
+          return e.msg ? `${e.msg}${e.type ? ` (${e.type})` : ''}` : JSON.stringify(d);
+        })
+        .join('; ')
+        .slice(0, 300);
     }
   }
   return undefined;
@@ -106,7 +112,11 @@ export class ProviderHttp {
     return url.origin === this.apiOrigin ? { ...this.opts.headers, ...extra } : {};
   }
 
-  async json<T>(method: string, url: string, init: { body?: unknown; signal?: AbortSignal; headers?: Record<string, string> } = {}): Promise<ProviderResponse<T>> {
+  async json<T>(
+    method: string,
+    url: string,
+    init: { body?: unknown; signal?: AbortSignal; headers?: Record<string, string> } = {},
+  ): Promise<ProviderResponse<T>> {
     const res = await this.send(method, url, init);
     const text = await res.text();
     let body: unknown = text;
@@ -125,7 +135,10 @@ export class ProviderHttp {
    * (`headers` of the options, plus `init.headers`) go only to the API origin, hop by hop — so Veo's
    * keyed download from its own API works, and a CDN never sees a token.
    */
-  async stream(url: string, init: { signal?: AbortSignal; headers?: Record<string, string> } = {}): Promise<{ stream: Readable; length?: number; contentType?: string }> {
+  async stream(
+    url: string,
+    init: { signal?: AbortSignal; headers?: Record<string, string> } = {},
+  ): Promise<{ stream: Readable; length?: number; contentType?: string }> {
     const deadline = AbortSignal.timeout(this.opts.timeoutMs);
     const signal = AbortSignal.any([deadline, ...(init.signal ? [init.signal] : [])]);
     const guard = {
@@ -166,7 +179,10 @@ export class ProviderHttp {
     if (err instanceof UserError && err.code === 'private_address') {
       return new UserError('motion_result_blocked', `motion: ${this.opts.provider}: the result link leads to a refused address: ${why}`);
     }
-    const kind = err instanceof OperationalError || (err instanceof UserError && /timeout|unreachable|dns/.test(err.code)) ? 'unavailable' : 'rejected';
+    const kind =
+      err instanceof OperationalError || (err instanceof UserError && /timeout|unreachable|dns/.test(err.code))
+        ? 'unavailable'
+        : 'rejected';
     return new ProviderHttpError(this.opts.provider, kind, `${this.opts.provider}: GET ${pathOf(url)} failed: ${why}`);
   }
 
@@ -176,7 +192,11 @@ export class ProviderHttp {
    * `x-runway-version`) to any origin a redirect names, and an API call has no business leaving its host.
    * A redirect elsewhere comes back as the answer, which {@link json} reports as a refusal.
    */
-  private async send(method: string, url: string, init: { body?: unknown; signal?: AbortSignal; headers?: Record<string, string> }): Promise<Response> {
+  private async send(
+    method: string,
+    url: string,
+    init: { body?: unknown; signal?: AbortSignal; headers?: Record<string, string> },
+  ): Promise<Response> {
     const signal = AbortSignal.any([AbortSignal.timeout(this.opts.timeoutMs), ...(init.signal ? [init.signal] : [])]);
     let hopMethod = method;
     let body = init.body;
@@ -186,7 +206,11 @@ export class ProviderHttp {
         const json = body !== undefined && !(body instanceof FormData);
         const res = await fetch(target, {
           method: hopMethod,
-          headers: { accept: 'application/json', ...(json ? { 'content-type': 'application/json' } : {}), ...this.headersFor(target, init.headers) },
+          headers: {
+            accept: 'application/json',
+            ...(json ? { 'content-type': 'application/json' } : {}),
+            ...this.headersFor(target, init.headers),
+          },
           body: json ? JSON.stringify(body) : (body as FormData | undefined),
           signal,
           redirect: 'manual',
@@ -204,12 +228,23 @@ export class ProviderHttp {
       }
     } catch (err) {
       const e = err as Error;
-      const why = e.name === 'TimeoutError' ? `no answer within ${this.opts.timeoutMs} ms` : e.name === 'AbortError' ? 'interrupted' : (e.cause as Error)?.message ?? e.message;
+      const why =
+        e.name === 'TimeoutError'
+          ? `no answer within ${this.opts.timeoutMs} ms`
+          : e.name === 'AbortError'
+            ? 'interrupted'
+            : ((e.cause as Error)?.message ?? e.message);
       throw new ProviderHttpError(this.opts.provider, 'unavailable', `${this.opts.provider}: ${method} ${pathOf(url)} failed: ${why}`);
     }
   }
 
-  private failure(method: string, url: string, status: number, retryAfterHeader: string | null | undefined, body: unknown): ProviderHttpError {
+  private failure(
+    method: string,
+    url: string,
+    status: number,
+    retryAfterHeader: string | null | undefined,
+    body: unknown,
+  ): ProviderHttpError {
     const said = providerMessage(body);
     const redirect = status >= 300 && status < 400 ? ' (redirect not followed: API calls stay on the API origin)' : '';
     const what = `${this.opts.provider}: ${method} ${pathOf(url)} answered ${status}${redirect}${said ? `: ${said}` : ''}`;
@@ -218,7 +253,8 @@ export class ProviderHttp {
       return new ProviderHttpError(this.opts.provider, 'rate_limited', what, 429, retryAfter);
     }
     if (status === 401 || status === 403) return new ProviderHttpError(this.opts.provider, 'auth', what, status);
-    if (status >= 500 || status === 408) return new ProviderHttpError(this.opts.provider, 'unavailable', what, status, parseRetryAfter(retryAfterHeader));
+    if (status >= 500 || status === 408)
+      return new ProviderHttpError(this.opts.provider, 'unavailable', what, status, parseRetryAfter(retryAfterHeader));
     return new ProviderHttpError(this.opts.provider, 'rejected', what, status);
   }
 }

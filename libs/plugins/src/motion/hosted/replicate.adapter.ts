@@ -7,8 +7,20 @@ import { dataUri } from './still-upload';
 const DATA_URL_MAX_BYTES = 256 * 1024;
 
 export const REPLICATE_DEFAULT_MODELS: readonly Omit<HostedModel, 'input'>[] = [
-  { id: 'replicate:kwaivgi/kling-v2.1', model: 'kwaivgi/kling-v2.1', displayName: 'Kling 2.1 (Replicate)', imageField: 'start_image', description: 'Kling image-to-video on Replicate, 5 s clips' },
-  { id: 'replicate:minimax/video-01', model: 'minimax/video-01', displayName: 'MiniMax Video-01 (Replicate)', imageField: 'first_frame_image', description: 'MiniMax Hailuo image-to-video on Replicate' },
+  {
+    id: 'replicate:kwaivgi/kling-v2.1',
+    model: 'kwaivgi/kling-v2.1',
+    displayName: 'Kling 2.1 (Replicate)',
+    imageField: 'start_image',
+    description: 'Kling image-to-video on Replicate, 5 s clips',
+  },
+  {
+    id: 'replicate:minimax/video-01',
+    model: 'minimax/video-01',
+    displayName: 'MiniMax Video-01 (Replicate)',
+    imageField: 'first_frame_image',
+    description: 'MiniMax Hailuo image-to-video on Replicate',
+  },
 ];
 
 interface Prediction {
@@ -32,7 +44,11 @@ export function replicateApi(config: HostedProviderConfig): HostedApi {
   async function imageInput(req: Parameters<HostedApi['create']>[0], ctx: HostedApiContext): Promise<string> {
     if (req.image.encoded.length <= DATA_URL_MAX_BYTES) return dataUri(req.image.encoded, req.image.mime);
     const form = new FormData();
-    form.append('content', new Blob([new Uint8Array(req.image.encoded)], { type: req.image.mime }), req.image.mime === 'image/png' ? 'picture.png' : 'picture.jpg');
+    form.append(
+      'content',
+      new Blob([new Uint8Array(req.image.encoded)], { type: req.image.mime }),
+      req.image.mime === 'image/png' ? 'picture.png' : 'picture.jpg',
+    );
     const { body } = await ctx.http.json<{ urls?: { get?: string } }>('POST', `${base}/files`, { body: form, signal: ctx.signal });
     if (!body?.urls?.get) throw new ProviderHttpError('replicate', 'rejected', 'replicate: POST /files answered without urls.get');
     return body.urls.get;
@@ -45,7 +61,11 @@ export function replicateApi(config: HostedProviderConfig): HostedApi {
     headers: () => ({ authorization: `Bearer ${config.apiKey}` }),
 
     async create(req, model, ctx) {
-      const input = { [model.promptField ?? 'prompt']: req.prompt, [model.imageField ?? 'image']: await imageInput(req, ctx), ...model.input };
+      const input = {
+        [model.promptField ?? 'prompt']: req.prompt,
+        [model.imageField ?? 'image']: await imageInput(req, ctx),
+        ...model.input,
+      };
       const [name, version] = model.model.split(':');
       const { body: p } = version
         ? await ctx.http.json<Prediction>('POST', `${base}/predictions`, { body: { version, input }, signal: ctx.signal })
@@ -55,19 +75,32 @@ export function replicateApi(config: HostedProviderConfig): HostedApi {
     },
 
     async status(op, ctx): Promise<HostedStatus> {
-      const { body: p } = await ctx.http.json<Prediction>('GET', `${base}/predictions/${encodeURIComponent(op.id)}`, { signal: ctx.signal });
+      const { body: p } = await ctx.http.json<Prediction>('GET', `${base}/predictions/${encodeURIComponent(op.id)}`, {
+        signal: ctx.signal,
+      });
       switch (p.status) {
         case 'succeeded': {
           const url = firstUrl(p.output);
-          return url ? { state: 'succeeded', videoUrl: url } : { state: 'failed', code: 'motion_failed', message: 'Replicate finished without an output video' };
+          return url
+            ? { state: 'succeeded', videoUrl: url }
+            : { state: 'failed', code: 'motion_failed', message: 'Replicate finished without an output video' };
         }
         case 'failed':
-          return { state: 'failed', code: /nsfw|safety|flagged|sensitive/i.test(p.error ?? '') ? 'motion_moderated' : 'motion_failed', message: `Replicate prediction failed: ${p.error ?? 'no reason given'}` };
+          return {
+            state: 'failed',
+            code: /nsfw|safety|flagged|sensitive/i.test(p.error ?? '') ? 'motion_moderated' : 'motion_failed',
+            message: `Replicate prediction failed: ${p.error ?? 'no reason given'}`,
+          };
         case 'canceled':
           return { state: 'failed', code: 'motion_cancelled', message: 'the Replicate prediction was cancelled' };
         case 'aborted':
           // Its deadline passed before it started: another attempt may find capacity.
-          return { state: 'failed', code: 'motion_provider_busy', message: 'Replicate aborted the prediction before it started', retryable: true };
+          return {
+            state: 'failed',
+            code: 'motion_provider_busy',
+            message: 'Replicate aborted the prediction before it started',
+            retryable: true,
+          };
         default:
           return { state: 'running', progress: p.status === 'processing' ? 0.5 : 0 };
       }

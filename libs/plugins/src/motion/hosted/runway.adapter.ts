@@ -55,7 +55,8 @@ export function runwayApi(config: HostedProviderConfig, apiVersion: string): Hos
       const { body: t } = await ctx.http.json<RunwayTask>('GET', `${base}/tasks/${encodeURIComponent(op.id)}`, { signal: ctx.signal });
       switch (t.status) {
         case 'SUCCEEDED':
-          if (!t.output?.length) return { state: 'failed', code: 'motion_failed', message: 'Runway finished without an output video', retryable: true };
+          if (!t.output?.length)
+            return { state: 'failed', code: 'motion_failed', message: 'Runway finished without an output video', retryable: true };
           return { state: 'succeeded', videoUrl: t.output[0] };
         case 'FAILED': {
           const code = t.failureCode ?? '';

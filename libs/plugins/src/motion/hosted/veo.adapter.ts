@@ -2,7 +2,12 @@ import type { HostedProviderConfig } from '@app/config';
 import type { HostedApi, HostedModel, HostedStatus } from './hosted-motion.adapter';
 
 export const VEO_DEFAULT_MODELS: readonly Omit<HostedModel, 'input'>[] = [
-  { id: 'veo:veo-3.0-fast-generate-001', model: 'veo-3.0-fast-generate-001', displayName: 'Google Veo 3 Fast', description: 'Google Veo through the Gemini API, 8 s clips' },
+  {
+    id: 'veo:veo-3.0-fast-generate-001',
+    model: 'veo-3.0-fast-generate-001',
+    displayName: 'Google Veo 3 Fast',
+    description: 'Google Veo through the Gemini API, 8 s clips',
+  },
 ];
 
 interface VeoOperation {
@@ -39,10 +44,19 @@ export function veoApi(config: HostedProviderConfig): HostedApi {
     async create(req, model, ctx) {
       const { parameters, ...instance } = model.input as { parameters?: Record<string, unknown> };
       const body = {
-        instances: [{ prompt: req.prompt, image: { bytesBase64Encoded: req.image.encoded.toString('base64'), mimeType: req.image.mime }, ...instance }],
+        instances: [
+          {
+            prompt: req.prompt,
+            image: { bytesBase64Encoded: req.image.encoded.toString('base64'), mimeType: req.image.mime },
+            ...instance,
+          },
+        ],
         parameters: { aspectRatio: req.image.width >= req.image.height ? '16:9' : '9:16', ...parameters },
       };
-      const { body: op } = await ctx.http.json<VeoOperation>('POST', `${base}/models/${model.model}:predictLongRunning`, { body, signal: ctx.signal });
+      const { body: op } = await ctx.http.json<VeoOperation>('POST', `${base}/models/${model.model}:predictLongRunning`, {
+        body,
+        signal: ctx.signal,
+      });
       if (!op?.name) throw new Error('veo: the create answer has no operation name');
       return { id: op.name };
     },
@@ -51,13 +65,22 @@ export function veoApi(config: HostedProviderConfig): HostedApi {
       const { body: o } = await ctx.http.json<VeoOperation>('GET', `${base}/${op.id}`, { signal: ctx.signal });
       if (!o.done) return { state: 'running' };
       if (o.error) {
-        return { state: 'failed', code: 'motion_failed', message: `Veo operation failed (${o.error.code ?? '?'}): ${o.error.message ?? 'no reason given'}`, retryable: o.error.code === 13 || o.error.code === 14 };
+        return {
+          state: 'failed',
+          code: 'motion_failed',
+          message: `Veo operation failed (${o.error.code ?? '?'}): ${o.error.message ?? 'no reason given'}`,
+          retryable: o.error.code === 13 || o.error.code === 14,
+        };
       }
       const r = o.response?.generateVideoResponse;
       const uri = r?.generatedSamples?.[0]?.video?.uri;
       if (uri) return { state: 'succeeded', videoUrl: uri };
       if (r?.raiMediaFilteredCount) {
-        return { state: 'failed', code: 'motion_moderated', message: `Veo blocked the video: ${(r.raiMediaFilteredReasons ?? []).join('; ') || 'safety filters'}` };
+        return {
+          state: 'failed',
+          code: 'motion_moderated',
+          message: `Veo blocked the video: ${(r.raiMediaFilteredReasons ?? []).join('; ') || 'safety filters'}`,
+        };
       }
       return { state: 'failed', code: 'motion_failed', message: 'Veo finished without a video', retryable: true };
     },

@@ -43,7 +43,17 @@ export type MotionStyle = 'push-in' | 'pull-out' | 'drift' | 'parallax' | 'sway'
 /** Limits that keep any path (hints included) subtle enough for a still: see `applyMotionHints`. */
 export const CAMERA_LIMITS = { maxZoom: 0.5, maxPan: 0.15, maxRotateDeg: 3 } as const;
 
-const STILL: CameraPath = { zoom: 0, zoomPhase: 0, zoomOut: false, panX: 0, panXPhase: 0, panY: 0, panYPhase: 0, rotateDeg: 0, rotatePhase: 0 };
+const STILL: CameraPath = {
+  zoom: 0,
+  zoomPhase: 0,
+  zoomOut: false,
+  panX: 0,
+  panXPhase: 0,
+  panY: 0,
+  panYPhase: 0,
+  rotateDeg: 0,
+  rotatePhase: 0,
+};
 
 /**
  * The motion styles, in the order a picker shows them.
@@ -121,7 +131,10 @@ export const DEFAULT_MOTION_STYLE: MotionStyle = 'breathe';
  * resolveMotionStyle(undefined).id // -> 'breathe'
  */
 export function resolveMotionStyle(style: string | undefined): MotionPreset {
-  const key = (style ?? '').trim().toLowerCase().replace(/[\s_]+/g, '-');
+  const key = (style ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
   return MOTION_PRESETS.find((p) => p.id === key) ?? MOTION_PRESETS.find((p) => p.id === DEFAULT_MOTION_STYLE)!;
 }
 
@@ -157,7 +170,8 @@ export interface MotionHints {
 
 const has = (text: string, re: RegExp) => re.test(text);
 // Phrases whose 'up'/'down' is not a direction.
-const NOT_DIRECTIONS = /\b(close[- ]up|(light|lit|lights|lighting|pick|picks|picking) up|(slow|slows|slowing|calm|calms|calming|settle|settles|settling) down)\b/g;
+const NOT_DIRECTIONS =
+  /\b(close[- ]up|(light|lit|lights|lighting|pick|picks|picking) up|(slow|slows|slowing|calm|calms|calming|settle|settles|settling) down)\b/g;
 
 /** -1, 1 or 0 for a pair of opposite keywords, 0 when both or neither occur. */
 function sign(neg: boolean, pos: boolean): -1 | 0 | 1 {

@@ -17,7 +17,8 @@ export const proceduralMotionProvider: MotionProvider = {
       id: PROCEDURAL_MODEL_ID,
       display_name: 'Procedural camera motion (built in, offline)',
       provider: 'procedural',
-      description: 'Seamless camera moves over the still picture (push-in, drift, sway, breathe…). custom_motion only steers speed, direction and zoom through a few keywords.',
+      description:
+        'Seamless camera moves over the still picture (push-in, drift, sway, breathe…). custom_motion only steers speed, direction and zoom through a few keywords.',
     },
   ],
   async start(req) {

@@ -50,7 +50,16 @@ function allOpaque(rgba: Buffer): boolean {
 
 describe('motion presets', () => {
   it('has the eight styles, each with a label and a description, and breathe as the default', () => {
-    expect(MOTION_PRESETS.map((p) => p.id).sort()).toEqual(['breathe', 'drift', 'float', 'orbit', 'parallax', 'pull-out', 'push-in', 'sway']);
+    expect(MOTION_PRESETS.map((p) => p.id).sort()).toEqual([
+      'breathe',
+      'drift',
+      'float',
+      'orbit',
+      'parallax',
+      'pull-out',
+      'push-in',
+      'sway',
+    ]);
     for (const p of MOTION_PRESETS) {
       expect(p.label).toBeTruthy();
       expect(p.description).toMatch(/\.$/);
@@ -67,7 +76,9 @@ describe('motion presets', () => {
 
   it('blends the preset description and the custom text into a prompt of at most 400 characters', () => {
     const breathe = resolveMotionStyle('breathe');
-    expect(blendMotionPrompt(breathe, '  leaves rustle\n\tin the   wind ')).toBe('Gentle breathing zoom, the camera stays centred. Custom direction: leaves rustle in the wind');
+    expect(blendMotionPrompt(breathe, '  leaves rustle\n\tin the   wind ')).toBe(
+      'Gentle breathing zoom, the camera stays centred. Custom direction: leaves rustle in the wind',
+    );
     expect(blendMotionPrompt(breathe)).toBe(breathe.description);
     expect(blendMotionPrompt(breathe, '   ')).toBe(breathe.description);
     const long = blendMotionPrompt(breathe, 'the river flows '.repeat(60));
@@ -138,26 +149,29 @@ describe('camera poses', () => {
 describe('renderProceduralMotion', () => {
   const still = gridPicture(240, 180);
 
-  it.each(MOTION_PRESETS.map((p) => [p.id, p] as const))('%s: moves, loops seamlessly and never leaves the picture', async (_id, preset) => {
-    const seq = await renderProceduralMotion(still, { preset, ...FAST });
-    expect(seq.frames).toHaveLength(16);
-    expect([seq.width, seq.height]).toEqual([160, 120]);
-    for (const f of seq.frames) {
-      expect(f.rgba.length).toBe(160 * 120 * 4);
-      expect(f.duration).toBeCloseTo(1 / 8);
-      // An opaque picture stays opaque: no transparent border, even when the camera turns.
-      expect(allOpaque(f.rgba)).toBe(true);
-    }
-    expect(seq.alpha).toBe('opaque');
-    const steps = seq.frames.slice(1).map((f, i) => diff(seq.frames[i].rgba, f.rgba));
-    expect(Math.min(...steps)).toBeGreaterThan(0.3);
-    const wrap = diff(seq.frames[15].rgba, seq.frames[0].rgba);
-    // Seamless: going from the last frame to the first is an ordinary step, not a jump.
-    expect(wrap).toBeGreaterThan(0.3);
-    expect(wrap).toBeLessThan(1.5 * Math.max(...steps));
-    // Half-way round the loop the camera is elsewhere (a path that came back at mid-loop would look like a wobble).
-    expect(diff(seq.frames[0].rgba, seq.frames[8].rgba)).toBeGreaterThan(1);
-  });
+  it.each(MOTION_PRESETS.map((p) => [p.id, p] as const))(
+    '%s: moves, loops seamlessly and never leaves the picture',
+    async (_id, preset) => {
+      const seq = await renderProceduralMotion(still, { preset, ...FAST });
+      expect(seq.frames).toHaveLength(16);
+      expect([seq.width, seq.height]).toEqual([160, 120]);
+      for (const f of seq.frames) {
+        expect(f.rgba.length).toBe(160 * 120 * 4);
+        expect(f.duration).toBeCloseTo(1 / 8);
+        // An opaque picture stays opaque: no transparent border, even when the camera turns.
+        expect(allOpaque(f.rgba)).toBe(true);
+      }
+      expect(seq.alpha).toBe('opaque');
+      const steps = seq.frames.slice(1).map((f, i) => diff(seq.frames[i].rgba, f.rgba));
+      expect(Math.min(...steps)).toBeGreaterThan(0.3);
+      const wrap = diff(seq.frames[15].rgba, seq.frames[0].rgba);
+      // Seamless: going from the last frame to the first is an ordinary step, not a jump.
+      expect(wrap).toBeGreaterThan(0.3);
+      expect(wrap).toBeLessThan(1.5 * Math.max(...steps));
+      // Half-way round the loop the camera is elsewhere (a path that came back at mid-loop would look like a wobble).
+      expect(diff(seq.frames[0].rgba, seq.frames[8].rgba)).toBeGreaterThan(1);
+    },
+  );
 
   it('keeps the transparency of the still', async () => {
     const seq = await renderProceduralMotion(gridPicture(240, 180, true), { preset: resolveMotionStyle('sway'), ...FAST });
