@@ -90,7 +90,6 @@ function withMeta(log: StageLogger, fields: Record<string, unknown>): StageLogge
   };
 }
 
-/** Progress (0..100) of a pipeline given each step's own fraction (0..1). */
 /** The slot a step holds: its own `resource`, else its stage's, else `cpu` for converting and `io` otherwise. */
 export function stepResource(step: PipelineDefinition['steps'][number], provider: { resource?: StageResource }): StageResource {
   return step.resource ?? provider.resource ?? (step.phase === 'converting' ? 'cpu' : 'io');
@@ -98,6 +97,7 @@ export function stepResource(step: PipelineDefinition['steps'][number], provider
 
 const NO_SLOT: ReleaseSlot = () => undefined;
 
+/** Progress (0..100) of a pipeline given each step's own fraction (0..1). */
 export function computeProgress(def: PipelineDefinition, fractions: Record<string, number>): number {
   let total = 0;
   let done = 0;
@@ -225,11 +225,12 @@ export class PipelineRunner {
     const group = job.ownerId ?? '';
     const acquire = (kind: StageResource): Promise<ReleaseSlot> =>
       slots ? slots.acquire({ kind, group, order, signal: slotSignal }) : Promise.resolve(NO_SLOT);
+    const resources = def.steps.map((step) => stepResource(step, registry.stage(step.stage)));
     let carried = false;
     // The job stays `queued` until its first stage has a slot: a job waiting for the CPU is not running.
     let release: ReleaseSlot = NO_SLOT;
     try {
-      release = await acquire(stepResource(def.steps[0], registry.stage(def.steps[0].stage)));
+      release = await acquire(resources[0]);
     } catch (err) {
       stopWatching();
       if (cancel.signal.aborted) return this.fail({ ...job, attempts: attempt.attempt }, cancel.signal.reason, undefined);
@@ -283,7 +284,7 @@ export class PipelineRunner {
           }
         };
         const timeoutMs = step.timeoutMs ?? provider.timeoutMs ?? this.deps.stageTimeoutMs ?? DEFAULT_STAGE_TIMEOUT_MS;
-        const resource = stepResource(step, provider);
+        const resource = resources[index];
         // Waiting for a slot is not the stage's time: its limit and timing start once it has one.
         // A slot carried over from the previous stage (same kind, nobody else waiting) is kept.
         if (index > 0 && !carried) release = await acquire(resource);
@@ -325,12 +326,7 @@ export class PipelineRunner {
           output = await (this.deps.scope ? this.deps.scope(scope, runStage) : runStage());
           // The next stage needs the same kind of slot and no other account waits for one: keep it, so a
           // started job finishes before the jobs behind it take its slot at every stage boundary.
-          const next = def.steps[index + 1];
-          carried =
-            !!next &&
-            !!slots?.othersWaiting &&
-            stepResource(next, registry.stage(next.stage)) === resource &&
-            !slots.othersWaiting(resource, group);
+          carried = resources[index + 1] === resource && !!slots?.othersWaiting && !slots.othersWaiting(resource, group);
         } finally {
           stepEnded = true;
           if (!carried) {

@@ -5,13 +5,13 @@ import {
   type EnqueueOptions,
   GROUP_DEFER_MS,
   type JobQueuePort,
-  normaliseGroupLimit,
   normalisePriority,
   type QueueCounts,
   type QueueHandler,
   type QueueOptions,
   QueueUnavailableError,
 } from './job-queue.port';
+import { GroupLimit } from './group-limit';
 
 export interface BullQueueOptions extends QueueOptions {
   redisUrl: string;
@@ -52,8 +52,6 @@ const withTimeout = <T>(p: Promise<T>, ms: number, onTimeout: () => Error): Prom
 export class BullQueueAdapter implements JobQueuePort {
   readonly driver = 'bull' as const;
   private readonly queue: Bull.Queue<BullJobData>;
-  /** Running handlers per group, in this process. */
-  private readonly runningByGroup = new Map<string, number>();
   private readonly controllers = new Set<AbortController>();
   private readonly active = new Set<Promise<void>>();
   private sweepTimer?: NodeJS.Timeout;
@@ -117,16 +115,14 @@ export class BullQueueAdapter implements JobQueuePort {
    */
   async consume(handler: QueueHandler, opts: ConsumeOptions): Promise<void> {
     this.consuming = true;
-    const groupLimit = normaliseGroupLimit(opts.groupLimit);
+    const groups = new GroupLimit(opts.groupLimit);
     this.queue.on('completed', (job: Bull.Job<BullJobData>, result: unknown) => {
       if (result === DEFERRED) void this.putBack(job);
     });
     void this.queue.process(Math.max(1, opts.concurrency), (job) => {
       const { group, attemptsBefore = 0 } = job.data;
-      if (group !== undefined && groupLimit !== undefined && (this.runningByGroup.get(group) ?? 0) >= groupLimit) {
-        return Promise.resolve(DEFERRED);
-      }
-      this.countGroup(group, 1);
+      if (groups.reached(group)) return Promise.resolve(DEFERRED);
+      groups.enter(group);
       const ctrl = new AbortController();
       this.controllers.add(ctrl);
       const run = handler({
@@ -135,7 +131,7 @@ export class BullQueueAdapter implements JobQueuePort {
         maxAttempts: attemptsBefore + (job.opts.attempts ?? this.opts.maxAttempts),
         signal: ctrl.signal,
       }).finally(() => {
-        this.countGroup(group, -1);
+        groups.leave(group);
         this.controllers.delete(ctrl);
         this.active.delete(tracked);
       });
@@ -152,13 +148,6 @@ export class BullQueueAdapter implements JobQueuePort {
       this.sweepTimer = setInterval(() => void this.sweep(), this.opts.sweepMs);
       this.sweepTimer.unref();
     }
-  }
-
-  private countGroup(group: string | undefined, delta: 1 | -1): void {
-    if (group === undefined) return;
-    const n = (this.runningByGroup.get(group) ?? 0) + delta;
-    if (n > 0) this.runningByGroup.set(group, n);
-    else this.runningByGroup.delete(group);
   }
 
   /** Adds a deferred job again (it was completed and removed, so its id is free) after a short delay. */

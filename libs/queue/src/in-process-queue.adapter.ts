@@ -4,12 +4,12 @@ import {
   type ConsumeOptions,
   type EnqueueOptions,
   type JobQueuePort,
-  normaliseGroupLimit,
   normalisePriority,
   type QueueCounts,
   type QueueHandler,
   type QueueOptions,
 } from './job-queue.port';
+import { GroupLimit } from './group-limit';
 
 interface Entry {
   jobId: string;
@@ -31,9 +31,7 @@ export class InProcessQueueAdapter implements JobQueuePort {
   private readonly timers = new Set<NodeJS.Timeout>();
   private handler?: QueueHandler;
   private concurrency = 1;
-  private groupLimit?: number;
-  /** Running jobs per group. */
-  private readonly runningByGroup = new Map<string, number>();
+  private groups = new GroupLimit(undefined);
   private accepting = false;
   private sweepTimer?: NodeJS.Timeout;
   private idleWaiters: (() => void)[] = [];
@@ -60,7 +58,7 @@ export class InProcessQueueAdapter implements JobQueuePort {
   async consume(handler: QueueHandler, opts: ConsumeOptions): Promise<void> {
     this.handler = handler;
     this.concurrency = Math.max(1, opts.concurrency);
-    this.groupLimit = normaliseGroupLimit(opts.groupLimit);
+    this.groups = new GroupLimit(opts.groupLimit);
     this.accepting = true;
     await this.sweep();
     if (this.opts.backlog && this.opts.sweepMs) {
@@ -104,27 +102,16 @@ export class InProcessQueueAdapter implements JobQueuePort {
     for (let i = 0; i < this.waiting.length; i++) {
       const e = this.waiting[i];
       if (best >= 0 && e.priority >= this.waiting[best].priority) continue;
-      if (this.atGroupLimit(e.group)) continue;
+      if (this.groups.reached(e.group)) continue;
       best = i;
     }
     return best < 0 ? undefined : this.waiting.splice(best, 1)[0];
   }
 
-  private atGroupLimit(group: string | undefined): boolean {
-    return group !== undefined && this.groupLimit !== undefined && (this.runningByGroup.get(group) ?? 0) >= this.groupLimit;
-  }
-
-  private countGroup(group: string | undefined, delta: 1 | -1): void {
-    if (group === undefined) return;
-    const n = (this.runningByGroup.get(group) ?? 0) + delta;
-    if (n > 0) this.runningByGroup.set(group, n);
-    else this.runningByGroup.delete(group);
-  }
-
   private start(entry: Entry): void {
     const ctrl = new AbortController();
     this.running.set(entry.jobId, ctrl);
-    this.countGroup(entry.group, 1);
+    this.groups.enter(entry.group);
     const handler = this.handler as QueueHandler;
     void Promise.resolve()
       .then(() => handler({ jobId: entry.jobId, attempt: entry.attempt, maxAttempts: entry.maxAttempts, signal: ctrl.signal }))
@@ -148,7 +135,7 @@ export class InProcessQueueAdapter implements JobQueuePort {
       )
       .finally(() => {
         this.running.delete(entry.jobId);
-        this.countGroup(entry.group, -1);
+        this.groups.leave(entry.group);
         if (this.running.size === 0) this.idleWaiters.splice(0).forEach((w) => w());
         this.pump();
       });

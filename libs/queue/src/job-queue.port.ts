@@ -72,11 +72,6 @@ export function normalisePriority(p: number | undefined): number {
   return Math.min(MAX_PRIORITY, Math.max(1, Math.floor(p)));
 }
 
-/** A usable group limit: a positive integer, or undefined for none. */
-export function normaliseGroupLimit(limit: number | undefined): number | undefined {
-  return limit !== undefined && Number.isFinite(limit) && limit >= 1 ? Math.floor(limit) : undefined;
-}
-
 /** Backlog entries as `{jobId, priority, group}`. */
 export function backlogEntries(list: Array<string | BacklogEntry>): BacklogEntry[] {
   return list.map((e) => (typeof e === 'string' ? { jobId: e } : e));
