@@ -7,7 +7,6 @@ import type { AppConfig } from '@app/config';
 import { ApiModule } from '../api.module';
 import { V1CallbackDto } from '../jobs/v1.dto';
 import { ErrorResponseDto } from './error.dto';
-import { inDocumentOrder } from './openapi-order';
 import { V2JobDto } from '../jobs/v2-jobs.dto';
 
 /**
@@ -342,7 +341,7 @@ export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: strin
     .addServer(publicBaseUrl)
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'A per-user key (billed) or the owner key.' }, 'api-key')
     .build();
-  return complete(inDocumentOrder(SwaggerModule.createDocument(app, base, { extraModels: [ErrorResponseDto, V1CallbackDto, V2JobDto] })));
+  return complete(SwaggerModule.createDocument(app, base, { extraModels: [ErrorResponseDto, V1CallbackDto, V2JobDto] }));
 }
 
 /** The document without a database, queue or storage: Nest's preview mode registers the routes without creating the providers. */

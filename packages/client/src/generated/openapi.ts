@@ -138,15 +138,18 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/files/{path}": {
+    "/api/v2/jobs": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Stored models and posters (local storage): Content-Type, ETag, Range */
-        get: operations["FilesController_serve"];
+        /**
+         * The caller's jobs, newest first (v1 conversions, showcase pictures, animated AR)
+         * @description Filter by ?status= and ?kind=; page with ?limit= and ?cursor= (next_cursor of the previous page).
+         */
+        get: operations["V2JobsController_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -155,20 +158,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/widget.js": {
+    "/api/v2/jobs/{jobId}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /**
-         * The embeddable widget script (spec §4.3); public, no key
-         * @description Include once per page; see data-service-* attributes and window mount/embed.
-         */
-        get: operations["AssetsController_widgetJs"];
+        /** A v2 job: status (queued, downloading, converting, uploading, completed, failed), progress, and the result once completed */
+        get: operations["V2JobsController_get"];
         put?: never;
         post?: never;
+        /**
+         * Delete a finished job and its files
+         * @description Removes the job (completed or failed) with its stored models, poster and uploaded source. Its embed pages and file URLs answer 410 Gone from then on; GET /api/v2/jobs/{id} answers 404. The owner key may delete any account's job. Ledger entries (charges, refunds) are kept.
+         */
+        delete: operations["V2JobsController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/jobs/{jobId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a queued or running job
+         * @description A queued job never starts: it fails at once with error.code "cancelled" (200). A running job is stopped by its worker within 2 s and then fails with "cancelled" (202: the body may still show it running; poll GET /api/v2/jobs/{id} or wait for the callback). Its charge is refunded in full and its callback (if any) is sent once, with status failed.
+         */
+        post: operations["V2JobsController_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Jobs of every account, newest first, by status, user and creation time */
+        get: operations["AdminJobsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/jobs/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a failed job again
+         * @description The job is queued again as new (error, progress and attempts cleared). Its charge, refunded when it failed, is not taken again.
+         */
+        post: operations["AdminJobsController_retry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/jobs/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel any account's queued or running job
+         * @description As POST /api/v2/jobs/{id}/cancel: refund and callback once.
+         */
+        post: operations["AdminJobsController_cancel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -187,6 +268,60 @@ export interface paths {
         put?: never;
         /** Create a user {email, name?, credits?, showcase_slots?} */
         post: operations["AdminController_createUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a user with all their data
+         * @description Their jobs with every stored file (models, posters, uploads), showcases, API keys, webhook secret and idempotency records. Ledger entries are kept for accounting, anonymised: user_id removed, a stable pseudonym (deleted_…) instead. Embed pages and files of their jobs answer 410 from then on.
+         */
+        delete: operations["AdminJobsController_deleteUser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Queue messages by state, jobs by status and the oldest waiting job */
+        get: operations["AdminJobsController_queue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Recent callback delivery attempts of your jobs, newest first */
+        get: operations["WebhookDeliveriesController_list"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -444,67 +579,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v2/jobs": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The caller's jobs, newest first (v1 conversions, showcase pictures, animated AR)
-         * @description Filter by ?status= and ?kind=; page with ?limit= and ?cursor= (next_cursor of the previous page).
-         */
-        get: operations["V2JobsController_list"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/jobs/{jobId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A v2 job: status (queued, downloading, converting, uploading, completed, failed), progress, and the result once completed */
-        get: operations["V2JobsController_get"];
-        put?: never;
-        post?: never;
-        /**
-         * Delete a finished job and its files
-         * @description Removes the job (completed or failed) with its stored models, poster and uploaded source. Its embed pages and file URLs answer 410 Gone from then on; GET /api/v2/jobs/{id} answers 404. The owner key may delete any account's job. Ledger entries (charges, refunds) are kept.
-         */
-        delete: operations["V2JobsController_delete"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/jobs/{jobId}/cancel": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Cancel a queued or running job
-         * @description A queued job never starts: it fails at once with error.code "cancelled" (200). A running job is stopped by its worker within 2 s and then fails with "cancelled" (202: the body may still show it running; poll GET /api/v2/jobs/{id} or wait for the callback). Its charge is refunded in full and its callback (if any) is sent once, with status failed.
-         */
-        post: operations["V2JobsController_cancel"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v2/animated-ar": {
         parameters: {
             query?: never;
@@ -542,15 +616,15 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/admin/jobs": {
+    "/files/{path}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Jobs of every account, newest first, by status, user and creation time */
-        get: operations["AdminJobsController_list"];
+        /** Stored models and posters (local storage): Content-Type, ETag, Range */
+        get: operations["FilesController_serve"];
         put?: never;
         post?: never;
         delete?: never;
@@ -559,75 +633,18 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/admin/jobs/{id}/retry": {
+    "/api/v1/widget.js": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
         /**
-         * Run a failed job again
-         * @description The job is queued again as new (error, progress and attempts cleared). Its charge, refunded when it failed, is not taken again.
+         * The embeddable widget script (spec §4.3); public, no key
+         * @description Include once per page; see data-service-* attributes and window mount/embed.
          */
-        post: operations["AdminJobsController_retry"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/jobs/{id}/cancel": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Cancel any account's queued or running job
-         * @description As POST /api/v2/jobs/{id}/cancel: refund and callback once.
-         */
-        post: operations["AdminJobsController_cancel"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/users/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Delete a user with all their data
-         * @description Their jobs with every stored file (models, posters, uploads), showcases, API keys, webhook secret and idempotency records. Ledger entries are kept for accounting, anonymised: user_id removed, a stable pseudonym (deleted_…) instead. Embed pages and files of their jobs answer 410 from then on.
-         */
-        delete: operations["AdminJobsController_deleteUser"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/queue": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Queue messages by state, jobs by status and the oldest waiting job */
-        get: operations["AdminJobsController_queue"];
+        get: operations["AssetsController_widgetJs"];
         put?: never;
         post?: never;
         delete?: never;
@@ -670,23 +687,6 @@ export interface paths {
          * @description What `npm run admin -- users invite EMAIL` calls; with role owner it makes the operator's own console account.
          */
         post: operations["ConsoleInviteController_inviteEmail"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/webhooks/deliveries": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Recent callback delivery attempts of your jobs, newest first */
-        get: operations["WebhookDeliveriesController_list"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1021,6 +1021,296 @@ export interface components {
             outer_dimensions?: components["schemas"]["OuterDimensionsDto"];
             /** @description The banner fields given (an empty object when none). Present on results of jobs run since wall-ready AR (older results lack it). */
             banner?: components["schemas"]["BannerDto"];
+        };
+        JobSummaryErrorDto: {
+            code: string;
+            message: string;
+        };
+        JobSummaryDto: {
+            /**
+             * @description api_… (details: GET /api/v1/status/{id}) or v2_… (GET /api/v2/jobs/{id}).
+             * @example v2_3kq7xa2mzp4r
+             */
+            job_id: string;
+            /** @enum {string} */
+            object: "job";
+            /**
+             * @description convert (v1), showcase.picture, animated_ar.
+             * @enum {string}
+             */
+            kind: "convert" | "showcase.picture" | "animated_ar";
+            /** @enum {string} */
+            status: "queued" | "downloading" | "converting" | "uploading" | "completed" | "failed";
+            progress: number;
+            /** @description Present when status is failed. */
+            error?: components["schemas"]["JobSummaryErrorDto"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+        };
+        JobListDto: {
+            /** @description Newest first. */
+            data: components["schemas"]["JobSummaryDto"][];
+            has_more: boolean;
+            /** @description Pass as ?cursor= for the next page (null on the last). */
+            next_cursor: string | null;
+        };
+        V2JobErrorDto: {
+            code: string;
+            message: string;
+            stage?: string;
+        };
+        PlaneDimensionsDto: {
+            /** @example 24 */
+            width_inches: number;
+            /** @example 36 */
+            height_inches: number;
+        };
+        TextureDto: {
+            width: number;
+            height: number;
+        };
+        V2ResultDto: {
+            usdz_url: string;
+            glb_url: string;
+            preview_url: string;
+            embed_url: string | null;
+            embed_url_static: string | null;
+            /** @description The picture's plane size (spec §2.1); the framed object's size is outer_dimensions. */
+            dimensions: components["schemas"]["PlaneDimensionsDto"];
+            /** @description Picture jobs. */
+            texture?: components["schemas"]["TextureDto"];
+            /** @description Animated AR. */
+            ar_model_id?: string;
+            /** @description Animated AR. */
+            image_id?: string;
+            /** @description Animated AR. */
+            ai_motion_skipped?: boolean;
+            /** @description Animated AR. */
+            credits_charged?: number;
+            /** @description Animated AR. */
+            credits_refunded?: number;
+            /** @description Animated AR. */
+            net_credits_charged?: number;
+            /**
+             * @description Animated AR: what the source turned out to be.
+             * @enum {string}
+             */
+            source_kind?: "image" | "animated-image" | "video";
+            /** @description Animated AR: the motion model and preset used (image sources); null when no motion model ran (animated images, videos). */
+            motion?: {
+                /** @example procedural */
+                video_model?: string;
+                /** @example sway */
+                motion_style?: string;
+            } | null;
+            /** @description Animated AR. */
+            background_removed?: boolean;
+            /** @description Animated AR: how the background was removed: once on the still before the motion, or on every frame (null when not asked for, or on results stored before it was recorded). */
+            background_removal?: {
+                /** @enum {string} */
+                path?: "once-before-motion" | "keyframes" | "per-frame";
+                frames_processed?: number;
+            } | null;
+            /** @description Animated AR: frame count and timing of the loop. */
+            frames?: Record<string, never>;
+            /**
+             * @description Animated AR: the loop as played, {frames, fps (frames / duration_s), duration_s, loop (the mode applied: auto, crossfade, pingpong or cut), seam_score (mean absolute difference of the last and first frames over the median difference of consecutive frames, on 32 px grey thumbnails; 1 = like one ordinary frame step, <= 1.5 seamless)}. Null on results stored before it was recorded.
+             * @example {
+             *       "frames": 14,
+             *       "fps": 12,
+             *       "duration_s": 1.167,
+             *       "loop": "auto",
+             *       "seam_score": 0.949
+             *     }
+             */
+            animation?: Record<string, never> | null;
+            /**
+             * @description Present on results of jobs run since wall-ready AR (older results lack it).
+             * @enum {string}
+             */
+            placement?: "wall" | "floor";
+            /** @description Present on results of jobs run since wall-ready AR (older results lack it). */
+            allow_scaling?: boolean;
+            /**
+             * @description Present on results of jobs run since wall-ready AR (older results lack it).
+             * @enum {string}
+             */
+            finish?: "unlit" | "matte" | "gloss";
+            /** @description The resolved frame. Present on results of jobs run since wall-ready AR (older results lack it). */
+            frame?: components["schemas"]["FrameResultDto"];
+            /** @description The resolved mat, null when none (a float frame without a mat gets its default reveal, 0.5 in white). Present on results of jobs run since wall-ready AR (older results lack it). */
+            mat?: components["schemas"]["MatResultDto"] | null;
+            /** @description The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. Present on results of jobs run since wall-ready AR (older results lack it). */
+            outer_dimensions?: components["schemas"]["OuterDimensionsDto"];
+            /** @description The banner fields given (an empty object when none). Present on results of jobs run since wall-ready AR (older results lack it). */
+            banner?: components["schemas"]["BannerDto"];
+        };
+        V2JobDto: {
+            /**
+             * Format: date-time
+             * @description null until a worker starts it.
+             */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** @description In the order they ran. */
+            stages: components["schemas"]["StageTimingDto"][];
+            /** @example v2_… */
+            job_id: string;
+            /** @enum {string} */
+            object: "job";
+            /** @enum {string} */
+            kind: "showcase.picture" | "animated_ar";
+            /** @enum {string} */
+            status: "queued" | "downloading" | "converting" | "uploading" | "completed" | "failed";
+            progress: number;
+            showcase_id?: number;
+            item_id?: number;
+            /** @description Present when status is failed. */
+            error?: components["schemas"]["V2JobErrorDto"];
+            /** @description Animated AR, until completed (then in result): gross credits charged. */
+            credits_charged?: number;
+            /** @description Animated AR, until completed: credits refunded (a failed job is refunded in full). */
+            credits_refunded?: number;
+            /** @description Animated AR, until completed: gross minus refunded. */
+            net_credits_charged?: number;
+            /** @description Once completed. */
+            result?: components["schemas"]["V2ResultDto"];
+            created_at: string;
+            updated_at: string;
+        };
+        AdminJobErrorDto: {
+            /** @example fetch_failed */
+            code: string;
+            /** @example image_url answered 404 */
+            message: string;
+        };
+        AdminJobDto: {
+            /** @example v2_k3xq7a… */
+            id: string;
+            /**
+             * @description What was asked for, e.g. v1.convert, animated-ar, callback.
+             * @example v1.convert
+             */
+            kind: string;
+            /** @enum {string} */
+            status: "queued" | "downloading" | "converting" | "uploading" | "completed" | "failed";
+            /**
+             * @description The owning user (`service` for the owner key and callbacks).
+             * @example usr_k3xq7a
+             */
+            user_id: string | null;
+            progress: number;
+            /** @description Runs started for the current try. */
+            attempts: number;
+            error: components["schemas"]["AdminJobErrorDto"] | null;
+            /** @description A cancel was asked for and the job has not stopped yet, or was cancelled. */
+            cancel_requested: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** @description X-Request-Id of the request that created it. */
+            request_id: string | null;
+        };
+        AdminJobListDto: {
+            /** @description Newest first. */
+            data: components["schemas"]["AdminJobDto"][];
+            /** @description More jobs match than `limit`: narrow the filter (e.g. an earlier `since`). */
+            has_more: boolean;
+        };
+        AdminUserDto: {
+            /** @example usr_k3xq7a */
+            id: string;
+            /** @example ada@example.com */
+            email: string;
+            /** @example Ada */
+            name: string | null;
+            /**
+             * @description Balance in credits.
+             * @example 100
+             */
+            credits: number;
+            /** @example 2 */
+            showcase_slots: number;
+            /** @description The service's own user (owner key jobs, callbacks). */
+            internal: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        AdminUserListDto: {
+            /** @description Oldest first. */
+            data: components["schemas"]["AdminUserDto"][];
+            has_more: boolean;
+        };
+        QueueCountsDto: {
+            waiting: number;
+            active: number;
+            /** @description Waiting for a retry's backoff. */
+            delayed: number;
+            /** @description Out of attempts and still kept by the backend (0 where none are kept). */
+            failed: number;
+        };
+        OldestWaitingDto: {
+            job_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Seconds since it was created. */
+            age_s: number;
+        };
+        AdminQueueDto: {
+            /** @enum {string} */
+            driver: "in-process" | "bull";
+            /** @description Messages by state, as the queue backend counts them. */
+            queue: components["schemas"]["QueueCountsDto"];
+            /**
+             * @description Jobs in the database by status (every status listed).
+             * @example {
+             *       "queued": 2,
+             *       "converting": 1,
+             *       "completed": 40,
+             *       "failed": 3
+             *     }
+             */
+            jobs: {
+                [key: string]: number;
+            };
+            /** @description The longest-waiting queued job; null when none waits. */
+            oldest_waiting: components["schemas"]["OldestWaitingDto"] | null;
+        };
+        WebhookDeliveryDto: {
+            /** @example 42 */
+            id: number;
+            /** @enum {string} */
+            object: "webhook_delivery";
+            /** @example api_3kq7xa2mzp4r */
+            job_id: string;
+            /** @description webhook-id header: the same for every attempt of one event. */
+            webhook_id: string;
+            /** @example job.completed */
+            event: string;
+            /** @description The callback URL without its query string or fragment (they often carry the receiver's token). */
+            url: string;
+            /** @description 1 for the first attempt. */
+            attempt: number;
+            /** @description The receiver's HTTP status; null when there was no answer. */
+            status_code: number | null;
+            /** @description Why the attempt failed (timeout, connection refused, …). */
+            error?: string | null;
+            duration_ms: number;
+            succeeded: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        WebhookDeliveryListDto: {
+            /** @description Newest first. */
+            data: components["schemas"]["WebhookDeliveryDto"][];
         };
         CreateUserRequestDto: {
             /**
@@ -1620,21 +1910,6 @@ export interface components {
             /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
             mat?: components["schemas"]["MatRequestDto"];
         };
-        V2JobErrorDto: {
-            code: string;
-            message: string;
-            stage?: string;
-        };
-        PlaneDimensionsDto: {
-            /** @example 24 */
-            width_inches: number;
-            /** @example 36 */
-            height_inches: number;
-        };
-        TextureDto: {
-            width: number;
-            height: number;
-        };
         ShowcaseItemDto: {
             id: number;
             /** @enum {string} */
@@ -1712,152 +1987,6 @@ export interface components {
             queued_jobs: components["schemas"]["QueuedJobDto"][];
             /** @example 4 */
             credits_charged: number;
-        };
-        JobSummaryErrorDto: {
-            code: string;
-            message: string;
-        };
-        JobSummaryDto: {
-            /**
-             * @description api_… (details: GET /api/v1/status/{id}) or v2_… (GET /api/v2/jobs/{id}).
-             * @example v2_3kq7xa2mzp4r
-             */
-            job_id: string;
-            /** @enum {string} */
-            object: "job";
-            /**
-             * @description convert (v1), showcase.picture, animated_ar.
-             * @enum {string}
-             */
-            kind: "convert" | "showcase.picture" | "animated_ar";
-            /** @enum {string} */
-            status: "queued" | "downloading" | "converting" | "uploading" | "completed" | "failed";
-            progress: number;
-            /** @description Present when status is failed. */
-            error?: components["schemas"]["JobSummaryErrorDto"];
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            /** Format: date-time */
-            finished_at: string | null;
-        };
-        JobListDto: {
-            /** @description Newest first. */
-            data: components["schemas"]["JobSummaryDto"][];
-            has_more: boolean;
-            /** @description Pass as ?cursor= for the next page (null on the last). */
-            next_cursor: string | null;
-        };
-        V2ResultDto: {
-            usdz_url: string;
-            glb_url: string;
-            preview_url: string;
-            embed_url: string | null;
-            embed_url_static: string | null;
-            /** @description The picture's plane size (spec §2.1); the framed object's size is outer_dimensions. */
-            dimensions: components["schemas"]["PlaneDimensionsDto"];
-            /** @description Picture jobs. */
-            texture?: components["schemas"]["TextureDto"];
-            /** @description Animated AR. */
-            ar_model_id?: string;
-            /** @description Animated AR. */
-            image_id?: string;
-            /** @description Animated AR. */
-            ai_motion_skipped?: boolean;
-            /** @description Animated AR. */
-            credits_charged?: number;
-            /** @description Animated AR. */
-            credits_refunded?: number;
-            /** @description Animated AR. */
-            net_credits_charged?: number;
-            /**
-             * @description Animated AR: what the source turned out to be.
-             * @enum {string}
-             */
-            source_kind?: "image" | "animated-image" | "video";
-            /** @description Animated AR: the motion model and preset used (image sources); null when no motion model ran (animated images, videos). */
-            motion?: {
-                /** @example procedural */
-                video_model?: string;
-                /** @example sway */
-                motion_style?: string;
-            } | null;
-            /** @description Animated AR. */
-            background_removed?: boolean;
-            /** @description Animated AR: how the background was removed: once on the still before the motion, or on every frame (null when not asked for, or on results stored before it was recorded). */
-            background_removal?: {
-                /** @enum {string} */
-                path?: "once-before-motion" | "keyframes" | "per-frame";
-                frames_processed?: number;
-            } | null;
-            /** @description Animated AR: frame count and timing of the loop. */
-            frames?: Record<string, never>;
-            /**
-             * @description Animated AR: the loop as played, {frames, fps (frames / duration_s), duration_s, loop (the mode applied: auto, crossfade, pingpong or cut), seam_score (mean absolute difference of the last and first frames over the median difference of consecutive frames, on 32 px grey thumbnails; 1 = like one ordinary frame step, <= 1.5 seamless)}. Null on results stored before it was recorded.
-             * @example {
-             *       "frames": 14,
-             *       "fps": 12,
-             *       "duration_s": 1.167,
-             *       "loop": "auto",
-             *       "seam_score": 0.949
-             *     }
-             */
-            animation?: Record<string, never> | null;
-            /**
-             * @description Present on results of jobs run since wall-ready AR (older results lack it).
-             * @enum {string}
-             */
-            placement?: "wall" | "floor";
-            /** @description Present on results of jobs run since wall-ready AR (older results lack it). */
-            allow_scaling?: boolean;
-            /**
-             * @description Present on results of jobs run since wall-ready AR (older results lack it).
-             * @enum {string}
-             */
-            finish?: "unlit" | "matte" | "gloss";
-            /** @description The resolved frame. Present on results of jobs run since wall-ready AR (older results lack it). */
-            frame?: components["schemas"]["FrameResultDto"];
-            /** @description The resolved mat, null when none (a float frame without a mat gets its default reveal, 0.5 in white). Present on results of jobs run since wall-ready AR (older results lack it). */
-            mat?: components["schemas"]["MatResultDto"] | null;
-            /** @description The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. Present on results of jobs run since wall-ready AR (older results lack it). */
-            outer_dimensions?: components["schemas"]["OuterDimensionsDto"];
-            /** @description The banner fields given (an empty object when none). Present on results of jobs run since wall-ready AR (older results lack it). */
-            banner?: components["schemas"]["BannerDto"];
-        };
-        V2JobDto: {
-            /**
-             * Format: date-time
-             * @description null until a worker starts it.
-             */
-            started_at: string | null;
-            /** Format: date-time */
-            finished_at: string | null;
-            /** @description In the order they ran. */
-            stages: components["schemas"]["StageTimingDto"][];
-            /** @example v2_… */
-            job_id: string;
-            /** @enum {string} */
-            object: "job";
-            /** @enum {string} */
-            kind: "showcase.picture" | "animated_ar";
-            /** @enum {string} */
-            status: "queued" | "downloading" | "converting" | "uploading" | "completed" | "failed";
-            progress: number;
-            showcase_id?: number;
-            item_id?: number;
-            /** @description Present when status is failed. */
-            error?: components["schemas"]["V2JobErrorDto"];
-            /** @description Animated AR, until completed (then in result): gross credits charged. */
-            credits_charged?: number;
-            /** @description Animated AR, until completed: credits refunded (a failed job is refunded in full). */
-            credits_refunded?: number;
-            /** @description Animated AR, until completed: gross minus refunded. */
-            net_credits_charged?: number;
-            /** @description Once completed. */
-            result?: components["schemas"]["V2ResultDto"];
-            created_at: string;
-            updated_at: string;
         };
         AnimatedArRequestDto: {
             /** @description Still image to animate, or an animated GIF / APNG / WebP baked from its own frames. https, publicly reachable, no redirects. Exactly one of image_url and video_url. */
@@ -2068,107 +2197,6 @@ export interface components {
             limits: components["schemas"]["AnimatedLimitsDto"];
             pricing: components["schemas"]["AnimatedPricesDto"];
         };
-        AdminJobErrorDto: {
-            /** @example fetch_failed */
-            code: string;
-            /** @example image_url answered 404 */
-            message: string;
-        };
-        AdminJobDto: {
-            /** @example v2_k3xq7a… */
-            id: string;
-            /**
-             * @description What was asked for, e.g. v1.convert, animated-ar, callback.
-             * @example v1.convert
-             */
-            kind: string;
-            /** @enum {string} */
-            status: "queued" | "downloading" | "converting" | "uploading" | "completed" | "failed";
-            /**
-             * @description The owning user (`service` for the owner key and callbacks).
-             * @example usr_k3xq7a
-             */
-            user_id: string | null;
-            progress: number;
-            /** @description Runs started for the current try. */
-            attempts: number;
-            error: components["schemas"]["AdminJobErrorDto"] | null;
-            /** @description A cancel was asked for and the job has not stopped yet, or was cancelled. */
-            cancel_requested: boolean;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            started_at: string | null;
-            /** Format: date-time */
-            finished_at: string | null;
-            /** @description X-Request-Id of the request that created it. */
-            request_id: string | null;
-        };
-        AdminJobListDto: {
-            /** @description Newest first. */
-            data: components["schemas"]["AdminJobDto"][];
-            /** @description More jobs match than `limit`: narrow the filter (e.g. an earlier `since`). */
-            has_more: boolean;
-        };
-        AdminUserDto: {
-            /** @example usr_k3xq7a */
-            id: string;
-            /** @example ada@example.com */
-            email: string;
-            /** @example Ada */
-            name: string | null;
-            /**
-             * @description Balance in credits.
-             * @example 100
-             */
-            credits: number;
-            /** @example 2 */
-            showcase_slots: number;
-            /** @description The service's own user (owner key jobs, callbacks). */
-            internal: boolean;
-            /** Format: date-time */
-            created_at: string;
-        };
-        AdminUserListDto: {
-            /** @description Oldest first. */
-            data: components["schemas"]["AdminUserDto"][];
-            has_more: boolean;
-        };
-        QueueCountsDto: {
-            waiting: number;
-            active: number;
-            /** @description Waiting for a retry's backoff. */
-            delayed: number;
-            /** @description Out of attempts and still kept by the backend (0 where none are kept). */
-            failed: number;
-        };
-        OldestWaitingDto: {
-            job_id: string;
-            /** Format: date-time */
-            created_at: string;
-            /** @description Seconds since it was created. */
-            age_s: number;
-        };
-        AdminQueueDto: {
-            /** @enum {string} */
-            driver: "in-process" | "bull";
-            /** @description Messages by state, as the queue backend counts them. */
-            queue: components["schemas"]["QueueCountsDto"];
-            /**
-             * @description Jobs in the database by status (every status listed).
-             * @example {
-             *       "queued": 2,
-             *       "converting": 1,
-             *       "completed": 40,
-             *       "failed": 3
-             *     }
-             */
-            jobs: {
-                [key: string]: number;
-            };
-            /** @description The longest-waiting queued job; null when none waits. */
-            oldest_waiting: components["schemas"]["OldestWaitingDto"] | null;
-        };
         InviteRequestDto: {
             /**
              * @description `customer` (default; the console of the user's own account) or `owner` (the operator's console: the admin pages and the owner key's rights). An invite never lowers a role.
@@ -2208,34 +2236,6 @@ export interface components {
              * @enum {string|null}
              */
             role?: "customer" | "owner" | null;
-        };
-        WebhookDeliveryDto: {
-            /** @example 42 */
-            id: number;
-            /** @enum {string} */
-            object: "webhook_delivery";
-            /** @example api_3kq7xa2mzp4r */
-            job_id: string;
-            /** @description webhook-id header: the same for every attempt of one event. */
-            webhook_id: string;
-            /** @example job.completed */
-            event: string;
-            /** @description The callback URL without its query string or fragment (they often carry the receiver's token). */
-            url: string;
-            /** @description 1 for the first attempt. */
-            attempt: number;
-            /** @description The receiver's HTTP status; null when there was no answer. */
-            status_code: number | null;
-            /** @description Why the attempt failed (timeout, connection refused, …). */
-            error?: string | null;
-            duration_ms: number;
-            succeeded: boolean;
-            /** Format: date-time */
-            created_at: string;
-        };
-        WebhookDeliveryListDto: {
-            /** @description Newest first. */
-            data: components["schemas"]["WebhookDeliveryDto"][];
         };
         V1CallbackDto: {
             /** @example api_k3x… */
@@ -3295,49 +3295,351 @@ export interface operations {
             };
         };
     };
-    FilesController_serve: {
+    V2JobsController_list: {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description Storage key of the file (may contain "/"), as in the model and poster URLs of a result.
-                 * @example models/api_k3xq7a2mzp4r/model.glb
-                 */
-                path: string;
+            query?: {
+                limit?: number;
+                /** @description next_cursor of the previous page. */
+                cursor?: string;
+                kind?: "convert" | "showcase.picture" | "animated_ar";
+                status?: "queued" | "downloading" | "converting" | "uploading" | "completed" | "failed";
             };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The file; Cache-Control public, max-age=3600 (files can be deleted), ETag, Accept-Ranges. */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "model/gltf-binary": string;
-                    "model/vnd.usdz+zip": string;
-                    "image/jpeg": string;
-                    "image/png": string;
-                    "application/octet-stream": string;
+                    "application/json": components["schemas"]["JobListDto"];
                 };
             };
-            /** @description One byte range (Range: bytes=start-end). */
-            206: {
+            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "model/gltf-binary": string;
-                    "model/vnd.usdz+zip": string;
-                    "image/jpeg": string;
-                    "image/png": string;
-                    "application/octet-stream": string;
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Not modified (If-None-Match). */
-            304: {
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    V2JobsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Also the body of an animated AR callback. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "job_id": "v2_3kq7xa2mzp4r",
+                     *       "object": "job",
+                     *       "kind": "showcase.picture",
+                     *       "status": "converting",
+                     *       "progress": 55,
+                     *       "showcase_id": 7,
+                     *       "item_id": 12,
+                     *       "created_at": "2026-01-05T10:00:00.000Z",
+                     *       "updated_at": "2026-01-05T10:00:03.000Z",
+                     *       "started_at": "2026-01-05T10:00:00.007Z",
+                     *       "finished_at": null,
+                     *       "stages": [
+                     *         {
+                     *           "stage": "fetch",
+                     *           "started_at": "2026-01-05T10:00:00.008Z",
+                     *           "duration_ms": 6.4
+                     *         },
+                     *         {
+                     *           "stage": "normalise",
+                     *           "started_at": "2026-01-05T10:00:00.015Z",
+                     *           "duration_ms": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["V2JobDto"];
+                };
+            };
+            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such resource for this key (those of other accounts included). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found",
+                     *         "code": "resource_missing",
+                     *         "message": "job api_x not found",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    V2JobsController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3356,6 +3658,557 @@ export interface operations {
                      *         "code": "parameter_invalid",
                      *         "message": "image_url: must be an http(s) URL",
                      *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such job for this key (jobs of other accounts included). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found",
+                     *         "code": "resource_missing",
+                     *         "message": "job api_x not found",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description conflict / job_not_finished: the job is queued or running; cancel it first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict",
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "this Idempotency-Key was used with a different request; use a new key for a new request",
+                     *         "param": "Idempotency-Key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description storage_unavailable: its files could not be deleted now; nothing was removed, try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    V2JobsController_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled at once: status failed, error.code "cancelled". */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2JobDto"];
+                };
+            };
+            /** @description Cancel requested: the worker stops the job within 2 s; it then fails with error.code "cancelled". */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V2JobDto"];
+                };
+            };
+            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such job for this key (jobs of other accounts included). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found",
+                     *         "code": "resource_missing",
+                     *         "message": "job api_x not found",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description conflict / job_finished: the job has already completed or failed (a cancelled job included). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict",
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "this Idempotency-Key was used with a different request; use a new key for a new request",
+                     *         "param": "Idempotency-Key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    AdminJobsController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description Created at or after (ISO 8601). */
+                since?: string;
+                /** @description Owning user id. */
+                user?: unknown;
+                status?: "queued" | "downloading" | "converting" | "uploading" | "completed" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminJobListDto"];
+                };
+            };
+            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    AdminJobsController_retry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued again. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminJobDto"];
+                };
+            };
+            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
                      *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
                      *       }
                      *     }
@@ -3382,21 +4235,46 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description resource_deleted: the file belongs to a job that was deleted (DELETE /api/v2/jobs/{id}, retention, or its user deleted), whether or not a copy is left in storage. */
-            410: {
+            /** @description job_not_failed: only a failed job can be retried. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict",
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "this Idempotency-Key was used with a different request; use a new key for a new request",
+                     *         "param": "Idempotency-Key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Range not satisfiable; Content-Range: bytes *\/size. */
-            416: {
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
             };
             /** @description Internal error; quote error.request_id when reporting it. */
             500: {
@@ -3417,24 +4295,56 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
         };
     };
-    AssetsController_widgetJs: {
+    AdminJobsController_cancel: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                id: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The script; Cache-Control public, max-age=300; ETag. */
+            /** @description Cancelled at once: status failed, error.code "cancelled". */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/javascript": string;
+                    "application/json": components["schemas"]["AdminJobDto"];
+                };
+            };
+            /** @description Cancel requested: its worker stops it within 2 s. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminJobDto"];
                 };
             };
             /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
@@ -3457,6 +4367,104 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description OK */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found",
+                     *         "code": "resource_missing",
+                     *         "message": "job api_x not found",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description job_finished: the job has already completed or failed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict",
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "this Idempotency-Key was used with a different request; use a new key for a new request",
+                     *         "param": "Idempotency-Key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Internal error; quote error.request_id when reporting it. */
             500: {
                 headers: {
@@ -3469,6 +4477,27 @@ export interface operations {
                      *         "type": "api_error",
                      *         "code": "internal_error",
                      *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
                      *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
                      *       }
                      *     }
@@ -3758,6 +4787,462 @@ export interface operations {
                      *         "type": "unsupported_media_type",
                      *         "code": "invalid_body",
                      *         "message": "Unsupported Media Type",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    AdminJobsController_deleteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description OK */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found",
+                     *         "code": "resource_missing",
+                     *         "message": "job api_x not found",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description user_has_active_jobs: cancel their queued and running jobs first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict",
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "this Idempotency-Key was used with a different request; use a new key for a new request",
+                     *         "param": "Idempotency-Key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description storage_unavailable: some files could not be deleted; nothing was removed from the database. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    AdminJobsController_queue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminQueueDto"];
+                };
+            };
+            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    WebhookDeliveriesController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryListDto"];
+                };
+            };
+            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
                      *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
                      *       }
                      *     }
@@ -7138,703 +8623,6 @@ export interface operations {
             };
         };
     };
-    V2JobsController_list: {
-        parameters: {
-            query?: {
-                limit?: number;
-                /** @description next_cursor of the previous page. */
-                cursor?: string;
-                kind?: "convert" | "showcase.picture" | "animated_ar";
-                status?: "queued" | "downloading" | "converting" | "uploading" | "completed" | "failed";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JobListDto"];
-                };
-            };
-            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "invalid_request_error",
-                     *         "code": "parameter_invalid",
-                     *         "message": "image_url: must be an http(s) URL",
-                     *         "param": "image_url",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Missing, unknown or revoked X-API-Key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "authentication_error",
-                     *         "code": "invalid_api_key",
-                     *         "message": "missing X-API-Key header",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "permission_error",
-                     *         "code": "owner_key_required",
-                     *         "message": "this endpoint needs the owner key",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Rate limited (per key); see Retry-After. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "rate_limited",
-                     *         "code": "rate_limit_exceeded",
-                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Internal error; quote error.request_id when reporting it. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "api_error",
-                     *         "code": "internal_error",
-                     *         "message": "internal error; quote the request_id when reporting it",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "api_error",
-                     *         "code": "service_unavailable",
-                     *         "message": "the database is unavailable; retry in 5 s",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
-    V2JobsController_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                jobId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Also the body of an animated AR callback. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "job_id": "v2_3kq7xa2mzp4r",
-                     *       "object": "job",
-                     *       "kind": "showcase.picture",
-                     *       "status": "converting",
-                     *       "progress": 55,
-                     *       "showcase_id": 7,
-                     *       "item_id": 12,
-                     *       "created_at": "2026-01-05T10:00:00.000Z",
-                     *       "updated_at": "2026-01-05T10:00:03.000Z",
-                     *       "started_at": "2026-01-05T10:00:00.007Z",
-                     *       "finished_at": null,
-                     *       "stages": [
-                     *         {
-                     *           "stage": "fetch",
-                     *           "started_at": "2026-01-05T10:00:00.008Z",
-                     *           "duration_ms": 6.4
-                     *         },
-                     *         {
-                     *           "stage": "normalise",
-                     *           "started_at": "2026-01-05T10:00:00.015Z",
-                     *           "duration_ms": null
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["V2JobDto"];
-                };
-            };
-            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "invalid_request_error",
-                     *         "code": "parameter_invalid",
-                     *         "message": "image_url: must be an http(s) URL",
-                     *         "param": "image_url",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Missing, unknown or revoked X-API-Key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "authentication_error",
-                     *         "code": "invalid_api_key",
-                     *         "message": "missing X-API-Key header",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "permission_error",
-                     *         "code": "owner_key_required",
-                     *         "message": "this endpoint needs the owner key",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description No such resource for this key (those of other accounts included). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "not_found",
-                     *         "code": "resource_missing",
-                     *         "message": "job api_x not found",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Rate limited (per key); see Retry-After. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "rate_limited",
-                     *         "code": "rate_limit_exceeded",
-                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Internal error; quote error.request_id when reporting it. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "api_error",
-                     *         "code": "internal_error",
-                     *         "message": "internal error; quote the request_id when reporting it",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "api_error",
-                     *         "code": "service_unavailable",
-                     *         "message": "the database is unavailable; retry in 5 s",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
-    V2JobsController_delete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                jobId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "invalid_request_error",
-                     *         "code": "parameter_invalid",
-                     *         "message": "image_url: must be an http(s) URL",
-                     *         "param": "image_url",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Missing, unknown or revoked X-API-Key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "authentication_error",
-                     *         "code": "invalid_api_key",
-                     *         "message": "missing X-API-Key header",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "permission_error",
-                     *         "code": "owner_key_required",
-                     *         "message": "this endpoint needs the owner key",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description No such job for this key (jobs of other accounts included). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "not_found",
-                     *         "code": "resource_missing",
-                     *         "message": "job api_x not found",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description conflict / job_not_finished: the job is queued or running; cancel it first. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "conflict",
-                     *         "code": "idempotency_key_reused",
-                     *         "message": "this Idempotency-Key was used with a different request; use a new key for a new request",
-                     *         "param": "Idempotency-Key",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Rate limited (per key); see Retry-After. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "rate_limited",
-                     *         "code": "rate_limit_exceeded",
-                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Internal error; quote error.request_id when reporting it. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "api_error",
-                     *         "code": "internal_error",
-                     *         "message": "internal error; quote the request_id when reporting it",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description storage_unavailable: its files could not be deleted now; nothing was removed, try again. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "api_error",
-                     *         "code": "service_unavailable",
-                     *         "message": "the database is unavailable; retry in 5 s",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
-    V2JobsController_cancel: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                jobId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Cancelled at once: status failed, error.code "cancelled". */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["V2JobDto"];
-                };
-            };
-            /** @description Cancel requested: the worker stops the job within 2 s; it then fails with error.code "cancelled". */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["V2JobDto"];
-                };
-            };
-            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "invalid_request_error",
-                     *         "code": "parameter_invalid",
-                     *         "message": "image_url: must be an http(s) URL",
-                     *         "param": "image_url",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Missing, unknown or revoked X-API-Key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "authentication_error",
-                     *         "code": "invalid_api_key",
-                     *         "message": "missing X-API-Key header",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "permission_error",
-                     *         "code": "owner_key_required",
-                     *         "message": "this endpoint needs the owner key",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description No such job for this key (jobs of other accounts included). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "not_found",
-                     *         "code": "resource_missing",
-                     *         "message": "job api_x not found",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description conflict / job_finished: the job has already completed or failed (a cancelled job included). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "conflict",
-                     *         "code": "idempotency_key_reused",
-                     *         "message": "this Idempotency-Key was used with a different request; use a new key for a new request",
-                     *         "param": "Idempotency-Key",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Rate limited (per key); see Retry-After. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "rate_limited",
-                     *         "code": "rate_limit_exceeded",
-                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Internal error; quote error.request_id when reporting it. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "api_error",
-                     *         "code": "internal_error",
-                     *         "message": "internal error; quote the request_id when reporting it",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "api_error",
-                     *         "code": "service_unavailable",
-                     *         "message": "the database is unavailable; retry in 5 s",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
     AnimatedArController_create: {
         parameters: {
             query?: never;
@@ -8230,534 +9018,49 @@ export interface operations {
             };
         };
     };
-    AdminJobsController_list: {
+    FilesController_serve: {
         parameters: {
-            query?: {
-                limit?: number;
-                /** @description Created at or after (ISO 8601). */
-                since?: string;
-                /** @description Owning user id. */
-                user?: unknown;
-                status?: "queued" | "downloading" | "converting" | "uploading" | "completed" | "failed";
-            };
+            query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /**
+                 * @description Storage key of the file (may contain "/"), as in the model and poster URLs of a result.
+                 * @example models/api_k3xq7a2mzp4r/model.glb
+                 */
+                path: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The file; Cache-Control public, max-age=3600 (files can be deleted), ETag, Accept-Ranges. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminJobListDto"];
+                    "model/gltf-binary": string;
+                    "model/vnd.usdz+zip": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "application/octet-stream": string;
                 };
             };
-            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
-            400: {
+            /** @description One byte range (Range: bytes=start-end). */
+            206: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "invalid_request_error",
-                     *         "code": "parameter_invalid",
-                     *         "message": "image_url: must be an http(s) URL",
-                     *         "param": "image_url",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
+                    "model/gltf-binary": string;
+                    "model/vnd.usdz+zip": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "application/octet-stream": string;
                 };
             };
-            /** @description Missing, unknown or revoked X-API-Key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "authentication_error",
-                     *         "code": "invalid_api_key",
-                     *         "message": "missing X-API-Key header",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "permission_error",
-                     *         "code": "owner_key_required",
-                     *         "message": "this endpoint needs the owner key",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Rate limited (per key); see Retry-After. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "rate_limited",
-                     *         "code": "rate_limit_exceeded",
-                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Internal error; quote error.request_id when reporting it. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "api_error",
-                     *         "code": "internal_error",
-                     *         "message": "internal error; quote the request_id when reporting it",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "api_error",
-                     *         "code": "service_unavailable",
-                     *         "message": "the database is unavailable; retry in 5 s",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
-    AdminJobsController_retry: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Queued again. */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AdminJobDto"];
-                };
-            };
-            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "invalid_request_error",
-                     *         "code": "parameter_invalid",
-                     *         "message": "image_url: must be an http(s) URL",
-                     *         "param": "image_url",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Missing, unknown or revoked X-API-Key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "authentication_error",
-                     *         "code": "invalid_api_key",
-                     *         "message": "missing X-API-Key header",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "permission_error",
-                     *         "code": "owner_key_required",
-                     *         "message": "this endpoint needs the owner key",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description OK */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "not_found",
-                     *         "code": "resource_missing",
-                     *         "message": "job api_x not found",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description job_not_failed: only a failed job can be retried. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "conflict",
-                     *         "code": "idempotency_key_reused",
-                     *         "message": "this Idempotency-Key was used with a different request; use a new key for a new request",
-                     *         "param": "Idempotency-Key",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Rate limited (per key); see Retry-After. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "rate_limited",
-                     *         "code": "rate_limit_exceeded",
-                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Internal error; quote error.request_id when reporting it. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "api_error",
-                     *         "code": "internal_error",
-                     *         "message": "internal error; quote the request_id when reporting it",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "api_error",
-                     *         "code": "service_unavailable",
-                     *         "message": "the database is unavailable; retry in 5 s",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
-    AdminJobsController_cancel: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Cancelled at once: status failed, error.code "cancelled". */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AdminJobDto"];
-                };
-            };
-            /** @description Cancel requested: its worker stops it within 2 s. */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AdminJobDto"];
-                };
-            };
-            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "invalid_request_error",
-                     *         "code": "parameter_invalid",
-                     *         "message": "image_url: must be an http(s) URL",
-                     *         "param": "image_url",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Missing, unknown or revoked X-API-Key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "authentication_error",
-                     *         "code": "invalid_api_key",
-                     *         "message": "missing X-API-Key header",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "permission_error",
-                     *         "code": "owner_key_required",
-                     *         "message": "this endpoint needs the owner key",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description OK */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "not_found",
-                     *         "code": "resource_missing",
-                     *         "message": "job api_x not found",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description job_finished: the job has already completed or failed. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "conflict",
-                     *         "code": "idempotency_key_reused",
-                     *         "message": "this Idempotency-Key was used with a different request; use a new key for a new request",
-                     *         "param": "Idempotency-Key",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Rate limited (per key); see Retry-After. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "rate_limited",
-                     *         "code": "rate_limit_exceeded",
-                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Internal error; quote error.request_id when reporting it. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "api_error",
-                     *         "code": "internal_error",
-                     *         "message": "internal error; quote the request_id when reporting it",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "api_error",
-                     *         "code": "service_unavailable",
-                     *         "message": "the database is unavailable; retry in 5 s",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
-    AdminJobsController_deleteUser: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted. */
-            204: {
+            /** @description Not modified (If-None-Match). */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8783,44 +9086,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Missing, unknown or revoked X-API-Key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "authentication_error",
-                     *         "code": "invalid_api_key",
-                     *         "message": "missing X-API-Key header",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "permission_error",
-                     *         "code": "owner_key_required",
-                     *         "message": "this endpoint needs the owner key",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
             /** @description OK */
             404: {
                 headers: {
@@ -8840,46 +9105,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description user_has_active_jobs: cancel their queued and running jobs first. */
-            409: {
+            /** @description resource_deleted: the file belongs to a job that was deleted (DELETE /api/v2/jobs/{id}, retention, or its user deleted), whether or not a copy is left in storage. */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "conflict",
-                     *         "code": "idempotency_key_reused",
-                     *         "message": "this Idempotency-Key was used with a different request; use a new key for a new request",
-                     *         "param": "Idempotency-Key",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Rate limited (per key); see Retry-After. */
-            429: {
+            /** @description Range not satisfiable; Content-Range: bytes *\/size. */
+            416: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "rate_limited",
-                     *         "code": "rate_limit_exceeded",
-                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
+                content?: never;
             };
             /** @description Internal error; quote error.request_id when reporting it. */
             500: {
@@ -8900,28 +9140,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description storage_unavailable: some files could not be deleted; nothing was removed from the database. Try again. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "api_error",
-                     *         "code": "service_unavailable",
-                     *         "message": "the database is unavailable; retry in 5 s",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
         };
     };
-    AdminJobsController_queue: {
+    AssetsController_widgetJs: {
         parameters: {
             query?: never;
             header?: never;
@@ -8930,13 +9151,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The script; Cache-Control public, max-age=300; ETag. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminQueueDto"];
+                    "application/javascript": string;
                 };
             };
             /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
@@ -8959,65 +9180,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Missing, unknown or revoked X-API-Key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "authentication_error",
-                     *         "code": "invalid_api_key",
-                     *         "message": "missing X-API-Key header",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "permission_error",
-                     *         "code": "owner_key_required",
-                     *         "message": "this endpoint needs the owner key",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Rate limited (per key); see Retry-After. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "rate_limited",
-                     *         "code": "rate_limit_exceeded",
-                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
             /** @description Internal error; quote error.request_id when reporting it. */
             500: {
                 headers: {
@@ -9030,27 +9192,6 @@ export interface operations {
                      *         "type": "api_error",
                      *         "code": "internal_error",
                      *         "message": "internal error; quote the request_id when reporting it",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "api_error",
-                     *         "code": "service_unavailable",
-                     *         "message": "the database is unavailable; retry in 5 s",
                      *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
                      *       }
                      *     }
@@ -9373,147 +9514,6 @@ export interface operations {
                      *         "type": "unsupported_media_type",
                      *         "code": "invalid_body",
                      *         "message": "Unsupported Media Type",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Rate limited (per key); see Retry-After. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "rate_limited",
-                     *         "code": "rate_limit_exceeded",
-                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Internal error; quote error.request_id when reporting it. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "api_error",
-                     *         "code": "internal_error",
-                     *         "message": "internal error; quote the request_id when reporting it",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "api_error",
-                     *         "code": "service_unavailable",
-                     *         "message": "the database is unavailable; retry in 5 s",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-        };
-    };
-    WebhookDeliveriesController_list: {
-        parameters: {
-            query?: {
-                limit?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookDeliveryListDto"];
-                };
-            };
-            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "invalid_request_error",
-                     *         "code": "parameter_invalid",
-                     *         "message": "image_url: must be an http(s) URL",
-                     *         "param": "image_url",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Missing, unknown or revoked X-API-Key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "authentication_error",
-                     *         "code": "invalid_api_key",
-                     *         "message": "missing X-API-Key header",
-                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "type": "permission_error",
-                     *         "code": "owner_key_required",
-                     *         "message": "this endpoint needs the owner key",
                      *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
                      *       }
                      *     }
