@@ -115,3 +115,82 @@ describe('normaliseImage', () => {
     expect(e.message).toContain('11000x11000');
   });
 });
+
+describe('normaliseImage with an explicit size (fit)', () => {
+  /** A 4:3 quadrant picture with a 50 px magenta band down each side: a centred crop to 1:1 cuts both off. */
+  async function banded(width = 400, height = 300): Promise<Buffer> {
+    const band = Math.round((width - height) / 2);
+    const { raw } = await quadrantPicture(width - 2 * band, height);
+    return sharp(raw, { raw: { width: width - 2 * band, height, channels: 3 } })
+      .extend({ left: band, right: band, background: { r: 255, g: 0, b: 255 } })
+      .png()
+      .toBuffer();
+  }
+  const pixelAt = async (image: Buffer, x: number, y: number) => {
+    const { data } = await sharp(image)
+      .extract({ left: x, top: y, width: 1, height: 1 })
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return [...data];
+  };
+
+  it('crops the centre to the aspect asked for, before the texture and the poster are made', async () => {
+    const out = await normaliseImage(await banded(), { ...LIMITS, fit: { mode: 'crop', aspect: 1 } });
+    expect([out.width, out.height, out.sourceWidth, out.sourceHeight]).toEqual([300, 300, 400, 300]);
+    expect(out.fit).toEqual({ requested: 'crop', applied: 'crop', source_aspect: 1.3333, target_aspect: 1 });
+    const meta = await sharp(out.texture).metadata();
+    expect([meta.width, meta.height]).toEqual([300, 300]);
+    // The magenta bands are gone: the corners are the quadrants' colours.
+    expect(close(await pixelAt(out.texture, 2, 2), QUADRANTS.tl)).toBe(true);
+    expect(close(await pixelAt(out.texture, 297, 297), QUADRANTS.br)).toBe(true);
+    expect([out.poster.width, out.poster.height]).toEqual([300, 300]);
+    expect(out.poster.pixels).toMatchObject({ width: 300, height: 300 });
+    expect(close(await pixelAt(out.poster.image, 3, 220), QUADRANTS.bl)).toBe(true);
+  });
+
+  it('crops a portrait source top and bottom, and scales the crop down to the texture limit', async () => {
+    const { png } = await quadrantPicture(900, 1200);
+    const out = await normaliseImage(png, { ...LIMITS, maxTexturePx: 512, fit: { mode: 'crop', aspect: 2 } });
+    expect([out.width, out.height]).toEqual([512, 256]);
+    expect(out.fit).toMatchObject({ applied: 'crop', source_aspect: 0.75, target_aspect: 2 });
+    // 900 x 450 out of the middle of 900 x 1200: the quadrants meet in its middle.
+    expect(close(await pixelAt(out.texture, 10, 10), QUADRANTS.tl)).toBe(true);
+    expect(close(await pixelAt(out.texture, 500, 250), QUADRANTS.br)).toBe(true);
+  });
+
+  it('crops the picture as displayed (after EXIF rotation)', async () => {
+    const upright = await banded(400, 300);
+    const sideways = await sharp(upright).rotate(270).jpeg({ quality: 95 }).withMetadata({ orientation: 6 }).toBuffer();
+    expect((await sharp(sideways).metadata()).width).toBe(300);
+    const out = await normaliseImage(sideways, { ...LIMITS, fit: { mode: 'crop', aspect: 1 } });
+    expect([out.width, out.height, out.sourceWidth, out.sourceHeight]).toEqual([300, 300, 400, 300]);
+    expect(close(await pixelAt(out.texture, 3, 3), QUADRANTS.tl)).toBe(true);
+    expect(close(await pixelAt(out.texture, 296, 3), QUADRANTS.tr)).toBe(true);
+  });
+
+  it('keeps transparency when it crops', async () => {
+    const { png } = await quadrantPicture(400, 200, true); // the left quarter is transparent
+    const out = await normaliseImage(png, { ...LIMITS, fit: { mode: 'crop', aspect: 1 } });
+    // The centre 200 px of 400 starts at x = 100, past the transparent quarter (x < 100): opaque, a JPEG.
+    expect(out).toMatchObject({ width: 200, height: 200, mime: 'image/jpeg', alpha: 'opaque' });
+    const { png: png2 } = await quadrantPicture(400, 100, true);
+    const cut = await normaliseImage(png2, { ...LIMITS, fit: { mode: 'crop', aspect: 3 } });
+    expect([cut.width, cut.height, cut.alpha, cut.mime]).toEqual([300, 100, 'mask', 'image/png']);
+  });
+
+  it('changes no pixel with stretch, within 1 %, or with nothing asked: the same bytes as before fit existed', async () => {
+    const png = await banded();
+    const before = await normaliseImage(png, LIMITS);
+    expect(before.fit).toBeUndefined();
+    const stretch = await normaliseImage(png, { ...LIMITS, fit: { mode: 'stretch', aspect: 1 } });
+    expect(stretch.fit).toEqual({ requested: 'stretch', applied: 'stretch', source_aspect: 1.3333, target_aspect: 1 });
+    const near = await normaliseImage(png, { ...LIMITS, fit: { mode: 'crop', aspect: 1.005 * (400 / 300) } });
+    expect(near.fit).toMatchObject({ requested: 'crop', applied: 'none' });
+    for (const out of [stretch, near]) {
+      expect(out.texture.equals(before.texture)).toBe(true);
+      expect(out.poster.image.equals(before.poster.image)).toBe(true);
+      expect([out.width, out.height]).toEqual([400, 300]);
+    }
+  });
+});

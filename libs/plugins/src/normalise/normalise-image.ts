@@ -1,5 +1,6 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { UserError } from '@app/pipeline';
+import { centredCrop, type FitMode, type FitResult, planFit } from '../fit/fit';
 
 export interface NormaliseOptions {
   /** Longest texture side the viewers take (Scene Viewer / Quick Look: 2048). */
@@ -10,6 +11,12 @@ export interface NormaliseOptions {
   jpegQuality?: number;
   /** Longest side of the poster (default 1024). */
   posterPx?: number;
+  /**
+   * The job gave an explicit real size: its aspect (width / height) and how the picture meets it. With
+   * `crop`, a picture whose aspect differs by more than 1 % is cropped, centred, to `aspect` before the
+   * texture and poster are made; `stretch` changes no pixel. Absent: nothing is decided or reported.
+   */
+  fit?: { mode: FitMode; aspect: number };
 }
 
 /** Decoded 8-bit sRGB pixels, row by row: RGB, or RGBA when the picture has transparency. */
@@ -47,6 +54,8 @@ export interface NormalisedImage {
   /** 'opaque', 'mask' (only fully on/off alpha) or 'blend' (soft alpha). */
   alpha: 'opaque' | 'mask' | 'blend';
   poster: Poster;
+  /** What was done to meet an explicit size ({@link NormaliseOptions.fit}); absent without one. */
+  fit?: FitResult;
 }
 
 const fail = (code: string, message: string) => new UserError(code, `normalise: ${message}`);
@@ -54,7 +63,9 @@ const fail = (code: string, message: string) => new UserError(code, `normalise: 
 /**
  * Turns an untrusted picture into a viewer-ready texture: EXIF orientation applied, any colour space or
  * bit depth converted to 8-bit sRGB, alpha kept, first frame of an animation, downscaled only when a
- * side exceeds `maxTexturePx`; JPEG when opaque, PNG when it has transparency.
+ * side exceeds `maxTexturePx`; JPEG when opaque, PNG when it has transparency. With `opts.fit` (an
+ * explicit real size), cropped centred to that size's aspect when asked to and the aspects differ by more
+ * than 1 %, in the same decode.
  */
 export async function normaliseImage(input: Buffer, opts: NormaliseOptions): Promise<NormalisedImage> {
   const sharpOpts = { limitInputPixels: opts.maxInputPixels, failOn: 'truncated' as const, sequentialRead: true };
@@ -75,6 +86,8 @@ export async function normaliseImage(input: Buffer, opts: NormaliseOptions): Pro
   const sourceWidth = rotated ? frameHeight : meta.width;
   const sourceHeight = rotated ? meta.width : frameHeight;
 
+  const fit = opts.fit ? planFit(opts.fit.mode, sourceWidth, sourceHeight, opts.fit.aspect) : undefined;
+
   const png = (alpha: NormalisedImage['alpha']) => alpha !== 'opaque';
   const result = (
     tex: Buffer,
@@ -91,6 +104,7 @@ export async function normaliseImage(input: Buffer, opts: NormaliseOptions): Pro
     sourceHeight,
     alpha,
     poster,
+    ...(fit ? { fit } : {}),
   });
 
   try {
@@ -101,7 +115,12 @@ export async function normaliseImage(input: Buffer, opts: NormaliseOptions): Pro
     // the poster cost more CPU than the texture's encode overlapping its decode saved).
     let base = sharp(input, { ...sharpOpts, pages: 1 })
       .rotate()
-      .resize({ width: opts.maxTexturePx, height: opts.maxTexturePx, fit: 'inside', withoutEnlargement: true })
+      .resize(
+        fit?.applied === 'crop'
+          ? // Cropped in the same decode: the centre at the asked aspect, at most maxTexturePx a side.
+            coverSize(centredCrop(sourceWidth, sourceHeight, opts.fit!.aspect), opts.maxTexturePx)
+          : { width: opts.maxTexturePx, height: opts.maxTexturePx, fit: 'inside', withoutEnlargement: true },
+      )
       .toColourspace('srgb');
     base = meta.hasAlpha ? base.ensureAlpha() : base.removeAlpha();
     const { data, info } = await base.raw().toBuffer({ resolveWithObject: true });
@@ -125,6 +144,20 @@ export async function normaliseImage(input: Buffer, opts: NormaliseOptions): Pro
     if (e instanceof UserError) throw e;
     throw fail('invalid_image', `the image cannot be decoded (${(e as Error).message})`);
   }
+}
+
+/**
+ * The resize that crops a picture to `region`'s size, centred: `region` scaled down (never up) to at most
+ * `maxPx` a side, filled by the picture with `cover` (scaled to cover it, the overflow cut off evenly).
+ */
+function coverSize(region: { width: number; height: number }, maxPx: number) {
+  const scale = Math.min(1, maxPx / Math.max(region.width, region.height));
+  return {
+    width: Math.max(1, Math.round(region.width * scale)),
+    height: Math.max(1, Math.round(region.height * scale)),
+    fit: 'cover' as const,
+    position: 'centre',
+  };
 }
 
 /** A sharp pipeline reading `p`. */

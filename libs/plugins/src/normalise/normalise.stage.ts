@@ -1,14 +1,31 @@
 import type { AppConfig } from '@app/config';
 import type { StageProvider } from '@app/pipeline';
+import { parseDimensionRequest } from '../dimensions/dimensions';
 import type { FetchedSource } from '../fetch/fetch-source';
-import { normaliseImage, type NormalisedImage } from './normalise-image';
+import { parseFit } from '../fit/fit';
+import { normaliseImage, type NormaliseOptions, type NormalisedImage } from './normalise-image';
+
+/**
+ * How the picture meets the job's size: only an explicit width_inches + height_inches has an aspect to
+ * meet (auto and aspect_ratio sizes follow the picture or stretch it, as before `fit` existed). `fit` is
+ * checked on every job, so a wrong value fails whatever the size mode.
+ */
+export function fitOption(input: Record<string, unknown>): NormaliseOptions['fit'] {
+  const mode = parseFit(input);
+  const size = parseDimensionRequest(input);
+  return size.mode === 'explicit' ? { mode, aspect: size.width / size.height } : undefined;
+}
 
 export function createNormaliseStage(config: AppConfig): StageProvider<NormalisedImage, { from?: string }> {
   return {
     id: 'normalise',
     async run(ctx) {
       const source = ctx.outputs[ctx.options.from ?? 'fetch'] as FetchedSource;
-      return normaliseImage(source.bytes, { maxTexturePx: config.images.maxTexturePx, maxInputPixels: config.images.maxInputPixels });
+      return normaliseImage(source.bytes, {
+        maxTexturePx: config.images.maxTexturePx,
+        maxInputPixels: config.images.maxInputPixels,
+        fit: fitOption(ctx.job.input),
+      });
     },
   };
 }

@@ -1,6 +1,7 @@
 import { OperationalError, type StageProvider } from '@app/pipeline';
 import { CONTENT_TYPES, type StoragePort } from '@app/storage';
 import type { Dimensions } from '../dimensions/dimensions';
+import type { FitResult } from '../fit/fit';
 import type { GlbOutput } from '../glb-writer/glb-writer.stage';
 import type { NormalisedImage } from '../normalise/normalise-image';
 import { presentationResult } from '../scene-builder/scene.stage';
@@ -17,6 +18,11 @@ export interface StillImageResult {
   dimensions: Dimensions;
   files: { glb: StoredFile; usdz: StoredFile; poster: StoredFile };
   texture: { width: number; height: number; mime: string; alpha: string };
+  /**
+   * How the picture met an explicit width_inches + height_inches (crop or stretch, or 'none' within 1 %).
+   * Absent for auto and aspect_ratio sizes, and on results written before it existed.
+   */
+  fit?: FitResult;
 }
 
 /** The three files of a model: binary glTF, USDZ and poster. */
@@ -73,6 +79,7 @@ export function createPublishStage(storage: StoragePort): StageProvider<StillIma
         dimensions: glb.dimensions,
         files,
         texture: { width: img.width, height: img.height, mime: img.mime, alpha: img.alpha },
+        ...(img.fit ? { fit: img.fit } : {}),
         ...presentationResult(glb.model),
       };
     },
