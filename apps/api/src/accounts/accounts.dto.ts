@@ -1,13 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { SCOPE_DESCRIPTION } from './accounts.schema';
 
 /** Documentation shapes of the accounts routes (admin and v2 me/usage/pricing); validation lives in AccountsService. */
-
-export class CreateUserRequestDto {
-  @ApiProperty({ format: 'email', maxLength: 320, example: 'ada@example.com' }) email!: string;
-  @ApiPropertyOptional({ maxLength: 200, example: 'Ada' }) name?: string;
-  @ApiPropertyOptional({ minimum: 0, description: 'Initial credits, at most two decimals.', example: 100 }) credits?: number;
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 100000, default: 0, example: 2 }) showcase_slots?: number;
-}
 
 export class UserDto {
   @ApiProperty({ example: 'usr_k3xq7a' }) id!: string;
@@ -15,24 +9,6 @@ export class UserDto {
   @ApiProperty({ type: String, nullable: true, example: 'Ada' }) name!: string | null;
   @ApiProperty({ description: 'Balance in credits.', example: 100 }) credits!: number;
   @ApiProperty({ type: 'integer', example: 2 }) showcase_slots!: number;
-}
-
-const SCOPE_DESCRIPTION =
-  "`full`: every route the account may use (keys made before scopes are full). `read_only`: GET routes of the account's own jobs, showcases, identity and usage " +
-  "(status, result, embeds: the widget's attach-to-job mode). `widget`: the scope for a key in public HTML: free v1 conversions (POST /api/v1/convert) and the status and result of the jobs " +
-  'that key created (404 for any other job), nothing else of the account; only from `allowed_origins` (checked against the Origin header), with the lower RATE_LIMIT_WIDGET rate limit. ' +
-  'Anything else with a narrower key: 403 insufficient_scope.';
-
-export class CreateKeyRequestDto {
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100, example: 'shop widget' }) name?: string | null;
-  @ApiPropertyOptional({ enum: ['full', 'read_only', 'widget'], default: 'full', description: SCOPE_DESCRIPTION }) scope?: string;
-  @ApiPropertyOptional({
-    type: [String],
-    maxItems: 20,
-    example: ['https://shop.example.com'],
-    description: 'Widget keys only (required there): origins scheme://host[:port] the key may be used from; other keys: leave out.',
-  })
-  allowed_origins?: string[];
 }
 
 export class ApiKeyDto {
@@ -63,11 +39,6 @@ export class ApiKeyCreatedDto extends ApiKeyDto {
 
 export class ApiKeyListDto {
   @ApiProperty({ type: [ApiKeyDto], description: 'Live (not revoked) keys, newest first.' }) data!: ApiKeyDto[];
-}
-
-export class AddCreditsRequestDto {
-  @ApiProperty({ minimum: 0.01, description: 'Credits to add, more than zero, at most two decimals.', example: 50 }) amount!: number;
-  @ApiPropertyOptional({ maxLength: 500, example: 'monthly top-up' }) reason?: string;
 }
 
 export class BalanceDto {

@@ -1,4 +1,7 @@
-import { parseKeyRequest } from './key-request';
+import { parseInput } from '@app/schema';
+import { CreateKeyBody } from './accounts.schema';
+
+const parseKeyRequest = (body: unknown) => parseInput(CreateKeyBody, body);
 
 const param = (body: unknown) => {
   try {
@@ -9,7 +12,7 @@ const param = (body: unknown) => {
   }
 };
 
-describe('parseKeyRequest', () => {
+describe('CreateKeyBody', () => {
   it('makes a full key from no body at all (the admin route before scopes)', () => {
     expect(parseKeyRequest(undefined)).toEqual({ name: null, scope: 'full', allowedOrigins: [] });
     expect(parseKeyRequest({})).toEqual({ name: null, scope: 'full', allowedOrigins: [] });

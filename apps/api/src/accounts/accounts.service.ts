@@ -1,32 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  type BillableOperation,
-  displayPrefix,
-  exactCents,
-  hashApiKey,
-  type PricingPolicy,
-  toCredits,
-  USER_KEY_PREFIX,
-} from '@app/billing';
+import { type BillableOperation, displayPrefix, hashApiKey, type PricingPolicy, toCredits, USER_KEY_PREFIX } from '@app/billing';
 import { randomBase62 } from '@app/config';
 import { AccountRepository, type ApiKeyRow, LastFullKeyError, ShowcaseRepository, type UserRow } from '@app/persistence';
 import { PRICING_POLICY } from '@app/runtime';
 import { ApiError } from '../http/api-error';
 import type { Principal } from '../http/api-key.guard';
 import { ApiKeyCache } from '../http/api-keys/api-key-cache.service';
-import { parseKeyRequest } from './key-request';
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** Credits as given by a client (a number with at most two decimals) to integer hundredths. */
-function toCents(param: string, v: unknown, { allowZero }: { allowZero: boolean }): number {
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw ApiError.invalid(param, `${param}: must be a number`);
-  const cents = exactCents(v);
-  if (cents === null) throw ApiError.invalid(param, `${param}: at most two decimals`);
-  if (cents < 0 || (!allowZero && cents === 0) || cents > 1e12)
-    throw ApiError.invalid(param, `${param}: must be ${allowZero ? 'zero or more' : 'more than zero'}`);
-  return cents;
-}
+import { parseInput } from '@app/schema';
+import { AddCreditsBody, CreateKeyBody, CreateUserBody, UsageQuery } from './accounts.schema';
 
 /** A key as its user sees it: never the secret (it is not stored), only its display prefix. */
 export const keyView = (k: ApiKeyRow) => ({
@@ -58,18 +39,11 @@ export class AccountsService {
     private readonly keyCache: ApiKeyCache,
   ) {}
 
-  async createUser(body: Record<string, unknown>) {
-    const email = typeof body.email === 'string' ? body.email.trim() : '';
-    if (!EMAIL.test(email) || email.length > 320) throw ApiError.invalid('email', 'email: must be an email address');
-    if (body.name !== undefined && (typeof body.name !== 'string' || body.name.length > 200))
-      throw ApiError.invalid('name', 'name: must be a string of at most 200 characters');
-    const slots = body.showcase_slots ?? 0;
-    if (typeof slots !== 'number' || !Number.isInteger(slots) || slots < 0 || slots > 100_000)
-      throw ApiError.invalid('showcase_slots', 'showcase_slots: must be a whole number, 0 or more');
-    const credits = body.credits === undefined ? 0 : toCents('credits', body.credits, { allowZero: true });
+  async createUser(body: unknown) {
+    const { email, name, credits = 0, showcase_slots: slots = 0 } = parseInput(CreateUserBody, body ?? {});
     if (await this.accounts.findUserByEmail(email))
       throw new ApiError(409, 'conflict', 'email_taken', `a user with email ${email} exists`, 'email');
-    const user = await this.accounts.createUser({ email, name: (body.name as string | undefined) ?? null, showcaseSlots: slots });
+    const user = await this.accounts.createUser({ email, name: name ?? null, showcaseSlots: slots });
     if (credits > 0) user.creditsCents = await this.accounts.grant(user.id, credits, 'initial credits');
     return userView(user);
   }
@@ -82,7 +56,7 @@ export class AccountsService {
 
   /** A new key `{name?, scope?, allowed_origins?}` (default: a full key), shown this once; only its hash is kept. */
   async createKey(userId: string, body: unknown) {
-    const req = parseKeyRequest(body);
+    const req = parseInput(CreateKeyBody, body);
     await this.user(userId);
     const key = `${USER_KEY_PREFIX}${randomBase62(40)}`;
     const row = await this.accounts.addKey(userId, { keyHash: hashApiKey(key), prefix: displayPrefix(key), ...req });
@@ -131,10 +105,9 @@ export class AccountsService {
     await this.keyCache.revoked({ keyId });
   }
 
-  async addCredits(userId: string, body: Record<string, unknown>) {
+  async addCredits(userId: string, body: unknown) {
     await this.user(userId);
-    const cents = toCents('amount', body.amount, { allowZero: false });
-    const reason = typeof body.reason === 'string' ? body.reason.slice(0, 500) : null;
+    const { amount: cents, reason = null } = parseInput(AddCreditsBody, body ?? {});
     return { balance: toCredits(await this.accounts.grant(userId, cents, reason)) };
   }
 
@@ -159,13 +132,8 @@ export class AccountsService {
     };
   }
 
-  async usage(userId: string, query: { limit?: string; before?: string }) {
-    const limit = query.limit === undefined ? 50 : Number(query.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw ApiError.invalid('limit', 'limit: a whole number from 1 to 200');
-    // An entry id (bigserial) as JavaScript holds it exactly: a larger one is no id we handed out (and 20
-    // digits overflow the column: a 400, not a database error).
-    const before = query.before === undefined ? undefined : /^[1-9][0-9]{0,15}$/.test(query.before) ? Number(query.before) : NaN;
-    if (before !== undefined && !Number.isSafeInteger(before)) throw ApiError.invalid('before', 'before: an entry id');
+  async usage(userId: string, query: unknown) {
+    const { limit = 50, before } = parseInput(UsageQuery, query ?? {});
     const entries = await this.accounts.ledger(userId, limit + 1, before);
     const page = entries.slice(0, limit);
     const totals = await this.accounts.totals(userId);

@@ -1,14 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards, UseInterceptors } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiQuery, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import {
-  AddCreditsRequestDto,
-  ApiKeyCreatedDto,
-  CreateKeyRequestDto,
-  BalanceDto,
-  CreateUserRequestDto,
-  UsageDto,
-  UserDto,
-} from './accounts.dto';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiKeyCreatedDto, BalanceDto, UsageDto, UserDto } from './accounts.dto';
+import { AddCreditsBody, CreateKeyBody, CreateUserBody, UsageQuery } from './accounts.schema';
+import { JsonBody, QueryParams } from '../http/request-schema';
 import { ApiKeyGuard, OwnerKeyGuard } from '../http/api-key.guard';
 import { IdempotencyInterceptor } from '../http/idempotency/idempotency.interceptor';
 import { AccountsService } from './accounts.service';
@@ -25,11 +19,11 @@ export class AdminController {
   @HttpCode(201)
   @UseInterceptors(IdempotencyInterceptor)
   @ApiOperation({ summary: 'Create a user {email, name?, credits?, showcase_slots?}' })
-  @ApiBody({ type: CreateUserRequestDto })
+  @JsonBody(CreateUserBody)
   @ApiResponse({ status: 201, type: UserDto })
   @ApiResponse({ status: 409, description: 'email_taken' })
-  createUser(@Body() body: Record<string, unknown>) {
-    return this.accounts.createUser(body ?? {});
+  createUser(@Body() body: unknown) {
+    return this.accounts.createUser(body);
   }
 
   @Post('users/:id/keys')
@@ -38,7 +32,7 @@ export class AdminController {
     summary: 'Create an API key (the only time it is shown)',
     description: 'Body (optional): {name?, scope? (default full), allowed_origins? (widget keys)}.',
   })
-  @ApiBody({ type: CreateKeyRequestDto, required: false })
+  @JsonBody(CreateKeyBody, { required: false })
   @ApiResponse({ status: 201, type: ApiKeyCreatedDto })
   createKey(@Param('id') id: string, @Body() body: unknown) {
     return this.accounts.createKey(id, body);
@@ -49,10 +43,10 @@ export class AdminController {
   @HttpCode(200)
   @UseInterceptors(IdempotencyInterceptor)
   @ApiOperation({ summary: 'Grant credits {amount, reason?}' })
-  @ApiBody({ type: AddCreditsRequestDto })
+  @JsonBody(AddCreditsBody)
   @ApiResponse({ status: 200, type: BalanceDto })
-  addCredits(@Param('id') id: string, @Body() body: Record<string, unknown>) {
-    return this.accounts.addCredits(id, body ?? {});
+  addCredits(@Param('id') id: string, @Body() body: unknown) {
+    return this.accounts.addCredits(id, body);
   }
 
   @Delete('keys/:id')
@@ -65,10 +59,9 @@ export class AdminController {
 
   @Get('users/:id/usage')
   @ApiOperation({ summary: "A user's ledger entries and totals" })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } })
-  @ApiQuery({ name: 'before', required: false, schema: { type: 'integer', minimum: 1 } })
+  @QueryParams(UsageQuery)
   @ApiResponse({ status: 200, type: UsageDto })
-  usage(@Param('id') id: string, @Query() q: { limit?: string; before?: string }) {
+  usage(@Param('id') id: string, @Query() q: unknown) {
     return this.accounts.usage(id, q);
   }
 }

@@ -1,9 +1,11 @@
 import { Controller, Get, Query, Req, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiQuery, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { MeDto, PriceListDto, UsageDto } from './accounts.dto';
 import { ApiKeyGuard, type AuthedRequest } from '../http/api-key.guard';
 import { AllowScope } from '../http/api-keys/key-scope';
 import { AccountsService } from './accounts.service';
+import { UsageQuery } from './accounts.schema';
+import { QueryParams } from '../http/request-schema';
 
 @ApiTags('v2')
 @ApiSecurity('api-key')
@@ -22,11 +24,10 @@ export class V2AccountController {
 
   @Get('usage')
   @AllowScope('read_only')
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } })
-  @ApiQuery({ name: 'before', required: false, description: 'next_before of the previous page.', schema: { type: 'integer', minimum: 1 } })
+  @QueryParams(UsageQuery)
   @ApiResponse({ status: 200, type: UsageDto })
   @ApiOperation({ summary: 'API usage view: ledger entries (newest first, ?limit=&before=) and totals per operation' })
-  usage(@Req() req: AuthedRequest, @Query() q: { limit?: string; before?: string }) {
+  usage(@Req() req: AuthedRequest, @Query() q: unknown) {
     return this.accounts.usage(req.principal.userId, q);
   }
 

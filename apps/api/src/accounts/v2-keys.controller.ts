@@ -1,8 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiQuery, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiQuery, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard, type AuthedRequest } from '../http/api-key.guard';
 import { ErrorResponseDto } from '../http/error.dto';
-import { ApiKeyCreatedDto, ApiKeyListDto, CreateKeyRequestDto } from './accounts.dto';
+import { JsonBody } from '../http/request-schema';
+import { ApiKeyCreatedDto, ApiKeyListDto } from './accounts.dto';
+import { CreateKeyBody } from './accounts.schema';
 import { AccountsService } from './accounts.service';
 
 /** Self-service API keys of the caller's account; full keys only (a narrower key cannot widen itself). */
@@ -27,7 +29,7 @@ export class V2KeysController {
     summary: 'Create an API key for the account (the secret is shown this once)',
     description: 'A `widget` key needs allowed_origins: it is meant for public HTML (docs/api.md, the widget).',
   })
-  @ApiBody({ type: CreateKeyRequestDto, required: false })
+  @JsonBody(CreateKeyBody, { required: false })
   @ApiResponse({ status: 201, type: ApiKeyCreatedDto })
   create(@Req() req: AuthedRequest, @Body() body: unknown) {
     return this.accounts.createOwnKey(req.principal, body);

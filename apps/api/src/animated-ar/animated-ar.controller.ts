@@ -1,9 +1,11 @@
 import { Body, Controller, Get, HttpCode, Post, Req, UseGuards, UseInterceptors } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard, type AuthedRequest } from '../http/api-key.guard';
 import { AllowScope } from '../http/api-keys/key-scope';
 import { IdempotencyInterceptor } from '../http/idempotency/idempotency.interceptor';
-import { AnimatedArCreatedDto, AnimatedArOptionsDto, AnimatedArRequestDto } from './animated-ar.dto';
+import { AnimatedArCreatedDto, AnimatedArOptionsDto } from './animated-ar.dto';
+import { AnimatedArBody } from './animated-ar.schema';
+import { JsonBody } from '../http/request-schema';
 import { AnimatedArService } from './animated-ar.service';
 
 /** v2 animated AR (spec §4.1 item 7). Thin: validation, pricing and charging live in the service. */
@@ -30,7 +32,7 @@ export class AnimatedArController {
       'placement?, allow_scaling?, finish?, frame?, mat?, title?, subtitle?, link_url?, call_to_action?, price?}. ' +
       'Charged up front for per-user keys (image 13.5, +1.5 with background removal; video 1.0, +1.5); a failed job is refunded; an already-animated image gets the AI motion part back. 402 when short of credits.',
   })
-  @ApiBody({ type: AnimatedArRequestDto })
+  @JsonBody(AnimatedArBody)
   @ApiResponse({
     status: 202,
     description: 'Queued and charged; poll GET /api/v2/jobs/{job_id} or wait for the callback.',

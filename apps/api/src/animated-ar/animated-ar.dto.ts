@@ -1,42 +1,7 @@
-import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PriceLineDto } from '../accounts/accounts.dto';
-import { PresentationRequestDto } from '../presentation/presentation.dto';
 
-/** Documentation shapes of the animated AR routes: the request, the creation answer and the options (built by AnimatedArService). */
-
-class AnimatedArFieldsDto {
-  @ApiPropertyOptional({
-    description:
-      'Still image to animate, or an animated GIF / APNG / WebP baked from its own frames. https, publicly reachable, no redirects. Exactly one of image_url and video_url.',
-  })
-  image_url?: string;
-  @ApiPropertyOptional({ description: 'Short clip (mp4, mov, webm; at most VIDEO_MAX_BYTES), baked directly. https, no redirects.' })
-  video_url?: string;
-  @ApiPropertyOptional({ type: Boolean, description: 'Cut out the subject per frame for a transparent card.' }) remove_background?: boolean;
-  @ApiPropertyOptional({
-    description: 'Motion preset, image sources only (unknown values fall back to the default; see GET /api/v2/animated-ar/options).',
-  })
-  motion_style?: string;
-  @ApiPropertyOptional({ maxLength: 400, description: 'Free-form motion description, image sources only.' }) custom_motion?: string;
-  @ApiPropertyOptional({ description: 'An enabled image-to-video model id, image sources only.' }) video_model?: string;
-  @ApiPropertyOptional({ minimum: 0.1, maximum: 120, description: 'Paired with height_inches.' }) width_inches?: number;
-  @ApiPropertyOptional({ minimum: 0.1, maximum: 120, description: 'Paired with width_inches.' }) height_inches?: number;
-  @ApiPropertyOptional({ description: '"W:H"; the shorter side becomes 24 in.', example: '2:3' }) aspect_ratio?: string;
-  @ApiPropertyOptional({ description: 'https URL POSTed the final job payload (GET /api/v2/jobs/{id}) when the job completes or fails.' })
-  callback_url?: string;
-  @ApiPropertyOptional({
-    enum: ['auto', 'crossfade', 'pingpong', 'cut'],
-    default: 'auto',
-    description:
-      'How the last frame joins the first. auto: a clip that already loops is kept; otherwise it is cut at the frame most like the first ' +
-      '(within the last third) and the frames after it are blended into the start. crossfade: every frame kept, the last frames dissolve into the first. ' +
-      'pingpong: forward then backward (frames dropped evenly to stay within ANIMATION_MAX_FRAMES and 10 s). cut: as decoded. ' +
-      'Procedural motion is an exact loop and is never blended. The result reports animation.seam_score (1 = the wrap is like one ordinary frame step).',
-  })
-  loop?: string;
-}
-
-export class AnimatedArRequestDto extends IntersectionType(AnimatedArFieldsDto, PresentationRequestDto) {}
+/** Documentation shapes of the animated AR routes: the creation answer and the options (the request: animated-ar.schema.ts) (built by AnimatedArService). */
 
 class AnimatedPricingDto {
   @ApiProperty({ description: 'false for the owner key (nothing charged).' }) billed!: boolean;

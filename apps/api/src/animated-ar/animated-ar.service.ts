@@ -6,7 +6,7 @@ import { DEFAULT_MOTION_STYLE, hostedProviderStatus, MOTION_PRESETS, MotionCatal
 import { animatedArPurpose, APP_CONFIG, JobRoutes, PRICING_POLICY } from '@app/runtime';
 import { apiKeyIdOf, type Principal } from '../http/api-key.guard';
 import { JobAdmission } from '../jobs/job-admission.service';
-import { ANIMATED_AR_LIMITS, parseAnimatedArRequest } from './animated-ar-request';
+import { ANIMATED_AR_LIMITS, parseAnimatedArRequest } from './animated-ar.schema';
 
 /** v2 animated AR: validate, quote, charge up front (all lines in one transaction with the job), queue. */
 @Injectable()

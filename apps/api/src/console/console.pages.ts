@@ -4,7 +4,7 @@
  * /console/assets/console.js, which reads `data-page` and fills the page from the public API.
  */
 import { COLOR_PRESETS } from '@app/plugins';
-import { LAYOUTS } from '../showcases/showcase-request';
+import { LAYOUTS } from '../showcases/showcases.schema';
 
 export function esc(v: unknown): string {
   return String(v ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

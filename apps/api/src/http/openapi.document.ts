@@ -1,5 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
-import { documentNullRequestFields } from './openapi-nullable';
+import { requestComponents } from '@app/schema';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { DocumentBuilder, getSchemaPath, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
@@ -328,7 +328,7 @@ function complete(doc: OpenAPIObject): OpenAPIObject {
       416: { description: 'Range not satisfiable; Content-Range: bytes */size.' },
     });
   }
-  documentNullRequestFields(d);
+  Object.assign(d.components.schemas, requestComponents());
   return doc;
 }
 

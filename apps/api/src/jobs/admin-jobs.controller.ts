@@ -1,7 +1,8 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiQuery, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { JOB_STATES } from '@app/pipeline';
+import { AdminJobListQuery, AdminUserListQuery } from './jobs.schema';
+import { QueryParams } from '../http/request-schema';
 import { ApiKeyGuard, OwnerKeyGuard } from '../http/api-key.guard';
 import { ErrorResponseDto } from '../http/error.dto';
 import { AdminJobDto, AdminJobListDto, AdminQueueDto, AdminUserListDto } from './admin-jobs.dto';
@@ -17,17 +18,9 @@ export class AdminJobsController {
 
   @Get('jobs')
   @ApiOperation({ summary: 'Jobs of every account, newest first, by status, user and creation time' })
-  @ApiQuery({ name: 'status', required: false, enum: JOB_STATES })
-  @ApiQuery({ name: 'user', required: false, description: 'Owning user id.' })
-  @ApiQuery({
-    name: 'since',
-    required: false,
-    description: 'Created at or after (ISO 8601).',
-    schema: { type: 'string', format: 'date-time' },
-  })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 500, default: 50 } })
+  @QueryParams(AdminJobListQuery)
   @ApiResponse({ status: 200, type: AdminJobListDto })
-  list(@Query() q: { status?: string; user?: string; since?: string; limit?: string }) {
+  list(@Query() q: unknown) {
     return this.admin.list(q);
   }
 
@@ -63,9 +56,9 @@ export class AdminJobsController {
 
   @Get('users')
   @ApiOperation({ summary: 'Users, oldest first' })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } })
+  @QueryParams(AdminUserListQuery)
   @ApiResponse({ status: 200, type: AdminUserListDto })
-  users(@Query() q: { limit?: string }) {
+  users(@Query() q: unknown) {
     return this.admin.users(q);
   }
 

@@ -1,10 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { toCredits } from '@app/billing';
 import { AccountRepository, DataDeletionRepository, JobRepository, type JobEntity } from '@app/persistence';
-import { isFinal, JOB_STATES, type JobStatus } from '@app/pipeline';
+import { isFinal, JOB_STATES } from '@app/pipeline';
 import type { JobQueuePort } from '@app/queue';
 import { JOB_QUEUE, JobDeletion } from '@app/runtime';
 import { ApiError } from '../http/api-error';
+import { parseInput } from '@app/schema';
+import { AdminJobListQuery, AdminUserListQuery } from './jobs.schema';
 import { JobAdmission } from './job-admission.service';
 import { JobCancellation } from './job-cancellation.service';
 import { ApiKeyCache } from '../http/api-keys/api-key-cache.service';
@@ -25,12 +27,6 @@ const jobView = (j: JobEntity) => ({
   finished_at: iso(j.finishedAt),
   request_id: j.requestId ?? null,
 });
-
-function limitOf(v: string | undefined, fallback: number, max: number): number {
-  const n = v === undefined ? fallback : Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > max) throw ApiError.invalid('limit', `limit: a whole number from 1 to ${max}`);
-  return n;
-}
 
 /**
  * The operators' view of jobs, users and the queue (GET/POST /api/admin/jobs…, /users, /queue; the admin
@@ -76,14 +72,9 @@ export class AdminJobsService {
     await this.keyCache.revoked({ userId: id });
   }
 
-  async list(q: { status?: string; user?: string; since?: string; limit?: string }) {
-    if (q.status !== undefined && !(JOB_STATES as readonly string[]).includes(q.status))
-      throw ApiError.invalid('status', `status: one of ${JOB_STATES.join(', ')}`);
-    if (q.user !== undefined && (q.user.length < 1 || q.user.length > 64)) throw ApiError.invalid('user', 'user: a user id');
-    const since = q.since === undefined ? undefined : new Date(q.since);
-    if (since && Number.isNaN(since.getTime())) throw ApiError.invalid('since', 'since: an ISO 8601 date-time');
-    const limit = limitOf(q.limit, 50, 500);
-    const rows = await this.jobs.listForAdmin({ status: q.status as JobStatus | undefined, ownerId: q.user, since, limit: limit + 1 });
+  async list(query: unknown) {
+    const { status, user, since, limit } = parseInput(AdminJobListQuery, query ?? {});
+    const rows = await this.jobs.listForAdmin({ status, ownerId: user, since, limit: limit + 1 });
     return { data: rows.slice(0, limit).map(jobView), has_more: rows.length > limit };
   }
 
@@ -115,8 +106,8 @@ export class AdminJobsService {
     return jobView((await this.jobs.find(job.id)) ?? job);
   }
 
-  async users(q: { limit?: string }) {
-    const limit = limitOf(q.limit, 100, 1000);
+  async users(query: unknown) {
+    const { limit } = parseInput(AdminUserListQuery, query ?? {});
     const rows = await this.accounts.listUsers(limit + 1);
     return {
       data: rows.slice(0, limit).map((u) => ({

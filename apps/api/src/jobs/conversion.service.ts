@@ -2,7 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
 import { JobRepository, WebhookRepository, type JobEntity } from '@app/persistence';
 import { isFinal, toV1Status } from '@app/pipeline';
-import { parseDimensionRequest, PRESENTATION_FIELDS, type StillImageResult } from '@app/plugins';
+import { parseDimensionRequest, type StillImageResult } from '@app/plugins';
+import { parseInput } from '@app/schema';
+import { ConvertBody } from './jobs.schema';
 import { APP_CONFIG, JobRoutes, STORAGE } from '@app/runtime';
 import { jobTimeline, presentationView, PublicUrls } from '@app/wire';
 import type { StoragePort } from '@app/storage';
@@ -11,17 +13,6 @@ import { JobAdmission } from './job-admission.service';
 import { JobCancellation } from './job-cancellation.service';
 import { callbackUrlView, requestUrl } from '../http/request-url';
 import { acceptPresentation } from '../presentation/presentation-request';
-
-export interface ConvertBody {
-  image_url?: unknown;
-  aspect_ratio?: unknown;
-  width_inches?: unknown;
-  height_inches?: unknown;
-  callback_url?: unknown;
-}
-
-/** The size and callback fields, plus the presentation fields (placement, frame, mat, finish, banner). */
-const KNOWN = new Set<string>(['image_url', 'aspect_ratio', 'width_inches', 'height_inches', 'callback_url', ...PRESENTATION_FIELDS]);
 
 /** v1 use cases: submit a still image, read its status and result. */
 @Injectable()
@@ -39,25 +30,17 @@ export class ConversionService {
 
   /** `createdByKey`: the API key asking (api_keys.id), recorded so a widget key can read the job back. */
   async submit(ownerId: string, body: unknown, createdByKey: string | null = null): Promise<{ job_id: string; status: 'queued' }> {
-    if (!body || typeof body !== 'object' || Array.isArray(body)) {
-      throw new ApiError(400, 'invalid_request_error', 'invalid_body', 'the body must be a JSON object');
-    }
-    const b = body as ConvertBody;
-    const unknown = Object.keys(b).find((k) => !KNOWN.has(k));
-    if (unknown) throw ApiError.invalid(unknown, `${unknown}: unknown parameter`, 'parameter_unknown');
-    if (b.image_url === undefined || b.image_url === null || b.image_url === '') {
-      throw ApiError.invalid('image_url', 'image_url: required', 'parameter_missing');
-    }
-    requestUrl('image_url', b.image_url, { max: 4096 });
-    const callbackUrl = b.callback_url === undefined || b.callback_url === null ? undefined : this.checkCallbackUrl(b.callback_url);
-    // A bad size is a UserError naming its param: the error filter answers 400.
+    const b = parseInput(ConvertBody, body);
+    const callbackUrl = b.callback_url == null ? undefined : this.checkCallbackUrl(b.callback_url);
     const dims = parseDimensionRequest(b);
-    const input: Record<string, unknown> = { image_url: b.image_url };
+    // The fields as sent (validated above): the pipeline resolves them.
+    const sent = body as Record<string, unknown>;
+    const input: Record<string, unknown> = { image_url: sent.image_url };
     if (callbackUrl) input.callback_url = callbackUrl;
     if (dims.mode === 'explicit') Object.assign(input, { width_inches: dims.width, height_inches: dims.height });
     if (dims.mode === 'aspect') input.aspect_ratio = b.aspect_ratio;
-    // Validated here (400 naming the parameter, nothing stored), kept as sent: the pipeline resolves them.
-    Object.assign(input, acceptPresentation(b as Record<string, unknown>));
+    // Resolved once here too: a mat on an unframed picture is refused before anything is stored.
+    Object.assign(input, acceptPresentation(sent));
 
     const before = await this.admission.admit(ownerId);
     const job = await this.jobs.create({

@@ -1,12 +1,14 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res, UseGuards, UseInterceptors } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard, apiKeyIdOf, type AuthedRequest, readerKeyOf } from '../http/api-key.guard';
 import { AllowScope } from '../http/api-keys/key-scope';
 import { IdempotencyInterceptor } from '../http/idempotency/idempotency.interceptor';
 import { ConversionService } from './conversion.service';
 import { ErrorResponseDto } from '../http/error.dto';
-import { ConvertRequestDto, ConvertResponseDto, ResultResponseDto, StatusResponseDto, WebhookSecretDto } from './v1.dto';
+import { ConvertBody } from './jobs.schema';
+import { JsonBody } from '../http/request-schema';
+import { ConvertResponseDto, ResultResponseDto, StatusResponseDto, WebhookSecretDto } from './v1.dto';
 
 /** v1 single-image conversion (spec §4.2). Thin: validation and logic live in the service. */
 @ApiTags('v1')
@@ -28,7 +30,7 @@ export class V1Controller {
     description: 'Same key + same body within 24 h returns the first answer; a different body -> 409.',
   })
   @ApiOperation({ summary: 'Submit an image for conversion', description: 'Creates a job; poll /status or pass callback_url.' })
-  @ApiBody({ type: ConvertRequestDto })
+  @JsonBody(ConvertBody)
   @ApiResponse({ status: 202, type: ConvertResponseDto })
   @ApiResponse({ status: 400, description: 'Invalid parameter (named in error.param).', type: ErrorResponseDto })
   convert(@Req() req: AuthedRequest, @Body() body: unknown) {

@@ -1,35 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
-import { PresentationRequestDto, PresentationResultDto } from '../presentation/presentation.dto';
+import { PresentationResultDto } from '../presentation/presentation.dto';
 
-/**
- * Documentation shapes of the v1 API (validation lives in ConversionService). The presentation fields
- * (placement, allow_scaling, finish, frame, mat, title, subtitle, link_url, call_to_action, price) come
- * from {@link PresentationRequestDto}.
- */
-class ConvertFieldsDto {
-  @ApiProperty({
-    description: 'Public http(s) URL of the image (JPEG, PNG, GIF, WebP, AVIF, HEIF, TIFF; at most FETCH_MAX_BYTES, 50 MB by default).',
-    example: 'https://example.com/picture.jpg',
-  })
-  image_url!: string;
-
-  @ApiPropertyOptional({ description: '"W:H"; the shorter side becomes 24 in. Ignored when both inches are given.', example: '16:9' })
-  aspect_ratio?: string;
-
-  @ApiPropertyOptional({ description: '0.1 to 120; must be paired with height_inches.', minimum: 0.1, maximum: 120 })
-  width_inches?: number;
-
-  @ApiPropertyOptional({ description: '0.1 to 120; must be paired with width_inches.', minimum: 0.1, maximum: 120 })
-  height_inches?: number;
-
-  @ApiPropertyOptional({
-    description: 'http(s) URL POSTed a signed JSON callback (Standard Webhooks headers) when the job completes or fails.',
-  })
-  callback_url?: string;
-}
-
-export class ConvertRequestDto extends IntersectionType(ConvertFieldsDto, PresentationRequestDto) {}
-
+/** Response shapes of the v1 API (requests: jobs.schema.ts). */
 export class ConvertResponseDto {
   @ApiProperty({ example: 'api_k3x…' }) job_id!: string;
   @ApiProperty({ enum: ['queued'] }) status!: 'queued';

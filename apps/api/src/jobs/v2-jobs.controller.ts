@@ -1,12 +1,13 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { ApiOperation, ApiQuery, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { JOB_STATES } from '@app/pipeline';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard, type AuthedRequest } from '../http/api-key.guard';
 import { AllowScope } from '../http/api-keys/key-scope';
 import { ErrorResponseDto } from '../http/error.dto';
-import { JobListDto, PUBLIC_JOB_KINDS, V2JobDto } from './v2-jobs.dto';
-import { type JobListQuery, V2JobsService } from './v2-jobs.service';
+import { JobListDto, V2JobDto } from './v2-jobs.dto';
+import { V2JobsService } from './v2-jobs.service';
+import { JobListQuery } from './jobs.schema';
+import { QueryParams } from '../http/request-schema';
 
 @ApiTags('v2')
 @ApiSecurity('api-key')
@@ -21,12 +22,9 @@ export class V2JobsController {
     summary: "The caller's jobs, newest first (v1 conversions, showcase pictures, animated AR)",
     description: 'Filter by ?status= and ?kind=; page with ?limit= and ?cursor= (next_cursor of the previous page).',
   })
-  @ApiQuery({ name: 'status', required: false, enum: JOB_STATES })
-  @ApiQuery({ name: 'kind', required: false, enum: PUBLIC_JOB_KINDS })
-  @ApiQuery({ name: 'cursor', required: false, description: 'next_cursor of the previous page.', schema: { type: 'string' } })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
+  @QueryParams(JobListQuery)
   @ApiResponse({ status: 200, type: JobListDto })
-  list(@Req() req: AuthedRequest, @Query() q: JobListQuery) {
+  list(@Req() req: AuthedRequest, @Query() q: unknown) {
     return this.jobs.list(req.principal.userId, q);
   }
 

@@ -1,12 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AccountRepository, JobRepository, ShowcaseRepository, type JobEntity } from '@app/persistence';
-import { isFinal, JOB_STATES } from '@app/pipeline';
+import { isFinal } from '@app/pipeline';
 import { JobDeletion, STORAGE } from '@app/runtime';
 import { progressView, PublicUrls, v2JobView } from '@app/wire';
 import type { StoragePort } from '@app/storage';
 import { ApiError } from '../http/api-error';
 import type { Principal } from '../http/api-key.guard';
-import { decodeCursor, encodeCursor, parseLimit } from '../http/list-query';
+import { encodeCursor } from '../http/list-query';
+import { parseInput } from '@app/schema';
+import { JobListQuery } from './jobs.schema';
 import { JobCancellation } from './job-cancellation.service';
 import { PUBLIC_JOB_KINDS } from './v2-jobs.dto';
 
@@ -33,13 +35,6 @@ function jobSummary(job: JobEntity) {
   };
 }
 
-export interface JobListQuery {
-  status?: string;
-  kind?: string;
-  cursor?: string;
-  limit?: string;
-}
-
 @Injectable()
 export class V2JobsService {
   constructor(
@@ -63,13 +58,9 @@ export class V2JobsService {
   }
 
   /** The caller's jobs (v1 and v2, callbacks left out), newest first, by status and kind, cursor-paginated. */
-  async list(ownerId: string, q: JobListQuery) {
-    if (q.status !== undefined && !(JOB_STATES as readonly string[]).includes(q.status))
-      throw ApiError.invalid('status', `status: one of ${JOB_STATES.join(', ')}`);
-    if (q.kind !== undefined && !(q.kind in KINDS)) throw ApiError.invalid('kind', `kind: one of ${PUBLIC_JOB_KINDS.join(', ')}`);
-    const limit = parseLimit(q.limit, 20, 100);
-    // The creation time in microseconds since 1970: 16 digits reach the year 2286, within what Postgres adds up.
-    const after = decodeCursor(q.cursor, /^([0-9]{1,16})\.([a-z0-9_]{1,80})$/);
+  async list(ownerId: string, query: unknown) {
+    const q = parseInput(JobListQuery, query ?? {});
+    const { limit, cursor: after } = q;
     const rows = await this.jobs.listForOwner(ownerId, {
       status: q.status,
       kinds: q.kind ? [KINDS[q.kind as keyof typeof KINDS]] : undefined,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { WebhookRepository } from '@app/persistence';
-import { ApiError } from '../http/api-error';
+import { parseInput } from '@app/schema';
+import { DeliveryListQuery } from './jobs.schema';
 import { callbackUrlView } from '../http/request-url';
 
 /** Callback delivery attempts as the API shows them: the URL without its query string or fragment. */
@@ -8,9 +9,8 @@ import { callbackUrlView } from '../http/request-url';
 export class WebhookDeliveriesService {
   constructor(private readonly webhooks: WebhookRepository) {}
 
-  async recent(userId: string, q: { limit?: string }) {
-    const limit = q.limit === undefined ? 50 : Number(q.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw ApiError.invalid('limit', 'limit: a whole number from 1 to 200');
+  async recent(userId: string, query: unknown) {
+    const { limit } = parseInput(DeliveryListQuery, query ?? {});
     const rows = await this.webhooks.recentForOwner(userId, limit);
     return {
       data: rows.map((d) => ({

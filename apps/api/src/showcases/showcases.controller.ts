@@ -1,34 +1,22 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res, UseGuards, UseInterceptors } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import {
-  ApiBody,
-  ApiConsumes,
-  ApiExtraModels,
-  ApiHeader,
-  ApiOperation,
-  ApiQuery,
-  ApiResponse,
-  ApiSecurity,
-  ApiTags,
-  getSchemaPath,
-} from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard, type AuthedRequest } from '../http/api-key.guard';
 import { AllowScope } from '../http/api-keys/key-scope';
 import { IdempotencyInterceptor } from '../http/idempotency/idempotency.interceptor';
 import { ShowcasesService } from './showcases.service';
 import { ErrorResponseDto } from '../http/error.dto';
 import {
-  AddItemsJsonDto,
-  AddItemsMultipartDto,
-  CreateShowcaseRequestDto,
-  ItemsAddedDto,
-  ShowcaseCreatedDto,
-  ShowcaseDto,
-  ShowcaseItemDto,
-  ShowcaseListDto,
-  UpdateShowcaseRequestDto,
+  AddItemsBody,
+  AddItemsMultipart,
+  CreateShowcaseBody,
+  ShowcaseListQuery,
+  UpdateShowcaseBody,
   UPLOAD_ITEMS_DESCRIPTION,
-} from './showcases.dto';
+} from './showcases.schema';
+import { JsonBody, QueryParams } from '../http/request-schema';
+import { schemaRef } from '@app/schema';
+import { ItemsAddedDto, ShowcaseCreatedDto, ShowcaseDto, ShowcaseItemDto, ShowcaseListDto } from './showcases.dto';
 
 const IDEMPOTENCY = {
   name: 'Idempotency-Key',
@@ -39,7 +27,6 @@ const IDEMPOTENCY = {
 /** v2 Pro Showcases (spec §4.1). Thin: validation, billing and storage live in the service. */
 @ApiTags('v2')
 @ApiSecurity('api-key')
-@ApiExtraModels(AddItemsJsonDto, AddItemsMultipartDto)
 @Controller('api/v2/showcases')
 @UseGuards(ApiKeyGuard)
 export class ShowcasesController {
@@ -57,7 +44,7 @@ export class ShowcasesController {
       "Every picture's job gets its own fields merged over the defaults (the item wins per field). " +
       'Charges 5.0 + 2.0 per picture for per-user keys, all or nothing; uses one showcase slot. 402 when short of credits, 403 when no slot is left.',
   })
-  @ApiBody({ type: CreateShowcaseRequestDto })
+  @JsonBody(CreateShowcaseBody)
   @ApiResponse({
     status: 400,
     description: 'Invalid parameter, named in error.param (e.g. frame.style, items[1].frame.color); nothing stored or charged.',
@@ -73,10 +60,9 @@ export class ShowcasesController {
     summary: "The caller's showcases, newest first",
     description: 'Page with ?limit= and ?cursor= (next_cursor of the previous page).',
   })
-  @ApiQuery({ name: 'cursor', required: false, description: 'next_cursor of the previous page.', schema: { type: 'string' } })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
+  @QueryParams(ShowcaseListQuery)
   @ApiResponse({ status: 200, type: ShowcaseListDto })
-  list(@Req() req: AuthedRequest, @Query() q: { cursor?: string; limit?: string }) {
+  list(@Req() req: AuthedRequest, @Query() q: unknown) {
     return this.showcases.list(req.principal, q);
   }
 
@@ -88,7 +74,7 @@ export class ShowcasesController {
       '(back to its default); custom_links and branding are replaced whole. Validated as a create would be. Free; the public pages show the change at once. ' +
       'New presentation defaults apply to pictures added afterwards.',
   })
-  @ApiBody({ type: UpdateShowcaseRequestDto })
+  @JsonBody(UpdateShowcaseBody)
   @ApiResponse({ status: 200, type: ShowcaseDto })
   @ApiResponse({ status: 400, description: 'Invalid parameter, named in error.param (image_urls / items: add pictures with POST items).' })
   update(@Req() req: AuthedRequest, @Param('id') id: string, @Body() body: unknown) {
@@ -133,7 +119,7 @@ export class ShowcasesController {
       'application/json: {image_urls?: [...], items?: [{image_url, title, frame, ...}]} (at most 20 pictures together; AddItemsJsonDto), ' +
       'or multipart/form-data (AddItemsMultipartDto): one or more file parts named "files" (type sniffed from the bytes; caps UPLOAD_MAX_FILE_BYTES per file, UPLOAD_MAX_FILES per request) ' +
       `and, to give each file its own presentation, a text field "items" before them. items: ${UPLOAD_ITEMS_DESCRIPTION}`,
-    schema: { oneOf: [{ $ref: getSchemaPath(AddItemsJsonDto) }, { $ref: getSchemaPath(AddItemsMultipartDto) }] },
+    schema: { oneOf: [schemaRef(AddItemsBody), schemaRef(AddItemsMultipart)] },
   })
   @ApiOperation({ summary: 'Add pictures (2.0 credits each for per-user keys)' })
   @ApiResponse({ status: 202, description: 'Queued; one job per picture.', type: ItemsAddedDto })

@@ -1,16 +1,11 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType, OmitType, PartialType } from '@nestjs/swagger';
-import { PresentationDefaultsDto, PresentationRequestDto } from '../presentation/presentation.dto';
+import { PresentationDefaultsDto } from '../presentation/presentation.dto';
 import { V2JobErrorDto, V2ResultDto } from '../jobs/v2-jobs.dto';
-import { LAYOUTS, SHOWCASE_LIMITS } from './showcase-request';
+import { LAYOUTS, SHOWCASE_LIMITS } from './showcases.schema';
 
 /**
- * Documentation shapes of the showcase routes (validation lives in ShowcasesService and showcase-request.ts).
- * The presentation fields come from PresentationDefaultsDto / PresentationRequestDto.
+ * Response shapes of the showcase routes (the requests: showcases.schema.ts).
  */
-
-const PER_REQUEST = SHOWCASE_LIMITS.imageUrlsPerRequest;
-const ITEM_MERGE =
-  "Each item's fields win over the showcase's defaults field by field: an item's frame replaces the default frame whole, and a field sent as null drops that default for the item. Errors name the field as items[i].field.";
 
 class CustomLinkDto {
   @ApiProperty({ maxLength: SHOWCASE_LIMITS.linkTitle }) title!: string;
@@ -21,98 +16,6 @@ class BrandingDto {
   @ApiPropertyOptional({ maxLength: SHOWCASE_LIMITS.tagline }) tagline?: string;
   @ApiPropertyOptional({ description: 'Hex colour, #rgb or #rrggbb.', example: '#0a66ff' }) primary_color?: string;
   @ApiPropertyOptional({ description: 'Hex colour, #rgb or #rrggbb.', example: '#222222' }) secondary_color?: string;
-}
-
-/** One picture of a JSON request, by URL, with its own presentation. */
-class ItemUrlDto {
-  @ApiProperty({ description: 'Public http(s) URL of the picture.', example: 'https://example.com/dunes.jpg', maxLength: 4096 })
-  image_url!: string;
-}
-export class ShowcaseItemRequestDto extends IntersectionType(ItemUrlDto, PresentationRequestDto) {}
-
-/** One entry of a multipart upload's `items` field: the presentation of the file part at the same position. */
-export class UploadItemDto extends PresentationRequestDto {}
-
-class CreateShowcaseFieldsDto {
-  @ApiPropertyOptional({ description: 'Logo image, http(s) URL.' }) logo_url?: string;
-  @ApiPropertyOptional({
-    enum: LAYOUTS,
-    default: 'branded',
-    description:
-      'Public page layout: branded (header band in the primary colour, cards), grid (image-first, no band), salon (a gallery wall: pictures at their true relative sizes on a common centre line), minimal (one large picture at a time), dark (branded on a dark background). Anything else -> 400 listing these.',
-  })
-  layout_choice?: string;
-  @ApiPropertyOptional({
-    default: false,
-    description: 'Whether search engines may index the public page (false: noindex). Embed pages are never indexable.',
-  })
-  indexable?: boolean;
-  @ApiPropertyOptional({ maxLength: SHOWCASE_LIMITS.description }) description?: string;
-  @ApiPropertyOptional({ type: [CustomLinkDto], maxItems: SHOWCASE_LIMITS.links }) custom_links?: CustomLinkDto[];
-  @ApiPropertyOptional({ type: BrandingDto }) branding?: BrandingDto;
-
-  @ApiPropertyOptional({
-    type: [String],
-    maxItems: PER_REQUEST,
-    description: `Pictures by URL, converted with the showcase's presentation defaults. With items: at most ${PER_REQUEST} pictures per request together; image_urls come first.`,
-    example: ['https://example.com/a.jpg'],
-  })
-  image_urls?: string[];
-
-  @ApiPropertyOptional({
-    type: [ShowcaseItemRequestDto],
-    maxItems: PER_REQUEST,
-    description: `Pictures with their own presentation (banner, frame, ...). ${ITEM_MERGE} The per-showcase cap (SHOWCASE_MAX_ITEMS) counts image_urls and items together.`,
-  })
-  items?: ShowcaseItemRequestDto[];
-}
-
-/** The showcase's own fields, and its items' presentation defaults (placement, allow_scaling, finish, frame, mat). */
-export class CreateShowcaseRequestDto extends IntersectionType(CreateShowcaseFieldsDto, PresentationDefaultsDto) {}
-
-/** PATCH: every create field but the pictures (added with POST items); a field left out stays, null clears it. */
-export class UpdateShowcaseRequestDto extends IntersectionType(
-  OmitType(CreateShowcaseFieldsDto, ['image_urls', 'items'] as const),
-  PresentationDefaultsDto,
-) {}
-
-export class AddItemsJsonDto {
-  @ApiPropertyOptional({
-    type: [String],
-    maxItems: PER_REQUEST,
-    description: "Pictures by URL, with the showcase's presentation defaults. One of image_urls and items is required.",
-    example: ['https://example.com/a.jpg'],
-  })
-  image_urls?: string[];
-
-  @ApiPropertyOptional({
-    type: [ShowcaseItemRequestDto],
-    maxItems: PER_REQUEST,
-    description: `Pictures with their own presentation. ${ITEM_MERGE} At most ${PER_REQUEST} pictures per request, image_urls and items together.`,
-  })
-  items?: ShowcaseItemRequestDto[];
-}
-
-export const UPLOAD_ITEMS_DESCRIPTION =
-  'Optional text field (not a file), sent BEFORE the file parts: a JSON array with one entry per file part, in the same order, ' +
-  'each an object with the presentation fields of a JSON item (title, subtitle, link_url, call_to_action, price, placement, allow_scaling, finish, frame, mat) and no image_url; ' +
-  `null or {} keeps the showcase's defaults. ${ITEM_MERGE} The number of entries must equal the number of file parts. ` +
-  'Example: items=[{"title":"Dunes","price":"$120","link_url":"https://shop.example.com/dunes","call_to_action":"Buy"},{"frame":"canvas"}]. ' +
-  'Validated before any file is stored; it is part of the Idempotency-Key fingerprint.';
-
-export class AddItemsMultipartDto {
-  @ApiProperty({
-    type: 'array',
-    items: { type: 'string', format: 'binary' },
-    description: 'One or more picture files (type sniffed from the bytes; UPLOAD_MAX_FILE_BYTES per file, UPLOAD_MAX_FILES per request).',
-  })
-  files!: unknown[];
-
-  @ApiPropertyOptional({
-    description: UPLOAD_ITEMS_DESCRIPTION,
-    example: '[{"title":"Dunes","frame":{"style":"classic","color":"oak"},"mat":{"width_inches":2}},{"frame":"canvas"}]',
-  })
-  items?: string;
 }
 
 /* ---- responses ---- */

@@ -24,8 +24,18 @@ import { IdempotencyService, requestFingerprint } from '../http/idempotency/idem
 import { assertSafeValues } from '../http/request-values';
 import type { PresentationInput } from '../presentation/presentation-request';
 import { storeUpload, type StoredUpload } from './picture-upload';
-import { itemArray, parseItem, parsePictures, parseShowcasePatch, parseShowcaseRequest, type PictureRequest } from './showcase-request';
-import { decodeCursor, encodeCursor, parseLimit, PG_INT_MAX } from '../http/list-query';
+import {
+  AddItemsBody,
+  itemArray,
+  parseItem,
+  parsePictures,
+  parseShowcasePatch,
+  parseShowcaseRequest,
+  ShowcaseListQuery,
+  type PictureRequest,
+} from './showcases.schema';
+import { parseInput } from '@app/schema';
+import { encodeCursor, PG_INT_MAX } from '../http/list-query';
 import { itemView, showcaseSummaryView, showcaseView } from './showcase-views';
 
 /** A positive integer path id (Postgres `integer`), else NaN so the lookup answers 404. */
@@ -113,9 +123,8 @@ export class ShowcasesService {
   }
 
   /** The caller's showcases, newest first, cursor-paginated. */
-  async list(p: Principal, q: { cursor?: string; limit?: string }) {
-    const limit = parseLimit(q.limit, 20, 100);
-    const after = decodeCursor(q.cursor, /^([1-9][0-9]{0,9})$/, ([id]) => Number(id) <= PG_INT_MAX);
+  async list(p: Principal, query: unknown) {
+    const { limit, cursor: after } = parseInput(ShowcaseListQuery, query ?? {});
     const rows = await this.showcases.listForOwner(p.userId, limit + 1, after ? Number(after[0]) : undefined);
     const page = rows.slice(0, limit);
     return {
@@ -226,15 +235,7 @@ export class ShowcasesService {
    */
   async addUrls(p: Principal, id: string, body: unknown) {
     const s = await this.owned(p, id);
-    if (!body || typeof body !== 'object' || Array.isArray(body))
-      throw new ApiError(
-        400,
-        'invalid_request_error',
-        'invalid_body',
-        'the body must be a JSON object {image_urls, items} or multipart/form-data with parts named "files"',
-      );
-    const unknown = Object.keys(body).find((k) => k !== 'image_urls' && k !== 'items');
-    if (unknown) throw ApiError.invalid(unknown, `${unknown}: unknown parameter`, 'parameter_unknown');
+    parseInput(AddItemsBody, body);
     const pictures = parsePictures(body as Record<string, unknown>, s.presentationDefaults, { required: true });
     return this.addItems(p, s, urlItems(pictures), picturesParam(body));
   }

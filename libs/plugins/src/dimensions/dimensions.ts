@@ -1,4 +1,4 @@
-import { UserError } from '@app/pipeline';
+import { parseInput, z } from '@app/schema';
 
 /** Default length of the shorter side of the AR plane, in inches (spec §2.1). */
 export const DEFAULT_SHORT_SIDE_IN = 24;
@@ -17,19 +17,58 @@ export type DimensionRequest =
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-function invalid(param: string, message: string): UserError {
-  return new UserError('parameter_invalid', `${param}: ${message}`, { param });
+/** A size in inches; numeric text is read as a number (multipart form fields are text). */
+export const inchesField = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+  z
+    .number({ error: () => 'must be a number' })
+    .refine(Number.isFinite, { error: () => 'must be a number' })
+    .min(MIN_INCHES, { error: () => `must be between ${MIN_INCHES} and ${MAX_INCHES} inches` })
+    .max(MAX_INCHES, { error: () => `must be between ${MIN_INCHES} and ${MAX_INCHES} inches` }),
+);
+
+const ASPECT = /^\s*(\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)\s*$/;
+
+/** The size fields of a picture request (spec §2.1), declared once for every request that takes them. */
+export const dimensionShape = {
+  aspect_ratio: z
+    .string({ error: () => 'must be a string "W:H"' })
+    .superRefine((v, ctx) => {
+      const m = ASPECT.exec(v);
+      if (!m) return void ctx.addIssue({ code: 'custom', message: 'must look like "W:H", e.g. "16:9"' });
+      const [w, h] = [Number(m[1]), Number(m[2])];
+      if (!(w > 0 && h > 0)) return void ctx.addIssue({ code: 'custom', message: 'both sides must be greater than zero' });
+      if (Math.max(w, h) / Math.min(w, h) > MAX_INCHES / MIN_INCHES) ctx.addIssue({ code: 'custom', message: 'is too extreme' });
+    })
+    .nullish()
+    .meta({
+      description: '"W:H" shorthand: the shorter side is 24 inches. Ignored when width_inches and height_inches are given.',
+      example: '16:9',
+    }),
+  width_inches: inchesField.nullish().meta({
+    description: `${MIN_INCHES} to ${MAX_INCHES}; with height_inches. Default: 24 inches on the shorter side, the other from the picture.`,
+    example: 24,
+  }),
+  height_inches: inchesField.nullish().meta({ description: `${MIN_INCHES} to ${MAX_INCHES}; with width_inches.`, example: 36 }),
+};
+
+/** width_inches and height_inches come as a pair. */
+export function requireSizePair(v: { width_inches?: unknown; height_inches?: unknown }, ctx: z.RefinementCtx): void {
+  const hasW = v.width_inches != null;
+  if (hasW === (v.height_inches != null)) return;
+  const missing = hasW ? 'height_inches' : 'width_inches';
+  ctx.addIssue({
+    code: 'custom',
+    path: [missing],
+    message: `${missing}: width_inches and height_inches must be given together`,
+    params: { code: 'parameter_missing', verbatim: true },
+  });
 }
 
-function inches(param: string, v: unknown): number {
-  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isFinite(n)) throw invalid(param, 'must be a number');
-  if (n < MIN_INCHES || n > MAX_INCHES) throw invalid(param, `must be between ${MIN_INCHES} and ${MAX_INCHES} inches`);
-  return n;
-}
+const DimensionFields = z.object(dimensionShape).superRefine(requireSizePair);
 
 /**
- * Validates the size parameters of a request (spec §2.1). Errors name the parameter.
+ * Validates the size parameters of a request (spec §2.1) against {@link dimensionShape}. Errors name the parameter.
  *
  * @example
  * parseDimensionRequest({ aspect_ratio: '16:9' }) // { mode: 'aspect', w: 16, h: 9 }
@@ -40,24 +79,16 @@ export function parseDimensionRequest(input: {
   width_inches?: unknown;
   height_inches?: unknown;
 }): DimensionRequest {
-  const hasW = input.width_inches !== undefined && input.width_inches !== null;
-  const hasH = input.height_inches !== undefined && input.height_inches !== null;
-  if (hasW !== hasH) {
-    const missing = hasW ? 'height_inches' : 'width_inches';
-    throw new UserError('parameter_missing', `${missing}: width_inches and height_inches must be given together`, { param: missing });
-  }
-  if (hasW && hasH) {
-    return { mode: 'explicit', width: inches('width_inches', input.width_inches), height: inches('height_inches', input.height_inches) };
-  }
-  if (input.aspect_ratio !== undefined && input.aspect_ratio !== null) {
-    if (typeof input.aspect_ratio !== 'string') throw invalid('aspect_ratio', 'must be a string "W:H"');
-    const m = /^\s*(\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)\s*$/.exec(input.aspect_ratio);
-    if (!m) throw invalid('aspect_ratio', 'must look like "W:H", e.g. "16:9"');
-    const w = Number(m[1]);
-    const h = Number(m[2]);
-    if (!(w > 0 && h > 0)) throw invalid('aspect_ratio', 'both sides must be greater than zero');
-    if (Math.max(w, h) / Math.min(w, h) > MAX_INCHES / MIN_INCHES) throw invalid('aspect_ratio', 'is too extreme');
-    return { mode: 'aspect', w, h };
+  const { aspect_ratio, width_inches, height_inches } = input;
+  // Explicit sizes win: a bad aspect_ratio beside them is ignored, as the spec says.
+  const d = parseInput(
+    DimensionFields,
+    width_inches != null && height_inches != null ? { width_inches, height_inches } : { aspect_ratio, width_inches, height_inches },
+  );
+  if (d.width_inches != null && d.height_inches != null) return { mode: 'explicit', width: d.width_inches, height: d.height_inches };
+  if (d.aspect_ratio != null) {
+    const m = ASPECT.exec(d.aspect_ratio)!;
+    return { mode: 'aspect', w: Number(m[1]), h: Number(m[2]) };
   }
   return { mode: 'auto' };
 }

@@ -746,108 +746,6 @@ export interface components {
         ErrorResponseDto: {
             error: components["schemas"]["ErrorBodyDto"];
         };
-        MatRequestDto: {
-            /**
-             * @description Mat (passe-partout) width between the picture and the frame, each side, in inches.
-             * @example 2
-             */
-            width_inches: number;
-            /**
-             * @description Mat colour. A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb".
-             * @default white
-             * @example white
-             */
-            color?: string;
-        };
-        ConvertRequestDto: {
-            /**
-             * @description Public http(s) URL of the image (JPEG, PNG, GIF, WebP, AVIF, HEIF, TIFF; at most FETCH_MAX_BYTES, 50 MB by default).
-             * @example https://example.com/picture.jpg
-             */
-            image_url: string;
-            /**
-             * @description "W:H"; the shorter side becomes 24 in. Ignored when both inches are given.
-             * @example 16:9
-             */
-            aspect_ratio?: string | null;
-            /** @description 0.1 to 120; must be paired with height_inches. */
-            width_inches?: number | null;
-            /** @description 0.1 to 120; must be paired with width_inches. */
-            height_inches?: number | null;
-            /** @description http(s) URL POSTed a signed JSON callback (Standard Webhooks headers) when the job completes or fails. */
-            callback_url?: string | null;
-            /**
-             * @description How the model is placed in AR: hung on a wall (default: placed on a vertical surface, like a picture) or standing on the floor.
-             * @default wall
-             * @example wall
-             * @enum {string|null}
-             */
-            placement?: "wall" | "floor" | null;
-            /**
-             * @description Whether people may pinch-scale the model in AR. Default false: the picture keeps its real, physical size.
-             * @default false
-             * @example false
-             */
-            allow_scaling?: boolean | null;
-            /**
-             * @description "unlit" (default): the picture's exact colours, whatever the room's light. "matte" / "gloss": lit by the room, without or with a sheen.
-             * @default unlit
-             * @example matte
-             * @enum {string|null}
-             */
-            finish?: "unlit" | "matte" | "gloss" | null;
-            /**
-             * @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size.
-             * @example {
-             *       "style": "classic",
-             *       "color": "oak",
-             *       "width_inches": 1.5
-             *     }
-             */
-            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | {
-                /**
-                 * @description Defaults per style: none: 0 in wide, 0.04 in deep, white; thin: 0.5 in wide, 0.75 in deep, black; classic: 1.5 in wide, 1.25 in deep, walnut; float: 0.75 in wide, 1.5 in deep, black; canvas: 0 in wide, 1.5 in deep, white.
-                 * @default classic
-                 * @enum {string|null}
-                 */
-                style?: "none" | "thin" | "classic" | "float" | "canvas" | null;
-                /** @description Moulding width, each side (not for "none" or "canvas"). */
-                width_inches?: number | null;
-                /** @description Depth of the whole object from the wall. */
-                depth_inches?: number | null;
-                /** @description A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb". */
-                color?: string | null;
-                /** @description "canvas" only: "mirror" (default) or a colour. A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb". */
-                edge?: string | null;
-            } | (null);
-            /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
-            mat?: components["schemas"]["MatRequestDto"] | (null);
-            /**
-             * @description Banner title (AR Quick Look banner, Scene Viewer title, embed caption): 1 to 60 characters, no control characters.
-             * @example Dunes at Dawn
-             */
-            title?: string | null;
-            /**
-             * @description Banner subtitle: at most 120 characters.
-             * @example Giclée print, signed
-             */
-            subtitle?: string | null;
-            /**
-             * @description https URL the banner leads to (e.g. the product page); no credentials.
-             * @example https://shop.example.com/dunes
-             */
-            link_url?: string | null;
-            /**
-             * @description Banner button label, at most 30 characters; needs link_url.
-             * @example Buy now
-             */
-            call_to_action?: string | null;
-            /**
-             * @description Price shown in the banner, as text (at most 30 characters).
-             * @example $120
-             */
-            price?: string | null;
-        };
         ConvertResponseDto: {
             /** @example api_k3x… */
             job_id: string;
@@ -1312,25 +1210,6 @@ export interface components {
             /** @description Newest first. */
             data: components["schemas"]["WebhookDeliveryDto"][];
         };
-        CreateUserRequestDto: {
-            /**
-             * Format: email
-             * @example ada@example.com
-             */
-            email: string;
-            /** @example Ada */
-            name?: string | null;
-            /**
-             * @description Initial credits, at most two decimals.
-             * @example 100
-             */
-            credits?: number | null;
-            /**
-             * @default 0
-             * @example 2
-             */
-            showcase_slots?: number | null;
-        };
         UserDto: {
             /** @example usr_k3xq7a */
             id: string;
@@ -1345,23 +1224,6 @@ export interface components {
             credits: number;
             /** @example 2 */
             showcase_slots: number;
-        };
-        CreateKeyRequestDto: {
-            /** @example shop widget */
-            name?: string | null;
-            /**
-             * @description `full`: every route the account may use (keys made before scopes are full). `read_only`: GET routes of the account's own jobs, showcases, identity and usage (status, result, embeds: the widget's attach-to-job mode). `widget`: the scope for a key in public HTML: free v1 conversions (POST /api/v1/convert) and the status and result of the jobs that key created (404 for any other job), nothing else of the account; only from `allowed_origins` (checked against the Origin header), with the lower RATE_LIMIT_WIDGET rate limit. Anything else with a narrower key: 403 insufficient_scope.
-             * @default full
-             * @enum {string|null}
-             */
-            scope?: "full" | "read_only" | "widget" | null;
-            /**
-             * @description Widget keys only (required there): origins scheme://host[:port] the key may be used from; other keys: leave out.
-             * @example [
-             *       "https://shop.example.com"
-             *     ]
-             */
-            allowed_origins?: string[] | null;
         };
         ApiKeyCreatedDto: {
             /** @example key_m2q… */
@@ -1399,15 +1261,6 @@ export interface components {
              * @example sk_live_…
              */
             key: string;
-        };
-        AddCreditsRequestDto: {
-            /**
-             * @description Credits to add, more than zero, at most two decimals.
-             * @example 50
-             */
-            amount: number;
-            /** @example monthly top-up */
-            reason?: string | null;
         };
         BalanceDto: {
             /**
@@ -1556,195 +1409,6 @@ export interface components {
             /** @description Live (not revoked) keys, newest first. */
             data: components["schemas"]["ApiKeyDto"][];
         };
-        ShowcaseItemRequestDto: {
-            /**
-             * @description Public http(s) URL of the picture.
-             * @example https://example.com/dunes.jpg
-             */
-            image_url: string;
-            /**
-             * @description How the model is placed in AR: hung on a wall (default: placed on a vertical surface, like a picture) or standing on the floor.
-             * @default wall
-             * @example wall
-             * @enum {string|null}
-             */
-            placement?: "wall" | "floor" | null;
-            /**
-             * @description Whether people may pinch-scale the model in AR. Default false: the picture keeps its real, physical size.
-             * @default false
-             * @example false
-             */
-            allow_scaling?: boolean | null;
-            /**
-             * @description "unlit" (default): the picture's exact colours, whatever the room's light. "matte" / "gloss": lit by the room, without or with a sheen.
-             * @default unlit
-             * @example matte
-             * @enum {string|null}
-             */
-            finish?: "unlit" | "matte" | "gloss" | null;
-            /**
-             * @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size.
-             * @example {
-             *       "style": "classic",
-             *       "color": "oak",
-             *       "width_inches": 1.5
-             *     }
-             */
-            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | {
-                /**
-                 * @description Defaults per style: none: 0 in wide, 0.04 in deep, white; thin: 0.5 in wide, 0.75 in deep, black; classic: 1.5 in wide, 1.25 in deep, walnut; float: 0.75 in wide, 1.5 in deep, black; canvas: 0 in wide, 1.5 in deep, white.
-                 * @default classic
-                 * @enum {string|null}
-                 */
-                style?: "none" | "thin" | "classic" | "float" | "canvas" | null;
-                /** @description Moulding width, each side (not for "none" or "canvas"). */
-                width_inches?: number | null;
-                /** @description Depth of the whole object from the wall. */
-                depth_inches?: number | null;
-                /** @description A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb". */
-                color?: string | null;
-                /** @description "canvas" only: "mirror" (default) or a colour. A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb". */
-                edge?: string | null;
-            } | (null);
-            /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
-            mat?: components["schemas"]["MatRequestDto"] | (null);
-            /**
-             * @description Banner title (AR Quick Look banner, Scene Viewer title, embed caption): 1 to 60 characters, no control characters.
-             * @example Dunes at Dawn
-             */
-            title?: string | null;
-            /**
-             * @description Banner subtitle: at most 120 characters.
-             * @example Giclée print, signed
-             */
-            subtitle?: string | null;
-            /**
-             * @description https URL the banner leads to (e.g. the product page); no credentials.
-             * @example https://shop.example.com/dunes
-             */
-            link_url?: string | null;
-            /**
-             * @description Banner button label, at most 30 characters; needs link_url.
-             * @example Buy now
-             */
-            call_to_action?: string | null;
-            /**
-             * @description Price shown in the banner, as text (at most 30 characters).
-             * @example $120
-             */
-            price?: string | null;
-        };
-        AddItemsJsonDto: {
-            /**
-             * @description Pictures by URL, with the showcase's presentation defaults. One of image_urls and items is required.
-             * @example [
-             *       "https://example.com/a.jpg"
-             *     ]
-             */
-            image_urls?: string[] | null;
-            /** @description Pictures with their own presentation. Each item's fields win over the showcase's defaults field by field: an item's frame replaces the default frame whole, and a field sent as null drops that default for the item. Errors name the field as items[i].field. At most 20 pictures per request, image_urls and items together. */
-            items?: components["schemas"]["ShowcaseItemRequestDto"][] | null;
-        };
-        AddItemsMultipartDto: {
-            /** @description One or more picture files (type sniffed from the bytes; UPLOAD_MAX_FILE_BYTES per file, UPLOAD_MAX_FILES per request). */
-            files: string[];
-            /**
-             * @description Optional text field (not a file), sent BEFORE the file parts: a JSON array with one entry per file part, in the same order, each an object with the presentation fields of a JSON item (title, subtitle, link_url, call_to_action, price, placement, allow_scaling, finish, frame, mat) and no image_url; null or {} keeps the showcase's defaults. Each item's fields win over the showcase's defaults field by field: an item's frame replaces the default frame whole, and a field sent as null drops that default for the item. Errors name the field as items[i].field. The number of entries must equal the number of file parts. Example: items=[{"title":"Dunes","price":"$120","link_url":"https://shop.example.com/dunes","call_to_action":"Buy"},{"frame":"canvas"}]. Validated before any file is stored; it is part of the Idempotency-Key fingerprint.
-             * @example [{"title":"Dunes","frame":{"style":"classic","color":"oak"},"mat":{"width_inches":2}},{"frame":"canvas"}]
-             */
-            items?: string | null;
-        };
-        CustomLinkDto: {
-            title: string;
-            /** @description http(s) URL */
-            url: string;
-        };
-        BrandingDto: {
-            tagline?: string;
-            /**
-             * @description Hex colour, #rgb or #rrggbb.
-             * @example #0a66ff
-             */
-            primary_color?: string;
-            /**
-             * @description Hex colour, #rgb or #rrggbb.
-             * @example #222222
-             */
-            secondary_color?: string;
-        };
-        CreateShowcaseRequestDto: {
-            /** @description Logo image, http(s) URL. */
-            logo_url?: string | null;
-            /**
-             * @description Public page layout: branded (header band in the primary colour, cards), grid (image-first, no band), salon (a gallery wall: pictures at their true relative sizes on a common centre line), minimal (one large picture at a time), dark (branded on a dark background). Anything else -> 400 listing these.
-             * @default branded
-             * @enum {string|null}
-             */
-            layout_choice?: "branded" | "grid" | "salon" | "minimal" | "dark" | null;
-            /**
-             * @description Whether search engines may index the public page (false: noindex). Embed pages are never indexable.
-             * @default false
-             */
-            indexable?: boolean | null;
-            description?: string | null;
-            custom_links?: components["schemas"]["CustomLinkDto"][] | null;
-            branding?: components["schemas"]["BrandingDto"] | (null);
-            /**
-             * @description Pictures by URL, converted with the showcase's presentation defaults. With items: at most 20 pictures per request together; image_urls come first.
-             * @example [
-             *       "https://example.com/a.jpg"
-             *     ]
-             */
-            image_urls?: string[] | null;
-            /** @description Pictures with their own presentation (banner, frame, ...). Each item's fields win over the showcase's defaults field by field: an item's frame replaces the default frame whole, and a field sent as null drops that default for the item. Errors name the field as items[i].field. The per-showcase cap (SHOWCASE_MAX_ITEMS) counts image_urls and items together. */
-            items?: components["schemas"]["ShowcaseItemRequestDto"][] | null;
-            /**
-             * @description How the model is placed in AR: hung on a wall (default: placed on a vertical surface, like a picture) or standing on the floor.
-             * @default wall
-             * @example wall
-             * @enum {string|null}
-             */
-            placement?: "wall" | "floor" | null;
-            /**
-             * @description Whether people may pinch-scale the model in AR. Default false: the picture keeps its real, physical size.
-             * @default false
-             * @example false
-             */
-            allow_scaling?: boolean | null;
-            /**
-             * @description "unlit" (default): the picture's exact colours, whatever the room's light. "matte" / "gloss": lit by the room, without or with a sheen.
-             * @default unlit
-             * @example matte
-             * @enum {string|null}
-             */
-            finish?: "unlit" | "matte" | "gloss" | null;
-            /**
-             * @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size.
-             * @example {
-             *       "style": "classic",
-             *       "color": "oak",
-             *       "width_inches": 1.5
-             *     }
-             */
-            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | {
-                /**
-                 * @description Defaults per style: none: 0 in wide, 0.04 in deep, white; thin: 0.5 in wide, 0.75 in deep, black; classic: 1.5 in wide, 1.25 in deep, walnut; float: 0.75 in wide, 1.5 in deep, black; canvas: 0 in wide, 1.5 in deep, white.
-                 * @default classic
-                 * @enum {string|null}
-                 */
-                style?: "none" | "thin" | "classic" | "float" | "canvas" | null;
-                /** @description Moulding width, each side (not for "none" or "canvas"). */
-                width_inches?: number | null;
-                /** @description Depth of the whole object from the wall. */
-                depth_inches?: number | null;
-                /** @description A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb". */
-                color?: string | null;
-                /** @description "canvas" only: "mirror" (default) or a colour. A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb". */
-                edge?: string | null;
-            } | (null);
-            /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
-            mat?: components["schemas"]["MatRequestDto"] | (null);
-        };
         QueuedJobDto: {
             /** @example v2_3kq7xa… */
             job_id: string;
@@ -1798,69 +1462,23 @@ export interface components {
             /** @description Pass as ?cursor= for the next page (null on the last). */
             next_cursor: string | null;
         };
-        UpdateShowcaseRequestDto: {
-            /** @description Logo image, http(s) URL. */
-            logo_url?: string | null;
+        CustomLinkDto: {
+            title: string;
+            /** @description http(s) URL */
+            url: string;
+        };
+        BrandingDto: {
+            tagline?: string;
             /**
-             * @description Public page layout: branded (header band in the primary colour, cards), grid (image-first, no band), salon (a gallery wall: pictures at their true relative sizes on a common centre line), minimal (one large picture at a time), dark (branded on a dark background). Anything else -> 400 listing these.
-             * @default branded
-             * @enum {string|null}
+             * @description Hex colour, #rgb or #rrggbb.
+             * @example #0a66ff
              */
-            layout_choice?: "branded" | "grid" | "salon" | "minimal" | "dark" | null;
+            primary_color?: string;
             /**
-             * @description Whether search engines may index the public page (false: noindex). Embed pages are never indexable.
-             * @default false
+             * @description Hex colour, #rgb or #rrggbb.
+             * @example #222222
              */
-            indexable?: boolean | null;
-            description?: string | null;
-            custom_links?: components["schemas"]["CustomLinkDto"][] | null;
-            branding?: components["schemas"]["BrandingDto"] | (null);
-            /**
-             * @description How the model is placed in AR: hung on a wall (default: placed on a vertical surface, like a picture) or standing on the floor.
-             * @default wall
-             * @example wall
-             * @enum {string|null}
-             */
-            placement?: "wall" | "floor" | null;
-            /**
-             * @description Whether people may pinch-scale the model in AR. Default false: the picture keeps its real, physical size.
-             * @default false
-             * @example false
-             */
-            allow_scaling?: boolean | null;
-            /**
-             * @description "unlit" (default): the picture's exact colours, whatever the room's light. "matte" / "gloss": lit by the room, without or with a sheen.
-             * @default unlit
-             * @example matte
-             * @enum {string|null}
-             */
-            finish?: "unlit" | "matte" | "gloss" | null;
-            /**
-             * @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size.
-             * @example {
-             *       "style": "classic",
-             *       "color": "oak",
-             *       "width_inches": 1.5
-             *     }
-             */
-            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | {
-                /**
-                 * @description Defaults per style: none: 0 in wide, 0.04 in deep, white; thin: 0.5 in wide, 0.75 in deep, black; classic: 1.5 in wide, 1.25 in deep, walnut; float: 0.75 in wide, 1.5 in deep, black; canvas: 0 in wide, 1.5 in deep, white.
-                 * @default classic
-                 * @enum {string|null}
-                 */
-                style?: "none" | "thin" | "classic" | "float" | "canvas" | null;
-                /** @description Moulding width, each side (not for "none" or "canvas"). */
-                width_inches?: number | null;
-                /** @description Depth of the whole object from the wall. */
-                depth_inches?: number | null;
-                /** @description A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb". */
-                color?: string | null;
-                /** @description "canvas" only: "mirror" (default) or a colour. A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb". */
-                edge?: string | null;
-            } | (null);
-            /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
-            mat?: components["schemas"]["MatRequestDto"] | (null);
+            secondary_color?: string;
         };
         PresentationDefaultsDto: {
             /**
@@ -1883,30 +1501,8 @@ export interface components {
              * @enum {string}
              */
             finish?: "unlit" | "matte" | "gloss";
-            /**
-             * @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size.
-             * @example {
-             *       "style": "classic",
-             *       "color": "oak",
-             *       "width_inches": 1.5
-             *     }
-             */
-            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | {
-                /**
-                 * @description Defaults per style: none: 0 in wide, 0.04 in deep, white; thin: 0.5 in wide, 0.75 in deep, black; classic: 1.5 in wide, 1.25 in deep, walnut; float: 0.75 in wide, 1.5 in deep, black; canvas: 0 in wide, 1.5 in deep, white.
-                 * @default classic
-                 * @enum {string|null}
-                 */
-                style?: "none" | "thin" | "classic" | "float" | "canvas" | null;
-                /** @description Moulding width, each side (not for "none" or "canvas"). */
-                width_inches?: number | null;
-                /** @description Depth of the whole object from the wall. */
-                depth_inches?: number | null;
-                /** @description A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb". */
-                color?: string | null;
-                /** @description "canvas" only: "mirror" (default) or a colour. A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb". */
-                edge?: string | null;
-            };
+            /** @description The frame: a style name (shorthand for {style}) or a frame object. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
+            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | components["schemas"]["FrameRequestDto"];
             /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
             mat?: components["schemas"]["MatRequestDto"];
         };
@@ -1987,108 +1583,6 @@ export interface components {
             queued_jobs: components["schemas"]["QueuedJobDto"][];
             /** @example 4 */
             credits_charged: number;
-        };
-        AnimatedArRequestDto: {
-            /** @description Still image to animate, or an animated GIF / APNG / WebP baked from its own frames. https, publicly reachable, no redirects. Exactly one of image_url and video_url. */
-            image_url?: string | null;
-            /** @description Short clip (mp4, mov, webm; at most VIDEO_MAX_BYTES), baked directly. https, no redirects. */
-            video_url?: string | null;
-            /** @description Cut out the subject per frame for a transparent card. */
-            remove_background?: boolean | null;
-            /** @description Motion preset, image sources only (unknown values fall back to the default; see GET /api/v2/animated-ar/options). */
-            motion_style?: string | null;
-            /** @description Free-form motion description, image sources only. */
-            custom_motion?: string | null;
-            /** @description An enabled image-to-video model id, image sources only. */
-            video_model?: string | null;
-            /** @description Paired with height_inches. */
-            width_inches?: number | null;
-            /** @description Paired with width_inches. */
-            height_inches?: number | null;
-            /**
-             * @description "W:H"; the shorter side becomes 24 in.
-             * @example 2:3
-             */
-            aspect_ratio?: string | null;
-            /** @description https URL POSTed the final job payload (GET /api/v2/jobs/{id}) when the job completes or fails. */
-            callback_url?: string | null;
-            /**
-             * @description How the last frame joins the first. auto: a clip that already loops is kept; otherwise it is cut at the frame most like the first (within the last third) and the frames after it are blended into the start. crossfade: every frame kept, the last frames dissolve into the first. pingpong: forward then backward (frames dropped evenly to stay within ANIMATION_MAX_FRAMES and 10 s). cut: as decoded. Procedural motion is an exact loop and is never blended. The result reports animation.seam_score (1 = the wrap is like one ordinary frame step).
-             * @default auto
-             * @enum {string|null}
-             */
-            loop?: "auto" | "crossfade" | "pingpong" | "cut" | null;
-            /**
-             * @description How the model is placed in AR: hung on a wall (default: placed on a vertical surface, like a picture) or standing on the floor.
-             * @default wall
-             * @example wall
-             * @enum {string|null}
-             */
-            placement?: "wall" | "floor" | null;
-            /**
-             * @description Whether people may pinch-scale the model in AR. Default false: the picture keeps its real, physical size.
-             * @default false
-             * @example false
-             */
-            allow_scaling?: boolean | null;
-            /**
-             * @description "unlit" (default): the picture's exact colours, whatever the room's light. "matte" / "gloss": lit by the room, without or with a sheen.
-             * @default unlit
-             * @example matte
-             * @enum {string|null}
-             */
-            finish?: "unlit" | "matte" | "gloss" | null;
-            /**
-             * @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size.
-             * @example {
-             *       "style": "classic",
-             *       "color": "oak",
-             *       "width_inches": 1.5
-             *     }
-             */
-            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | {
-                /**
-                 * @description Defaults per style: none: 0 in wide, 0.04 in deep, white; thin: 0.5 in wide, 0.75 in deep, black; classic: 1.5 in wide, 1.25 in deep, walnut; float: 0.75 in wide, 1.5 in deep, black; canvas: 0 in wide, 1.5 in deep, white.
-                 * @default classic
-                 * @enum {string|null}
-                 */
-                style?: "none" | "thin" | "classic" | "float" | "canvas" | null;
-                /** @description Moulding width, each side (not for "none" or "canvas"). */
-                width_inches?: number | null;
-                /** @description Depth of the whole object from the wall. */
-                depth_inches?: number | null;
-                /** @description A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb". */
-                color?: string | null;
-                /** @description "canvas" only: "mirror" (default) or a colour. A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb". */
-                edge?: string | null;
-            } | (null);
-            /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
-            mat?: components["schemas"]["MatRequestDto"] | (null);
-            /**
-             * @description Banner title (AR Quick Look banner, Scene Viewer title, embed caption): 1 to 60 characters, no control characters.
-             * @example Dunes at Dawn
-             */
-            title?: string | null;
-            /**
-             * @description Banner subtitle: at most 120 characters.
-             * @example Giclée print, signed
-             */
-            subtitle?: string | null;
-            /**
-             * @description https URL the banner leads to (e.g. the product page); no credentials.
-             * @example https://shop.example.com/dunes
-             */
-            link_url?: string | null;
-            /**
-             * @description Banner button label, at most 30 characters; needs link_url.
-             * @example Buy now
-             */
-            call_to_action?: string | null;
-            /**
-             * @description Price shown in the banner, as text (at most 30 characters).
-             * @example $120
-             */
-            price?: string | null;
         };
         AnimatedPricingDto: {
             /** @description false for the owner key (nothing charged). */
@@ -2200,9 +1694,9 @@ export interface components {
         InviteRequestDto: {
             /**
              * @description `customer` (default; the console of the user's own account) or `owner` (the operator's console: the admin pages and the owner key's rights). An invite never lowers a role.
-             * @enum {string|null}
+             * @enum {string}
              */
-            role?: "customer" | "owner" | null;
+            role?: "customer" | "owner";
         };
         InviteDto: {
             /**
@@ -2230,12 +1724,12 @@ export interface components {
              * @description Name of a user created now.
              * @example Ada
              */
-            name?: string | null;
+            name?: string;
             /**
              * @description `customer` (default; the console of the user's own account) or `owner` (the operator's console: the admin pages and the owner key's rights). An invite never lowers a role.
-             * @enum {string|null}
+             * @enum {string}
              */
-            role?: "customer" | "owner" | null;
+            role?: "customer" | "owner";
         };
         V1CallbackDto: {
             /** @example api_k3x… */
@@ -2252,6 +1746,465 @@ export interface components {
             glb_url: string | null;
             /** @description Present when failed. */
             error?: components["schemas"]["JobErrorDto"];
+        };
+        FrameRequestDto: {
+            /**
+             * @description Frame style (default "classic" when a frame object is given). Defaults per style: none: 0 in wide, 0.04 in deep, white; thin: 0.5 in wide, 0.75 in deep, black; classic: 1.5 in wide, 1.25 in deep, walnut; float: 0.75 in wide, 1.5 in deep, black; canvas: 0 in wide, 1.5 in deep, white. "float": the picture floats in the frame with a reveal (the mat, or 0.5 in white when none is given). "canvas": a gallery-wrapped canvas, no moulding.
+             * @default classic
+             * @example classic
+             * @enum {string|null}
+             */
+            style?: "none" | "thin" | "classic" | "float" | "canvas" | null;
+            /**
+             * @description Moulding width seen from the front, each side, in inches. Not for "none" or "canvas".
+             * @example 1.5
+             */
+            width_inches?: number | null;
+            /**
+             * @description Depth of the whole object from the wall, in inches.
+             * @example 1.25
+             */
+            depth_inches?: number | null;
+            /**
+             * @description Moulding colour. A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb".
+             * @example oak
+             */
+            color?: string | null;
+            /**
+             * @description "canvas" only: "mirror" (default: the picture's edges continue around the sides) or a solid colour: A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb".
+             * @example mirror
+             */
+            edge?: "mirror" | string | (null);
+        };
+        MatRequestDto: {
+            /**
+             * @description Mat (passe-partout) width between the picture and the frame, each side, in inches.
+             * @example 2
+             */
+            width_inches: number;
+            /**
+             * @description Mat colour. A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb".
+             * @example white
+             */
+            color?: string | null;
+        };
+        CreateKeyRequestDto: {
+            /** @example shop widget */
+            name?: string | null;
+            /**
+             * @description `full`: every route the account may use (keys made before scopes are full). `read_only`: GET routes of the account's own jobs, showcases, identity and usage (status, result, embeds: the widget's attach-to-job mode). `widget`: the scope for a key in public HTML: free v1 conversions (POST /api/v1/convert) and the status and result of the jobs that key created (404 for any other job), nothing else of the account; only from `allowed_origins` (checked against the Origin header), with the lower RATE_LIMIT_WIDGET rate limit. Anything else with a narrower key: 403 insufficient_scope.
+             * @default full
+             * @enum {string|null}
+             */
+            scope?: "full" | "read_only" | "widget" | null;
+            /**
+             * @description Widget keys only (required there): origins scheme://host[:port] the key may be used from; other keys: leave out.
+             * @example [
+             *       "https://shop.example.com"
+             *     ]
+             */
+            allowed_origins?: string[] | null;
+        };
+        CreateUserRequestDto: {
+            /**
+             * Format: email
+             * @example ada@example.com
+             */
+            email: string;
+            /** @example Ada */
+            name?: string;
+            /**
+             * @description Initial credits, at most two decimals.
+             * @example 100
+             */
+            credits?: number;
+            /**
+             * @default 0
+             * @example 2
+             */
+            showcase_slots?: number;
+        };
+        AddCreditsRequestDto: {
+            /**
+             * @description Credits to grant, at most two decimals.
+             * @example 50
+             */
+            amount: number;
+            /** @example monthly top-up */
+            reason?: string;
+        };
+        ConvertRequestDto: {
+            /**
+             * Format: uri
+             * @description Public http(s) URL of the image (JPEG, PNG, GIF, WebP, AVIF, HEIF, TIFF; at most FETCH_MAX_BYTES, 50 MB by default).
+             * @example https://example.com/picture.jpg
+             */
+            image_url: string;
+            /**
+             * Format: uri
+             * @description http(s) URL POSTed a signed JSON callback (Standard Webhooks headers) when the job completes or fails.
+             */
+            callback_url?: string | null;
+            /**
+             * @description "W:H" shorthand: the shorter side is 24 inches. Ignored when width_inches and height_inches are given.
+             * @example 16:9
+             */
+            aspect_ratio?: string | null;
+            /**
+             * @description 0.1 to 120; with height_inches. Default: 24 inches on the shorter side, the other from the picture.
+             * @example 24
+             */
+            width_inches?: number | null;
+            /**
+             * @description 0.1 to 120; with width_inches.
+             * @example 36
+             */
+            height_inches?: number | null;
+            /**
+             * @description How the model is placed in AR: hung on a wall (default: placed on a vertical surface, like a picture) or standing on the floor.
+             * @default wall
+             * @example wall
+             * @enum {string|null}
+             */
+            placement?: "wall" | "floor" | null;
+            /**
+             * @description Whether people may pinch-scale the model in AR. Default false: the picture keeps its real, physical size.
+             * @default false
+             * @example false
+             */
+            allow_scaling?: boolean | null;
+            /**
+             * @description "unlit" (default): the picture's exact colours, whatever the room's light. "matte" / "gloss": lit by the room, without or with a sheen.
+             * @default unlit
+             * @example matte
+             * @enum {string|null}
+             */
+            finish?: "unlit" | "matte" | "gloss" | null;
+            /** @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
+            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | components["schemas"]["FrameRequestDto"] | (null);
+            /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
+            mat?: components["schemas"]["MatRequestDto"] | (null);
+            /**
+             * @description Banner title (AR Quick Look banner, Scene Viewer title, embed caption): 1 to 60 characters, no control characters.
+             * @example Dunes at Dawn
+             */
+            title?: string | null;
+            /**
+             * @description Banner subtitle: at most 120 characters.
+             * @example Giclée print, signed
+             */
+            subtitle?: string | null;
+            /**
+             * Format: uri
+             * @description https URL the banner leads to (e.g. the product page); no credentials.
+             * @example https://shop.example.com/dunes
+             */
+            link_url?: string | null;
+            /**
+             * @description Banner button label, at most 30 characters; needs link_url.
+             * @example Buy now
+             */
+            call_to_action?: string | null;
+            /**
+             * @description Price shown in the banner, as text (at most 30 characters).
+             * @example $120
+             */
+            price?: string | null;
+        };
+        AnimatedArRequestDto: {
+            /**
+             * Format: uri
+             * @description Still image to animate, or an animated GIF / APNG / WebP baked from its own frames. https, publicly reachable, no redirects. Exactly one of image_url and video_url.
+             */
+            image_url?: string | null;
+            /**
+             * Format: uri
+             * @description Short clip (mp4, mov, webm; at most VIDEO_MAX_BYTES), baked directly. https, no redirects.
+             */
+            video_url?: string | null;
+            /** @description Cut out the subject per frame for a transparent card. */
+            remove_background?: boolean | null;
+            /** @description Motion preset, image sources only (unknown values fall back to the default; see GET /api/v2/animated-ar/options). */
+            motion_style?: string | null;
+            /** @description Free-form motion description, image sources only. */
+            custom_motion?: string | null;
+            /** @description An enabled image-to-video model id, image sources only. */
+            video_model?: string | null;
+            /**
+             * @description How the last frame joins the first. auto: a clip that already loops is kept; otherwise it is cut at the frame most like the first (within the last third) and the frames after it are blended into the start. crossfade: every frame kept, the last frames dissolve into the first. pingpong: forward then backward (frames dropped evenly to stay within ANIMATION_MAX_FRAMES and 10 s). cut: as decoded. Procedural motion is an exact loop and is never blended. The result reports animation.seam_score (1 = the wrap is like one ordinary frame step).
+             * @default auto
+             * @enum {string|null}
+             */
+            loop?: "auto" | "crossfade" | "pingpong" | "cut" | null;
+            /**
+             * Format: uri
+             * @description https URL POSTed the final job payload (GET /api/v2/jobs/{id}) when the job completes or fails.
+             */
+            callback_url?: string | null;
+            /**
+             * @description "W:H" shorthand: the shorter side is 24 inches. Ignored when width_inches and height_inches are given.
+             * @example 16:9
+             */
+            aspect_ratio?: string | null;
+            /**
+             * @description 0.1 to 120; with height_inches. Default: 24 inches on the shorter side, the other from the picture.
+             * @example 24
+             */
+            width_inches?: number | null;
+            /**
+             * @description 0.1 to 120; with width_inches.
+             * @example 36
+             */
+            height_inches?: number | null;
+            /**
+             * @description How the model is placed in AR: hung on a wall (default: placed on a vertical surface, like a picture) or standing on the floor.
+             * @default wall
+             * @example wall
+             * @enum {string|null}
+             */
+            placement?: "wall" | "floor" | null;
+            /**
+             * @description Whether people may pinch-scale the model in AR. Default false: the picture keeps its real, physical size.
+             * @default false
+             * @example false
+             */
+            allow_scaling?: boolean | null;
+            /**
+             * @description "unlit" (default): the picture's exact colours, whatever the room's light. "matte" / "gloss": lit by the room, without or with a sheen.
+             * @default unlit
+             * @example matte
+             * @enum {string|null}
+             */
+            finish?: "unlit" | "matte" | "gloss" | null;
+            /** @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
+            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | components["schemas"]["FrameRequestDto"] | (null);
+            /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
+            mat?: components["schemas"]["MatRequestDto"] | (null);
+            /**
+             * @description Banner title (AR Quick Look banner, Scene Viewer title, embed caption): 1 to 60 characters, no control characters.
+             * @example Dunes at Dawn
+             */
+            title?: string | null;
+            /**
+             * @description Banner subtitle: at most 120 characters.
+             * @example Giclée print, signed
+             */
+            subtitle?: string | null;
+            /**
+             * Format: uri
+             * @description https URL the banner leads to (e.g. the product page); no credentials.
+             * @example https://shop.example.com/dunes
+             */
+            link_url?: string | null;
+            /**
+             * @description Banner button label, at most 30 characters; needs link_url.
+             * @example Buy now
+             */
+            call_to_action?: string | null;
+            /**
+             * @description Price shown in the banner, as text (at most 30 characters).
+             * @example $120
+             */
+            price?: string | null;
+        };
+        ShowcaseItemRequestDto: {
+            /**
+             * Format: uri
+             * @description Public http(s) URL of the picture.
+             * @example https://example.com/dunes.jpg
+             */
+            image_url: string;
+            /**
+             * @description How the model is placed in AR: hung on a wall (default: placed on a vertical surface, like a picture) or standing on the floor.
+             * @default wall
+             * @example wall
+             * @enum {string|null}
+             */
+            placement?: "wall" | "floor" | null;
+            /**
+             * @description Whether people may pinch-scale the model in AR. Default false: the picture keeps its real, physical size.
+             * @default false
+             * @example false
+             */
+            allow_scaling?: boolean | null;
+            /**
+             * @description "unlit" (default): the picture's exact colours, whatever the room's light. "matte" / "gloss": lit by the room, without or with a sheen.
+             * @default unlit
+             * @example matte
+             * @enum {string|null}
+             */
+            finish?: "unlit" | "matte" | "gloss" | null;
+            /** @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
+            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | components["schemas"]["FrameRequestDto"] | (null);
+            /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
+            mat?: components["schemas"]["MatRequestDto"] | (null);
+            /**
+             * @description Banner title (AR Quick Look banner, Scene Viewer title, embed caption): 1 to 60 characters, no control characters.
+             * @example Dunes at Dawn
+             */
+            title?: string | null;
+            /**
+             * @description Banner subtitle: at most 120 characters.
+             * @example Giclée print, signed
+             */
+            subtitle?: string | null;
+            /**
+             * Format: uri
+             * @description https URL the banner leads to (e.g. the product page); no credentials.
+             * @example https://shop.example.com/dunes
+             */
+            link_url?: string | null;
+            /**
+             * @description Banner button label, at most 30 characters; needs link_url.
+             * @example Buy now
+             */
+            call_to_action?: string | null;
+            /**
+             * @description Price shown in the banner, as text (at most 30 characters).
+             * @example $120
+             */
+            price?: string | null;
+        };
+        CustomLinkRequestDto: {
+            /** @description Link text. */
+            title: string;
+            /**
+             * Format: uri
+             * @description http(s) URL
+             */
+            url: string;
+        };
+        BrandingRequestDto: {
+            tagline?: string | null;
+            /**
+             * @description Hex colour, #rgb or #rrggbb.
+             * @example #0a66ff
+             */
+            primary_color?: string | null;
+            /**
+             * @description Hex colour, #rgb or #rrggbb.
+             * @example #222222
+             */
+            secondary_color?: string | null;
+        };
+        CreateShowcaseRequestDto: {
+            /**
+             * Format: uri
+             * @description Logo image, http(s) URL.
+             */
+            logo_url?: string | null;
+            /**
+             * @description Public page layout: branded (header band in the primary colour, cards), grid (image-first, no band), salon (a gallery wall: pictures at their true relative sizes on a common centre line), minimal (one large picture at a time), dark (branded on a dark background). Anything else -> 400 listing these.
+             * @default branded
+             * @enum {string|null}
+             */
+            layout_choice?: "branded" | "grid" | "salon" | "minimal" | "dark" | null;
+            description?: string | null;
+            custom_links?: components["schemas"]["CustomLinkRequestDto"][] | null;
+            branding?: components["schemas"]["BrandingRequestDto"] | (null);
+            /**
+             * @description Whether search engines may index the public page (false: noindex). Embed pages are never indexable.
+             * @default false
+             */
+            indexable?: boolean | null;
+            /**
+             * @description How the model is placed in AR: hung on a wall (default: placed on a vertical surface, like a picture) or standing on the floor.
+             * @default wall
+             * @example wall
+             * @enum {string|null}
+             */
+            placement?: "wall" | "floor" | null;
+            /**
+             * @description Whether people may pinch-scale the model in AR. Default false: the picture keeps its real, physical size.
+             * @default false
+             * @example false
+             */
+            allow_scaling?: boolean | null;
+            /**
+             * @description "unlit" (default): the picture's exact colours, whatever the room's light. "matte" / "gloss": lit by the room, without or with a sheen.
+             * @default unlit
+             * @example matte
+             * @enum {string|null}
+             */
+            finish?: "unlit" | "matte" | "gloss" | null;
+            /** @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
+            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | components["schemas"]["FrameRequestDto"] | (null);
+            /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
+            mat?: components["schemas"]["MatRequestDto"] | (null);
+            /**
+             * @description Pictures by URL, converted with the showcase's presentation defaults. With items: at most 20 pictures per request together; image_urls come first.
+             * @example [
+             *       "https://example.com/a.jpg"
+             *     ]
+             */
+            image_urls?: string[] | null;
+            /** @description Pictures with their own presentation (banner, frame, ...). Each item's fields win over the showcase's defaults field by field: an item's frame replaces the default frame whole, and a field sent as null drops that default for the item. Errors name the field as items[i].field. The per-showcase cap (SHOWCASE_MAX_ITEMS) counts image_urls and items together. */
+            items?: components["schemas"]["ShowcaseItemRequestDto"][] | null;
+        };
+        UpdateShowcaseRequestDto: {
+            /**
+             * Format: uri
+             * @description Logo image, http(s) URL.
+             */
+            logo_url?: string | null;
+            /**
+             * @description Public page layout: branded (header band in the primary colour, cards), grid (image-first, no band), salon (a gallery wall: pictures at their true relative sizes on a common centre line), minimal (one large picture at a time), dark (branded on a dark background). Anything else -> 400 listing these.
+             * @default branded
+             * @enum {string|null}
+             */
+            layout_choice?: "branded" | "grid" | "salon" | "minimal" | "dark" | null;
+            description?: string | null;
+            custom_links?: components["schemas"]["CustomLinkRequestDto"][] | null;
+            branding?: components["schemas"]["BrandingRequestDto"] | (null);
+            /**
+             * @description Whether search engines may index the public page (false: noindex). Embed pages are never indexable.
+             * @default false
+             */
+            indexable?: boolean | null;
+            /**
+             * @description How the model is placed in AR: hung on a wall (default: placed on a vertical surface, like a picture) or standing on the floor.
+             * @default wall
+             * @example wall
+             * @enum {string|null}
+             */
+            placement?: "wall" | "floor" | null;
+            /**
+             * @description Whether people may pinch-scale the model in AR. Default false: the picture keeps its real, physical size.
+             * @default false
+             * @example false
+             */
+            allow_scaling?: boolean | null;
+            /**
+             * @description "unlit" (default): the picture's exact colours, whatever the room's light. "matte" / "gloss": lit by the room, without or with a sheen.
+             * @default unlit
+             * @example matte
+             * @enum {string|null}
+             */
+            finish?: "unlit" | "matte" | "gloss" | null;
+            /** @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
+            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | components["schemas"]["FrameRequestDto"] | (null);
+            /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
+            mat?: components["schemas"]["MatRequestDto"] | (null);
+        };
+        AddItemsJsonDto: {
+            /**
+             * @description Pictures by URL, with the showcase's presentation defaults. One of image_urls and items is required.
+             * @example [
+             *       "https://example.com/a.jpg"
+             *     ]
+             */
+            image_urls?: string[] | null;
+            /** @description Pictures with their own presentation. Each item's fields win over the showcase's defaults field by field: an item's frame replaces the default frame whole, and a field sent as null drops that default for the item. Errors name the field as items[i].field. At most 20 pictures per request, image_urls and items together. */
+            items?: components["schemas"]["ShowcaseItemRequestDto"][] | null;
+        };
+        AddItemsMultipartDto: {
+            /** @description One or more picture files (type sniffed from the bytes; UPLOAD_MAX_FILE_BYTES per file, UPLOAD_MAX_FILES per request). */
+            files: string[];
+            /**
+             * @description Optional text field (not a file), sent BEFORE the file parts: a JSON array with one entry per file part, in the same order, each an object with the presentation fields of a JSON item (title, subtitle, link_url, call_to_action, price, placement, allow_scaling, finish, frame, mat) and no image_url; null or {} keeps the showcase's defaults. Each item's fields win over the showcase's defaults field by field: an item's frame replaces the default frame whole, and a field sent as null drops that default for the item. Errors name the field as items[i].field. The number of entries must equal the number of file parts. Example: items=[{"title":"Dunes","price":"$120","link_url":"https://shop.example.com/dunes","call_to_action":"Buy"},{"frame":"canvas"}]. Validated before any file is stored; it is part of the Idempotency-Key fingerprint.
+             * @example [{"title":"Dunes","frame":{"style":"classic","color":"oak"},"mat":{"width_inches":2}},{"frame":"canvas"}]
+             */
+            items?: string;
         };
     };
     responses: never;
@@ -3298,11 +3251,11 @@ export interface operations {
     V2JobsController_list: {
         parameters: {
             query?: {
-                limit?: number;
+                status?: "queued" | "downloading" | "converting" | "uploading" | "completed" | "failed";
+                kind?: "convert" | "showcase.picture" | "animated_ar";
                 /** @description next_cursor of the previous page. */
                 cursor?: string;
-                kind?: "convert" | "showcase.picture" | "animated_ar";
-                status?: "queued" | "downloading" | "converting" | "uploading" | "completed" | "failed";
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -3995,12 +3948,12 @@ export interface operations {
     AdminJobsController_list: {
         parameters: {
             query?: {
-                limit?: number;
+                status?: "queued" | "downloading" | "converting" | "uploading" | "completed" | "failed";
+                /** @description Owning user id. */
+                user?: string;
                 /** @description Created at or after (ISO 8601). */
                 since?: string;
-                /** @description Owning user id. */
-                user?: unknown;
-                status?: "queued" | "downloading" | "converting" | "uploading" | "completed" | "failed";
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -6044,8 +5997,10 @@ export interface operations {
     AdminController_usage: {
         parameters: {
             query?: {
-                before?: number;
+                /** @description Entries per page. */
                 limit?: number;
+                /** @description Entries older than this id (next_before of the previous page). */
+                before?: number;
             };
             header?: never;
             path: {
@@ -6346,9 +6301,10 @@ export interface operations {
     V2AccountController_usage: {
         parameters: {
             query?: {
-                /** @description next_before of the previous page. */
-                before?: number;
+                /** @description Entries per page. */
                 limit?: number;
+                /** @description Entries older than this id (next_before of the previous page). */
+                before?: number;
             };
             header?: never;
             path?: never;
@@ -7129,9 +7085,9 @@ export interface operations {
     ShowcasesController_list: {
         parameters: {
             query?: {
-                limit?: number;
                 /** @description next_cursor of the previous page. */
                 cursor?: string;
+                limit?: number;
             };
             header?: never;
             path?: never;

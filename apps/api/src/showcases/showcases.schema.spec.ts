@@ -1,4 +1,4 @@
-import { parseShowcasePatch, type StoredShowcaseFields } from './showcase-request';
+import { parseShowcasePatch, type StoredShowcaseFields } from './showcases.schema';
 
 const stored: StoredShowcaseFields = {
   layout: 'dark',
