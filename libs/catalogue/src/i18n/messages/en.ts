@@ -1,0 +1,95 @@
+/**
+ * The English catalogue: the source of every message key ({@link MessageKey}); the other locales must
+ * have exactly these keys (`satisfies Record<MessageKey, string>`). Values are plain text with `{name}`
+ * placeholders; the page HTML-escapes the result. Decorative glyphs the pages put around words (`✕`, `‹`,
+ * `›`) are not part of the messages: they are the same in every language and belong in `aria-hidden`
+ * markup. The comment above each group names where the pages show it (apps/api/src/public-pages and
+ * apps/api/assets/widget.js).
+ */
+export const en = {
+  // page-shell.ts, showcase-page.ts, showcase-layouts.ts: the showcase page's frame.
+  'page.showcaseTitle': 'AR showcase',
+  'page.logoAlt': 'Logo',
+  'page.linksLabel': 'Links',
+  'page.picturesLabel': 'Pictures',
+  'page.empty': 'No pictures yet.',
+  // showcase-page.controller.ts and embed.service.ts: the plain 404 body and page title.
+  'page.notFound': 'Not found',
+
+  // item-page.ts (pager) and showcase-card.ts (minimal layout steps).
+  'nav.allPictures': 'All pictures',
+  'nav.back': 'Back',
+  'nav.previous': 'Previous',
+  'nav.next': 'Next',
+  'nav.previousPicture': 'Previous picture',
+  'nav.nextPicture': 'Next picture',
+  // embed-page.ts: the QR dialog's close button.
+  'nav.close': 'Close',
+
+  // showcase-card.ts, item-page.ts, embed-page.ts: one item.
+  'item.picture': 'Picture',
+  'item.largerView': '{title}: larger view',
+  'item.viewDetails': 'View details',
+  'item.buy': 'Buy',
+  'item.preparing': 'Preparing the AR model…',
+  'item.failed': 'This picture could not be converted.',
+
+  // showcase-card.ts and embed-page.ts: launching AR / 3D.
+  'ar.viewInYourSpace': 'View in your space',
+  'ar.viewOnYourWall': 'View on your wall',
+  'ar.viewIn3dAr': 'View in 3D / AR',
+  'ar.viewInAr': 'View in AR',
+  'ar.titleViewInAr': '{title} · View in AR',
+  'ar.openOnPhone': 'Open on your phone',
+  'ar.scanToPlace': 'Scan with your phone to place it in your space',
+  'ar.scanToSeeOnWall': 'Scan with your phone to see it on your wall',
+  'ar.badge': 'AR',
+  'ar.modelBadge': 'AR model · {size}',
+
+  // embed-page.ts: the desktop 3D viewer.
+  'viewer.loading': 'Loading 3D preview…',
+  'viewer.previewAlt': '3D preview of the picture',
+  'viewer.previewAltTitled': '3D preview of {title}',
+
+  // wall-preview.ts and item-page.ts (wallPage): "See it on a wall". {size} and {reference}'s {size} are
+  // formatted sizes ("24 × 36 in (61 × 91 cm)", "84 in (213 cm)", "5 ft 7 in (170 cm)").
+  'wall.seeOnWall': 'See it on a wall',
+  'wall.heading': '{title} on a wall',
+  'wall.caption': 'Drawn to scale: the picture is {size}; next to it, {reference}.',
+  'wall.sceneLabel': '{title}, {size}, on a wall next to {reference}',
+  'wall.referenceSofa': 'a sofa {size} wide',
+  'wall.referencePerson': 'a person {size} tall',
+
+  // platform.ts sizeLabel (cards, embed) and item-page.ts (details, wall caption) with a frame.
+  'size.pictureAndFramed': '{picture} picture · {framed} framed',
+  'size.withFramed': '{picture}, {framed} framed',
+  // Plural pairs: pick with translateCount (Intl.PluralRules), never by hand.
+  'count.sizes.one': '{n} size',
+  'count.sizes.other': '{n} sizes',
+
+  // The wall label (formatLabel) and price lines.
+  'label.edition': 'Edition {edition}',
+  'price.from': 'from {price}',
+  'availability.available': 'Available',
+  'availability.reserved': 'Reserved',
+  'availability.sold': 'Sold',
+  'availability.not_for_sale': 'Not for sale',
+
+  // embed-page.ts and embed.service.ts: the embed page's states (page titles and messages).
+  'status.converting': 'Converting…',
+  'status.notAvailable': 'Not available',
+  'status.failed': 'This AR model could not be created.',
+  'status.deletedTitle': 'Deleted',
+  'status.deleted': 'This model has been deleted.',
+
+  // apps/api/assets/widget.js: the widget's progress label, error box and iframe title.
+  'widget.submitting': 'Submitting',
+  'widget.waiting': 'Waiting',
+  'widget.converting': 'Converting',
+  'widget.error': 'Could not create the AR model: {message}',
+  'widget.conversionFailed': 'conversion failed',
+  'widget.viewerTitle': 'AR viewer',
+};
+
+/** Every message the public pages show; defined by the English catalogue. */
+export type MessageKey = keyof typeof en;
