@@ -1,25 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 
-/** Documentation shapes of the console invite routes; validation lives in the controller's service. */
-
-const ROLE =
-  "`customer` (default; the console of the user's own account) or `owner` (the operator's console: the admin pages and the owner key's rights). An invite never lowers a role.";
-
-export class InviteRequestDto {
-  @ApiPropertyOptional({ enum: ['customer', 'owner'], description: ROLE }) role?: string;
-}
-
-export class InviteByEmailRequestDto {
-  @ApiProperty({
-    format: 'email',
-    maxLength: 320,
-    example: 'ada@example.com',
-    description: 'The user with this email is invited; one is created when there is none.',
-  })
-  email!: string;
-  @ApiPropertyOptional({ maxLength: 200, example: 'Ada', description: 'Name of a user created now.' }) name?: string;
-  @ApiPropertyOptional({ enum: ['customer', 'owner'], description: ROLE }) role?: string;
-}
+/** Response shapes of the console invite routes (the requests: console.schema.ts). */
 
 export class InviteDto {
   @ApiProperty({

@@ -1,21 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AccountRepository, type ConsoleRole, ConsoleRepository } from '@app/persistence';
-import { ApiError } from '../http/api-error';
+import { parseInput } from '@app/schema';
+import { InviteBody, InviteByEmailBody } from './console.schema';
 import { ConsoleSessionService } from './console-session.service';
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-function role(body: Record<string, unknown>): ConsoleRole | undefined {
-  if (body.role === undefined) return undefined;
-  if (body.role !== 'customer' && body.role !== 'owner') throw ApiError.invalid('role', 'role: customer or owner');
-  return body.role;
-}
-
-function object(body: unknown): Record<string, unknown> {
-  if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw ApiError.invalid('body', 'the body must be a JSON object');
-  return body as Record<string, unknown>;
-}
 
 /** Validates invite requests and finds or creates the invited user. */
 @Injectable()
@@ -27,19 +14,12 @@ export class ConsoleInvites {
   ) {}
 
   inviteUser(userId: string, body: unknown) {
-    return this.sessions.invite(userId, role(object(body)));
+    return this.sessions.invite(userId, parseInput(InviteBody, body)?.role as ConsoleRole | undefined);
   }
 
   async inviteEmail(body: unknown) {
-    const b = object(body);
-    const email = typeof b.email === 'string' ? b.email.trim() : '';
-    if (!EMAIL.test(email) || email.length > 320) throw ApiError.invalid('email', 'email: must be an email address');
-    if (b.name !== undefined && (typeof b.name !== 'string' || b.name.length > 200))
-      throw ApiError.invalid('name', 'name: must be a string of at most 200 characters');
-    const r = role(b);
-    const user =
-      (await this.console.findUserByEmail(email)) ??
-      (await this.accounts.createUser({ email, name: (b.name as string | undefined) ?? null }));
-    return this.sessions.invite(user.id, r);
+    const { email, name, role: r } = parseInput(InviteByEmailBody, body ?? {});
+    const user = (await this.console.findUserByEmail(email)) ?? (await this.accounts.createUser({ email, name: name ?? null }));
+    return this.sessions.invite(user.id, r as ConsoleRole | undefined);
   }
 }

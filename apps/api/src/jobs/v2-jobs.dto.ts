@@ -37,6 +37,19 @@ class PlaneDimensionsDto {
   @ApiProperty({ example: 36 }) height_inches!: number;
 }
 
+class PlaneCentimetresDto {
+  @ApiProperty({ example: 60.96 }) width_cm!: number;
+  @ApiProperty({ example: 91.44 }) height_cm!: number;
+}
+
+class FitResultDto {
+  @ApiProperty({ enum: ['crop', 'stretch'] }) requested!: string;
+  @ApiProperty({ enum: ['none', 'crop', 'stretch'], description: "none: the picture already had the size's aspect (within 1 %)." })
+  applied!: string;
+  @ApiProperty({ description: "The picture's width / height, 4 decimals.", example: 1.3333 }) source_aspect!: number;
+  @ApiProperty({ description: 'The given width / height, 4 decimals.', example: 1 }) target_aspect!: number;
+}
+
 class TextureDto {
   @ApiProperty() width!: number;
   @ApiProperty() height!: number;
@@ -55,6 +68,14 @@ class V2ResultFieldsDto {
   })
   dimensions!: PlaneDimensionsDto;
   @ApiPropertyOptional({ type: TextureDto, description: 'Picture jobs.' }) texture?: TextureDto;
+  @ApiPropertyOptional({ type: PlaneCentimetresDto, description: 'Picture jobs: `dimensions` in centimetres (2 decimals).' })
+  dimensions_cm?: PlaneCentimetresDto;
+  @ApiPropertyOptional({
+    type: FitResultDto,
+    description:
+      'Picture jobs given an explicit size: whether the picture was cropped or stretched to it (within 1 % of its aspect: none).',
+  })
+  fit?: FitResultDto;
   @ApiPropertyOptional({ description: 'Animated AR.' }) ar_model_id?: string;
   @ApiPropertyOptional({ description: 'Animated AR.' }) image_id?: string;
   @ApiPropertyOptional({ type: Boolean, description: 'Animated AR.' }) ai_motion_skipped?: boolean;

@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { FINISHES, FRAME_STYLES, OUTER_RULE, PLACEMENTS } from '@app/plugins';
+import { FINISHES, FRAME_STYLES, FrameRequest, OUTER_RULE, PLACEMENTS } from '@app/plugins';
+import { toOpenApi } from '@app/schema';
 
 /** Response shapes of the presentation fields ("wall-ready AR"), shared by v1 and v2; the requests: presentation.schema.ts (libs/plugins). */
 
-/** A showcase's presentation defaults as stored: the fields as they were sent (their request schema: FrameRequestDto, MatRequestDto). */
+/** A showcase's presentation defaults as stored: the fields as they were sent (their request schemas: libs/plugins presentation.schema.ts). */
 export class PresentationDefaultsDto {
   @ApiPropertyOptional({
     enum: PLACEMENTS,
@@ -33,7 +34,7 @@ export class PresentationDefaultsDto {
 
   @ApiPropertyOptional({
     description: `The frame: a style name (shorthand for {style}) or a frame object. ${OUTER_RULE}`,
-    oneOf: [{ type: 'string', enum: [...FRAME_STYLES] }, { $ref: '#/components/schemas/FrameRequestDto' }],
+    oneOf: [{ type: 'string', enum: [...FRAME_STYLES] }, toOpenApi(FrameRequest)],
   })
   frame?: unknown;
 

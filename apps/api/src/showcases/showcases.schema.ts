@@ -1,4 +1,12 @@
-import { PRESENTATION_FIELDS, presentationDefaultsShape, presentationShape, requireLinkForCallToAction } from '@app/plugins';
+import {
+  inchesField,
+  MAX_INCHES,
+  MIN_INCHES,
+  PRESENTATION_FIELDS,
+  presentationDefaultsShape,
+  presentationShape,
+  requireLinkForCallToAction,
+} from '@app/plugins';
 import { bool, httpUrl, parseInput, requestSchema, requiredUrl, text, z } from '@app/schema';
 import { UserError } from '@app/pipeline';
 import { cursorQuery, limitQuery, PG_INT_MAX } from '../http/list-query';
@@ -41,6 +49,108 @@ export const ShowcaseListQuery = z.object({
   limit: limitQuery(100, 20),
 });
 
+const CM_PER_INCH = 2.54;
+const round = (n: number, d: number) => Math.round(n * 10 ** d) / 10 ** d;
+const numeric = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v);
+/** A length in centimetres within `minIn`..`maxIn` inches; numeric text is read as a number (multipart). */
+const cmField = (minIn: number, maxIn: number) => {
+  const [min, max] = [round(minIn * CM_PER_INCH, 3), round(maxIn * CM_PER_INCH, 3)];
+  const range = `must be between ${min} and ${max} cm`;
+  return z.preprocess(
+    numeric,
+    z
+      .number({ error: () => 'must be a number' })
+      .refine(Number.isFinite, { error: () => 'must be a number' })
+      .min(min, { error: () => range })
+      .max(max, { error: () => range }),
+  );
+};
+const depthInches = z.preprocess(
+  numeric,
+  z
+    .number({ error: () => 'must be a number of inches' })
+    .min(0.04, { error: () => 'must be between 0.04 and 6 inches' })
+    .max(6, { error: () => 'must be between 0.04 and 6 inches' }),
+);
+
+/**
+ * A picture's real size: width and height in inches or in centimetres (a pair, the spec's 0.1-120 in), an
+ * optional depth (the canvas's or frame's depth from the wall), and what to do when the picture's aspect
+ * differs from the size by more than 1 %: `crop` (centred, the default) or `stretch`.
+ */
+export const itemSizeShape = {
+  width_inches: inchesField.nullish().meta({
+    description: `The picture's real width, ${MIN_INCHES} to ${MAX_INCHES} in; with height_inches. Default: 24 in on the shorter side.`,
+    example: 40,
+  }),
+  height_inches: inchesField.nullish().meta({ description: 'With width_inches.', example: 30 }),
+  width_cm: cmField(MIN_INCHES, MAX_INCHES)
+    .nullish()
+    .meta({ description: 'The real width in centimetres (0.254 to 304.8), with height_cm; instead of the inches.', example: 101.6 }),
+  height_cm: cmField(MIN_INCHES, MAX_INCHES).nullish().meta({ description: 'With width_cm.', example: 76.2 }),
+  depth_inches: depthInches
+    .nullish()
+    .meta({ description: "Depth from the wall (a canvas's or frame's depth), 0.04 to 6 in.", example: 1.5 }),
+  depth_cm: cmField(0.04, 6).nullish().meta({ description: 'The depth in centimetres, instead of depth_inches.', example: 3.8 }),
+  fit: z
+    .enum(['crop', 'stretch'], { error: () => 'must be one of "crop", "stretch"' })
+    .nullish()
+    .meta({
+      default: 'crop',
+      description:
+        "When the picture's aspect differs from the given size by more than 1 %: crop it (centred) to the size's aspect, or stretch it. The item's `fit` reports what was done.",
+    }),
+};
+
+/** Sizes come as one pair, in one unit; `fit` needs a size. */
+export function checkItemSize(v: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  const pair = (w: string, h: string) => {
+    if ((v[w] != null) === (v[h] != null)) return v[w] != null;
+    const missing = v[w] != null ? h : w;
+    ctx.addIssue({
+      code: 'custom',
+      path: [missing],
+      message: `${w} and ${h} must be given together`,
+      params: { code: 'parameter_missing' },
+    });
+    return false;
+  };
+  const inches = pair('width_inches', 'height_inches');
+  const cm = pair('width_cm', 'height_cm');
+  if (inches && cm) ctx.addIssue({ code: 'custom', path: ['width_cm'], message: 'give the size in inches or in centimetres, not both' });
+  if (v.depth_inches != null && v.depth_cm != null)
+    ctx.addIssue({ code: 'custom', path: ['depth_cm'], message: 'give the depth in inches or in centimetres, not both' });
+  if (v.fit != null && !inches && !cm)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['fit'],
+      message: 'needs a size (width and height) to fit to',
+      params: { code: 'parameter_missing' },
+    });
+}
+
+/**
+ * The job input fields of a picture's real size, in inches (4 decimals, so a centimetre value reads back to
+ * 0.01 cm), with its depth applied to the frame (no frame: an unframed picture that deep).
+ */
+export function itemSizeInput(sent: Record<string, unknown>, presentation: PresentationInput): PresentationInput & Record<string, unknown> {
+  const num = (k: string) => (sent[k] == null ? undefined : Number(sent[k]));
+  const inches = (k: string) => num(`${k}_inches`) ?? (num(`${k}_cm`) !== undefined ? round(num(`${k}_cm`)! / CM_PER_INCH, 4) : undefined);
+  const [w, h, depth] = [inches('width'), inches('height'), inches('depth')];
+  const out: PresentationInput & Record<string, unknown> = { ...presentation };
+  if (w !== undefined && h !== undefined) Object.assign(out, { width_inches: w, height_inches: h, fit: sent.fit ?? 'crop' });
+  if (depth !== undefined) {
+    const f = out.frame;
+    out.frame =
+      typeof f === 'string'
+        ? { style: f, depth_inches: depth }
+        : f && typeof f === 'object'
+          ? { ...f, depth_inches: depth }
+          : { style: 'none', depth_inches: depth };
+  }
+  return out;
+}
+
 /** One picture of a JSON request: its URL and its own presentation. */
 export const ShowcaseItemBody = requestSchema(
   'ShowcaseItemRequestDto',
@@ -52,23 +162,29 @@ export const ShowcaseItemBody = requestSchema(
           example: 'https://example.com/dunes.jpg',
         }),
         ...presentationShape,
+        ...itemSizeShape,
       },
       { error: (iss) => (iss.code === 'unrecognized_keys' ? undefined : `must be an object {image_url, ${ITEM_FIELDS}}`) },
     )
-    .superRefine(requireLinkForCallToAction),
+    .superRefine(requireLinkForCallToAction)
+    .superRefine(checkItemSize),
 );
 
 /** One entry of a multipart upload's `items` field: the presentation of the file part at the same position (null: the defaults). */
 export const UploadItemBody = z
-  .strictObject(presentationShape, {
-    error: (iss) => {
-      if (iss.code !== 'unrecognized_keys') return `must be an object {${ITEM_FIELDS}}`;
-      return (iss as { keys: string[] }).keys[0] === 'image_url'
-        ? "an upload's items describe its file parts, in order; send URLs as JSON"
-        : undefined;
+  .strictObject(
+    { ...presentationShape, ...itemSizeShape },
+    {
+      error: (iss) => {
+        if (iss.code !== 'unrecognized_keys') return `must be an object {${ITEM_FIELDS}}`;
+        return (iss as { keys: string[] }).keys[0] === 'image_url'
+          ? "an upload's items describe its file parts, in order; send URLs as JSON"
+          : undefined;
+      },
     },
-  })
+  )
   .superRefine(requireLinkForCallToAction)
+  .superRefine(checkItemSize)
   .nullable();
 
 const imageUrls = z
@@ -292,12 +408,13 @@ export function parseItem(
   { withUrl }: { withUrl: boolean },
 ): { imageUrl?: string; presentation: PresentationInput } {
   const prefix = `items[${i}]`;
+  const sent = v as Record<string, unknown>;
   if (withUrl) {
     const it = parseInput(ShowcaseItemBody, v, { prefix });
-    return { imageUrl: it.image_url, presentation: mergeItemPresentation(v as Record<string, unknown>, defaults, `${prefix}.`) };
+    return { imageUrl: it.image_url, presentation: itemSizeInput(sent, mergeItemPresentation(sent, defaults, `${prefix}.`)) };
   }
   if (parseInput(UploadItemBody, v, { prefix }) === null) return { presentation: { ...defaults } };
-  return { presentation: mergeItemPresentation(v as Record<string, unknown>, defaults, `${prefix}.`) };
+  return { presentation: itemSizeInput(sent, mergeItemPresentation(sent, defaults, `${prefix}.`)) };
 }
 
 /** `items`: an array of objects, one per picture (null when absent). */

@@ -75,8 +75,8 @@ const frameObject = z
     if (f.edge != null && style !== 'canvas') ctx.addIssue({ code: 'custom', path: ['edge'], message: 'only a "canvas" frame has edges' });
   });
 
-/** A frame object as sent; `frame: "classic"` is shorthand for `{style: "classic"}`. */
-export const FrameRequest = requestSchema('FrameRequestDto', frameObject);
+/** A frame object as sent; `frame: "classic"` is shorthand for `{style: "classic"}`. Inline in the documents, beside the shorthand. */
+export const FrameRequest = frameObject;
 
 /** `frame`: a style name or a frame object (the name is read as `{style}`, so a bad one names `frame.style`). */
 export const frameField = z

@@ -971,6 +971,31 @@ export interface components {
             width: number;
             height: number;
         };
+        PlaneCentimetresDto: {
+            /** @example 60.96 */
+            width_cm: number;
+            /** @example 91.44 */
+            height_cm: number;
+        };
+        FitResultDto: {
+            /** @enum {string} */
+            requested: "crop" | "stretch";
+            /**
+             * @description none: the picture already had the size's aspect (within 1 %).
+             * @enum {string}
+             */
+            applied: "none" | "crop" | "stretch";
+            /**
+             * @description The picture's width / height, 4 decimals.
+             * @example 1.3333
+             */
+            source_aspect: number;
+            /**
+             * @description The given width / height, 4 decimals.
+             * @example 1
+             */
+            target_aspect: number;
+        };
         V2ResultDto: {
             usdz_url: string;
             glb_url: string;
@@ -981,6 +1006,10 @@ export interface components {
             dimensions: components["schemas"]["PlaneDimensionsDto"];
             /** @description Picture jobs. */
             texture?: components["schemas"]["TextureDto"];
+            /** @description Picture jobs: `dimensions` in centimetres (2 decimals). */
+            dimensions_cm?: components["schemas"]["PlaneCentimetresDto"];
+            /** @description Picture jobs given an explicit size: whether the picture was cropped or stretched to it (within 1 % of its aspect: none). */
+            fit?: components["schemas"]["FitResultDto"];
             /** @description Animated AR. */
             ar_model_id?: string;
             /** @description Animated AR. */
@@ -1502,7 +1531,35 @@ export interface components {
              */
             finish?: "unlit" | "matte" | "gloss";
             /** @description The frame: a style name (shorthand for {style}) or a frame object. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
-            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | components["schemas"]["FrameRequestDto"];
+            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | {
+                /**
+                 * @description Frame style (default "classic" when a frame object is given). Defaults per style: none: 0 in wide, 0.04 in deep, white; thin: 0.5 in wide, 0.75 in deep, black; classic: 1.5 in wide, 1.25 in deep, walnut; float: 0.75 in wide, 1.5 in deep, black; canvas: 0 in wide, 1.5 in deep, white. "float": the picture floats in the frame with a reveal (the mat, or 0.5 in white when none is given). "canvas": a gallery-wrapped canvas, no moulding.
+                 * @default classic
+                 * @example classic
+                 * @enum {string|null}
+                 */
+                style?: "none" | "thin" | "classic" | "float" | "canvas" | null;
+                /**
+                 * @description Moulding width seen from the front, each side, in inches. Not for "none" or "canvas".
+                 * @example 1.5
+                 */
+                width_inches?: number | null;
+                /**
+                 * @description Depth of the whole object from the wall, in inches.
+                 * @example 1.25
+                 */
+                depth_inches?: number | null;
+                /**
+                 * @description Moulding colour. A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb".
+                 * @example oak
+                 */
+                color?: string | null;
+                /**
+                 * @description "canvas" only: "mirror" (default: the picture's edges continue around the sides) or a solid colour: A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb".
+                 * @example mirror
+                 */
+                edge?: "mirror" | string | (null);
+            };
             /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
             mat?: components["schemas"]["MatRequestDto"];
         };
@@ -1531,6 +1588,10 @@ export interface components {
             dimensions?: components["schemas"]["PlaneDimensionsDto"];
             /** @description Picture jobs. */
             texture?: components["schemas"]["TextureDto"];
+            /** @description Picture jobs: `dimensions` in centimetres (2 decimals). */
+            dimensions_cm?: components["schemas"]["PlaneCentimetresDto"];
+            /** @description Picture jobs given an explicit size: whether the picture was cropped or stretched to it (within 1 % of its aspect: none). */
+            fit?: components["schemas"]["FitResultDto"];
             /** @description Animated AR: how the background was removed: once on the still before the motion, or on every frame (null when not asked for, or on results stored before it was recorded). */
             background_removal?: {
                 /** @enum {string} */
@@ -1691,13 +1752,6 @@ export interface components {
             limits: components["schemas"]["AnimatedLimitsDto"];
             pricing: components["schemas"]["AnimatedPricesDto"];
         };
-        InviteRequestDto: {
-            /**
-             * @description `customer` (default; the console of the user's own account) or `owner` (the operator's console: the admin pages and the owner key's rights). An invite never lowers a role.
-             * @enum {string}
-             */
-            role?: "customer" | "owner";
-        };
         InviteDto: {
             /**
              * @description Single use, valid 7 days: opening it lets the person set a password and signs them in. Shown only now (stored hashed).
@@ -1712,24 +1766,6 @@ export interface components {
             email: string;
             /** @enum {string} */
             role: "customer" | "owner";
-        };
-        InviteByEmailRequestDto: {
-            /**
-             * Format: email
-             * @description The user with this email is invited; one is created when there is none.
-             * @example ada@example.com
-             */
-            email: string;
-            /**
-             * @description Name of a user created now.
-             * @example Ada
-             */
-            name?: string;
-            /**
-             * @description `customer` (default; the console of the user's own account) or `owner` (the operator's console: the admin pages and the owner key's rights). An invite never lowers a role.
-             * @enum {string}
-             */
-            role?: "customer" | "owner";
         };
         V1CallbackDto: {
             /** @example api_k3x… */
@@ -1746,35 +1782,6 @@ export interface components {
             glb_url: string | null;
             /** @description Present when failed. */
             error?: components["schemas"]["JobErrorDto"];
-        };
-        FrameRequestDto: {
-            /**
-             * @description Frame style (default "classic" when a frame object is given). Defaults per style: none: 0 in wide, 0.04 in deep, white; thin: 0.5 in wide, 0.75 in deep, black; classic: 1.5 in wide, 1.25 in deep, walnut; float: 0.75 in wide, 1.5 in deep, black; canvas: 0 in wide, 1.5 in deep, white. "float": the picture floats in the frame with a reveal (the mat, or 0.5 in white when none is given). "canvas": a gallery-wrapped canvas, no moulding.
-             * @default classic
-             * @example classic
-             * @enum {string|null}
-             */
-            style?: "none" | "thin" | "classic" | "float" | "canvas" | null;
-            /**
-             * @description Moulding width seen from the front, each side, in inches. Not for "none" or "canvas".
-             * @example 1.5
-             */
-            width_inches?: number | null;
-            /**
-             * @description Depth of the whole object from the wall, in inches.
-             * @example 1.25
-             */
-            depth_inches?: number | null;
-            /**
-             * @description Moulding colour. A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb".
-             * @example oak
-             */
-            color?: string | null;
-            /**
-             * @description "canvas" only: "mirror" (default: the picture's edges continue around the sides) or a solid colour: A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb".
-             * @example mirror
-             */
-            edge?: "mirror" | string | (null);
         };
         MatRequestDto: {
             /**
@@ -1881,7 +1888,35 @@ export interface components {
              */
             finish?: "unlit" | "matte" | "gloss" | null;
             /** @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
-            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | components["schemas"]["FrameRequestDto"] | (null);
+            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | {
+                /**
+                 * @description Frame style (default "classic" when a frame object is given). Defaults per style: none: 0 in wide, 0.04 in deep, white; thin: 0.5 in wide, 0.75 in deep, black; classic: 1.5 in wide, 1.25 in deep, walnut; float: 0.75 in wide, 1.5 in deep, black; canvas: 0 in wide, 1.5 in deep, white. "float": the picture floats in the frame with a reveal (the mat, or 0.5 in white when none is given). "canvas": a gallery-wrapped canvas, no moulding.
+                 * @default classic
+                 * @example classic
+                 * @enum {string|null}
+                 */
+                style?: "none" | "thin" | "classic" | "float" | "canvas" | null;
+                /**
+                 * @description Moulding width seen from the front, each side, in inches. Not for "none" or "canvas".
+                 * @example 1.5
+                 */
+                width_inches?: number | null;
+                /**
+                 * @description Depth of the whole object from the wall, in inches.
+                 * @example 1.25
+                 */
+                depth_inches?: number | null;
+                /**
+                 * @description Moulding colour. A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb".
+                 * @example oak
+                 */
+                color?: string | null;
+                /**
+                 * @description "canvas" only: "mirror" (default: the picture's edges continue around the sides) or a solid colour: A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb".
+                 * @example mirror
+                 */
+                edge?: "mirror" | string | (null);
+            } | (null);
             /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
             mat?: components["schemas"]["MatRequestDto"] | (null);
             /**
@@ -1977,7 +2012,35 @@ export interface components {
              */
             finish?: "unlit" | "matte" | "gloss" | null;
             /** @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
-            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | components["schemas"]["FrameRequestDto"] | (null);
+            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | {
+                /**
+                 * @description Frame style (default "classic" when a frame object is given). Defaults per style: none: 0 in wide, 0.04 in deep, white; thin: 0.5 in wide, 0.75 in deep, black; classic: 1.5 in wide, 1.25 in deep, walnut; float: 0.75 in wide, 1.5 in deep, black; canvas: 0 in wide, 1.5 in deep, white. "float": the picture floats in the frame with a reveal (the mat, or 0.5 in white when none is given). "canvas": a gallery-wrapped canvas, no moulding.
+                 * @default classic
+                 * @example classic
+                 * @enum {string|null}
+                 */
+                style?: "none" | "thin" | "classic" | "float" | "canvas" | null;
+                /**
+                 * @description Moulding width seen from the front, each side, in inches. Not for "none" or "canvas".
+                 * @example 1.5
+                 */
+                width_inches?: number | null;
+                /**
+                 * @description Depth of the whole object from the wall, in inches.
+                 * @example 1.25
+                 */
+                depth_inches?: number | null;
+                /**
+                 * @description Moulding colour. A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb".
+                 * @example oak
+                 */
+                color?: string | null;
+                /**
+                 * @description "canvas" only: "mirror" (default: the picture's edges continue around the sides) or a solid colour: A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb".
+                 * @example mirror
+                 */
+                edge?: "mirror" | string | (null);
+            } | (null);
             /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
             mat?: components["schemas"]["MatRequestDto"] | (null);
             /**
@@ -2007,6 +2070,31 @@ export interface components {
              */
             price?: string | null;
         };
+        InviteRequestDto: {
+            /**
+             * @description `customer` (default; the console of the user's own account) or `owner` (the operator's console: the admin pages and the owner key's rights). An invite never lowers a role.
+             * @enum {string}
+             */
+            role?: "customer" | "owner";
+        } | null;
+        InviteByEmailRequestDto: {
+            /**
+             * Format: email
+             * @description The user with this email is invited; one is created when there is none.
+             * @example ada@example.com
+             */
+            email: string;
+            /**
+             * @description Name of a user created now.
+             * @example Ada
+             */
+            name?: string;
+            /**
+             * @description `customer` (default; the console of the user's own account) or `owner` (the operator's console: the admin pages and the owner key's rights). An invite never lowers a role.
+             * @enum {string}
+             */
+            role?: "customer" | "owner";
+        };
         ShowcaseItemRequestDto: {
             /**
              * Format: uri
@@ -2035,7 +2123,35 @@ export interface components {
              */
             finish?: "unlit" | "matte" | "gloss" | null;
             /** @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
-            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | components["schemas"]["FrameRequestDto"] | (null);
+            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | {
+                /**
+                 * @description Frame style (default "classic" when a frame object is given). Defaults per style: none: 0 in wide, 0.04 in deep, white; thin: 0.5 in wide, 0.75 in deep, black; classic: 1.5 in wide, 1.25 in deep, walnut; float: 0.75 in wide, 1.5 in deep, black; canvas: 0 in wide, 1.5 in deep, white. "float": the picture floats in the frame with a reveal (the mat, or 0.5 in white when none is given). "canvas": a gallery-wrapped canvas, no moulding.
+                 * @default classic
+                 * @example classic
+                 * @enum {string|null}
+                 */
+                style?: "none" | "thin" | "classic" | "float" | "canvas" | null;
+                /**
+                 * @description Moulding width seen from the front, each side, in inches. Not for "none" or "canvas".
+                 * @example 1.5
+                 */
+                width_inches?: number | null;
+                /**
+                 * @description Depth of the whole object from the wall, in inches.
+                 * @example 1.25
+                 */
+                depth_inches?: number | null;
+                /**
+                 * @description Moulding colour. A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb".
+                 * @example oak
+                 */
+                color?: string | null;
+                /**
+                 * @description "canvas" only: "mirror" (default: the picture's edges continue around the sides) or a solid colour: A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb".
+                 * @example mirror
+                 */
+                edge?: "mirror" | string | (null);
+            } | (null);
             /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
             mat?: components["schemas"]["MatRequestDto"] | (null);
             /**
@@ -2064,6 +2180,42 @@ export interface components {
              * @example $120
              */
             price?: string | null;
+            /**
+             * @description The picture's real width, 0.1 to 120 in; with height_inches. Default: 24 in on the shorter side.
+             * @example 40
+             */
+            width_inches?: number | null;
+            /**
+             * @description With width_inches.
+             * @example 30
+             */
+            height_inches?: number | null;
+            /**
+             * @description The real width in centimetres (0.254 to 304.8), with height_cm; instead of the inches.
+             * @example 101.6
+             */
+            width_cm?: number | null;
+            /**
+             * @description With width_cm.
+             * @example 76.2
+             */
+            height_cm?: number | null;
+            /**
+             * @description Depth from the wall (a canvas's or frame's depth), 0.04 to 6 in.
+             * @example 1.5
+             */
+            depth_inches?: number | null;
+            /**
+             * @description The depth in centimetres, instead of depth_inches.
+             * @example 3.8
+             */
+            depth_cm?: number | null;
+            /**
+             * @description When the picture's aspect differs from the given size by more than 1 %: crop it (centred) to the size's aspect, or stretch it. The item's `fit` reports what was done.
+             * @default crop
+             * @enum {string|null}
+             */
+            fit?: "crop" | "stretch" | null;
         };
         CustomLinkRequestDto: {
             /** @description Link text. */
@@ -2128,7 +2280,35 @@ export interface components {
              */
             finish?: "unlit" | "matte" | "gloss" | null;
             /** @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
-            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | components["schemas"]["FrameRequestDto"] | (null);
+            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | {
+                /**
+                 * @description Frame style (default "classic" when a frame object is given). Defaults per style: none: 0 in wide, 0.04 in deep, white; thin: 0.5 in wide, 0.75 in deep, black; classic: 1.5 in wide, 1.25 in deep, walnut; float: 0.75 in wide, 1.5 in deep, black; canvas: 0 in wide, 1.5 in deep, white. "float": the picture floats in the frame with a reveal (the mat, or 0.5 in white when none is given). "canvas": a gallery-wrapped canvas, no moulding.
+                 * @default classic
+                 * @example classic
+                 * @enum {string|null}
+                 */
+                style?: "none" | "thin" | "classic" | "float" | "canvas" | null;
+                /**
+                 * @description Moulding width seen from the front, each side, in inches. Not for "none" or "canvas".
+                 * @example 1.5
+                 */
+                width_inches?: number | null;
+                /**
+                 * @description Depth of the whole object from the wall, in inches.
+                 * @example 1.25
+                 */
+                depth_inches?: number | null;
+                /**
+                 * @description Moulding colour. A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb".
+                 * @example oak
+                 */
+                color?: string | null;
+                /**
+                 * @description "canvas" only: "mirror" (default: the picture's edges continue around the sides) or a solid colour: A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb".
+                 * @example mirror
+                 */
+                edge?: "mirror" | string | (null);
+            } | (null);
             /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
             mat?: components["schemas"]["MatRequestDto"] | (null);
             /**
@@ -2182,7 +2362,35 @@ export interface components {
              */
             finish?: "unlit" | "matte" | "gloss" | null;
             /** @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
-            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | components["schemas"]["FrameRequestDto"] | (null);
+            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | {
+                /**
+                 * @description Frame style (default "classic" when a frame object is given). Defaults per style: none: 0 in wide, 0.04 in deep, white; thin: 0.5 in wide, 0.75 in deep, black; classic: 1.5 in wide, 1.25 in deep, walnut; float: 0.75 in wide, 1.5 in deep, black; canvas: 0 in wide, 1.5 in deep, white. "float": the picture floats in the frame with a reveal (the mat, or 0.5 in white when none is given). "canvas": a gallery-wrapped canvas, no moulding.
+                 * @default classic
+                 * @example classic
+                 * @enum {string|null}
+                 */
+                style?: "none" | "thin" | "classic" | "float" | "canvas" | null;
+                /**
+                 * @description Moulding width seen from the front, each side, in inches. Not for "none" or "canvas".
+                 * @example 1.5
+                 */
+                width_inches?: number | null;
+                /**
+                 * @description Depth of the whole object from the wall, in inches.
+                 * @example 1.25
+                 */
+                depth_inches?: number | null;
+                /**
+                 * @description Moulding colour. A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb".
+                 * @example oak
+                 */
+                color?: string | null;
+                /**
+                 * @description "canvas" only: "mirror" (default: the picture's edges continue around the sides) or a solid colour: A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb".
+                 * @example mirror
+                 */
+                edge?: "mirror" | string | (null);
+            } | (null);
             /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
             mat?: components["schemas"]["MatRequestDto"] | (null);
         };

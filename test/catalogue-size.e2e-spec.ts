@@ -1,0 +1,162 @@
+import sharp from 'sharp';
+import { METERS_PER_INCH } from '@app/plugins';
+import { readGlb, readUsdz, usdaMesh, validateGlb } from '@app/testing';
+import {
+  Api,
+  type AppProcess,
+  createTestDatabase,
+  freePort,
+  REDIS_URL,
+  spawnApp,
+  tempDir,
+  waitFor,
+  waitHealthy,
+} from './support/app-process';
+import { startMediaServer } from './support/media-server';
+
+/**
+ * Catalogue, real size per item: a showcase item given its size in centimetres or inches (with `fit` and
+ * a depth) is converted at that size. The GLB and the USDZ read back at it to 0.01 in; the item reports
+ * `dimensions`, `dimensions_cm` and `fit`. Through the running service, embedded (PGlite, in-process queue)
+ * and with Postgres + Redis.
+ */
+
+const OWNER = 'owner-key-for-catalogue-size-e2e';
+
+/**
+ * Width and height in inches of the picture (material `Picture`) in a GLB: the front quad, and for a canvas
+ * the wrapped edges, which lie within its outline.
+ */
+async function glbPictureInches(glb: Buffer): Promise<[number, number]> {
+  const prims = (await readGlb(glb))
+    .getRoot()
+    .listMeshes()
+    .flatMap((m) => m.listPrimitives())
+    .filter((p) => p.getMaterial()?.getName() === 'Picture');
+  expect(prims.length).toBeGreaterThanOrEqual(1);
+  const min = [Infinity, Infinity];
+  const max = [-Infinity, -Infinity];
+  for (const p of prims) {
+    const pos = p.getAttribute('POSITION')!;
+    const [lo, hi] = [pos.getMin([]), pos.getMax([])];
+    for (const i of [0, 1]) [min[i], max[i]] = [Math.min(min[i], lo[i]), Math.max(max[i], hi[i])];
+  }
+  return [(max[0] - min[0]) / METERS_PER_INCH, (max[1] - min[1]) / METERS_PER_INCH];
+}
+
+/** Width and height in inches of the picture's quad (`Front`) in a USDZ. */
+async function usdzPictureInches(usdz: Buffer): Promise<[number, number]> {
+  const { points } = usdaMesh((await readUsdz(usdz)).usda, 'Front');
+  const span = (i: number) => (Math.max(...points.map((p) => p[i])) - Math.min(...points.map((p) => p[i]))) / METERS_PER_INCH;
+  return [span(0), span(1)];
+}
+
+const bytes = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());
+
+describe.each([
+  ['embedded', false],
+  ['Postgres + Redis', true],
+])('showcase items at their real size (%s)', (_mode, scaled) => {
+  let app: AppProcess;
+  let api: Api;
+  let media: Awaited<ReturnType<typeof startMediaServer>>;
+  let db: { url: string; drop: () => Promise<void> } | undefined;
+
+  beforeAll(async () => {
+    // A 4:3 picture: 32 x 24 in by default.
+    const photo = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#3a6ea5' } })
+      .jpeg()
+      .toBuffer();
+    media = await startMediaServer({ '/photo.jpg': photo });
+    const port = await freePort();
+    const env: Record<string, string> = {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: tempDir(),
+      OWNER_API_KEY: OWNER,
+      ALLOW_PRIVATE_NETWORKS: 'true',
+    };
+    if (scaled) {
+      db = await createTestDatabase();
+      Object.assign(env, { DATABASE_URL: db.url, REDIS_URL, QUEUE_NAME: `catalogue-size-${Date.now()}` });
+    }
+    app = spawnApp('api', env);
+    await waitHealthy(`http://127.0.0.1:${port}`, app, 60_000);
+    api = new Api(`http://127.0.0.1:${port}`, OWNER);
+  }, 90_000);
+
+  afterAll(async () => {
+    await app?.kill('SIGKILL');
+    await db?.drop();
+    await media?.stop();
+  });
+
+  it('converts each item at its size (cm or inches, crop or stretch, depth) and reports it; the files read back at it', async () => {
+    const url = `${media.base}/photo.jpg`;
+    const created = await api.req('POST', '/api/v2/showcases', {
+      items: [
+        // 76.2 x 101.6 cm = 30 x 40 in, portrait: the 4:3 landscape picture is cropped to it.
+        { image_url: url, width_cm: 76.2, height_cm: 101.6, depth_cm: 3.81, frame: 'canvas', title: 'Portrait crop' },
+        { image_url: url, width_inches: 40, height_inches: 20, fit: 'stretch', frame: 'thin' },
+        { image_url: url },
+      ],
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id;
+    const items = await waitFor(
+      async () => {
+        const s = (await api.req('GET', `/api/v2/showcases/${id}`)).body;
+        return s.items.every((i: { status: string }) => i.status === 'completed') && s.items;
+      },
+      120_000,
+      'the items to complete',
+    );
+    const [cropped, stretched, auto] = items;
+    expect(cropped.dimensions).toEqual({ width_inches: 30, height_inches: 40 });
+    expect(cropped.dimensions_cm).toEqual({ width_cm: 76.2, height_cm: 101.6 });
+    expect(cropped.fit).toEqual({ requested: 'crop', applied: 'crop', source_aspect: 1.3333, target_aspect: 0.75 });
+    expect(cropped.texture.width / cropped.texture.height).toBeCloseTo(0.75, 2);
+    expect(cropped.frame).toMatchObject({ style: 'canvas', depth_inches: 1.5 });
+    expect(cropped.outer_dimensions).toEqual({ width_inches: 30, height_inches: 40, depth_inches: 1.5 });
+
+    expect(stretched.dimensions).toEqual({ width_inches: 40, height_inches: 20 });
+    expect(stretched.fit).toMatchObject({ requested: 'stretch', applied: 'stretch' });
+    expect(stretched.texture.width / stretched.texture.height).toBeCloseTo(4 / 3, 2);
+    // The frame is added outside the picture.
+    expect(stretched.outer_dimensions).toMatchObject({ width_inches: 41, height_inches: 21 });
+
+    // The spec's default is untouched: 24 in on the shorter side, no fit.
+    expect(auto.dimensions).toEqual({ width_inches: 32, height_inches: 24 });
+    expect(auto.fit).toBeUndefined();
+
+    for (const [item, w, h] of [
+      [cropped, 30, 40],
+      [stretched, 40, 20],
+    ] as const) {
+      const glb = await bytes(item.glb_url);
+      expect((await validateGlb(glb)).numErrors).toBe(0);
+      const [gw, gh] = await glbPictureInches(glb);
+      expect(Math.abs(gw - w)).toBeLessThan(0.01);
+      expect(Math.abs(gh - h)).toBeLessThan(0.01);
+      const [uw, uh] = await usdzPictureInches(await bytes(item.usdz_url));
+      expect(Math.abs(uw - w)).toBeLessThan(0.01);
+      expect(Math.abs(uh - h)).toBeLessThan(0.01);
+    }
+  }, 180_000);
+
+  it('refuses half a size, two units at once, a fit without a size and a size out of range, naming the field', async () => {
+    const url = `${media.base}/photo.jpg`;
+    const bad = async (item: Record<string, unknown>, param: string, code = 'parameter_invalid') => {
+      const r = await api.req('POST', '/api/v2/showcases', { items: [{ image_url: url, ...item }] });
+      expect(r.status).toBe(400);
+      expect(r.body.error).toMatchObject({ param, code });
+    };
+    await bad({ width_cm: 50 }, 'items[0].height_cm', 'parameter_missing');
+    await bad({ width_cm: 50, height_cm: 40, width_inches: 10, height_inches: 10 }, 'items[0].width_cm');
+    await bad({ fit: 'crop' }, 'items[0].fit', 'parameter_missing');
+    await bad({ width_cm: 400, height_cm: 40 }, 'items[0].width_cm');
+    await bad({ width_inches: 10, height_inches: 10, fit: 'cover' }, 'items[0].fit');
+    await bad({ depth_inches: 9 }, 'items[0].depth_inches');
+  });
+});
