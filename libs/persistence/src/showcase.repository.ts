@@ -18,7 +18,30 @@ export interface ShowcaseRow {
   presentationDefaults: Record<string, unknown>;
   /** Whether the public page may be indexed by search engines (default false). */
   indexable: boolean;
+  /** Which unit the pages show first (`in` or `cm`). */
+  units: 'in' | 'cm';
+  /** The public pages' language (en, de, fr, es, it, nl, ja). */
+  locale: string;
   createdAt: Date;
+}
+
+/** How a gallery labels a work (all optional, free text). */
+export interface ItemLabel {
+  artist?: string;
+  year?: string;
+  medium?: string;
+  edition?: string;
+  description?: string;
+}
+
+export type Availability = 'available' | 'reserved' | 'sold' | 'not_for_sale';
+
+/** The catalogue fields of an item: its label, id in the gallery's catalogue, availability and order. */
+export interface ItemCatalogue {
+  label: ItemLabel;
+  externalId: string | null;
+  availability: Availability;
+  position: number | null;
 }
 
 /** An item with its job's state (joined). */
@@ -30,6 +53,14 @@ export interface ShowcaseItemRow {
   sourceUrl: string | null;
   filename: string | null;
   createdAt: Date;
+  label: ItemLabel;
+  externalId: string | null;
+  availability: Availability;
+  position: number | null;
+  /** Banner fields edited after conversion: they win over the result's banner (null: none edited). */
+  banner: Record<string, unknown> | null;
+  /** A rebuild of the item's files in progress (its files are still job_id's until it completes). */
+  pendingJobId: string | null;
   status: string;
   progress: number;
   result: Record<string, unknown> | null;
@@ -47,6 +78,9 @@ export interface NewShowcase {
   presentationDefaults?: Record<string, unknown>;
   /** Absent: false on create, unchanged on update. */
   indexable?: boolean;
+  /** Absent: `in` / `en` on create, unchanged on update. */
+  units?: 'in' | 'cm';
+  locale?: string;
 }
 
 /** One picture to convert: a URL, or an upload already in storage. */
@@ -57,6 +91,16 @@ export interface NewItem {
   filename?: string;
   /** Presentation fields (placement, frame, mat, finish, banner...) for the job input, already merged and validated. */
   presentation?: Record<string, unknown>;
+  /** The catalogue fields (absent: no label, available, no position). */
+  catalogue?: Partial<ItemCatalogue>;
+}
+
+/** The item's `external_id` is already used by another item of the showcase. */
+export class ExternalIdTakenError extends Error {
+  constructor(readonly externalId: string) {
+    super(`external_id ${externalId} is already used by another item of this showcase`);
+    this.name = 'ExternalIdTakenError';
+  }
 }
 
 export interface ItemOptions {
@@ -94,6 +138,14 @@ export interface CreatedItems {
   chargedCents: number;
 }
 
+/** A unique index refused the row (Postgres 23505), naming the index when the driver says which. */
+function isUniqueViolation(e: unknown, index: string): boolean {
+  const err = e as { code?: string; constraint?: string; message?: string; driverError?: { code?: string; constraint?: string } };
+  const code = err.code ?? err.driverError?.code;
+  const constraint = err.constraint ?? err.driverError?.constraint ?? '';
+  return code === '23505' && (constraint === index || String(err.message ?? '').includes(index));
+}
+
 const parseJson = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
 
 function toShowcase(r: Record<string, any>): ShowcaseRow {
@@ -109,6 +161,8 @@ function toShowcase(r: Record<string, any>): ShowcaseRow {
     presentationDefaults:
       r.presentation_defaults === undefined || r.presentation_defaults === null ? {} : parseJson(r.presentation_defaults),
     indexable: r.indexable === true,
+    units: r.units === 'cm' ? 'cm' : 'in',
+    locale: r.locale ?? 'en',
     createdAt: r.created_at,
   };
 }
@@ -122,6 +176,12 @@ function toItem(r: Record<string, any>): ShowcaseItemRow {
     sourceUrl: r.source_url,
     filename: r.filename,
     createdAt: r.created_at,
+    label: r.label === undefined || r.label === null ? {} : parseJson(r.label),
+    externalId: r.external_id ?? null,
+    availability: r.availability ?? 'available',
+    position: r.position === null || r.position === undefined ? null : Number(r.position),
+    banner: r.banner === null || r.banner === undefined ? null : parseJson(r.banner),
+    pendingJobId: r.pending_job_id ?? null,
     status: r.status,
     progress: Number(r.progress),
     result: r.result === null ? null : parseJson(r.result),
@@ -161,8 +221,8 @@ export class ShowcaseRepository {
         }
         const publicId = randomId('shw');
         const rows = await m.query(
-          `INSERT INTO "showcases" ("public_id", "owner_id", "layout", "logo_url", "description", "custom_links", "branding", "presentation_defaults", "indexable")
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+          `INSERT INTO "showcases" ("public_id", "owner_id", "layout", "logo_url", "description", "custom_links", "branding", "presentation_defaults", "indexable", "units", "locale")
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
           [
             publicId,
             s.ownerId,
@@ -173,6 +233,8 @@ export class ShowcaseRepository {
             JSON.stringify(s.branding),
             JSON.stringify(s.presentationDefaults ?? {}),
             s.indexable ?? false,
+            s.units ?? 'in',
+            s.locale ?? 'en',
           ],
         );
         const sc = toShowcase(rows[0]);
@@ -232,10 +294,27 @@ export class ShowcaseRepository {
         `INSERT INTO "jobs" ("id", "public_id", "kind", "pipeline", "owner_id", "input", "request_id") VALUES ($1, $2, 'v2.picture', $3, $4, $5, $6)`,
         [jobId, newJobId('emb'), opts.pipeline, sc.ownerId, JSON.stringify(input), this.hooks.requestId?.() ?? null],
       );
-      const r = await m.query(
-        `INSERT INTO "showcase_items" ("showcase_id", "job_id", "source", "source_url", "filename") VALUES ($1, $2, $3, $4, $5) RETURNING "id"`,
-        [sc.id, jobId, it.source, it.sourceUrl ?? null, it.filename ?? null],
-      );
+      const c = it.catalogue ?? {};
+      const r = await m
+        .query(
+          `INSERT INTO "showcase_items" ("showcase_id", "job_id", "source", "source_url", "filename", "label", "external_id", "availability", "position")
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING "id"`,
+          [
+            sc.id,
+            jobId,
+            it.source,
+            it.sourceUrl ?? null,
+            it.filename ?? null,
+            JSON.stringify(c.label ?? {}),
+            c.externalId ?? null,
+            c.availability ?? 'available',
+            c.position ?? null,
+          ],
+        )
+        .catch((e: unknown) => {
+          if (c.externalId && isUniqueViolation(e, 'showcase_items_external_id_idx')) throw new ExternalIdTakenError(c.externalId);
+          throw e;
+        });
       out.push({ id: Number(r[0].id), jobId });
     }
     return { items: out, chargedCents };
@@ -252,7 +331,8 @@ export class ShowcaseRepository {
   }
 
   async items(showcaseId: number): Promise<ShowcaseItemRow[]> {
-    const rows = await this.ds.query(`${ITEM_SELECT} WHERE i."showcase_id" = $1 ORDER BY i."id"`, [showcaseId]);
+    // The gallery's order first (position), then the order they were added.
+    const rows = await this.ds.query(`${ITEM_SELECT} WHERE i."showcase_id" = $1 ORDER BY i."position" NULLS LAST, i."id"`, [showcaseId]);
     return rows.map(toItem);
   }
 
@@ -286,7 +366,7 @@ export class ShowcaseRepository {
   async update(id: number, s: Omit<NewShowcase, 'ownerId'>): Promise<ShowcaseRow | null> {
     const res = await this.ds.query(
       `UPDATE "showcases" SET "layout" = $2, "logo_url" = $3, "description" = $4, "custom_links" = $5, "branding" = $6, "presentation_defaults" = $7,
-         "indexable" = COALESCE($8::boolean, "indexable")
+         "indexable" = COALESCE($8::boolean, "indexable"), "units" = COALESCE($9, "units"), "locale" = COALESCE($10, "locale")
        WHERE "id" = $1 RETURNING *`,
       [
         id,
@@ -297,6 +377,8 @@ export class ShowcaseRepository {
         JSON.stringify(s.branding),
         JSON.stringify(s.presentationDefaults ?? {}),
         s.indexable ?? null,
+        s.units ?? null,
+        s.locale ?? null,
       ],
     );
     const rows = Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res;

@@ -1,6 +1,12 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { InsufficientCreditsError, isDatabaseUnavailable, NoShowcaseSlotsError, ShowcaseFullError } from '@app/persistence';
+import {
+  ExternalIdTakenError,
+  InsufficientCreditsError,
+  isDatabaseUnavailable,
+  NoShowcaseSlotsError,
+  ShowcaseFullError,
+} from '@app/persistence';
 import { UserError } from '@app/pipeline';
 import { ApiError, type ApiErrorType } from './api-error';
 
@@ -53,6 +59,9 @@ export class HttpErrorFilter implements ExceptionFilter {
         code: 'no_showcase_slots',
         message: `${exception.message}; ask the operator for more showcase slots`,
       };
+    } else if (exception instanceof ExternalIdTakenError) {
+      status = 409;
+      body = { type: 'conflict', code: 'external_id_taken', message: exception.message, param: 'external_id' };
     } else if (exception instanceof ShowcaseFullError) {
       status = 400;
       body = { type: 'invalid_request_error', code: 'too_many_items', message: exception.message };

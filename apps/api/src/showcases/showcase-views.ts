@@ -15,6 +15,17 @@ export function itemView(i: ShowcaseItemRow, urls: PublicUrls, storage: StorageP
     source: i.source,
     ...(i.source === 'url' ? { source_url: i.sourceUrl } : { filename: i.filename }),
     ...(done ? pictureResult(i.result as unknown as StillImageResult, i.embedId, urls, storage) : {}),
+    // An edited banner wins over the one the files were built with (it lives in the pages' links, not the files).
+    ...(done && i.banner ? { banner: i.banner } : {}),
+    artist: i.label.artist ?? null,
+    year: i.label.year ?? null,
+    medium: i.label.medium ?? null,
+    edition: i.label.edition ?? null,
+    description: i.label.description ?? null,
+    external_id: i.externalId,
+    availability: i.availability,
+    position: i.position,
+    ...(i.pendingJobId ? { rebuild_job_id: i.pendingJobId } : {}),
     ...(i.status === 'failed' && i.error ? { error: { code: i.error.code, message: i.error.message } } : {}),
     created_at: new Date(i.createdAt).toISOString(),
   };
@@ -51,6 +62,8 @@ export function showcaseView(s: ShowcaseRow, items: ShowcaseItemRow[], urls: Pub
     // The items' presentation defaults given at creation (placement, allow_scaling, finish, frame, mat), as sent.
     presentation_defaults: s.presentationDefaults ?? {},
     indexable: s.indexable === true,
+    units: s.units,
+    locale: s.locale,
     created_at: new Date(s.createdAt).toISOString(),
     items: items.map((i) => itemView(i, urls, storage)),
   };

@@ -7,6 +7,7 @@ import {
   presentationShape,
   requireLinkForCallToAction,
 } from '@app/plugins';
+import type { Availability, ItemCatalogue, ItemLabel } from '@app/persistence';
 import { bool, httpUrl, parseInput, requestSchema, requiredUrl, text, z } from '@app/schema';
 import { UserError } from '@app/pipeline';
 import { cursorQuery, limitQuery, PG_INT_MAX } from '../http/list-query';
@@ -151,6 +152,76 @@ export function itemSizeInput(sent: Record<string, unknown>, presentation: Prese
   return out;
 }
 
+/** Availability of a work: what the pages show (a red dot and "Sold", no buy button) and the JSON-LD offer says. */
+export const AVAILABILITIES = ['available', 'reserved', 'sold', 'not_for_sale'] as const;
+
+/** Free label text: trimmed, at most `max` characters, no control characters but line breaks in a description. */
+const labelText = (max: number, description: string, example: string, multiline = false) =>
+  z
+    .string({ error: () => 'must be a string' })
+    .transform((v) => v.trim())
+    .refine((t) => [...t].length <= max, { error: () => `at most ${max} characters` })
+    .refine((t) => !(multiline ? t.replace(/[\n\r\t]/g, '') : t).match(/\p{Cc}/u), { error: () => 'must not contain control characters' })
+    .nullish()
+    .meta({ maxLength: max, description, example });
+
+/**
+ * How a gallery labels a work, and where it sits in the gallery's catalogue. All optional; `external_id`
+ * is unique in the showcase (a re-import finds the item by it).
+ */
+export const itemLabelShape = {
+  artist: labelText(120, 'The artist, as the label shows it.', 'Hilma af Klint'),
+  year: labelText(20, 'Free text: "1907", "c. 1890", "1960s".', 'c. 1890'),
+  medium: labelText(200, 'Medium and support.', 'Oil on canvas'),
+  edition: labelText(60, 'Edition, e.g. "3/25" or "Edition of 50".', '3/25'),
+  description: labelText(2000, 'A longer text for the item page.', 'Painted on the coast in the summer of 1907.', true),
+  external_id: z
+    .string({ error: () => 'must be a string' })
+    .transform((v) => v.trim())
+    .refine((t) => t.length > 0, { error: () => 'must not be empty' })
+    .refine((t) => t.length <= 100, { error: () => 'at most 100 characters' })
+    .refine((t) => !/\p{Cc}/u.test(t), { error: () => 'must not contain control characters' })
+    .nullish()
+    .meta({
+      maxLength: 100,
+      description: "The work's id in the gallery's own catalogue; unique in the showcase.",
+      example: 'INV-2024-117',
+    }),
+  availability: z
+    .enum(AVAILABILITIES, { error: () => `must be one of ${AVAILABILITIES.join(', ')}` })
+    .nullish()
+    .meta({ default: 'available', description: 'sold: the pages show a red dot and "Sold" and no buy button.' }),
+  position: z
+    .preprocess(
+      (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+      z
+        .number({ error: () => 'must be a whole number from 0 to 1000000' })
+        .int({ error: () => 'must be a whole number from 0 to 1000000' })
+        .min(0, { error: () => 'must be a whole number from 0 to 1000000' })
+        .max(1_000_000, { error: () => 'must be a whole number from 0 to 1000000' }),
+    )
+    .nullish()
+    .meta({ description: 'Order in the showcase (lower first; items without one follow, oldest first).', example: 10 }),
+};
+
+/** The catalogue fields of a validated item, as the repository stores them. */
+export function itemCatalogue(v: Record<string, unknown>): Partial<ItemCatalogue> {
+  const label: ItemLabel = {};
+  for (const k of ['artist', 'year', 'medium', 'edition', 'description'] as const) {
+    const t = typeof v[k] === 'string' ? (v[k] as string).trim() : '';
+    if (t) label[k] = t;
+  }
+  return {
+    label,
+    externalId: typeof v.external_id === 'string' ? v.external_id.trim() : null,
+    availability: (v.availability as Availability | null | undefined) ?? 'available',
+    position: typeof v.position === 'number' ? v.position : typeof v.position === 'string' ? Number(v.position) : null,
+  };
+}
+
+/** The locales the public pages speak. */
+export const PAGE_LOCALES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'ja'] as const;
+
 /** One picture of a JSON request: its URL and its own presentation. */
 export const ShowcaseItemBody = requestSchema(
   'ShowcaseItemRequestDto',
@@ -163,6 +234,7 @@ export const ShowcaseItemBody = requestSchema(
         }),
         ...presentationShape,
         ...itemSizeShape,
+        ...itemLabelShape,
       },
       { error: (iss) => (iss.code === 'unrecognized_keys' ? undefined : `must be an object {image_url, ${ITEM_FIELDS}}`) },
     )
@@ -173,7 +245,7 @@ export const ShowcaseItemBody = requestSchema(
 /** One entry of a multipart upload's `items` field: the presentation of the file part at the same position (null: the defaults). */
 export const UploadItemBody = z
   .strictObject(
-    { ...presentationShape, ...itemSizeShape },
+    { ...presentationShape, ...itemSizeShape, ...itemLabelShape },
     {
       error: (iss) => {
         if (iss.code !== 'unrecognized_keys') return `must be an object {${ITEM_FIELDS}}`;
@@ -245,6 +317,14 @@ const showcaseFields = {
     default: false,
     description: 'Whether search engines may index the public page (false: noindex). Embed pages are never indexable.',
   }),
+  units: z
+    .enum(['in', 'cm'], { error: () => 'must be one of in, cm' })
+    .nullish()
+    .meta({ default: 'in', description: 'Which unit the pages show first ("76.2 × 101.6 cm (30 × 40 in)").' }),
+  locale: z
+    .enum(PAGE_LOCALES, { error: () => `must be one of ${PAGE_LOCALES.join(', ')}` })
+    .nullish()
+    .meta({ default: 'en', description: "The public pages' language; a visitor's ?lang= overrides it." }),
   ...presentationDefaultsShape,
 };
 
@@ -353,6 +433,8 @@ export interface ShowcaseRequest {
   branding: { tagline?: string; primary_color?: string; secondary_color?: string };
   /** Whether search engines may index the public page (default false: `noindex`); embed pages never are. */
   indexable: boolean;
+  units: 'in' | 'cm';
+  locale: (typeof PAGE_LOCALES)[number];
   /** Showcase-wide presentation defaults (placement, allow_scaling, finish, frame, mat), as sent. */
   defaults: PresentationInput;
   /** The pictures of `image_urls`, then those of `items`, each with its presentation merged over the defaults. */
@@ -363,6 +445,8 @@ export interface ShowcaseRequest {
 export interface PictureRequest {
   imageUrl: string;
   presentation: PresentationInput;
+  /** Label, external id, availability and position (absent for image_urls). */
+  catalogue?: Partial<ItemCatalogue>;
 }
 
 /** The showcase fields of a validated body, as stored. */
@@ -380,6 +464,8 @@ function showcaseOf(b: z.output<typeof UpdateShowcaseBody>, sent: Record<string,
     customLinks: (b.custom_links ?? []).map((l) => ({ title: l.title, url: l.url })),
     branding,
     indexable: b.indexable ?? false,
+    units: b.units ?? 'in',
+    locale: b.locale ?? 'en',
     defaults,
   };
 }
@@ -406,15 +492,33 @@ export function parseItem(
   i: number,
   defaults: PresentationInput,
   { withUrl }: { withUrl: boolean },
-): { imageUrl?: string; presentation: PresentationInput } {
+): { imageUrl?: string; presentation: PresentationInput; catalogue: Partial<ItemCatalogue> } {
   const prefix = `items[${i}]`;
   const sent = v as Record<string, unknown>;
   if (withUrl) {
     const it = parseInput(ShowcaseItemBody, v, { prefix });
-    return { imageUrl: it.image_url, presentation: itemSizeInput(sent, mergeItemPresentation(sent, defaults, `${prefix}.`)) };
+    return {
+      imageUrl: it.image_url,
+      presentation: itemSizeInput(sent, mergeItemPresentation(sent, defaults, `${prefix}.`)),
+      catalogue: itemCatalogue(sent),
+    };
   }
-  if (parseInput(UploadItemBody, v, { prefix }) === null) return { presentation: { ...defaults } };
-  return { presentation: itemSizeInput(sent, mergeItemPresentation(sent, defaults, `${prefix}.`)) };
+  if (parseInput(UploadItemBody, v, { prefix }) === null) return { presentation: { ...defaults }, catalogue: {} };
+  return { presentation: itemSizeInput(sent, mergeItemPresentation(sent, defaults, `${prefix}.`)), catalogue: itemCatalogue(sent) };
+}
+
+/** Two items of one request with the same external_id: the second is named. */
+export function assertDistinctExternalIds(catalogues: (Partial<ItemCatalogue> | undefined)[]): void {
+  const seen = new Map<string, number>();
+  catalogues.forEach((c, i) => {
+    if (!c?.externalId) return;
+    const first = seen.get(c.externalId);
+    if (first !== undefined)
+      throw new UserError('parameter_invalid', `items[${i}].external_id: ${c.externalId} is also items[${first}]'s`, {
+        param: `items[${i}].external_id`,
+      });
+    seen.set(c.externalId, i);
+  });
 }
 
 /** `items`: an array of objects, one per picture (null when absent). */
@@ -444,13 +548,15 @@ export function parsePictures(
       `items: at most ${PER_REQUEST} pictures per request, image_urls and items together (got ${urls.length + list.length})`,
       { param: 'items' },
     );
-  return [
+  const pictures: PictureRequest[] = [
     ...urls.map((u) => ({ imageUrl: u, presentation: { ...defaults } })),
     ...(list ?? []).map((v, i) => {
       const it = parseItem(v, i, defaults, { withUrl: true });
-      return { imageUrl: it.imageUrl!, presentation: it.presentation };
+      return { imageUrl: it.imageUrl!, presentation: it.presentation, catalogue: it.catalogue };
     }),
   ];
+  assertDistinctExternalIds((list ?? []).map((_, i) => pictures[urls.length + i].catalogue));
+  return pictures;
 }
 
 /** The page fields of a stored showcase, as a create body would give them (what a PATCH is merged over). */

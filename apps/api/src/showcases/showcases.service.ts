@@ -8,6 +8,7 @@ import {
   DataDeletionRepository,
   type DeletableJob,
   InsufficientCreditsError,
+  type ItemCatalogue,
   type NewItem,
   randomId,
   ShowcaseRepository,
@@ -26,6 +27,7 @@ import type { PresentationInput } from '../presentation/presentation-request';
 import { storeUpload, type StoredUpload } from './picture-upload';
 import {
   AddItemsBody,
+  assertDistinctExternalIds,
   itemArray,
   parseItem,
   parsePictures,
@@ -91,6 +93,8 @@ export class ShowcasesService {
         customLinks: req.customLinks,
         branding: req.branding,
         indexable: req.indexable,
+        units: req.units,
+        locale: req.locale,
         presentationDefaults: req.defaults,
       },
       urlItems(req.pictures),
@@ -146,6 +150,8 @@ export class ShowcasesService {
       branding: f.branding,
       presentationDefaults: f.defaults,
       indexable: f.indexable,
+      units: f.units,
+      locale: f.locale,
     });
     if (!updated) throw ApiError.notFound(`showcase ${id.slice(0, 40)}`);
     return showcaseView(updated, await this.showcases.items(s.id), this.urls, this.storage);
@@ -275,7 +281,7 @@ export class ShowcasesService {
     if (!replay) await this.admitUpload(p, have, 1);
     const uploads: StoredUpload[] = [];
     // The `items` text field: one entry per file part, in order (validated before any file is stored).
-    let items: { raw: unknown[]; presentations: PresentationInput[] } | undefined;
+    let items: UploadItems | undefined;
     const discard = () => Promise.all(uploads.map((u) => this.storage.delete(u.key).catch(() => undefined)));
     try {
       for await (const part of req.parts()) {
@@ -345,6 +351,7 @@ export class ShowcasesService {
             uploadKey: u.key,
             filename: u.filename,
             presentation: items?.presentations[i] ?? { ...s.presentationDefaults },
+            catalogue: items?.catalogues[i],
           })),
         ),
       );
@@ -357,9 +364,16 @@ export class ShowcasesService {
   }
 }
 
+/** An upload's `items` field, parsed: per file part, its presentation (job input) and catalogue fields. */
+interface UploadItems {
+  raw: unknown[];
+  presentations: PresentationInput[];
+  catalogues: Partial<ItemCatalogue>[];
+}
+
 /** Pictures given by URL, as items whose job input carries their presentation fields. */
 function urlItems(pictures: PictureRequest[]): NewItem[] {
-  return pictures.map((pic) => ({ source: 'url', sourceUrl: pic.imageUrl, presentation: pic.presentation }));
+  return pictures.map((pic) => ({ source: 'url', sourceUrl: pic.imageUrl, presentation: pic.presentation, catalogue: pic.catalogue }));
 }
 
 /** The parameter a refusal of a JSON body's pictures as a whole names: `items` when it has some. */
@@ -377,7 +391,7 @@ function uploadItems(
   part: MultipartValue,
   at: { filesBefore: number; again: boolean; maxFiles: number },
   defaults: PresentationInput,
-): { raw: unknown[]; presentations: PresentationInput[] } {
+): UploadItems {
   if (at.again) throw ApiError.invalid('items', 'items: send one items field (a JSON array with one entry per file part)');
   if (at.filesBefore) throw ApiError.invalid('items', 'items: send the items field before the file parts it describes');
   if (part.valueTruncated) throw new ApiError(413, 'payload_too_large', 'field_too_large', 'items: the field is too long', 'items');
@@ -396,7 +410,9 @@ function uploadItems(
   const raw = itemArray(v);
   if (!raw) throw ApiError.invalid('items', 'items: must be a JSON array with one entry per file part');
   if (raw.length > at.maxFiles) throw ApiError.invalid('items', `items: at most ${at.maxFiles} entries (files per request)`);
-  return { raw, presentations: raw.map((entry, i) => parseItem(entry, i, defaults, { withUrl: false }).presentation) };
+  const parsed = raw.map((entry, i) => parseItem(entry, i, defaults, { withUrl: false }));
+  assertDistinctExternalIds(parsed.map((p) => p.catalogue));
+  return { raw, presentations: parsed.map((p) => p.presentation), catalogues: parsed.map((p) => p.catalogue) };
 }
 
 /** @fastify/multipart's limit errors -> 413 with the documented caps. */

@@ -14,6 +14,7 @@ import { ConsoleSessions1764723600000 } from './1764723600000-console-sessions';
 import { JobStageTimings1764896400000 } from './1764896400000-job-stage-timings';
 import { ShowcaseIndexable1764810000000 } from './1764810000000-showcase-indexable';
 import { JobCreatingKeys1764982800000 } from './1764982800000-job-creating-keys';
+import { CatalogueItems1765069200000 } from './1765069200000-catalogue-items';
 
 /** The one migration set, shared by PGlite and Postgres. Append new migrations here. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   ShowcaseIndexable1764810000000,
   JobStageTimings1764896400000,
   JobCreatingKeys1764982800000,
+  CatalogueItems1765069200000,
 ];

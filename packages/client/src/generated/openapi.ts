@@ -2216,6 +2216,47 @@ export interface components {
              * @enum {string|null}
              */
             fit?: "crop" | "stretch" | null;
+            /**
+             * @description The artist, as the label shows it.
+             * @example Hilma af Klint
+             */
+            artist?: string | null;
+            /**
+             * @description Free text: "1907", "c. 1890", "1960s".
+             * @example c. 1890
+             */
+            year?: string | null;
+            /**
+             * @description Medium and support.
+             * @example Oil on canvas
+             */
+            medium?: string | null;
+            /**
+             * @description Edition, e.g. "3/25" or "Edition of 50".
+             * @example 3/25
+             */
+            edition?: string | null;
+            /**
+             * @description A longer text for the item page.
+             * @example Painted on the coast in the summer of 1907.
+             */
+            description?: string | null;
+            /**
+             * @description The work's id in the gallery's own catalogue; unique in the showcase.
+             * @example INV-2024-117
+             */
+            external_id?: string | null;
+            /**
+             * @description sold: the pages show a red dot and "Sold" and no buy button.
+             * @default available
+             * @enum {string|null}
+             */
+            availability?: "available" | "reserved" | "sold" | "not_for_sale" | null;
+            /**
+             * @description Order in the showcase (lower first; items without one follow, oldest first).
+             * @example 10
+             */
+            position?: number | null;
         };
         CustomLinkRequestDto: {
             /** @description Link text. */
@@ -2259,6 +2300,18 @@ export interface components {
              * @default false
              */
             indexable?: boolean | null;
+            /**
+             * @description Which unit the pages show first ("76.2 × 101.6 cm (30 × 40 in)").
+             * @default in
+             * @enum {string|null}
+             */
+            units?: "in" | "cm" | null;
+            /**
+             * @description The public pages' language; a visitor's ?lang= overrides it.
+             * @default en
+             * @enum {string|null}
+             */
+            locale?: "en" | "de" | "fr" | "es" | "it" | "nl" | "ja" | null;
             /**
              * @description How the model is placed in AR: hung on a wall (default: placed on a vertical surface, like a picture) or standing on the floor.
              * @default wall
@@ -2341,6 +2394,18 @@ export interface components {
              * @default false
              */
             indexable?: boolean | null;
+            /**
+             * @description Which unit the pages show first ("76.2 × 101.6 cm (30 × 40 in)").
+             * @default in
+             * @enum {string|null}
+             */
+            units?: "in" | "cm" | null;
+            /**
+             * @description The public pages' language; a visitor's ?lang= overrides it.
+             * @default en
+             * @enum {string|null}
+             */
+            locale?: "en" | "de" | "fr" | "es" | "it" | "nl" | "ja" | null;
             /**
              * @description How the model is placed in AR: hung on a wall (default: placed on a vertical surface, like a picture) or standing on the floor.
              * @default wall

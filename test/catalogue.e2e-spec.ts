@@ -159,4 +159,75 @@ describe.each([
     await bad({ width_inches: 10, height_inches: 10, fit: 'cover' }, 'items[0].fit');
     await bad({ depth_inches: 9 }, 'items[0].depth_inches');
   });
+
+  it("keeps the label, external id, availability and order of each item, and the showcase's units and locale", async () => {
+    const url = `${media.base}/photo.jpg`;
+    const created = await api.req('POST', '/api/v2/showcases', {
+      units: 'cm',
+      locale: 'de',
+      items: [
+        {
+          image_url: url,
+          title: 'Dünen am Morgen',
+          artist: '  Hilma af Klint ',
+          year: 'c. 1890',
+          medium: 'Öl auf Leinwand',
+          edition: '3/25',
+          description: 'Erste Zeile.\nZweite Zeile.',
+          external_id: 'INV-1',
+          availability: 'sold',
+          position: 2,
+          price: '1.200 €',
+        },
+        { image_url: url, external_id: 'INV-2', position: 1 },
+        { image_url: url },
+      ],
+    });
+    expect(created.status).toBe(201);
+    const s = (await api.req('GET', `/api/v2/showcases/${created.body.id}`)).body;
+    expect(s).toMatchObject({ units: 'cm', locale: 'de' });
+    // The gallery's order: positions first, then the order of adding.
+    expect(s.items.map((i: { external_id: string | null }) => i.external_id)).toEqual(['INV-2', 'INV-1', null]);
+    expect(s.items[1]).toMatchObject({
+      artist: 'Hilma af Klint',
+      year: 'c. 1890',
+      medium: 'Öl auf Leinwand',
+      edition: '3/25',
+      description: 'Erste Zeile.\nZweite Zeile.',
+      external_id: 'INV-1',
+      availability: 'sold',
+      position: 2,
+    });
+    expect(s.items[2]).toMatchObject({ artist: null, external_id: null, availability: 'available', position: null });
+
+    // external_id is unique in the showcase: twice in one request is a 400, an existing one a 409; nothing is charged or added.
+    const twice = await api.req('POST', `/api/v2/showcases/${s.id}/items`, {
+      items: [
+        { image_url: url, external_id: 'X' },
+        { image_url: url, external_id: 'X' },
+      ],
+    });
+    expect(twice.status).toBe(400);
+    expect(twice.body.error.param).toBe('items[1].external_id');
+    const taken = await api.req('POST', `/api/v2/showcases/${s.id}/items`, { items: [{ image_url: url, external_id: 'INV-1' }] });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error).toMatchObject({ code: 'external_id_taken', param: 'external_id' });
+    expect((await api.req('GET', `/api/v2/showcases/${s.id}`)).body.items).toHaveLength(3);
+
+    for (const [field, value] of [
+      ['artist', 'x'.repeat(121)],
+      ['year', 'x'.repeat(21)],
+      ['availability', 'gone'],
+      ['position', -1],
+      ['external_id', ' '],
+    ] as const) {
+      const r = await api.req('POST', `/api/v2/showcases/${s.id}/items`, { items: [{ image_url: url, [field]: value }] });
+      expect(r.status).toBe(400);
+      expect(r.body.error.param).toBe(`items[0].${field}`);
+    }
+    const units = await api.req('PATCH', `/api/v2/showcases/${s.id}`, { units: 'mm' });
+    expect(units.body.error?.param).toBe('units');
+    const back = await api.req('PATCH', `/api/v2/showcases/${s.id}`, { units: 'in', locale: 'ja' });
+    expect(back.body).toMatchObject({ units: 'in', locale: 'ja' });
+  });
 });
