@@ -7,6 +7,7 @@ import { AnimatedArModule } from './animated-ar/animated-ar.module';
 import { ConsoleModule } from './console/console.module';
 import { HealthModule } from './health/health.module';
 import { HttpModule } from './http/http.module';
+import { ImportsModule } from './imports/imports.module';
 import { JobsModule } from './jobs/jobs.module';
 import { PublicPagesModule } from './public-pages/public-pages.module';
 import { ShowcasesModule } from './showcases/showcases.module';
@@ -29,6 +30,7 @@ export class ApiModule {
         JobsModule,
         AccountsModule,
         ShowcasesModule,
+        ImportsModule,
         AnimatedArModule,
         PublicPagesModule,
         ConsoleModule,

@@ -9,5 +9,6 @@ import { ShowcasesService } from './showcases.service';
   imports: [HttpModule, JobsModule],
   controllers: [ShowcasesController],
   providers: [ShowcasesService],
+  exports: [ShowcasesService],
 })
 export class ShowcasesModule {}
