@@ -47,11 +47,14 @@
     if (s) s.textContent = msg;
   }
 
-  /** Calls the public API; rejects with {status, error} on a non-2xx answer. */
-  function api(method, path, data) {
+  /** Calls the public API; rejects with {status, error} on a non-2xx answer. `type`: send `data` as is, with that type. */
+  function api(method, path, data, type) {
     var headers = { 'X-CSRF-Token': CSRF };
     var bodyOut;
-    if (data instanceof FormData) bodyOut = data;
+    if (type) {
+      headers['Content-Type'] = type;
+      bodyOut = data;
+    } else if (data instanceof FormData) bodyOut = data;
     else if (data !== undefined) {
       headers['Content-Type'] = 'application/json';
       bodyOut = JSON.stringify(data);
@@ -195,6 +198,57 @@
   }
   function jobLink(id) {
     return h('a', { href: '/console/jobs/' + seg(id), text: id });
+  }
+
+  /**
+   * A CSV file's rows (RFC 4180: quoted cells may hold the delimiter, line breaks and doubled quotes), the
+   * delimiter sniffed from the header line: ";" when it has more semicolons than commas, else ",". Blank
+   * lines are left out. For the preview only: the server reads the file again, as the import does.
+   */
+  function parseCsv(text) {
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    var commas = 0;
+    var semis = 0;
+    var q = false;
+    var i;
+    for (i = 0; i < text.length; i++) {
+      var ch = text[i];
+      if (ch === '"') q = !q;
+      else if (q) continue;
+      else if (ch === ',') commas++;
+      else if (ch === ';') semis++;
+      else if ((ch === '\n' || ch === '\r') && text.slice(0, i).trim()) break;
+    }
+    var delim = semis > commas ? ';' : ',';
+    var rows = [];
+    var row = [];
+    var cell = '';
+    var end = function () {
+      row.push(cell);
+      if (row.length > 1 || row[0].trim() !== '') rows.push(row);
+      row = [];
+      cell = '';
+    };
+    q = false;
+    for (i = 0; i < text.length; i++) {
+      var c = text[i];
+      if (q) {
+        if (c !== '"') cell += c;
+        else if (text[i + 1] === '"') {
+          cell += '"';
+          i++;
+        } else q = false;
+      } else if (c === '"') q = true;
+      else if (c === delim) {
+        row.push(cell);
+        cell = '';
+      } else if (c === '\r' || c === '\n') {
+        if (c === '\r' && text[i + 1] === '\n') i++;
+        end();
+      } else cell += c;
+    }
+    if (cell !== '' || row.length) end();
+    return { delimiter: delim, rows: rows };
   }
 
   // ---- pages
@@ -362,6 +416,17 @@
     }
     form.addEventListener('input', renderPreview);
 
+    var showcase = null;
+    /** Item id -> {key, el}: a card is built again only when its item (or its place in the list) changed. */
+    var cards = {};
+    /** Item id -> the rebuild job of a 202, until the item's files switch (its rebuild_job_id goes). */
+    var pending = {};
+    /** The item being dragged (null when none), and whether a new order is being saved: no refresh meanwhile. */
+    var dragging = null;
+    var ordering = false;
+    /** A data-key to focus after the next render (the moved card's button, the saved form's summary). */
+    var focusNext = null;
+
     function load(first) {
       return api('GET', base).then(function (s) {
         if (first) {
@@ -377,43 +442,484 @@
             s.embed_url +
             '" title="AR showcase" width="100%" height="640" style="border:0" allow="xr-spatial-tracking; fullscreen" loading="lazy"></iframe>';
         }
-        var busy = false;
-        fill(
-          itemsBox,
-          s.items.length
-            ? h(
-                'ul',
-                { class: 'grid' },
-                s.items.map(function (it) {
-                  if (active(it.status)) busy = true;
-                  return h('li', { class: 'card item', 'data-testid': 'item', 'data-status': it.status }, [
-                    it.preview_url
-                      ? h('img', { src: it.preview_url, alt: 'Picture ' + it.id, loading: 'lazy' })
-                      : h('div', { class: 'ph', 'aria-hidden': 'true' }),
-                    h('p', {}, [statusBadge(it.status), ' ', it.filename || it.source_url || '']),
-                    h('progress', { max: '100', value: String(it.progress), 'aria-label': 'Progress of picture ' + it.id }),
-                    it.error ? h('p', { class: 'error', text: it.error.message }) : null,
-                    h('button', {
-                      type: 'button',
-                      class: 'danger',
-                      'aria-label': 'Delete picture ' + it.id,
-                      text: 'Delete',
-                      disabled: active(it.status),
-                      on: {
-                        click: function () {
-                          removeItem(it);
-                        },
-                      },
-                    }),
-                  ]);
-                }),
-              )
-            : empty('No pictures yet. Drop some above.'),
-        );
         clearTimeout(timer);
-        // Progress without refresh: poll while anything is converting.
-        if (busy) timer = setTimeout(load, 1000);
+        // Never while a card is in the air or a new order is on its way: the next answer comes soon.
+        if (dragging !== null || ordering) {
+          timer = setTimeout(load, 1000);
+          return;
+        }
+        showcase = s;
+        // Progress without refresh: poll while anything is converting or rebuilding.
+        if (renderItems(s)) timer = setTimeout(load, 1000);
       }, failed(itemsBox));
+    }
+
+    function itemName(it) {
+      return (it.banner && it.banner.title) || it.filename || it.source_url || 'Picture ' + it.id;
+    }
+    function errText(e) {
+      return typeof e === 'string' ? e : (e && e.message) || 'failed';
+    }
+    var AVAILABILITY = { available: 'Available', reserved: 'Reserved', sold: 'Sold', not_for_sale: 'Not for sale' };
+
+    /** Fills the list from a showcase answer, keeping cards that did not change; true while something is on its way. */
+    function renderItems(s) {
+      var items = s.items;
+      var busy = false;
+      if (!items.length) {
+        cards = {};
+        fill(itemsBox, empty('No pictures yet. Drop some above.'));
+        return false;
+      }
+      var list = $('ol.items', itemsBox);
+      if (!list) {
+        list = h('ol', { class: 'grid items', 'aria-describedby': 'order-help' });
+        fill(itemsBox, list);
+      }
+      // Focus stays on the same control when its card is built again.
+      var had = document.activeElement;
+      var hadKey = had && list.contains(had) ? had.getAttribute('data-key') : null;
+      var next = {};
+      items.forEach(function (it, i) {
+        // A later edit may supersede the rebuild (a new rebuild_job_id): done only when none is left.
+        if (pending[it.id] && it.rebuild_job_id !== pending[it.id]) {
+          delete pending[it.id];
+          if (!it.rebuild_job_id)
+            say(
+              it.rebuild_error
+                ? 'Picture ' + it.id + ' could not be rebuilt: ' + errText(it.rebuild_error)
+                : 'Picture ' + it.id + ' is rebuilt with its new size and frame.',
+            );
+        }
+        var rebuilding = !!(it.rebuild_job_id || pending[it.id]);
+        if (active(it.status) || rebuilding) busy = true;
+        var key = [JSON.stringify(it), i, items.length, s.units, rebuilding].join('|');
+        var old = cards[it.id];
+        var card = old && old.key === key ? old : { key: key, el: itemCard(it, i, items.length, s.units, rebuilding) };
+        var openEdit = old && card !== old ? $('details.edit', old.el) : null;
+        if (openEdit && openEdit.open) {
+          // An open form survives the refresh, with what was typed in it.
+          card.el.replaceChild(openEdit, $('details.edit', card.el));
+          card.el.setAttribute('draggable', 'false');
+          syncForm($('form', openEdit), it, s.units, rebuilding);
+        }
+        next[it.id] = card;
+        if (list.children[i] !== card.el) list.insertBefore(card.el, list.children[i] || null);
+      });
+      while (list.children.length > items.length) list.removeChild(list.lastChild);
+      cards = next;
+      var key = focusNext || (hadKey && document.activeElement !== had ? hadKey : null);
+      focusNext = null;
+      var target = key && list.querySelector('[data-key="' + CSS.escape(key) + '"]');
+      if (target) target.focus();
+      return busy;
+    }
+
+    function itemCard(it, i, n, units, rebuilding) {
+      var ref = 'picture ' + it.id;
+      var b = it.banner || {};
+      var d = units === 'cm' ? it.dimensions_cm : it.dimensions;
+      var r2 = function (x) {
+        return Math.round(x * 100) / 100;
+      };
+      var size = d
+        ? units === 'cm'
+          ? r2(d.width_cm) + ' × ' + r2(d.height_cm) + ' cm'
+          : r2(d.width_inches) + ' × ' + r2(d.height_inches) + ' in'
+        : null;
+      var line = function (parts, cls) {
+        var t = parts.filter(Boolean).join(' · ');
+        return t ? h('p', { class: cls || 'meta', text: t }) : null;
+      };
+      var soldId = 'sold-' + it.id;
+      var sold = h('input', {
+        type: 'checkbox',
+        id: soldId,
+        'data-key': soldId,
+        checked: it.availability === 'sold',
+        on: {
+          change: function () {
+            var want = sold.checked ? 'sold' : 'available';
+            api('PATCH', base + '/items/' + seg(it.id), { availability: want }).then(
+              function () {
+                say(want === 'sold' ? 'Picture ' + it.id + ' marked sold.' : 'Picture ' + it.id + ' marked available.');
+                load();
+              },
+              function (e) {
+                sold.checked = !sold.checked;
+                say(e.error.message);
+              },
+            );
+          },
+        },
+      });
+      var moveBtn = function (dir, label, disabled) {
+        return h('button', {
+          type: 'button',
+          class: 'secondary',
+          'data-key': dir + '-' + it.id,
+          'aria-label': label + ': ' + ref,
+          disabled: disabled,
+          text: label,
+          on: {
+            click: function () {
+              move(it.id, dir === 'up' ? -1 : 1);
+            },
+          },
+        });
+      };
+      var card = h(
+        'li',
+        {
+          class: 'card item',
+          'data-testid': 'item',
+          'data-status': it.status,
+          'data-id': String(it.id),
+          'data-availability': it.availability || 'available',
+          draggable: 'true',
+        },
+        [
+          it.preview_url
+            ? h('img', { src: it.preview_url, alt: 'Picture ' + it.id, loading: 'lazy', draggable: 'false' })
+            : h('div', { class: 'ph', 'aria-hidden': 'true' }),
+          h('p', { class: 'name' }, [statusBadge(it.status), ' ', h('strong', { text: itemName(it) })]),
+          active(it.status) ? h('progress', { max: '100', value: String(it.progress), 'aria-label': 'Progress of ' + ref }) : null,
+          line([it.artist, it.year]),
+          line([it.medium, it.edition ? 'Edition ' + it.edition : null]),
+          line([size, b.price]),
+          it.availability && it.availability !== 'available'
+            ? h('p', { class: 'avail a-' + it.availability, 'data-testid': 'availability' }, [
+                h('span', { class: 'dot', 'aria-hidden': 'true' }),
+                AVAILABILITY[it.availability] || it.availability,
+              ])
+            : null,
+          rebuilding ? h('p', { class: 'rebuilding', 'data-testid': 'rebuilding', text: 'Rebuilding…' }) : null,
+          it.rebuild_error ? h('p', { class: 'error', text: 'Rebuild failed: ' + errText(it.rebuild_error) }) : null,
+          it.error ? h('p', { class: 'error', text: it.error.message }) : null,
+          h('div', { class: 'controls' }, [
+            h('span', { class: 'check' }, [
+              sold,
+              h('label', { for: soldId }, ['Sold', h('span', { class: 'sr-only', text: ' (' + ref + ')' })]),
+            ]),
+            moveBtn('up', 'Move up', i === 0),
+            moveBtn('down', 'Move down', i === n - 1),
+          ]),
+          editForm(it, units),
+          h('button', {
+            type: 'button',
+            class: 'danger',
+            'aria-label': 'Delete ' + ref,
+            text: 'Delete',
+            disabled: active(it.status) || rebuilding,
+            on: {
+              click: function () {
+                removeItem(it);
+              },
+            },
+          }),
+        ],
+      );
+      // Drag and drop: a card dropped on another takes its place (Move up / Move down do the same by keyboard).
+      card.addEventListener('dragstart', function (e) {
+        if (ordering) return e.preventDefault();
+        dragging = it.id;
+        card.classList.add('dragging');
+        e.dataTransfer.effectAllowed = 'move';
+        e.dataTransfer.setData('text/plain', String(it.id));
+      });
+      card.addEventListener('dragend', function () {
+        dragging = null;
+        $all('.dragging, .drop-target', itemsBox).forEach(function (el) {
+          el.classList.remove('dragging', 'drop-target');
+        });
+      });
+      card.addEventListener('dragover', function (e) {
+        if (dragging === null || dragging === it.id) return;
+        e.preventDefault();
+        e.dataTransfer.dropEffect = 'move';
+        card.classList.add('drop-target');
+      });
+      card.addEventListener('dragleave', function (e) {
+        if (!card.contains(e.relatedTarget)) card.classList.remove('drop-target');
+      });
+      card.addEventListener('drop', function (e) {
+        if (dragging === null) return;
+        e.preventDefault();
+        var from = dragging;
+        dragging = null;
+        card.classList.remove('drop-target');
+        if (from !== it.id) moveTo(from, it.id);
+      });
+      return card;
+    }
+
+    // ---- reordering
+
+    function ids() {
+      return showcase.items.map(function (x) {
+        return x.id;
+      });
+    }
+    function move(id, delta) {
+      var order = ids();
+      var at = order.indexOf(id);
+      if (at < 0 || at + delta < 0 || at + delta >= order.length) return;
+      order.splice(at, 1);
+      order.splice(at + delta, 0, id);
+      // Focus follows the card; at either end, onto the button still usable.
+      var to = at + delta;
+      var dir = delta < 0 ? (to === 0 ? 'down' : 'up') : to === order.length - 1 ? 'up' : 'down';
+      saveOrder(order, id, dir + '-' + id);
+    }
+    /** The dragged card takes the target's place: before it when moved up the list, after it when moved down. */
+    function moveTo(id, targetId) {
+      var order = ids();
+      var from = order.indexOf(id);
+      var to = order.indexOf(targetId);
+      if (from < 0 || to < 0) return;
+      order.splice(from, 1);
+      order.splice(to, 0, id);
+      saveOrder(order, id, null);
+    }
+    function saveOrder(order, id, focusKey) {
+      var byId = {};
+      showcase.items.forEach(function (x) {
+        byId[x.id] = x;
+      });
+      // Shown at once, then saved; the answer (or a reload after an error) is the truth.
+      focusNext = focusKey;
+      showcase = {
+        units: showcase.units,
+        items: order.map(function (x) {
+          return byId[x];
+        }),
+      };
+      renderItems(showcase);
+      ordering = true;
+      api('PUT', base + '/items/order', { item_ids: order }).then(
+        function () {
+          ordering = false;
+          say('Picture ' + id + ' moved to position ' + (order.indexOf(id) + 1) + ' of ' + order.length + '.');
+          load();
+        },
+        function (e) {
+          ordering = false;
+          say('The order was not saved: ' + e.error.message);
+          load();
+        },
+      );
+    }
+
+    // ---- editing an item
+
+    var TEXT_FIELDS = ['artist', 'title', 'year', 'medium', 'edition', 'price'];
+    var FRAMES = [
+      ['', 'No frame'],
+      ['thin', 'Thin'],
+      ['classic', 'Classic'],
+      ['float', 'Float'],
+      ['canvas', 'Canvas wrap'],
+    ];
+
+    /** What the form shows for an item: every value as text. Sizes in the showcase's unit. */
+    function itemValues(it, units) {
+      var b = it.banner || {};
+      var cm = units === 'cm';
+      var d = cm ? it.dimensions_cm : it.dimensions;
+      var style = typeof it.frame === 'string' ? it.frame : it.frame && it.frame.style;
+      return {
+        artist: it.artist || '',
+        title: b.title || '',
+        year: it.year || '',
+        medium: it.medium || '',
+        edition: it.edition || '',
+        price: b.price || '',
+        availability: it.availability || 'available',
+        frame: style && style !== 'none' ? style : '',
+        fit: (it.fit && it.fit.requested) || 'crop',
+        unit: cm ? 'cm' : 'in',
+        // Two decimals, as the card shows them (the same size within 0.01 in, see sameSize).
+        width: d ? String(Math.round((cm ? d.width_cm : d.width_inches) * 100) / 100) : '',
+        height: d ? String(Math.round((cm ? d.height_cm : d.height_inches) * 100) / 100) : '',
+      };
+    }
+    function formValues(f) {
+      var v = {};
+      Object.keys(f._was).forEach(function (k) {
+        v[k] = String(f.elements[k].value);
+      });
+      return v;
+    }
+    function num(v) {
+      return String(v).trim() === '' ? null : Number(v);
+    }
+    function toInches(v, unit) {
+      var n = num(v);
+      return n === null || unit !== 'cm' ? n : n / 2.54;
+    }
+    /** The same size, whatever unit each is written in. */
+    function sameSize(a, b) {
+      var eq = function (x, y) {
+        return x === null || y === null ? x === y : Math.abs(x - y) < 0.01;
+      };
+      return eq(toInches(a.width, a.unit), toInches(b.width, b.unit)) && eq(toInches(a.height, a.unit), toInches(b.height, b.unit));
+    }
+    /** Fields the person has not touched follow the item (the Sold box, an import, a finished rebuild). */
+    function syncForm(f, it, units, rebuilding) {
+      var now = itemValues(it, units);
+      var cur = formValues(f);
+      Object.keys(now).forEach(function (k) {
+        if (rebuilding && /^(width|height|unit|fit|frame)$/.test(k)) return;
+        if (cur[k] === f._was[k] && now[k] !== f._was[k]) {
+          f.elements[k].value = now[k];
+          f._was[k] = now[k];
+        }
+      });
+    }
+    /** The PATCH body: only what changed; an emptied text is null (cleared). */
+    function changes(was, now) {
+      var patch = {};
+      TEXT_FIELDS.forEach(function (k) {
+        if (now[k].trim() !== was[k].trim()) patch[k] = now[k].trim() || null;
+      });
+      if (now.availability !== was.availability) patch.availability = now.availability;
+      if (now.frame !== was.frame) patch.frame = now.frame || null;
+      if (!sameSize(now, was)) {
+        var u = now.unit === 'cm' ? '_cm' : '_inches';
+        patch['width' + u] = num(now.width);
+        patch['height' + u] = num(now.height);
+      }
+      if (now.fit !== was.fit) patch.fit = now.fit;
+      return patch;
+    }
+    /** A 400's param as the form's field: width_cm -> width, banner.title -> title, frame.style -> frame. */
+    function fieldOf(param) {
+      var parts = String(param || '')
+        .split(/[.[\]]+/)
+        .filter(Boolean);
+      if (parts[0] === 'banner') parts.shift();
+      var k = parts[0] || '';
+      return /^width_/.test(k) ? 'width' : /^(height|depth)_/.test(k) ? 'height' : k;
+    }
+
+    function editForm(it, units) {
+      var p = 'e' + it.id + '-';
+      var was = itemValues(it, units);
+      var field = function (name, label, control) {
+        control.id = p + name;
+        control.name = name;
+        control.setAttribute('aria-describedby', p + name + '-err');
+        return h('div', { class: 'field f-' + name }, [
+          h('label', { for: p + name, text: label }),
+          control,
+          h('p', { class: 'error', id: p + name + '-err', hidden: true }),
+        ]);
+      };
+      var text = function (name, label, max) {
+        return field(name, label, h('input', { value: was[name], maxlength: String(max), autocomplete: 'off' }));
+      };
+      var select = function (name, label, options) {
+        return field(
+          name,
+          label,
+          h(
+            'select',
+            {},
+            options.map(function (o) {
+              return h('option', { value: o[0], selected: o[0] === was[name], text: o[1] });
+            }),
+          ),
+        );
+      };
+      var number = function (name, label) {
+        return field(name, label, h('input', { type: 'number', min: '0', step: 'any', inputmode: 'decimal', value: was[name] }));
+      };
+      var f = h('form', { class: 'edit-form', novalidate: true }, [
+        text('artist', 'Artist', 120),
+        text('title', 'Title', 200),
+        h('div', { class: 'pair' }, [text('year', 'Year', 20), text('edition', 'Edition', 60)]),
+        text('medium', 'Medium', 200),
+        h('fieldset', { class: 'size' }, [
+          h('legend', { text: 'Size' }),
+          number('width', 'Width'),
+          number('height', 'Height'),
+          select('unit', 'Unit', [
+            ['in', 'in'],
+            ['cm', 'cm'],
+          ]),
+        ]),
+        h('div', { class: 'pair' }, [
+          select('fit', 'Fit', [
+            ['crop', 'Crop'],
+            ['stretch', 'Stretch'],
+          ]),
+          select('frame', 'Frame', FRAMES),
+        ]),
+        h('div', { class: 'pair' }, [
+          text('price', 'Price', 50),
+          select(
+            'availability',
+            'Availability',
+            Object.keys(AVAILABILITY).map(function (k) {
+              return [k, AVAILABILITY[k]];
+            }),
+          ),
+        ]),
+        h('p', { class: 'error', 'data-error': 'form', hidden: true }),
+        h('button', { type: 'submit', 'data-key': 'save-' + it.id, text: 'Save' }),
+      ]);
+      f._was = was;
+      // A new unit converts the numbers shown: the size stays the same.
+      f.elements.unit.addEventListener('change', function () {
+        var to = f.elements.unit.value;
+        ['width', 'height'].forEach(function (k) {
+          var el = f.elements[k];
+          if (el.value === '') return;
+          var n = Number(el.value);
+          el.value = String(Math.round((to === 'cm' ? n * 2.54 : n / 2.54) * 100) / 100);
+        });
+      });
+      var busy = false;
+      f.addEventListener('submit', function (ev) {
+        ev.preventDefault();
+        if (busy) return;
+        clearError(f);
+        $all('[aria-invalid]', f).forEach(function (el) {
+          el.removeAttribute('aria-invalid');
+        });
+        var now = formValues(f);
+        var patch = changes(f._was, now);
+        if (!Object.keys(patch).length) return say('Nothing changed for picture ' + it.id + '.');
+        busy = true;
+        api('PATCH', base + '/items/' + seg(it.id), patch).then(
+          function (r) {
+            busy = false;
+            f._was = now;
+            // 202 {item, rebuild_job_id}: the files are built again; 200: the item, changed at once.
+            if (r && r.rebuild_job_id) {
+              pending[it.id] = r.rebuild_job_id;
+              say('Saved picture ' + it.id + '. Rebuilding its AR files…');
+            } else say('Saved picture ' + it.id + '.');
+            details.open = false;
+            focusNext = 'edit-' + it.id;
+            summary.focus();
+            load();
+          },
+          function (e) {
+            busy = false;
+            if (e.error && e.error.param) e.error.param = fieldOf(e.error.param);
+            showError(f, e);
+          },
+        );
+      });
+      var summary = h('summary', { 'data-key': 'edit-' + it.id }, ['Edit', h('span', { class: 'sr-only', text: ' picture ' + it.id })]);
+      var details = h('details', { class: 'edit' }, [summary, f]);
+      // Text in the form can be selected with the mouse: the card is not draggable while it is open.
+      details.addEventListener('toggle', function () {
+        var card = details.closest('.item');
+        if (card) card.setAttribute('draggable', details.open ? 'false' : 'true');
+      });
+      return details;
     }
 
     function removeItem(it) {
@@ -548,6 +1054,260 @@
         },
       );
     });
+    // ---- importing a catalogue (CSV): preview and dry run in the browser, then the import with its progress
+
+    var csvInput = $('#csv-file');
+    var csvPreview = $('[data-testid=csv-preview]');
+    var csvCheck = $('[data-testid=csv-check]');
+    var importBtn = $('[data-action=import-csv]');
+    var importBox = $('[data-testid=import-progress]');
+    var csvFile = null;
+    var importTimer = null;
+    var importing = false;
+
+    function csvProblem(e) {
+      var box = $('#csv-file-err');
+      box.textContent = (e && e.error && e.error.message) || 'Could not read the file.';
+      box.hidden = false;
+      csvInput.setAttribute('aria-invalid', 'true');
+      say(box.textContent);
+    }
+    /** The first errors of a dry run or an import: row, column, message. */
+    function rowErrors(rows, total, caption) {
+      if (!rows || !rows.length) return null;
+      var shown = rows.slice(0, 10);
+      return h('div', { class: 'row-errors' }, [
+        table(
+          ['Row', 'Column', 'Problem'],
+          shown.map(function (r) {
+            return [r.row, r.field, r.message];
+          }),
+          caption,
+        ),
+        total > shown.length ? h('p', { class: 'hint', text: 'And ' + (total - shown.length) + ' more in the error report.' }) : null,
+      ]);
+    }
+    function countList(pairs, testid) {
+      var dl = h('dl', { class: 'counts', 'data-testid': testid });
+      pairs.forEach(function (p) {
+        dl.appendChild(h('div', {}, [h('dt', { text: p[0] }), h('dd', { text: String(p[1] === undefined ? 0 : p[1]) })]));
+      });
+      return dl;
+    }
+
+    csvInput.addEventListener('change', function () {
+      var file = csvInput.files && csvInput.files[0];
+      clearTimeout(importTimer);
+      importing = false;
+      csvFile = null;
+      $('#csv-file-err').hidden = true;
+      csvInput.removeAttribute('aria-invalid');
+      fill(csvPreview, []);
+      fill(csvCheck, []);
+      fill(importBox, []);
+      importBtn.hidden = true;
+      if (!file) return;
+      file.text().then(function (text) {
+        var t = parseCsv(text);
+        if (t.rows.length < 2) return csvProblem({ error: { message: 'The file has no rows under its header row.' } });
+        var header = t.rows[0];
+        var rows = t.rows.slice(1);
+        var width = Math.max.apply(
+          null,
+          [header.length].concat(
+            rows.slice(0, 10).map(function (r) {
+              return r.length;
+            }),
+          ),
+        );
+        var cols = header.slice();
+        while (cols.length < width) cols.push('');
+        fill(csvPreview, [
+          h('p', {
+            class: 'hint',
+            'data-testid': 'csv-summary',
+            text:
+              file.name +
+              ': ' +
+              rows.length +
+              (rows.length === 1 ? ' row' : ' rows') +
+              ', separated by "' +
+              t.delimiter +
+              '"' +
+              (rows.length > 10 ? '. The first 10:' : '.'),
+          }),
+          table(
+            ['Row'].concat(cols),
+            rows.slice(0, 10).map(function (r, i) {
+              var cells = r.slice();
+              while (cells.length < width) cells.push('');
+              return [i + 1].concat(cells);
+            }),
+            'Preview of ' + file.name,
+          ),
+        ]);
+        csvFile = file;
+        fill(csvCheck, h('p', { class: 'loading', text: 'Checking every row…' }));
+        return api('POST', base + '/imports?dry_run=true', file, 'text/csv').then(
+          function (r) {
+            if (csvFile !== file) return;
+            var c = r.counts || {};
+            var p = r.price || {};
+            var price = typeof p.credits === 'number' ? credits(p.credits) + ' credits' : 'unknown';
+            var detail =
+              typeof p.per_picture === 'number' && p.pictures
+                ? p.pictures +
+                  ' new pictures at ' +
+                  credits(p.per_picture) +
+                  ' credits each' +
+                  (typeof p.balance === 'number' ? '; your balance: ' + credits(p.balance) + ' credits.' : '.')
+                : null;
+            fill(csvCheck, [
+              h('h3', { text: 'Check' }),
+              countList(
+                [
+                  ['Rows', c.rows],
+                  ['With errors', c.invalid],
+                  ['New pictures', c.created],
+                  ['Updated', c.updated],
+                  ['Unchanged', c.unchanged],
+                ].concat(c.skipped ? [['Skipped (credits or room)', c.skipped]] : []),
+                'dry-run-counts',
+              ),
+              h('p', { class: 'price', 'data-testid': 'import-price', text: 'Price: ' + price }),
+              detail ? h('p', { class: 'hint', text: detail }) : null,
+              rowErrors(r.rows, c.invalid || (r.rows || []).length, 'Rows with errors'),
+            ]);
+            var n = (c.rows || 0) - (c.invalid || 0);
+            importBtn.textContent = 'Import ' + n + (n === 1 ? ' row' : ' rows');
+            importBtn.removeAttribute('aria-disabled');
+            importBtn.hidden = n <= 0;
+            say(
+              'Checked ' +
+                c.rows +
+                ' rows: ' +
+                (c.invalid ? c.invalid + ' with errors' : 'no errors') +
+                '. Price: ' +
+                price +
+                '.' +
+                (n > 0 ? '' : ' Nothing to import.'),
+            );
+          },
+          function (e) {
+            fill(csvCheck, []);
+            csvProblem(e);
+          },
+        );
+      }, csvProblem);
+    });
+
+    importBtn.addEventListener('click', function () {
+      if (!csvFile || importing) return;
+      importing = true;
+      importBtn.setAttribute('aria-disabled', 'true');
+      importBtn.textContent = 'Importing…';
+      api('POST', base + '/imports', csvFile, 'text/csv').then(
+        function (r) {
+          var bar = h('progress', { max: '100', value: '0', 'aria-label': 'Import progress', 'data-testid': 'import-bar' });
+          fill(importBox, [
+            h('h3', { text: 'Import' }),
+            h('p', {}, [
+              'Import ',
+              h('code', { text: r.id }),
+              ': ',
+              h('span', { 'data-testid': 'import-status', text: r.status || 'running' }),
+            ]),
+            bar,
+            h('div', { 'data-testid': 'import-counts' }),
+            h('div', { 'data-testid': 'import-errors' }),
+            h('p', {}, [
+              h('a', {
+                href: '/api/v2/imports/' + seg(r.id) + '?format=csv',
+                download: 'import-' + r.id + '-errors.csv',
+                'data-testid': 'import-report',
+                text: 'Download the error report (CSV)',
+              }),
+            ]),
+          ]);
+          say('Import started.');
+          pollImport(r.id, bar, 0);
+        },
+        function (e) {
+          importing = false;
+          importBtn.removeAttribute('aria-disabled');
+          importBtn.textContent = 'Import';
+          csvProblem(e);
+        },
+      );
+    });
+
+    /** GET /api/v2/imports/{id} every second until it is completed. */
+    function pollImport(importId, bar, seen) {
+      api('GET', '/api/v2/imports/' + seg(importId)).then(
+        function (r) {
+          if (!importing) return;
+          var c = r.counts || {};
+          var n = function (k) {
+            return Number(c[k]) || 0;
+          };
+          // Rows are read first (each invalid, created, updated, unchanged or skipped), then their pictures
+          // convert (queued counts those still queued or running): the bar covers both.
+          var read = Math.min(n('rows'), n('processed'));
+          var jobsDone = n('completed') + n('failed');
+          var done = r.status === 'completed' && n('queued') === 0;
+          var pct = done ? 100 : Math.floor((100 * (read + jobsDone)) / Math.max(1, n('rows') + jobsDone + n('queued')));
+          bar.value = Math.min(pct, done ? 100 : 99);
+          $('[data-testid=import-status]', importBox).textContent =
+            r.status === 'completed' && !done ? 'completed, ' + n('queued') + ' pictures converting' : r.status;
+          fill(
+            $('[data-testid=import-counts]', importBox),
+            countList(
+              [
+                ['Rows', c.rows],
+                ['With errors', c.invalid],
+                ['New pictures', c.created],
+                ['Updated', c.updated],
+                ['Unchanged', c.unchanged],
+                ['Skipped', c.skipped],
+                ['Converting', c.queued],
+                ['Converted', c.completed],
+                ['Failed', c.failed],
+              ],
+              'import-counts-list',
+            ),
+          );
+          var errs = (r.rows || []).filter(function (x) {
+            return x.field !== null && x.field !== undefined ? true : ['created', 'updated', 'unchanged'].indexOf(x.message) < 0;
+          });
+          fill($('[data-testid=import-errors]', importBox), rowErrors(errs, errs.length, 'Import errors'));
+          // New pictures show up in the list as they are created.
+          var created = n('created') + n('updated');
+          if (created !== seen || done) load();
+          if (done) {
+            importing = false;
+            importBtn.textContent = 'Imported';
+            say(
+              'Import completed: ' +
+                n('created') +
+                ' new, ' +
+                n('updated') +
+                ' updated, ' +
+                n('unchanged') +
+                ' unchanged, ' +
+                n('invalid') +
+                ' with errors' +
+                (n('failed') ? ', ' + n('failed') + ' pictures failed' : '') +
+                '.',
+            );
+          } else importTimer = setTimeout(pollImport, 1000, importId, bar, created);
+        },
+        function (e) {
+          importing = false;
+          csvProblem(e);
+        },
+      );
+    }
+
     load(true);
   };
 

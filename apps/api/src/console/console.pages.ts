@@ -192,7 +192,15 @@ export function showcasePage(v: Viewer, id: string, qrSvg: string, publicUrl: st
 <form data-form="add-url" class="inline" novalidate><div class="field"><label for="pic-url">Picture URL</label><input id="pic-url" name="url" type="url" aria-describedby="pic-url-err"><p class="error" id="pic-url-err" hidden></p></div>
 <button type="submit">Add by URL</button></form>
 <ul class="uploads" data-testid="uploads" aria-label="Uploads"></ul></section>
-<section><h2>Pictures</h2><div data-testid="items">${loading}</div></section>
+<section class="card" data-testid="catalogue-import"><h2>Import a catalogue (CSV)</h2>
+<p class="hint" id="csv-help">One row per work under a header row, separated by commas or semicolons (as spreadsheets export it): <code>image_url</code>, <code>external_id</code>, <code>title</code>, <code>artist</code>, <code>year</code>, <code>medium</code>, <code>edition</code>, <code>price</code>, <code>availability</code>, <code>width_cm</code> and <code>height_cm</code> (or <code>width_inches</code> and <code>height_inches</code>), <code>frame</code>, <code>description</code> and the other fields of a picture. A row whose <code>external_id</code> is already here updates that picture. You see a preview, the price and any errors before anything is imported.</p>
+<div class="field"><label for="csv-file">CSV file</label><input type="file" id="csv-file" accept=".csv,text/csv" aria-describedby="csv-help csv-file-err"><p class="error" id="csv-file-err" hidden></p></div>
+<div data-testid="csv-preview"></div>
+<div data-testid="csv-check"></div>
+<p><button type="button" data-action="import-csv" hidden>Import</button></p>
+<div data-testid="import-progress"></div></section>
+<section><h2>Pictures</h2><p class="hint" id="order-help">Drag a picture onto another to move it there, or use Move up and Move down. Edit changes its label, size and frame: a new size, fit or frame rebuilds its AR files.</p>
+<div data-testid="items">${loading}</div></section>
 <section class="split"><div class="card"><h2>Embed</h2><label for="embed-snippet">Embed snippet</label>
 <textarea id="embed-snippet" data-testid="embed-snippet" readonly rows="3"></textarea>
 <button type="button" data-copy="#embed-snippet" data-testid="copy-embed">Copy embed snippet</button>
