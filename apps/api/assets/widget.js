@@ -1,4 +1,11 @@
-/* AR widget: include once per page, then use data-service-* attributes or window.ARWidget. No dependencies. */
+/* AR widget: include once per page, then use data-service-* attributes or window.ARWidget. No dependencies.
+ *
+ * Language of its visible strings (progress, errors, the viewer's title) and of the embed page it shows:
+ * the element's data-service-lang attribute (or the `lang` option of mount/embed), else the `lang` of the
+ * nearest element that has one (normally <html lang>), else English. Only the primary subtag counts
+ * ("de-AT" is "de"); an unsupported language reads English. The embed page gets the same ?lang= when one
+ * was found this way; without one it speaks its own default (a showcase picture: its showcase's language).
+ */
 (function () {
   'use strict';
   if (window.ARWidget) return;
@@ -6,6 +13,36 @@
   var script = document.currentScript;
   var BASE = script && script.src ? script.src.replace(/\/api\/v1\/widget\.js(\?.*)?$/, '') : '';
   var POLL_MS = 1000;
+
+  // The widget's messages per language. The service writes every locale's catalogue (libs/catalogue,
+  // widget.*) between these markers when it serves this file; as stored here the table holds English only.
+  var MESSAGES = /*messages*/ {
+    en: {
+      submitting: 'Submitting',
+      waiting: 'Waiting',
+      converting: 'Converting',
+      error: 'Could not create the AR model: {message}',
+      conversionFailed: 'conversion failed',
+      viewerTitle: 'AR viewer',
+    },
+  }; /*end messages*/
+
+  /** The language tag an element asks for (see the header), or '' for none. */
+  function askedLang(el, o) {
+    var holder = el.closest ? el.closest('[lang]') : null;
+    return String((o && o.lang) || el.getAttribute('data-service-lang') || (holder && holder.getAttribute('lang')) || '');
+  }
+  /** A supported language for a tag: its primary subtag, lower case; English for anything else. */
+  function langOf(tag) {
+    var primary = String(tag).toLowerCase().split(/[-_]/)[0];
+    return Object.prototype.hasOwnProperty.call(MESSAGES, primary) ? primary : 'en';
+  }
+  function msg(lang, key, params) {
+    var s = (MESSAGES[lang] && MESSAGES[lang][key]) || MESSAGES.en[key] || key;
+    return s.replace(/\{([A-Za-z0-9_]+)\}/g, function (whole, name) {
+      return params && Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole;
+    });
+  }
 
   var CSS =
     ':host{display:block;position:relative;overflow:hidden}' +
@@ -31,13 +68,18 @@
     });
   }
 
-  function View(el) {
+  function View(el, o) {
     var root = el.shadowRoot || el.attachShadow({ mode: 'open' });
     root.innerHTML = '<style>' + CSS + '</style><div class="box" part="box"></div>';
     if (!el.style.height && el.getBoundingClientRect().height < 50) el.style.minHeight = '300px';
     this.el = el;
     this.box = root.querySelector('.box');
+    this.asked = askedLang(el, o);
+    this.lang = langOf(this.asked);
   }
+  View.prototype.t = function (key, params) {
+    return msg(this.lang, key, params);
+  };
   View.prototype.state = function (s) {
     this.el.setAttribute('data-ar-state', s);
   };
@@ -54,13 +96,14 @@
   View.prototype.error = function (message) {
     this.state('error');
     this.box.innerHTML = '<div class="error" role="alert"></div>';
-    this.box.firstChild.textContent = 'Could not create the AR model: ' + message;
+    this.box.firstChild.textContent = this.t('error', { message: message });
   };
   View.prototype.done = function (url) {
     this.state('done');
     var f = document.createElement('iframe');
-    f.src = url;
-    f.title = 'AR viewer';
+    // The embed page in the same language, when the page said which.
+    f.src = this.asked && url ? url + (url.indexOf('?') < 0 ? '?' : '&') + 'lang=' + encodeURIComponent(this.lang) : url;
+    f.title = this.t('viewerTitle');
     f.setAttribute('allow', 'xr-spatial-tracking; fullscreen');
     f.setAttribute('loading', 'lazy');
     this.box.innerHTML = '';
@@ -68,7 +111,7 @@
   };
 
   function follow(view, jobId, key, variant) {
-    view.progress(0, 'Converting');
+    view.progress(0, view.t('converting'));
     function tick() {
       request('GET', '/api/v1/status/' + encodeURIComponent(jobId), key)
         .then(function (s) {
@@ -77,8 +120,8 @@
               view.done(variant === 'static' ? r.embed_url_static : r.embed_url);
             });
           }
-          if (s.status === 'failed') return view.error((s.error && s.error.message) || 'conversion failed');
-          view.progress(s.progress || 0, s.status === 'queued' ? 'Waiting' : 'Converting');
+          if (s.status === 'failed') return view.error((s.error && s.error.message) || view.t('conversionFailed'));
+          view.progress(s.progress || 0, view.t(s.status === 'queued' ? 'waiting' : 'converting'));
           setTimeout(tick, POLL_MS);
         })
         .catch(function (e) {
@@ -95,17 +138,17 @@
 
   var ARWidget = {
     version: '1',
-    /** Attaches to an existing v1 job. */
+    /** Attaches to an existing v1 job. `o.lang`: the language (else data-service-lang, else the page's). */
     mount: function (selector, o) {
       each(selector, function (el) {
-        follow(new View(el), o.jobId, o.apiKey, o.variant || 'interactive');
+        follow(new View(el, o), o.jobId, o.apiKey, o.variant || 'interactive');
       });
     },
     /** Submits an image, then renders it. */
     embed: function (selector, o) {
       each(selector, function (el) {
-        var view = new View(el);
-        view.progress(0, 'Submitting');
+        var view = new View(el, o);
+        view.progress(0, view.t('submitting'));
         request('POST', '/api/v1/convert', o.apiKey, { image_url: o.imageUrl })
           .then(function (j) {
             el.setAttribute('data-service-job-id', j.job_id);

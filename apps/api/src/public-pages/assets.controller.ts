@@ -5,16 +5,20 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { FastifyReply } from 'fastify';
 import { loadStaticAsset, repoRoot, type StaticAsset } from '../http/static-asset';
+import { widgetAsset } from './widget-script';
+
+const WIDGET_SOURCE = (): string => readFileSync(join(repoRoot(), 'apps/api/assets/widget.js'), 'utf8');
 
 /** The widget and the 3D viewer script, served by the service itself (no CDN). */
 @Controller()
 export class AssetsController {
-  private readonly widget = loadStaticAsset(join(repoRoot(), 'apps/api/assets/widget.js'));
+  /** The widget with every locale's messages filled in (widget-script.ts). */
+  private readonly widget = widgetAsset(WIDGET_SOURCE());
   private readonly modelViewer = loadStaticAsset(require.resolve('@google/model-viewer/dist/model-viewer.min.js'));
 
-  /** Gzipped size of the widget, for the docs and the note. */
+  /** Gzipped size of the widget as served (all locales' messages in), for the docs and the note. */
   static widgetGzipBytes(): number {
-    return gzipSync(readFileSync(join(repoRoot(), 'apps/api/assets/widget.js'))).length;
+    return gzipSync(widgetAsset(WIDGET_SOURCE()).body).length;
   }
 
   @ApiTags('v1')

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { ArtworkLabel } from '@app/catalogue';
 import type { Banner, Placement } from '@app/plugins';
+import { DEFAULT_PAGE_LOCALE, framedSize, plainSize, type PageLocale } from './page-locale';
 
 export type Platform = 'ios' | 'android' | 'desktop';
 
@@ -176,12 +178,66 @@ export function launchPresentation(result: Record<string, unknown> | null | unde
   >;
   const dims = (result.dimensions && typeof result.dimensions === 'object' ? result.dimensions : {}) as Record<string, unknown>;
   const [w, h] = [num(outer.width_inches), num(outer.height_inches)];
-  if (w && h && (w !== dims.width_inches || h !== dims.height_inches)) p.framed = { widthInches: w, heightInches: h };
+  // Beyond rounding only: an unframed size given in centimetres is stored to 4 decimals, its outer size to 3.
+  const differs = (a: number, b: unknown) => typeof b !== 'number' || Math.abs(a - b) > 0.005;
+  if (w && h && (differs(w, dims.width_inches) || differs(h, dims.height_inches))) p.framed = { widthInches: w, heightInches: h };
   return p;
 }
 
-/** "24 × 36 in", or with a frame "24 × 36 in picture · 28 × 40 in framed". */
-export function sizeLabel(widthInches: number, heightInches: number, p?: LaunchPresentation): string {
-  const picture = `${widthInches} × ${heightInches} in`;
-  return p?.framed ? `${picture} picture · ${p.framed.widthInches} × ${p.framed.heightInches} in framed` : picture;
+/**
+ * A plain picture's size (width × height, the page's unit; numbers in the page's locale): "24 × 36 in", or
+ * with a frame "24 × 36 in picture · 28 × 40 in framed". Works with a gallery label state theirs the
+ * art-world way instead ({@link artwork}).
+ */
+export function sizeLabel(
+  widthInches: number,
+  heightInches: number,
+  p?: LaunchPresentation,
+  loc: PageLocale = DEFAULT_PAGE_LOCALE,
+): string {
+  const framed = p?.framed ? plainSize(p.framed.widthInches, p.framed.heightInches, loc) : undefined;
+  return framedSize(plainSize(widthInches, heightInches, loc), framed, loc);
+}
+
+/** What a catalogued work's AR launch needs: its label, and its size line when it has a real size. */
+export interface LabelledWork {
+  label: ArtworkLabel;
+  size?: string;
+}
+
+/** Whether a work can be bought: available or reserved (a reserved work keeps its price and link, as galleries list it). */
+export const forSale = (l: ArtworkLabel): boolean => l.availability.kind === 'available' || l.availability.kind === 'reserved';
+
+/**
+ * The AR banner of a catalogued work (Quick Look's checkout fields, Scene Viewer's title and link): the
+ * subtitle carries the label (artist and year, the size, the availability when it is not "available",
+ * then the banner's own subtitle, joined by " · "); a sold or not-for-sale work has no call to action,
+ * price or link. A picture without a label keeps its banner as it is.
+ *
+ * @example
+ * arBanner({ title: 'The Swan', call_to_action: 'Buy', price: '€900', link_url: 'https://x/p' }, { label: soldLabel, size: '150 × 150 cm (59.1 × 59.1 in)' }, 'de')
+ * // { title: 'The Swan', subtitle: 'Hilma af Klint, 1915 · 150 × 150 cm (59,1 × 59,1 in) · Verkauft' }
+ */
+export function arBanner(b: Banner, work: LabelledWork | undefined, locale: PageLocale['locale']): Banner {
+  if (!work) return b;
+  const l = work.label;
+  const out: Banner = { ...b };
+  const byline = [l.artist, l.year].filter(Boolean).join(locale === 'ja' ? '、' : ', ');
+  const subtitle = [byline, work.size, l.availability.kind === 'available' ? '' : l.availability.text, b.subtitle]
+    .filter(Boolean)
+    .join(' · ');
+  if (subtitle) out.subtitle = subtitle;
+  if (!out.title && l.title) out.title = l.title;
+  if (!forSale(l)) {
+    delete out.call_to_action;
+    delete out.price;
+    delete out.link_url;
+  }
+  return out;
+}
+
+/** Scene Viewer's one line of text for a catalogued work: its headline ("Artist, Title, year"); else the title. */
+export function sceneViewerTitle(title: string | undefined, work: LabelledWork | undefined): string | undefined {
+  const headline = work?.label.headline.map((r) => r.text).join('');
+  return headline || title;
 }

@@ -1,7 +1,19 @@
 import { createHash } from 'node:crypto';
+import { htmlLang, t } from '@app/catalogue';
 import { esc } from '../../http/html';
+import { availabilityHtml, headlineHtml, LABEL_STYLE, type Artwork } from '../artwork';
+import { DEFAULT_PAGE_LOCALE, num, plainSize, type PageLocale } from '../page-locale';
 import type { LaunchPresentation, Platform } from '../platform';
-import { QUICK_LOOK_TAP_SCRIPT, QUICK_LOOK_TAP_SCRIPT_HASH, quickLookHref, sceneViewerIntent, sizeLabel } from '../platform';
+import {
+  arBanner,
+  forSale,
+  QUICK_LOOK_TAP_SCRIPT,
+  QUICK_LOOK_TAP_SCRIPT_HASH,
+  quickLookHref,
+  sceneViewerIntent,
+  sceneViewerTitle,
+  sizeLabel,
+} from '../platform';
 
 export interface ReadyModel {
   pageUrl: string;
@@ -19,6 +31,10 @@ export interface ReadyModel {
    * before these existed: they keep exactly the old page (floor, real size in AR, no banner).
    */
   presentation?: LaunchPresentation;
+  /** A showcase's catalogued work: its label in the banner, its language and units (see EmbedService). */
+  artwork?: Artwork;
+  /** The page's language and units; English and inches when absent. */
+  loc?: PageLocale;
 }
 
 const STYLE = `
@@ -47,7 +63,11 @@ progress{width:60%;height:8px}
 .banner .sub{display:block;font-size:12px;color:#555;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .banner .price{font-weight:650;white-space:nowrap}
 .banner .cta{flex:none;padding:7px 14px;border-radius:999px;background:#1d1d1f;color:#fff;font-weight:600;text-decoration:none;white-space:nowrap}
-`;
+.banner .headline{display:block;font-weight:650;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.banner .headline .title{display:inline;font-weight:inherit}
+.banner .availability{flex:none;white-space:nowrap}
+html:lang(ja) body{font-family:system-ui,-apple-system,"Hiragino Sans","Hiragino Kaku Gothic ProN","Yu Gothic UI",Meiryo,"Noto Sans CJK JP","Noto Sans JP",sans-serif}
+${LABEL_STYLE}`;
 
 const QR_SCRIPT = `(function(){var b=document.getElementById('ar-launch'),q=document.getElementById('qr');
 b.addEventListener('click',function(){q.classList.add('open')});
@@ -78,9 +98,9 @@ export function embedCsp(assetBase: string): string {
   ].join('; ');
 }
 
-function page(title: string, body: string, head = ''): string {
+function page(title: string, body: string, head = '', loc: PageLocale = DEFAULT_PAGE_LOCALE): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${htmlLang(loc.locale)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
@@ -95,25 +115,51 @@ ${body}
 </html>`;
 }
 
-/** The banner on the page itself (every platform): title, subtitle, price and the call to action. User text: escaped. */
-function bannerHtml(p: LaunchPresentation | undefined): string {
-  const b = p?.banner;
-  if (!b || !(b.title || b.subtitle || b.price || b.link_url)) return '';
+/**
+ * The banner on the page itself (every platform): title, subtitle, price and the call to action. User
+ * text: escaped. A catalogued work's banner is its label: the headline (Artist, *Title*, year), medium
+ * and size, the price while for sale, the availability (a red dot when sold), and no call to action once
+ * sold or not for sale.
+ */
+function bannerHtml(p: LaunchPresentation | undefined, art: Artwork | undefined, loc: PageLocale): string {
+  const b = p?.banner ?? {};
+  const viewDetails = t(loc.locale, 'item.viewDetails');
+  if (art) {
+    const l = art.label;
+    const sale = forSale(l);
+    const head = l.headline.length
+      ? `<span class="headline">${headlineHtml(l)}</span>`
+      : b.title
+        ? `<span class="title">${esc(b.title)}</span>`
+        : '';
+    const sub = [l.medium, art.size ?? '', b.subtitle].filter(Boolean).join(' · ');
+    const cta =
+      sale && b.link_url
+        ? `<a class="cta" href="${esc(b.link_url)}" target="_top" rel="noopener">${esc(b.call_to_action ?? viewDetails)}</a>`
+        : '';
+    return (
+      `<div class="banner label" data-banner data-availability="${l.availability.kind}"><span class="text">${head}${sub ? `<span class="sub">${esc(sub)}</span>` : ''}</span>` +
+      `${l.price ? `<span class="price">${esc(l.price)}</span>` : ''}${availabilityHtml(l)}${cta}</div>`
+    );
+  }
+  if (!p || !(b.title || b.subtitle || b.price || b.link_url)) return '';
   const text = `${b.title ? `<span class="title">${esc(b.title)}</span>` : ''}${b.subtitle ? `<span class="sub">${esc(b.subtitle)}</span>` : ''}`;
   const cta = b.link_url
-    ? `<a class="cta" href="${esc(b.link_url)}" target="_top" rel="noopener">${esc(b.call_to_action ?? 'View details')}</a>`
+    ? `<a class="cta" href="${esc(b.link_url)}" target="_top" rel="noopener">${esc(b.call_to_action ?? viewDetails)}</a>`
     : '';
   return `<div class="banner" data-banner><span class="text">${text}</span>${b.price ? `<span class="price">${esc(b.price)}</span>` : ''}${cta}</div>`;
 }
 
 /** Desktop 3D preview. New results: on a neutral wall (or the floor) with soft light and shadow, AR placement and scale as in the phones' viewers. */
-function modelViewer(m: ReadyModel): string {
+function modelViewer(m: ReadyModel, loc: PageLocale): string {
   const p = m.presentation;
   const anim = m.animated ? ' autoplay animation-name="flipbook"' : '';
+  const plainAlt = t(loc.locale, 'viewer.previewAlt');
   if (!p) {
-    return `<model-viewer src="${esc(m.glbUrl)}" ios-src="${esc(m.usdzUrl)}" poster="${esc(m.posterUrl)}" alt="3D preview of the picture" camera-controls camera-orbit="0deg 90deg auto" interaction-prompt="none" shadow-intensity="0" exposure="1"${anim}></model-viewer>`;
+    return `<model-viewer src="${esc(m.glbUrl)}" ios-src="${esc(m.usdzUrl)}" poster="${esc(m.posterUrl)}" alt="${esc(plainAlt)}" camera-controls camera-orbit="0deg 90deg auto" interaction-prompt="none" shadow-intensity="0" exposure="1"${anim}></model-viewer>`;
   }
-  const alt = p.banner.title ? `3D preview of ${p.banner.title}` : '3D preview of the picture';
+  const title = p.banner.title ?? m.artwork?.label.title;
+  const alt = title ? t(loc.locale, 'viewer.previewAltTitled', { title }) : plainAlt;
   // Facing the front; on a wall the orbit stays in front of it. With ar-placement="wall" model-viewer casts
   // the shadow onto the plane behind the model (the wall), not under it. The `ar` attributes only matter
   // where model-viewer can launch AR itself (an iPad reporting as a Mac, Android in desktop mode).
@@ -127,78 +173,94 @@ function modelViewer(m: ReadyModel): string {
 
 /** Interactive embed: poster, animated badge, "View in your space" for the platform, and the banner when there is one. */
 export function interactivePage(m: ReadyModel, platform: Platform): string {
+  const loc = m.loc ?? DEFAULT_PAGE_LOCALE;
+  const { locale } = loc;
   const p = m.presentation;
-  const size = sizeLabel(m.widthInches, m.heightInches, p);
-  const banner = bannerHtml(p);
-  const link = p?.banner.link_url;
+  const art = m.artwork;
+  // A work that states its real size in the banner needs no size badge.
+  const size = art?.size ? '' : sizeLabel(m.widthInches, m.heightInches, p, loc);
+  const banner = bannerHtml(p, art, loc);
+  // The AR viewers' banner: the label for a catalogued work, nothing to buy once it is sold.
+  const arB = arBanner(p?.banner ?? {}, art, locale);
+  const link = arB.link_url;
+  const pictureAlt = esc(t(locale, 'item.picture'));
+  const launch = esc(t(locale, 'ar.viewInYourSpace'));
   let viewer: string;
   let button: string;
   let head = '';
   if (platform === 'ios') {
-    viewer = `<img class="poster" src="${esc(m.posterUrl)}" alt="Picture">`;
-    const href = quickLookHref(m.usdzUrl, { allowScaling: p?.allowScaling ?? false, banner: p?.banner });
+    viewer = `<img class="poster" src="${esc(m.posterUrl)}" alt="${pictureAlt}">`;
+    const href = quickLookHref(m.usdzUrl, { allowScaling: p?.allowScaling ?? false, banner: p || art ? arB : undefined });
     // Quick Look needs an <img> child inside the rel="ar" anchor. A tap on its banner comes back as a
     // message event on this anchor: the script (allowed by its hash in embedCsp) opens data-link.
-    button = `<a class="ar-button" id="ar-launch" rel="ar" href="${esc(href)}"${link ? ` data-link="${esc(link)}"` : ''}><img src="${esc(m.posterUrl)}" alt="">View in your space</a>`;
+    button = `<a class="ar-button" id="ar-launch" rel="ar" href="${esc(href)}"${link ? ` data-link="${esc(link)}"` : ''}><img src="${esc(m.posterUrl)}" alt="">${launch}</a>`;
     if (link) button += `\n<script>${QUICK_LOOK_TAP_SCRIPT}</script>`;
   } else if (platform === 'android') {
-    viewer = `<img class="poster" src="${esc(m.posterUrl)}" alt="Picture">`;
+    viewer = `<img class="poster" src="${esc(m.posterUrl)}" alt="${pictureAlt}">`;
+    const picture = t(locale, 'item.picture');
+    const title = sceneViewerTitle(p ? (arB.title ?? picture) : picture, art);
     const intent = sceneViewerIntent(
       m.glbUrl,
       m.pageUrl,
-      p
-        ? { title: p.banner.title ?? 'Picture', link, placement: p.placement, allowScaling: p.allowScaling }
-        : { title: 'Picture', placement: 'floor', allowScaling: false },
+      p ? { title, link, placement: p.placement, allowScaling: p.allowScaling } : { title, placement: 'floor', allowScaling: false },
     );
     // target=_top: Chrome launches intents from the top-level page, not from inside an iframe.
-    button = `<a class="ar-button" id="ar-launch" target="_top" href="${esc(intent)}">View in your space</a>`;
+    button = `<a class="ar-button" id="ar-launch" target="_top" href="${esc(intent)}">${launch}</a>`;
   } else {
     head = `<script type="module" src="${esc(m.assetBase)}/assets/model-viewer.min.js"></script>`;
-    viewer = modelViewer(m);
-    button = `<button class="ar-button" id="ar-launch" type="button" aria-controls="qr">View in your space</button>
-<div class="qr" id="qr" role="dialog" aria-label="Open on your phone">${m.qrSvg}<div>Scan with your phone to place it in your space</div><button type="button" id="qr-close">Close</button></div>
+    viewer = modelViewer(m, loc);
+    button = `<button class="ar-button" id="ar-launch" type="button" aria-controls="qr">${launch}</button>
+<div class="qr" id="qr" role="dialog" aria-label="${esc(t(locale, 'ar.openOnPhone'))}">${m.qrSvg}<div>${esc(t(locale, 'ar.scanToPlace'))}</div><button type="button" id="qr-close">${esc(t(locale, 'nav.close'))}</button></div>
 <script>${QR_SCRIPT}</script>`;
   }
   const classes = ['card', ...(platform === 'desktop' && p?.placement === 'wall' ? ['wall'] : []), ...(banner ? ['has-banner'] : [])].join(
     ' ',
   );
   const attrs = p ? ` data-placement="${p.placement}"` : '';
+  const title = p?.banner.title ?? art?.label.title;
   return page(
-    p?.banner.title ? `${p.banner.title} · View in AR` : 'View in AR',
+    title ? t(locale, 'ar.titleViewInAr', { title }) : t(locale, 'ar.viewInAr'),
     `<div class="${classes}" data-platform="${platform}" data-variant="interactive"${attrs}>
 ${viewer}
-<span class="badge animated">AR</span>
-<span class="size">${esc(size)}</span>
-${banner}${banner ? '\n' : ''}${button}
+<span class="badge animated">${esc(t(locale, 'ar.badge'))}</span>
+${size ? `<span class="size">${esc(size)}</span>\n` : ''}${banner}${banner ? '\n' : ''}${button}
 </div>`,
     head,
+    loc,
   );
 }
 
 /** Static embed: the picture and a plain text badge. No animation, no button. */
-export function staticPage(m: Pick<ReadyModel, 'posterUrl' | 'widthInches' | 'heightInches'>): string {
+export function staticPage(m: Pick<ReadyModel, 'posterUrl' | 'widthInches' | 'heightInches' | 'loc'>): string {
+  const loc = m.loc ?? DEFAULT_PAGE_LOCALE;
+  const picture = esc(t(loc.locale, 'item.picture'));
   return page(
-    'Picture',
+    t(loc.locale, 'item.picture'),
     `<div class="card" data-variant="static">
-<img class="poster" src="${esc(m.posterUrl)}" alt="Picture">
-<span class="badge">AR model · ${esc(`${m.widthInches} × ${m.heightInches} in`)}</span>
+<img class="poster" src="${esc(m.posterUrl)}" alt="${picture}">
+<span class="badge">${esc(t(loc.locale, 'ar.modelBadge', { size: plainSize(m.widthInches, m.heightInches, loc) }))}</span>
 </div>`,
+    '',
+    loc,
   );
 }
 
 /** Still converting: progress, refreshing itself. */
-export function pendingPage(progress: number): string {
+export function pendingPage(progress: number, loc: PageLocale = DEFAULT_PAGE_LOCALE): string {
   const p = Math.round(progress);
   return page(
-    'Converting…',
-    `<div class="card" data-state="converting"><div class="message"><div>Preparing the AR model…</div><progress max="100" value="${p}">${p}%</progress></div></div>`,
+    t(loc.locale, 'status.converting'),
+    `<div class="card" data-state="converting"><div class="message"><div>${esc(t(loc.locale, 'item.preparing'))}</div><progress max="100" value="${p}">${num(loc.locale, p, 0)}%</progress></div></div>`,
     '<meta http-equiv="refresh" content="2">',
+    loc,
   );
 }
 
-export function failedPage(): string {
+export function failedPage(loc: PageLocale = DEFAULT_PAGE_LOCALE): string {
   return page(
-    'Not available',
-    '<div class="card" data-state="failed"><div class="message">This AR model could not be created.</div></div>',
+    t(loc.locale, 'status.notAvailable'),
+    `<div class="card" data-state="failed"><div class="message">${esc(t(loc.locale, 'status.failed'))}</div></div>`,
+    '',
+    loc,
   );
 }

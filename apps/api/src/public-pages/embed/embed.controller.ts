@@ -34,15 +34,16 @@ export class EmbedController {
     @Param('publicId') id: string,
     @Headers('user-agent') ua: string | undefined,
     @Query('platform') platform: string | undefined,
+    @Query('lang') lang: unknown,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const r = await this.embeds.render(id, 'interactive', ua, platform);
+    const r = await this.embeds.render(id, 'interactive', ua, platform, lang);
     await sendHtml(this.headers(reply.status(r.status), r.cache).header('vary', 'User-Agent'), r.html);
   }
 
   @Get(':publicId/static')
-  async static(@Param('publicId') id: string, @Res() reply: FastifyReply): Promise<void> {
-    const r = await this.embeds.render(id, 'static');
+  async static(@Param('publicId') id: string, @Query('lang') lang: unknown, @Res() reply: FastifyReply): Promise<void> {
+    const r = await this.embeds.render(id, 'static', undefined, undefined, lang);
     await sendHtml(this.headers(reply.status(r.status), r.cache), r.html);
   }
 }

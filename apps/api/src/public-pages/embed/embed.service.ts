@@ -1,16 +1,32 @@
 import { Inject, Injectable } from '@nestjs/common';
 import QRCode from 'qrcode';
-import { DataDeletionRepository, JobRepository } from '@app/persistence';
+import { t, type Locale } from '@app/catalogue';
+import { DataDeletionRepository, JobRepository, ShowcaseRepository, type JobEntity } from '@app/persistence';
 import type { StillImageResult } from '@app/plugins';
 import { STORAGE } from '@app/runtime';
 import { PublicUrls } from '@app/wire';
 import type { StoragePort } from '@app/storage';
+import { esc } from '../../http/html';
+import { artwork, type Artwork } from '../artwork';
+import { askedLocale, pageLocale, type PageLocale } from '../page-locale';
 import { failedPage, interactivePage, pendingPage, staticPage } from './embed-page';
 import { detectPlatform, launchPresentation, type Platform } from '../platform';
 
-const NOT_FOUND = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body>Not found</body></html>';
-const GONE =
-  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Deleted</title></head><body>This model has been deleted.</body></html>';
+/** A plain page (404, 410) in the visitor's `?lang=`, English otherwise. */
+function plainPage(locale: Locale, title: string, text: string): string {
+  return `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><title>${esc(title)}</title></head><body>${esc(text)}</body></html>`;
+}
+const notFoundPage = (l: Locale) => plainPage(l, t(l, 'page.notFound'), t(l, 'page.notFound'));
+const gonePage = (l: Locale) => plainPage(l, t(l, 'status.deletedTitle'), t(l, 'status.deleted'));
+
+/** What a showcase picture's embed page takes from its showcase: language, units, the work's label, an edited banner. */
+interface ShowcaseContext {
+  loc: PageLocale;
+  banner: Record<string, unknown> | null;
+  label: { artist?: string; year?: string; medium?: string; edition?: string; description?: string };
+  availability: string;
+  filename: string | null;
+}
 
 @Injectable()
 export class EmbedService {
@@ -19,32 +35,72 @@ export class EmbedService {
     private readonly urls: PublicUrls,
     @Inject(STORAGE) private readonly storage: StoragePort,
     private readonly deletions: DataDeletionRepository,
+    private readonly showcases: ShowcaseRepository,
   ) {}
+
+  /**
+   * A showcase picture's context (its embed page speaks the showcase's language, in its units, and shows
+   * the work's label), or null for any other job. Three small reads, only for picture jobs.
+   */
+  private async showcaseContext(job: JobEntity, lang: unknown): Promise<ShowcaseContext | null> {
+    if (job.kind !== 'v2.picture' || !job.ownerId) return null;
+    const ref = await this.showcases.itemForJob(job.id);
+    const s = ref ? await this.showcases.findForOwner(ref.showcaseId, job.ownerId) : null;
+    const item = ref && s ? await this.showcases.item(s.id, ref.id) : null;
+    if (!s || !item) return null;
+    return {
+      loc: pageLocale(lang, s.locale, s.units),
+      banner: item.banner,
+      label: item.label,
+      availability: item.availability,
+      filename: item.filename,
+    };
+  }
 
   async render(
     publicId: string,
     variant: 'interactive' | 'static',
     userAgent?: string,
     forced?: string,
+    lang?: unknown,
   ): Promise<{ status: number; html: string; cache: string }> {
     const job = /^emb_[a-z2-7]{24}$/.test(publicId) ? await this.jobs.findByPublicId(publicId) : null;
     if (!job) {
       // A deleted job leaves a tombstone: 410 tells embedding sites to drop the page, 404 is for typos.
       const gone = /^emb_[a-z2-7]{24}$/.test(publicId) && (await this.deletions.tombstone({ publicId }));
-      return gone ? { status: 410, html: GONE, cache: 'public, max-age=300' } : { status: 404, html: NOT_FOUND, cache: 'no-store' };
+      const l = askedLocale(lang) ?? 'en';
+      return gone
+        ? { status: 410, html: gonePage(l), cache: 'public, max-age=300' }
+        : { status: 404, html: notFoundPage(l), cache: 'no-store' };
     }
-    if (job.status === 'failed') return { status: 200, html: failedPage(), cache: 'no-store' };
-    if (job.status !== 'completed' || !job.result) return { status: 200, html: pendingPage(job.progress), cache: 'no-store' };
-    const r = job.result as StillImageResult;
+    const sc = await this.showcaseContext(job, lang);
+    const loc = sc?.loc ?? pageLocale(lang, 'en');
+    if (job.status === 'failed') return { status: 200, html: failedPage(loc), cache: 'no-store' };
+    if (job.status !== 'completed' || !job.result) return { status: 200, html: pendingPage(job.progress, loc), cache: 'no-store' };
+    // An edited banner wins over the one the files were built with.
+    const r = (sc?.banner ? { ...job.result, banner: sc.banner } : job.result) as StillImageResult;
     const posterUrl = this.storage.url(r.files.poster.key);
     const cache = 'public, max-age=300';
     if (variant === 'static') {
       return {
         status: 200,
-        html: staticPage({ posterUrl, widthInches: r.dimensions.width_inches, heightInches: r.dimensions.height_inches }),
+        html: staticPage({ posterUrl, widthInches: r.dimensions.width_inches, heightInches: r.dimensions.height_inches, loc }),
         cache,
       };
     }
+    const presentation = launchPresentation(r);
+    const work: Artwork | undefined = sc
+      ? artwork(
+          {
+            label: sc.label,
+            availability: sc.availability,
+            title: presentation?.banner.title ?? sc.filename,
+            price: presentation?.banner.price,
+            result: r,
+          },
+          loc,
+        )
+      : undefined;
     const pageUrl = this.urls.embed(publicId);
     const platform: Platform = forced === 'ios' || forced === 'android' || forced === 'desktop' ? forced : detectPlatform(userAgent);
     const qrSvg = platform === 'desktop' ? await QRCode.toString(pageUrl, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }) : '';
@@ -62,7 +118,9 @@ export class EmbedService {
           qrSvg,
           assetBase: this.urls.base,
           animated: job.kind === 'v2.animated-ar',
-          presentation: launchPresentation(r),
+          presentation,
+          artwork: work,
+          loc,
         },
         platform,
       ),

@@ -1,4 +1,6 @@
+import { SUPPORTED_LOCALES } from '@app/catalogue';
 import { esc } from '../../http/html';
+import { withLang } from '../page-locale';
 
 export interface ShareImage {
   url: string;
@@ -15,6 +17,11 @@ export interface ShareMeta {
   image?: ShareImage;
   /** Only the owner's `indexable` lets search engines in; embed pages pass false. */
   indexable: boolean;
+  /**
+   * The page's address without `?lang=`: an indexable page lists its versions in every language
+   * (`hreflang`, `?lang=xx`), the plain address being the showcase's own language (`x-default`).
+   */
+  alternates?: string;
 }
 
 /** Chat apps and search results show about this much of a description. */
@@ -58,6 +65,10 @@ export function shareTags(m: ShareMeta): string {
       `<meta name="twitter:image" content="${esc(m.image.url)}">`,
       `<meta name="twitter:image:alt" content="${esc(m.image.alt)}">`,
     );
+  }
+  if (m.alternates) {
+    for (const l of SUPPORTED_LOCALES) tags.push(`<link rel="alternate" hreflang="${l}" href="${esc(withLang(m.alternates, l))}">`);
+    tags.push(`<link rel="alternate" hreflang="x-default" href="${esc(m.alternates)}">`);
   }
   return tags.filter(Boolean).join('\n');
 }

@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
+import { htmlLang, t } from '@app/catalogue';
 import { esc } from '../../http/html';
+import { LABEL_STYLE } from '../artwork';
+import { DEFAULT_PAGE_LOCALE, type PageLocale } from '../page-locale';
 import { QUICK_LOOK_TAP_SCRIPT, QUICK_LOOK_TAP_SCRIPT_HASH } from '../platform';
 import { shareTags, type ShareMeta } from './open-graph';
 import { BASE_STYLE, LAYOUT_STYLE } from './showcase-layouts';
@@ -34,18 +37,19 @@ export interface BrandInput {
 }
 
 /** The brand band: logo and tagline (the page's heading when `heading`), linking home when `homeUrl` is given. */
-export function brandHeader(s: BrandInput, opts: { heading: boolean; homeUrl?: string }): string {
-  if (!s.logoUrl && !s.tagline) return opts.heading ? '<h1 class="sr-only">AR showcase</h1>' : '';
+export function brandHeader(s: BrandInput, opts: { heading: boolean; homeUrl?: string; loc?: PageLocale }): string {
+  const locale = (opts.loc ?? DEFAULT_PAGE_LOCALE).locale;
+  const hidden = `<h1 class="sr-only">${esc(t(locale, 'page.showcaseTitle'))}</h1>`;
+  if (!s.logoUrl && !s.tagline) return opts.heading ? hidden : '';
   const logo = s.logoUrl
-    ? `<img class="logo" src="${esc(s.logoUrl)}" alt="Logo" width="160" height="56" referrerpolicy="no-referrer">`
+    ? `<img class="logo" src="${esc(s.logoUrl)}" alt="${esc(t(locale, 'page.logoAlt'))}" width="160" height="56" referrerpolicy="no-referrer">`
     : '';
   const tag = opts.heading ? 'h1' : 'p';
-  const tagline = s.tagline
-    ? `<${tag} class="tagline">${esc(s.tagline)}</${tag}>`
-    : opts.heading
-      ? '<h1 class="sr-only">AR showcase</h1>'
-      : '';
-  const inner = opts.homeUrl ? `<a class="home" href="${esc(opts.homeUrl)}">${logo}</a>${tagline}` : `${logo}${tagline}`;
+  // Without a logo the tagline is the link home: an empty link would have no name (axe: link-name).
+  const home = (inner: string) => `<a class="home" href="${esc(opts.homeUrl!)}">${inner}</a>`;
+  const taglineText = s.tagline && opts.homeUrl && !logo ? home(esc(s.tagline)) : esc(s.tagline ?? '');
+  const tagline = s.tagline ? `<${tag} class="tagline">${taglineText}</${tag}>` : opts.heading ? hidden : '';
+  const inner = opts.homeUrl && logo ? `${home(logo)}${tagline}` : `${logo}${tagline}`;
   return `<header class="brand">${inner}</header>`;
 }
 
@@ -60,12 +64,16 @@ export interface DocumentInput {
   scripts: ('quick-look' | 'nav')[];
   refresh?: boolean;
   extraStyle?: string;
+  /** The page's language (`<html lang>`); English when absent. */
+  loc?: PageLocale;
+  /** More head elements, already safe HTML (the item page's JSON-LD block). */
+  head?: string;
 }
 
 export function htmlDocument(d: DocumentInput): string {
   const scripts = d.scripts.map((s) => `\n<script>${s === 'nav' ? NAV_SCRIPT : QUICK_LOOK_TAP_SCRIPT}</script>`).join('');
   return `<!doctype html>
-<html lang="en">
+<html lang="${htmlLang((d.loc ?? DEFAULT_PAGE_LOCALE).locale)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
@@ -74,7 +82,7 @@ ${shareTags(d.share)}
 ${d.refresh ? '<meta http-equiv="refresh" content="4">' : ''}
 <meta name="theme-color" content="${colour(d.brand.primary, '#0a66ff')}">
 <title>${esc(d.title)}</title>
-<style>${themeVars(d.brand)}${BASE_STYLE}${LAYOUT_STYLE}${d.extraStyle ?? ''}</style>
+<style>${themeVars(d.brand)}${BASE_STYLE}${LAYOUT_STYLE}${LABEL_STYLE}${d.extraStyle ?? ''}</style>${d.head ? `\n${d.head}` : ''}
 </head>
 <body class="${esc(d.bodyClass)} layout-${esc(d.brand.layout)}" data-platform="${esc(d.platform)}">
 ${d.body}${scripts}

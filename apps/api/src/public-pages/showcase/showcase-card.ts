@@ -1,11 +1,16 @@
+import { t } from '@app/catalogue';
 import { esc } from '../../http/html';
+import { headlineHtml, labelLines } from '../artwork';
+import { DEFAULT_PAGE_LOCALE, num, type PageLocale } from '../page-locale';
 import type { Platform } from '../platform';
-import { quickLookHref, sceneViewerIntent, sizeLabel } from '../platform';
+import { arBanner, forSale, quickLookHref, sceneViewerIntent, sceneViewerTitle, sizeLabel } from '../platform';
 import { displayTitle, outerInches, type PageItem, type ReadyItem, thumbHeight } from './showcase-items';
 
 export interface CardContext {
   platform: Platform;
   embed: boolean;
+  /** The page's language and units (English and inches when absent). */
+  loc?: PageLocale;
   layout: string;
   /** Position in the showcase (0-based), for eager loading and the minimal layout's steps. */
   index: number;
@@ -45,71 +50,93 @@ export function pictureImg(r: ReadyItem, alt: string, sizes: string, eager: bool
 }
 
 /** The platform's AR launch as a button (iOS Quick Look, Android Scene Viewer, desktop: the 3D page). */
-export function arButton(i: PageItem, r: ReadyItem, platform: Platform, embed: boolean): string {
+export function arButton(i: PageItem, r: ReadyItem, platform: Platform, embed: boolean, loc: PageLocale = DEFAULT_PAGE_LOCALE): string {
   const p = r.presentation;
-  const b = p?.banner ?? {};
+  // A catalogued work's banner carries its label; a sold one offers nothing to buy (no action, price or link).
+  const b = arBanner(p?.banner ?? {}, i.artwork, loc.locale);
+  const launch = esc(t(loc.locale, 'ar.viewInYourSpace'));
   if (platform === 'ios') {
     // Quick Look needs an <img> child inside the rel="ar" anchor; a tap on its banner comes back as a
     // message event on the anchor, and QUICK_LOOK_TAP_SCRIPT opens data-link.
     const href = esc(quickLookHref(r.usdzUrl, { allowScaling: p?.allowScaling ?? false, banner: b }));
     const link = b.link_url ? ` data-link="${esc(b.link_url)}"` : '';
     const icon = r.thumbs[0]?.url ?? r.posterUrl;
-    return `<a class="ar" rel="ar" href="${href}"${link}><img src="${esc(icon)}" alt="" width="20" height="20" loading="lazy">View in your space</a>`;
+    return `<a class="ar" rel="ar" href="${href}"${link}><img src="${esc(icon)}" alt="" width="20" height="20" loading="lazy">${launch}</a>`;
   }
   if (platform === 'android') {
+    const title = sceneViewerTitle(p ? (b.title ?? i.title) : i.title, i.artwork);
     const intent = esc(
       sceneViewerIntent(
         r.glbUrl,
         r.embedUrl,
         p
-          ? { title: b.title ?? i.title, link: b.link_url, placement: p.placement, allowScaling: p.allowScaling }
-          : { title: i.title, placement: 'floor', allowScaling: false },
+          ? { title, link: b.link_url, placement: p.placement, allowScaling: p.allowScaling }
+          : { title, placement: 'floor', allowScaling: false },
       ),
     );
-    return `<a class="ar" target="_top" href="${intent}">View in your space</a>`;
+    return `<a class="ar" target="_top" href="${intent}">${launch}</a>`;
   }
   // model-viewer lives on the 3D page only: the showcase never loads it.
-  return `<a class="ar" target="${embed ? '_blank' : '_self'}" rel="noopener" href="${esc(r.embedUrl)}">View in 3D / AR</a>`;
+  return `<a class="ar" target="${embed ? '_blank' : '_self'}" rel="noopener" href="${esc(r.embedUrl)}">${esc(t(loc.locale, 'ar.viewIn3dAr'))}</a>`;
 }
 
 /** "See it on a wall": the item hung on a plain wall next to a sofa or a person, to scale. */
-export function wallButton(r: ReadyItem, embed: boolean): string {
-  return `<a class="wall-btn" href="${esc(r.wallUrl)}"${embed ? ' target="_blank" rel="noopener"' : ''}>See it on a wall</a>`;
+export function wallButton(r: ReadyItem, embed: boolean, loc: PageLocale = DEFAULT_PAGE_LOCALE): string {
+  return `<a class="wall-btn" href="${esc(r.wallUrl)}"${embed ? ' target="_blank" rel="noopener"' : ''}>${esc(t(loc.locale, 'wall.seeOnWall'))}</a>`;
 }
 
-/** Title, price, subtitle, frame and buy link (the wall-ready AR banner fields). */
-export function caption(i: PageItem, r: ReadyItem): string {
+/**
+ * The card's text. A plain picture: title, price, subtitle, frame and buy link (the wall-ready AR banner
+ * fields). A catalogued work: its wall label in gallery order (Artist, *Title*, year; medium; size;
+ * edition; price; availability, a red dot when sold), then subtitle and frame, and the buy link only while
+ * it is for sale.
+ */
+export function caption(i: PageItem, r: ReadyItem, loc: PageLocale = DEFAULT_PAGE_LOCALE): string {
   const b = r.presentation?.banner ?? {};
   const title = displayTitle(i);
+  const cta = esc(b.call_to_action ?? t(loc.locale, 'item.viewDetails'));
+  const link = (show: boolean) =>
+    show && b.link_url ? `<a class="link" href="${esc(b.link_url)}" target="_top" rel="noopener">${cta}</a>` : '';
+  const details = `${b.subtitle ? `<span class="sub">${esc(b.subtitle)}</span>` : ''}${r.frameLabel ? `<span class="frame">${esc(r.frameLabel)}</span>` : ''}`;
+  const art = i.artwork;
+  if (art) {
+    const head = art.label.headline.length
+      ? `<span class="headline">${headlineHtml(art.label)}</span>`
+      : `<span class="title">${esc(title)}</span>`;
+    return `<div class="caption label">${head}${labelLines(art, 'span')}${details}${link(forSale(art.label))}</div>`;
+  }
   return (
     `<div class="caption"><span class="title">${esc(title)}</span>${b.price ? `<span class="price">${esc(b.price)}</span>` : ''}` +
-    `${b.subtitle ? `<span class="sub">${esc(b.subtitle)}</span>` : ''}` +
-    `${r.frameLabel ? `<span class="frame">${esc(r.frameLabel)}</span>` : ''}` +
-    `${b.link_url ? `<a class="link" href="${esc(b.link_url)}" target="_top" rel="noopener">${esc(b.call_to_action ?? 'View details')}</a>` : ''}</div>`
+    `${details}${link(true)}</div>`
   );
 }
 
 /** The minimal layout's steps: previous, "n / N", next (anchors: no script needed). */
 function steps(c: CardContext): string {
   if (c.layout !== 'minimal' || c.count < 2) return '';
+  const locale = (c.loc ?? DEFAULT_PAGE_LOCALE).locale;
   const prev =
     c.prevId !== undefined
-      ? `<a class="step" href="#item-${c.prevId}" aria-label="Previous picture">‹ Previous</a>`
+      ? `<a class="step" href="#item-${c.prevId}" aria-label="${esc(t(locale, 'nav.previousPicture'))}"><span aria-hidden="true">‹ </span>${esc(t(locale, 'nav.previous'))}</a>`
       : '<i class="step"></i>';
   const next =
-    c.nextId !== undefined ? `<a class="step" href="#item-${c.nextId}" aria-label="Next picture">Next ›</a>` : '<i class="step"></i>';
-  return `<nav class="steps" aria-label="Pictures">${prev}<b class="count">${c.index + 1} / ${c.count}</b>${next}</nav>`;
+    c.nextId !== undefined
+      ? `<a class="step" href="#item-${c.nextId}" aria-label="${esc(t(locale, 'nav.nextPicture'))}">${esc(t(locale, 'nav.next'))}<span aria-hidden="true"> ›</span></a>`
+      : '<i class="step"></i>';
+  return `<nav class="steps" aria-label="${esc(t(locale, 'page.picturesLabel'))}">${prev}<b class="count">${num(locale, c.index + 1, 0)} / ${num(locale, c.count, 0)}</b>${next}</nav>`;
 }
 
 /** One item of any layout: picture (opens the larger view), details, size, AR and wall buttons. */
 export function itemCard(i: PageItem, c: CardContext): string {
+  const loc = c.loc ?? DEFAULT_PAGE_LOCALE;
   const r = i.ready;
   if (!r) {
     const status = i.status === 'failed' ? 'failed' : esc(i.status);
+    const pct = Math.round(i.progress);
     const body =
       i.status === 'failed'
-        ? 'This picture could not be converted.'
-        : `<span>Preparing the AR model…</span><progress max="100" value="${Math.round(i.progress)}">${Math.round(i.progress)}%</progress>`;
+        ? esc(t(loc.locale, 'item.failed'))
+        : `<span>${esc(t(loc.locale, 'item.preparing'))}</span><progress max="100" value="${pct}">${num(loc.locale, pct, 0)}%</progress>`;
     return `<article class="item ${i.status === 'failed' ? 'failed' : 'pending'}" id="item-${i.id}" data-item="${i.id}" data-status="${status}" style="--w:24;--ar:1"><div class="media placeholder">${body}</div><div class="info"><div class="meta"><span>${esc(i.title)}</span></div></div></article>`;
   }
   const p = r.presentation;
@@ -118,10 +145,13 @@ export function itemCard(i: PageItem, c: CardContext): string {
   const img = pictureImg(r, title, sizesFor(c.layout, r), c.index < (c.layout === 'minimal' ? 1 : EAGER));
   const target = c.embed ? ' target="_blank" rel="noopener"' : '';
   const placement = p ? ` data-placement="${p.placement}"` : '';
+  // A work with a real size states it in its label; a plain picture shows the AR model's size here.
+  const size = i.artwork?.size ? '' : `<span class="size">${esc(sizeLabel(r.widthInches, r.heightInches, p, loc))}</span>`;
+  const availability = i.artwork ? ` data-availability="${i.artwork.label.availability.kind}"` : '';
   return (
-    `<article class="item" id="item-${i.id}" data-item="${i.id}" data-status="completed"${placement} data-width-inches="${w}" data-height-inches="${h}" style="--w:${w};--ar:${w / h}">` +
-    `<a class="media" href="${esc(r.itemUrl)}"${target} aria-label="${esc(`${title}: larger view`)}">${img}</a>` +
-    `<div class="info">${caption(i, r)}<div class="meta"><span class="size">${esc(sizeLabel(r.widthInches, r.heightInches, p))}</span>` +
-    `<div class="actions">${arButton(i, r, c.platform, c.embed)}${wallButton(r, c.embed)}</div></div>${steps(c)}</div></article>`
+    `<article class="item" id="item-${i.id}" data-item="${i.id}" data-status="completed"${availability}${placement} data-width-inches="${w}" data-height-inches="${h}" style="--w:${w};--ar:${w / h}">` +
+    `<a class="media" href="${esc(r.itemUrl)}"${target} aria-label="${esc(t(loc.locale, 'item.largerView', { title }))}">${img}</a>` +
+    `<div class="info">${caption(i, r, loc)}<div class="meta">${size}` +
+    `<div class="actions">${arButton(i, r, c.platform, c.embed, loc)}${wallButton(r, c.embed, loc)}</div></div>${steps(c)}</div></article>`
   );
 }

@@ -1,3 +1,6 @@
+import { t, type MessageKey } from '@app/catalogue';
+import type { Artwork } from '../artwork';
+import { DEFAULT_PAGE_LOCALE, length, type PageLocale } from '../page-locale';
 import type { LaunchPresentation } from '../platform';
 
 // The thumbnail files are made by the showcase-picture pipeline's thumbnails stage (libs/plugins).
@@ -33,6 +36,8 @@ export interface PageItem {
   title: string;
   /** Present once completed. */
   ready?: ReadyItem;
+  /** The gallery's label of a catalogued work, in the page's language; absent for a plain picture. */
+  artwork?: Artwork;
 }
 
 /** The object's outer size: what the poster shows (the frame included) and what hangs on the wall. */
@@ -48,16 +53,35 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const COLOUR_NAMES = new Set(['black', 'white', 'oak', 'walnut', 'gold', 'silver']);
 const colourName = (v: unknown): string => (typeof v === 'string' && (COLOUR_NAMES.has(v) || /^#[0-9a-f]{6}$/i.test(v)) ? v : '');
 
-/** A short description of a resolved frame and mat (job result fields), or undefined for none. */
-export function frameLabel(result: Record<string, unknown>): string | undefined {
+const FRAMES: Readonly<Record<string, MessageKey>> = { thin: 'frame.thin', classic: 'frame.classic', float: 'frame.float' };
+
+/**
+ * A short description of a resolved frame and mat (job result fields) in the page's language, or undefined
+ * for none: "Classic walnut frame, white mat 2 in", "Klassischer Rahmen in Nussbaum, Passepartout in Weiß, 5,1 cm".
+ */
+export function frameLabel(result: Record<string, unknown>, loc: PageLocale = DEFAULT_PAGE_LOCALE): string | undefined {
   const f = result.frame;
   if (!isObject(f) || typeof f.style !== 'string' || f.style === 'none') return undefined;
-  if (f.style === 'canvas') return 'Canvas wrap';
-  const style = f.style.charAt(0).toUpperCase() + f.style.slice(1);
-  const label = `${style} ${colourName(f.color)} frame`.replace(/\s+/g, ' ');
+  if (f.style === 'canvas') return t(loc.locale, 'frame.canvas');
+  const key = FRAMES[f.style];
+  if (!key) return undefined;
+  const colour = (v: unknown): string => {
+    const name = colourName(v);
+    return COLOUR_NAMES.has(name) ? t(loc.locale, `colour.${name}` as MessageKey) : name;
+  };
+  const frameColour = colour(f.color);
+  const label = t(loc.locale, key, { colour: frameColour ? t(loc.locale, 'frame.colour', { colour: frameColour }) : '' })
+    .replace(/\s+/g, ' ')
+    .trim();
   const m = result.mat;
   return isObject(m) && typeof m.width_inches === 'number' && m.width_inches > 0
-    ? `${label}, ${colourName(m.color) || 'white'} mat ${m.width_inches} in`.replace(/\s+/g, ' ')
+    ? t(loc.locale, 'frame.withMat', {
+        frame: label,
+        colour: colour(m.color) || t(loc.locale, 'colour.white'),
+        width: length(m.width_inches, loc),
+      })
+        .replace(/\s+/g, ' ')
+        .trim()
     : label;
 }
 

@@ -1,3 +1,6 @@
+import { t } from '@app/catalogue';
+import { esc } from '../../http/html';
+import { DEFAULT_PAGE_LOCALE } from '../page-locale';
 import { itemCard, type CardContext } from './showcase-card';
 import { outerInches, type PageItem } from './showcase-items';
 
@@ -6,6 +9,7 @@ export const BASE_STYLE = `
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:var(--bg);color:var(--fg)}
+html:lang(ja) body{font-family:system-ui,-apple-system,"Hiragino Sans","Hiragino Kaku Gothic ProN","Yu Gothic UI",Meiryo,"Noto Sans CJK JP","Noto Sans JP",sans-serif}
 a{color:inherit}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .sc{margin:0 auto;max-width:1920px;padding:0 clamp(12px,3vw,40px) 40px}
@@ -26,6 +30,9 @@ nav.links a{display:inline-flex;align-items:center;min-height:36px;padding:6px 1
 .caption .price{font-weight:650;white-space:nowrap}
 .caption .sub,.caption .frame{flex-basis:100%;font-size:14px;color:var(--muted)}
 .caption .link{flex-basis:100%;font-size:14px;font-weight:600}
+.caption .headline{flex:1 1 auto;margin:0;font-weight:650;min-width:0}
+.caption .medium,.caption .dims,.caption .edition,.caption .availability{flex-basis:100%;font-size:14px}
+.caption .dims{color:var(--muted)}
 .meta{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:center;gap:8px;margin-top:8px}
 .size{font-size:13px;color:var(--muted)}
 .actions{display:flex;flex-wrap:wrap;gap:8px}
@@ -56,7 +63,7 @@ export const LAYOUT_STYLE = `
 .salon .info{position:absolute;top:100%;left:50%;transform:translateX(-50%);width:max(100%,250px);padding-top:14px;text-align:center}
 .salon .caption,.salon .meta,.salon .actions{justify-content:center}
 .salon .caption .title{flex:0 1 auto}
-.salon .caption .sub,.salon .caption .frame{display:none}
+.salon .caption .sub,.salon .caption .frame,.salon .caption .medium,.salon .caption .edition{display:none}
 .slides{display:flex;align-items:flex-start;overflow-x:auto;scroll-snap-type:x mandatory;overscroll-behavior-x:contain}
 .slides .item{flex:0 0 100%;scroll-snap-align:center;align-items:center;padding:8px 0 16px}
 .slides .media{width:min(100%,calc(72vh * var(--ar)))}
@@ -79,7 +86,9 @@ export function layoutBody(
   items: PageItem[],
   base: Omit<CardContext, 'index' | 'count' | 'layout' | 'prevId' | 'nextId'>,
 ): string {
-  if (!items.length) return '<div class="empty">No pictures yet.</div>';
+  const locale = (base.loc ?? DEFAULT_PAGE_LOCALE).locale;
+  const label = esc(t(locale, 'page.picturesLabel'));
+  if (!items.length) return `<div class="empty">${esc(t(locale, 'page.empty'))}</div>`;
   const cards = items
     .map((i, n) =>
       itemCard(i, {
@@ -95,8 +104,8 @@ export function layoutBody(
   if (layout === 'salon') {
     // --maxw: the widest piece (inches) fits the screen; every piece shares the same pixels per inch.
     const maxw = Math.max(24, ...items.map((i) => (i.ready ? outerInches(i.ready).w : 24)));
-    return `<section class="salon" aria-label="Pictures" style="--maxw:${maxw}">${cards}</section>`;
+    return `<section class="salon" aria-label="${label}" style="--maxw:${maxw}">${cards}</section>`;
   }
-  if (layout === 'minimal') return `<section class="slides" aria-label="Pictures" tabindex="0">${cards}</section>`;
-  return `<section class="grid" aria-label="Pictures">${cards}</section>`;
+  if (layout === 'minimal') return `<section class="slides" aria-label="${label}" tabindex="0">${cards}</section>`;
+  return `<section class="grid" aria-label="${label}">${cards}</section>`;
 }

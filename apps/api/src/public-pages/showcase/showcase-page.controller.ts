@@ -41,9 +41,10 @@ export class ShowcasePageController {
     @Param('publicId') id: string,
     @Headers('user-agent') ua: string | undefined,
     @Query('platform') platform: string | undefined,
+    @Query('lang') lang: unknown,
     @Res() reply: FastifyReply,
   ) {
-    await this.send(reply, await this.pages.render(id, false, ua, platform), false);
+    await this.send(reply, await this.pages.render(id, false, ua, platform, lang), false);
   }
 
   @Get(':publicId/embed')
@@ -51,9 +52,10 @@ export class ShowcasePageController {
     @Param('publicId') id: string,
     @Headers('user-agent') ua: string | undefined,
     @Query('platform') platform: string | undefined,
+    @Query('lang') lang: unknown,
     @Res() reply: FastifyReply,
   ) {
-    await this.send(reply, await this.pages.render(id, true, ua, platform), true);
+    await this.send(reply, await this.pages.render(id, true, ua, platform, lang), true);
   }
 
   @Get(':publicId/items/:itemId')
@@ -62,9 +64,10 @@ export class ShowcasePageController {
     @Param('itemId') itemId: string,
     @Headers('user-agent') ua: string | undefined,
     @Query('platform') platform: string | undefined,
+    @Query('lang') lang: unknown,
     @Res() reply: FastifyReply,
   ) {
-    await this.send(reply, await this.pages.renderItem(id, itemId, 'item', ua, platform), false);
+    await this.send(reply, await this.pages.renderItem(id, itemId, 'item', ua, platform, lang), false);
   }
 
   @Get(':publicId/items/:itemId/wall')
@@ -73,9 +76,10 @@ export class ShowcasePageController {
     @Param('itemId') itemId: string,
     @Headers('user-agent') ua: string | undefined,
     @Query('platform') platform: string | undefined,
+    @Query('lang') lang: unknown,
     @Res() reply: FastifyReply,
   ) {
-    await this.send(reply, await this.pages.renderItem(id, itemId, 'wall', ua, platform), false);
+    await this.send(reply, await this.pages.renderItem(id, itemId, 'wall', ua, platform, lang), false);
   }
 
   /** `480.avif` / `960.webp` / `1200.jpg`…: the item's poster resized, made by the conversion (or on first request: ShowcaseThumbnails). */

@@ -4,15 +4,28 @@ import type { StillImageResult } from '@app/plugins';
 import { STORAGE } from '@app/runtime';
 import { PublicUrls } from '@app/wire';
 import type { StoragePort } from '@app/storage';
+import { t, type Locale } from '@app/catalogue';
+import { esc } from '../../http/html';
+import { artwork } from '../artwork';
+import { askedLocale, pageLocale, withLang, type PageLocale } from '../page-locale';
 import { detectPlatform, launchPresentation, type Platform } from '../platform';
 import { itemPage, wallPage } from './item-page';
 import { hasPending, showcasePage, type PageShowcase } from './showcase-page';
 import { frameLabel, outerInches, SHARE_FILE, THUMB_WIDTHS, type PageItem } from './showcase-items';
 
-const NOT_FOUND = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body>Not found</body></html>';
+/** The plain 404 page, in the language the visitor asked for (there is no showcase to take one from). */
+export function notFoundHtml(locale: Locale = 'en'): string {
+  const text = esc(t(locale, 'page.notFound'));
+  return `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><title>${text}</title></head><body>${text}</body></html>`;
+}
 
 export type Rendered = { status: number; html: string; cache: string; indexable: boolean };
-const notFound = (): Rendered => ({ status: 404, html: NOT_FOUND, cache: 'no-store', indexable: false });
+const notFound = (lang?: unknown): Rendered => ({
+  status: 404,
+  html: notFoundHtml(askedLocale(lang)),
+  cache: 'no-store',
+  indexable: false,
+});
 
 /** The public showcase pages (showcase, item, wall) rendered from the stored showcase; a plain 404 page for unknown ids. */
 @Injectable()
@@ -28,7 +41,12 @@ export class ShowcasePageService {
     return s ? { s, items: await this.showcases.items(s.id) } : null;
   }
 
-  private model(s: ShowcaseRow, items: ShowcaseItemRow[]): PageShowcase {
+  /**
+   * The page model: the showcase in the page's language (`loc`), each item with its title, launch links
+   * (carrying the visitor's `?lang=`), frame and, for a catalogued work, its label. An edited banner wins
+   * over the one the files were built with.
+   */
+  private model(s: ShowcaseRow, items: ShowcaseItemRow[], loc: PageLocale): PageShowcase {
     const pageUrl = this.urls.showcase(s.publicId);
     return {
       layout: s.layout,
@@ -40,30 +58,40 @@ export class ShowcasePageService {
       secondary: s.branding.secondary_color ?? null,
       pageUrl,
       indexable: s.indexable,
+      loc,
       items: items.map((i, n): PageItem => {
-        const r = i.status === 'completed' ? (i.result as unknown as StillImageResult | null) : null;
+        const stored = i.status === 'completed' ? (i.result as unknown as StillImageResult | null) : null;
+        const r = stored && i.banner ? ({ ...stored, banner: i.banner } as StillImageResult) : stored;
         const itemUrl = `${pageUrl}/items/${i.id}`;
+        const presentation = r ? launchPresentation(r) : undefined;
+        const banner = presentation?.banner;
         return {
           id: i.id,
           status: i.status,
           progress: i.progress,
-          title: i.filename ?? `Picture ${n + 1}`,
+          title: i.filename ?? t(loc.locale, 'item.pictureNumber', { n: n + 1 }),
+          artwork: r
+            ? artwork(
+                { label: i.label, availability: i.availability, title: banner?.title ?? i.filename, price: banner?.price, result: r },
+                loc,
+              )
+            : undefined,
           ready:
             r && i.embedId
               ? {
                   posterUrl: this.storage.url(r.files.poster.key),
                   glbUrl: this.storage.url(r.files.glb.key),
                   usdzUrl: this.storage.url(r.files.usdz.key),
-                  embedUrl: this.urls.embed(i.embedId),
+                  embedUrl: withLang(this.urls.embed(i.embedId), loc.lang),
                   widthInches: r.dimensions.width_inches,
                   heightInches: r.dimensions.height_inches,
-                  presentation: launchPresentation(r),
-                  itemUrl,
-                  wallUrl: `${itemUrl}/wall`,
+                  presentation,
+                  itemUrl: withLang(itemUrl, loc.lang),
+                  wallUrl: withLang(`${itemUrl}/wall`, loc.lang),
                   thumbs: THUMB_WIDTHS.map((w) => ({ url: `${itemUrl}/thumb/${w}.webp`, width: w })),
                   avifThumbs: THUMB_WIDTHS.map((w) => ({ url: `${itemUrl}/thumb/${w}.avif`, width: w })),
                   shareUrl: `${itemUrl}/thumb/${SHARE_FILE}`,
-                  frameLabel: frameLabel(r),
+                  frameLabel: frameLabel(r, loc),
                 }
               : undefined,
         };
@@ -75,10 +103,16 @@ export class ShowcasePageService {
     return forced === 'ios' || forced === 'android' || forced === 'desktop' ? forced : detectPlatform(ua);
   }
 
-  async render(publicId: string, embed: boolean, ua: string | undefined, forced: string | undefined): Promise<Rendered> {
+  /** The page's language: a valid `?lang=` wins, else the showcase's locale; sizes in the showcase's units. */
+  private static locale(s: ShowcaseRow, lang: unknown): PageLocale {
+    return pageLocale(lang, s.locale, s.units);
+  }
+
+  async render(publicId: string, embed: boolean, ua: string | undefined, forced: string | undefined, lang?: unknown): Promise<Rendered> {
     const found = await this.find(publicId);
-    if (!found) return notFound();
-    const html = showcasePage(this.model(found.s, found.items), ShowcasePageService.platform(ua, forced), embed);
+    if (!found) return notFound(lang);
+    const loc = ShowcasePageService.locale(found.s, lang);
+    const html = showcasePage(this.model(found.s, found.items, loc), ShowcasePageService.platform(ua, forced), embed);
     return {
       status: 200,
       html,
@@ -94,12 +128,13 @@ export class ShowcasePageService {
     view: 'item' | 'wall',
     ua: string | undefined,
     forced: string | undefined,
+    lang?: unknown,
   ): Promise<Rendered> {
     const found = await this.find(publicId);
-    if (!found) return notFound();
-    const showcase = this.model(found.s, found.items);
+    if (!found) return notFound(lang);
+    const showcase = this.model(found.s, found.items, ShowcasePageService.locale(found.s, lang));
     const index = showcase.items.findIndex((i) => String(i.id) === itemId);
-    if (index < 0 || !showcase.items[index]!.ready) return notFound();
+    if (index < 0 || !showcase.items[index]!.ready) return notFound(lang);
     const ctx = { showcase, index, platform: ShowcasePageService.platform(ua, forced) };
     return {
       status: 200,
@@ -113,7 +148,9 @@ export class ShowcasePageService {
   async poster(publicId: string, itemId: string): Promise<{ jobId: string; posterKey: string; shape: { w: number; h: number } } | null> {
     const found = await this.find(publicId);
     if (!found) return null;
-    const item = this.model(found.s, found.items).items.find((i) => String(i.id) === itemId);
+    const item = this.model(found.s, found.items, pageLocale(undefined, found.s.locale, found.s.units)).items.find(
+      (i) => String(i.id) === itemId,
+    );
     const row = found.items.find((i) => String(i.id) === itemId);
     const r = row?.result as unknown as StillImageResult | undefined;
     return item?.ready && row && r?.files?.poster?.key

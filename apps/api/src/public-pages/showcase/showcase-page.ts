@@ -1,6 +1,8 @@
+import { t } from '@app/catalogue';
 import { isFinal, type JobStatus } from '@app/pipeline';
 import { esc } from '../../http/html';
-import type { Platform } from '../platform';
+import { DEFAULT_PAGE_LOCALE, withLang, type PageLocale } from '../page-locale';
+import { forSale, type Platform } from '../platform';
 import type { ShareImage } from './open-graph';
 import { brandHeader, htmlDocument } from './page-shell';
 import { displayTitle, outerInches, type PageItem, thumbHeight } from './showcase-items';
@@ -24,7 +26,15 @@ export interface PageShowcase {
   /** The owner's choice; embed pages are never indexable whatever it says. */
   indexable: boolean;
   items: PageItem[];
+  /** The page's language and units, and the visitor's `?lang=` (English and inches when absent). */
+  loc?: PageLocale;
 }
+
+/** The page's language and units. */
+export const localeOf = (s: PageShowcase): PageLocale => s.loc ?? DEFAULT_PAGE_LOCALE;
+
+/** The showcase page's address in the visitor's chosen language (pageUrl itself when they chose none). */
+export const homeUrl = (s: PageShowcase): string => withLang(s.pageUrl, localeOf(s).lang);
 
 /** Whether any item is still converting (the page then refreshes itself and is not cached). */
 export const hasPending = (items: readonly { status: string }[]): boolean => items.some((i) => !isFinal(i.status as JobStatus));
@@ -52,22 +62,27 @@ const SHARE_WIDTH = 1200;
  * (only a script can open it: Quick Look reports the tap as a DOM message event).
  */
 export function showcasePage(s: PageShowcase, platform: Platform, embed: boolean): string {
+  const loc = localeOf(s);
   const links = s.links.length
-    ? `<nav class="links" aria-label="Links">${s.links.map((l) => `<a href="${esc(l.url)}" target="_blank" rel="noopener noreferrer nofollow ugc">${esc(l.title)}</a>`).join('')}</nav>`
+    ? `<nav class="links" aria-label="${esc(t(loc.locale, 'page.linksLabel'))}">${s.links.map((l) => `<a href="${esc(l.url)}" target="_blank" rel="noopener noreferrer nofollow ugc">${esc(l.title)}</a>`).join('')}</nav>`
     : '';
-  const tap = platform === 'ios' && s.items.some((i) => i.ready?.presentation?.banner.link_url);
+  // The tap script only where a banner link survives (a sold work's is dropped: see arBanner).
+  const tap = platform === 'ios' && s.items.some((i) => i.ready?.presentation?.banner.link_url && (!i.artwork || forSale(i.artwork.label)));
   const body = `<main class="sc">
-${brandHeader(s, { heading: true })}
+${brandHeader(s, { heading: true, loc })}
 ${s.description ? `<p class="description">${esc(s.description)}</p>` : ''}
 ${links}
-${layoutBody(s.layout, s.items, { platform, embed })}
+${layoutBody(s.layout, s.items, { platform, embed, loc })}
 </main>`;
+  const title = s.tagline || t(loc.locale, 'page.showcaseTitle');
   return htmlDocument({
-    title: s.tagline || 'AR showcase',
+    title,
     share: {
-      title: s.tagline || 'AR showcase',
+      title,
       description: s.description,
-      canonicalUrl: s.pageUrl,
+      // The chosen language's page is a page of its own (crawlers find the others through hreflang).
+      canonicalUrl: homeUrl(s),
+      alternates: s.indexable && !embed ? s.pageUrl : undefined,
       image: shareImage(s.items),
       indexable: s.indexable && !embed,
     },
@@ -77,5 +92,6 @@ ${layoutBody(s.layout, s.items, { platform, embed })}
     body,
     scripts: tap ? ['quick-look'] : [],
     refresh: hasPending(s.items),
+    loc,
   });
 }

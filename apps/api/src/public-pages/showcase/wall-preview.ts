@@ -1,4 +1,6 @@
+import { t } from '@app/catalogue';
 import { esc } from '../../http/html';
+import { DEFAULT_PAGE_LOCALE, num, plainSize, type PageLocale } from '../page-locale';
 
 /**
  * "See it on a wall": the picture hung on a plain wall next to an object everyone knows the size of,
@@ -32,6 +34,22 @@ export function referenceFor(w: number, h: number, placement: 'wall' | 'floor'):
 export interface WallScene {
   svg: string;
   reference: WallReference;
+  /** The reference in the page's language and units: "a sofa 84 in (213 cm) wide", "ein Sofa, 213 cm (84 in) breit". */
+  referenceLabel: string;
+}
+
+/**
+ * The reference object in words, its size in both units, the page's first (whole centimetres; the person's
+ * height in feet and inches, as people state it): "a person 5 ft 7 in (170 cm) tall".
+ */
+export function referenceLabel(ref: WallReference, loc: PageLocale = DEFAULT_PAGE_LOCALE): string {
+  const cm = `${num(loc.locale, Math.round(ref.inches * 2.54), 0)} cm`;
+  const inches =
+    ref.kind === 'person'
+      ? `${num(loc.locale, Math.floor(ref.inches / 12), 0)} ft ${num(loc.locale, ref.inches % 12, 0)} in`
+      : `${num(loc.locale, ref.inches, 0)} in`;
+  const size = loc.units === 'cm' ? `${cm} (${inches})` : `${inches} (${cm})`;
+  return t(loc.locale, ref.kind === 'sofa' ? 'wall.referenceSofa' : 'wall.referencePerson', { size });
 }
 
 function sofa(x: number, floor: number): string {
@@ -67,8 +85,19 @@ function person(x: number, floor: number): string {
  * The scene for a picture of `w` x `h` inches (outer size). Wall pictures hang with their centre at eye
  * level, at least 8 in above a sofa's back; floor pieces stand on the floor.
  */
-export function wallScene(posterUrl: string, alt: string, w: number, h: number, placement: 'wall' | 'floor'): WallScene {
+export function wallScene(
+  posterUrl: string,
+  alt: string,
+  w: number,
+  h: number,
+  placement: 'wall' | 'floor',
+  loc: PageLocale = DEFAULT_PAGE_LOCALE,
+  /** The size as the page states it (a catalogued work's label size); the plain width × height when absent. */
+  sizeText?: string,
+): WallScene {
   const ref = referenceFor(w, h, placement);
+  const refLabel = referenceLabel(ref, loc);
+  const sceneLabel = t(loc.locale, 'wall.sceneLabel', { title: alt, size: sizeText ?? plainSize(w, h, loc), reference: refLabel });
   // Wall to either side, so the scene reads as a room rather than a close-up.
   const margin = 42;
   let picX: number;
@@ -92,7 +121,7 @@ export function wallScene(posterUrl: string, alt: string, w: number, h: number, 
   const picY = floor - bottom - h;
   const n = (v: number) => Math.round(v * 100) / 100;
   const svg =
-    `<svg class="wall-scene" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${n(width)} ${n(wallHeight + floorDepth)}" role="img" aria-label="${esc(`${alt}, ${w} × ${h} in, on a wall next to ${ref.label}`)}" preserveAspectRatio="xMidYMid meet">` +
+    `<svg class="wall-scene" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${n(width)} ${n(wallHeight + floorDepth)}" role="img" aria-label="${esc(sceneLabel)}" preserveAspectRatio="xMidYMid meet">` +
     `<rect width="${n(width)}" height="${n(wallHeight)}" fill="#ebe6de"/>` +
     `<rect y="${n(floor)}" width="${n(width)}" height="${floorDepth}" fill="#c9b497"/>` +
     `<rect y="${n(floor - 4)}" width="${n(width)}" height="4" fill="#f7f5f1"/>` +
@@ -100,5 +129,5 @@ export function wallScene(posterUrl: string, alt: string, w: number, h: number, 
     `<image id="wall-picture" data-width-inches="${w}" data-height-inches="${h}" href="${esc(posterUrl)}" x="${n(picX)}" y="${n(picY)}" width="${n(w)}" height="${n(h)}" preserveAspectRatio="none"/>` +
     (ref.kind === 'sofa' ? sofa(n(refX), n(floor)) : person(n(refX), n(floor))) +
     '</svg>';
-  return { svg, reference: ref };
+  return { svg, reference: ref, referenceLabel: refLabel };
 }

@@ -53,6 +53,21 @@ export const de = {
   'count.sizes.other': '{n} Größen',
 
   // "Exemplar 3/25" is how German catalogues number a copy ("Auflage" is the edition's size).
+  'item.pictureNumber': 'Bild {n}',
+
+  'frame.thin': 'Schmaler Rahmen {colour}',
+  'frame.classic': 'Klassischer Rahmen {colour}',
+  'frame.float': 'Schattenfugenrahmen {colour}',
+  'frame.canvas': 'Leinwand auf Keilrahmen',
+  'frame.colour': 'in {colour}',
+  'frame.withMat': '{frame}, Passepartout in {colour}, {width}',
+  'colour.black': 'Schwarz',
+  'colour.white': 'Weiß',
+  'colour.oak': 'Eiche',
+  'colour.walnut': 'Nussbaum',
+  'colour.gold': 'Gold',
+  'colour.silver': 'Silber',
+
   'label.edition': 'Exemplar {edition}',
   'price.from': 'ab {price}',
   'availability.available': 'Verfügbar',

@@ -67,6 +67,24 @@ export const en = {
   'count.sizes.one': '{n} size',
   'count.sizes.other': '{n} sizes',
 
+  // showcase-page.service.ts: the title of a picture that has none (no banner title, no filename).
+  'item.pictureNumber': 'Picture {n}',
+
+  // showcase-items.ts frameLabel (cards, item page): the frame and mat. {colour} in a frame is the whole
+  // colour phrase (frame.colour, or nothing when the frame has no named colour); in frame.withMat the bare colour.
+  'frame.thin': 'Thin {colour} frame',
+  'frame.classic': 'Classic {colour} frame',
+  'frame.float': 'Float {colour} frame',
+  'frame.canvas': 'Canvas wrap',
+  'frame.colour': '{colour}',
+  'frame.withMat': '{frame}, {colour} mat {width}',
+  'colour.black': 'black',
+  'colour.white': 'white',
+  'colour.oak': 'oak',
+  'colour.walnut': 'walnut',
+  'colour.gold': 'gold',
+  'colour.silver': 'silver',
+
   // The wall label (formatLabel) and price lines.
   'label.edition': 'Edition {edition}',
   'price.from': 'from {price}',

@@ -51,6 +51,21 @@ export const es = {
   'count.sizes.one': '{n} tamaño',
   'count.sizes.other': '{n} tamaños',
 
+  'item.pictureNumber': 'Imagen {n}',
+
+  'frame.thin': 'Marco fino {colour}',
+  'frame.classic': 'Marco clásico {colour}',
+  'frame.float': 'Marco flotante {colour}',
+  'frame.canvas': 'Lienzo en bastidor',
+  'frame.colour': 'en {colour}',
+  'frame.withMat': '{frame}, paspartú {colour} de {width}',
+  'colour.black': 'negro',
+  'colour.white': 'blanco',
+  'colour.oak': 'roble',
+  'colour.walnut': 'nogal',
+  'colour.gold': 'dorado',
+  'colour.silver': 'plateado',
+
   'label.edition': 'Ejemplar {edition}',
   'price.from': 'desde {price}',
   'availability.available': 'Disponible',

@@ -56,6 +56,21 @@ export const fr = {
   'count.sizes.one': '{n} format',
   'count.sizes.other': '{n} formats',
 
+  'item.pictureNumber': 'Image {n}',
+
+  'frame.thin': 'Cadre fin {colour}',
+  'frame.classic': 'Cadre classique {colour}',
+  'frame.float': 'Caisse américaine {colour}',
+  'frame.canvas': 'Toile sur châssis',
+  'frame.colour': 'en {colour}',
+  'frame.withMat': '{frame}, passe-partout {colour} de {width}',
+  'colour.black': 'noir',
+  'colour.white': 'blanc',
+  'colour.oak': 'chêne',
+  'colour.walnut': 'noyer',
+  'colour.gold': 'or',
+  'colour.silver': 'argent',
+
   'label.edition': 'Exemplaire {edition}',
   'price.from': 'à partir de {price}',
   'availability.available': 'Disponible',

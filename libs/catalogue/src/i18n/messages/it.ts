@@ -51,6 +51,21 @@ export const it = {
   'count.sizes.one': '{n} formato',
   'count.sizes.other': '{n} formati',
 
+  'item.pictureNumber': 'Immagine {n}',
+
+  'frame.thin': 'Cornice sottile {colour}',
+  'frame.classic': 'Cornice classica {colour}',
+  'frame.float': 'Cornice a cassetta {colour}',
+  'frame.canvas': 'Tela su telaio',
+  'frame.colour': 'in {colour}',
+  'frame.withMat': '{frame}, passe-partout {colour} da {width}',
+  'colour.black': 'nero',
+  'colour.white': 'bianco',
+  'colour.oak': 'rovere',
+  'colour.walnut': 'noce',
+  'colour.gold': 'oro',
+  'colour.silver': 'argento',
+
   'label.edition': 'Esemplare {edition}',
   'price.from': 'da {price}',
   'availability.available': 'Disponibile',

@@ -56,6 +56,21 @@ export const ja = {
   'count.sizes.one': '{n}サイズ',
   'count.sizes.other': '{n}サイズ',
 
+  'item.pictureNumber': '作品{n}',
+
+  'frame.thin': '細フレーム{colour}',
+  'frame.classic': 'クラシックフレーム{colour}',
+  'frame.float': '浮かし額{colour}',
+  'frame.canvas': 'キャンバス張り',
+  'frame.colour': '（{colour}色）',
+  'frame.withMat': '{frame}、{colour}のマット {width}',
+  'colour.black': 'ブラック',
+  'colour.white': 'ホワイト',
+  'colour.oak': 'オーク',
+  'colour.walnut': 'ウォルナット',
+  'colour.gold': 'ゴールド',
+  'colour.silver': 'シルバー',
+
   'label.edition': 'エディション {edition}',
   'price.from': '{price}から',
   'availability.available': '販売中',

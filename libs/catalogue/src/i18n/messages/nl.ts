@@ -51,6 +51,21 @@ export const nl = {
   'count.sizes.one': '{n} formaat',
   'count.sizes.other': '{n} formaten',
 
+  'item.pictureNumber': 'Afbeelding {n}',
+
+  'frame.thin': 'Smalle lijst {colour}',
+  'frame.classic': 'Klassieke lijst {colour}',
+  'frame.float': 'Baklijst {colour}',
+  'frame.canvas': 'Doek op spieraam',
+  'frame.colour': 'in {colour}',
+  'frame.withMat': '{frame}, passe-partout in {colour} van {width}',
+  'colour.black': 'zwart',
+  'colour.white': 'wit',
+  'colour.oak': 'eiken',
+  'colour.walnut': 'notenhout',
+  'colour.gold': 'goud',
+  'colour.silver': 'zilver',
+
   'label.edition': 'Exemplaar {edition}',
   'price.from': 'vanaf {price}',
   'availability.available': 'Beschikbaar',
