@@ -12,3 +12,4 @@ export { isDatabaseUnavailable } from './database-errors';
 export type { RepositoryHooks } from './repository-hooks';
 export * from './data-deletion.repository';
 export * from './console.repository';
+export * from './catalogue-import.repository';

@@ -61,8 +61,11 @@ export interface ShowcaseItemRow {
   banner: Record<string, unknown> | null;
   /** A rebuild of the item's files in progress (its files are still job_id's until it completes). */
   pendingJobId: string | null;
+  /** Why the item's last rebuild failed (its files stayed job_id's); cleared by the next rebuild. */
+  rebuildError: RebuildError | null;
   status: string;
   progress: number;
+  /** The job's result, its `banner` replaced by the item's edited one when there is one. */
   result: Record<string, unknown> | null;
   error: { code: string; message: string } | null;
   embedId: string | null;
@@ -83,6 +86,20 @@ export interface NewShowcase {
   locale?: string;
 }
 
+/** A failed rebuild, as the item keeps it. */
+export interface RebuildError {
+  code: string;
+  message: string;
+  jobId: string;
+  at: string;
+}
+
+/**
+ * Where a failed rebuild's error is kept: a key of the item's `label` jsonb (the catalogue migration gave it
+ * no column), never shown as a label field ({@link toItem} takes it out).
+ */
+const REBUILD_ERROR_KEY = 'rebuild_error';
+
 /** One picture to convert: a URL, or an upload already in storage. */
 export interface NewItem {
   source: 'url' | 'upload';
@@ -97,7 +114,11 @@ export interface NewItem {
 
 /** The item's `external_id` is already used by another item of the showcase. */
 export class ExternalIdTakenError extends Error {
-  constructor(readonly externalId: string) {
+  constructor(
+    readonly externalId: string,
+    /** The request field that named it (`items[3].external_id` in a list). */
+    readonly param = 'external_id',
+  ) {
     super(`external_id ${externalId} is already used by another item of this showcase`);
     this.name = 'ExternalIdTakenError';
   }
@@ -133,6 +154,31 @@ export class ShowcaseFullError extends Error {
   }
 }
 
+/** What an edit changes on an item (a field left out: unchanged). */
+export interface ItemChanges {
+  label?: ItemLabel;
+  externalId?: string | null;
+  availability?: Availability;
+  position?: number | null;
+  /** The banner as the pages are to show it: the whole of it (it wins over the one in the files' result). */
+  banner?: Record<string, unknown>;
+  /** Rebuild the item's files: a new job (free) from this input, pending until it completes; it supersedes one still pending. */
+  rebuild?: { input: Record<string, unknown>; pipeline: string };
+  /** Drop the pending rebuild: the edit is back at what the item's files already are. */
+  dropPending?: boolean;
+}
+
+/** What a finished rebuild job meant for its item ({@link ShowcaseRepository.settleRebuild}). */
+export type RebuildSettlement =
+  /** The item serves the rebuild's files now, under its old embed id; `replacedJobId` is free to delete. */
+  | { outcome: 'switched'; itemId: number; replacedJobId: string }
+  /** The item keeps its files and reports the error. */
+  | { outcome: 'failed'; itemId: number }
+  | { outcome: 'running' }
+  /** No item waits for it: an item's own job (a repeated call), or a job nothing uses (`orphan`: a superseded rebuild). */
+  | { outcome: 'in_use' }
+  | { outcome: 'orphan'; status: string };
+
 export interface CreatedItems {
   items: { id: number; jobId: string }[];
   chargedCents: number;
@@ -145,6 +191,14 @@ function isUniqueViolation(e: unknown, index: string): boolean {
   const constraint = err.constraint ?? err.driverError?.constraint ?? '';
   return code === '23505' && (constraint === index || String(err.message ?? '').includes(index));
 }
+
+/** `$from, $from+1, …` for a list of values (array parameters are not portable to the PGlite adapter). */
+const list = (values: readonly unknown[], from: number) => values.map((_, i) => `$${from + i}`).join(', ');
+/** An UPDATE's rows: TypeORM's Postgres driver answers `[rows, count]`, the PGlite adapter the rows. */
+const updated = (res: unknown): Record<string, any>[] =>
+  Array.isArray(res) && Array.isArray(res[0]) ? res[0] : (res as Record<string, any>[]);
+/** Thrown inside an edit's transaction to roll it back when the item no longer serves the files the edit was made for. */
+const STALE = Symbol('stale item');
 
 const parseJson = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
 
@@ -167,7 +221,14 @@ function toShowcase(r: Record<string, any>): ShowcaseRow {
   };
 }
 
+/** A result as the item shows it: a banner edited after conversion wins over the one the files were made with (it is not in the files). */
+function withBanner(result: Record<string, unknown> | null, banner: unknown): Record<string, unknown> | null {
+  return result && banner !== null && banner !== undefined ? { ...result, banner: parseJson(banner) } : result;
+}
+
 function toItem(r: Record<string, any>): ShowcaseItemRow {
+  const { [REBUILD_ERROR_KEY]: rebuildError, ...label } =
+    r.label === undefined || r.label === null ? {} : parseJson<Record<string, any>>(r.label);
   return {
     id: Number(r.id),
     showcaseId: Number(r.showcase_id),
@@ -176,15 +237,19 @@ function toItem(r: Record<string, any>): ShowcaseItemRow {
     sourceUrl: r.source_url,
     filename: r.filename,
     createdAt: r.created_at,
-    label: r.label === undefined || r.label === null ? {} : parseJson(r.label),
+    label: label as ItemLabel,
     externalId: r.external_id ?? null,
     availability: r.availability ?? 'available',
     position: r.position === null || r.position === undefined ? null : Number(r.position),
     banner: r.banner === null || r.banner === undefined ? null : parseJson(r.banner),
     pendingJobId: r.pending_job_id ?? null,
+    rebuildError:
+      rebuildError && typeof rebuildError === 'object'
+        ? { code: rebuildError.code, message: rebuildError.message, jobId: rebuildError.job_id, at: rebuildError.at }
+        : null,
     status: r.status,
     progress: Number(r.progress),
-    result: r.result === null ? null : parseJson(r.result),
+    result: withBanner(r.result === null ? null : parseJson(r.result), r.banner),
     error: r.error === null ? null : parseJson(r.error),
     embedId: r.embed_id,
   };
@@ -341,10 +406,159 @@ export class ShowcaseRepository {
     return rows[0] ? toItem(rows[0]) : null;
   }
 
-  /** The item a picture job belongs to, for GET /api/v2/jobs/:id. */
+  /** The item a picture job belongs to (its files, or its pending rebuild), for GET /api/v2/jobs/:id. */
   async itemForJob(jobId: string): Promise<{ id: number; showcaseId: number } | null> {
-    const rows = await this.ds.query(`SELECT "id", "showcase_id" FROM "showcase_items" WHERE "job_id" = $1`, [jobId]);
+    const rows = await this.ds.query(
+      `SELECT "id", "showcase_id" FROM "showcase_items" WHERE "job_id" = $1 UNION ALL SELECT "id", "showcase_id" FROM "showcase_items" WHERE "pending_job_id" = $1 LIMIT 1`,
+      [jobId],
+    );
     return rows[0] ? { id: Number(rows[0].id), showcaseId: Number(rows[0].showcase_id) } : null;
+  }
+
+  /**
+   * Applies an edit to one item, in one transaction: its catalogue fields and banner, and a rebuild job
+   * (created here, free of charge, recorded as the item's pending_job_id; the item keeps serving job_id's
+   * files until it completes). Applied only while the item still serves `item.jobId`'s files: null when it
+   * switched to a rebuild (or was deleted) meanwhile, and then nothing is written. A taken external_id
+   * throws {@link ExternalIdTakenError} naming `externalIdParam`.
+   */
+  async editItem(
+    item: Pick<ShowcaseItemRow, 'id' | 'jobId'>,
+    ownerId: string,
+    c: ItemChanges,
+    externalIdParam = 'external_id',
+  ): Promise<{ rebuildJobId: string | null } | null> {
+    try {
+      return await this.ds.transaction(async (m) => {
+        let rebuildJobId: string | null = null;
+        if (c.rebuild) {
+          rebuildJobId = newJobId('v2');
+          await m.query(
+            `INSERT INTO "jobs" ("id", "public_id", "kind", "pipeline", "owner_id", "input", "request_id") VALUES ($1, $2, 'v2.picture', $3, $4, $5, $6)`,
+            [rebuildJobId, newJobId('emb'), c.rebuild.pipeline, ownerId, JSON.stringify(c.rebuild.input), this.hooks.requestId?.() ?? null],
+          );
+        }
+        const res = await m.query(
+          `UPDATE "showcase_items" SET
+             "label" = (CASE WHEN $2::jsonb IS NULL THEN "label"
+                        ELSE $2::jsonb || jsonb_strip_nulls(jsonb_build_object('${REBUILD_ERROR_KEY}', "label" -> '${REBUILD_ERROR_KEY}')) END) - $3::text,
+             "external_id" = CASE WHEN $4::boolean THEN $5::varchar ELSE "external_id" END,
+             "availability" = COALESCE($6::varchar, "availability"),
+             "position" = CASE WHEN $7::boolean THEN $8::integer ELSE "position" END,
+             "banner" = COALESCE($9::jsonb, "banner"),
+             "pending_job_id" = CASE WHEN $10::boolean THEN $11::varchar ELSE "pending_job_id" END
+           WHERE "id" = $1 AND "job_id" = $12 RETURNING "id"`,
+          [
+            item.id,
+            c.label === undefined ? null : JSON.stringify(c.label),
+            // A new rebuild starts with no error; a failed one's stays until then.
+            c.rebuild ? REBUILD_ERROR_KEY : '',
+            c.externalId !== undefined,
+            c.externalId ?? null,
+            c.availability ?? null,
+            c.position !== undefined,
+            c.position ?? null,
+            c.banner === undefined ? null : JSON.stringify(c.banner),
+            c.rebuild !== undefined || c.dropPending === true,
+            rebuildJobId,
+            item.jobId,
+          ],
+        );
+        if (!updated(res).length) throw STALE;
+        return { rebuildJobId };
+      });
+    } catch (e) {
+      if (e === STALE) return null;
+      if (c.externalId && isUniqueViolation(e, 'showcase_items_external_id_idx'))
+        throw new ExternalIdTakenError(c.externalId, externalIdParam);
+      throw e;
+    }
+  }
+
+  /**
+   * What a finished rebuild job means for the item waiting for it, in one transaction with the item row
+   * locked. Completed: the item switches to it in one UPDATE (`job_id = pending_job_id, pending_job_id =
+   * NULL`), and the item's embed id (jobs.public_id) moves with it (the replaced job takes the rebuild's),
+   * so the item, its pages and its embeds change files together and keep their URLs. Failed: the item
+   * keeps its files, drops the pending rebuild and keeps the error. Safe to call again for the same job.
+   */
+  async settleRebuild(jobId: string): Promise<RebuildSettlement> {
+    const settled = await this.ds.transaction(async (m): Promise<RebuildSettlement | null> => {
+      const rows = await m.query(
+        `SELECT i."id", i."job_id", o."public_id" AS "old_public_id", n."public_id" AS "new_public_id", n."status", n."error"
+         FROM "showcase_items" i JOIN "jobs" n ON n."id" = i."pending_job_id" JOIN "jobs" o ON o."id" = i."job_id"
+         WHERE i."pending_job_id" = $1 FOR UPDATE OF i`,
+        [jobId],
+      );
+      const r = rows[0];
+      if (!r) return null;
+      const itemId = Number(r.id);
+      if (r.status === 'completed') {
+        if (r.old_public_id) {
+          // jobs.public_id is unique: the replaced job lets go of it first.
+          await m.query(`UPDATE "jobs" SET "public_id" = NULL WHERE "id" = $1`, [r.job_id]);
+          await m.query(`UPDATE "jobs" SET "public_id" = $2 WHERE "id" = $1`, [jobId, r.old_public_id]);
+          await m.query(`UPDATE "jobs" SET "public_id" = $2 WHERE "id" = $1`, [r.job_id, r.new_public_id]);
+        }
+        await m.query(
+          `UPDATE "showcase_items" SET "job_id" = "pending_job_id", "pending_job_id" = NULL, "label" = "label" - '${REBUILD_ERROR_KEY}'
+           WHERE "id" = $1 AND "pending_job_id" = $2`,
+          [itemId, jobId],
+        );
+        return { outcome: 'switched', itemId, replacedJobId: r.job_id };
+      }
+      if (r.status === 'failed') {
+        const e = (r.error === null ? {} : parseJson<Record<string, unknown>>(r.error)) ?? {};
+        const error = { code: e.code ?? 'failed', message: e.message ?? 'the rebuild failed', job_id: jobId, at: new Date().toISOString() };
+        await m.query(
+          `UPDATE "showcase_items" SET "pending_job_id" = NULL, "label" = jsonb_set("label", '{${REBUILD_ERROR_KEY}}', $3::jsonb)
+           WHERE "id" = $1 AND "pending_job_id" = $2`,
+          [itemId, jobId, JSON.stringify(error)],
+        );
+        return { outcome: 'failed', itemId };
+      }
+      return { outcome: 'running' };
+    });
+    if (settled) return settled;
+    const used = await this.ds.query(`SELECT 1 FROM "showcase_items" WHERE "job_id" = $1 OR "pending_job_id" = $1 LIMIT 1`, [jobId]);
+    if (used.length) return { outcome: 'in_use' };
+    const job = await this.ds.query(`SELECT "status" FROM "jobs" WHERE "id" = $1`, [jobId]);
+    return { outcome: 'orphan', status: job[0]?.status ?? 'missing' };
+  }
+
+  /** Pending rebuilds whose job has finished: what a lost listener call left for the sweep. */
+  async finishedRebuilds(limit = 500): Promise<string[]> {
+    const rows = await this.ds.query(
+      `SELECT i."pending_job_id" AS "id" FROM "showcase_items" i JOIN "jobs" n ON n."id" = i."pending_job_id"
+       WHERE n."status" IN ('completed', 'failed') LIMIT $1`,
+      [limit],
+    );
+    return rows.map((r: { id: string }) => r.id);
+  }
+
+  /**
+   * Sets `position` = index for the given items of a showcase (others keep theirs), in one transaction.
+   * `unknownAt`: the index of the first id that is not an item of the showcase (then nothing changed).
+   */
+  async reorderItems(showcaseId: number, ids: readonly number[]): Promise<{ unknownAt: number | null }> {
+    if (!ids.length) return { unknownAt: null };
+    return this.ds.transaction(async (m) => {
+      await m.query(`SELECT "id" FROM "showcases" WHERE "id" = $1 FOR UPDATE`, [showcaseId]);
+      const rows: { id: number }[] = await m.query(
+        `SELECT "id" FROM "showcase_items" WHERE "showcase_id" = $1 AND "id" IN (${list(ids, 2)})`,
+        [showcaseId, ...ids],
+      );
+      const found = new Set(rows.map((r) => Number(r.id)));
+      const unknownAt = ids.findIndex((id) => !found.has(id));
+      if (unknownAt >= 0) return { unknownAt };
+      const values = ids.map((_, i) => `($${i + 2}::integer, ${i})`).join(', ');
+      await m.query(
+        `UPDATE "showcase_items" AS i SET "position" = v."position" FROM (VALUES ${values}) AS v("id", "position")
+         WHERE i."id" = v."id" AND i."showcase_id" = $1`,
+        [showcaseId, ...ids],
+      );
+      return { unknownAt: null };
+    });
   }
 
   async countForOwner(ownerId: string): Promise<number> {
@@ -381,7 +595,7 @@ export class ShowcaseRepository {
         s.locale ?? null,
       ],
     );
-    const rows = Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res;
+    const rows = updated(res);
     return rows[0] ? toShowcase(rows[0]) : null;
   }
 

@@ -24,6 +24,7 @@ import { CallbackScheduler, CallbackService } from './callback.service';
 import { JOB_KINDS, JobRoutes } from './job-routes';
 import { PublicUrls } from '@app/wire';
 import { RefundOnFailure } from './refund.listener';
+import { ItemRebuilds } from './item-rebuilds.listener';
 import { QueueLifecycle } from './queue-lifecycle.service';
 import { PluginLifecycle } from './plugin-lifecycle.service';
 import { loadPricingPolicy } from './pricing-loader';
@@ -83,13 +84,19 @@ export class CoreModule {
           inject: [DataDeletionRepository, STORAGE],
           useFactory: (repo: DataDeletionRepository, storage: StoragePort) => new JobDeletion(repo, storage),
         },
+        {
+          provide: ItemRebuilds,
+          inject: [ShowcaseRepository, DataDeletionRepository, JobDeletion],
+          useFactory: (showcases: ShowcaseRepository, deletions: DataDeletionRepository, jobDeletion: JobDeletion) =>
+            new ItemRebuilds(showcases, deletions, jobDeletion),
+        },
         { provide: PublicUrls, useValue: new PublicUrls(config) },
         { provide: PRICING_POLICY, useFactory: () => loadPricingPolicy(config) },
         { provide: STORAGE, useFactory: (): StoragePort => createStorage(config) },
         { provide: PIPELINE_CONTAINER, useFactory: () => createContainer() },
         {
           provide: PIPELINE_REGISTRY,
-          inject: [PIPELINE_CONTAINER, STORAGE, JobRepository, WebhookRepository, AccountRepository, PublicUrls, JOB_QUEUE],
+          inject: [PIPELINE_CONTAINER, STORAGE, JobRepository, WebhookRepository, AccountRepository, PublicUrls, JOB_QUEUE, ItemRebuilds],
           useFactory: async (
             container: ReturnType<typeof createContainer>,
             storage: StoragePort,
@@ -98,6 +105,7 @@ export class CoreModule {
             accounts: AccountRepository,
             urls: PublicUrls,
             queue: JobQueuePort,
+            rebuilds: ItemRebuilds,
           ) => {
             registerServices(container, { config, storage });
             container.register(METRICS, { useValue: metrics });
@@ -105,6 +113,8 @@ export class CoreModule {
             // Refunds first, so the callback reports them.
             container.register(JOB_LISTENER, { useValue: new RefundOnFailure(accounts) });
             container.register(JOB_LISTENER, { useValue: new CallbackScheduler(jobs, queue, config) });
+            // Showcase item rebuilds switch the item to their files (or report the failure) where they finish.
+            container.register(JOB_LISTENER, { useValue: rebuilds });
             return PipelineRegistry.boot(container, [...builtinPlugins(), ...loadPluginModules(config)], {
               pluginOptions: config.plugins.options,
             });
@@ -148,6 +158,7 @@ export class CoreModule {
         ConsoleRepository,
         DataDeletionRepository,
         JobDeletion,
+        ItemRebuilds,
         ShowcaseRepository,
         JobRepository,
         WebhookRepository,

@@ -7,6 +7,7 @@ export * from './plugin-loader';
 export * from './callback.service';
 export * from './pricing-loader';
 export * from './refund.listener';
+export * from './item-rebuilds.listener';
 export * from './private-data-dir';
 export * from './log-scope';
 export * from './logger.factory';

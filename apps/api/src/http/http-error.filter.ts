@@ -61,7 +61,7 @@ export class HttpErrorFilter implements ExceptionFilter {
       };
     } else if (exception instanceof ExternalIdTakenError) {
       status = 409;
-      body = { type: 'conflict', code: 'external_id_taken', message: exception.message, param: 'external_id' };
+      body = { type: 'conflict', code: 'external_id_taken', message: exception.message, param: exception.param };
     } else if (exception instanceof ShowcaseFullError) {
       status = 400;
       body = { type: 'invalid_request_error', code: 'too_many_items', message: exception.message };

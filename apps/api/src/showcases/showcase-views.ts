@@ -25,7 +25,18 @@ export function itemView(i: ShowcaseItemRow, urls: PublicUrls, storage: StorageP
     external_id: i.externalId,
     availability: i.availability,
     position: i.position,
+    // A rebuild of its files in progress (the files above stay until it completes), or why the last one failed.
     ...(i.pendingJobId ? { rebuild_job_id: i.pendingJobId } : {}),
+    ...(i.rebuildError
+      ? {
+          rebuild_error: {
+            code: i.rebuildError.code,
+            message: i.rebuildError.message,
+            job_id: i.rebuildError.jobId,
+            at: i.rebuildError.at,
+          },
+        }
+      : {}),
     ...(i.status === 'failed' && i.error ? { error: { code: i.error.code, message: i.error.message } } : {}),
     created_at: new Date(i.createdAt).toISOString(),
   };

@@ -1,22 +1,48 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res, UseGuards, UseInterceptors } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Req,
+  Res,
+  UseGuards,
+  UseInterceptors,
+} from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard, type AuthedRequest } from '../http/api-key.guard';
 import { AllowScope } from '../http/api-keys/key-scope';
 import { IdempotencyInterceptor } from '../http/idempotency/idempotency.interceptor';
 import { ShowcasesService } from './showcases.service';
+import { ItemEdits } from './item-edits.service';
 import { ErrorResponseDto } from '../http/error.dto';
 import {
   AddItemsBody,
   AddItemsMultipart,
   CreateShowcaseBody,
+  ReorderItemsBody,
   ShowcaseListQuery,
+  UpdateItemBody,
   UpdateShowcaseBody,
   UPLOAD_ITEMS_DESCRIPTION,
 } from './showcases.schema';
 import { JsonBody, QueryParams } from '../http/request-schema';
 import { schemaRef } from '@app/schema';
-import { ItemsAddedDto, ShowcaseCreatedDto, ShowcaseDto, ShowcaseItemDto, ShowcaseListDto } from './showcases.dto';
+import {
+  ItemRebuildDto,
+  ItemsAddedDto,
+  ItemsOrderDto,
+  ShowcaseCreatedDto,
+  ShowcaseDto,
+  ShowcaseItemDto,
+  ShowcaseListDto,
+} from './showcases.dto';
 
 const IDEMPOTENCY = {
   name: 'Idempotency-Key',
@@ -30,7 +56,10 @@ const IDEMPOTENCY = {
 @Controller('api/v2/showcases')
 @UseGuards(ApiKeyGuard)
 export class ShowcasesController {
-  constructor(private readonly showcases: ShowcasesService) {}
+  constructor(
+    private readonly showcases: ShowcasesService,
+    private readonly edits: ItemEdits,
+  ) {}
 
   @Post()
   @HttpCode(201)
@@ -130,6 +159,56 @@ export class ShowcasesController {
     return out.body;
   }
 
+  @Put(':id/items/order')
+  @ApiOperation({
+    summary: 'Order the items',
+    description:
+      "Body: {item_ids: [...]}, all or some of the showcase's item ids, each once: they get position 0..n-1 in that order (the others keep theirs), in one transaction. Free. " +
+      "Answers the showcase's items in their new order.",
+  })
+  @JsonBody(ReorderItemsBody)
+  @ApiResponse({ status: 200, type: ItemsOrderDto })
+  @ApiResponse({
+    status: 400,
+    description: 'Invalid parameter, named in error.param: item_ids[i] for an id listed twice or not an item of the showcase.',
+  })
+  reorder(@Req() req: AuthedRequest, @Param('id') id: string, @Body() body: unknown) {
+    return this.edits.reorder(req.principal, id, body);
+  }
+
+  @Patch(':id/items/:itemId')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Edit an item in place',
+    description:
+      'Any field of a JSON item but image_url. A field left out stays; null clears it (back to the default). Free. ' +
+      'Label (artist, year, medium, edition, description, external_id), availability, position and banner (title, subtitle, link_url, call_to_action, price) apply at once: 200 with the item. ' +
+      'Size (width_inches/height_inches or width_cm/height_cm, depth_inches/depth_cm, fit) and presentation (frame, mat, finish, placement, allow_scaling) rebuild the GLB and USDZ from the stored texture (the source is not fetched again): ' +
+      '202 {item, rebuild_job_id}. The item keeps its files until the rebuild completes, then switches to the new ones; its embed URL stays. A later edit that also needs a rebuild supersedes a pending one. ' +
+      'A failed rebuild keeps the files and shows rebuild_error. The merged item is validated as a create would validate it.',
+  })
+  @JsonBody(UpdateItemBody)
+  @ApiResponse({ status: 200, type: ShowcaseItemDto, description: 'Applied (or nothing to change); no rebuild needed.' })
+  @ApiResponse({ status: 202, type: ItemRebuildDto, description: 'Applied; the files are being rebuilt (rebuild_job_id).' })
+  @ApiResponse({ status: 400, description: 'Invalid parameter, named in error.param (e.g. frame.style, mat); nothing changed.' })
+  @ApiResponse({
+    status: 409,
+    type: ErrorResponseDto,
+    description:
+      'external_id_taken: another item of the showcase has this external_id; item_not_ready: the size or presentation of a picture still converting; item_failed: of a picture whose conversion failed; item_changed: the item kept changing while the edit was made (send it again). Nothing changed.',
+  })
+  async updateItem(
+    @Req() req: AuthedRequest,
+    @Param('id') id: string,
+    @Param('itemId') itemId: string,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const out = await this.edits.update(req.principal, id, itemId, body);
+    if (out.status === 202) void reply.status(202);
+    return out.body;
+  }
+
   @Delete(':id/items/:itemId')
   @HttpCode(204)
   @ApiOperation({
@@ -141,7 +220,7 @@ export class ShowcasesController {
   @ApiResponse({
     status: 409,
     type: ErrorResponseDto,
-    description: 'job_not_finished: the picture is still converting; wait or cancel it first.',
+    description: 'job_not_finished: the picture is still converting, or its files are being rebuilt; wait or cancel it first.',
   })
   @ApiResponse({ status: 503, type: ErrorResponseDto, description: 'storage_unavailable: its files could not be deleted now; try again.' })
   async removeItem(@Req() req: AuthedRequest, @Param('id') id: string, @Param('itemId') itemId: string): Promise<void> {

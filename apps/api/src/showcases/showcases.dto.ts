@@ -20,6 +20,14 @@ class BrandingDto {
 
 /* ---- responses ---- */
 
+/** Why an item's last rebuild failed. */
+class RebuildErrorDto {
+  @ApiProperty({ example: 'upload_missing' }) code!: string;
+  @ApiProperty() message!: string;
+  @ApiProperty({ description: 'The rebuild job that failed.' }) job_id!: string;
+  @ApiProperty({ format: 'date-time' }) at!: string;
+}
+
 /** A showcase item: its job's state and, once completed, the result fields at the top level. */
 class ShowcaseItemFieldsDto {
   @ApiProperty() id!: number;
@@ -33,6 +41,27 @@ class ShowcaseItemFieldsDto {
   @ApiPropertyOptional({ type: String, nullable: true, description: 'Uploads: the file name sent with the part (null when none).' })
   filename?: string | null;
   @ApiPropertyOptional({ type: V2JobErrorDto }) error?: V2JobErrorDto;
+  @ApiProperty({ type: String, nullable: true }) artist!: string | null;
+  @ApiProperty({ type: String, nullable: true }) year!: string | null;
+  @ApiProperty({ type: String, nullable: true }) medium!: string | null;
+  @ApiProperty({ type: String, nullable: true }) edition!: string | null;
+  @ApiProperty({ type: String, nullable: true }) description!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The work's id in the gallery's catalogue; unique in the showcase." })
+  external_id!: string | null;
+  @ApiProperty({ enum: ['available', 'reserved', 'sold', 'not_for_sale'] }) availability!: string;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Order in the showcase (lower first; null: after those with one).' })
+  position!: number | null;
+  @ApiPropertyOptional({
+    description:
+      "A rebuild of the item's files in progress (after a size or presentation edit): the files above stay until this job completes, then the item switches to it.",
+    example: 'v2_3kq7xa…',
+  })
+  rebuild_job_id?: string;
+  @ApiPropertyOptional({
+    type: RebuildErrorDto,
+    description: "Why the item's last rebuild failed (the item kept its files); gone with the next rebuild.",
+  })
+  rebuild_error?: RebuildErrorDto;
   @ApiProperty() created_at!: string;
 }
 
@@ -114,4 +143,21 @@ export class ShowcaseListDto {
   @ApiProperty() has_more!: boolean;
   @ApiProperty({ type: String, nullable: true, description: 'Pass as ?cursor= for the next page (null on the last).' }) next_cursor!:
     string | null;
+}
+
+/** 202 of PATCH /api/v2/showcases/{id}/items/{item_id}: the item (still with its files) and the job rebuilding them. */
+export class ItemRebuildDto {
+  @ApiProperty({
+    type: ShowcaseItemDto,
+    description: 'The item with the edit applied; its files are the old ones until the rebuild completes.',
+  })
+  item!: ShowcaseItemDto;
+  @ApiProperty({ description: 'The job rebuilding the files (GET /api/v2/jobs/{id}); free of charge.', example: 'v2_3kq7xa…' })
+  rebuild_job_id!: string;
+}
+
+/** 200 of PUT /api/v2/showcases/{id}/items/order. */
+export class ItemsOrderDto {
+  @ApiProperty({ type: 'integer', example: 7 }) showcase_id!: number;
+  @ApiProperty({ type: [ShowcaseItemDto], description: "The showcase's items in their new order." }) items!: ShowcaseItemDto[];
 }

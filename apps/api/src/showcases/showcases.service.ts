@@ -12,6 +12,7 @@ import {
   type NewItem,
   randomId,
   ShowcaseRepository,
+  type ShowcaseItemRow,
   type ShowcaseRow,
 } from '@app/persistence';
 import { isFinal, type JobStatus } from '@app/pipeline';
@@ -41,7 +42,7 @@ import { encodeCursor, PG_INT_MAX } from '../http/list-query';
 import { itemView, showcaseSummaryView, showcaseView } from './showcase-views';
 
 /** A positive integer path id (Postgres `integer`), else NaN so the lookup answers 404. */
-function intId(v: string): number {
+export function intId(v: string): number {
   const n = /^[1-9][0-9]{0,9}$/.test(v) ? Number(v) : NaN;
   return n <= PG_INT_MAX ? n : NaN;
 }
@@ -166,7 +167,8 @@ export class ShowcasesService {
     const s = await this.owned(p, id);
     const items = await this.showcases.items(s.id);
     this.assertFinished(items.map((i) => ({ jobId: i.jobId, status: i.status })));
-    await this.deleteJobs(items.map((i) => i.jobId));
+    await this.assertNoRebuild(items);
+    await this.deleteJobs(items.flatMap((i) => [i.jobId, ...(i.pendingJobId ? [i.pendingJobId] : [])]));
     const out = await this.showcases.deleteIfEmpty(s.id);
     // A picture added while we deleted: the showcase stays, with that picture (the caller may repeat).
     if (out === 'not_empty')
@@ -185,7 +187,15 @@ export class ShowcasesService {
     const i = Number.isNaN(n) ? null : await this.showcases.item(s.id, n);
     if (!i) throw ApiError.notFound(`item ${itemId.slice(0, 40)}`);
     this.assertFinished([{ jobId: i.jobId, status: i.status }]);
-    await this.deleteJobs([i.jobId]);
+    await this.assertNoRebuild([i]);
+    await this.deleteJobs([i.jobId, ...(i.pendingJobId ? [i.pendingJobId] : [])]);
+  }
+
+  /** A rebuild of an item's files still running: 409 as for a picture still converting (it would write files after we deleted them). */
+  private async assertNoRebuild(items: ShowcaseItemRow[]): Promise<void> {
+    const pending = items.filter((i) => i.pendingJobId);
+    const jobs = await Promise.all(pending.map((i) => this.deletions.job(i.pendingJobId!)));
+    this.assertFinished(jobs.filter((j) => j !== null).map((j) => ({ jobId: j.id, status: j.status })));
   }
 
   private assertFinished(jobs: { jobId: string; status: string }[]): void {

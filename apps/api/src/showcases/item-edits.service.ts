@@ -1,0 +1,178 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type ItemChanges, JobRepository, ShowcaseRepository, type ShowcaseItemRow, type ShowcaseRow } from '@app/persistence';
+import { isFinal, type JobStatus } from '@app/pipeline';
+import { parseInput } from '@app/schema';
+import { JobRoutes, REBUILD_INPUT, STORAGE } from '@app/runtime';
+import type { StoragePort } from '@app/storage';
+import { PublicUrls } from '@app/wire';
+import { ApiError } from '../http/api-error';
+import type { Principal } from '../http/api-key.guard';
+import { JobAdmission } from '../jobs/job-admission.service';
+import { intId } from './showcases.service';
+import { bannerOfInput, parseItemEdit, renditionKey, ReorderItemsBody, sameJson } from './showcases.schema';
+import { itemView } from './showcase-views';
+
+/** How many times an edit is made again when the item switched to a finished rebuild while it was made. */
+const ATTEMPTS = 3;
+
+/**
+ * Editing showcase items in place: PATCH of one item, the items' order, and the updates of a catalogue
+ * re-import (by external_id), all through {@link apply}.
+ *
+ * Label, external_id, availability, position and banner are stored on the item row at once, free. Size
+ * and presentation (width/height, depth, fit, frame, mat, finish, placement, allow_scaling) rebuild the
+ * files from the item's stored texture (the picture inside its GLB, never its source again), free: a new
+ * picture job whose input names the GLB as its `upload_key`, recorded as the item's pending_job_id. The
+ * item keeps serving its files until that job completes; the job listener ItemRebuilds (libs/runtime) then
+ * switches it in one UPDATE, moving the item's embed id to the new job, and deletes the replaced job.
+ */
+@Injectable()
+export class ItemEdits {
+  constructor(
+    private readonly showcases: ShowcaseRepository,
+    private readonly jobs: JobRepository,
+    private readonly routes: JobRoutes,
+    private readonly admission: JobAdmission,
+    private readonly urls: PublicUrls,
+    @Inject(STORAGE) private readonly storage: StoragePort,
+  ) {}
+
+  /**
+   * Validates `patch` (the PATCH item body: every field of a JSON item but image_url; errors name `prefix` +
+   * the field, e.g. `items[3].frame`) and applies it to `item`. `changed`: whether anything is different
+   * now (an edit that sets what the item has is unchanged); `rebuildJobId`: the job rebuilding its files.
+   *
+   * Throws: UserError (400) for an invalid field; ExternalIdTakenError (409 external_id_taken, param
+   * `prefix` + external_id); ApiError 409 `item_not_ready` / `item_failed` when the size or presentation
+   * changes and the item has no converted files yet / its conversion failed; ApiError 429 when the owner is
+   * at ACCOUNT_MAX_ACTIVE_JOBS and a rebuild is needed (nothing is changed then).
+   */
+  async apply(
+    ownerId: string,
+    showcase: ShowcaseRow,
+    item: ShowcaseItemRow,
+    patch: unknown,
+    opts: { prefix?: string } = {},
+  ): Promise<{ changed: boolean; rebuildJobId: string | null }> {
+    const prefix = opts.prefix ?? '';
+    for (let attempt = 1; ; attempt++) {
+      const out = await this.applyTo(ownerId, showcase, item, patch, prefix);
+      if (out) return out;
+      // The item switched to a finished rebuild (or went) while the edit was made: nothing was written.
+      const fresh = await this.showcases.item(showcase.id, item.id);
+      if (!fresh) throw ApiError.notFound(`item ${item.id}`);
+      if (attempt >= ATTEMPTS)
+        throw new ApiError(409, 'conflict', 'item_changed', `item ${item.id} changed while it was being edited; send the edit again`);
+      item = fresh;
+    }
+  }
+
+  /** One try of {@link apply}; null when the item no longer serves the files it was read with. */
+  private async applyTo(
+    ownerId: string,
+    showcase: ShowcaseRow,
+    item: ShowcaseItemRow,
+    patch: unknown,
+    prefix: string,
+  ): Promise<{ changed: boolean; rebuildJobId: string | null } | null> {
+    const files = await this.jobs.find(item.jobId);
+    if (!files) return null;
+    const pending = item.pendingJobId ? await this.jobs.find(item.pendingJobId) : null;
+    const latestInput = pending?.input ?? files.input;
+    const banner = item.banner ?? bannerOfInput(files.input);
+    const edit = parseItemEdit(patch, { label: item.label, banner, latestInput }, prefix);
+
+    const changes: ItemChanges = {};
+    const c = edit.catalogue;
+    if (c.label !== undefined && !sameJson(c.label, item.label)) changes.label = c.label;
+    if (c.externalId !== undefined && c.externalId !== item.externalId) changes.externalId = c.externalId;
+    if (c.availability !== undefined && c.availability !== item.availability) changes.availability = c.availability;
+    if (c.position !== undefined && c.position !== item.position) changes.position = c.position;
+    if (edit.banner && !sameJson(edit.banner, banner)) changes.banner = edit.banner;
+    if (edit.presentation) {
+      const target = renditionKey(edit.presentation);
+      if (target !== renditionKey(latestInput)) {
+        // Back to what the files already are: the pending rebuild is dropped (it may finish; it will not switch).
+        if (pending && target === renditionKey(files.input)) changes.dropPending = true;
+        else
+          changes.rebuild = {
+            input: this.rebuildInput(showcase, item, files, edit.presentation),
+            pipeline: this.routes.pipelineFor('showcase.picture'),
+          };
+      }
+    }
+    if (!Object.keys(changes).length) return { changed: false, rebuildJobId: null };
+
+    const before = changes.rebuild ? await this.admission.admit(ownerId, 1) : 0;
+    const dotted = prefix && !prefix.endsWith('.') ? `${prefix}.` : prefix;
+    const out = await this.showcases.editItem(item, ownerId, changes, `${dotted}external_id`);
+    if (!out) return null;
+    if (out.rebuildJobId) await this.admission.enqueue(ownerId, [out.rebuildJobId], before);
+    return { changed: true, rebuildJobId: out.rebuildJobId };
+  }
+
+  /**
+   * The input of a rebuild: the item's texture (its GLB, read back by the fetch stage as an upload, so the
+   * source is neither fetched nor decoded again) with the merged presentation and size.
+   */
+  private rebuildInput(
+    showcase: ShowcaseRow,
+    item: ShowcaseItemRow,
+    files: { status: JobStatus; result: Record<string, unknown> | null },
+    presentation: Record<string, unknown>,
+  ): Record<string, unknown> {
+    const glb = (files.result?.files as { glb?: { key?: unknown } } | undefined)?.glb?.key;
+    if (files.status === 'failed')
+      throw new ApiError(
+        409,
+        'conflict',
+        'item_failed',
+        `item ${item.id}'s conversion failed, so it has no files to rebuild; delete it and add the picture again`,
+      );
+    if (!isFinal(files.status) || typeof glb !== 'string')
+      throw new ApiError(
+        409,
+        'conflict',
+        'item_not_ready',
+        `item ${item.id} is still converting; change its size or presentation once it has completed (its label, banner, availability and position can be changed now)`,
+      );
+    return { upload_key: glb, ...presentation, showcase_id: showcase.id, [REBUILD_INPUT]: { item_id: item.id, from_job: item.jobId } };
+  }
+
+  private async owned(p: Principal, id: string): Promise<ShowcaseRow> {
+    const n = intId(id);
+    const s = Number.isNaN(n) ? null : await this.showcases.findForOwner(n, p.userId);
+    if (!s) throw ApiError.notFound(`showcase ${id.slice(0, 40)}`);
+    return s;
+  }
+
+  /**
+   * PATCH /api/v2/showcases/{id}/items/{item_id}: 200 with the item when only fields that need no rebuild
+   * changed (or nothing did), 202 `{item, rebuild_job_id}` when its files are being rebuilt.
+   */
+  async update(p: Principal, id: string, itemId: string, body: unknown) {
+    const s = await this.owned(p, id);
+    const n = intId(itemId);
+    const item = Number.isNaN(n) ? null : await this.showcases.item(s.id, n);
+    if (!item) throw ApiError.notFound(`item ${itemId.slice(0, 40)}`);
+    const out = await this.apply(p.userId, s, item, body);
+    const now = await this.showcases.item(s.id, item.id);
+    if (!now) throw ApiError.notFound(`item ${itemId.slice(0, 40)}`);
+    const view = itemView(now, this.urls, this.storage);
+    return out.rebuildJobId
+      ? { status: 202 as const, body: { item: view, rebuild_job_id: out.rebuildJobId } }
+      : { status: 200 as const, body: view };
+  }
+
+  /** PUT /api/v2/showcases/{id}/items/order: positions 0..n-1 for the listed items; the showcase's items in their new order. */
+  async reorder(p: Principal, id: string, body: unknown) {
+    const s = await this.owned(p, id);
+    const ids = parseInput(ReorderItemsBody, body).item_ids;
+    const { unknownAt } = await this.showcases.reorderItems(s.id, ids);
+    if (unknownAt !== null) {
+      const param = `item_ids[${unknownAt}]`;
+      throw ApiError.invalid(param, `${param}: showcase ${s.id} has no item ${ids[unknownAt]}`);
+    }
+    return { showcase_id: s.id, items: (await this.showcases.items(s.id)).map((i) => itemView(i, this.urls, this.storage)) };
+  }
+}

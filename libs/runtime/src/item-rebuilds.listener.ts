@@ -1,0 +1,59 @@
+import type { DataDeletionRepository, RebuildSettlement, ShowcaseRepository } from '@app/persistence';
+import type { JobListener, RunnableJob } from '@app/pipeline';
+import type { JobDeletion } from './job-deletion.service';
+
+/**
+ * The job input field that makes a picture job a showcase item's rebuild (new size, frame, mat... from
+ * the item's stored texture): `{item_id, from_job}`. Written by the API's item edits.
+ */
+export const REBUILD_INPUT = 'rebuild';
+
+export const isItemRebuild = (job: Pick<RunnableJob, 'kind' | 'input'>): boolean =>
+  job.kind === 'v2.picture' && typeof job.input?.[REBUILD_INPUT] === 'object' && job.input[REBUILD_INPUT] !== null;
+
+/**
+ * Finishes showcase item rebuilds, wherever jobs finish (the worker process in scaled mode, the one
+ * process in embedded mode, the API for a cancelled queued job): a completed rebuild becomes the item's
+ * job in one UPDATE (its embed id moves to it, ShowcaseRepository.settleRebuild), then the replaced job is
+ * deleted with its files; a failed one leaves the item on its files with the error; a superseded one that
+ * completed is deleted (nothing uses its files). The worker's sweep ({@link sweep}) settles what a lost call
+ * left pending.
+ */
+export class ItemRebuilds implements JobListener {
+  constructor(
+    private readonly showcases: ShowcaseRepository,
+    private readonly deletions: DataDeletionRepository,
+    private readonly jobDeletion: JobDeletion,
+  ) {}
+
+  async onCompleted(job: RunnableJob): Promise<void> {
+    if (isItemRebuild(job)) await this.settle(job.id);
+  }
+
+  async onFailed(job: RunnableJob): Promise<void> {
+    if (isItemRebuild(job)) await this.settle(job.id);
+  }
+
+  async settle(jobId: string): Promise<RebuildSettlement> {
+    const out = await this.showcases.settleRebuild(jobId);
+    if (out.outcome === 'switched') await this.discard(out.replacedJobId);
+    else if (out.outcome === 'orphan' && out.status === 'completed') await this.discard(jobId);
+    return out;
+  }
+
+  /** Settles every pending rebuild whose job has finished; returns how many. */
+  async sweep(): Promise<number> {
+    let n = 0;
+    for (const id of await this.showcases.finishedRebuilds()) {
+      const out = await this.settle(id);
+      if (out.outcome === 'switched' || out.outcome === 'failed') n++;
+    }
+    return n;
+  }
+
+  /** Files first, then the row (a tombstone keeps its ids answering 410); a file that cannot go now stays for retention. */
+  private async discard(jobId: string): Promise<void> {
+    const job = await this.deletions.job(jobId);
+    if (job) await this.jobDeletion.deleteFinished([job], 'owner');
+  }
+}
