@@ -138,6 +138,53 @@ describe('@image-ar/client against the service', () => {
     expect((err as ImageArError).status).toBeGreaterThanOrEqual(400);
   });
 
+  it('catalogue: importCatalogue (dry run, then CSV) -> waitForImport, updateItem (free, then a rebuild), reorderItems', async () => {
+    const created = await owner.createShowcase({ description: 'Client catalogue', units: 'cm' });
+    const url = `${media.base}/street.jpg`;
+    const csv =
+      'external_id;image_url;artist;width_cm;height_cm;availability\r\n' +
+      `A1;${url};Ada;40,5;30;available\r\n` +
+      `A2;${url};Grace;50;40;sold\r\n` +
+      `A3;${url};Bad;500;40;available\r\n`;
+    const preview = await owner.importCatalogue(created.id, { csv }, { dryRun: true });
+    expect(preview.counts).toMatchObject({ rows: 3, invalid: 1, created: 2 });
+    expect(preview.rows).toEqual([expect.objectContaining({ row: 3, field: 'width_cm' })]);
+
+    const started = await owner.importCatalogue(created.id, { csv });
+    expect(started).toMatchObject({ id: expect.stringMatching(/^imp_/), status: expect.stringMatching(/running|completed/) });
+    const seen: string[] = [];
+    const done = await owner.waitForImport(started.id, {
+      untilConverted: true,
+      intervalMs: 200,
+      timeoutMs: 90_000,
+      onProgress: (i) => seen.push(i.status),
+    });
+    expect(done.status).toBe('completed');
+    expect(done.counts).toMatchObject({ rows: 3, invalid: 1, created: 2, queued: 0, completed: 2 });
+    expect(seen.length).toBeGreaterThan(0);
+
+    const items = (await owner.getShowcase(created.id)).items;
+    const a1 = items.find((i) => i.external_id === 'A1')!;
+    expect(a1.dimensions_cm).toEqual({ width_cm: 40.5, height_cm: 30 });
+    const free = await owner.updateItem(created.id, a1.id, { artist: 'Ada Lovelace', availability: 'reserved' });
+    expect(free.rebuild_job_id).toBeNull();
+    expect(free.item).toMatchObject({ artist: 'Ada Lovelace', availability: 'reserved' });
+    const rebuilt = await owner.updateItem(created.id, a1.id, { width_inches: 20, height_inches: 15, frame: 'thin' });
+    expect(rebuilt.rebuild_job_id).toMatch(/^v2_/);
+    await owner.waitForJob(rebuilt.rebuild_job_id!, { timeoutMs: 60_000, intervalMs: 100 });
+    const after = await waitFor(async () => {
+      const i = await owner.getShowcaseItem(created.id, a1.id);
+      return !i.rebuild_job_id && i.dimensions?.width_inches === 20 && i;
+    }, 30_000);
+    expect(after.outer_dimensions).toMatchObject({ width_inches: 21, height_inches: 16 });
+
+    const order = await owner.reorderItems(created.id, [items[1].id, items[0].id]);
+    expect(order.items.map((i) => i.id)).toEqual([items[1].id, items[0].id]);
+    const bad = await owner.reorderItems(created.id, [999999]).catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(ImageArError);
+    expect((bad as ImageArError).param).toBe('item_ids[0]');
+  });
+
   it('verifyWebhook accepts a real callback the service sent, and refuses a tampered one', async () => {
     const { secret } = await owner.webhookSecret();
     const job = await owner.convert({ image_url: `${media.base}/street.jpg`, callback_url: `${receiverBase}/hook` });

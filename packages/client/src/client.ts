@@ -30,6 +30,33 @@ export type JobListQuery = NonNullable<paths['/api/v2/jobs']['get']['parameters'
 export type ApiKey = S['ApiKeyDto'];
 export type ApiKeyCreated = S['ApiKeyCreatedDto'];
 export type CreateKeyRequest = S['CreateKeyRequestDto'];
+export type UpdateItemRequest = S['UpdateItemRequestDto'];
+export type ItemsOrder = S['ItemsOrderDto'];
+export type CatalogueImport = S['ImportDto'];
+export type CatalogueImportPreview = S['ImportPreviewDto'];
+/** A catalogue item of a JSON import: the fields of a showcase item (image_url, size, label, presentation...). */
+export type CatalogueItem = S['ShowcaseItemRequestDto'];
+
+/** What updateItem answers: the item, and the job rebuilding its files when the edit changed them (else null). */
+export interface ItemUpdated {
+  item: ShowcaseItem;
+  rebuild_job_id: string | null;
+}
+
+/** A catalogue to import: a CSV (text or Blob, header row naming the item fields) or JSON items. */
+export type CatalogueInput = { csv: string | Blob } | { items: CatalogueItem[] };
+
+export interface WaitForImportOptions {
+  /** Called with every state seen whose counts changed. */
+  onProgress?: (imp: CatalogueImport) => void;
+  /** Also wait until the import's pictures are converted (counts.queued is 0), not only until every row was dealt with. */
+  untilConverted?: boolean;
+  signal?: AbortSignal;
+  /** Give up after this long (default 30 minutes): rejects with ImageArError code import_timeout. */
+  timeoutMs?: number;
+  /** Poll interval (default 1 s). */
+  intervalMs?: number;
+}
 
 /** A job as waitForJob reports it: a v1 status (job ids "api_…") or a v2 job ("v2_…"). */
 export type AnyJob = V1JobStatus | V2Job;
@@ -277,6 +304,119 @@ export class ImageArClient {
         signal: opts?.signal,
       }),
     );
+  }
+
+  /**
+   * PATCH /api/v2/showcases/{id}/items/{itemId}: the label, banner, availability and position apply at once
+   * (free); a new size, fit, frame, mat, finish or placement rebuilds the files from the stored texture (free):
+   * `rebuild_job_id` is then the job to wait for (waitForJob); the old files serve until it completes.
+   */
+  async updateItem(showcaseId: number, itemId: number, body: UpdateItemRequest, opts?: RequestOptions): Promise<ItemUpdated> {
+    const out = await this.call(
+      this.api.PATCH('/api/v2/showcases/{id}/items/{itemId}', {
+        body,
+        params: { path: { id: String(showcaseId), itemId: String(itemId) } },
+        signal: opts?.signal,
+      }),
+    );
+    const rebuild = out as { item?: ShowcaseItem; rebuild_job_id?: string };
+    return rebuild.item && rebuild.rebuild_job_id
+      ? { item: rebuild.item, rebuild_job_id: rebuild.rebuild_job_id }
+      : { item: out as ShowcaseItem, rebuild_job_id: null };
+  }
+
+  /** PUT /api/v2/showcases/{id}/items/order: these items first, in this order (positions 0..n-1); free. */
+  reorderItems(showcaseId: number, itemIds: number[], opts?: RequestOptions): Promise<ItemsOrder> {
+    return this.call(
+      this.api.PUT('/api/v2/showcases/{id}/items/order', {
+        body: { item_ids: itemIds },
+        params: { path: { id: String(showcaseId) } },
+        signal: opts?.signal,
+      }),
+    );
+  }
+
+  /**
+   * POST /api/v2/showcases/{id}/imports: a catalogue of up to 5,000 rows, as CSV or JSON items. Rows whose
+   * external_id is already in the showcase update that item. With `dryRun` nothing is stored or charged and
+   * the answer is the preview (counts, price, per-row errors); otherwise the import runs in the background:
+   * follow it with waitForImport.
+   */
+  importCatalogue(showcaseId: number, input: CatalogueInput, opts: RequestOptions & { dryRun: true }): Promise<CatalogueImportPreview>;
+  importCatalogue(showcaseId: number, input: CatalogueInput, opts?: RequestOptions & { dryRun?: false }): Promise<CatalogueImport>;
+  async importCatalogue(
+    showcaseId: number,
+    input: CatalogueInput,
+    opts: RequestOptions & { dryRun?: boolean } = {},
+  ): Promise<CatalogueImport | CatalogueImportPreview> {
+    const query = opts.dryRun ? '?dry_run=true' : '';
+    const csv = 'csv' in input;
+    let response: Response;
+    try {
+      response = await this.fetchImpl(`${this.baseUrl}/api/v2/showcases/${encodeURIComponent(String(showcaseId))}/imports${query}`, {
+        method: 'POST',
+        headers: { ...this.headers, 'content-type': csv ? 'text/csv; charset=utf-8' : 'application/json' },
+        body: csv ? input.csv : JSON.stringify({ items: input.items }),
+        signal: opts.signal,
+      });
+    } catch (e) {
+      if ((e as Error)?.name === 'AbortError') throw e;
+      throw new ImageArError({
+        status: 0,
+        type: 'api_error',
+        code: 'network_error',
+        message: `network error: ${(e as Error)?.message ?? String(e)}`,
+        cause: e,
+      });
+    }
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    if (!response.ok) throw ImageArError.fromResponse(response, body);
+    return body as CatalogueImport | CatalogueImportPreview;
+  }
+
+  /** GET /api/v2/imports/{id}: status, counts and the rows that need attention. */
+  getImport(importId: string, opts?: RequestOptions): Promise<CatalogueImport> {
+    return this.call(
+      this.api.GET('/api/v2/imports/{id}', { params: { path: { id: importId } }, signal: opts?.signal }),
+    ) as Promise<CatalogueImport>;
+  }
+
+  /**
+   * Polls an import until every row was dealt with (status completed), and with `untilConverted` until its
+   * pictures are converted too; resolves with the final state. Transient errors (429, 5xx, network) are retried.
+   */
+  async waitForImport(importId: string, opts: WaitForImportOptions = {}): Promise<CatalogueImport> {
+    const deadline = Date.now() + (opts.timeoutMs ?? 30 * 60_000);
+    let last = '';
+    for (;;) {
+      if (opts.signal?.aborted) throw opts.signal.reason;
+      let wait = opts.intervalMs ?? 1000;
+      try {
+        const imp = await this.getImport(importId, { signal: opts.signal });
+        const seen = JSON.stringify([imp.status, imp.counts]);
+        if (seen !== last) opts.onProgress?.(imp);
+        last = seen;
+        if (imp.status === 'completed' && (!opts.untilConverted || imp.counts.queued === 0)) return imp;
+      } catch (e) {
+        if (!(e instanceof ImageArError) || !e.retryable) throw e;
+        if (e.retryAfterS !== undefined) wait = Math.max(wait, e.retryAfterS * 1000);
+      }
+      const left = deadline - Date.now();
+      if (left <= 0)
+        throw new ImageArError({
+          status: 0,
+          type: 'api_error',
+          code: 'import_timeout',
+          message: `import ${importId} did not finish within ${opts.timeoutMs ?? 30 * 60_000} ms`,
+        });
+      await sleep(Math.min(wait, left), opts.signal);
+    }
   }
 
   /** GET /api/v2/jobs: the caller's jobs, newest first, by status and kind; pass next_cursor as cursor for the next page. */

@@ -1,6 +1,14 @@
 export { ImageArClient } from './client';
 export type {
   AddPicturesRequest,
+  CatalogueImport,
+  CatalogueImportPreview,
+  CatalogueInput,
+  CatalogueItem,
+  ItemsOrder,
+  ItemUpdated,
+  UpdateItemRequest,
+  WaitForImportOptions,
   AnimatedArCreated,
   ApiKey,
   ApiKeyCreated,

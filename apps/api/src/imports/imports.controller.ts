@@ -1,4 +1,4 @@
-import { Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiBody, ApiConsumes, ApiExtraModels, ApiOperation, ApiResponse, ApiSecurity, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { schemaRef } from '@app/schema';
@@ -74,7 +74,8 @@ export class ImportsController {
       },
     },
   })
-  get(@Req() req: AuthedRequest, @Param('id') id: string, @Query() q: unknown, @Headers('accept') accept?: string) {
-    return this.imports.get(req.principal, id, q, accept);
+  get(@Req() req: AuthedRequest, @Param('id') id: string, @Query() q: unknown) {
+    // Read here rather than with @Headers: the document would list Accept as a required parameter.
+    return this.imports.get(req.principal, id, q, req.headers.accept);
   }
 }

@@ -558,6 +558,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/showcases/{id}/items/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Order the items
+         * @description Body: {item_ids: [...]}, all or some of the showcase's item ids, each once: they get position 0..n-1 in that order (the others keep theirs), in one transaction. Free. Answers the showcase's items in their new order.
+         */
+        put: operations["ShowcasesController_reorder"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/showcases/{id}/items/{itemId}": {
         parameters: {
             query?: never;
@@ -574,6 +594,50 @@ export interface paths {
          * @description The picture leaves the public pages; its embed pages and file URLs answer 410, GET of the item 404. No refund (a failed picture was refunded when it failed).
          */
         delete: operations["ShowcasesController_removeItem"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit an item in place
+         * @description Any field of a JSON item but image_url. A field left out stays; null clears it (back to the default). Free. Label (artist, year, medium, edition, description, external_id), availability, position and banner (title, subtitle, link_url, call_to_action, price) apply at once: 200 with the item. Size (width_inches/height_inches or width_cm/height_cm, depth_inches/depth_cm, fit) and presentation (frame, mat, finish, placement, allow_scaling) rebuild the GLB and USDZ from the stored texture (the source is not fetched again): 202 {item, rebuild_job_id}. The item keeps its files until the rebuild completes, then switches to the new ones; its embed URL stays. A later edit that also needs a rebuild supersedes a pending one. A failed rebuild keeps the files and shows rebuild_error. The merged item is validated as a create would validate it.
+         */
+        patch: operations["ShowcasesController_updateItem"];
+        trace?: never;
+    };
+    "/api/v2/showcases/{id}/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a catalogue into a showcase (CSV, JSON or files + CSV)
+         * @description Each row is checked as a new item (the schema of POST /api/v2/showcases items, merged over the showcase defaults); a row whose external_id is an item of the showcase updates that item (PATCH semantics: the fields given change). Invalid rows are reported, not fatal. The rows are then processed in the background: new pictures are charged as usual (2.0 credits each for per-user keys), 20 per charge, all or nothing; when the credits or the showcase cap (SHOWCASE_MAX_ITEMS) run out, the remaining new rows are skipped (insufficient_credits, too_many_items). ?dry_run=true answers what would happen and cost, storing and charging nothing. Poll GET /api/v2/imports/{id}.
+         */
+        post: operations["ImportsController_start"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An import: status, counts and the rows that need attention (JSON or CSV)
+         * @description counts.queued/completed/failed are the states of the import's jobs now. ?format=csv (or Accept: text/csv) gives the rows as a CSV file (row, status, field, message, item_id, job_id) with cells that a spreadsheet would run as formulas made safe. 404 for another account's import.
+         */
+        get: operations["ImportsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1563,6 +1627,15 @@ export interface components {
             /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
             mat?: components["schemas"]["MatRequestDto"];
         };
+        RebuildErrorDto: {
+            /** @example upload_missing */
+            code: string;
+            message: string;
+            /** @description The rebuild job that failed. */
+            job_id: string;
+            /** Format: date-time */
+            at: string;
+        };
         ShowcaseItemDto: {
             id: number;
             /** @enum {string} */
@@ -1578,6 +1651,24 @@ export interface components {
             /** @description Uploads: the file name sent with the part (null when none). */
             filename?: string | null;
             error?: components["schemas"]["V2JobErrorDto"];
+            artist: string | null;
+            year: string | null;
+            medium: string | null;
+            edition: string | null;
+            description: string | null;
+            /** @description The work's id in the gallery's catalogue; unique in the showcase. */
+            external_id: string | null;
+            /** @enum {string} */
+            availability: "available" | "reserved" | "sold" | "not_for_sale";
+            /** @description Order in the showcase (lower first; null: after those with one). */
+            position: number | null;
+            /**
+             * @description A rebuild of the item's files in progress (after a size or presentation edit): the files above stay until this job completes, then the item switches to it.
+             * @example v2_3kq7xa…
+             */
+            rebuild_job_id?: string;
+            /** @description Why the item's last rebuild failed (the item kept its files); gone with the next rebuild. */
+            rebuild_error?: components["schemas"]["RebuildErrorDto"];
             created_at: string;
             usdz_url?: string;
             glb_url?: string;
@@ -1644,6 +1735,124 @@ export interface components {
             queued_jobs: components["schemas"]["QueuedJobDto"][];
             /** @example 4 */
             credits_charged: number;
+        };
+        ItemsOrderDto: {
+            /** @example 7 */
+            showcase_id: number;
+            /** @description The showcase's items in their new order. */
+            items: components["schemas"]["ShowcaseItemDto"][];
+        };
+        ItemRebuildDto: {
+            /** @description The item with the edit applied; its files are the old ones until the rebuild completes. */
+            item: components["schemas"]["ShowcaseItemDto"];
+            /**
+             * @description The job rebuilding the files (GET /api/v2/jobs/{id}); free of charge.
+             * @example v2_3kq7xa…
+             */
+            rebuild_job_id: string;
+        };
+        ImportCountsDto: {
+            /** @description Data rows. */
+            rows: number;
+            /** @description Rows that are not a valid item (listed in rows). */
+            invalid: number;
+            /** @description New items the import would create. */
+            created: number;
+            /** @description Rows whose external_id is an item of the showcase: that item would be updated. */
+            updated: number;
+            /** @description Rows that match their item already (nothing would change). */
+            unchanged: number;
+            /** @description New items that would be skipped at today's balance and the showcase's room (insufficient_credits, too_many_items). */
+            skipped: number;
+            /** @description Rows dealt with so far (all of them once status is completed). */
+            processed: number;
+            /** @description Jobs of the import's new pictures and rebuilds still queued or converting. */
+            queued: number;
+            /** @description Of those jobs, completed. */
+            completed: number;
+            /** @description Of those jobs, failed (their rows are listed with the error; a failed new picture is refunded). */
+            failed: number;
+        };
+        ImportRowDto: {
+            /** @description The data row, from 1 (a CSV: the first row after the header; blank rows not counted). */
+            row: number;
+            /** @description The field (CSV: the column) at fault; null for the row as a whole. */
+            field: string | null;
+            message: string;
+            /** @enum {string} */
+            status: "invalid" | "created" | "updated" | "unchanged" | "skipped" | "failed";
+            /** @description The item the row created or updated. */
+            item_id: number | null;
+            /** @description The job converting it (a new picture, or a rebuild). */
+            job_id: string | null;
+        };
+        ImportDto: {
+            /** @example imp_3kq7xa2mzp4rj5tb6wn8yc2d */
+            id: string;
+            /** @enum {string} */
+            object: "import";
+            showcase_id: number;
+            /**
+             * @description completed: every row was dealt with (its pictures may still be converting: counts.queued).
+             * @enum {string}
+             */
+            status: "running" | "completed";
+            counts: components["schemas"]["ImportCountsDto"];
+            /** @description Charged for the new pictures so far. */
+            credits_charged: number;
+            created_at: string;
+            finished_at: string | null;
+            /** @description In row order: the invalid, skipped (message: insufficient_credits, too_many_items, interrupted, item_deleted) and failed rows; with ?rows=all every row dealt with. */
+            rows: components["schemas"]["ImportRowDto"][];
+        };
+        ImportPreviewCountsDto: {
+            /** @description Data rows. */
+            rows: number;
+            /** @description Rows that are not a valid item (listed in rows). */
+            invalid: number;
+            /** @description New items the import would create. */
+            created: number;
+            /** @description Rows whose external_id is an item of the showcase: that item would be updated. */
+            updated: number;
+            /** @description Rows that match their item already (nothing would change). */
+            unchanged: number;
+            /** @description New items that would be skipped at today's balance and the showcase's room (insufficient_credits, too_many_items). */
+            skipped: number;
+        };
+        ImportPriceDto: {
+            /**
+             * @description Credits the new pictures would cost (0 for the owner key).
+             * @example 1900
+             */
+            credits: number;
+            /**
+             * @description Pictures charged: the created count.
+             * @example 950
+             */
+            pictures: number;
+            /**
+             * @description Credits per picture for this key.
+             * @example 2
+             */
+            per_picture: number;
+            /** @description The account's balance now (null for the owner key, which is not billed). */
+            balance: number | null;
+        };
+        ImportPreviewRowDto: {
+            /** @description The data row, from 1 (a CSV: the first row after the header; blank rows not counted). */
+            row: number;
+            /** @description The field (CSV: the column) at fault; null for the row as a whole. */
+            field: string | null;
+            message: string;
+        };
+        ImportPreviewDto: {
+            /** @enum {string} */
+            object: "import_preview";
+            showcase_id: number;
+            counts: components["schemas"]["ImportPreviewCountsDto"];
+            price: components["schemas"]["ImportPriceDto"];
+            /** @description The invalid rows, in order. */
+            rows: components["schemas"]["ImportPreviewRowDto"][];
         };
         AnimatedPricingDto: {
             /** @description false for the owner key (nothing charged). */
@@ -2478,6 +2687,187 @@ export interface components {
              * @example [{"title":"Dunes","frame":{"style":"classic","color":"oak"},"mat":{"width_inches":2}},{"frame":"canvas"}]
              */
             items?: string;
+        };
+        UpdateItemRequestDto: {
+            /**
+             * @description The artist, as the label shows it.
+             * @example Hilma af Klint
+             */
+            artist?: string | null;
+            /**
+             * @description Free text: "1907", "c. 1890", "1960s".
+             * @example c. 1890
+             */
+            year?: string | null;
+            /**
+             * @description Medium and support.
+             * @example Oil on canvas
+             */
+            medium?: string | null;
+            /**
+             * @description Edition, e.g. "3/25" or "Edition of 50".
+             * @example 3/25
+             */
+            edition?: string | null;
+            /**
+             * @description A longer text for the item page.
+             * @example Painted on the coast in the summer of 1907.
+             */
+            description?: string | null;
+            /**
+             * @description The work's id in the gallery's own catalogue; unique in the showcase.
+             * @example INV-2024-117
+             */
+            external_id?: string | null;
+            /**
+             * @description sold: the pages show a red dot and "Sold" and no buy button.
+             * @default available
+             * @enum {string|null}
+             */
+            availability?: "available" | "reserved" | "sold" | "not_for_sale" | null;
+            /**
+             * @description Order in the showcase (lower first; items without one follow, oldest first).
+             * @example 10
+             */
+            position?: number | null;
+            /**
+             * @description How the model is placed in AR: hung on a wall (default: placed on a vertical surface, like a picture) or standing on the floor.
+             * @default wall
+             * @example wall
+             * @enum {string|null}
+             */
+            placement?: "wall" | "floor" | null;
+            /**
+             * @description Whether people may pinch-scale the model in AR. Default false: the picture keeps its real, physical size.
+             * @default false
+             * @example false
+             */
+            allow_scaling?: boolean | null;
+            /**
+             * @description "unlit" (default): the picture's exact colours, whatever the room's light. "matte" / "gloss": lit by the room, without or with a sheen.
+             * @default unlit
+             * @example matte
+             * @enum {string|null}
+             */
+            finish?: "unlit" | "matte" | "gloss" | null;
+            /** @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
+            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | {
+                /**
+                 * @description Frame style (default "classic" when a frame object is given). Defaults per style: none: 0 in wide, 0.04 in deep, white; thin: 0.5 in wide, 0.75 in deep, black; classic: 1.5 in wide, 1.25 in deep, walnut; float: 0.75 in wide, 1.5 in deep, black; canvas: 0 in wide, 1.5 in deep, white. "float": the picture floats in the frame with a reveal (the mat, or 0.5 in white when none is given). "canvas": a gallery-wrapped canvas, no moulding.
+                 * @default classic
+                 * @example classic
+                 * @enum {string|null}
+                 */
+                style?: "none" | "thin" | "classic" | "float" | "canvas" | null;
+                /**
+                 * @description Moulding width seen from the front, each side, in inches. Not for "none" or "canvas".
+                 * @example 1.5
+                 */
+                width_inches?: number | null;
+                /**
+                 * @description Depth of the whole object from the wall, in inches.
+                 * @example 1.25
+                 */
+                depth_inches?: number | null;
+                /**
+                 * @description Moulding colour. A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb".
+                 * @example oak
+                 */
+                color?: string | null;
+                /**
+                 * @description "canvas" only: "mirror" (default: the picture's edges continue around the sides) or a solid colour: A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb".
+                 * @example mirror
+                 */
+                edge?: "mirror" | string | (null);
+            } | (null);
+            /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
+            mat?: components["schemas"]["MatRequestDto"] | (null);
+            /**
+             * @description Banner title (AR Quick Look banner, Scene Viewer title, embed caption): 1 to 60 characters, no control characters.
+             * @example Dunes at Dawn
+             */
+            title?: string | null;
+            /**
+             * @description Banner subtitle: at most 120 characters.
+             * @example Giclée print, signed
+             */
+            subtitle?: string | null;
+            /**
+             * Format: uri
+             * @description https URL the banner leads to (e.g. the product page); no credentials.
+             * @example https://shop.example.com/dunes
+             */
+            link_url?: string | null;
+            /**
+             * @description Banner button label, at most 30 characters; needs link_url.
+             * @example Buy now
+             */
+            call_to_action?: string | null;
+            /**
+             * @description Price shown in the banner, as text (at most 30 characters).
+             * @example $120
+             */
+            price?: string | null;
+            /**
+             * @description The picture's real width, 0.1 to 120 in; with height_inches. Default: 24 in on the shorter side.
+             * @example 40
+             */
+            width_inches?: number | null;
+            /**
+             * @description With width_inches.
+             * @example 30
+             */
+            height_inches?: number | null;
+            /**
+             * @description The real width in centimetres (0.254 to 304.8), with height_cm; instead of the inches.
+             * @example 101.6
+             */
+            width_cm?: number | null;
+            /**
+             * @description With width_cm.
+             * @example 76.2
+             */
+            height_cm?: number | null;
+            /**
+             * @description Depth from the wall (a canvas's or frame's depth), 0.04 to 6 in.
+             * @example 1.5
+             */
+            depth_inches?: number | null;
+            /**
+             * @description The depth in centimetres, instead of depth_inches.
+             * @example 3.8
+             */
+            depth_cm?: number | null;
+            /**
+             * @description When the picture's aspect differs from the given size by more than 1 %: crop it (centred) to the size's aspect, or stretch it. The item's `fit` reports what was done.
+             * @default crop
+             * @enum {string|null}
+             */
+            fit?: "crop" | "stretch" | null;
+        };
+        ReorderItemsRequestDto: {
+            /**
+             * @description Item ids of the showcase in their new order, each once: all of them or some (those get positions 0..n-1, the others keep theirs). An id that is not one of the showcase's items -> 400 naming item_ids[i].
+             * @example [
+             *       12,
+             *       9,
+             *       14
+             *     ]
+             */
+            item_ids: number[];
+        };
+        CatalogueImportJsonDto: {
+            /** @description Each entry is an item as in POST /api/v2/showcases (ShowcaseItemRequestDto: image_url, title, frame, width_cm, artist, external_id, availability, position, ...). Entries are checked one by one: an invalid entry is reported in rows (row = its index + 1) and does not stop the others. */
+            items: Record<string, never>[];
+        };
+        CatalogueImportMultipartDto: {
+            /**
+             * Format: binary
+             * @description The catalogue CSV (a file part or a text field named "csv"): a header row, then one row per item; a row names its picture in the "file" column (the filename of a part named "files") or gives image_url.
+             */
+            csv: string;
+            /** @description Picture files (type sniffed from the bytes; UPLOAD_MAX_FILE_BYTES per file, UPLOAD_MAX_FILES per request). */
+            files?: string[];
         };
     };
     responses: never;
@@ -8514,6 +8904,170 @@ export interface operations {
             };
         };
     };
+    ShowcasesController_reorder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReorderItemsRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemsOrderDto"];
+                };
+            };
+            /** @description Invalid parameter, named in error.param: item_ids[i] for an id listed twice or not an item of the showcase. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such resource for this key (those of other accounts included). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found",
+                     *         "code": "resource_missing",
+                     *         "message": "job api_x not found",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
     ShowcasesController_item: {
         parameters: {
             query?: never;
@@ -8771,7 +9325,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description job_not_finished: the picture is still converting; wait or cancel it first. */
+            /** @description job_not_finished: the picture is still converting, or its files are being rebuilt; wait or cancel it first. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8834,6 +9388,583 @@ export interface operations {
             /** @description storage_unavailable: its files could not be deleted now; try again. */
             503: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    ShowcasesController_updateItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateItemRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Applied (or nothing to change); no rebuild needed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShowcaseItemDto"];
+                };
+            };
+            /** @description Applied; the files are being rebuilt (rebuild_job_id). */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemRebuildDto"];
+                };
+            };
+            /** @description Invalid parameter, named in error.param (e.g. frame.style, mat); nothing changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such resource for this key (those of other accounts included). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found",
+                     *         "code": "resource_missing",
+                     *         "message": "job api_x not found",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description external_id_taken: another item of the showcase has this external_id; item_not_ready: the size or presentation of a picture still converting; item_failed: of a picture whose conversion failed; item_changed: the item kept changing while the edit was made (send it again). Nothing changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict",
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "this Idempotency-Key was used with a different request; use a new key for a new request",
+                     *         "param": "Idempotency-Key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    ImportsController_start: {
+        parameters: {
+            query?: {
+                /** @description true: check every row and answer what the import would do and cost (200, import_preview); nothing is stored or charged. */
+                dry_run?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description application/json (CatalogueImportJsonDto): {items: [...]}, up to 5000 items as in POST /api/v2/showcases. text/csv: A catalogue CSV (RFC 4180; UTF-8, a byte-order mark is fine; "," ";" or tab between cells, a ";" file may write decimal commas): a header row naming the item fields (image_url, title, artist, year, medium, edition, description, external_id, availability, position, width_cm, height_cm, width_inches, height_inches, depth_cm, depth_inches, fit, subtitle, price, link_url, call_to_action, placement, allow_scaling, finish, frame (a style), frame_color, frame_width_inches, mat_width_inches, mat_color; "Image URL" reads as image_url), then up to 5000 rows. An empty cell is a field not given. Streamed, never held whole. multipart/form-data (CatalogueImportMultipartDto): picture file parts named "files" and a part named "csv" whose "file" column names them by filename. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CatalogueImportJsonDto"] | string | components["schemas"]["CatalogueImportMultipartDto"];
+                "text/csv": components["schemas"]["CatalogueImportJsonDto"] | string | components["schemas"]["CatalogueImportMultipartDto"];
+                "multipart/form-data": components["schemas"]["CatalogueImportJsonDto"] | string | components["schemas"]["CatalogueImportMultipartDto"];
+            };
+        };
+        responses: {
+            /** @description dry_run=true: what the import would do and cost. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportPreviewDto"];
+                };
+            };
+            /** @description The import runs; poll GET /api/v2/imports/{id}. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportDto"];
+                };
+            };
+            /** @description The body as a whole: not {items: [...]}, no rows, over 5,000 rows, a CSV that cannot be read (naming its row and line), an unknown column. Nothing stored or charged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such resource for this key (those of other accounts included). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found",
+                     *         "code": "resource_missing",
+                     *         "message": "job api_x not found",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Body or file too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "payload_too_large",
+                     *         "code": "body_too_large",
+                     *         "message": "Request body is too large",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "unsupported_media_type",
+                     *         "code": "invalid_body",
+                     *         "message": "Unsupported Media Type",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    ImportsController_get: {
+        parameters: {
+            query?: {
+                /** @description csv: the rows as a CSV file (also with Accept: text/csv). Default json. */
+                format?: "json" | "csv";
+                /** @description problems (default): the invalid, skipped and failed rows; all: every row dealt with so far. */
+                rows?: "problems" | "all";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import (JSON), or its rows as CSV (?format=csv or Accept: text/csv; a UTF-8 byte-order mark first, for spreadsheets). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportDto"];
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such resource for this key (those of other accounts included). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found",
+                     *         "code": "resource_missing",
+                     *         "message": "job api_x not found",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
