@@ -7,6 +7,7 @@ import { CATALOGUES, type Locale } from '@app/catalogue';
 import { launchChromium, quadrantPicture, USER_AGENTS } from '@app/testing';
 import { Api, type AppProcess, freePort, ROOT, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
 import { startMediaServer } from './support/media-server';
+import { expandSchemaOrg } from './support/schema-org';
 
 /**
  * Catalogue items 5 and 6 through the running service in headless Chromium: gallery labels on the
@@ -398,6 +399,24 @@ describe('gallery labels', () => {
       width: { '@type': 'QuantitativeValue', value: 76.2, unitCode: 'CMT', unitText: 'cm' },
       offers: { '@type': 'Offer', availability: 'https://schema.org/InStock', url: itemUrl(de, 0), price: '9500', priceCurrency: 'EUR' },
     });
+    // A JSON-LD processor reads it as schema.org: a VisualArtwork by a Person, sizes with units, an Offer.
+    const [artwork] = await expandSchemaOrg(await ld(available.p));
+    const S = 'http://schema.org/';
+    expect(artwork['@type']).toEqual([`${S}VisualArtwork`]);
+    expect(artwork[`${S}artist`]).toEqual([{ '@type': [`${S}Person`], [`${S}name`]: [{ '@value': 'Hilma af Klint' }] }]);
+    expect(artwork[`${S}dateCreated`]).toEqual([{ '@value': '1915' }]);
+    expect(artwork[`${S}artMedium`]).toEqual([{ '@value': 'Öl auf Leinwand' }]);
+    expect(artwork[`${S}width`]).toEqual([
+      {
+        '@type': [`${S}QuantitativeValue`],
+        [`${S}value`]: [{ '@value': 76.2 }],
+        [`${S}unitCode`]: [{ '@value': 'CMT' }],
+        [`${S}unitText`]: [{ '@value': 'cm' }],
+      },
+    ]);
+    expect(artwork[`${S}offers`]).toEqual([
+      expect.objectContaining({ '@type': [`${S}Offer`], [`${S}availability`]: [{ '@value': 'https://schema.org/InStock' }] }),
+    ]);
     expect(await available.p.evaluate(() => (window as any).__csp ?? [])).toEqual([]);
     expect(available.csp).toEqual([]);
     await available.ctx.close();
