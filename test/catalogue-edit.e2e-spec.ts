@@ -1,8 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
-import { METERS_PER_INCH } from '@app/plugins';
-import { readGlb } from '@app/testing';
+import { glbPicture, readGlb } from '@app/testing';
 import {
   Api,
   type AppProcess,
@@ -27,22 +26,11 @@ import {
 
 const OWNER = 'owner-key-for-catalogue-edit-e2e';
 
-/** Width and height in inches of the picture (material `Picture`) in a GLB. */
+/** Width and height in inches of the picture in a GLB (at least one primitive carries it). */
 async function glbPictureInches(glb: Buffer): Promise<[number, number]> {
-  const prims = (await readGlb(glb))
-    .getRoot()
-    .listMeshes()
-    .flatMap((m) => m.listPrimitives())
-    .filter((p) => p.getMaterial()?.getName() === 'Picture');
-  expect(prims.length).toBeGreaterThanOrEqual(1);
-  const min = [Infinity, Infinity];
-  const max = [-Infinity, -Infinity];
-  for (const p of prims) {
-    const pos = p.getAttribute('POSITION')!;
-    const [lo, hi] = [pos.getMin([]), pos.getMax([])];
-    for (const i of [0, 1]) [min[i], max[i]] = [Math.min(min[i], lo[i]), Math.max(max[i], hi[i])];
-  }
-  return [(max[0] - min[0]) / METERS_PER_INCH, (max[1] - min[1]) / METERS_PER_INCH];
+  const { inches, primitives } = await glbPicture(glb);
+  expect(primitives).toBeGreaterThanOrEqual(1);
+  return inches;
 }
 
 /** Material names of a GLB. */

@@ -1,6 +1,5 @@
 import sharp from 'sharp';
-import { METERS_PER_INCH } from '@app/plugins';
-import { readGlb, readUsdz, usdaMesh, validateGlb } from '@app/testing';
+import { glbPicture, usdzPictureInches, validateGlb } from '@app/testing';
 import {
   Api,
   type AppProcess,
@@ -23,32 +22,11 @@ import { startMediaServer } from './support/media-server';
 
 const OWNER = 'owner-key-for-catalogue-size-e2e';
 
-/**
- * Width and height in inches of the picture (material `Picture`) in a GLB: the front quad, and for a canvas
- * the wrapped edges, which lie within its outline.
- */
+/** Width and height in inches of the picture in a GLB (at least one primitive carries it). */
 async function glbPictureInches(glb: Buffer): Promise<[number, number]> {
-  const prims = (await readGlb(glb))
-    .getRoot()
-    .listMeshes()
-    .flatMap((m) => m.listPrimitives())
-    .filter((p) => p.getMaterial()?.getName() === 'Picture');
-  expect(prims.length).toBeGreaterThanOrEqual(1);
-  const min = [Infinity, Infinity];
-  const max = [-Infinity, -Infinity];
-  for (const p of prims) {
-    const pos = p.getAttribute('POSITION')!;
-    const [lo, hi] = [pos.getMin([]), pos.getMax([])];
-    for (const i of [0, 1]) [min[i], max[i]] = [Math.min(min[i], lo[i]), Math.max(max[i], hi[i])];
-  }
-  return [(max[0] - min[0]) / METERS_PER_INCH, (max[1] - min[1]) / METERS_PER_INCH];
-}
-
-/** Width and height in inches of the picture's quad (`Front`) in a USDZ. */
-async function usdzPictureInches(usdz: Buffer): Promise<[number, number]> {
-  const { points } = usdaMesh((await readUsdz(usdz)).usda, 'Front');
-  const span = (i: number) => (Math.max(...points.map((p) => p[i])) - Math.min(...points.map((p) => p[i]))) / METERS_PER_INCH;
-  return [span(0), span(1)];
+  const { inches, primitives } = await glbPicture(glb);
+  expect(primitives).toBeGreaterThanOrEqual(1);
+  return inches;
 }
 
 const bytes = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());

@@ -119,3 +119,32 @@ export async function samplePixel(image: Buffer, x: number, y: number): Promise<
   const i = (py * info.width + px) * info.channels;
   return [data[i], data[i + 1], data[i + 2]];
 }
+
+const METERS_PER_INCH = 0.0254;
+
+/**
+ * The picture in a GLB (the primitives with material `Picture`: the front, and for a canvas its wrapped edges,
+ * which lie within the front's outline): its width and height in inches and how many primitives carry it.
+ */
+export async function glbPicture(glb: Buffer): Promise<{ inches: [number, number]; primitives: number }> {
+  const prims = (await readGlb(glb))
+    .getRoot()
+    .listMeshes()
+    .flatMap((m) => m.listPrimitives())
+    .filter((p) => p.getMaterial()?.getName() === 'Picture');
+  const min = [Infinity, Infinity];
+  const max = [-Infinity, -Infinity];
+  for (const p of prims) {
+    const pos = p.getAttribute('POSITION')!;
+    const [lo, hi] = [pos.getMin([]), pos.getMax([])];
+    for (const i of [0, 1]) [min[i], max[i]] = [Math.min(min[i], lo[i]), Math.max(max[i], hi[i])];
+  }
+  return { inches: [(max[0] - min[0]) / METERS_PER_INCH, (max[1] - min[1]) / METERS_PER_INCH], primitives: prims.length };
+}
+
+/** Width and height in inches of the picture's front quad (`Front`) in a USDZ. */
+export async function usdzPictureInches(usdz: Buffer): Promise<[number, number]> {
+  const { points } = usdaMesh((await readUsdz(usdz)).usda, 'Front');
+  const span = (i: number) => (Math.max(...points.map((p) => p[i])) - Math.min(...points.map((p) => p[i]))) / METERS_PER_INCH;
+  return [span(0), span(1)];
+}

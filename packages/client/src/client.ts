@@ -139,17 +139,49 @@ export class ImageArClient {
     try {
       out = await p;
     } catch (e) {
-      if ((e as Error)?.name === 'AbortError') throw e;
-      throw new ImageArError({
-        status: 0,
-        type: 'api_error',
-        code: 'network_error',
-        message: `network error: ${(e as Error)?.message ?? String(e)}`,
-        cause: e,
-      });
+      throw ImageArClient.networkError(e);
     }
     if (!out.response.ok) throw ImageArError.fromResponse(out.response, out.error);
     return out.data as T;
+  }
+
+  /** A request that never reached an answer (refused, reset, DNS...): a retryable ImageArError; an abort stays an abort. */
+  private static networkError(e: unknown): unknown {
+    if ((e as Error)?.name === 'AbortError') return e;
+    return new ImageArError({
+      status: 0,
+      type: 'api_error',
+      code: 'network_error',
+      message: `network error: ${(e as Error)?.message ?? String(e)}`,
+      cause: e,
+    });
+  }
+
+  /**
+   * A POST with a body openapi-fetch does not serialise (multipart, CSV text): the answer's JSON, or a typed
+   * error. The client's headers (key, extras) go first, `init.headers` over them.
+   */
+  private async post<T>(path: string, init: { headers?: Record<string, string>; body: BodyInit; signal?: AbortSignal }): Promise<T> {
+    let response: Response;
+    try {
+      response = await this.fetchImpl(`${this.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { ...this.headers, ...init.headers },
+        body: init.body,
+        signal: init.signal,
+      });
+    } catch (e) {
+      throw ImageArClient.networkError(e);
+    }
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    if (!response.ok) throw ImageArError.fromResponse(response, body);
+    return body as T;
   }
 
   private static idem(opts?: RequestOptions): { 'Idempotency-Key'?: string } {
@@ -247,33 +279,11 @@ export class ImageArClient {
       const { blob, filename } = toBlob(f);
       form.append('files', blob, filename);
     }
-    let response: Response;
-    try {
-      response = await this.fetchImpl(`${this.baseUrl}/api/v2/showcases/${encodeURIComponent(String(showcaseId))}/items`, {
-        method: 'POST',
-        headers: { ...this.headers, ...ImageArClient.idem(opts) },
-        body: form,
-        signal: opts.signal,
-      });
-    } catch (e) {
-      if ((e as Error)?.name === 'AbortError') throw e;
-      throw new ImageArError({
-        status: 0,
-        type: 'api_error',
-        code: 'network_error',
-        message: `network error: ${(e as Error)?.message ?? String(e)}`,
-        cause: e,
-      });
-    }
-    const text = await response.text();
-    let body: unknown;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      body = undefined;
-    }
-    if (!response.ok) throw ImageArError.fromResponse(response, body);
-    return body as PicturesAdded;
+    return this.post<PicturesAdded>(`/api/v2/showcases/${encodeURIComponent(String(showcaseId))}/items`, {
+      headers: ImageArClient.idem(opts),
+      body: form,
+      signal: opts.signal,
+    });
   }
 
   /** POST /api/v2/animated-ar. */
@@ -351,33 +361,11 @@ export class ImageArClient {
   ): Promise<CatalogueImport | CatalogueImportPreview> {
     const query = opts.dryRun ? '?dry_run=true' : '';
     const csv = 'csv' in input;
-    let response: Response;
-    try {
-      response = await this.fetchImpl(`${this.baseUrl}/api/v2/showcases/${encodeURIComponent(String(showcaseId))}/imports${query}`, {
-        method: 'POST',
-        headers: { ...this.headers, 'content-type': csv ? 'text/csv; charset=utf-8' : 'application/json' },
-        body: csv ? input.csv : JSON.stringify({ items: input.items }),
-        signal: opts.signal,
-      });
-    } catch (e) {
-      if ((e as Error)?.name === 'AbortError') throw e;
-      throw new ImageArError({
-        status: 0,
-        type: 'api_error',
-        code: 'network_error',
-        message: `network error: ${(e as Error)?.message ?? String(e)}`,
-        cause: e,
-      });
-    }
-    const text = await response.text();
-    let body: unknown;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      body = undefined;
-    }
-    if (!response.ok) throw ImageArError.fromResponse(response, body);
-    return body as CatalogueImport | CatalogueImportPreview;
+    return this.post(`/api/v2/showcases/${encodeURIComponent(String(showcaseId))}/imports${query}`, {
+      headers: { 'content-type': csv ? 'text/csv; charset=utf-8' : 'application/json' },
+      body: csv ? input.csv : JSON.stringify({ items: input.items }),
+      signal: opts.signal,
+    });
   }
 
   /** GET /api/v2/imports/{id}: status, counts and the rows that need attention. */

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import type { AppConfig } from '@app/config';
 import { UserError, type StageProvider } from '@app/pipeline';
 import { LocalStorageAdapter } from '@app/storage';
-import { fakeStageContext, glbBounds, readGlb, readUsdz, usdaMesh, validateGlb } from '@app/testing';
+import { fakeStageContext, glbBounds, glbPicture, readGlb, readUsdz, usdzPictureInches, validateGlb } from '@app/testing';
 import { METERS_PER_INCH } from '../dimensions/dimensions';
 import { glbWriterStage } from '../glb-writer/glb-writer.stage';
 import { normaliseImage, type NormalisedImage } from '../normalise/normalise-image';
@@ -53,25 +53,11 @@ async function runStill(bytes: Buffer, input: Record<string, unknown>) {
   };
 }
 
-/** Width and height in inches of the picture's quad (material `Picture`) in a GLB. */
+/** Width and height in inches of the picture's quad (material `Picture`, exactly one) in a GLB. */
 async function glbPictureInches(glb: Buffer): Promise<[number, number]> {
-  const doc = await readGlb(glb);
-  const prims = doc
-    .getRoot()
-    .listMeshes()
-    .flatMap((m) => m.listPrimitives())
-    .filter((p) => p.getMaterial()?.getName() === 'Picture');
-  expect(prims).toHaveLength(1);
-  const pos = prims[0].getAttribute('POSITION')!;
-  const [min, max] = [pos.getMin([]), pos.getMax([])];
-  return [(max[0] - min[0]) / METERS_PER_INCH, (max[1] - min[1]) / METERS_PER_INCH];
-}
-
-/** Width and height in inches of the picture's quad (`Front`) in a USDZ. */
-async function usdzPictureInches(usdz: Buffer): Promise<[number, number]> {
-  const { points } = usdaMesh((await readUsdz(usdz)).usda, 'Front');
-  const span = (i: number) => (Math.max(...points.map((p) => p[i])) - Math.min(...points.map((p) => p[i]))) / METERS_PER_INCH;
-  return [span(0), span(1)];
+  const { inches, primitives } = await glbPicture(glb);
+  expect(primitives).toBe(1);
+  return inches;
 }
 
 const sizeOf = async (image: Buffer) => {
