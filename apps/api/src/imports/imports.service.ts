@@ -12,7 +12,6 @@ import {
   CatalogueImportRepository,
   emptyCounts,
   type ImportRowReport,
-  JobRepository,
   randomId,
   ShowcaseRepository,
   type ShowcaseRow,
@@ -27,7 +26,7 @@ import type { Principal } from '../http/api-key.guard';
 import { PG_INT_MAX } from '../http/list-query';
 import type { PresentationInput } from '../presentation/presentation-request';
 import { storeUpload } from '../showcases/picture-upload';
-import { bannerOfInput, type ItemEdit, parseItemEdit, renditionKey, sameJson } from '../showcases/showcases.schema';
+import { ItemEdits } from '../showcases/item-edits.service';
 import { CSV_TYPES } from './import-bodies';
 import { type CheckedRow, checkRow, CSV_COLUMNS, csvItem, FILE_COLUMN, type RowProblem, rowProblem } from './import-rows';
 import { type ImportUpload, ImportRunner } from './import-runner.service';
@@ -57,8 +56,8 @@ export class ImportsService {
     private readonly showcases: ShowcaseRepository,
     private readonly imports: CatalogueImportRepository,
     private readonly accounts: AccountRepository,
-    private readonly jobs: JobRepository,
     private readonly runner: ImportRunner,
+    private readonly itemEdits: ItemEdits,
     @Inject(PRICING_POLICY) private readonly pricing: PricingPolicy,
     @Inject(STORAGE) private readonly storage: StoragePort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -228,33 +227,16 @@ export class ImportsService {
       throw ApiError.invalid('csv', 'csv: required: a part named "csv" with the catalogue (a file or a text field)', 'parameter_missing');
   }
 
-  /**
-   * Whether a row would change the item with its external id, as ItemEdits.apply decides it (the same
-   * validation, merge and comparisons), without writing anything: for the dry run's updated / unchanged.
-   */
+  /** Whether a row would change the item with its external id, as ItemEdits.apply decides it, writing nothing: the dry run's updated / unchanged. */
   private async previewUpdate(s: ShowcaseRow, r: CheckedRow, itemId: number): Promise<UpdatePreview> {
     const item = await this.showcases.item(s.id, itemId);
-    const files = item && (await this.jobs.find(item.jobId));
-    if (!item || !files) return 'updated';
-    const pending = item.pendingJobId ? await this.jobs.find(item.pendingJobId) : null;
-    const latestInput = pending?.input ?? files.input;
-    const banner = item.banner ?? bannerOfInput(files.input);
-    let edit: ItemEdit;
+    if (!item) return 'updated';
     try {
-      edit = parseItemEdit(r.patch, { label: item.label, banner, latestInput }, `items[${r.row - 1}]`);
+      return (await this.itemEdits.preview(item, r.patch, { prefix: `items[${r.row - 1}]` })).changed ? 'updated' : 'unchanged';
     } catch (e) {
       if (e instanceof UserError) return rowProblem(e, r.row - 1, false);
       throw e;
     }
-    const c = edit.catalogue;
-    const changed =
-      (c.label !== undefined && !sameJson(c.label, item.label)) ||
-      (c.externalId !== undefined && c.externalId !== item.externalId) ||
-      (c.availability !== undefined && c.availability !== item.availability) ||
-      (c.position !== undefined && c.position !== item.position) ||
-      (edit.banner !== undefined && !sameJson(edit.banner, banner)) ||
-      (edit.presentation !== undefined && renditionKey(edit.presentation) !== renditionKey(latestInput));
-    return changed ? 'updated' : 'unchanged';
   }
 
   /** GET /api/v2/imports/{id}: the import's state and report, as JSON or CSV. */

@@ -67,6 +67,37 @@ export class ItemEdits {
     }
   }
 
+  /**
+   * Whether {@link apply} would change `item` (the same validation, merge and comparisons), writing nothing:
+   * a catalogue import's dry run tells updated from unchanged rows with it. Throws the same 400s as apply.
+   */
+  async preview(item: ShowcaseItemRow, patch: unknown, opts: { prefix?: string } = {}): Promise<{ changed: boolean }> {
+    const planned = await this.plan(item, patch, opts.prefix ?? '');
+    return { changed: !planned || planned.diff.changed };
+  }
+
+  /** The item's files and the edit compared with them; null when the item has no files job any more. */
+  private async plan(item: ShowcaseItemRow, patch: unknown, prefix: string) {
+    const files = await this.jobs.find(item.jobId);
+    if (!files) return null;
+    const pending = item.pendingJobId ? await this.jobs.find(item.pendingJobId) : null;
+    const latestInput = pending?.input ?? files.input;
+    const banner = item.banner ?? bannerOfInput(files.input);
+    const edit = parseItemEdit(patch, { label: item.label, banner, latestInput }, prefix);
+    const c = edit.catalogue;
+    const diff = {
+      label: c.label !== undefined && !sameJson(c.label, item.label),
+      externalId: c.externalId !== undefined && c.externalId !== item.externalId,
+      availability: c.availability !== undefined && c.availability !== item.availability,
+      position: c.position !== undefined && c.position !== item.position,
+      banner: edit.banner !== undefined && !sameJson(edit.banner, banner),
+      presentation: edit.presentation !== undefined && renditionKey(edit.presentation) !== renditionKey(latestInput),
+      changed: false,
+    };
+    diff.changed = Object.values(diff).some(Boolean);
+    return { files, pending, edit, diff };
+  }
+
   /** One try of {@link apply}; null when the item no longer serves the files it was read with. */
   private async applyTo(
     ownerId: string,
@@ -75,33 +106,26 @@ export class ItemEdits {
     patch: unknown,
     prefix: string,
   ): Promise<{ changed: boolean; rebuildJobId: string | null } | null> {
-    const files = await this.jobs.find(item.jobId);
-    if (!files) return null;
-    const pending = item.pendingJobId ? await this.jobs.find(item.pendingJobId) : null;
-    const latestInput = pending?.input ?? files.input;
-    const banner = item.banner ?? bannerOfInput(files.input);
-    const edit = parseItemEdit(patch, { label: item.label, banner, latestInput }, prefix);
-
+    const planned = await this.plan(item, patch, prefix);
+    if (!planned) return null;
+    const { files, pending, edit, diff } = planned;
     const changes: ItemChanges = {};
     const c = edit.catalogue;
-    if (c.label !== undefined && !sameJson(c.label, item.label)) changes.label = c.label;
-    if (c.externalId !== undefined && c.externalId !== item.externalId) changes.externalId = c.externalId;
-    if (c.availability !== undefined && c.availability !== item.availability) changes.availability = c.availability;
-    if (c.position !== undefined && c.position !== item.position) changes.position = c.position;
-    if (edit.banner && !sameJson(edit.banner, banner)) changes.banner = edit.banner;
-    if (edit.presentation) {
-      const target = renditionKey(edit.presentation);
-      if (target !== renditionKey(latestInput)) {
-        // Back to what the files already are: the pending rebuild is dropped (it may finish; it will not switch).
-        if (pending && target === renditionKey(files.input)) changes.dropPending = true;
-        else
-          changes.rebuild = {
-            input: this.rebuildInput(showcase, item, files, edit.presentation),
-            pipeline: this.routes.pipelineFor('showcase.picture'),
-          };
-      }
+    if (diff.label) changes.label = c.label;
+    if (diff.externalId) changes.externalId = c.externalId;
+    if (diff.availability) changes.availability = c.availability;
+    if (diff.position) changes.position = c.position;
+    if (diff.banner) changes.banner = edit.banner;
+    if (diff.presentation) {
+      // Back to what the files already are: the pending rebuild is dropped (it may finish; it will not switch).
+      if (pending && renditionKey(edit.presentation!) === renditionKey(files.input)) changes.dropPending = true;
+      else
+        changes.rebuild = {
+          input: this.rebuildInput(showcase, item, files, edit.presentation!),
+          pipeline: this.routes.pipelineFor('showcase.picture'),
+        };
     }
-    if (!Object.keys(changes).length) return { changed: false, rebuildJobId: null };
+    if (!diff.changed) return { changed: false, rebuildJobId: null };
 
     const before = changes.rebuild ? await this.admission.admit(ownerId, 1) : 0;
     const dotted = prefix && !prefix.endsWith('.') ? `${prefix}.` : prefix;
