@@ -21,6 +21,17 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T,
   return z.enum(values, { error: () => message ?? `must be one of ${values.join(', ')}` });
 }
 
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** An email address (trimmed, at most 320 characters); any other value: `must be an email address`. */
+export function emailAddress() {
+  return z
+    .string({ error: () => 'must be an email address' })
+    .trim()
+    .refine((e) => EMAIL.test(e) && e.length <= 320, { error: () => 'must be an email address' })
+    .meta({ format: 'email', maxLength: 320 });
+}
+
 /** true or false. */
 export function bool(message = 'must be true or false') {
   return z.boolean({ error: () => message });

@@ -1,4 +1,4 @@
-import { oneOf, queryInt, requestSchema, text, z } from '@app/schema';
+import { emailAddress, oneOf, queryInt, requestSchema, text, z } from '@app/schema';
 import { exactCents } from '@app/billing';
 import { KEY_SCOPES, type KeyScope, normaliseOrigin } from '../http/api-keys/key-scope';
 
@@ -68,8 +68,6 @@ export const CreateKeyBody = requestSchema(
 );
 export type KeyRequest = z.output<typeof CreateKeyBody>;
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /** Credits as a number with at most two decimals, in cents. */
 const credits = (allowZero: boolean) =>
   z
@@ -87,11 +85,7 @@ export const CreateUserBody = requestSchema(
   'CreateUserRequestDto',
   z.object(
     {
-      email: z
-        .string({ error: () => 'must be an email address' })
-        .trim()
-        .refine((e) => EMAIL.test(e) && e.length <= 320, { error: () => 'must be an email address' })
-        .meta({ format: 'email', maxLength: 320, example: 'ada@example.com' }),
+      email: emailAddress().meta({ example: 'ada@example.com' }),
       name: text(200, { invalid: 'must be a string of at most 200 characters' }).optional().meta({ example: 'Ada' }),
       credits: credits(true).optional().meta({ description: 'Initial credits, at most two decimals.', minimum: 0, example: 100 }),
       showcase_slots: z
