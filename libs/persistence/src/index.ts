@@ -13,3 +13,4 @@ export type { RepositoryHooks } from './repository-hooks';
 export * from './data-deletion.repository';
 export * from './console.repository';
 export * from './catalogue-import.repository';
+export * from './item-variants';

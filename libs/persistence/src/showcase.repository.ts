@@ -3,6 +3,7 @@ import { AccountRepository } from './account.repository';
 import { randomId } from './ids';
 import { newJobId } from './job.repository';
 import type { RepositoryHooks } from './repository-hooks';
+import { type ItemVariant, resolveVariants, type StoredVariant, variantJobIds, withDefaultVariant } from './item-variants';
 
 export interface ShowcaseRow {
   id: number;
@@ -65,8 +66,15 @@ export interface ShowcaseItemRow {
   rebuildError: RebuildError | null;
   status: string;
   progress: number;
-  /** The job's result, its `banner` replaced by the item's edited one when there is one. */
+  /**
+   * The job's result, its `banner` replaced by the item's edited one when there is one; with variants, the
+   * default variant's files, size, look and commerce fields (see withDefaultVariant).
+   */
   result: Record<string, unknown> | null;
+  /** The sizes and frames the item is sold in, each with the files serving it (null: no variants). */
+  variants: ItemVariant[] | null;
+  /** The `variants` column as stored (what an edit replaces, compared when it is written). */
+  storedVariants: StoredVariant[] | null;
   error: { code: string; message: string } | null;
   embedId: string | null;
 }
@@ -100,6 +108,12 @@ export interface RebuildError {
  */
 const REBUILD_ERROR_KEY = 'rebuild_error';
 
+/**
+ * The job input field that makes a picture job a variant build (some variants' files from an item's stored
+ * texture): `{item_id, variant_ids}`. Written with the job by {@link ShowcaseRepository.editItem}.
+ */
+export const VARIANT_BUILD_INPUT = 'variant_build';
+
 /** One picture to convert: a URL, or an upload already in storage. */
 export interface NewItem {
   source: 'url' | 'upload';
@@ -110,6 +124,8 @@ export interface NewItem {
   presentation?: Record<string, unknown>;
   /** The catalogue fields (absent: no label, available, no position). */
   catalogue?: Partial<ItemCatalogue>;
+  /** The item's variants (the one marked `main` is what `presentation` builds; the others are in its input's `variants`). */
+  variants?: StoredVariant[];
 }
 
 /** The item's `external_id` is already used by another item of the showcase. */
@@ -166,7 +182,25 @@ export interface ItemChanges {
   rebuild?: { input: Record<string, unknown>; pipeline: string };
   /** Drop the pending rebuild: the edit is back at what the item's files already are. */
   dropPending?: boolean;
+  /**
+   * The item's variants from now on, written only if they are still `expected` (what the edit was made from);
+   * `build`: a free job making the files of the variants `ids` (each gets it as pending_job_id).
+   */
+  variants?: {
+    next: StoredVariant[] | null;
+    expected: StoredVariant[] | null;
+    build?: { input: Record<string, unknown>; pipeline: string; ids: string[] };
+  };
 }
+
+/** What a finished variant build job meant for its item ({@link ShowcaseRepository.settleVariantBuild}). */
+export type VariantBuildSettlement =
+  /** Its variants serve its files now (or keep theirs and report its error); `replacedJobIds` serve nothing any more. */
+  | { outcome: 'settled'; itemId: number; status: 'completed' | 'failed'; variantIds: string[]; replacedJobIds: string[] }
+  | { outcome: 'running' }
+  /** No variant waits for it: still in use by some (a repeated call), or used by none (`orphan`: superseded). */
+  | { outcome: 'in_use' }
+  | { outcome: 'orphan'; status: string };
 
 /** What a finished rebuild job meant for its item ({@link ShowcaseRepository.settleRebuild}). */
 export type RebuildSettlement =
@@ -229,6 +263,9 @@ function withBanner(result: Record<string, unknown> | null, banner: unknown): Re
 function toItem(r: Record<string, any>): ShowcaseItemRow {
   const { [REBUILD_ERROR_KEY]: rebuildError, ...label } =
     r.label === undefined || r.label === null ? {} : parseJson<Record<string, any>>(r.label);
+  const result = withBanner(r.result === null ? null : parseJson(r.result), r.banner);
+  const stored = r.variants === undefined || r.variants === null ? null : parseJson<StoredVariant[]>(r.variants);
+  const variants = stored?.length ? resolveVariants(stored, result, r.job_id) : null;
   return {
     id: Number(r.id),
     showcaseId: Number(r.showcase_id),
@@ -249,7 +286,9 @@ function toItem(r: Record<string, any>): ShowcaseItemRow {
         : null,
     status: r.status,
     progress: Number(r.progress),
-    result: withBanner(r.result === null ? null : parseJson(r.result), r.banner),
+    result: withDefaultVariant(result, variants),
+    variants,
+    storedVariants: stored,
     error: r.error === null ? null : parseJson(r.error),
     embedId: r.embed_id,
   };
@@ -354,6 +393,8 @@ export class ShowcaseRepository {
     for (const { it, jobId } of jobs) {
       const input: Record<string, unknown> = it.source === 'url' ? { image_url: it.sourceUrl } : { upload_key: it.uploadKey };
       Object.assign(input, it.presentation);
+      // The other variants' specs: the job builds them from the same texture, after its main files (the main variant's).
+      if (it.variants?.length) input.variants = it.variants.filter((v) => !v.main).map((v) => ({ id: v.id, ...v.spec }));
       input.showcase_id = sc.id;
       await m.query(
         `INSERT INTO "jobs" ("id", "public_id", "kind", "pipeline", "owner_id", "input", "request_id") VALUES ($1, $2, 'v2.picture', $3, $4, $5, $6)`,
@@ -362,8 +403,8 @@ export class ShowcaseRepository {
       const c = it.catalogue ?? {};
       const r = await m
         .query(
-          `INSERT INTO "showcase_items" ("showcase_id", "job_id", "source", "source_url", "filename", "label", "external_id", "availability", "position")
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING "id"`,
+          `INSERT INTO "showcase_items" ("showcase_id", "job_id", "source", "source_url", "filename", "label", "external_id", "availability", "position", "variants")
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING "id"`,
           [
             sc.id,
             jobId,
@@ -374,6 +415,7 @@ export class ShowcaseRepository {
             c.externalId ?? null,
             c.availability ?? 'available',
             c.position ?? null,
+            it.variants?.length ? JSON.stringify(it.variants) : null,
           ],
         )
         .catch((e: unknown) => {
@@ -409,8 +451,9 @@ export class ShowcaseRepository {
   /** The item a picture job belongs to (its files, or its pending rebuild), for GET /api/v2/jobs/:id. */
   async itemForJob(jobId: string): Promise<{ id: number; showcaseId: number } | null> {
     const rows = await this.ds.query(
-      `SELECT "id", "showcase_id" FROM "showcase_items" WHERE "job_id" = $1 UNION ALL SELECT "id", "showcase_id" FROM "showcase_items" WHERE "pending_job_id" = $1 LIMIT 1`,
-      [jobId],
+      `SELECT "id", "showcase_id" FROM "showcase_items" WHERE "job_id" = $1 UNION ALL SELECT "id", "showcase_id" FROM "showcase_items" WHERE "pending_job_id" = $1
+       UNION ALL SELECT "id", "showcase_id" FROM "showcase_items" WHERE "variants" @> $2::jsonb OR "variants" @> $3::jsonb LIMIT 1`,
+      [jobId, JSON.stringify([{ pending_job_id: jobId }]), JSON.stringify([{ built: { job_id: jobId } }])],
     );
     return rows[0] ? { id: Number(rows[0].id), showcaseId: Number(rows[0].showcase_id) } : null;
   }
@@ -427,7 +470,7 @@ export class ShowcaseRepository {
     ownerId: string,
     c: ItemChanges,
     externalIdParam = 'external_id',
-  ): Promise<{ rebuildJobId: string | null } | null> {
+  ): Promise<{ rebuildJobId: string | null; variantBuildJobId: string | null } | null> {
     try {
       return await this.ds.transaction(async (m) => {
         let rebuildJobId: string | null = null;
@@ -438,6 +481,7 @@ export class ShowcaseRepository {
             [rebuildJobId, newJobId('emb'), c.rebuild.pipeline, ownerId, JSON.stringify(c.rebuild.input), this.hooks.requestId?.() ?? null],
           );
         }
+        const variantBuildJobId = c.variants ? await this.writeVariants(m, item, ownerId, c.variants) : null;
         const res = await m.query(
           `UPDATE "showcase_items" SET
              "label" = (CASE WHEN $2::jsonb IS NULL THEN "label"
@@ -465,7 +509,7 @@ export class ShowcaseRepository {
           ],
         );
         if (!updated(res).length) throw STALE;
-        return { rebuildJobId };
+        return { rebuildJobId, variantBuildJobId };
       });
     } catch (e) {
       if (e === STALE) return null;
@@ -473,6 +517,103 @@ export class ShowcaseRepository {
         throw new ExternalIdTakenError(c.externalId, externalIdParam);
       throw e;
     }
+  }
+
+  /**
+   * Writes an item's variants (inside an edit's transaction): only while they are still what the edit was
+   * made from, else the edit is stale. The build job, if any, is created here (free) and becomes the pending
+   * job of the variants it builds. Returns its id.
+   */
+  private async writeVariants(
+    m: EntityManager,
+    item: Pick<ShowcaseItemRow, 'id' | 'jobId'>,
+    ownerId: string,
+    v: NonNullable<ItemChanges['variants']>,
+  ): Promise<string | null> {
+    let jobId: string | null = null;
+    let next = v.next;
+    if (v.build) {
+      jobId = newJobId('v2');
+      const input = { ...v.build.input, [VARIANT_BUILD_INPUT]: { item_id: item.id, variant_ids: v.build.ids } };
+      await m.query(
+        `INSERT INTO "jobs" ("id", "public_id", "kind", "pipeline", "owner_id", "input", "request_id") VALUES ($1, NULL, 'v2.picture', $2, $3, $4, $5)`,
+        [jobId, v.build.pipeline, ownerId, JSON.stringify(input), this.hooks.requestId?.() ?? null],
+      );
+      const ids = new Set(v.build.ids);
+      next = (next ?? []).map((x) => (ids.has(x.id) ? { ...x, pending_job_id: jobId, error: null } : x));
+    }
+    const res = await m.query(
+      `UPDATE "showcase_items" SET "variants" = $3::jsonb
+       WHERE "id" = $1 AND "job_id" = $2 AND "variants" IS NOT DISTINCT FROM $4::jsonb RETURNING "id"`,
+      [item.id, item.jobId, next?.length ? JSON.stringify(next) : null, v.expected?.length ? JSON.stringify(v.expected) : null],
+    );
+    if (!updated(res).length) throw STALE;
+    return jobId;
+  }
+
+  /**
+   * What a finished variant build job means for the item whose variants wait for it, in one transaction with
+   * the item row locked. Completed: each variant still waiting for it serves its files (`built`); failed: they
+   * keep what they had and report the error. Jobs no variant uses any more (besides the item's own) are
+   * returned for deletion. Safe to call again for the same job.
+   */
+  async settleVariantBuild(jobId: string): Promise<VariantBuildSettlement> {
+    const settled = await this.ds.transaction(async (m): Promise<VariantBuildSettlement | null> => {
+      const rows = await m.query(
+        `SELECT i."id", i."job_id", i."variants", n."status", n."result", n."error" FROM "showcase_items" i JOIN "jobs" n ON n."id" = $1
+         WHERE i."variants" @> $2::jsonb FOR UPDATE OF i`,
+        [jobId, JSON.stringify([{ pending_job_id: jobId }])],
+      );
+      const r = rows[0];
+      if (!r) return null;
+      if (r.status !== 'completed' && r.status !== 'failed') return { outcome: 'running' };
+      const before = parseJson<StoredVariant[]>(r.variants);
+      const result = r.result === null ? null : parseJson<Record<string, unknown>>(r.result);
+      const builds = Array.isArray(result?.variants) ? (result.variants as Record<string, unknown>[]) : [];
+      const e = (r.error === null ? {} : parseJson<Record<string, unknown>>(r.error)) ?? {};
+      const variantIds: string[] = [];
+      const after = before.map((v): StoredVariant => {
+        if (v.pending_job_id !== jobId) return v;
+        variantIds.push(v.id);
+        const b = builds.find((x) => x.id === v.id);
+        if (r.status === 'completed' && b?.files) {
+          const { id: _id, ...files } = b;
+          return { ...v, built: { job_id: jobId, ...files } as StoredVariant['built'], pending_job_id: null, error: null };
+        }
+        const error = {
+          code: String(e.code ?? 'failed'),
+          message: String(e.message ?? (b ? 'the build failed' : 'the build made no files for this variant')),
+          job_id: jobId,
+          at: new Date().toISOString(),
+        };
+        return { ...v, pending_job_id: null, error };
+      });
+      await m.query(`UPDATE "showcase_items" SET "variants" = $2::jsonb WHERE "id" = $1`, [Number(r.id), JSON.stringify(after)]);
+      const inUse = new Set([r.job_id, ...variantJobIds(after, r.job_id)]);
+      const replacedJobIds = variantJobIds(before, r.job_id).filter((id) => !inUse.has(id) && id !== jobId);
+      if (r.status === 'failed' && !inUse.has(jobId)) replacedJobIds.push(jobId);
+      return { outcome: 'settled', itemId: Number(r.id), status: r.status, variantIds, replacedJobIds };
+    });
+    if (settled) return settled;
+    const used = await this.ds.query(
+      `SELECT 1 FROM "showcase_items" WHERE "variants" @> $1::jsonb OR "variants" @> $2::jsonb LIMIT 1`,
+      [JSON.stringify([{ built: { job_id: jobId } }]), JSON.stringify([{ pending_job_id: jobId }])],
+    );
+    if (used.length) return { outcome: 'in_use' };
+    const job = await this.ds.query(`SELECT "status" FROM "jobs" WHERE "id" = $1`, [jobId]);
+    return { outcome: 'orphan', status: job[0]?.status ?? 'missing' };
+  }
+
+  /** Variant builds whose job has finished while variants still wait for it: what a lost listener call left for the sweep. */
+  async finishedVariantBuilds(limit = 500): Promise<string[]> {
+    const rows = await this.ds.query(
+      `SELECT DISTINCT v."value" ->> 'pending_job_id' AS "id"
+       FROM "showcase_items" i CROSS JOIN LATERAL jsonb_array_elements(i."variants") v
+       JOIN "jobs" n ON n."id" = v."value" ->> 'pending_job_id'
+       WHERE i."variants" IS NOT NULL AND n."status" IN ('completed', 'failed') LIMIT $1`,
+      [limit],
+    );
+    return rows.map((r: { id: string }) => r.id);
   }
 
   /**

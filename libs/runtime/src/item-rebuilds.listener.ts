@@ -1,4 +1,4 @@
-import type { DataDeletionRepository, RebuildSettlement, ShowcaseRepository } from '@app/persistence';
+import { type DataDeletionRepository, type RebuildSettlement, type ShowcaseRepository, VARIANT_BUILD_INPUT, type VariantBuildSettlement } from '@app/persistence';
 import type { JobListener, RunnableJob } from '@app/pipeline';
 import type { JobDeletion } from './job-deletion.service';
 
@@ -10,6 +10,10 @@ export const REBUILD_INPUT = 'rebuild';
 
 export const isItemRebuild = (job: Pick<RunnableJob, 'kind' | 'input'>): boolean =>
   job.kind === 'v2.picture' && typeof job.input?.[REBUILD_INPUT] === 'object' && job.input[REBUILD_INPUT] !== null;
+
+/** A job building some variants of a showcase item from its stored texture ({@link VARIANT_BUILD_INPUT}). */
+export const isVariantBuild = (job: Pick<RunnableJob, 'kind' | 'input'>): boolean =>
+  job.kind === 'v2.picture' && typeof job.input?.[VARIANT_BUILD_INPUT] === 'object' && job.input[VARIANT_BUILD_INPUT] !== null;
 
 /**
  * Finishes showcase item rebuilds, wherever jobs finish (the worker process in scaled mode, the one
@@ -28,10 +32,23 @@ export class ItemRebuilds implements JobListener {
 
   async onCompleted(job: RunnableJob): Promise<void> {
     if (isItemRebuild(job)) await this.settle(job.id);
+    else if (isVariantBuild(job)) await this.settleVariants(job.id);
   }
 
   async onFailed(job: RunnableJob): Promise<void> {
     if (isItemRebuild(job)) await this.settle(job.id);
+    else if (isVariantBuild(job)) await this.settleVariants(job.id);
+  }
+
+  /**
+   * A finished variant build: its variants serve its files (or keep theirs and its error); the jobs no
+   * variant uses any more are deleted with their files, as is a superseded build that completed.
+   */
+  async settleVariants(jobId: string): Promise<VariantBuildSettlement> {
+    const out = await this.showcases.settleVariantBuild(jobId);
+    if (out.outcome === 'settled') for (const id of out.replacedJobIds) await this.discard(id);
+    else if (out.outcome === 'orphan' && (out.status === 'completed' || out.status === 'failed')) await this.discard(jobId);
+    return out;
   }
 
   async settle(jobId: string): Promise<RebuildSettlement> {
@@ -47,6 +64,9 @@ export class ItemRebuilds implements JobListener {
     for (const id of await this.showcases.finishedRebuilds()) {
       const out = await this.settle(id);
       if (out.outcome === 'switched' || out.outcome === 'failed') n++;
+    }
+    for (const id of await this.showcases.finishedVariantBuilds()) {
+      if ((await this.settleVariants(id)).outcome === 'settled') n++;
     }
     return n;
   }

@@ -7,11 +7,13 @@ export const DEFAULT_ROUTES: Readonly<Record<string, string>> = {
   'v2.picture': 'still-image',
   // A showcase item is a v2.picture job; its pipeline also makes the pages' thumbnails.
   'showcase.picture': 'showcase-picture',
+  // Some variants of a showcase item rebuilt from its stored texture (v2.picture jobs too).
+  'showcase.variants': 'showcase-variants',
   'v2.animated-ar': 'animated-ar',
   callback: 'callback',
 };
 
-/** The kinds jobs are stored with (`showcase.picture` is a route: its jobs are `v2.picture`). */
+/** The kinds jobs are stored with (`showcase.picture` and `showcase.variants` are routes: their jobs are `v2.picture`). */
 export const JOB_KINDS: readonly string[] = ['v1.convert', 'v2.picture', 'v2.animated-ar', 'callback'];
 
 /**

@@ -30,6 +30,8 @@ function setup(opts: { status?: string; input?: Record<string, unknown>; pending
     progress: 100,
     result: null,
     error: null,
+    variants: null,
+    storedVariants: null,
     embedId: 'emb_x',
   };
   const jobs: Record<string, { id: string; status: string; input: Record<string, unknown>; result: Record<string, unknown> | null }> = {

@@ -9,7 +9,8 @@ import { ApiError } from '../http/api-error';
 import type { Principal } from '../http/api-key.guard';
 import { JobAdmission } from '../jobs/job-admission.service';
 import { intId } from './showcases.service';
-import { bannerOfInput, parseItemEdit, renditionKey, ReorderItemsBody, sameJson } from './showcases.schema';
+import { bannerOfInput, parseItemEdit, REBUILD_FIELDS, renditionKey, ReorderItemsBody, sameJson } from './showcases.schema';
+import { parseVariantEdit, variantsToBuild } from './variant-specs';
 import { itemView } from './showcase-views';
 
 /** How many times an edit is made again when the item switched to a finished rebuild while it was made. */
@@ -84,6 +85,7 @@ export class ItemEdits {
     const latestInput = pending?.input ?? files.input;
     const banner = item.banner ?? bannerOfInput(files.input);
     const edit = parseItemEdit(patch, { label: item.label, banner, latestInput }, prefix);
+    const variants = this.planVariants(item, patch as Record<string, unknown>, latestInput, prefix);
     const c = edit.catalogue;
     const diff = {
       label: c.label !== undefined && !sameJson(c.label, item.label),
@@ -92,10 +94,30 @@ export class ItemEdits {
       position: c.position !== undefined && c.position !== item.position,
       banner: edit.banner !== undefined && !sameJson(edit.banner, banner),
       presentation: edit.presentation !== undefined && renditionKey(edit.presentation) !== renditionKey(latestInput),
+      variants: variants !== undefined && !sameJson(variants.next, item.storedVariants?.length ? item.storedVariants : null),
       changed: false,
     };
     diff.changed = Object.values(diff).some(Boolean);
-    return { files, pending, edit, diff };
+    return { files, pending, edit, diff, variants };
+  }
+
+  /**
+   * The variants an edit leaves the item with (undefined: it sends none) and those whose files must be built.
+   * An item with variants takes its size and look per variant: those fields at the item's level are a 400.
+   */
+  private planVariants(item: ShowcaseItemRow, patch: Record<string, unknown>, base: Record<string, unknown>, prefix: string) {
+    const dotted = prefix && !prefix.endsWith('.') ? `${prefix}.` : prefix;
+    const next = parseVariantEdit(patch, item.storedVariants, base, dotted);
+    const hasVariants = next === undefined ? !!item.storedVariants?.length : !!next?.length;
+    const itemLevel = REBUILD_FIELDS.find((k) => Object.prototype.hasOwnProperty.call(patch, k));
+    if (hasVariants && itemLevel)
+      throw ApiError.invalid(
+        `${dotted}${itemLevel}`,
+        `${dotted}${itemLevel}: item ${item.id} has variants, each with its own size and frame; change it per variant (variant_updates: [{sku, ${itemLevel}}])`,
+        'item_has_variants',
+      );
+    if (next === undefined) return undefined;
+    return { next, build: next ? variantsToBuild(next, item.storedVariants) : [] };
   }
 
   /** One try of {@link apply}; null when the item no longer serves the files it was read with. */
@@ -108,7 +130,7 @@ export class ItemEdits {
   ): Promise<{ changed: boolean; rebuildJobId: string | null } | null> {
     const planned = await this.plan(item, patch, prefix);
     if (!planned) return null;
-    const { files, pending, edit, diff } = planned;
+    const { files, pending, edit, diff, variants } = planned;
     const changes: ItemChanges = {};
     const c = edit.catalogue;
     if (diff.label) changes.label = c.label;
@@ -125,14 +147,43 @@ export class ItemEdits {
           pipeline: this.routes.pipelineFor('showcase.picture'),
         };
     }
+    if (diff.variants && variants) {
+      changes.variants = {
+        next: variants.next,
+        expected: item.storedVariants?.length ? item.storedVariants : null,
+        build: variants.build.length
+          ? {
+              input: this.variantBuildInput(showcase, item, files, variants.build),
+              pipeline: this.routes.pipelineFor('showcase.variants'),
+              ids: variants.build.map((v) => v.id),
+            }
+          : undefined,
+      };
+    }
     if (!diff.changed) return { changed: false, rebuildJobId: null };
 
-    const before = changes.rebuild ? await this.admission.admit(ownerId, 1) : 0;
+    const jobs = (changes.rebuild ? 1 : 0) + (changes.variants?.build ? 1 : 0);
+    const before = jobs ? await this.admission.admit(ownerId, jobs) : 0;
     const dotted = prefix && !prefix.endsWith('.') ? `${prefix}.` : prefix;
     const out = await this.showcases.editItem(item, ownerId, changes, `${dotted}external_id`);
     if (!out) return null;
-    if (out.rebuildJobId) await this.admission.enqueue(ownerId, [out.rebuildJobId], before);
-    return { changed: true, rebuildJobId: out.rebuildJobId };
+    const started = [out.rebuildJobId, out.variantBuildJobId].filter((j): j is string => j !== null);
+    if (started.length) await this.admission.enqueue(ownerId, started, before);
+    return { changed: true, rebuildJobId: out.rebuildJobId ?? out.variantBuildJobId };
+  }
+
+  /**
+   * The input of a variant build: the item's texture (its own job's GLB, as for a rebuild) and the specs of the
+   * variants to build. The item must have converted files.
+   */
+  private variantBuildInput(
+    showcase: ShowcaseRow,
+    item: ShowcaseItemRow,
+    files: { status: JobStatus; result: Record<string, unknown> | null },
+    build: { id: string; spec: Record<string, unknown> }[],
+  ): Record<string, unknown> {
+    const { upload_key } = this.rebuildInput(showcase, item, files, {});
+    return { upload_key, variants: build.map((v) => ({ id: v.id, ...v.spec })), showcase_id: showcase.id };
   }
 
   /**

@@ -14,6 +14,8 @@ import {
   ShowcaseRepository,
   type ShowcaseItemRow,
   type ShowcaseRow,
+  type StoredVariant,
+  variantJobIds,
 } from '@app/persistence';
 import { isFinal, type JobStatus } from '@app/pipeline';
 import { APP_CONFIG, JobDeletion, JobRoutes, PRICING_POLICY, STORAGE } from '@app/runtime';
@@ -168,7 +170,7 @@ export class ShowcasesService {
     const items = await this.showcases.items(s.id);
     this.assertFinished(items.map((i) => ({ jobId: i.jobId, status: i.status })));
     await this.assertNoRebuild(items);
-    await this.deleteJobs(items.flatMap((i) => [i.jobId, ...(i.pendingJobId ? [i.pendingJobId] : [])]));
+    await this.deleteJobs(items.flatMap(itemJobIds));
     const out = await this.showcases.deleteIfEmpty(s.id);
     // A picture added while we deleted: the showcase stays, with that picture (the caller may repeat).
     if (out === 'not_empty')
@@ -188,13 +190,16 @@ export class ShowcasesService {
     if (!i) throw ApiError.notFound(`item ${itemId.slice(0, 40)}`);
     this.assertFinished([{ jobId: i.jobId, status: i.status }]);
     await this.assertNoRebuild([i]);
-    await this.deleteJobs([i.jobId, ...(i.pendingJobId ? [i.pendingJobId] : [])]);
+    await this.deleteJobs(itemJobIds(i));
   }
 
   /** A rebuild of an item's files still running: 409 as for a picture still converting (it would write files after we deleted them). */
   private async assertNoRebuild(items: ShowcaseItemRow[]): Promise<void> {
-    const pending = items.filter((i) => i.pendingJobId);
-    const jobs = await Promise.all(pending.map((i) => this.deletions.job(i.pendingJobId!)));
+    const pending = items.flatMap((i) => [
+      ...(i.pendingJobId ? [i.pendingJobId] : []),
+      ...(i.storedVariants ?? []).flatMap((v) => (v.pending_job_id ? [v.pending_job_id] : [])),
+    ]);
+    const jobs = await Promise.all(pending.map((id) => this.deletions.job(id)));
     this.assertFinished(jobs.filter((j) => j !== null).map((j) => ({ jobId: j.id, status: j.status })));
   }
 
@@ -362,6 +367,7 @@ export class ShowcasesService {
             filename: u.filename,
             presentation: items?.presentations[i] ?? { ...s.presentationDefaults },
             catalogue: items?.catalogues[i],
+            variants: items?.variants[i],
           })),
         ),
       );
@@ -379,11 +385,23 @@ interface UploadItems {
   raw: unknown[];
   presentations: PresentationInput[];
   catalogues: Partial<ItemCatalogue>[];
+  variants: (StoredVariant[] | undefined)[];
+}
+
+/** Every job an item's files come from: its own, a pending rebuild, and its variants' builds (deleted with it). */
+function itemJobIds(i: ShowcaseItemRow): string[] {
+  return [i.jobId, ...(i.pendingJobId ? [i.pendingJobId] : []), ...variantJobIds(i.storedVariants, i.jobId)];
 }
 
 /** Pictures given by URL, as items whose job input carries their presentation fields. */
 function urlItems(pictures: PictureRequest[]): NewItem[] {
-  return pictures.map((pic) => ({ source: 'url', sourceUrl: pic.imageUrl, presentation: pic.presentation, catalogue: pic.catalogue }));
+  return pictures.map((pic) => ({
+    source: 'url',
+    sourceUrl: pic.imageUrl,
+    presentation: pic.presentation,
+    catalogue: pic.catalogue,
+    variants: pic.variants,
+  }));
 }
 
 /** The parameter a refusal of a JSON body's pictures as a whole names: `items` when it has some. */
@@ -422,7 +440,12 @@ function uploadItems(
   if (raw.length > at.maxFiles) throw ApiError.invalid('items', `items: at most ${at.maxFiles} entries (files per request)`);
   const parsed = raw.map((entry, i) => parseItem(entry, i, defaults, { withUrl: false }));
   assertDistinctExternalIds(parsed.map((p) => p.catalogue));
-  return { raw, presentations: parsed.map((p) => p.presentation), catalogues: parsed.map((p) => p.catalogue) };
+  return {
+    raw,
+    presentations: parsed.map((p) => p.presentation),
+    catalogues: parsed.map((p) => p.catalogue),
+    variants: parsed.map((p) => p.variants),
+  };
 }
 
 /** @fastify/multipart's limit errors -> 413 with the documented caps. */

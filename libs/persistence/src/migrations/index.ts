@@ -15,6 +15,7 @@ import { JobStageTimings1764896400000 } from './1764896400000-job-stage-timings'
 import { ShowcaseIndexable1764810000000 } from './1764810000000-showcase-indexable';
 import { JobCreatingKeys1764982800000 } from './1764982800000-job-creating-keys';
 import { CatalogueItems1765069200000 } from './1765069200000-catalogue-items';
+import { ItemVariants1765155600000 } from './1765155600000-item-variants';
 
 /** The one migration set, shared by PGlite and Postgres. Append new migrations here. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   JobStageTimings1764896400000,
   JobCreatingKeys1764982800000,
   CatalogueItems1765069200000,
+  ItemVariants1765155600000,
 ];
