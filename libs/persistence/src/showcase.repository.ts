@@ -595,10 +595,10 @@ export class ShowcaseRepository {
       return { outcome: 'settled', itemId: Number(r.id), status: r.status, variantIds, replacedJobIds };
     });
     if (settled) return settled;
-    const used = await this.ds.query(
-      `SELECT 1 FROM "showcase_items" WHERE "variants" @> $1::jsonb OR "variants" @> $2::jsonb LIMIT 1`,
-      [JSON.stringify([{ built: { job_id: jobId } }]), JSON.stringify([{ pending_job_id: jobId }])],
-    );
+    const used = await this.ds.query(`SELECT 1 FROM "showcase_items" WHERE "variants" @> $1::jsonb OR "variants" @> $2::jsonb LIMIT 1`, [
+      JSON.stringify([{ built: { job_id: jobId } }]),
+      JSON.stringify([{ pending_job_id: jobId }]),
+    ]);
     if (used.length) return { outcome: 'in_use' };
     const job = await this.ds.query(`SELECT "status" FROM "jobs" WHERE "id" = $1`, [jobId]);
     return { outcome: 'orphan', status: job[0]?.status ?? 'missing' };

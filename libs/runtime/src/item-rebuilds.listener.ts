@@ -1,4 +1,10 @@
-import { type DataDeletionRepository, type RebuildSettlement, type ShowcaseRepository, VARIANT_BUILD_INPUT, type VariantBuildSettlement } from '@app/persistence';
+import {
+  type DataDeletionRepository,
+  type RebuildSettlement,
+  type ShowcaseRepository,
+  VARIANT_BUILD_INPUT,
+  type VariantBuildSettlement,
+} from '@app/persistence';
 import type { JobListener, RunnableJob } from '@app/pipeline';
 import type { JobDeletion } from './job-deletion.service';
 

@@ -32,17 +32,17 @@ export class JobListDto {
     string | null;
 }
 
-class PlaneDimensionsDto {
+export class PlaneDimensionsDto {
   @ApiProperty({ example: 24 }) width_inches!: number;
   @ApiProperty({ example: 36 }) height_inches!: number;
 }
 
-class PlaneCentimetresDto {
+export class PlaneCentimetresDto {
   @ApiProperty({ example: 60.96 }) width_cm!: number;
   @ApiProperty({ example: 91.44 }) height_cm!: number;
 }
 
-class FitResultDto {
+export class FitResultDto {
   @ApiProperty({ enum: ['crop', 'stretch'] }) requested!: string;
   @ApiProperty({ enum: ['none', 'crop', 'stretch'], description: "none: the picture already had the size's aspect (within 1 %)." })
   applied!: string;

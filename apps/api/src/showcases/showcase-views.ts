@@ -45,7 +45,8 @@ export function itemView(i: ShowcaseItemRow, urls: PublicUrls, storage: StorageP
 
 const SENT_SIZE = ['width_inches', 'height_inches', 'width_cm', 'height_cm', 'depth_inches', 'depth_cm'];
 const toCm = (inches: number) => Math.round(inches * 254) / 100;
-const withVariant = (url: string | null, sku: string) => (url ? `${url}${url.includes('?') ? '&' : '?'}variant=${encodeURIComponent(sku)}` : null);
+const withVariant = (url: string | null, sku: string) =>
+  url ? `${url}${url.includes('?') ? '&' : '?'}variant=${encodeURIComponent(sku)}` : null;
 
 /**
  * One variant of an item: its SKU, name, commerce fields, size and look as sent, and once built its files,
@@ -84,7 +85,7 @@ export function variantView(v: ItemVariant, i: ShowcaseItemRow, urls: PublicUrls
           finish: b.finish ?? null,
           placement: b.placement ?? null,
         }
-      : { frame: v.spec.frame ?? null, mat: v.spec.mat ?? null }),
+      : {}),
     // A build of new files in progress (the files above serve until it completes), or why the last one failed.
     ...(v.pending_job_id ? { build_job_id: v.pending_job_id } : {}),
     ...(v.error ? { error: { code: v.error.code, message: v.error.message, job_id: v.error.job_id, at: v.error.at } } : {}),

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType, OmitType, PartialType } from '@nestjs/swagger';
 import { PresentationDefaultsDto } from '../presentation/presentation.dto';
-import { V2JobErrorDto, V2ResultDto } from '../jobs/v2-jobs.dto';
+import { FitResultDto, PlaneCentimetresDto, PlaneDimensionsDto, V2JobErrorDto, V2ResultDto } from '../jobs/v2-jobs.dto';
+import { FrameResultDto, MatResultDto, OuterDimensionsDto } from '../presentation/presentation.dto';
 import { LAYOUTS, SHOWCASE_LIMITS } from './showcases.schema';
 
 /**
@@ -28,6 +29,46 @@ class RebuildErrorDto {
   @ApiProperty({ format: 'date-time' }) at!: string;
 }
 
+/** One size and frame an item is sold in, with its own files once built. */
+class ItemVariantDto {
+  @ApiProperty({ example: 'var_k3j9x0…' }) id!: string;
+  @ApiProperty({ maxLength: 64, example: 'DUNES-50x70-OAK' }) sku!: string;
+  @ApiProperty({ type: String, nullable: true, maxLength: 80, description: 'null: the pages name it by its size and frame.' })
+  name!: string | null;
+  @ApiProperty({ description: 'The variant the item shows first (exactly one).' }) default!: boolean;
+  @ApiProperty({ type: String, nullable: true, example: '€149' }) price!: string | null;
+  @ApiProperty({ type: String, nullable: true }) link_url!: string | null;
+  @ApiProperty({ type: String, nullable: true }) call_to_action!: string | null;
+  @ApiProperty({ enum: ['available', 'reserved', 'sold', 'not_for_sale'] }) availability!: string;
+  @ApiPropertyOptional({ description: 'As sent.' }) width_inches?: number;
+  @ApiPropertyOptional({ description: 'As sent.' }) height_inches?: number;
+  @ApiPropertyOptional({ description: 'As sent.' }) width_cm?: number;
+  @ApiPropertyOptional({ description: 'As sent.' }) height_cm?: number;
+  @ApiPropertyOptional({ description: 'As sent.' }) depth_inches?: number;
+  @ApiPropertyOptional({ description: 'As sent.' }) depth_cm?: number;
+  @ApiProperty({
+    enum: ['ready', 'building', 'failed'],
+    description: 'ready: its files below serve it; building: its first files are being made; failed: it has none (see error).',
+  })
+  status!: string;
+  @ApiPropertyOptional() usdz_url?: string;
+  @ApiPropertyOptional() glb_url?: string;
+  @ApiPropertyOptional() preview_url?: string;
+  @ApiPropertyOptional({ type: String, nullable: true, description: "The item's embed page with this variant selected (?variant=sku)." })
+  embed_url?: string | null;
+  @ApiPropertyOptional({ type: PlaneDimensionsDto }) dimensions?: PlaneDimensionsDto;
+  @ApiPropertyOptional({ type: PlaneCentimetresDto, nullable: true }) dimensions_cm?: PlaneCentimetresDto | null;
+  @ApiPropertyOptional({ type: OuterDimensionsDto }) outer_dimensions?: OuterDimensionsDto;
+  @ApiPropertyOptional({ type: FitResultDto }) fit?: FitResultDto;
+  @ApiPropertyOptional({ type: FrameResultDto, nullable: true }) frame?: FrameResultDto | null;
+  @ApiPropertyOptional({ type: MatResultDto, nullable: true }) mat?: MatResultDto | null;
+  @ApiPropertyOptional({ enum: ['unlit', 'matte', 'gloss'], nullable: true }) finish?: string | null;
+  @ApiPropertyOptional({ enum: ['wall', 'floor'], nullable: true }) placement?: string | null;
+  @ApiPropertyOptional({ description: 'A build of new files in progress; the files above serve until it completes.' })
+  build_job_id?: string;
+  @ApiPropertyOptional({ type: RebuildErrorDto, description: 'Why its last build failed.' }) error?: RebuildErrorDto;
+}
+
 /** A showcase item: its job's state and, once completed, the result fields at the top level. */
 class ShowcaseItemFieldsDto {
   @ApiProperty() id!: number;
@@ -51,6 +92,12 @@ class ShowcaseItemFieldsDto {
   @ApiProperty({ enum: ['available', 'reserved', 'sold', 'not_for_sale'] }) availability!: string;
   @ApiProperty({ type: 'integer', nullable: true, description: 'Order in the showcase (lower first; null: after those with one).' })
   position!: number | null;
+  @ApiProperty({
+    type: [ItemVariantDto],
+    nullable: true,
+    description: "The sizes and frames the item is sold in (null: none). The item's own files, size and price are its default variant's.",
+  })
+  variants!: ItemVariantDto[] | null;
   @ApiPropertyOptional({
     description:
       "A rebuild of the item's files in progress (after a size or presentation edit): the files above stay until this job completes, then the item switches to it.",

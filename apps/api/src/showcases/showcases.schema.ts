@@ -337,7 +337,12 @@ export function parseItem(
   else if (parseInput(UploadItemBody, v, { prefix }) === null) return { presentation: { ...defaults }, catalogue: {} };
   const presentation = itemSizeInput(sent, mergeItemPresentation(sent, defaults, `${prefix}.`));
   const variants = parseNewVariants(sent.variants, presentation, `${prefix}.variants`);
-  return { imageUrl, presentation: variants ? mainVariantInput(presentation, variants) : presentation, catalogue: itemCatalogue(sent), variants };
+  return {
+    imageUrl,
+    presentation: variants ? mainVariantInput(presentation, variants) : presentation,
+    catalogue: itemCatalogue(sent),
+    variants,
+  };
 }
 
 /** Two items of one request with the same external_id: the second is named. */

@@ -54,7 +54,9 @@ function resolveEntry(
   const look: Record<string, unknown> = {};
   for (const k of VARIANT_BUILD_FIELDS) if (has(k)) look[k] = sent[k];
   // The size and look are an edit of the base: the same merge and checks as a PATCH of the item.
-  const edit = Object.keys(look).length ? parseItemEdit(look, { label: {}, banner: {}, latestInput: base }, prefix).presentation : undefined;
+  const edit = Object.keys(look).length
+    ? parseItemEdit(look, { label: {}, banner: {}, latestInput: base }, prefix).presentation
+    : undefined;
   const spec = buildSpec(edit ?? base);
   const take = <T>(k: string, parsed: T, fallback: T): T => (has(k) ? parsed : fallback);
   return {
@@ -65,7 +67,11 @@ function resolveEntry(
     price: take('price', text(v.price), current?.price ?? null),
     link_url: take('link_url', text(v.link_url), current?.link_url ?? null),
     call_to_action: take('call_to_action', text(v.call_to_action), current?.call_to_action ?? null),
-    availability: take('availability', (v.availability as StoredVariant['availability'] | null) ?? 'available', current?.availability ?? 'available'),
+    availability: take(
+      'availability',
+      (v.availability as StoredVariant['availability'] | null) ?? 'available',
+      current?.availability ?? 'available',
+    ),
     sent: { ...(current?.sent ?? {}), ...Object.fromEntries(Object.entries(look).filter(([, x]) => x != null)) },
     spec,
     built: current?.built ?? null,
@@ -81,13 +87,17 @@ function settleDefaults(list: StoredVariant[], param: string): StoredVariant[] {
   list.forEach((v, i) => {
     const first = seen.get(v.sku);
     if (first !== undefined)
-      throw new UserError('parameter_invalid', `${param}[${i}].sku: ${v.sku} is also ${param}[${first}]'s`, { param: `${param}[${i}].sku` });
+      throw new UserError('parameter_invalid', `${param}[${i}].sku: ${v.sku} is also ${param}[${first}]'s`, {
+        param: `${param}[${i}].sku`,
+      });
     seen.set(v.sku, i);
   });
   const marked = list.filter((v) => v.default);
   if (marked.length > 1) {
     const i = list.indexOf(marked[1]);
-    throw new UserError('parameter_invalid', `${param}[${i}].default: only one variant can be the default`, { param: `${param}[${i}].default` });
+    throw new UserError('parameter_invalid', `${param}[${i}].default: only one variant can be the default`, {
+      param: `${param}[${i}].default`,
+    });
   }
   const d = marked[0] ?? list[0];
   return list.map((v) => ({ ...v, default: v === d }));
@@ -149,7 +159,9 @@ export function parseVariantEdit(
       const at = list.findIndex((v) => typeof sku === 'string' && v.sku === sku.trim());
       if (at < 0) {
         parseInput(VariantUpdateBody, e, { prefix: entryAt });
-        throw new UserError('parameter_invalid', `${entryAt}.sku: the item has no variant ${String(sku).slice(0, 64)}`, { param: `${entryAt}.sku` });
+        throw new UserError('parameter_invalid', `${entryAt}.sku: the item has no variant ${String(sku).slice(0, 64)}`, {
+          param: `${entryAt}.sku`,
+        });
       }
       const updated = resolveEntry(e, entryAt, list[at].spec, VariantUpdateBody, list[at]);
       if (!hasOwn(e as Record<string, unknown>, 'default')) updated.default = list[at].default;
@@ -171,4 +183,3 @@ export function variantsToBuild(next: readonly StoredVariant[], current: readonl
     return !sameBuild(old.spec, v.spec);
   });
 }
-

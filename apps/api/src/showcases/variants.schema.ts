@@ -23,7 +23,11 @@ const skuField = z
   .refine((t) => t.length > 0, { error: () => 'must not be empty' })
   .refine((t) => t.length <= VARIANT_LIMITS.sku, { error: () => `at most ${VARIANT_LIMITS.sku} characters` })
   .refine((t) => !/[\p{Cc}\s]/u.test(t), { error: () => 'must not contain spaces or control characters' })
-  .meta({ maxLength: VARIANT_LIMITS.sku, description: "The shop's SKU: unique in the item; `?variant=<sku>` selects it on the pages.", example: 'DUNES-50x70-OAK' });
+  .meta({
+    maxLength: VARIANT_LIMITS.sku,
+    description: "The shop's SKU: unique in the item; `?variant=<sku>` selects it on the pages.",
+    example: 'DUNES-50x70-OAK',
+  });
 
 const variantShape = {
   sku: skuField,
@@ -34,7 +38,11 @@ const variantShape = {
     .refine((t) => [...t].length <= VARIANT_LIMITS.name, { error: () => `at most ${VARIANT_LIMITS.name} characters` })
     .refine((t) => !/\p{Cc}/u.test(t), { error: () => 'must not contain control characters' })
     .nullish()
-    .meta({ maxLength: VARIANT_LIMITS.name, description: 'What the page\'s selector shows (default: the size and frame, e.g. "50 × 70 cm, oak").', example: '50 × 70 cm, oak frame' }),
+    .meta({
+      maxLength: VARIANT_LIMITS.name,
+      description: 'What the page\'s selector shows (default: the size and frame, e.g. "50 × 70 cm, oak").',
+      example: '50 × 70 cm, oak frame',
+    }),
   default: z
     .boolean({ error: () => 'must be true or false' })
     .nullish()
@@ -56,7 +64,9 @@ export const ItemVariantBody = requestSchema(
   z
     .strictObject(variantShape, {
       error: (iss) =>
-        iss.code === 'unrecognized_keys' ? undefined : 'must be an object {sku, name, width_cm, height_cm, frame, mat, price, link_url, ...}',
+        iss.code === 'unrecognized_keys'
+          ? undefined
+          : 'must be an object {sku, name, width_cm, height_cm, frame, mat, price, link_url, ...}',
     })
     .superRefine(requireLinkForCallToAction),
 );
@@ -85,7 +95,9 @@ export const variantUpdatesField = z
   .array(z.unknown(), { error: () => 'must be an array of {sku, ...fields}' })
   .max(VARIANT_LIMITS.perItem, { error: () => `at most ${VARIANT_LIMITS.perItem} entries` })
   .nullish()
-  .meta({ description: 'Changes to some variants, each named by its sku; the others stay. A size or look change rebuilds that variant only.' });
+  .meta({
+    description: 'Changes to some variants, each named by its sku; the others stay. A size or look change rebuilds that variant only.',
+  });
 
 /** `variants` as an item body declares it (each entry checked, errors naming `variants[i].field`). */
 export const variantsList = z
