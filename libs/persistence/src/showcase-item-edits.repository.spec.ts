@@ -60,7 +60,7 @@ describe.each([
       position: 4,
       banner: { title: 'Dunes', price: '$120' },
     });
-    expect(out).toEqual({ rebuildJobId: null });
+    expect(out).toEqual({ rebuildJobId: null, variantBuildJobId: null });
     expect(await showcases.item(s.id, ids[0])).toMatchObject({
       jobId: item.jobId,
       label: { artist: 'Hilma af Klint', year: '1907' },

@@ -167,9 +167,9 @@ export class ItemEdits {
     const dotted = prefix && !prefix.endsWith('.') ? `${prefix}.` : prefix;
     const out = await this.showcases.editItem(item, ownerId, changes, `${dotted}external_id`);
     if (!out) return null;
-    const started = [out.rebuildJobId, out.variantBuildJobId].filter((j): j is string => j !== null);
+    const started = [out.rebuildJobId, out.variantBuildJobId].filter((j): j is string => typeof j === 'string');
     if (started.length) await this.admission.enqueue(ownerId, started, before);
-    return { changed: true, rebuildJobId: out.rebuildJobId ?? out.variantBuildJobId };
+    return { changed: true, rebuildJobId: out.rebuildJobId ?? out.variantBuildJobId ?? null };
   }
 
   /**

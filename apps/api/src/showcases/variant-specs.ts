@@ -13,6 +13,13 @@ import {
 
 /** A variant request resolved into what the item stores: its build spec over the item's, its fields as sent, its commerce fields. */
 
+/** A list field (variants, variant_updates) validated on its own; errors name `param`. */
+function listAt(field: typeof variantsField, raw: unknown, param: string): unknown[] | null | undefined {
+  const dot = param.lastIndexOf('.');
+  const [prefix, key] = dot < 0 ? ['', param] : [param.slice(0, dot + 1), param.slice(dot + 1)];
+  return parseInput(z.object({ [key]: field }), { [key]: raw }, { prefix })[key] as unknown[] | null | undefined;
+}
+
 const hasOwn = (o: Record<string, unknown>, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
@@ -111,7 +118,7 @@ function settleDefaults(list: StoredVariant[], param: string): StoredVariant[] {
  * parseNewVariants([{ sku: 'A3', width_cm: 29.7, height_cm: 42 }, { sku: 'B2-OAK', width_cm: 50, height_cm: 70, frame: 'classic' }], input, 'items[0].variants')
  */
 export function parseNewVariants(raw: unknown, itemInput: Record<string, unknown>, param: string): StoredVariant[] | undefined {
-  const list = parseInput(z.object({ v: variantsField }), { v: raw }).v;
+  const list = listAt(variantsField, raw, param);
   if (!list?.length) return undefined;
   const out = settleDefaults(
     list.map((e, i) => resolveEntry(e, `${param}[${i}]`, itemInput, ItemVariantBody)),
@@ -137,7 +144,7 @@ export function parseVariantEdit(
   const def = have.find((v) => v.default);
   let next: StoredVariant[] | null | undefined;
   if (hasOwn(body, 'variants')) {
-    const list = parseInput(z.object({ v: variantsField }), { v: body.variants }).v;
+    const list = listAt(variantsField, body.variants, `${prefix}variants`);
     if (!list?.length) next = null;
     else {
       const entries = list.map((e, i) => {
@@ -151,7 +158,7 @@ export function parseVariantEdit(
     }
   }
   if (hasOwn(body, 'variant_updates')) {
-    const updates = parseInput(z.object({ v: variantUpdatesField }), { v: body.variant_updates }).v ?? [];
+    const updates = listAt(variantUpdatesField, body.variant_updates, `${prefix}variant_updates`) ?? [];
     let list = next === undefined ? have.map((v) => ({ ...v })) : [...(next ?? [])];
     updates.forEach((e, i) => {
       const entryAt = `${prefix}variant_updates[${i}]`;
