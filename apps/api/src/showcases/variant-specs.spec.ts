@@ -121,7 +121,7 @@ describe('parseVariantEdit and variantsToBuild', () => {
     expect(next[1]).toMatchObject({ id: cur[0].id, main: true, price: '€2' });
     expect(variantsToBuild(next, cur).map((v) => v.sku)).toEqual(['D']);
     expect(parseVariantEdit({ variants: [] }, cur, ITEM)).toBeNull();
-    expect(parseVariantEdit({ title: 'x' }, cur, ITEM)).toBeUndefined();
+    expect(parseVariantEdit({ title: 'x' } as Record<string, unknown>, cur, ITEM)).toBeUndefined();
     expect(paramOf(() => parseVariantEdit({ variants: [{ sku: 'A' }, { sku: 'A' }] }, cur, ITEM, 'items[1].'))).toBe(
       'items[1].variants[1].sku',
     );
