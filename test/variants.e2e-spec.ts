@@ -259,6 +259,10 @@ describe.each([
     const changed = after.variants.map((v: { glb_url: string }, k: number) => v.glb_url !== built.variants[k].glb_url);
     expect(changed).toEqual([false, false, true, false, false, false]);
     expect(after.variants[2].frame.color).toBe('walnut');
+    // The build job shows what it made, for that variant only.
+    const job = await api.req('GET', `/api/v2/jobs/${edit.body.rebuild_job_id}`);
+    expect(job.body).toMatchObject({ status: 'completed', showcase_id: showcaseId, item_id: itemId });
+    expect(job.body.variants).toEqual([expect.objectContaining({ variant_id: after.variants[2].id, glb_url: after.variants[2].glb_url })]);
     expect(after.variants[2].build_job_id).toBeUndefined();
     const glb = await bytes(after.variants[2].glb_url);
     expect((await validateGlb(glb)).numErrors).toBe(0);

@@ -48,6 +48,26 @@ export function pictureResult(r: StillImageResult, embedId: string | null, urls:
   };
 }
 
+/** One variant's files as a variant build job's result holds them (libs/plugins VariantBuild). */
+interface VariantBuildResult {
+  id: string;
+  files: StillImageResult['files'];
+  dimensions: StillImageResult['dimensions'];
+  outer_dimensions?: unknown;
+}
+
+/** A variant build's files, as URLs. */
+function variantBuildView(v: VariantBuildResult, storage: StoragePort) {
+  return {
+    variant_id: v.id,
+    usdz_url: storage.url(v.files.usdz.key),
+    glb_url: storage.url(v.files.glb.key),
+    preview_url: storage.url(v.files.poster.key),
+    dimensions: v.dimensions,
+    ...(v.outer_dimensions ? { outer_dimensions: v.outer_dimensions } : {}),
+  };
+}
+
 /** Gross, refunded and net credits of a job (spec §2.7), from the ledger. */
 export interface JobCredits {
   credits_charged: number;
@@ -112,11 +132,14 @@ export async function v2JobView(
   const animated = job.kind === 'v2.animated-ar';
   const credits = animated ? await jobCredits(extras.accounts, job.id) : null;
   const done = job.status === 'completed' && job.result;
-  const result = !done
-    ? undefined
-    : animated
-      ? animatedArResult(job, job.result as AnimatedArResult, credits!, urls, storage)
-      : pictureResult(job.result as StillImageResult, job.publicId, urls, storage);
+  // A variant build (some variants of a showcase item, after an edit) makes files per variant, not one picture.
+  const variants = done && Array.isArray(job.result!.variants) && !job.result!.files ? job.result!.variants : null;
+  const result =
+    !done || variants
+      ? undefined
+      : animated
+        ? animatedArResult(job, job.result as AnimatedArResult, credits!, urls, storage)
+        : pictureResult(job.result as StillImageResult, job.publicId, urls, storage);
   return {
     job_id: job.id,
     object: 'job' as const,
@@ -129,6 +152,7 @@ export async function v2JobView(
       : {}),
     ...(credits && !done ? credits : {}),
     ...(result ? { result } : {}),
+    ...(variants ? { variants: (variants as VariantBuildResult[]).map((v) => variantBuildView(v, storage)) } : {}),
     created_at: job.createdAt.toISOString(),
     updated_at: job.updatedAt.toISOString(),
     ...jobTimeline(job),

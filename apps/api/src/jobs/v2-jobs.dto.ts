@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { JOB_STATES } from '@app/pipeline';
-import { PresentationResultDto } from '../presentation/presentation.dto';
+import { OuterDimensionsDto, PresentationResultDto } from '../presentation/presentation.dto';
 import { JobTimelineDto } from './v1.dto';
 
 /** Documentation shapes of the v2 job routes: the caller's list (GET /api/v2/jobs) and one job (GET /api/v2/jobs/{id}). */
@@ -121,6 +121,16 @@ export class V2JobErrorDto {
   @ApiPropertyOptional() stage?: string;
 }
 
+/** One variant a variant build job made files for. */
+export class VariantBuildDto {
+  @ApiProperty({ example: 'var_k3j9x0…' }) variant_id!: string;
+  @ApiProperty() usdz_url!: string;
+  @ApiProperty() glb_url!: string;
+  @ApiProperty() preview_url!: string;
+  @ApiProperty({ type: PlaneDimensionsDto }) dimensions!: PlaneDimensionsDto;
+  @ApiPropertyOptional({ type: OuterDimensionsDto }) outer_dimensions?: OuterDimensionsDto;
+}
+
 export class V2JobDto extends JobTimelineDto {
   @ApiProperty({ example: 'v2_…' }) job_id!: string;
   @ApiProperty({ enum: ['job'] }) object!: string;
@@ -134,7 +144,12 @@ export class V2JobDto extends JobTimelineDto {
   @ApiPropertyOptional({ description: 'Animated AR, until completed: credits refunded (a failed job is refunded in full).' })
   credits_refunded?: number;
   @ApiPropertyOptional({ description: 'Animated AR, until completed: gross minus refunded.' }) net_credits_charged?: number;
-  @ApiPropertyOptional({ type: V2ResultDto, description: 'Once completed.' }) result?: V2ResultDto;
+  @ApiPropertyOptional({ type: V2ResultDto, description: 'Once completed (not for a variant build: see variants).' }) result?: V2ResultDto;
+  @ApiPropertyOptional({
+    type: [VariantBuildDto],
+    description: "A variant build (PATCH of an item's variants), once completed: each variant it built, with its files.",
+  })
+  variants?: VariantBuildDto[];
   @ApiProperty() created_at!: string;
   @ApiProperty() updated_at!: string;
 }
