@@ -10,6 +10,7 @@ import { stillImagePlugin } from './still-image/still-image.plugin';
 import { thumbnailsPlugin } from './thumbnails/thumbnails.plugin';
 import { usdzWriterPlugin } from './usdz-writer/usdz-writer.plugin';
 import { scenePlugin } from './scene-builder/scene.plugin';
+import { variantsPlugin } from './variants/variants.plugin';
 
 export * from './services';
 export * from './dimensions/dimensions';
@@ -29,6 +30,10 @@ export * from './usdz-writer/write-scene-usdz';
 export * from './presentation/presentation';
 export * from './still-image/still-image.plugin';
 export * from './thumbnails';
+export * from './variants/variant-specs';
+export * from './variants/build-variant';
+export * from './variants/variants.stage';
+export * from './variants/variants.plugin';
 
 /** Built-in plugins, registered before any configured third-party plugin. */
 export function builtinPlugins(): Plugin<object>[] {
@@ -41,6 +46,7 @@ export function builtinPlugins(): Plugin<object>[] {
     publishPlugin,
     stillImagePlugin,
     thumbnailsPlugin,
+    variantsPlugin,
     hostedMotionPlugin,
     animatedArPlugin,
     callbackPlugin,

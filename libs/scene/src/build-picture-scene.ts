@@ -8,14 +8,23 @@ export const HIDDEN_SCALE = 1e-4;
 
 export type FrameStyle = 'none' | 'thin' | 'classic' | 'float' | 'canvas';
 
-/** The picture itself: one texture, or a flipbook of frames packed into atlases. */
+/** A rectangle of a texture: [u0, v0, u1, v1], glTF convention (origin top-left, v down). */
+export type UvRect = [number, number, number, number];
+
+const FULL_UV: UvRect = [0, 0, 1, 1];
+
+/**
+ * The picture itself: one texture, or a flipbook of frames packed into atlases. A still picture may show
+ * only a rectangle of its texture (`uv`, default the whole of it): the part a `fit: crop` keeps, so that
+ * several sizes of one item share one uncropped texture.
+ */
 export type PictureLayer =
-  | { kind: 'still'; texture: SceneTexture; alpha: AlphaMode }
+  | { kind: 'still'; texture: SceneTexture; alpha: AlphaMode; uv?: UvRect }
   | {
       kind: 'flipbook';
       atlases: SceneTexture[];
       /** uv: [u0, v0, u1, v1] in the atlas, glTF convention (origin top-left); duration in seconds. */
-      frames: { atlas: number; uv: [number, number, number, number]; duration: number }[];
+      frames: { atlas: number; uv: UvRect; duration: number }[];
       alpha: AlphaMode;
     };
 
@@ -62,16 +71,23 @@ const BACK_COLORS: Record<FrameStyle, Rgb> = {
  * Builds the AR scene of a picture: the picture (or its flipbook), and around it the chosen frame,
  * mat, canvas edges and back, as real geometry in metres. Both model writers serialise the result, so
  * a frame is modelled once. Layout: x centred; y centred on the picture for a wall, standing on y = 0
- * for the floor; the back on z = 0 and the front toward +Z.
+ * for the floor; the back on z = 0 and the front toward +Z. A still layer's `uv` (a centred crop of an
+ * uncropped texture) maps onto the front and, for a canvas wrap, is what the mirrored edges continue.
  *
  * @example
  * const { scene, outer } = buildPictureScene({ picture: { width: 0.6, height: 0.9 }, layer, placement: 'wall',
  *   finish: 'matte', frame: { style: 'classic', width: 0.038, depth: 0.032, color: [0.1, 0.06, 0.04] },
  *   mat: { width: 0.05, color: [0.9, 0.9, 0.88] } });
+ * // The centre square of a 4:3 texture on a square plane:
+ * buildPictureScene({ ...input, picture: { width: 0.6, height: 0.6 }, layer: { ...layer, uv: [0.125, 0, 0.875, 1] } });
  */
 export function buildPictureScene(input: PictureSceneInput): PictureScene {
   const { picture: pic, frame } = input;
   if (!(pic.width > 0 && pic.height > 0)) throw new Error('scene: the picture needs a positive size');
+  const uv = input.layer.kind === 'still' ? input.layer.uv : undefined;
+  if (uv && !(uv[0] >= 0 && uv[1] >= 0 && uv[2] <= 1 && uv[3] <= 1 && uv[0] < uv[2] && uv[1] < uv[3])) {
+    throw new Error(`scene: the picture's uv rectangle [${uv.join(', ')}] is not inside the texture`);
+  }
   const framed = frame.style === 'thin' || frame.style === 'classic' || frame.style === 'float';
   const matW = framed ? (input.mat?.width ?? 0) : 0;
   const border = framed ? frame.width + matW : 0;
@@ -167,18 +183,20 @@ export function buildPictureScene(input: PictureSceneInput): PictureScene {
   const layer = input.layer;
   const w = pic.width / 2;
   const h = pic.height / 2;
-  const quadUv = (uv: [number, number, number, number]): [number, number][] => [
+  const quadUv = (uv: UvRect): [number, number][] => [
     [uv[0], uv[3]],
     [uv[2], uv[3]],
     [uv[2], uv[1]],
     [uv[0], uv[1]],
   ];
   let edgeMaterial: string | undefined;
-  let edgeRect: [number, number, number, number] = [0, 0, 1, 1];
+  let edgeRect: UvRect = FULL_UV;
   let animation: SceneAnimation | undefined;
   if (layer.kind === 'still') {
     const pm = pictureMaterial('Picture', layer.texture, layer.alpha);
-    extra.push(new MeshBuilder('Front', pm).rectZ(-w, cy - h, w, cy + h, zPicture, 1, quadUv([0, 0, 1, 1])).build());
+    // The canvas edges continue the part shown, not the whole texture.
+    edgeRect = layer.uv ?? FULL_UV;
+    extra.push(new MeshBuilder('Front', pm).rectZ(-w, cy - h, w, cy + h, zPicture, 1, quadUv(edgeRect)).build());
     edgeMaterial = pm;
   } else {
     const mats = layer.atlases.map((a, i) => pictureMaterial(`Atlas_${i}`, a, layer.alpha));

@@ -83,3 +83,38 @@ export function centredCrop(width: number, height: number, aspect: number): Regi
   const h = Math.max(1, Math.min(height, Math.round(width / aspect)));
   return { left: 0, top: Math.floor((height - h) / 2), width, height: h };
 }
+
+/** What a picture shows on a plane: the fit decided, and with a crop applied the part kept. */
+export interface FitPlan {
+  fit: FitResult;
+  /**
+   * With `applied: 'crop'`: the centred region of the source kept ({@link centredCrop}), and the same
+   * region as fractions of the picture, [u0, v0, u1, v1] from the top left (glTF's uv convention). It
+   * holds for any downscaled copy of the source (its texture, its poster). Absent otherwise.
+   */
+  crop?: { region: Region; uv: [number, number, number, number] };
+}
+
+/**
+ * {@link planFit}, and when it crops, where: the region of {@link centredCrop} on the source size and its uv
+ * rectangle. A model built on the whole texture shows that rectangle on its picture quad instead of
+ * cropping pixels, so one texture serves every size of an item.
+ *
+ * @example
+ * planFitCrop('crop', 400, 300, 1)
+ * // { fit: { requested: 'crop', applied: 'crop', source_aspect: 1.3333, target_aspect: 1 },
+ * //   crop: { region: { left: 50, top: 0, width: 300, height: 300 }, uv: [0.125, 0, 0.875, 1] } }
+ * planFitCrop('stretch', 400, 300, 1) // { fit: { ..., applied: 'stretch' } }: no crop
+ */
+export function planFitCrop(requested: FitMode, sourceWidth: number, sourceHeight: number, targetAspect: number): FitPlan {
+  const fit = planFit(requested, sourceWidth, sourceHeight, targetAspect);
+  if (fit.applied !== 'crop') return { fit };
+  const region = centredCrop(sourceWidth, sourceHeight, targetAspect);
+  const uv: [number, number, number, number] = [
+    region.left / sourceWidth,
+    region.top / sourceHeight,
+    (region.left + region.width) / sourceWidth,
+    (region.top + region.height) / sourceHeight,
+  ];
+  return { fit, crop: { region, uv } };
+}

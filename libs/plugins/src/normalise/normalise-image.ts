@@ -17,6 +17,13 @@ export interface NormaliseOptions {
    * texture and poster are made; `stretch` changes no pixel. Absent: nothing is decided or reported.
    */
   fit?: { mode: FitMode; aspect: number };
+  /**
+   * The input is a texture this service encoded (read back from a stored model, for an item's variants):
+   * when its pixels come out unchanged (no rotation or resize) in the format normalise would choose (an
+   * 8-bit sRGB JPEG with full chroma for an opaque picture, a PNG for one with transparency), its bytes are
+   * kept as the texture instead of being encoded again. The poster is made from the decoded pixels as ever.
+   */
+  keepTexture?: boolean;
 }
 
 /** Decoded 8-bit sRGB pixels, row by row: RGB, or RGBA when the picture has transparency. */
@@ -129,14 +136,17 @@ export async function normaliseImage(input: Buffer, opts: NormaliseOptions): Pro
     const alpha = decoded.channels === 4 ? classifyAlpha(data, 4) : 'opaque';
     // An alpha channel with nothing transparent in it: a JPEG is smaller and renders the same.
     const pixels = alpha === 'opaque' && decoded.channels === 4 ? await dropAlpha(decoded) : decoded;
+    const keep = opts.keepTexture === true && keepsTexture(meta, pixels, alpha);
     const [texture, poster] = await Promise.all([
       // The texture keeps full chroma (it is looked at up close in AR).
-      encodePixels(
-        pixels,
-        png(alpha)
-          ? { png: { compressionLevel: 6, adaptiveFiltering: false } }
-          : { jpeg: { quality: opts.jpegQuality ?? 90, chromaSubsampling: '4:4:4' } },
-      ),
+      keep
+        ? input
+        : encodePixels(
+            pixels,
+            png(alpha)
+              ? { png: { compressionLevel: 6, adaptiveFiltering: false } }
+              : { jpeg: { quality: opts.jpegQuality ?? 90, chromaSubsampling: '4:4:4' } },
+          ),
       posterFromPixels(pixels, posterPx, png(alpha)),
     ]);
     return result(texture, pixels, poster, alpha);
@@ -158,6 +168,13 @@ function coverSize(region: { width: number; height: number }, maxPx: number) {
     fit: 'cover' as const,
     position: 'centre',
   };
+}
+
+/** Whether `input` (with header `meta`) already is the texture normalise would encode from `pixels`. */
+function keepsTexture(meta: Metadata, pixels: RawPixels, alpha: NormalisedImage['alpha']): boolean {
+  if ((meta.orientation ?? 1) !== 1 || meta.width !== pixels.width || meta.height !== pixels.height) return false;
+  if ((meta.pages ?? 1) > 1 || meta.depth !== 'uchar' || meta.space !== 'srgb') return false;
+  return alpha === 'opaque' ? meta.format === 'jpeg' && meta.chromaSubsampling === '4:4:4' : meta.format === 'png';
 }
 
 /** A sharp pipeline reading `p`. */

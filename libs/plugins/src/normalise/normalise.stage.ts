@@ -3,12 +3,14 @@ import type { StageProvider } from '@app/pipeline';
 import { parseDimensionRequest } from '../dimensions/dimensions';
 import type { FetchedSource } from '../fetch/fetch-source';
 import { parseFit } from '../fit/fit';
+import { isVariantsJob } from '../variants/variant-specs';
 import { normaliseImage, type NormaliseOptions, type NormalisedImage } from './normalise-image';
 
 /**
  * How the picture meets the job's size: only an explicit width_inches + height_inches has an aspect to
  * meet (auto and aspect_ratio sizes follow the picture or stretch it, as before `fit` existed). `fit` is
- * checked on every job, so a wrong value fails whatever the size mode.
+ * checked on every job, so a wrong value fails whatever the size mode. A job building variants
+ * ({@link isVariantsJob}) checks it too but crops nothing here: its texture keeps the whole picture.
  */
 export function fitOption(input: Record<string, unknown>): NormaliseOptions['fit'] {
   const mode = parseFit(input);
@@ -21,10 +23,20 @@ export function createNormaliseStage(config: AppConfig): StageProvider<Normalise
     id: 'normalise',
     async run(ctx) {
       const source = ctx.outputs[ctx.options.from ?? 'fetch'] as FetchedSource;
+      const fit = fitOption(ctx.job.input);
+      // An item with variants keeps the whole picture: each model crops through its uv (scene, variants).
+      if (isVariantsJob(ctx.job.input)) {
+        return normaliseImage(source.bytes, {
+          maxTexturePx: config.images.maxTexturePx,
+          maxInputPixels: config.images.maxInputPixels,
+          // Rebuilt from the item's stored model: its texture is reused as it is, not encoded again.
+          keepTexture: source.url?.startsWith('upload:models/') === true,
+        });
+      }
       return normaliseImage(source.bytes, {
         maxTexturePx: config.images.maxTexturePx,
         maxInputPixels: config.images.maxInputPixels,
-        fit: fitOption(ctx.job.input),
+        fit,
       });
     },
   };

@@ -5,6 +5,9 @@ import type { FitResult } from '../fit/fit';
 import type { GlbOutput } from '../glb-writer/glb-writer.stage';
 import type { NormalisedImage } from '../normalise/normalise-image';
 import { presentationResult } from '../scene-builder/scene.stage';
+import type { VariantBuild } from '../variants/build-variant';
+import type { VariantsOutput } from '../variants/variants.stage';
+import { isVariantsJob } from '../variants/variant-specs';
 
 export interface StoredFile {
   key: string;
@@ -23,6 +26,11 @@ export interface StillImageResult {
    * Absent for auto and aspect_ratio sizes, and on results written before it existed.
    */
   fit?: FitResult;
+  /**
+   * A job whose input has `variants` (an item's other sizes and frames): each one's files and presentation,
+   * in the order asked, built by the `variants` step from the same texture. Absent on every other job.
+   */
+  variants?: VariantBuild[];
 }
 
 /** The three files of a model: binary glTF, USDZ and poster. */
@@ -33,8 +41,13 @@ export interface ModelFileBodies {
 }
 
 /**
- * Stores a model's files under `models/<job id>/` (same keys on a replay, so it is idempotent). A storage
- * failure is an operational error (retried), named after `stage`.
+ * Stores a model's files under `models/<job id>/` (same keys on a replay, so it is idempotent), or under
+ * `base` when given (an item's variant: `models/<job id>/variants/<variant id>`). A storage failure is an
+ * operational error (retried), named after `stage`.
+ *
+ * @example
+ * const files = await storeModelFiles(storage, 'variants', job.id, bodies, () => {}, `models/${job.id}/variants/var_a3oak`);
+ * files.glb.key // 'models/<job id>/variants/var_a3oak/model.glb'
  */
 export async function storeModelFiles(
   storage: StoragePort,
@@ -42,8 +55,8 @@ export async function storeModelFiles(
   jobId: string,
   b: ModelFileBodies,
   progress: (f: number) => void,
+  base = `models/${jobId}`,
 ): Promise<StillImageResult['files']> {
-  const base = `models/${jobId}`;
   const items: [keyof StillImageResult['files'], string, Buffer, string][] = [
     ['glb', `${base}/model.glb`, b.glb, CONTENT_TYPES.glb],
     ['usdz', `${base}/model.usdz`, b.usdz, CONTENT_TYPES.usdz],
@@ -66,7 +79,10 @@ export async function storeModelFiles(
   return files;
 }
 
-/** Stores the models and poster under `models/<job id>/`. Same keys on a replay, so it is idempotent. */
+/**
+ * Stores the models and poster under `models/<job id>/`. Same keys on a replay, so it is idempotent. A
+ * job building variants gets the `variants` step's records in its result (`variants`, [] when none).
+ */
 export function createPublishStage(storage: StoragePort): StageProvider<StillImageResult> {
   return {
     id: 'publish',
@@ -75,12 +91,15 @@ export function createPublishStage(storage: StoragePort): StageProvider<StillIma
       const usdz = (ctx.outputs['usdz-writer'] as { usdz: Buffer }).usdz;
       const img = ctx.outputs.normalise as NormalisedImage;
       const files = await storeModelFiles(storage, 'publish', ctx.job.id, { glb: glb.glb, usdz, poster: glb.model.poster }, ctx.progress);
+      // An item with variants: normalise kept the whole picture and the scene decided the fit.
+      const fit = img.fit ?? glb.model.fit;
       return {
         dimensions: glb.dimensions,
         files,
         texture: { width: img.width, height: img.height, mime: img.mime, alpha: img.alpha },
-        ...(img.fit ? { fit: img.fit } : {}),
+        ...(fit ? { fit } : {}),
         ...presentationResult(glb.model),
+        ...(isVariantsJob(ctx.job.input) ? { variants: (ctx.outputs.variants as VariantsOutput | undefined)?.variants ?? [] } : {}),
       };
     },
   };

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { Dimensions } from '../dimensions/dimensions';
-import { type Poster, type RawPixels, sharpOfPixels } from '../normalise/normalise-image';
+import { type Poster, posterFromPixels, type RawPixels, sharpOfPixels } from '../normalise/normalise-image';
 import { colorHex, type Presentation } from '../presentation/presentation';
 import { woodGrainTexture } from './wood-texture';
 
@@ -29,14 +29,61 @@ function woodRaw(hex: string): Promise<{ data: Buffer; size: number }> {
  * const poster = await framedPoster(img.poster, { width_inches: 24, height_inches: 36 }, presentation);
  */
 export async function framedPoster(poster: Poster, dims: Dimensions, p: Presentation): Promise<Poster> {
+  if (!hasFrame(p)) return poster;
+  // The picture: its pixels as normalise left them, decoded from the poster only when they are gone.
+  const ch = poster.mime === 'image/png' ? 4 : 3;
+  return drawFramed({ data: await posterPixels(poster), width: poster.width, height: poster.height, channels: ch }, poster, dims, p);
+}
+
+/** Whether the presentation puts a moulding around the picture (what {@link framedPoster} draws). */
+const hasFrame = (p: Presentation) => p.frame.style === 'thin' || p.frame.style === 'classic' || p.frame.style === 'float';
+
+/**
+ * The poster of the part of a picture a `fit: crop` keeps, as the framed object looks from the front: the
+ * poster's pixels cut to `uv` ([u0, v0, u1, v1] of the whole picture, from the top left), then framed like
+ * {@link framedPoster}. The cut pixels are encoded once: framed, or as they are for an unframed picture or
+ * a canvas wrap (same format and quality as the poster).
+ *
+ * @example
+ * // The centre square of a 4:3 picture's poster, in an oak frame with a 2 in mat:
+ * const poster = await croppedFramedPoster(img.poster, [0.125, 0, 0.875, 1], { width_inches: 20, height_inches: 20 }, presentation);
+ */
+export async function croppedFramedPoster(
+  poster: Poster,
+  uv: [number, number, number, number],
+  dims: Dimensions,
+  p: Presentation,
+): Promise<Poster> {
+  const ch = poster.mime === 'image/png' ? 4 : 3;
+  const whole: RawPixels = { data: await posterPixels(poster), width: poster.width, height: poster.height, channels: ch };
+  const cut = cropPixels(whole, uv);
+  if (hasFrame(p)) return drawFramed(cut, poster, dims, p);
+  return posterFromPixels(cut, Math.max(cut.width, cut.height), ch === 4);
+}
+
+/** The pixels of `p` inside `uv` (fractions of its size, rounded to whole pixels, at least 1 x 1), row by row. */
+export function cropPixels(p: RawPixels, uv: [number, number, number, number]): RawPixels {
+  const x0 = Math.min(p.width - 1, Math.max(0, Math.round(uv[0] * p.width)));
+  const y0 = Math.min(p.height - 1, Math.max(0, Math.round(uv[1] * p.height)));
+  const x1 = Math.max(x0 + 1, Math.min(p.width, Math.round(uv[2] * p.width)));
+  const y1 = Math.max(y0 + 1, Math.min(p.height, Math.round(uv[3] * p.height)));
+  if (x0 === 0 && y0 === 0 && x1 === p.width && y1 === p.height) return p;
+  const ch = p.channels;
+  const row = (x1 - x0) * ch;
+  const data = Buffer.allocUnsafe(row * (y1 - y0));
+  for (let y = y0; y < y1; y++) p.data.copy(data, (y - y0) * row, (y * p.width + x0) * ch, (y * p.width + x1) * ch);
+  return { data, width: x1 - x0, height: y1 - y0, channels: ch };
+}
+
+/** The framed poster around `picture` (RGBA when `like` is a PNG poster, RGB otherwise), encoded like `like`. */
+async function drawFramed(picture: RawPixels, like: Pick<Poster, 'mime' | 'ext'>, dims: Dimensions, p: Presentation): Promise<Poster> {
   const { frame, mat } = p;
-  if (frame.style !== 'thin' && frame.style !== 'classic' && frame.style !== 'float') return poster;
-  const ppi = poster.width / dims.width_inches;
+  const ppi = picture.width / dims.width_inches;
   const fw = Math.max(2, Math.round(frame.width_inches * ppi));
   const mw = Math.round((mat?.width_inches ?? 0) * ppi);
-  const W = poster.width + 2 * (fw + mw);
-  const H = poster.height + 2 * (fw + mw);
-  const alpha = poster.mime === 'image/png';
+  const W = picture.width + 2 * (fw + mw);
+  const H = picture.height + 2 * (fw + mw);
+  const alpha = like.mime === 'image/png';
   const ch = alpha ? 4 : 3;
   // Drawn into one raw buffer: libvips' composite of a few full-size layers cost ten times more.
   const out = Buffer.alloc(W * H * ch, 255);
@@ -100,14 +147,13 @@ export async function framedPoster(poster: Poster, dims: Dimensions, p: Presenta
   fillRect(W - inner, inner, W - fw, H - inner, matRgb);
   tint(fw, fw, W - fw, fw + shade, 0.65, 0);
   tint(fw, fw + shade, fw + shade, H - fw, 0.65, 0);
-  // The picture: its pixels as normalise left them, decoded from the poster only when they are gone.
-  const pic = await posterPixels(poster);
-  const row = poster.width * ch;
-  for (let y = 0; y < poster.height; y++) pic.copy(out, ((fw + mw + y) * W + fw + mw) * ch, y * row, (y + 1) * row);
+  const pic = picture.data;
+  const row = picture.width * ch;
+  for (let y = 0; y < picture.height; y++) pic.copy(out, ((fw + mw + y) * W + fw + mw) * ch, y * row, (y + 1) * row);
   const pixels: RawPixels = { data: out, width: W, height: H, channels: ch };
   const img = sharpOfPixels(pixels);
   const image = alpha ? await img.png().toBuffer() : await img.jpeg({ quality: 86 }).toBuffer();
-  return { image, mime: poster.mime, ext: poster.ext, width: W, height: H, pixels };
+  return { image, mime: like.mime, ext: like.ext, width: W, height: H, pixels };
 }
 
 /** The poster's pixels (RGBA for a PNG poster, RGB otherwise): kept ones when they match, else decoded. */

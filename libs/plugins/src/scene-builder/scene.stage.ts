@@ -1,9 +1,11 @@
 import { UserError, type StageContext, type StageProvider } from '@app/pipeline';
-import { budgetUse, budgetViolations, type PictureLayer, type Scene, VIEWER_BUDGETS } from '@app/scene';
+import { budgetUse, budgetViolations, type PictureLayer, type Scene, type UvRect, VIEWER_BUDGETS } from '@app/scene';
 import { parseDimensionRequest, resolveDimensions, type Dimensions } from '../dimensions/dimensions';
+import { type FitResult, parseFit, planFitCrop } from '../fit/fit';
 import type { NormalisedImage, Poster } from '../normalise/normalise-image';
 import { outerDimensions, parsePresentation, type Presentation } from '../presentation/presentation';
-import { framedPoster } from './framed-poster';
+import { isVariantsJob } from '../variants/variant-specs';
+import { croppedFramedPoster, framedPoster } from './framed-poster';
 import { pictureScene } from './picture-model';
 
 /** The one description of the model that the GLB and USDZ writers serialise, and what the result shows. */
@@ -14,6 +16,11 @@ export interface SceneOutput {
   presentation: Presentation;
   /** The poster as the framed object looks from the front. */
   poster: Poster;
+  /**
+   * A job building variants (its texture is the whole picture): how the picture met an explicit size,
+   * decided here instead of by normalise, a crop being the picture quad's uv. Absent otherwise.
+   */
+  fit?: FitResult;
 }
 
 /** Refuses a scene over the viewers' budgets before anything is written (stage-prefixed UserError). */
@@ -45,29 +52,60 @@ export async function pictureModel(
   dimensions: Dimensions,
   layer: PictureLayer,
   poster: Poster,
+  crop?: UvRect,
 ): Promise<SceneOutput> {
   const presentation = parsePresentation(jobInput);
-  const { scene } = await pictureScene(presentation, dimensions, layer);
+  if (crop && layer.kind !== 'still') throw new Error(`${stage}: only a still picture can be cropped by uv`);
+  const shown: PictureLayer = crop && layer.kind === 'still' ? { ...layer, uv: crop } : layer;
+  const { scene } = await pictureScene(presentation, dimensions, shown);
   checkViewerBudgets(stage, scene);
   return {
     scene,
     dimensions,
     outer_dimensions: outerDimensions(dimensions, presentation),
     presentation,
-    poster: await framedPoster(poster, dimensions, presentation),
+    poster: crop ? await croppedFramedPoster(poster, crop, dimensions, presentation) : await framedPoster(poster, dimensions, presentation),
   };
 }
 
-/** Builds the scene of a still picture job: its size (spec §2.1) from the normalised picture, then {@link pictureModel}. */
-export async function buildSceneOutput(ctx: StageContext<{ from?: string }>, stage: string): Promise<SceneOutput> {
-  const img = ctx.outputs[ctx.options.from ?? 'normalise'] as NormalisedImage;
-  const dimensions = resolveDimensions(parseDimensionRequest(ctx.job.input), img.sourceWidth, img.sourceHeight);
-  const layer: PictureLayer = {
+/** The still layer of a normalised picture: its texture, as normalise encoded it. */
+export function stillLayer(img: NormalisedImage): Extract<PictureLayer, { kind: 'still' }> {
+  return {
     kind: 'still',
     texture: { id: 'picture', image: img.texture, mime: img.mime, width: img.width, height: img.height },
     alpha: img.alpha,
   };
-  return pictureModel(stage, ctx.job.input, dimensions, layer, img.poster);
+}
+
+/**
+ * The model of a normalised picture for one size and presentation (`input`: a job input, or a variant's
+ * spec), when its texture is the whole picture: an explicit size with `fit: crop` whose aspect differs by
+ * more than 1 % shows the centred part at that aspect through the picture quad's uv (the poster cut to the
+ * same part), never by cropping the texture. `fit` is reported for explicit sizes, as normalise does.
+ *
+ * @example
+ * const model = await uncroppedPictureModel('scene', { width_inches: 20, height_inches: 20, fit: 'crop' }, img);
+ * model.fit // { requested: 'crop', applied: 'crop', source_aspect: 1.3333, target_aspect: 1 }
+ */
+export async function uncroppedPictureModel(stage: string, input: Record<string, unknown>, img: NormalisedImage): Promise<SceneOutput> {
+  const size = parseDimensionRequest(input);
+  const mode = parseFit(input);
+  const dimensions = resolveDimensions(size, img.sourceWidth, img.sourceHeight);
+  const plan = size.mode === 'explicit' ? planFitCrop(mode, img.sourceWidth, img.sourceHeight, size.width / size.height) : undefined;
+  const model = await pictureModel(stage, input, dimensions, stillLayer(img), img.poster, plan?.crop?.uv);
+  return plan ? { ...model, fit: plan.fit } : model;
+}
+
+/**
+ * Builds the scene of a still picture job: its size (spec §2.1) from the normalised picture, then
+ * {@link pictureModel}. A job building variants ({@link isVariantsJob}) has an uncropped texture: its
+ * model is {@link uncroppedPictureModel}'s.
+ */
+export async function buildSceneOutput(ctx: StageContext<{ from?: string }>, stage: string): Promise<SceneOutput> {
+  const img = ctx.outputs[ctx.options.from ?? 'normalise'] as NormalisedImage;
+  if (isVariantsJob(ctx.job.input)) return uncroppedPictureModel(stage, ctx.job.input, img);
+  const dimensions = resolveDimensions(parseDimensionRequest(ctx.job.input), img.sourceWidth, img.sourceHeight);
+  return pictureModel(stage, ctx.job.input, dimensions, stillLayer(img), img.poster);
 }
 
 /** The scene from the pipeline's `scene` step, or built here for pipelines written before it existed. */

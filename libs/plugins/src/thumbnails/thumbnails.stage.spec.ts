@@ -160,9 +160,10 @@ describe('thumbnails stage', () => {
     expect(warnings[1]).toBe('thumbnails: no poster in the published result; the pages will make them on request');
   });
 
-  it('runs in the showcase-picture pipeline after the still-image steps, whose publish result is the job result', () => {
+  it('runs in the showcase-picture pipeline after the still-image steps (and the variants), whose publish result is the job result', () => {
     expect(() => validateDefinition(SHOWCASE_PICTURE_PIPELINE)).not.toThrow();
-    expect(SHOWCASE_PICTURE_PIPELINE.steps.map((s) => s.stage)).toEqual([...STILL_IMAGE_PIPELINE.steps.map((s) => s.stage), 'thumbnails']);
+    const still = STILL_IMAGE_PIPELINE.steps.map((s) => s.stage);
+    expect(SHOWCASE_PICTURE_PIPELINE.steps.map((s) => s.stage)).toEqual([...still.slice(0, -1), 'variants', 'publish', 'thumbnails']);
     expect(SHOWCASE_PICTURE_PIPELINE.resultFrom).toBe('publish');
   });
 });
