@@ -145,7 +145,9 @@ describe.each([
     return waitFor(
       async () => {
         const i = (await api.req('GET', `/api/v2/showcases/${showcaseId}/items/${itemId}`)).body;
-        const busy = i.status !== 'completed' || i.variants?.some((v: { status: string }) => v.status === 'building');
+        const busy =
+          i.status !== 'completed' ||
+          i.variants?.some((v: { status: string; build_job_id?: string }) => v.status === 'building' || v.build_job_id);
         return !busy && i;
       },
       120_000,
@@ -159,8 +161,8 @@ describe.each([
   let built: Record<string, any>;
 
   it('converts and charges the picture once and builds each variant at its own size', async () => {
-    api = await newUser(`variants-${scaled}@example.com`, 10);
-    const s = await api.req('POST', '/api/v2/showcases', { layout: 'grid', units: 'cm' });
+    api = await newUser(`variants-${scaled}@example.com`, 20);
+    const s = await api.req('POST', '/api/v2/showcases', { layout_choice: 'grid', units: 'cm' });
     expect(s.status).toBe(201);
     showcaseId = s.body.id;
     const before = await balance(api);
