@@ -3,6 +3,7 @@ import type { AppConfig } from '@app/config';
 import { CoreModule } from '@app/runtime';
 import { WorkerModule } from '@apps/worker';
 import { AccountsModule } from './accounts/accounts.module';
+import { AnalyticsModule } from './analytics/analytics.module';
 import { AnimatedArModule } from './animated-ar/animated-ar.module';
 import { ConsoleModule } from './console/console.module';
 import { HealthModule } from './health/health.module';
@@ -34,6 +35,7 @@ export class ApiModule {
         AnimatedArModule,
         PublicPagesModule,
         ConsoleModule,
+        AnalyticsModule,
       ],
     };
   }

@@ -118,6 +118,8 @@ export interface AppConfig {
   idempotency: { ttlMs: number };
   /** Multipart uploads (per file, files per request) and pictures per showcase. */
   showcases: { maxFileBytes: number; maxFilesPerRequest: number; maxItems: number };
+  /** Engagement analytics of the public pages: on/off for the deployment, per-visitor rate, flush interval. */
+  analytics: { enabled: boolean; eventsPerMinute: number; flushMs: number };
   /** Animated AR sources, frame budget, motion and background removal (DESIGN §5, spec §8). */
   animated: {
     videoMaxBytes: number;

@@ -147,6 +147,15 @@ export const envSchema = z.object({
     .describe('per uploaded file (showcase items)'),
   UPLOAD_MAX_FILES: int(1, 100).default(20).describe('files per upload request'),
   SHOWCASE_MAX_ITEMS: int(1, 10_000).default(200).describe('pictures per showcase'),
+  ANALYTICS_ENABLED: bool
+    .default(true)
+    .describe(
+      'count engagement events from the public pages (docs/analytics.md): no cookies, no raw IP or user agent stored; false: the pages send no beacons and POST /api/events counts nothing',
+    ),
+  ANALYTICS_EVENTS_PER_MINUTE: int(1, 1_000_000)
+    .default(600)
+    .describe('events per minute one visitor (IP + user agent) may send; more are not counted'),
+  ANALYTICS_FLUSH_MS: int(50, 60_000).default(1000).describe('how often the buffered events are added to the daily counts'),
   VIDEO_MAX_BYTES: int(1024, 2_000_000_000)
     .default(200 * 1024 * 1024)
     .describe('animated AR video source cap, enforced while streaming'),

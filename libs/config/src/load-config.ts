@@ -202,6 +202,7 @@ export function loadConfig(
     apiKeyCacheTtlMs: e.API_KEY_CACHE_TTL_S * 1000,
     idempotency: { ttlMs: e.IDEMPOTENCY_TTL_HOURS * 3600_000 },
     showcases: { maxFileBytes: e.UPLOAD_MAX_FILE_BYTES, maxFilesPerRequest: e.UPLOAD_MAX_FILES, maxItems: e.SHOWCASE_MAX_ITEMS },
+    analytics: { enabled: e.ANALYTICS_ENABLED, eventsPerMinute: e.ANALYTICS_EVENTS_PER_MINUTE, flushMs: e.ANALYTICS_FLUSH_MS },
     animated: {
       videoMaxBytes: e.VIDEO_MAX_BYTES,
       videoMaxDurationS: e.VIDEO_MAX_DURATION_S,

@@ -14,3 +14,4 @@ export * from './data-deletion.repository';
 export * from './console.repository';
 export * from './catalogue-import.repository';
 export * from './item-variants';
+export * from './analytics.repository';

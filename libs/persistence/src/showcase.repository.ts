@@ -19,6 +19,8 @@ export interface ShowcaseRow {
   presentationDefaults: Record<string, unknown>;
   /** Whether the public page may be indexed by search engines (default false). */
   indexable: boolean;
+  /** Whether the public pages count engagement (analytics). */
+  analytics: boolean;
   /** Which unit the pages show first (`in` or `cm`). */
   units: 'in' | 'cm';
   /** The public pages' language (en, de, fr, es, it, nl, ja). */
@@ -89,6 +91,8 @@ export interface NewShowcase {
   presentationDefaults?: Record<string, unknown>;
   /** Absent: false on create, unchanged on update. */
   indexable?: boolean;
+  /** Absent: true on create, unchanged on update. */
+  analytics?: boolean;
   /** Absent: `in` / `en` on create, unchanged on update. */
   units?: 'in' | 'cm';
   locale?: string;
@@ -249,6 +253,7 @@ function toShowcase(r: Record<string, any>): ShowcaseRow {
     presentationDefaults:
       r.presentation_defaults === undefined || r.presentation_defaults === null ? {} : parseJson(r.presentation_defaults),
     indexable: r.indexable === true,
+    analytics: r.analytics !== false,
     units: r.units === 'cm' ? 'cm' : 'in',
     locale: r.locale ?? 'en',
     createdAt: r.created_at,
@@ -325,8 +330,8 @@ export class ShowcaseRepository {
         }
         const publicId = randomId('shw');
         const rows = await m.query(
-          `INSERT INTO "showcases" ("public_id", "owner_id", "layout", "logo_url", "description", "custom_links", "branding", "presentation_defaults", "indexable", "units", "locale")
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
+          `INSERT INTO "showcases" ("public_id", "owner_id", "layout", "logo_url", "description", "custom_links", "branding", "presentation_defaults", "indexable", "units", "locale", "analytics")
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING *`,
           [
             publicId,
             s.ownerId,
@@ -339,6 +344,7 @@ export class ShowcaseRepository {
             s.indexable ?? false,
             s.units ?? 'in',
             s.locale ?? 'en',
+            s.analytics ?? true,
           ],
         );
         const sc = toShowcase(rows[0]);
@@ -430,6 +436,22 @@ export class ShowcaseRepository {
   async findForOwner(id: number, ownerId: string): Promise<ShowcaseRow | null> {
     const rows = await this.ds.query(`SELECT * FROM "showcases" WHERE "id" = $1 AND "owner_id" = $2`, [id, ownerId]);
     return rows[0] ? toShowcase(rows[0]) : null;
+  }
+
+  /** A showcase whoever owns it (the owner key's views). */
+  async findById(id: number): Promise<ShowcaseRow | null> {
+    const rows = await this.ds.query(`SELECT * FROM "showcases" WHERE "id" = $1`, [id]);
+    return rows[0] ? toShowcase(rows[0]) : null;
+  }
+
+  /** Whether an item exists for this owner (null: any owner), in this showcase when one is given. */
+  async itemOwnedBy(itemId: number, ownerId: string | null, showcaseId?: number): Promise<{ id: number; showcaseId: number } | null> {
+    const rows = await this.ds.query(
+      `SELECT i."id", i."showcase_id" FROM "showcase_items" i JOIN "showcases" s ON s."id" = i."showcase_id"
+       WHERE i."id" = $1 AND ($2::varchar IS NULL OR s."owner_id" = $2) AND ($3::int IS NULL OR s."id" = $3)`,
+      [itemId, ownerId, showcaseId ?? null],
+    );
+    return rows[0] ? { id: Number(rows[0].id), showcaseId: Number(rows[0].showcase_id) } : null;
   }
 
   async findByPublicId(publicId: string): Promise<ShowcaseRow | null> {
@@ -721,7 +743,8 @@ export class ShowcaseRepository {
   async update(id: number, s: Omit<NewShowcase, 'ownerId'>): Promise<ShowcaseRow | null> {
     const res = await this.ds.query(
       `UPDATE "showcases" SET "layout" = $2, "logo_url" = $3, "description" = $4, "custom_links" = $5, "branding" = $6, "presentation_defaults" = $7,
-         "indexable" = COALESCE($8::boolean, "indexable"), "units" = COALESCE($9, "units"), "locale" = COALESCE($10, "locale")
+         "indexable" = COALESCE($8::boolean, "indexable"), "units" = COALESCE($9, "units"), "locale" = COALESCE($10, "locale"),
+         "analytics" = COALESCE($11::boolean, "analytics")
        WHERE "id" = $1 RETURNING *`,
       [
         id,
@@ -734,6 +757,7 @@ export class ShowcaseRepository {
         s.indexable ?? null,
         s.units ?? null,
         s.locale ?? null,
+        s.analytics ?? null,
       ],
     );
     const rows = updated(res);

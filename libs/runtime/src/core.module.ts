@@ -6,6 +6,7 @@ import {
   AccountRepository,
   buildDataSourceOptions,
   ConsoleRepository,
+  AnalyticsRepository,
   DataDeletionRepository,
   type DatabaseOptions,
   initializeDataSource,
@@ -79,6 +80,7 @@ export class CoreModule {
         { provide: IdempotencyRepository, inject: [DataSource], useFactory: (ds: DataSource) => new IdempotencyRepository(ds) },
         { provide: ConsoleRepository, inject: [DataSource], useFactory: (ds: DataSource) => new ConsoleRepository(ds) },
         { provide: DataDeletionRepository, inject: [DataSource], useFactory: (ds: DataSource) => new DataDeletionRepository(ds) },
+        { provide: AnalyticsRepository, inject: [DataSource], useFactory: (ds: DataSource) => new AnalyticsRepository(ds) },
         {
           provide: JobDeletion,
           inject: [DataDeletionRepository, STORAGE],
@@ -157,6 +159,7 @@ export class CoreModule {
         IdempotencyRepository,
         ConsoleRepository,
         DataDeletionRepository,
+        AnalyticsRepository,
         JobDeletion,
         ItemRebuilds,
         ShowcaseRepository,

@@ -38,6 +38,8 @@ export class PromMetrics implements MetricsPort {
   private readonly charged: Counter;
   private readonly refunded: Counter;
   private readonly motion: Counter<'provider' | 'outcome'>;
+  private readonly analytics: Counter<'event' | 'platform'>;
+  private readonly analyticsDropped: Counter<'reason'>;
   private readonly bgFrames: Histogram;
   private queueSource?: () => Promise<QueueCounts>;
   private oldestSource?: () => Promise<Date | null>;
@@ -80,6 +82,18 @@ export class PromMetrics implements MetricsPort {
     this.refunded = new Counter({
       name: 'credits_refunded_total',
       help: "Credits refunded (the API's unit; 1 credit = 100 ledger cents)",
+      registers,
+    });
+    this.analytics = new Counter({
+      name: 'analytics_events_total',
+      help: 'Engagement events counted from the public pages (docs/analytics.md), by event and AR platform',
+      labelNames: ['event', 'platform'],
+      registers,
+    });
+    this.analyticsDropped = new Counter({
+      name: 'analytics_events_dropped_total',
+      help: 'Engagement beacons not counted, by reason (opted_out, bot, rate_limited, duplicate, disabled, unknown_site)',
+      labelNames: ['reason'],
       registers,
     });
     this.motion = new Counter({
@@ -187,6 +201,16 @@ export class PromMetrics implements MetricsPort {
   }
 
   // In credits, the unit clients and price lists use, not the ledger's cents.
+  /** Events counted into the daily analytics (one flush's worth; platform '' for events other than AR launches). */
+  analyticsCounted(event: string, platform: string, n: number): void {
+    this.analytics.inc({ event, platform: platform || 'none' }, n);
+  }
+
+  /** Events a beacon carried that were not counted, and why. */
+  analyticsNotCounted(reason: string, n: number): void {
+    this.analyticsDropped.inc({ reason }, n);
+  }
+
   creditsCharged(cents: number): void {
     if (cents > 0) this.charged.inc(cents / 100);
   }

@@ -247,7 +247,7 @@ const CALLBACKS: Record<string, () => Json> = {
 };
 
 /** Routes under /api that need no key. */
-const PUBLIC_API_PATHS = new Set(['/api/v1/widget.js']);
+const PUBLIC_API_PATHS = new Set(['/api/v1/widget.js', '/api/events']);
 const needsKey = (path: string) => path.startsWith('/api/') && !PUBLIC_API_PATHS.has(path);
 
 /** Error statuses a route can answer, beyond the ones its controller declares. */

@@ -123,6 +123,7 @@ export function showcaseView(s: ShowcaseRow, items: ShowcaseItemRow[], urls: Pub
     // The items' presentation defaults given at creation (placement, allow_scaling, finish, frame, mat), as sent.
     presentation_defaults: s.presentationDefaults ?? {},
     indexable: s.indexable === true,
+    analytics: s.analytics !== false,
     units: s.units,
     locale: s.locale,
     created_at: new Date(s.createdAt).toISOString(),

@@ -148,6 +148,7 @@ export class ShowcaseDto {
   })
   presentation_defaults!: PresentationDefaultsDto;
   @ApiProperty({ description: 'Whether search engines may index the public page.' }) indexable!: boolean;
+  @ApiProperty({ description: 'Whether the public pages count engagement (GET /api/v2/analytics).' }) analytics!: boolean;
   @ApiProperty() created_at!: string;
   @ApiProperty({ type: [ShowcaseItemDto] }) items!: ShowcaseItemDto[];
 }

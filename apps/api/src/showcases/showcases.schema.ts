@@ -152,6 +152,11 @@ const showcaseFields = {
     default: false,
     description: 'Whether search engines may index the public page (false: noindex). Embed pages are never indexable.',
   }),
+  analytics: bool().nullish().meta({
+    default: true,
+    description:
+      'Whether the public pages count views, AR launches and taps (docs/analytics.md: no cookies, no IP stored). false: they send no beacons and none is counted.',
+  }),
   units: z
     .enum(['in', 'cm'], { error: () => 'must be one of in, cm' })
     .nullish()
@@ -268,6 +273,8 @@ export interface ShowcaseRequest {
   branding: { tagline?: string; primary_color?: string; secondary_color?: string };
   /** Whether search engines may index the public page (default false: `noindex`); embed pages never are. */
   indexable: boolean;
+  /** Whether the pages count engagement (default true). */
+  analytics: boolean;
   units: 'in' | 'cm';
   locale: (typeof PAGE_LOCALES)[number];
   /** Showcase-wide presentation defaults (placement, allow_scaling, finish, frame, mat), as sent. */
@@ -301,6 +308,7 @@ function showcaseOf(b: z.output<typeof UpdateShowcaseBody>, sent: Record<string,
     customLinks: (b.custom_links ?? []).map((l) => ({ title: l.title, url: l.url })),
     branding,
     indexable: b.indexable ?? false,
+    analytics: b.analytics ?? true,
     units: b.units ?? 'in',
     locale: b.locale ?? 'en',
     defaults,
@@ -406,6 +414,7 @@ export interface StoredShowcaseFields {
   branding: Record<string, unknown>;
   presentationDefaults: Record<string, unknown>;
   indexable?: boolean;
+  analytics?: boolean;
 }
 
 /**
@@ -424,6 +433,7 @@ export function parseShowcasePatch(body: unknown, current: StoredShowcaseFields)
     custom_links: current.customLinks,
     branding: current.branding,
     indexable: current.indexable ?? false,
+    analytics: current.analytics ?? true,
   };
   for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
     if (v === null) delete merged[k];

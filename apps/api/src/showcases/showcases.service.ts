@@ -96,6 +96,7 @@ export class ShowcasesService {
         customLinks: req.customLinks,
         branding: req.branding,
         indexable: req.indexable,
+        analytics: req.analytics,
         units: req.units,
         locale: req.locale,
         presentationDefaults: req.defaults,
@@ -153,6 +154,7 @@ export class ShowcasesService {
       branding: f.branding,
       presentationDefaults: f.defaults,
       indexable: f.indexable,
+      analytics: f.analytics,
       units: f.units,
       locale: f.locale,
     });

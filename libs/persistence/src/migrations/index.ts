@@ -16,6 +16,7 @@ import { ShowcaseIndexable1764810000000 } from './1764810000000-showcase-indexab
 import { JobCreatingKeys1764982800000 } from './1764982800000-job-creating-keys';
 import { CatalogueItems1765069200000 } from './1765069200000-catalogue-items';
 import { ItemVariants1765155600000 } from './1765155600000-item-variants';
+import { Analytics1765242000000 } from './1765242000000-analytics';
 
 /** The one migration set, shared by PGlite and Postgres. Append new migrations here. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   JobCreatingKeys1764982800000,
   CatalogueItems1765069200000,
   ItemVariants1765155600000,
+  Analytics1765242000000,
 ];

@@ -1,0 +1,123 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  ANALYTICS_BUFFER,
+  type AnalyticsBufferPort,
+  BeaconBody,
+  type CountedEvent,
+  isBotUserAgent,
+  optedOut,
+  referrerHost,
+  utcDay,
+  visitorHash,
+} from '@app/analytics';
+import type { AppConfig } from '@app/config';
+import { APP_CONFIG, PromMetrics } from '@app/runtime';
+import { parseInput } from '@app/schema';
+import { ApiError } from '../http/api-error';
+import { RATE_LIMITER, type RateLimiterPort } from '../http/rate-limit/rate-limiter.port';
+import { SiteResolver } from './site-resolver.service';
+
+/** A beacon sent again (a retry, a page restored from the back-forward cache) within a day counts once. */
+const SEEN_TTL_MS = 24 * 3600_000;
+
+/** What the beacon's request says about who sent it (read once, never stored). */
+export interface BeaconSender {
+  ip: string;
+  userAgent: string | undefined;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** Why a beacon's events were not counted (a metrics label; the answer is the same 204 whatever it is). */
+export type NotCounted = 'disabled' | 'opted_out' | 'bot' | 'unknown_site' | 'rate_limited' | 'duplicate' | 'unknown_item';
+
+/**
+ * Takes a beacon (POST /api/events): checks it (400 for a malformed one), then, unless the deployment or the
+ * showcase has analytics off, the visitor sent DNT or Sec-GPC, the user agent is a bot or the visitor is over
+ * the rate, turns each event into a {@link CountedEvent} for its page's owner and appends it to the buffer.
+ * The owner comes from the site id; an event naming an item or a variant that page does not have is dropped,
+ * so a beacon cannot write into another account's counts. Only the visitor's daily-salted hash is kept.
+ */
+@Injectable()
+export class EventIntake {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(ANALYTICS_BUFFER) private readonly buffer: AnalyticsBufferPort,
+    @Inject(RATE_LIMITER) private readonly limiter: RateLimiterPort,
+    private readonly sites: SiteResolver,
+    private readonly metrics: PromMetrics,
+  ) {}
+
+  /** How many of the beacon's events will be counted (the route answers 204 either way). */
+  async accept(raw: unknown, sender: BeaconSender, now = new Date()): Promise<number> {
+    const body = parseInput(BeaconBody, parseBody(raw));
+    const n = body.events.length;
+    const skip = (reason: NotCounted, count = n) => {
+      this.metrics.analyticsNotCounted(reason, count);
+      return 0;
+    };
+    if (!this.config.analytics.enabled) return skip('disabled');
+    if (optedOut(sender.headers)) return skip('opted_out');
+    if (isBotUserAgent(sender.userAgent)) return skip('bot');
+    const site = await this.sites.resolve(body.site);
+    if (!site) return skip('unknown_site');
+    if (!site.enabled) return skip('disabled');
+
+    const day = utcDay(now);
+    const salt = await this.buffer.salt(day);
+    const visitor = visitorHash(salt, sender.ip, sender.userAgent ?? '', body.site);
+    // Per visitor and minute: the bucket is the visitor's hash, not the IP.
+    const rate = await this.limiter.consume(`events:${visitor}`, this.config.analytics.eventsPerMinute, 60_000);
+    if (!rate.allowed) return skip('rate_limited');
+
+    const events: { id: string; event: CountedEvent }[] = [];
+    const own = new URL(this.config.publicBaseUrl).hostname;
+    const referrer = referrerHost(body.referrer ?? undefined, own);
+    let unknown = 0;
+    for (const e of body.events) {
+      const itemId = site.itemId ?? e.item_id ?? 0;
+      const skus = itemId ? site.items.get(itemId) : undefined;
+      if (
+        (itemId && !skus) ||
+        (site.itemId !== null && e.item_id != null && e.item_id !== site.itemId) ||
+        (e.variant && !skus?.has(e.variant))
+      ) {
+        unknown++;
+        continue;
+      }
+      events.push({
+        id: `${body.site}:${e.id}`,
+        event: {
+          day,
+          ownerId: site.ownerId,
+          showcaseId: site.showcaseId,
+          itemId,
+          surface: e.surface,
+          variant: e.variant ?? '',
+          kind: e.kind,
+          platform: e.kind === 'ar_launch' ? (e.platform ?? '') : '',
+          referrerHost: referrer,
+          visitor,
+        },
+      });
+    }
+    if (unknown) skip('unknown_item', unknown);
+    const fresh = await this.buffer.firstSeen(
+      events.map((e) => e.id),
+      SEEN_TTL_MS,
+    );
+    const counted = events.filter((e) => fresh.has(e.id)).map((e) => e.event);
+    if (counted.length < events.length) skip('duplicate', events.length - counted.length);
+    await this.buffer.append(counted);
+    return counted.length;
+  }
+}
+
+/** A text/plain beacon is JSON text; a JSON one arrives parsed. */
+function parseBody(raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw ApiError.invalid('body', 'the body must be JSON: {site, events: [...]}', 'invalid_body');
+  }
+}

@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { AnalyticsRepository } from '@app/persistence';
+
+/** Whose page a beacon's site id is, and what it may name: looked up, never taken from the beacon. */
+export interface Site {
+  ownerId: string;
+  showcaseId: number;
+  /** An embed's item (its events are about it whatever they say); null for a showcase's pages. */
+  itemId: number | null;
+  enabled: boolean;
+  /** The showcase's items and each one's variant SKUs. */
+  items: Map<number, Set<string>>;
+}
+
+/** How long a site lookup is trusted (a new item or an analytics switch shows within this). */
+const TTL_MS = 30_000;
+const MAX_SITES = 10_000;
+
+/**
+ * Resolves a beacon's `site` (a showcase's shw_ id or an item's emb_ id) to its owner, showcase and items,
+ * cached briefly: a busy page sends a beacon per view, and the lookup would otherwise be most of its cost.
+ */
+@Injectable()
+export class SiteResolver {
+  private readonly cache = new Map<string, { at: number; site: Promise<Site | null> }>();
+
+  constructor(private readonly repo: AnalyticsRepository) {}
+
+  resolve(site: string): Promise<Site | null> {
+    const now = Date.now();
+    const hit = this.cache.get(site);
+    if (hit && now - hit.at < TTL_MS) return hit.site;
+    if (this.cache.size >= MAX_SITES) this.cache.delete(this.cache.keys().next().value!);
+    const lookup = this.lookup(site).catch((e: unknown) => {
+      this.cache.delete(site);
+      throw e;
+    });
+    this.cache.set(site, { at: now, site: lookup });
+    return lookup;
+  }
+
+  private async lookup(site: string): Promise<Site | null> {
+    if (site.startsWith('shw_')) {
+      const s = await this.repo.siteOfShowcase(site);
+      return (
+        s && {
+          ownerId: s.ownerId,
+          showcaseId: s.showcaseId,
+          itemId: null,
+          enabled: s.enabled,
+          items: await this.repo.itemsOf(s.showcaseId),
+        }
+      );
+    }
+    const e = await this.repo.siteOfEmbed(site);
+    return (
+      e && {
+        ownerId: e.ownerId,
+        showcaseId: e.showcaseId,
+        itemId: e.itemId,
+        enabled: e.enabled,
+        items: await this.repo.itemsOf(e.showcaseId),
+      }
+    );
+  }
+}

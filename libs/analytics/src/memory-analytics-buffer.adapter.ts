@@ -1,0 +1,81 @@
+import type { CountedEvent } from './analytics-event';
+import type { AnalyticsBufferPort, LoggedEvent } from './analytics-buffer.port';
+import { newSalt } from './visitors';
+
+/** Most events held while the flusher is behind (beyond it, the oldest are dropped and counted as dropped). */
+const MAX_EVENTS = 1_000_000;
+
+/**
+ * The embedded mode's buffer: one process, so plain memory. Ids are the time and a counter (`<ms>-<n>`, fixed
+ * width), increasing across restarts, so a cursor stored before a restart never hides new events.
+ */
+export class MemoryAnalyticsBuffer implements AnalyticsBufferPort {
+  readonly name = 'memory';
+  private events: LoggedEvent[] = [];
+  private last = '';
+  private seq = 0;
+  private readonly seen = new Map<string, number>();
+  private readonly salts = new Map<string, string>();
+  dropped = 0;
+
+  private nextId(): string {
+    const ms = String(Date.now()).padStart(15, '0');
+    let id = `${ms}-${String(this.seq++).padStart(9, '0')}`;
+    if (id <= this.last) id = `${this.last.slice(0, 15)}-${String(this.seq++).padStart(9, '0')}`;
+    this.last = id;
+    return id;
+  }
+
+  async append(events: readonly CountedEvent[]): Promise<void> {
+    for (const event of events) this.events.push({ id: this.nextId(), event });
+    if (this.events.length > MAX_EVENTS) {
+      this.dropped += this.events.length - MAX_EVENTS;
+      this.events = this.events.slice(-MAX_EVENTS);
+    }
+  }
+
+  async readAfter(afterId: string | null, limit: number): Promise<LoggedEvent[]> {
+    const from = afterId === null ? 0 : this.events.findIndex((e) => e.id > afterId);
+    return from < 0 ? [] : this.events.slice(from, from + limit);
+  }
+
+  async trimThrough(id: string): Promise<void> {
+    const keep = this.events.findIndex((e) => e.id > id);
+    this.events = keep < 0 ? [] : this.events.slice(keep);
+  }
+
+  async firstSeen(ids: readonly string[], ttlMs: number): Promise<Set<string>> {
+    const now = Date.now();
+    if (this.seen.size > 200_000) for (const [k, until] of this.seen) if (until < now) this.seen.delete(k);
+    const fresh = new Set<string>();
+    for (const id of ids) {
+      const until = this.seen.get(id);
+      if (until !== undefined && until >= now) continue;
+      this.seen.set(id, now + ttlMs);
+      fresh.add(id);
+    }
+    return fresh;
+  }
+
+  async salt(day: string): Promise<string> {
+    let s = this.salts.get(day);
+    if (!s) {
+      s = newSalt();
+      this.salts.set(day, s);
+      // Yesterday's is kept for late events; older ones are dropped for good.
+      for (const d of this.salts.keys()) if (d < previousDay(day)) this.salts.delete(d);
+    }
+    return s;
+  }
+
+  async lock(): Promise<boolean> {
+    return true;
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** The UTC day before `day` (`YYYY-MM-DD`). */
+export function previousDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+}

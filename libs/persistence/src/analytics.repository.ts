@@ -1,0 +1,269 @@
+import type { DataSource, EntityManager } from 'typeorm';
+
+/** One row of daily counts to add (libs/analytics `CountRow`). */
+export interface AnalyticsCountRow {
+  day: string;
+  ownerId: string;
+  showcaseId: number;
+  itemId: number;
+  surface: string;
+  variant: string;
+  event: string;
+  platform: string;
+  referrerHost: string;
+  count: number;
+}
+
+/** A visitor's daily hash seen on a showcase (item 0) or an item. */
+export interface AnalyticsVisitorMark {
+  day: string;
+  ownerId: string;
+  showcaseId: number;
+  itemId: number;
+  hash: string;
+}
+
+export type AnalyticsGroupBy = 'day' | 'item' | 'platform' | 'referrer';
+
+export interface AnalyticsFilter {
+  /** null: every account (the owner's view). */
+  ownerId: string | null;
+  from: string;
+  to: string;
+  showcaseId?: number;
+  itemId?: number;
+}
+
+/** Event counts by kind. */
+export type EventCounts = Record<string, number>;
+
+export interface AnalyticsGroup {
+  key: string;
+  counts: EventCounts;
+  /** Unique visitors (day and item groups; null where a visitor has no single value, e.g. per platform). */
+  visitors: number | null;
+  /** item groups: the item's showcase and title. */
+  showcaseId?: number;
+  title?: string | null;
+}
+
+export interface AnalyticsTotals {
+  counts: EventCounts;
+  visitors: number;
+  groups: AnalyticsGroup[] | null;
+}
+
+/** Most rows one INSERT carries (Postgres takes up to 65,535 parameters). */
+const CHUNK = 500;
+const GROUP_COLUMN: Record<AnalyticsGroupBy, string> = {
+  day: `to_char("day", 'YYYY-MM-DD')`,
+  item: `"item_id"::text`,
+  platform: `"platform"`,
+  referrer: `"referrer_host"`,
+};
+
+/**
+ * The daily engagement counts (docs/analytics.md): batches of events added in one transaction with the
+ * cursor of the log they came from, so a batch read again after a crash is refused rather than counted twice;
+ * and the reads of the analytics API.
+ */
+export class AnalyticsRepository {
+  constructor(private readonly ds: DataSource) {}
+
+  /** How far the log `log` has been counted (null: nothing yet). */
+  async cursor(log: string): Promise<string | null> {
+    const rows = await this.ds.query(`SELECT "last_id" FROM "analytics_cursors" WHERE "log" = $1`, [log]);
+    return rows[0]?.last_id ?? null;
+  }
+
+  /**
+   * Adds a batch: the rows' counts, the visitors not seen before (their day's unique visitors +1), and moves
+   * the log's cursor from `expected` to `next` — all or nothing. False (nothing written) when the cursor is not
+   * at `expected` any more: another flusher counted the batch.
+   */
+  async applyBatch(
+    log: string,
+    expected: string | null,
+    next: string,
+    rows: AnalyticsCountRow[],
+    visitors: AnalyticsVisitorMark[],
+  ): Promise<boolean> {
+    return this.ds.transaction(async (m) => {
+      const moved =
+        expected === null
+          ? await m.query(
+              `INSERT INTO "analytics_cursors" ("log", "last_id") VALUES ($1, $2) ON CONFLICT ("log") DO NOTHING RETURNING "log"`,
+              [log, next],
+            )
+          : await m.query(`UPDATE "analytics_cursors" SET "last_id" = $3 WHERE "log" = $1 AND "last_id" = $2 RETURNING "log"`, [
+              log,
+              expected,
+              next,
+            ]);
+      if (!rowsOf(moved).length) return false;
+      for (let i = 0; i < rows.length; i += CHUNK) await this.addCounts(m, rows.slice(i, i + CHUNK));
+      for (let i = 0; i < visitors.length; i += CHUNK) await this.addVisitors(m, visitors.slice(i, i + CHUNK));
+      return true;
+    });
+  }
+
+  private async addCounts(m: EntityManager, rows: AnalyticsCountRow[]): Promise<void> {
+    if (!rows.length) return;
+    const values: unknown[] = [];
+    const tuples = rows.map((r) => {
+      const at = values.length;
+      values.push(r.day, r.ownerId, r.showcaseId, r.itemId, r.surface, r.variant, r.event, r.platform, r.referrerHost, r.count);
+      return `(${Array.from({ length: 10 }, (_, k) => `$${at + k + 1}`).join(', ')})`;
+    });
+    await m.query(
+      `INSERT INTO "analytics_daily" ("day", "owner_id", "showcase_id", "item_id", "surface", "variant", "event", "platform", "referrer_host", "count")
+       VALUES ${tuples.join(', ')}
+       ON CONFLICT ("day", "showcase_id", "item_id", "surface", "variant", "event", "platform", "referrer_host")
+       DO UPDATE SET "count" = "analytics_daily"."count" + EXCLUDED."count"`,
+      values,
+    );
+  }
+
+  private async addVisitors(m: EntityManager, marks: AnalyticsVisitorMark[]): Promise<void> {
+    if (!marks.length) return;
+    const values: unknown[] = [];
+    const tuples = marks.map((v) => {
+      const at = values.length;
+      values.push(v.day, v.showcaseId, v.itemId, v.hash);
+      return `($${at + 1}::date, $${at + 2}::integer, $${at + 3}::integer, $${at + 4})`;
+    });
+    const fresh = rowsOf(
+      await m.query(
+        `INSERT INTO "analytics_visitor_hashes" ("day", "showcase_id", "item_id", "hash") VALUES ${tuples.join(', ')}
+         ON CONFLICT DO NOTHING RETURNING to_char("day", 'YYYY-MM-DD') AS "day", "showcase_id", "item_id"`,
+        values,
+      ),
+    );
+    const owners = new Map(marks.map((v) => [`${v.day}/${v.showcaseId}`, v.ownerId]));
+    const gained = new Map<string, { day: string; showcaseId: number; itemId: number; n: number }>();
+    for (const r of fresh) {
+      const key = `${r.day}/${r.showcase_id}/${r.item_id}`;
+      const g = gained.get(key) ?? { day: r.day, showcaseId: Number(r.showcase_id), itemId: Number(r.item_id), n: 0 };
+      g.n++;
+      gained.set(key, g);
+    }
+    if (!gained.size) return;
+    const vals: unknown[] = [];
+    const rows = [...gained.values()].map((g) => {
+      const at = vals.length;
+      vals.push(g.day, owners.get(`${g.day}/${g.showcaseId}`), g.showcaseId, g.itemId, g.n);
+      return `($${at + 1}::date, $${at + 2}, $${at + 3}::integer, $${at + 4}::integer, $${at + 5}::bigint)`;
+    });
+    await m.query(
+      `INSERT INTO "analytics_visitors" ("day", "owner_id", "showcase_id", "item_id", "visitors") VALUES ${rows.join(', ')}
+       ON CONFLICT ("day", "showcase_id", "item_id") DO UPDATE SET "visitors" = "analytics_visitors"."visitors" + EXCLUDED."visitors"`,
+      vals,
+    );
+  }
+
+  /** Drops the visitor hashes of days before `day` (their unique counts stay). Returns how many. */
+  async purgeVisitorHashes(day: string): Promise<number> {
+    const res = await this.ds.query(`DELETE FROM "analytics_visitor_hashes" WHERE "day" < $1::date RETURNING "day"`, [day]);
+    return rowsOf(res).length;
+  }
+
+  /** Totals, unique visitors and (with `groupBy`) the groups, over the filter's days (both included). */
+  async totals(f: AnalyticsFilter, groupBy?: AnalyticsGroupBy): Promise<AnalyticsTotals> {
+    const where: string[] = [`"day" BETWEEN $1::date AND $2::date`];
+    const params: unknown[] = [f.from, f.to];
+    const add = (sql: string, v: unknown) => {
+      params.push(v);
+      where.push(sql.replace('?', `$${params.length}`));
+    };
+    if (f.ownerId !== null) add(`"owner_id" = ?`, f.ownerId);
+    if (f.showcaseId !== undefined) add(`"showcase_id" = ?`, f.showcaseId);
+    if (f.itemId !== undefined) add(`"item_id" = ?`, f.itemId);
+    const cond = where.join(' AND ');
+    const counts: EventCounts = {};
+    for (const r of await this.ds.query(
+      `SELECT "event", sum("count") AS "n" FROM "analytics_daily" WHERE ${cond} GROUP BY "event"`,
+      params,
+    ))
+      counts[r.event] = Number(r.n);
+    // Visitors: on the showcase as a whole (item 0), or on the item asked for.
+    const visitorCond = f.itemId !== undefined ? cond : `${cond} AND "item_id" = 0`;
+    const v = await this.ds.query(`SELECT coalesce(sum("visitors"), 0) AS "n" FROM "analytics_visitors" WHERE ${visitorCond}`, params);
+    if (!groupBy) return { counts, visitors: Number(v[0].n), groups: null };
+
+    const col = GROUP_COLUMN[groupBy];
+    const byGroup = new Map<string, AnalyticsGroup>();
+    const group = (key: string) => {
+      let g = byGroup.get(key);
+      if (!g) byGroup.set(key, (g = { key, counts: {}, visitors: groupBy === 'day' || groupBy === 'item' ? 0 : null }));
+      return g;
+    };
+    const groupCond = groupBy === 'item' ? `${cond} AND "item_id" > 0` : cond;
+    for (const r of await this.ds.query(
+      `SELECT ${col} AS "k", "event", sum("count") AS "n" FROM "analytics_daily" WHERE ${groupCond} GROUP BY 1, "event" ORDER BY 1`,
+      params,
+    ))
+      group(String(r.k)).counts[r.event] = Number(r.n);
+    if (groupBy === 'day' || groupBy === 'item') {
+      const vc = groupBy === 'item' ? `${cond} AND "item_id" > 0` : visitorCond;
+      for (const r of await this.ds.query(
+        `SELECT ${col} AS "k", sum("visitors") AS "n" FROM "analytics_visitors" WHERE ${vc} GROUP BY 1`,
+        params,
+      ))
+        group(String(r.k)).visitors = Number(r.n);
+    }
+    const groups = [...byGroup.values()];
+    if (groupBy === 'item' && groups.length) {
+      const ids = groups.map((g) => Number(g.key));
+      const rows = await this.ds.query(
+        `SELECT i."id", i."showcase_id", coalesce(j."input" ->> 'title', i."filename") AS "title"
+         FROM "showcase_items" i JOIN "jobs" j ON j."id" = i."job_id" WHERE i."id" IN (${ids.map((_, k) => `$${k + 1}`).join(', ')})`,
+        ids,
+      );
+      const byId = new Map(rows.map((r: Record<string, unknown>) => [Number(r.id), r]));
+      for (const g of groups) {
+        const r = byId.get(Number(g.key)) as Record<string, unknown> | undefined;
+        g.showcaseId = r ? Number(r.showcase_id) : undefined;
+        g.title = (r?.title as string | null | undefined) ?? null;
+      }
+    }
+    return { counts, visitors: Number(v[0].n), groups };
+  }
+
+  /** Whether a showcase's pages count (its `analytics` switch), with its owner: the beacon's site lookup. */
+  async siteOfShowcase(publicId: string): Promise<{ showcaseId: number; ownerId: string; enabled: boolean } | null> {
+    const rows = await this.ds.query(`SELECT "id", "owner_id", "analytics" FROM "showcases" WHERE "public_id" = $1`, [publicId]);
+    return rows[0] ? { showcaseId: Number(rows[0].id), ownerId: rows[0].owner_id, enabled: rows[0].analytics !== false } : null;
+  }
+
+  /** The showcase item an embed id (a job's public id) shows, with its showcase's switch: the beacon's site lookup for embeds. */
+  async siteOfEmbed(embedId: string): Promise<{ showcaseId: number; itemId: number; ownerId: string; enabled: boolean } | null> {
+    const rows = await this.ds.query(
+      `SELECT i."id" AS "item_id", s."id" AS "showcase_id", s."owner_id", s."analytics"
+       FROM "jobs" j JOIN "showcase_items" i ON i."job_id" = j."id" JOIN "showcases" s ON s."id" = i."showcase_id" WHERE j."public_id" = $1`,
+      [embedId],
+    );
+    const r = rows[0];
+    return r ? { showcaseId: Number(r.showcase_id), itemId: Number(r.item_id), ownerId: r.owner_id, enabled: r.analytics !== false } : null;
+  }
+
+  /** The items of a showcase and their variants' SKUs: what a beacon may name. */
+  async itemsOf(showcaseId: number): Promise<Map<number, Set<string>>> {
+    const rows = await this.ds.query(`SELECT "id", "variants" FROM "showcase_items" WHERE "showcase_id" = $1`, [showcaseId]);
+    return new Map(
+      rows.map((r: { id: number; variants: unknown }) => {
+        const v = typeof r.variants === 'string' ? JSON.parse(r.variants) : r.variants;
+        return [Number(r.id), new Set<string>(Array.isArray(v) ? v.map((x: { sku: string }) => x.sku) : [])] as const;
+      }),
+    );
+  }
+
+  /** Turns a showcase's analytics on or off. */
+  async setShowcaseAnalytics(showcaseId: number, enabled: boolean): Promise<void> {
+    await this.ds.query(`UPDATE "showcases" SET "analytics" = $2 WHERE "id" = $1`, [showcaseId, enabled]);
+  }
+}
+
+/** Rows of an INSERT/UPDATE/DELETE … RETURNING: TypeORM's Postgres driver answers `[rows, count]`, the PGlite adapter the rows. */
+function rowsOf(res: unknown): Record<string, any>[] {
+  return Array.isArray(res) && Array.isArray(res[0]) ? res[0] : (res as Record<string, any>[]);
+}
