@@ -449,8 +449,10 @@
           return;
         }
         showcase = s;
-        // Progress without refresh: poll while anything is converting or rebuilding.
-        if (renderItems(s)) timer = setTimeout(load, 1000);
+        // Progress without refresh: poll while anything is converting or rebuilding (a variant too).
+        var busy = renderItems(s);
+        if (variantsSync(s)) busy = true;
+        if (busy) timer = setTimeout(load, 1000);
       }, failed(itemsBox));
     }
 
@@ -492,8 +494,8 @@
             );
         }
         var rebuilding = !!(it.rebuild_job_id || pending[it.id]);
-        if (active(it.status) || rebuilding) busy = true;
-        var key = [JSON.stringify(it), i, items.length, s.units, rebuilding].join('|');
+        if (active(it.status) || rebuilding || variantsBuilding(it)) busy = true;
+        var key = [JSON.stringify(it), i, items.length, s.units, rebuilding, !!ve && ve.itemId === it.id].join('|');
         var old = cards[it.id];
         var card = old && old.key === key ? old : { key: key, el: itemCard(it, i, items.length, s.units, rebuilding) };
         var openEdit = old && card !== old ? $('details.edit', old.el) : null;
@@ -594,6 +596,7 @@
               ])
             : null,
           rebuilding ? h('p', { class: 'rebuilding', 'data-testid': 'rebuilding', text: 'Rebuilding…' }) : null,
+          variantsLine(it),
           it.rebuild_error ? h('p', { class: 'error', text: 'Rebuild failed: ' + errText(it.rebuild_error) }) : null,
           it.error ? h('p', { class: 'error', text: it.error.message }) : null,
           h('div', { class: 'controls' }, [
@@ -603,6 +606,26 @@
             ]),
             moveBtn('up', 'Move up', i === 0),
             moveBtn('down', 'Move down', i === n - 1),
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'secondary wide',
+                'data-key': 'variants-' + it.id,
+                'aria-controls': 'variants-panel',
+                'aria-expanded': String(!!ve && ve.itemId === it.id),
+                on: {
+                  click: function () {
+                    openVariants(it.id);
+                  },
+                },
+              },
+              [
+                'Variants',
+                h('span', { class: 'sr-only', text: ' of ' + ref }),
+                it.variants && it.variants.length ? ' (' + it.variants.length + ')' : '',
+              ],
+            ),
           ]),
           editForm(it, units),
           h('button', {
@@ -869,6 +892,13 @@
         h('button', { type: 'submit', 'data-key': 'save-' + it.id, text: 'Save' }),
       ]);
       f._was = was;
+      if (it.variants && it.variants.length) {
+        // The API takes size and frame per variant then (item_has_variants): set in the Variants table.
+        ['width', 'height', 'unit', 'fit', 'frame'].forEach(function (k) {
+          f.elements[k].disabled = true;
+        });
+        f.insertBefore(h('p', { class: 'hint', text: 'Sizes and frames are set per variant: use Variants.' }), $('fieldset.size', f));
+      }
       // A new unit converts the numbers shown: the size stays the same.
       f.elements.unit.addEventListener('change', function () {
         var to = f.elements.unit.value;
@@ -1305,6 +1335,1053 @@
           importing = false;
           csvProblem(e);
         },
+      );
+    }
+
+    // ---- variants: an item's sizes and frames as a table, drawn framed live, saved as one PATCH {variants}
+
+    var LOOK = JSON.parse(body.getAttribute('data-look') || '{}');
+    var COLORS = LOOK.colors || {};
+    var FRAME_LOOK = LOOK.frames || {};
+    var MAX_VARIANTS = LOOK.max_variants || 24;
+    var vPanel = $('[data-testid=variants]');
+    var vBody = $('[data-testid=variants-body]');
+    /** The open table: its item, rows (the model the table is drawn from), the variants as loaded (by SKU, by id). */
+    var ve = null;
+    var vSeq = 0;
+    /** Pictures drawn in the preview, by URL: {img, ready}. */
+    var vImgs = {};
+    /** What a row edits; the rest of a row is its variant's state (status, built files). */
+    var V_KEYS = [
+      'sku',
+      'name',
+      'width',
+      'height',
+      'frame',
+      'frame_color',
+      'frame_width',
+      'mat',
+      'mat_color',
+      'price',
+      'availability',
+      'default',
+    ];
+    var V_FRAME = ['frame', 'frame_color', 'frame_width', 'mat', 'mat_color'];
+    var V_LOOK = ['width', 'height'].concat(V_FRAME);
+    var MOULDED = ['thin', 'classic', 'float'];
+
+    function variantsBuilding(it) {
+      return (it.variants || []).some(function (v) {
+        return v.status === 'building';
+      });
+    }
+    function variantsLine(it) {
+      var vs = it.variants || [];
+      if (!vs.length) return null;
+      var b = vs.filter(function (v) {
+        return v.status === 'building';
+      }).length;
+      return h('p', {
+        class: 'meta',
+        'data-testid': 'variants-line',
+        text: vs.length + (vs.length === 1 ? ' variant' : ' variants') + (b ? ' · ' + b + ' rebuilding…' : ''),
+      });
+    }
+    function capital(w) {
+      return w.charAt(0).toUpperCase() + w.slice(1);
+    }
+    function vNum(v) {
+      var t = String(v === null || v === undefined ? '' : v).trim();
+      return t === '' ? null : Number(t);
+    }
+    /** A number as an input shows it: two decimals at most. */
+    function vStr(n) {
+      return n === null || n === undefined || isNaN(n) ? '' : String(Math.round(n * 100) / 100);
+    }
+    function vSame(a, b) {
+      var x = vNum(a);
+      var y = vNum(b);
+      return x === null || y === null || isNaN(x) || isNaN(y) ? String(a).trim() === String(b).trim() : Math.abs(x - y) < 0.005;
+    }
+    function toUnit(inches, units) {
+      return inches === null || inches === undefined ? null : units === 'cm' ? inches * 2.54 : inches;
+    }
+    function toInch(v, units) {
+      var n = vNum(v);
+      return n === null || isNaN(n) ? null : units === 'cm' ? n / 2.54 : n;
+    }
+    function unitLabel(units) {
+      return units === 'cm' ? 'cm' : 'in';
+    }
+
+    /** A variant of the API as a row: each value as the table's inputs hold it (sizes in the showcase's unit). */
+    function vRow(v, it, units) {
+      var cm = units === 'cm';
+      var w = null;
+      var ht = null;
+      if (v.width_cm != null) {
+        w = cm ? v.width_cm : v.width_cm / 2.54;
+        ht = cm ? v.height_cm : v.height_cm / 2.54;
+      } else if (v.width_inches != null) {
+        w = toUnit(v.width_inches, units);
+        ht = toUnit(v.height_inches, units);
+      } else {
+        var d = v.dimensions || it.dimensions;
+        if (d) {
+          w = toUnit(d.width_inches, units);
+          ht = toUnit(d.height_inches, units);
+        }
+      }
+      var f = typeof v.frame === 'string' ? { style: v.frame } : v.frame || null;
+      var style = f ? f.style || 'classic' : '';
+      if (style === 'none') style = '';
+      var fd = FRAME_LOOK[style] || {};
+      var m = v.mat || null;
+      return {
+        key: v.id || 'n' + ++vSeq,
+        id: v.id || null,
+        sku: v.sku || '',
+        name: v.name || '',
+        width: vStr(w),
+        height: vStr(ht),
+        frame: style,
+        frame_color: style && f.color && f.color !== fd.color ? f.color : '',
+        frame_width: style && f.width_inches != null && f.width_inches !== fd.width ? f.width_inches : null,
+        mat: style && m && m.width_inches ? vStr(toUnit(m.width_inches, units)) : '',
+        mat_color: (style && m && m.color) || 'white',
+        price: v.price || '',
+        availability: v.availability || 'available',
+        default: !!v.default,
+        link_url: v.link_url || null,
+        call_to_action: v.call_to_action || null,
+        status: v.id ? v.status : 'new',
+        build: v.status === 'ready' && v.preview_url ? v : null,
+        error: v.error || null,
+        errors: {},
+      };
+    }
+    function vValues(r) {
+      var o = {};
+      V_KEYS.forEach(function (k) {
+        o[k] = r[k];
+      });
+      return o;
+    }
+    function vSnap() {
+      return JSON.stringify(ve.rows.map(vValues));
+    }
+    function vDirty() {
+      return !!ve && vSnap() !== ve.snapshot;
+    }
+    function vLookChanged(r, was) {
+      return (
+        !was ||
+        V_LOOK.some(function (k) {
+          return /^(width|height|mat)$/.test(k) ? !vSame(r[k], was[k]) : r[k] !== was[k];
+        })
+      );
+    }
+
+    /** One entry of the PATCH: the SKU and shop fields always; size and look when new or changed (else it is not rebuilt). */
+    function vEntry(r) {
+      var units = ve.units;
+      var e = { sku: r.sku.trim(), name: r.name.trim() || null };
+      var u = units === 'cm' ? '_cm' : '_inches';
+      // The API matches a row to a variant by SKU: compared with that variant as loaded.
+      var was = ve.bySku[e.sku];
+      if (!was || !vSame(r.width, was.width) || !vSame(r.height, was.height)) {
+        if (r.width.trim() !== '' || r.height.trim() !== '') {
+          e['width' + u] = vNum(r.width);
+          e['height' + u] = vNum(r.height);
+        }
+      }
+      // Frame and mat go together: a mat needs a moulding, and a float frame's reveal is its mat.
+      var look =
+        !was ||
+        V_FRAME.some(function (k) {
+          return k === 'mat' ? !vSame(r.mat, was.mat) : r[k] !== was[k];
+        });
+      if (look) {
+        var frame = null;
+        if (r.frame) {
+          frame = { style: r.frame };
+          if (r.frame_color && r.frame !== 'canvas') frame.color = r.frame_color;
+          if (r.frame_width !== null) frame.width_inches = r.frame_width;
+          if (Object.keys(frame).length === 1) frame = r.frame;
+        }
+        e.frame = frame;
+        var mat = MOULDED.indexOf(r.frame) >= 0 ? toInch(r.mat, units) : null;
+        e.mat = mat ? { width_inches: Math.round(mat * 1000) / 1000, color: r.mat_color || 'white' } : null;
+      }
+      e.price = r.price.trim() || null;
+      e.availability = r.availability;
+      e.default = r.default;
+      if (r.link_url) e.link_url = r.link_url;
+      if (r.call_to_action) e.call_to_action = r.call_to_action;
+      return e;
+    }
+
+    function openVariants(itemId) {
+      if (ve && ve.itemId === itemId) {
+        $('#variants-title').focus();
+        return;
+      }
+      if (vDirty() && !confirm('Discard the unsaved changes to the variants of picture ' + ve.itemId + '?')) return;
+      var it = showcase.items.filter(function (x) {
+        return x.id === itemId;
+      })[0];
+      if (!it) return;
+      ve = { itemId: itemId, units: showcase.units, selected: null, dragKey: null, saving: false, focusNext: null };
+      vSkeleton();
+      vInit(it, null);
+      vPanel.hidden = false;
+      renderItems(showcase);
+      $('#variants-title').textContent = 'Variants of ' + itemName(it);
+      vPanel.scrollIntoView({ block: 'start' });
+      $('#variants-title').focus();
+    }
+    function closeVariants() {
+      if (vDirty() && !confirm('Discard the unsaved changes to the variants of picture ' + ve.itemId + '?')) return;
+      var id = ve.itemId;
+      ve = null;
+      vPanel.hidden = true;
+      fill(vBody, []);
+      focusNext = 'variants-' + id;
+      renderItems(showcase);
+    }
+    $('[data-action=close-variants]').addEventListener('click', closeVariants);
+    window.addEventListener('beforeunload', function (e) {
+      if (!vDirty()) return;
+      e.preventDefault();
+      e.returnValue = '';
+    });
+
+    /** The table's holder, its error line, its buttons and the preview: built once per opening. */
+    function vSkeleton() {
+      var canvas = h('canvas', { width: '480', height: '360', role: 'img', 'data-testid': 'variant-canvas', 'aria-label': 'Preview' });
+      ve.el = {
+        holder: h('div', { class: 'vt-holder' }),
+        err: h('p', { class: 'error', 'data-error': 'variants', id: 'variants-err', hidden: true }),
+        add: h('button', { type: 'button', class: 'secondary', 'data-key': 'v-add', text: 'Add variant', on: { click: vAdd } }),
+        save: h('button', { type: 'button', 'data-key': 'v-save', text: 'Save variants', on: { click: vSave } }),
+        reset: h('button', {
+          type: 'button',
+          class: 'link',
+          'data-key': 'v-reset',
+          text: 'Discard changes',
+          hidden: true,
+          on: { click: vReset },
+        }),
+        dirty: h('span', { class: 'hint', 'data-testid': 'variants-dirty' }),
+        title: h('h3', { 'data-testid': 'preview-title' }),
+        canvas: canvas,
+        caption: h('p', { class: 'hint', 'data-testid': 'preview-caption' }),
+        built: h('div', { class: 'vt-built', 'data-testid': 'variant-built' }),
+      };
+      var E = ve.el;
+      fill(vBody, [
+        E.holder,
+        E.err,
+        h('div', { class: 'vt-bar' }, [E.add, E.save, E.reset, E.dirty]),
+        h('div', { class: 'vt-preview', 'data-testid': 'variant-preview' }, [
+          E.title,
+          h('div', { class: 'vt-figs' }, [
+            h('figure', {}, [canvas, h('figcaption', { text: 'Drawn from the table, as you type' })]),
+            E.built,
+          ]),
+          E.caption,
+        ]),
+      ]);
+    }
+
+    /** Rows from the item as the API shows it; `prev`: the rows just saved (a building variant's look as sent). */
+    function vInit(it, prev) {
+      var old = {};
+      (prev || []).forEach(function (r) {
+        old[r.sku.trim()] = r;
+      });
+      var sel =
+        ve.rows &&
+        ve.rows.filter(function (r) {
+          return r.key === ve.selected;
+        })[0];
+      ve.item = it;
+      ve.source = JSON.stringify(it.variants || null);
+      ve.rows = (it.variants || []).map(function (v) {
+        var r = vRow(v, it, ve.units);
+        var p = old[r.sku];
+        if (p && !('frame' in v))
+          ['frame', 'frame_color', 'frame_width', 'mat', 'mat_color'].forEach(function (k) {
+            r[k] = p[k];
+          });
+        return r;
+      });
+      ve.bySku = {};
+      ve.byId = {};
+      ve.rows.forEach(function (r) {
+        ve.bySku[r.sku] = vValues(r);
+        ve.byId[r.id] = ve.bySku[r.sku];
+      });
+      ve.snapshot = vSnap();
+      var keep =
+        sel &&
+        ve.rows.filter(function (r) {
+          return r.key === sel.key || r.sku === sel.sku.trim();
+        })[0];
+      ve.selected = keep ? keep.key : ve.rows[0] ? ve.rows[0].key : null;
+      vRender();
+    }
+
+    function vReset() {
+      vInit(ve.item, null);
+      vErr(null);
+      ve.el.save.focus();
+      say('The variants are as saved again.');
+    }
+
+    /** The open table follows the item (polling): all of it while nothing is edited, else only each row's status. */
+    function variantsSync(s) {
+      if (!ve) return false;
+      var it = s.items.filter(function (x) {
+        return x.id === ve.itemId;
+      })[0];
+      if (!it) {
+        ve = null;
+        vPanel.hidden = true;
+        say('The picture was deleted.');
+        return false;
+      }
+      if (ve.saving || JSON.stringify(it.variants || null) === ve.source) return false;
+      if (!vDirty()) {
+        var before = ve.rows.filter(function (r) {
+          return r.status === 'building';
+        }).length;
+        vInit(it, ve.rows);
+        var after = ve.rows.filter(function (r) {
+          return r.status === 'building';
+        }).length;
+        if (before && !after) say('The variants of picture ' + it.id + ' are rebuilt.');
+        return false;
+      }
+      ve.item = it;
+      var byId = {};
+      (it.variants || []).forEach(function (v) {
+        byId[v.id] = v;
+      });
+      ve.rows.forEach(function (r) {
+        var v = r.id && byId[r.id];
+        if (!v) return;
+        r.status = v.status;
+        r.build = v.status === 'ready' && v.preview_url ? v : null;
+        r.error = v.error || null;
+        vStatus(r);
+      });
+      vDraw();
+      return false;
+    }
+
+    function vStatus(r) {
+      var el = vBody.querySelector('[data-status-of="' + CSS.escape(r.key) + '"]');
+      if (el) el.parentNode.replaceChild(vBadge(r), el);
+    }
+    function vBadge(r) {
+      var t = { new: 'New', ready: 'Ready', building: 'Rebuilding…', failed: 'Failed' }[r.status] || r.status;
+      return h('span', {
+        class: 'badge v-' + r.status,
+        'data-status-of': r.key,
+        'data-testid': r.status === 'building' ? 'variant-rebuilding' : 'variant-status',
+        title: r.error ? r.error.message : null,
+        text: t,
+      });
+    }
+
+    function vRef(r, n) {
+      return 'row ' + n + (r.sku.trim() ? ' (' + r.sku.trim() + ')' : '');
+    }
+    function vIndex(key) {
+      for (var i = 0; i < ve.rows.length; i++) if (ve.rows[i].key === key) return i;
+      return -1;
+    }
+    function vSelect(r) {
+      if (ve.selected === r.key) return;
+      ve.selected = r.key;
+      $all('tr.selected', vBody).forEach(function (tr) {
+        tr.classList.remove('selected');
+      });
+      var tr = vBody.querySelector('tr[data-row="' + CSS.escape(r.key) + '"]');
+      if (tr) tr.classList.add('selected');
+      vDraw();
+    }
+    /** A value typed in: the model, the unsaved mark, the drawing. */
+    function vChanged() {
+      var d = vDirty();
+      ve.el.dirty.textContent = d ? 'Unsaved changes' : '';
+      ve.el.reset.hidden = !d;
+      vDraw();
+    }
+
+    function vAdd() {
+      if (ve.rows.length >= MAX_VARIANTS) return say('At most ' + MAX_VARIANTS + ' variants per picture.');
+      var it = ve.item;
+      var last = ve.rows[ve.rows.length - 1];
+      var r = vRow({ sku: '', availability: 'available', default: !ve.rows.length }, it, ve.units);
+      if (last) {
+        r.width = last.width;
+        r.height = last.height;
+      }
+      ve.rows.push(r);
+      ve.selected = r.key;
+      ve.focusNext = r.key + '-sku';
+      vRender();
+      say('Variant added as row ' + ve.rows.length + '. Give it a SKU.');
+    }
+    function vDuplicate(r) {
+      if (ve.rows.length >= MAX_VARIANTS) return say('At most ' + MAX_VARIANTS + ' variants per picture.');
+      var c = {};
+      Object.keys(r).forEach(function (k) {
+        c[k] = r[k];
+      });
+      var taken = ve.rows.map(function (x) {
+        return x.sku.trim();
+      });
+      var n = 1;
+      var stem = r.sku.trim() + '-COPY';
+      c.sku = stem;
+      while (taken.indexOf(c.sku) >= 0) c.sku = stem + '-' + ++n;
+      c.key = 'n' + ++vSeq;
+      c.id = null;
+      c.default = false;
+      c.status = 'new';
+      c.build = null;
+      c.error = null;
+      c.errors = {};
+      var at = vIndex(r.key) + 1;
+      ve.rows.splice(at, 0, c);
+      ve.selected = c.key;
+      ve.focusNext = c.key + '-sku';
+      vRender();
+      var input = vBody.querySelector('[data-key="' + CSS.escape(c.key) + '-sku"]');
+      if (input) input.select();
+      say('Row ' + at + ' duplicated as row ' + (at + 1) + ' (' + c.sku + ').');
+    }
+    function vDelete(r) {
+      var at = vIndex(r.key);
+      ve.rows.splice(at, 1);
+      if (r.default && ve.rows.length) ve.rows[0].default = true;
+      var next = ve.rows[at] || ve.rows[at - 1];
+      if (ve.selected === r.key) ve.selected = next ? next.key : null;
+      ve.focusNext = next ? next.key + '-delete' : 'v-add';
+      vRender();
+      say('Row ' + (at + 1) + (r.sku.trim() ? ' (' + r.sku.trim() + ')' : '') + ' deleted. Save to apply.');
+    }
+    function vMove(r, to, focusKey) {
+      var from = vIndex(r.key);
+      if (from < 0 || to < 0 || to >= ve.rows.length || to === from) return;
+      ve.rows.splice(from, 1);
+      ve.rows.splice(to, 0, r);
+      ve.focusNext = focusKey;
+      vRender();
+      say('Row ' + (r.sku.trim() || 'new') + ' moved to position ' + (to + 1) + ' of ' + ve.rows.length + '.');
+    }
+    function vMoveBy(r, delta) {
+      var to = vIndex(r.key) + delta;
+      var n = ve.rows.length;
+      // Focus follows the row; at either end, onto the button still usable.
+      var dir = delta < 0 ? (to === 0 ? 'down' : 'up') : to === n - 1 ? 'up' : 'down';
+      vMove(r, to, r.key + '-' + dir);
+    }
+
+    var COLOR_NAMES = Object.keys(COLORS);
+    function colorOptions(current, first) {
+      var opts = (first ? [first] : []).concat(
+        COLOR_NAMES.map(function (c) {
+          return [c, capital(c)];
+        }),
+      );
+      if (current && current.charAt(0) === '#') opts.push([current, current]);
+      return opts;
+    }
+
+    /** One cell: its controls, each with a label (seen on phones, read by screen readers), and the cell's error line. */
+    function vCell(r, n, cls, name, controls) {
+      var errId = r.key + '-' + name + '-err';
+      var kids = [];
+      controls.forEach(function (c) {
+        var id = 'v-' + r.key + '-' + c.name;
+        var el = c.el;
+        el.id = id;
+        el.setAttribute('data-key', r.key + '-' + c.name);
+        el.setAttribute('aria-describedby', errId);
+        if (r.errors.control === c.name) el.setAttribute('aria-invalid', 'true');
+        kids.push(h('label', { for: id, class: 'vt-l' }, [c.label, h('span', { class: 'sr-only', text: ' (row ' + n + ')' })]), el);
+      });
+      var msg = r.errors.cell === name ? r.errors.message : '';
+      kids.push(h('p', { class: 'error', id: errId, hidden: !msg, text: msg }));
+      return h('td', { class: 'vt-' + cls }, [h('div', { class: 'vt-c' }, kids)]);
+    }
+    function vInput(r, k, attrs) {
+      var el = h('input', attrs || {});
+      el.value = r[k];
+      el.addEventListener('input', function () {
+        r[k] = el.value;
+        vChanged();
+      });
+      return el;
+    }
+    function vSelectEl(r, k, options, after) {
+      var el = h(
+        'select',
+        {},
+        options.map(function (o) {
+          return h('option', { value: o[0], text: o[1] });
+        }),
+      );
+      el.value = r[k];
+      el.addEventListener('change', function () {
+        r[k] = el.value;
+        if (after) after(el);
+        vChanged();
+      });
+      return el;
+    }
+
+    function vTr(r, i) {
+      var n = i + 1;
+      var U = unitLabel(ve.units);
+      var ref = vRef(r, n);
+      var btn = function (key, text, label, disabled, fn, cls) {
+        return h('button', {
+          type: 'button',
+          class: cls || 'secondary',
+          'data-key': r.key + '-' + key,
+          'data-label': label,
+          'aria-label': label + ': ' + ref,
+          disabled: disabled,
+          text: text,
+          on: { click: fn },
+        });
+      };
+      var noMoulding = MOULDED.indexOf(r.frame) < 0;
+      var frameColor = vSelectEl(r, 'frame_color', colorOptions(r.frame_color, ['', 'Standard']));
+      var matWidth = vInput(r, 'mat', { type: 'number', min: '0', step: 'any', inputmode: 'decimal' });
+      var matColor = vSelectEl(r, 'mat_color', colorOptions(r.mat_color));
+      var syncLook = function () {
+        var none = MOULDED.indexOf(r.frame) < 0;
+        frameColor.disabled = !r.frame || r.frame === 'canvas';
+        matWidth.disabled = none;
+        matColor.disabled = none;
+      };
+      var frameStyle = vSelectEl(r, 'frame', FRAMES, function () {
+        // Another style: its own moulding width.
+        r.frame_width = null;
+        syncLook();
+      });
+      frameColor.disabled = !r.frame || r.frame === 'canvas';
+      matWidth.disabled = noMoulding;
+      matColor.disabled = noMoulding;
+      var radio = h('input', { type: 'radio', name: 'v-default', checked: r.default });
+      radio.addEventListener('change', function () {
+        ve.rows.forEach(function (x) {
+          x.default = x === r;
+        });
+        vChanged();
+      });
+      var grip = h('span', { class: 'grip', draggable: 'true', title: 'Drag to move', 'aria-hidden': 'true', text: '⠿' });
+      grip.addEventListener('dragstart', function (e) {
+        ve.dragKey = r.key;
+        tr.classList.add('dragging');
+        e.dataTransfer.effectAllowed = 'move';
+        e.dataTransfer.setData('text/plain', r.sku);
+        if (e.dataTransfer.setDragImage) e.dataTransfer.setDragImage(tr, 12, 12);
+      });
+      grip.addEventListener('dragend', function () {
+        ve.dragKey = null;
+        $all('.dragging, .drop-target', vBody).forEach(function (el) {
+          el.classList.remove('dragging', 'drop-target');
+        });
+      });
+      var skuCell = vCell(r, n, 'sku', 'sku', [
+        { name: 'sku', label: 'SKU', el: vInput(r, 'sku', { maxlength: '64', autocomplete: 'off', spellcheck: 'false', required: true }) },
+      ]);
+      var skuBox = $('.vt-c', skuCell);
+      skuBox.insertBefore(vBadge(r), skuBox.lastChild);
+      var tr = h('tr', { 'data-row': r.key, 'data-testid': 'variant-row', class: ve.selected === r.key ? 'selected' : null }, [
+        h('td', { class: 'vt-grip' }, [grip]),
+        skuCell,
+        vCell(r, n, 'name', 'name', [{ name: 'name', label: 'Name', el: vInput(r, 'name', { maxlength: '80', autocomplete: 'off' }) }]),
+        vCell(r, n, 'size', 'size', [
+          {
+            name: 'width',
+            label: 'Width (' + U + ')',
+            el: vInput(r, 'width', { type: 'number', min: '0', step: 'any', inputmode: 'decimal' }),
+          },
+          {
+            name: 'height',
+            label: 'Height (' + U + ')',
+            el: vInput(r, 'height', { type: 'number', min: '0', step: 'any', inputmode: 'decimal' }),
+          },
+        ]),
+        vCell(r, n, 'frame', 'frame', [
+          { name: 'frame', label: 'Frame', el: frameStyle },
+          { name: 'frame_color', label: 'Frame colour', el: frameColor },
+        ]),
+        vCell(r, n, 'mat', 'mat', [
+          { name: 'mat', label: 'Mat (' + U + ')', el: matWidth },
+          { name: 'mat_color', label: 'Mat colour', el: matColor },
+        ]),
+        vCell(r, n, 'price', 'price', [
+          { name: 'price', label: 'Price', el: vInput(r, 'price', { maxlength: '50', autocomplete: 'off' }) },
+        ]),
+        vCell(r, n, 'avail', 'availability', [
+          {
+            name: 'availability',
+            label: 'Availability',
+            el: vSelectEl(
+              r,
+              'availability',
+              Object.keys(AVAILABILITY).map(function (k) {
+                return [k, AVAILABILITY[k]];
+              }),
+            ),
+          },
+        ]),
+        vCell(r, n, 'default', 'default', [{ name: 'default', label: 'Default', el: radio }]),
+        h('td', { class: 'vt-actions' }, [
+          h('div', { class: 'vt-btns' }, [
+            btn('up', '↑', 'Move up', i === 0, function () {
+              vMoveBy(r, -1);
+            }),
+            btn('down', '↓', 'Move down', i === ve.rows.length - 1, function () {
+              vMoveBy(r, 1);
+            }),
+            btn('duplicate', 'Duplicate', 'Duplicate', ve.rows.length >= MAX_VARIANTS, function () {
+              vDuplicate(r);
+            }),
+            btn(
+              'delete',
+              'Delete',
+              'Delete',
+              false,
+              function () {
+                vDelete(r);
+              },
+              'danger',
+            ),
+          ]),
+        ]),
+      ]);
+      // The buttons name their row by its SKU as typed.
+      $('input', skuCell).addEventListener('input', function () {
+        $all('button[data-label]', tr).forEach(function (b) {
+          b.setAttribute('aria-label', b.getAttribute('data-label') + ': ' + vRef(r, n));
+        });
+      });
+      tr.addEventListener('focusin', function () {
+        vSelect(r);
+      });
+      tr.addEventListener('click', function () {
+        // Not after an action that drew the table again (Duplicate selects the copy).
+        if (tr.isConnected) vSelect(r);
+      });
+      // Drag and drop by the handle: a row dropped on another takes its place (Move up / Move down by keyboard).
+      tr.addEventListener('dragover', function (e) {
+        if (!ve.dragKey || ve.dragKey === r.key) return;
+        e.preventDefault();
+        e.dataTransfer.dropEffect = 'move';
+        tr.classList.add('drop-target');
+      });
+      tr.addEventListener('dragleave', function (e) {
+        if (!tr.contains(e.relatedTarget)) tr.classList.remove('drop-target');
+      });
+      tr.addEventListener('drop', function (e) {
+        if (!ve.dragKey) return;
+        e.preventDefault();
+        var moving = ve.rows[vIndex(ve.dragKey)];
+        ve.dragKey = null;
+        if (moving && moving !== r) vMove(moving, vIndex(r.key), null);
+      });
+      return tr;
+    }
+
+    /** The table from the model; focus stays on the same control (or goes where an action sent it). */
+    function vRender() {
+      var had = document.activeElement;
+      var hadKey = had && vBody.contains(had) ? had.getAttribute('data-key') : null;
+      var U = unitLabel(ve.units);
+      var cols = ['SKU', 'Name', 'Size (W × H, ' + U + ')', 'Frame', 'Mat (' + U + ')', 'Price', 'Availability', 'Default', 'Actions'];
+      fill(
+        ve.el.holder,
+        ve.rows.length
+          ? h('div', { class: 'table-wrap vt-wrap', tabindex: '0', role: 'region', 'aria-label': 'Variants table' }, [
+              h('table', { class: 'vtable', 'aria-describedby': 'variants-help' }, [
+                h('caption', { class: 'sr-only', text: 'Variants of picture ' + ve.itemId }),
+                h('thead', {}, [
+                  h(
+                    'tr',
+                    {},
+                    [h('th', { scope: 'col' }, [h('span', { class: 'sr-only', text: 'Drag' })])].concat(
+                      cols.map(function (c) {
+                        return h('th', { scope: 'col', text: c });
+                      }),
+                    ),
+                  ),
+                ]),
+                h('tbody', {}, ve.rows.map(vTr)),
+              ]),
+            ])
+          : empty('No variants: the picture is sold in one size. Add a variant for each size and frame you sell.'),
+      );
+      ve.el.add.disabled = ve.rows.length >= MAX_VARIANTS;
+      var key = ve.focusNext || hadKey;
+      ve.focusNext = null;
+      var target = key && vBody.querySelector('[data-key="' + CSS.escape(key) + '"]');
+      if (target && target !== document.activeElement) target.focus();
+      vChanged();
+    }
+
+    function vErr(msg) {
+      ve.el.err.textContent = msg || '';
+      ve.el.err.hidden = !msg;
+    }
+    /** A 400's param as a row and cell: variants[2].frame.color -> row 2, the frame cell, its colour control. */
+    function vWhere(param) {
+      var m = /^variants\[(\d+)\](?:\.([a-z_]+)(?:\.([a-z_]+))?)?/.exec(String(param || ''));
+      if (!m || !m[2]) return null;
+      var k = m[2];
+      var sub = m[3];
+      var at = { row: Number(m[1]) };
+      if (/^(width_|depth_)|^fit$/.test(k)) return ((at.cell = 'size'), (at.control = 'width'), at);
+      if (/^height_/.test(k)) return ((at.cell = 'size'), (at.control = 'height'), at);
+      if (k === 'frame' || k === 'mat') return ((at.cell = k), (at.control = sub === 'color' ? k + '_color' : k), at);
+      if (['sku', 'name', 'price', 'availability', 'default'].indexOf(k) >= 0) return ((at.cell = k), (at.control = k), at);
+      return null;
+    }
+    /** The API's words with rows for indexes: "variants[1].sku: A3 is also variants[0]'s" -> "A3 is also the SKU of row 1". */
+    function vWords(msg) {
+      return String(msg || 'Something went wrong.')
+        .replace(/^variants\[\d+\][\w.]*: /, '')
+        .replace(/is also variants\[(\d+)\]'s/, function (_, i) {
+          return 'is also the SKU of row ' + (Number(i) + 1);
+        })
+        .replace(/variants\[(\d+)\]/g, function (_, i) {
+          return 'row ' + (Number(i) + 1);
+        });
+    }
+
+    function vSave() {
+      if (ve.saving) return;
+      ve.rows.forEach(function (r) {
+        r.errors = {};
+      });
+      vErr(null);
+      var rows = ve.rows.slice();
+      var itemId = ve.itemId;
+      ve.saving = true;
+      ve.el.save.setAttribute('aria-disabled', 'true');
+      ve.el.save.textContent = 'Saving…';
+      api('PATCH', base + '/items/' + seg(itemId), { variants: rows.map(vEntry) }).then(
+        function (res) {
+          if (!ve || ve.itemId !== itemId) return;
+          ve.saving = false;
+          ve.el.save.removeAttribute('aria-disabled');
+          ve.el.save.textContent = 'Save variants';
+          var item = res && res.item ? res.item : res;
+          showcase.items = showcase.items.map(function (x) {
+            return x.id === item.id ? item : x;
+          });
+          ve.focusNext = 'v-save';
+          vInit(item, rows);
+          var n = (item.variants || []).length;
+          var b = ve.rows.filter(function (r) {
+            return r.status === 'building';
+          }).length;
+          say('Saved ' + n + (n === 1 ? ' variant' : ' variants') + ' of picture ' + itemId + (b ? '. Rebuilding ' + b + '…' : '.'));
+          load();
+        },
+        function (e) {
+          if (!ve || ve.itemId !== itemId) return;
+          ve.saving = false;
+          ve.el.save.removeAttribute('aria-disabled');
+          ve.el.save.textContent = 'Save variants';
+          var err = (e && e.error) || {};
+          var at = vWhere(err.param);
+          var msg = vWords(err.message);
+          var r = at && ve.rows[at.row];
+          if (r) {
+            r.errors = { cell: at.cell, control: at.control, message: msg };
+            ve.selected = r.key;
+            ve.focusNext = r.key + '-' + at.control;
+            vRender();
+            say('Row ' + (at.row + 1) + ': ' + msg);
+          } else {
+            var row = /^variants\[(\d+)\]/.exec(err.param || '');
+            vErr((row ? 'Row ' + (Number(row[1]) + 1) + ': ' : '') + msg);
+            say(msg);
+          }
+        },
+      );
+    }
+
+    // ---- the preview: the row's picture framed as the engine frames it, drawn on a canvas
+
+    function hexOf(c) {
+      return COLORS[c] || (/^#[0-9a-f]{6}$/i.test(c || '') ? c : '#888888');
+    }
+    /** A colour lighter (k > 1) or darker (k < 1). */
+    function shade(hex, k) {
+      var n = parseInt(hex.slice(1), 16);
+      var f = function (v) {
+        return Math.max(0, Math.min(255, Math.round(k >= 1 ? v + (255 - v) * (k - 1) : v * k)));
+      };
+      return 'rgb(' + f(n >> 16) + ',' + f((n >> 8) & 255) + ',' + f(n & 255) + ')';
+    }
+    /** A row's look in inches: the picture, moulding and mat (a float frame's reveal), colours, outer size. */
+    function lookOf(r) {
+      var w = toInch(r.width, ve.units);
+      var ht = toInch(r.height, ve.units);
+      if (!(w > 0 && ht > 0)) {
+        var d = ve.item.dimensions;
+        w = d ? d.width_inches : 24;
+        ht = d ? d.height_inches : 18;
+      }
+      var moulded = MOULDED.indexOf(r.frame) >= 0;
+      var fd = FRAME_LOOK[r.frame] || { width: 0, color: 'white' };
+      var fw = moulded ? (r.frame_width !== null ? r.frame_width : fd.width) : 0;
+      var mw = moulded ? toInch(r.mat, ve.units) || 0 : 0;
+      var mc = r.mat_color || 'white';
+      if (r.frame === 'float' && !mw && LOOK.float_reveal) {
+        mw = LOOK.float_reveal.width_inches;
+        mc = LOOK.float_reveal.color;
+      }
+      return {
+        w: w,
+        h: ht,
+        style: r.frame,
+        fw: fw,
+        mw: mw,
+        frameColor: r.frame_color || fd.color,
+        matColor: mc,
+        outerW: w + 2 * (fw + mw),
+        outerH: ht + 2 * (fw + mw),
+      };
+    }
+    function vImg(url) {
+      var c = vImgs[url];
+      if (!c) {
+        c = vImgs[url] = { img: new Image(), ready: false };
+        c.img.onload = function () {
+          c.ready = true;
+          vDraw();
+        };
+        c.img.src = url;
+      }
+      return c;
+    }
+    /**
+     * The picture to draw: the poster (item's or a built variant's) least cropped from the original, and the
+     * rectangle of the picture inside it (posters are framed: the frame and mat around it are left out).
+     */
+    function pictureOf(aspect) {
+      var it = ve.item;
+      var cands = [it].concat(
+        (it.variants || []).filter(function (v) {
+          return v.status === 'ready';
+        }),
+      );
+      var best = null;
+      var bestScore = Infinity;
+      cands.forEach(function (c) {
+        if (!c.preview_url || !c.dimensions || !c.outer_dimensions) return;
+        var a = c.dimensions.width_inches / c.dimensions.height_inches;
+        var score = c.fit && c.fit.applied === 'none' ? -1 : Math.abs(Math.log(a / aspect));
+        if (score < bestScore) {
+          best = c;
+          bestScore = score;
+        }
+      });
+      if (!best) return null;
+      var im = vImg(best.preview_url);
+      if (!im.ready) return null;
+      var W = im.img.naturalWidth;
+      var H = im.img.naturalHeight;
+      var o = best.outer_dimensions;
+      var d = best.dimensions;
+      var sx = (((o.width_inches - d.width_inches) / 2) * W) / o.width_inches;
+      var sy = (((o.height_inches - d.height_inches) / 2) * H) / o.height_inches;
+      var sw = W - 2 * sx;
+      var sh = H - 2 * sy;
+      // Cropped, centred, to the row's shape (as fit "crop" does).
+      if (sw / sh > aspect) {
+        sx += (sw - sh * aspect) / 2;
+        sw = sh * aspect;
+      } else {
+        sy += (sh - sw / aspect) / 2;
+        sh = sw / aspect;
+      }
+      return { img: im.img, sx: sx, sy: sy, sw: sw, sh: sh };
+    }
+
+    function vDraw() {
+      if (!ve || !ve.el) return;
+      var E = ve.el;
+      var i = vIndex(ve.selected);
+      var r = ve.rows[i];
+      var canvas = E.canvas;
+      var ctx = canvas.getContext('2d');
+      var W = canvas.width;
+      var H = canvas.height;
+      ctx.fillStyle = '#ece8e1';
+      ctx.fillRect(0, 0, W, H);
+      if (!r) {
+        E.title.textContent = 'Preview';
+        E.caption.textContent = 'Add a variant to see it framed.';
+        canvas.setAttribute('aria-label', 'No variant to preview');
+        fill(E.built, []);
+        return;
+      }
+      var L = lookOf(r);
+      // To scale with the table's largest variant (sizes compare), but never smaller than 40 % of the room.
+      var maxW = L.outerW;
+      var maxH = L.outerH;
+      ve.rows.forEach(function (x) {
+        var l = lookOf(x);
+        maxW = Math.max(maxW, l.outerW);
+        maxH = Math.max(maxH, l.outerH);
+      });
+      var roomW = W - 48;
+      var roomH = H - 48;
+      var s = Math.max(Math.min(roomW / maxW, roomH / maxH), 0.4 * Math.min(roomW / L.outerW, roomH / L.outerH));
+      var ow = Math.round(L.outerW * s);
+      var oh = Math.round(L.outerH * s);
+      var x0 = Math.round((W - ow) / 2);
+      var y0 = Math.round((H - oh) / 2);
+      var fw = L.fw ? Math.max(2, Math.round(L.fw * s)) : 0;
+      var mw = Math.round(L.mw * s);
+      ctx.save();
+      ctx.shadowColor = 'rgba(0,0,0,.35)';
+      ctx.shadowBlur = 12;
+      ctx.shadowOffsetX = 3;
+      ctx.shadowOffsetY = 5;
+      ctx.fillStyle = '#777';
+      ctx.fillRect(x0, y0, ow, oh);
+      ctx.restore();
+      if (fw) {
+        // The moulding: four mitred sides lit from the top left; oak and walnut with a grain.
+        var base = hexOf(L.frameColor);
+        var x1 = x0 + ow;
+        var y1 = y0 + oh;
+        var sides = [
+          [[x0, y0, x1, y0, x1 - fw, y0 + fw, x0 + fw, y0 + fw], 1.22, true],
+          [[x1, y0, x1, y1, x1 - fw, y1 - fw, x1 - fw, y0 + fw], 0.82, false],
+          [[x1, y1, x0, y1, x0 + fw, y1 - fw, x1 - fw, y1 - fw], 0.72, true],
+          [[x0, y1, x0, y0, x0 + fw, y0 + fw, x0 + fw, y1 - fw], 1.1, false],
+        ];
+        var wood = L.frameColor === 'oak' || L.frameColor === 'walnut';
+        sides.forEach(function (sd) {
+          var p = sd[0];
+          ctx.save();
+          ctx.beginPath();
+          ctx.moveTo(p[0], p[1]);
+          for (var k = 2; k < 8; k += 2) ctx.lineTo(p[k], p[k + 1]);
+          ctx.closePath();
+          ctx.fillStyle = shade(base, sd[1]);
+          ctx.fill();
+          if (wood) {
+            ctx.clip();
+            ctx.strokeStyle = 'rgba(60,30,10,.18)';
+            ctx.lineWidth = 1;
+            for (var g = 1; g < fw; g += 2 + (g % 3)) {
+              ctx.beginPath();
+              if (sd[2]) {
+                ctx.moveTo(x0, p[1] + (p[1] === y0 ? g : -g));
+                ctx.lineTo(x1, p[1] + (p[1] === y0 ? g : -g));
+              } else {
+                ctx.moveTo(p[0] + (p[0] === x0 ? g : -g), y0);
+                ctx.lineTo(p[0] + (p[0] === x0 ? g : -g), y1);
+              }
+              ctx.stroke();
+            }
+          }
+          ctx.restore();
+        });
+      }
+      var ix = x0 + fw;
+      var iy = y0 + fw;
+      var iw = ow - 2 * fw;
+      var ih = oh - 2 * fw;
+      if (mw) {
+        ctx.fillStyle = hexOf(L.matColor);
+        ctx.fillRect(ix, iy, iw, ih);
+      }
+      var px = ix + mw;
+      var py = iy + mw;
+      var pw = iw - 2 * mw;
+      var ph = ih - 2 * mw;
+      var pic = pictureOf(L.w / L.h);
+      if (pic) ctx.drawImage(pic.img, pic.sx, pic.sy, pic.sw, pic.sh, px, py, pw, ph);
+      else {
+        var grad = ctx.createLinearGradient(px, py, px + pw, py + ph);
+        grad.addColorStop(0, '#aeb6c2');
+        grad.addColorStop(1, '#6e7781');
+        ctx.fillStyle = grad;
+        ctx.fillRect(px, py, pw, ph);
+      }
+      if (fw) {
+        // The moulding's shadow on the mat (or picture) below its top and left edges.
+        ctx.fillStyle = 'rgba(0,0,0,.18)';
+        var sh = Math.max(1, Math.round(fw * 0.25));
+        ctx.fillRect(ix, iy, iw, sh);
+        ctx.fillRect(ix, iy + sh, sh, ih - sh);
+      } else if (L.style === 'canvas') {
+        // A gallery wrap: its edge seen at the right and bottom.
+        ctx.fillStyle = 'rgba(0,0,0,.22)';
+        ctx.fillRect(px + pw - 3, py + 3, 3, ph - 3);
+        ctx.fillRect(px + 3, py + ph - 3, pw - 3, 3);
+      }
+      canvas.setAttribute('data-frame-px', String(fw));
+      canvas.setAttribute('data-mat-px', String(mw));
+      canvas.setAttribute('data-sku', r.sku.trim());
+      var U = unitLabel(ve.units);
+      var size = function (a, b) {
+        return vStr(toUnit(a, ve.units)) + ' × ' + vStr(toUnit(b, ve.units)) + ' ' + U;
+      };
+      var frameText = !r.frame ? 'no frame' : r.frame === 'canvas' ? 'canvas wrap' : r.frame + ' frame (' + L.frameColor + ')';
+      var words =
+        (r.sku.trim() || 'New variant') +
+        ': ' +
+        size(L.w, L.h) +
+        ', ' +
+        frameText +
+        (L.mw
+          ? ', ' + vStr(toUnit(L.mw, ve.units)) + ' ' + U + ' ' + L.matColor + (r.frame === 'float' && !vNum(r.mat) ? ' reveal' : ' mat')
+          : '') +
+        '. Outer size ' +
+        size(L.outerW, L.outerH) +
+        '.';
+      E.title.textContent = 'Preview of row ' + (i + 1);
+      E.caption.textContent = words;
+      canvas.setAttribute('aria-label', 'Drawn preview of ' + words);
+      // The files as built: the variant's own poster, while the row's size and look are what was saved.
+      var was = r.id ? ve.byId[r.id] : null;
+      var built = r.build && !vLookChanged(r, was) ? r.build.preview_url : null;
+      var cur = $('img', E.built);
+      if (built && cur && cur.getAttribute('src') === built) return;
+      fill(
+        E.built,
+        built
+          ? h('figure', {}, [
+              h('img', { src: built, alt: 'Built preview of ' + (r.sku.trim() || 'the variant'), 'data-testid': 'variant-poster' }),
+              h('figcaption', { text: 'As built (its AR files)' }),
+            ])
+          : h('p', {
+              class: 'hint',
+              text:
+                r.status === 'building'
+                  ? 'Rebuilding… Its built picture shows here when its files are ready.'
+                  : r.status === 'failed' && !vLookChanged(r, was)
+                    ? 'The build failed' + (r.error ? ': ' + r.error.message : '.')
+                    : 'Not built yet: save to build its files.',
+            }),
       );
     }
 

@@ -3,7 +3,8 @@
  * {@link esc}; pages carry no inline script or style (the CSP forbids them): behaviour comes from
  * /console/assets/console.js, which reads `data-page` and fills the page from the public API.
  */
-import { COLOR_PRESETS } from '@app/plugins';
+import { COLOR_PRESETS, FLOAT_DEFAULT_REVEAL, FRAME_DEFAULTS } from '@app/plugins';
+import { VARIANT_LIMITS } from '../showcases/variants.schema';
 import { LAYOUTS } from '../showcases/showcases.schema';
 
 export function esc(v: unknown): string {
@@ -43,6 +44,16 @@ const LAYOUT_OPTIONS = LAYOUTS.map((l) => `<option value="${l}">${cap(l)}</optio
 const COLOUR_OPTIONS = Object.keys(COLOR_PRESETS)
   .map((c) => `<option value="${c}">${cap(c)}</option>`)
   .join('');
+/**
+ * What the variants editor's drawing needs to frame a picture as the engine does (libs/plugins presentation):
+ * the colour presets, each frame style's moulding width and colour, the float reveal, the limits.
+ */
+const LOOK = JSON.stringify({
+  colors: COLOR_PRESETS,
+  frames: FRAME_DEFAULTS,
+  float_reveal: FLOAT_DEFAULT_REVEAL,
+  max_variants: VARIANT_LIMITS.perItem,
+});
 
 /** A signed-in page: header with navigation and sign-out, the page's main content. */
 export function layout(v: Viewer, page: string, title: string, main: string, data: Record<string, string> = {}): string {
@@ -201,13 +212,17 @@ export function showcasePage(v: Viewer, id: string, qrSvg: string, publicUrl: st
 <div data-testid="import-progress"></div></section>
 <section><h2>Pictures</h2><p class="hint" id="order-help">Drag a picture onto another to move it there, or use Move up and Move down. Edit changes its label, size and frame: a new size, fit or frame rebuilds its AR files.</p>
 <div data-testid="items">${loading}</div></section>
+<section class="card variants" id="variants-panel" data-testid="variants" aria-labelledby="variants-title" hidden>
+<div class="variants-head"><h2 id="variants-title" tabindex="-1">Variants</h2><button type="button" class="secondary" data-action="close-variants">Close</button></div>
+<p class="hint" id="variants-help">The sizes and frames this picture is sold in, each with its own SKU, price and availability (at most ${VARIANT_LIMITS.perItem}). Select a row to see it framed. Drag a row by its handle or use Move up and Move down to change the order the page lists them in. Save sends the whole table; a new size, frame or mat rebuilds that variant's AR files only.</p>
+<div data-testid="variants-body"></div></section>
 <section class="split"><div class="card"><h2>Embed</h2><label for="embed-snippet">Embed snippet</label>
 <textarea id="embed-snippet" data-testid="embed-snippet" readonly rows="3"></textarea>
 <button type="button" data-copy="#embed-snippet" data-testid="copy-embed">Copy embed snippet</button>
 <p><a href="${esc(publicUrl)}" target="_blank" rel="noopener">Open the public page</a></p></div>
 <div class="card"><h2>QR code</h2><div class="qr" data-testid="qr" role="img" aria-label="QR code of the public page">${qrSvg}</div></div></section>
 <section class="card danger"><h2>Delete showcase</h2><p>Deletes every picture and its files. This cannot be undone.</p><button type="button" data-action="delete-showcase" class="danger">Delete showcase</button></section>`,
-    { id },
+    { id, look: LOOK },
   );
 }
 
