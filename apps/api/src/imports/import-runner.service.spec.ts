@@ -15,7 +15,8 @@ import { openPglite, tempDir } from '@app/testing';
 import { ApiError } from '../http/api-error';
 import type { JobAdmission } from '../jobs/job-admission.service';
 import type { ItemEdits } from '../showcases/item-edits.service';
-import { checkRow } from './import-rows';
+import { parseVariantEdit } from '../showcases/variant-specs';
+import { VariantRowGrouper } from './import-rows';
 import { ImportRunner } from './import-runner.service';
 import { ImportSpool } from './import-spool';
 
@@ -70,17 +71,19 @@ describe('ImportRunner', () => {
     return { ownerId: u.id, showcase: created.showcase, items: created.items };
   }
 
-  /** An import of these rows (JSON items), spooled as the request would. */
-  async function start(r: ImportRunner, ownerId: string, showcase: ShowcaseRow, items: unknown[]) {
+  /** An import of these rows (JSON items; with a sku, variant rows grouped by external_id), spooled as the request would. */
+  async function start(r: ImportRunner, ownerId: string, showcase: ShowcaseRow, items: unknown[], pictureCents = 0) {
     const imp = await imports.create(showcase.id, ownerId, { ...emptyCounts(), rows: items.length });
     const spool = await ImportSpool.create(dataDir, imp.id);
-    for (const [i, item] of items.entries()) await spool.write(checkRow(i + 1, item, {}, { files: false, csv: false }));
+    const rows = new VariantRowGrouper({}, { files: false, csv: false });
+    for (const [i, item] of items.entries()) for (const c of rows.push(i + 1, item)) await spool.write(c);
+    for (const c of rows.end()) await spool.write(c);
     await spool.close();
     r.start({
       importId: imp.id,
       ownerId,
       showcase,
-      pictureCents: 0,
+      pictureCents,
       spoolPath: spool.path,
       uploads: new Map(),
       counts: { ...emptyCounts(), rows: items.length },
@@ -173,5 +176,111 @@ describe('ImportRunner', () => {
     const imp = (await imports.find(id))!;
     expect(imp).toMatchObject({ status: 'completed', counts: expect.objectContaining({ created: 0, skipped: 3 }) });
     expect((await imports.report(id, { problems: true })).every((x) => x.message === 'interrupted')).toBe(true);
+  });
+
+  describe('variant rows', () => {
+    const variantRows = (ext: string, url: string, frames: (string | null)[]) =>
+      frames.map((frame, i) => ({
+        external_id: ext,
+        ...(i === 0 ? { image_url: url, title: ext } : {}),
+        sku: `${ext}-${i + 1}`,
+        price: `€${10 * (i + 1)}`,
+        width_cm: 20 * (i + 1),
+        height_cm: 30 * (i + 1),
+        ...(frame ? { frame } : {}),
+      }));
+
+    it("creates one item per group, charged once, its rows' variants with it; each row reported with the item", async () => {
+      const { ownerId, showcase } = await setup();
+      await accounts.grant(ownerId, 1000, 'test');
+      const { runner: r, queued } = runner();
+      const rows = [
+        ...variantRows('G1', 'https://example.com/g1.jpg', [null, 'classic', 'thin']),
+        { image_url: 'https://example.com/plain.jpg', title: 'Plain' },
+        ...variantRows('G2', 'https://example.com/g2.jpg', [null, null, 'canvas']),
+        { external_id: 'G3', image_url: 'https://example.com/g3.jpg', sku: 'G3-1' },
+        { external_id: 'G3', title: 'not the first row', sku: 'G3-2' },
+      ];
+      const id = await start(r, ownerId, showcase, rows, 200);
+      await r.whenIdle();
+      const imp = (await imports.find(id))!;
+      expect(imp.counts).toMatchObject({ rows: 9, created: 7, invalid: 2, skipped: 0, processed: 9, chargedCents: 600 });
+      expect(queued).toHaveLength(3);
+      expect((await accounts.findUser(ownerId))!.creditsCents).toBe(400);
+      const report = await imports.report(id, { problems: false });
+      expect(report.map((x) => [x.row, x.status])).toEqual([
+        [1, 'created'],
+        [2, 'created'],
+        [3, 'created'],
+        [4, 'created'],
+        [5, 'created'],
+        [6, 'created'],
+        [7, 'created'],
+        [8, 'invalid'],
+        [9, 'invalid'],
+      ]);
+      expect(new Set(report.slice(0, 3).map((x) => `${x.itemId}/${x.jobId}`)).size).toBe(1);
+      expect(report[3].itemId).not.toBe(report[0].itemId);
+      expect(report[8]).toMatchObject({ field: 'title' });
+      const items = await showcases.items(showcase.id);
+      expect(items).toHaveLength(3);
+      const g1 = items.find((i) => i.externalId === 'G1')!;
+      expect(g1.storedVariants!.map((v) => [v.sku, v.price, v.default])).toEqual([
+        ['G1-1', '€10', true],
+        ['G1-2', '€20', false],
+        ['G1-3', '€30', false],
+      ]);
+      // The picture is converted once: the other variants are built by the item's own job.
+      const job = (await jobs.find(g1.jobId))!;
+      expect((job.input.variants as { id: string }[]).map((v) => v.id)).toEqual(g1.storedVariants!.slice(1).map((v) => v.id));
+    });
+
+    it('updates the item of a group through ItemEdits (variants replaced by SKU): each row says whether its variant changed or is rebuilt', async () => {
+      const { ownerId, showcase } = await setup();
+      const { runner: first } = runner();
+      await start(first, ownerId, showcase, variantRows('U', 'https://example.com/u.jpg', [null, 'classic', 'thin']));
+      await first.whenIdle();
+      const calls: { patch: unknown; prefix?: string }[] = [];
+      const edits: Partial<ItemEdits> = {
+        // Stands in for ItemEdits: writes the variants the edit leaves, a build job pending for the rebuilt ones.
+        apply: async (_owner, _s, item, patch, opts) => {
+          calls.push({ patch, prefix: opts?.prefix });
+          const next = parseVariantEdit(patch as Record<string, unknown>, item.storedVariants, {}, `${opts?.prefix}.`)!;
+          const changed = JSON.stringify(next) !== JSON.stringify(item.storedVariants);
+          if (changed) await ds.query(`UPDATE "showcase_items" SET "variants" = $2 WHERE "id" = $1`, [item.id, JSON.stringify(next)]);
+          return { changed, rebuildJobId: changed ? 'v2_variantbuild' : null };
+        },
+      };
+      const { runner: r } = runner({ edits });
+      const rows = variantRows('U', 'https://example.com/u.jpg', [null, 'float', 'thin']);
+      const id = await start(r, ownerId, showcase, rows);
+      await r.whenIdle();
+      expect(calls).toHaveLength(1);
+      expect(calls[0].prefix).toBe('items[0]');
+      expect((calls[0].patch as { variants: unknown[] }).variants).toHaveLength(3);
+      expect((await imports.find(id))!.counts).toMatchObject({ rows: 3, updated: 1, unchanged: 2, created: 0 });
+      const report = await imports.report(id, { problems: false });
+      expect(report.map((x) => [x.row, x.status, x.jobId])).toEqual([
+        [1, 'unchanged', null],
+        [2, 'updated', 'v2_variantbuild'],
+        [3, 'unchanged', null],
+      ]);
+
+      // An error of the update is reported on its variant's row, the others "not imported".
+      const { runner: r2 } = runner({
+        edits: {
+          apply: async () => {
+            throw new UserError('parameter_invalid', 'items[0].variants[2].mat: needs a frame', { param: 'items[0].variants[2].mat' });
+          },
+        },
+      });
+      const bad = await start(r2, ownerId, showcase, rows);
+      await r2.whenIdle();
+      expect((await imports.report(bad, { problems: false })).map((x) => [x.row, x.status, x.field, x.message])).toEqual([
+        [1, 'invalid', '', 'not imported: row 3 of the same item (external_id U) is invalid'],
+        [2, 'invalid', '', 'not imported: row 3 of the same item (external_id U) is invalid'],
+        [3, 'invalid', 'mat', 'needs a frame'],
+      ]);
+    });
   });
 });

@@ -10,16 +10,17 @@ import {
   JobRepository,
   type NewItem,
   ShowcaseFullError,
+  type ShowcaseItemRow,
   ShowcaseRepository,
   type ShowcaseRow,
 } from '@app/persistence';
-import { UserError } from '@app/pipeline';
 import { APP_CONFIG, JobRoutes, SERVICE_USER_ID, STORAGE } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
 import { ApiError } from '../http/api-error';
 import { JobAdmission } from '../jobs/job-admission.service';
 import { ItemEdits } from '../showcases/item-edits.service';
-import type { CheckedRow } from './import-rows';
+import { sameJson } from '../showcases/showcases.schema';
+import { type CheckedRow, errorReports, rowReports, rowsOf, validationError, variantRowOutcomes } from './import-rows';
 import { ImportSpool } from './import-spool';
 
 /** New pictures per transaction (each one charge, all or nothing). */
@@ -199,7 +200,10 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
     if (!(await this.imports.progress(work.importId, reports, work.counts))) state.stop = true;
   }
 
-  /** One batch of rows: updates one by one, then the new items in as few charges as the balance and cap allow. */
+  /**
+   * One batch of checked rows (a group of variant rows is one: one item): updates one by one, then the new
+   * items in as few charges as the balance and cap allow.
+   */
   private async batch(work: ImportWork, rows: CheckedRow[], state: Running, used: Set<string>): Promise<void> {
     const counts = work.counts;
     const existing = await this.imports.itemIdsByExternalId(
@@ -213,11 +217,12 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
       if (itemId !== undefined) {
         const report = await this.update(work, r, itemId, state);
         if (!report) break;
-        reports.push(report);
+        reports.push(...report);
       } else if (r.create) creates.push(r);
       else {
-        counts.invalid++;
-        reports.push({ row: r.row, field: r.problem?.field ?? '', message: r.problem?.message ?? 'invalid' });
+        const invalid = rowReports(r);
+        counts.invalid += invalid.length;
+        reports.push(...invalid);
       }
     }
     await this.record(work, state, reports);
@@ -226,21 +231,43 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
 
   /**
    * The item with the row's external_id gets the row's fields (PATCH semantics, ItemEdits: label, banner,
-   * availability and position at once; a size or presentation change rebuilds its files, free). While the
-   * account is at its active-job cap (a rebuild is a job) the import waits, as for new pictures. Null when
-   * the import was stopped meanwhile (the row is not dealt with).
+   * availability and position at once; a size or presentation change rebuilds its files, free). A group of
+   * variant rows replaces the item's variants, matched by SKU (an unchanged variant keeps its files; a changed
+   * size or look rebuilds that variant only): each row is reported updated or unchanged, a rebuilt variant's
+   * row with the job building it. While the account is at its active-job cap (a rebuild is a job) the import
+   * waits, as for new pictures. Null when the import was stopped meanwhile (the rows are not dealt with).
    */
-  private async update(work: ImportWork, r: CheckedRow, itemId: number, state: Running): Promise<ImportRowReport | null> {
+  private async update(work: ImportWork, r: CheckedRow, itemId: number, state: Running): Promise<ImportRowReport[] | null> {
     const counts = work.counts;
-    const skipped = (message: string): ImportRowReport => (counts.skipped++, { row: r.row, message, itemId });
+    const rows = rowsOf(r);
+    const skipped = (message: string): ImportRowReport[] => {
+      counts.skipped += rows.length;
+      return rows.map((row) => ({ row, message, itemId }));
+    };
+    const invalid = (reports: { row: number; field: string; message: string }[]): ImportRowReport[] => {
+      counts.invalid += reports.length;
+      return reports.map((p) => ({ ...p, itemId }));
+    };
     for (;;) {
       const item = await this.showcases.item(work.showcase.id, itemId);
       if (!item) return skipped(SKIPPED.deleted);
       try {
         const out = await this.edits.apply(work.ownerId, work.showcase, item, r.patch, { prefix: `items[${r.row - 1}]` });
-        if (out.changed) counts.updated++;
-        else counts.unchanged++;
-        return { row: r.row, message: out.changed ? 'updated' : 'unchanged', itemId, jobId: out.rebuildJobId };
+        if (!r.group) {
+          if (out.changed) counts.updated++;
+          else counts.unchanged++;
+          return [{ row: r.row, message: out.changed ? 'updated' : 'unchanged', itemId, jobId: out.rebuildJobId }];
+        }
+        const after = out.changed ? await this.showcases.item(work.showcase.id, itemId) : item;
+        const outcomes = variantRowOutcomes(r.group.rows, item.storedVariants, after?.storedVariants ?? null, {
+          changed: out.changed,
+          itemChanged: !after || !sameJson(itemFields(item), itemFields(after)),
+        });
+        return outcomes.map((o) => {
+          if (o.changed) counts.updated++;
+          else counts.unchanged++;
+          return { row: o.row, message: o.changed ? 'updated' : 'unchanged', itemId, jobId: o.rebuilt ? out.rebuildJobId : null };
+        });
       } catch (e) {
         if (e instanceof ApiError && e.status === 429) {
           if (state.stop) return null;
@@ -250,14 +277,10 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
         if (e instanceof ApiError && e.status === 404) return skipped(SKIPPED.deleted);
         // Not the row's fault: the item is converting, failed, or changed meanwhile (item_not_ready, item_failed, item_changed).
         if (e instanceof ApiError && e.status === 409) return skipped(`${e.code}: ${e.message}`);
-        if (e instanceof ExternalIdTakenError) {
-          counts.invalid++;
-          return { row: r.row, field: 'external_id', message: e.message, itemId };
-        }
-        const user = userProblem(e, r.row);
-        if (!user) throw e;
-        counts.invalid++;
-        return { row: r.row, field: user.field, message: user.message, itemId };
+        if (e instanceof ExternalIdTakenError) return invalid(rowReports(r, [{ row: r.row, field: 'external_id', message: e.message }]));
+        const bad = validationError(e);
+        if (!bad) throw e;
+        return invalid(errorReports(r, bad));
       }
     }
   }
@@ -269,12 +292,9 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
   private async create(work: ImportWork, rows: CheckedRow[], state: Running, used: Set<string>): Promise<void> {
     const counts = work.counts;
     const skip = (rest: CheckedRow[], reason: string) => {
-      counts.skipped += rest.length;
-      return this.record(
-        work,
-        state,
-        rest.map((r) => ({ row: r.row, message: reason })),
-      );
+      const reports = rest.flatMap((r) => rowsOf(r).map((row) => ({ row, message: reason })));
+      counts.skipped += reports.length;
+      return this.record(work, state, reports);
     };
     let pending = rows;
     const maxItems = this.config.showcases.maxItems;
@@ -304,15 +324,14 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
           created.items.map((i) => i.jobId),
           admitted.before,
         );
-        counts.created += created.items.length;
+        const reports = take.flatMap((r, i) =>
+          rowsOf(r).map((row) => ({ row, message: 'created', itemId: created.items[i].id, jobId: created.items[i].jobId })),
+        );
+        counts.created += reports.length;
         counts.chargedCents += created.chargedCents;
         for (const r of take) if (r.create?.file) used.add(r.create.file);
         pending = pending.slice(n);
-        await this.record(
-          work,
-          state,
-          take.map((r, i) => ({ row: r.row, message: 'created', itemId: created.items[i].id, jobId: created.items[i].jobId })),
-        );
+        await this.record(work, state, reports);
       } catch (e) {
         // Another request spent the credits or took the room meanwhile: size the batch again.
         if (e instanceof InsufficientCreditsError || e instanceof ShowcaseFullError) continue;
@@ -324,7 +343,7 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
           pending = pending.filter((p) => p !== r);
           const report = await this.update(work, r, id, state);
           if (!report) return;
-          await this.record(work, state, [report]);
+          await this.record(work, state, report);
           continue;
         }
         throw e;
@@ -355,24 +374,22 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
   }
 }
 
-/** The item a checked row creates. */
+/** The item a checked row (or group of variant rows) creates: one picture, its variants with it. */
 function newItem(r: CheckedRow, uploads: Map<string, ImportUpload>): NewItem {
   const c = r.create!;
+  const variants = c.variants?.length ? { variants: c.variants } : {};
   if (c.file !== undefined) {
     const u = uploads.get(c.file)!;
-    return { source: 'upload', uploadKey: u.key, filename: u.filename, presentation: c.presentation, catalogue: c.catalogue };
+    return { source: 'upload', uploadKey: u.key, filename: u.filename, presentation: c.presentation, catalogue: c.catalogue, ...variants };
   }
-  return { source: 'url', sourceUrl: c.imageUrl, presentation: c.presentation, catalogue: c.catalogue };
+  return { source: 'url', sourceUrl: c.imageUrl, presentation: c.presentation, catalogue: c.catalogue, ...variants };
 }
 
-/** A validation error of an update, as the row's field and message (null: not the row's fault). */
-function userProblem(e: unknown, row: number): { field: string; message: string } | null {
-  if (e instanceof UserError || (e instanceof ApiError && e.status === 400)) {
-    const param = (e as { param?: string }).param ?? '';
-    const prefix = `items[${row - 1}]`;
-    const field = param.startsWith(prefix) ? param.slice(prefix.length).replace(/^\./, '') : param;
-    const message = param && e.message.startsWith(`${param}: `) ? e.message.slice(param.length + 2) : e.message;
-    return { field, message };
-  }
-  return null;
-}
+/** An item's own fields an update may change (its variants aside). */
+const itemFields = (i: ShowcaseItemRow) => ({
+  label: i.label,
+  externalId: i.externalId,
+  availability: i.availability,
+  position: i.position,
+  banner: i.banner,
+});

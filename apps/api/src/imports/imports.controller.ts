@@ -12,8 +12,10 @@ import { ImportsService } from './imports.service';
 const CSV_BODY =
   `A catalogue CSV (RFC 4180; UTF-8, a byte-order mark is fine; "," ";" or tab between cells, a ";" file may write decimal commas): a header row naming the item fields ` +
   '(image_url, title, artist, year, medium, edition, description, external_id, availability, position, width_cm, height_cm, width_inches, height_inches, depth_cm, depth_inches, fit, ' +
-  'subtitle, price, link_url, call_to_action, placement, allow_scaling, finish, frame (a style), frame_color, frame_width_inches, mat_width_inches, mat_color; "Image URL" reads as image_url), ' +
-  `then up to ${IMPORT_MAX_ROWS} rows. An empty cell is a field not given. Streamed, never held whole.`;
+  'subtitle, price, link_url, call_to_action, placement, allow_scaling, finish, frame (a style), frame_color, frame_width_inches, mat_width_inches, mat_color, ' +
+  'sku, variant_name, variant_default; "Image URL" reads as image_url), ' +
+  `then up to ${IMPORT_MAX_ROWS} rows. An empty cell is a field not given. Rows with a sku are variants: consecutive rows with the same external_id make one item ` +
+  '(its picture, title and label from the first row; price, link, availability, size and frame per row; at most 24). Streamed, never held whole.';
 
 /** Catalogue imports: a gallery's catalogue (thousands of works) into a showcase in one request. */
 @ApiTags('v2')
@@ -38,7 +40,8 @@ export class ImportsController {
     summary: 'Import a catalogue into a showcase (CSV, JSON or files + CSV)',
     description:
       'Each row is checked as a new item (the schema of POST /api/v2/showcases items, merged over the showcase defaults); a row whose external_id is an item of the showcase updates that item ' +
-      '(PATCH semantics: the fields given change). Invalid rows are reported, not fatal. The rows are then processed in the background: new pictures are charged as usual (2.0 credits each ' +
+      '(PATCH semantics: the fields given change). Rows with a sku are the variants of the item with their external_id, one row each: one item, one picture, one charge; ' +
+      're-imported, they replace its variants by SKU and rebuild only those whose size or frame changed. Invalid rows are reported, not fatal. The rows are then processed in the background: new pictures are charged as usual (2.0 credits each ' +
       'for per-user keys), 20 per charge, all or nothing; when the credits or the showcase cap (SHOWCASE_MAX_ITEMS) run out, the remaining new rows are skipped (insufficient_credits, ' +
       'too_many_items). ?dry_run=true answers what would happen and cost, storing and charging nothing. Poll GET /api/v2/imports/{id}.',
   })

@@ -3,11 +3,13 @@ import { ApiProperty } from '@nestjs/swagger';
 /** Response shapes of the catalogue import routes (the requests: imports.schema.ts). */
 
 class ImportPreviewCountsDto {
-  @ApiProperty({ description: 'Data rows.' }) rows!: number;
+  @ApiProperty({ description: 'Data rows (every count is of rows: a group of variant rows counts each of its rows).' }) rows!: number;
   @ApiProperty({ description: 'Rows that are not a valid item (listed in rows).' }) invalid!: number;
-  @ApiProperty({ description: 'New items the import would create.' }) created!: number;
+  @ApiProperty({ description: 'Rows that create a new item (its variant rows all count; price.pictures counts the items).' })
+  created!: number;
   @ApiProperty({ description: 'Rows whose external_id is an item of the showcase: that item would be updated.' }) updated!: number;
-  @ApiProperty({ description: 'Rows that match their item already (nothing would change).' }) unchanged!: number;
+  @ApiProperty({ description: 'Rows that match their item already (nothing would change; a variant row: its variant).' })
+  unchanged!: number;
   @ApiProperty({
     description: "New items that would be skipped at today's balance and the showcase's room (insufficient_credits, too_many_items).",
   })
@@ -16,7 +18,8 @@ class ImportPreviewCountsDto {
 
 class ImportPriceDto {
   @ApiProperty({ description: 'Credits the new pictures would cost (0 for the owner key).', example: 1900 }) credits!: number;
-  @ApiProperty({ description: 'Pictures charged: the created count.', example: 950 }) pictures!: number;
+  @ApiProperty({ description: 'Pictures charged: the new items (a group of variant rows is one picture).', example: 950 })
+  pictures!: number;
   @ApiProperty({ description: 'Credits per picture for this key.', example: 2 }) per_picture!: number;
   @ApiProperty({ type: Number, nullable: true, description: "The account's balance now (null for the owner key, which is not billed)." })
   balance!: number | null;
@@ -40,17 +43,25 @@ export class ImportPreviewDto {
 
 class ImportCountsDto extends ImportPreviewCountsDto {
   @ApiProperty({ description: 'Rows dealt with so far (all of them once status is completed).' }) processed!: number;
-  @ApiProperty({ description: "Jobs of the import's new pictures and rebuilds still queued or converting." }) queued!: number;
-  @ApiProperty({ description: 'Of those jobs, completed.' }) completed!: number;
-  @ApiProperty({ description: 'Of those jobs, failed (their rows are listed with the error; a failed new picture is refunded).' })
+  @ApiProperty({
+    description: "Rows whose job (a new picture, a rebuild) is still queued or converting; a group's rows share their item's job.",
+  })
+  queued!: number;
+  @ApiProperty({ description: 'Rows whose job completed.' }) completed!: number;
+  @ApiProperty({ description: 'Rows whose job failed (listed with the error; a failed new picture is refunded).' })
   failed!: number;
 }
 
 class ImportRowDto extends ImportPreviewRowDto {
   @ApiProperty({ enum: ['invalid', 'created', 'updated', 'unchanged', 'skipped', 'failed'] }) status!: string;
   @ApiProperty({ type: Number, nullable: true, description: 'The item the row created or updated.' }) item_id!: number | null;
-  @ApiProperty({ type: String, nullable: true, description: 'The job converting it (a new picture, or a rebuild).' }) job_id!:
-    string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      "The job converting it: a new picture (every row of a group of variant rows: the item's), or a rebuild (a variant row: the build of its variant, when it is rebuilt).",
+  })
+  job_id!: string | null;
 }
 
 /** An import: POST /api/v2/showcases/{id}/imports (202) and GET /api/v2/imports/{id}. */

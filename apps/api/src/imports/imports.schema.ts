@@ -9,7 +9,8 @@ export const IMPORT_MAX_ROWS = 5000;
 export const IMPORT_JSON_MAX_BYTES = 16 * 1024 * 1024;
 
 const ITEM =
-  'Each entry is an item as in POST /api/v2/showcases (ShowcaseItemRequestDto: image_url, title, frame, width_cm, artist, external_id, availability, position, ...). ' +
+  'Each entry is an item as in POST /api/v2/showcases (ShowcaseItemRequestDto: image_url, title, frame, width_cm, artist, external_id, availability, position, variants, ...), ' +
+  "or, with a sku, one variant row as a CSV has it (sku, variant_name, variant_default, price, width_cm, frame, ... and the item's external_id): consecutive entries with the same external_id are one item. " +
   'Entries are checked one by one: an invalid entry is reported in rows (row = its index + 1) and does not stop the others.';
 
 /** POST /api/v2/showcases/{id}/imports as JSON. */

@@ -16,7 +16,6 @@ import {
   ShowcaseRepository,
   type ShowcaseRow,
 } from '@app/persistence';
-import { UserError } from '@app/pipeline';
 import { sniffType } from '@app/plugins';
 import { parseInput } from '@app/schema';
 import { APP_CONFIG, PRICING_POLICY, STORAGE } from '@app/runtime';
@@ -27,8 +26,21 @@ import { PG_INT_MAX } from '../http/list-query';
 import type { PresentationInput } from '../presentation/presentation-request';
 import { storeUpload } from '../showcases/picture-upload';
 import { ItemEdits } from '../showcases/item-edits.service';
+import { parseVariantEdit } from '../showcases/variant-specs';
 import { CSV_TYPES } from './import-bodies';
-import { type CheckedRow, checkRow, CSV_COLUMNS, csvItem, FILE_COLUMN, type RowProblem, rowProblem } from './import-rows';
+import {
+  type CheckedRow,
+  CSV_COLUMNS,
+  csvItem,
+  errorReports,
+  FILE_COLUMN,
+  type RowAt,
+  rowReports,
+  rowsOf,
+  validationError,
+  VariantRowGrouper,
+  variantRowOutcomes,
+} from './import-rows';
 import { type ImportUpload, ImportRunner } from './import-runner.service';
 import { ImportSpool } from './import-spool';
 import { IMPORT_MAX_ROWS, ImportJsonBody, ImportQuery, ImportReportQuery } from './imports.schema';
@@ -119,9 +131,12 @@ export class ImportsService {
     return { status: 202, body: await this.view(imp!, false) };
   }
 
+  /** JSON items: each an item (its `variants` a list), or, with a `sku`, a variant row grouped by external_id as a CSV's. */
   private async readJson(body: unknown, defaults: PresentationInput, intake: Intake): Promise<void> {
     const { items } = parseInput(ImportJsonBody, body ?? null);
-    for (let i = 0; i < items.length; i++) await intake.add(checkRow(i + 1, items[i], defaults, { files: false, csv: false }));
+    const rows = new VariantRowGrouper(defaults, { files: false, csv: false });
+    for (let i = 0; i < items.length; i++) for (const c of rows.push(i + 1, items[i])) await intake.add(c);
+    for (const c of rows.end()) await intake.add(c);
   }
 
   /** A catalogue CSV, one row at a time. A file that cannot be read (shape, limits, encoding) is refused whole. */
@@ -141,10 +156,12 @@ export class ImportsService {
       );
     }
     try {
+      const rows = new VariantRowGrouper(defaults, { files, csv: true });
       for await (const { row, values } of table.rows) {
         const { item, problem } = csvItem(values, table.delimiter);
-        await intake.add(checkRow(row, item, defaults, { files, csv: true, problem }));
+        for (const c of rows.push(row, item, problem)) await intake.add(c);
       }
+      for (const c of rows.end()) await intake.add(c);
     } catch (e) {
       throw csvError(e);
     }
@@ -227,14 +244,30 @@ export class ImportsService {
       throw ApiError.invalid('csv', 'csv: required: a part named "csv" with the catalogue (a file or a text field)', 'parameter_missing');
   }
 
-  /** Whether a row would change the item with its external id, as ItemEdits.apply decides it, writing nothing: the dry run's updated / unchanged. */
+  /**
+   * Whether a row would change the item with its external id, as ItemEdits.apply decides it, writing nothing:
+   * the dry run's updated / unchanged. A group of variant rows: whether each row would (its variant new or
+   * different; the item's own fields and removed variants are its first row's), from ItemEdits.preview of the
+   * whole update and of the item's fields, and the variants the update would leave (parseVariantEdit, as apply).
+   */
   private async previewUpdate(s: ShowcaseRow, r: CheckedRow, itemId: number): Promise<UpdatePreview> {
+    const rows = rowsOf(r);
     const item = await this.showcases.item(s.id, itemId);
-    if (!item) return 'updated';
+    if (!item) return { outcomes: rows.map((row) => ({ row, as: 'updated' })) };
+    const prefix = `items[${r.row - 1}]`;
     try {
-      return (await this.itemEdits.preview(item, r.patch, { prefix: `items[${r.row - 1}]` })).changed ? 'updated' : 'unchanged';
+      const { changed } = await this.itemEdits.preview(item, r.patch, { prefix });
+      if (!r.group) return { outcomes: [{ row: r.row, as: changed ? 'updated' : 'unchanged' }] };
+      const { variants, ...itemFields } = r.patch;
+      const itemChanged = changed && (await this.itemEdits.preview(item, itemFields, { prefix })).changed;
+      const before = item.storedVariants?.length ? item.storedVariants : null;
+      // Without variants before, every row's is new (and the base of their specs does not matter here).
+      const after = changed && before ? (parseVariantEdit({ variants }, before, {}, `${prefix}.`) ?? null) : null;
+      const outcomes = variantRowOutcomes(r.group.rows, before, after, { changed, itemChanged });
+      return { outcomes: outcomes.map((o) => ({ row: o.row, as: o.changed ? 'updated' : 'unchanged' })) };
     } catch (e) {
-      if (e instanceof UserError) return rowProblem(e, r.row - 1, false);
+      const bad = validationError(e);
+      if (bad) return { problems: errorReports(r, bad) };
       throw e;
     }
   }
@@ -305,72 +338,72 @@ export class ImportsService {
  * never came (or is not a picture) is invalid once the upload has been read.
  */
 abstract class Intake {
+  /** Data rows read (a group of variant rows counts each of its rows). */
   rows = 0;
   /** Multipart: file parts that are not pictures, with why. */
   readonly badFiles = new Map<string, string>();
   private readonly externalIds = new Map<string, number>();
-  /** Multipart: filename -> the row using it. */
-  protected readonly fileRows = new Map<string, number>();
+  /** Multipart: filename -> the checked row using it (a group: one item, one file part). */
+  protected readonly fileRows = new Map<string, CheckedRow>();
 
   async add(checked: CheckedRow): Promise<void> {
-    this.rows++;
     let c = checked;
-    if (c.externalId) {
-      const first = this.externalIds.get(c.externalId);
+    this.rows += rowsOf(c).length;
+    // Every row of a group, the problem on each.
+    const invalidate = (field: string, message: string): CheckedRow => ({
+      ...c,
+      externalId: null,
+      create: undefined,
+      problem: { field, message },
+      ...(c.group ? { group: { ...c.group, problems: c.group.rows.map(({ row }) => ({ row, field, message })) } } : {}),
+    });
+    const ext = c.externalId ?? c.group?.externalId;
+    if (ext) {
+      const first = this.externalIds.get(ext);
       if (first !== undefined)
-        c = {
-          ...c,
-          externalId: null,
-          create: undefined,
-          problem: { field: 'external_id', message: `${c.externalId} is also row ${first}'s` },
-        };
-      else this.externalIds.set(c.externalId, c.row);
+        c = invalidate('external_id', `${ext} is also row ${first}'s${c.group ? "; an item's variant rows follow each other" : ''}`);
+      else this.externalIds.set(ext, c.row);
     }
     const file = c.create?.file;
     if (file !== undefined) {
       const first = this.fileRows.get(file);
-      if (first !== undefined)
-        c = {
-          ...c,
-          create: undefined,
-          problem: { field: FILE_COLUMN, message: `"${file}" is also row ${first}'s file; one file part makes one item` },
-        };
-      else this.fileRows.set(file, c.row);
+      if (first !== undefined) c = invalidate(FILE_COLUMN, `"${file}" is also row ${first.row}'s file; one file part makes one item`);
+      else this.fileRows.set(file, c);
     }
-    if (!c.externalId && c.problem) await this.invalid(c.row, c.problem);
+    if (!c.externalId && c.problem) for (const p of rowReports(c)) await this.invalid(p);
     else await this.valid(c);
   }
 
   /** The upload is read: the rows naming a file part that is not among `stored` are invalid. */
   async filesKnown(stored: Set<string>): Promise<void> {
-    for (const [name, row] of this.fileRows) {
+    for (const [name, c] of this.fileRows) {
       if (stored.has(name)) continue;
       const why = this.badFiles.get(name);
-      await this.missingFile(row, {
-        field: FILE_COLUMN,
-        message: why
-          ? `"${name.slice(0, 100)}": ${why}`
-          : `no file part named "${name.slice(0, 100)}" (the filename of a part named "files")`,
-      });
+      const message = why
+        ? `"${name.slice(0, 100)}": ${why}`
+        : `no file part named "${name.slice(0, 100)}" (the filename of a part named "files")`;
+      await this.missingFile(c, rowReports(c, [{ row: c.row, field: FILE_COLUMN, message }]));
     }
   }
 
-  protected abstract invalid(row: number, problem: RowProblem): Promise<void>;
+  protected abstract invalid(problem: RowAt): Promise<void>;
   protected abstract valid(c: CheckedRow): Promise<void>;
-  /** A row already passed to `valid` turns out invalid (its file part is missing). */
-  protected abstract missingFile(row: number, problem: RowProblem): Promise<void>;
+  /** A checked row already passed to `valid` turns out invalid (its file part is missing): these rows are reported. */
+  protected abstract missingFile(c: CheckedRow, problems: RowAt[]): Promise<void>;
 }
 
-/** What a row would do to the existing item with its external id. */
-type UpdatePreview = 'updated' | 'unchanged' | RowProblem;
+/** What a row (each row of a group) would do to the existing item with its external id, or why it cannot. */
+type UpdatePreview = { outcomes: { row: number; as: 'updated' | 'unchanged' }[] } | { problems: RowAt[] };
 
-/** A dry run: counts and problems only; the external ids are looked up LOOKUP_BATCH rows at a time. */
+/** A dry run: counts (of rows) and problems only; the external ids are looked up LOOKUP_BATCH rows at a time. */
 class PreviewIntake extends Intake {
   private readonly problems: ProblemRow[] = [];
   private pending: CheckedRow[] = [];
-  private readonly counts = { invalid: 0, created: 0, updated: 0, unchanged: 0 };
+  private readonly counts = { invalid: 0, updated: 0, unchanged: 0 };
+  /** The new items, in order: first row -> its rows (a group of variant rows is one item, one picture). */
+  private readonly created = new Map<number, number>();
   /** Rows naming a file part, by how they were counted (undone when the part never came). */
-  private readonly fileRowsCounted = new Map<number, 'created' | 'updated' | 'unchanged'>();
+  private readonly fileRowsCounted = new Map<number, 'updated' | 'unchanged'>();
 
   constructor(
     private readonly showcase: ShowcaseRow,
@@ -380,9 +413,9 @@ class PreviewIntake extends Intake {
     super();
   }
 
-  protected async invalid(row: number, problem: RowProblem): Promise<void> {
+  protected async invalid(p: RowAt): Promise<void> {
     this.counts.invalid++;
-    this.problems.push({ row, field: problem.field || null, message: problem.message });
+    this.problems.push({ row: p.row, field: p.field || null, message: p.message });
   }
 
   protected async valid(c: CheckedRow): Promise<void> {
@@ -390,11 +423,14 @@ class PreviewIntake extends Intake {
     if (this.pending.length >= LOOKUP_BATCH) await this.classify();
   }
 
-  protected async missingFile(row: number, problem: RowProblem): Promise<void> {
+  protected async missingFile(c: CheckedRow, problems: RowAt[]): Promise<void> {
     await this.classify();
-    const was = this.fileRowsCounted.get(row);
-    if (was) this.counts[was]--;
-    await this.invalid(row, problem);
+    this.created.delete(c.row);
+    for (const row of rowsOf(c)) {
+      const was = this.fileRowsCounted.get(row);
+      if (was) this.counts[was]--;
+    }
+    for (const p of problems) await this.invalid(p);
   }
 
   private async classify(): Promise<void> {
@@ -404,13 +440,20 @@ class PreviewIntake extends Intake {
     const existing = await this.imports.itemIdsByExternalId(this.showcase.id, ids);
     for (const r of rows) {
       const itemId = r.externalId ? existing.get(r.externalId) : undefined;
-      const as: UpdatePreview | 'created' | null = itemId !== undefined ? await this.previewUpdate(r, itemId) : r.create ? 'created' : null;
-      if (as === null || typeof as === 'object') {
-        await this.invalid(r.row, as ?? r.problem!);
+      if (itemId === undefined) {
+        if (r.create) this.created.set(r.row, rowsOf(r).length);
+        else for (const p of rowReports(r)) await this.invalid(p);
         continue;
       }
-      this.counts[as]++;
-      if (r.create?.file !== undefined) this.fileRowsCounted.set(r.row, as);
+      const out = await this.previewUpdate(r, itemId);
+      if ('problems' in out) {
+        for (const p of out.problems) await this.invalid(p);
+        continue;
+      }
+      for (const o of out.outcomes) {
+        this.counts[o.as]++;
+        if (r.create?.file !== undefined) this.fileRowsCounted.set(o.row, o.as);
+      }
     }
   }
 
@@ -419,14 +462,24 @@ class PreviewIntake extends Intake {
     const room = Math.max(0, maxItems - (await showcases.countItems(this.showcase.id)));
     const balance = p.keyType === 'owner' ? null : ((await accounts.findUser(p.userId))?.creditsCents ?? 0);
     const affordable = pictureCents > 0 && balance !== null ? Math.floor(balance / pictureCents) : Infinity;
-    const created = Math.min(this.counts.created, room, affordable);
+    // The first new items in row order are made (one picture each, whatever their rows), the rest skipped.
+    const items = [...this.created.values()];
+    const pictures = Math.min(items.length, room, affordable);
+    const rowsOfItems = (list: number[]) => list.reduce((a, b) => a + b, 0);
     return {
       object: 'import_preview' as const,
       showcase_id: this.showcase.id,
-      counts: { rows: this.rows, ...this.counts, created, skipped: this.counts.created - created },
+      counts: {
+        rows: this.rows,
+        invalid: this.counts.invalid,
+        created: rowsOfItems(items.slice(0, pictures)),
+        updated: this.counts.updated,
+        unchanged: this.counts.unchanged,
+        skipped: rowsOfItems(items.slice(pictures)),
+      },
       price: {
-        credits: toCredits(created * pictureCents),
-        pictures: created,
+        credits: toCredits(pictures * pictureCents),
+        pictures,
         per_picture: toCredits(pictureCents),
         balance: balance === null ? null : toCredits(balance),
       },
@@ -461,9 +514,9 @@ class RealIntake extends Intake {
     }
   }
 
-  protected async invalid(row: number, problem: RowProblem): Promise<void> {
+  protected async invalid(p: RowAt): Promise<void> {
     this.invalidCount++;
-    this.buffer.push({ row, field: problem.field, message: problem.message });
+    this.buffer.push({ row: p.row, field: p.field, message: p.message });
     if (this.buffer.length >= LOOKUP_BATCH) await this.flush();
   }
 
@@ -471,8 +524,8 @@ class RealIntake extends Intake {
     await this.spool.write(c);
   }
 
-  protected async missingFile(row: number, problem: RowProblem): Promise<void> {
-    await this.invalid(row, problem);
+  protected async missingFile(_c: CheckedRow, problems: RowAt[]): Promise<void> {
+    for (const p of problems) await this.invalid(p);
   }
 
   private async flush(): Promise<void> {
