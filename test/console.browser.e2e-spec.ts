@@ -316,13 +316,14 @@ describe('console in headless Chromium', () => {
     await hasCount(page.locator('[data-testid=timeline] li'), 5);
     await hasText(page.locator('[data-testid=job]'), 'completed');
     // The showcase picture job's seven stages (the still-image ones, then its thumbnails), each with its duration.
-    await hasCount(page.locator('[data-testid=stage-times] tbody tr'), 7);
+    await hasCount(page.locator('[data-testid=stage-times] tbody tr'), 8);
     expect(await page.locator('[data-testid=stage-times] tbody tr td:first-child').allTextContents()).toEqual([
       'fetch',
       'normalise',
       'scene',
       'glb-writer',
       'usdz-writer',
+      'variants',
       'publish',
       'thumbnails',
     ]);

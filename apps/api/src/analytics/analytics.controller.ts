@@ -40,6 +40,7 @@ export class AnalyticsController {
       },
     },
   })
+  @ApiResponse({ status: 404, description: "showcase_id or item_id is not the caller's (or does not exist)." })
   async get(@Req() req: AuthedRequest, @Query() q: unknown, @Res() reply: FastifyReply): Promise<void> {
     const out = await this.analytics.report(req.principal, q);
     if (out.format === 'csv')

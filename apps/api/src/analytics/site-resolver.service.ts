@@ -13,7 +13,7 @@ export interface Site {
 }
 
 /** How long a site lookup is trusted (a new item or an analytics switch shows within this). */
-const TTL_MS = 30_000;
+const TTL_MS = 5_000;
 const MAX_SITES = 10_000;
 
 /**

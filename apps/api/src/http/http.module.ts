@@ -45,6 +45,15 @@ import { RateLimitService } from './rate-limit/rate-limit.service';
     IdempotencyInterceptor,
     ConsoleSessionService,
   ],
-  exports: [ApiKeyGuard, OwnerKeyGuard, ApiKeyCache, RateLimitService, IdempotencyService, IdempotencyInterceptor, ConsoleSessionService],
+  exports: [
+    ApiKeyGuard,
+    OwnerKeyGuard,
+    ApiKeyCache,
+    RateLimitService,
+    RATE_LIMITER,
+    IdempotencyService,
+    IdempotencyInterceptor,
+    ConsoleSessionService,
+  ],
 })
 export class HttpModule {}

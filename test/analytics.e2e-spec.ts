@@ -1,0 +1,314 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  Api,
+  type AppProcess,
+  createTestDatabase,
+  freePort,
+  REDIS_URL,
+  ROOT,
+  spawnApp,
+  tempDir,
+  waitFor,
+  waitHealthy,
+} from './support/app-process';
+import { startMediaServer } from './support/media-server';
+
+/**
+ * Engagement analytics through the running service, embedded and with Postgres + Redis: beacons as pages send
+ * them (text/plain JSON, no key), counted for the page's owner only, without DNT / GPC / bot traffic, once per
+ * event id; read back per day, item, platform and referrer, as CSV, by the owner across accounts, and in
+ * Prometheus. (The pages sending them in a real browser: test/analytics-pages.browser.e2e-spec.ts.)
+ */
+
+const OWNER = 'owner-key-for-analytics-e2e';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+const PIXEL = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36';
+const DESKTOP = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15';
+const today = () => new Date().toISOString().slice(0, 10);
+let seq = 0;
+const ev = (kind: string, extra: Record<string, unknown> = {}) => ({ id: `ev${Date.now()}x${seq++}`, kind, surface: 'item', ...extra });
+
+describe.each([
+  ['embedded', false],
+  ['Postgres + Redis', true],
+])('engagement analytics (%s)', (_mode, scaled) => {
+  let app: AppProcess;
+  let owner: Api;
+  let base: string;
+  let media: Awaited<ReturnType<typeof startMediaServer>>;
+  let db: { url: string; drop: () => Promise<void> } | undefined;
+
+  beforeAll(async () => {
+    media = await startMediaServer({ '/street2.jpg': readFileSync(join(ROOT, 'test/fixtures/media/photo-street.jpg')) });
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    const env: Record<string, string> = {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: base,
+      DATA_DIR: tempDir(),
+      OWNER_API_KEY: OWNER,
+      ALLOW_PRIVATE_NETWORKS: 'true',
+      ANALYTICS_FLUSH_MS: '100',
+      ANALYTICS_EVENTS_PER_MINUTE: '50',
+      METRICS_TOKEN: 'metrics-token-analytics',
+    };
+    if (scaled) {
+      db = await createTestDatabase();
+      Object.assign(env, { DATABASE_URL: db.url, REDIS_URL, QUEUE_NAME: `analytics-${Date.now()}` });
+    }
+    app = spawnApp('api', env);
+    await waitHealthy(base, app, 60_000);
+    owner = new Api(base, OWNER);
+  }, 90_000);
+
+  afterAll(async () => {
+    await app?.kill('SIGKILL');
+    await db?.drop();
+    await media?.stop();
+  });
+
+  async function newUser(email: string) {
+    const u = await owner.req('POST', '/api/admin/users', { email, credits: 50, showcase_slots: 3 });
+    expect(u.status).toBe(201);
+    const k = await owner.req('POST', `/api/admin/users/${u.body.id}/keys`);
+    return { id: u.body.id as string, api: new Api(base, k.body.key) };
+  }
+
+  /** A showcase with two pictures (one with variants), converted. */
+  async function showcaseOf(api: Api) {
+    const s = await api.req('POST', '/api/v2/showcases', {
+      items: [
+        { image_url: `${media.base}/street.jpg`, title: 'One' },
+        {
+          image_url: `${media.base}/street2.jpg`,
+          title: 'Two',
+          variants: [{ sku: 'S' }, { sku: 'L', width_inches: 40, height_inches: 30 }],
+        },
+      ],
+    });
+    expect(s.status).toBe(201);
+    const done = await waitFor(
+      async () => {
+        const r = (await api.req('GET', `/api/v2/showcases/${s.body.id}`)).body;
+        return r.items.every((i: { status: string }) => i.status === 'completed') && r;
+      },
+      90_000,
+      'the pictures',
+    );
+    const site = new URL(done.url).pathname.split('/').pop() as string;
+    return {
+      id: s.body.id as number,
+      site,
+      items: done.items.map((i: { id: number }) => i.id) as number[],
+      embed: new URL(done.items[0].embed_url).pathname.split('/').pop() as string,
+    };
+  }
+
+  /** Sends a beacon the way navigator.sendBeacon does: text/plain JSON, no key, no cookie. */
+  const beacon = (body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${base}/api/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': IPHONE, ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+
+  const report = async (api: Api, query = '') => (await api.req('GET', `/api/v2/analytics?from=${today()}&to=${today()}${query}`)).body;
+  /** The totals once they reach `views` (the flusher runs every 100 ms). */
+  const settled = (api: Api, query: string, views: number) =>
+    waitFor(
+      async () => {
+        const r = await report(api, query);
+        return r.totals.views >= views && r;
+      },
+      15_000,
+      `${views} views`,
+    );
+
+  it("counts each page's events for its owner only, once each, without opted-out and bot traffic", async () => {
+    const a = await newUser(`analytics-a-${scaled}@example.com`);
+    const b = await newUser(`analytics-b-${scaled}@example.com`);
+    const sa = await showcaseOf(a.api);
+    const sb = await showcaseOf(b.api);
+    const [one, two] = sa.items;
+
+    const send = async (body: unknown, headers?: Record<string, string>) => expect((await beacon(body, headers)).status).toBe(204);
+    const twice = ev('view', { surface: 'showcase' });
+    await send({
+      site: sa.site,
+      referrer: 'https://www.gallery.example/prints',
+      events: [twice, ev('view', { item_id: one }), ev('view', { item_id: two })],
+    });
+    await send({ site: sa.site, events: [twice] }); // the same event id again: counted once
+    await send({
+      site: sa.site,
+      events: [
+        ev('interact', { item_id: one }),
+        ev('ar_launch', { item_id: one, platform: 'quick_look' }),
+        ev('banner_tap', { item_id: one }),
+      ],
+    });
+    await send(
+      {
+        site: sa.site,
+        events: [
+          ev('view', { item_id: one }),
+          ev('ar_launch', { item_id: one, platform: 'scene_viewer' }),
+          ev('variant_select', { item_id: two, variant: 'L' }),
+        ],
+      },
+      { 'user-agent': PIXEL },
+    );
+    await send({ site: sa.embed, events: [ev('view', { surface: 'embed' }), ev('qr_open', { surface: 'qr' })] }, { 'user-agent': DESKTOP });
+    // Not counted: DNT, Global Privacy Control, a bot, a headless browser.
+    await send({ site: sa.site, events: [ev('view', { item_id: one })] }, { dnt: '1' });
+    await send({ site: sa.site, events: [ev('view', { item_id: one })] }, { 'sec-gpc': '1' });
+    await send(
+      { site: sa.site, events: [ev('view', { item_id: one })] },
+      { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' },
+    );
+    await send(
+      { site: sa.site, events: [ev('view', { item_id: one })] },
+      { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/124.0 Safari/537.36' },
+    );
+    // B's page naming A's items, an unknown variant, A's site with B's item: none of it reaches A or B.
+    await send({ site: sb.site, events: [ev('view', { item_id: one }), ev('ar_launch', { item_id: two, platform: 'webxr' })] });
+    await send({ site: sa.site, events: [ev('variant_select', { item_id: two, variant: 'NOPE' }), ev('view', { item_id: sb.items[0] })] });
+    await send({ site: 'shw_doesnotexist1', events: [ev('view')] });
+
+    const r = await settled(a.api, '', 5);
+    expect(r.totals).toEqual({
+      views: 5,
+      interactions: 1,
+      ar_launches: 2,
+      banner_taps: 1,
+      qr_opens: 1,
+      variant_selects: 1,
+      unique_visitors: 3,
+    });
+    expect(r.funnel).toEqual([
+      { step: 'views', count: 5, rate: null, of_views: 1 },
+      { step: 'interactions', count: 1, rate: 0.2, of_views: 0.2 },
+      { step: 'ar_launches', count: 2, rate: 2, of_views: 0.4 },
+      { step: 'banner_taps', count: 1, rate: 0.5, of_views: 0.2 },
+    ]);
+    expect((await report(b.api)).totals.views).toBe(0);
+    const platforms = await report(a.api, '&group_by=platform');
+    expect(
+      Object.fromEntries(
+        platforms.groups.filter((g: { key: string }) => g.key).map((g: { key: string; ar_launches: number }) => [g.key, g.ar_launches]),
+      ),
+    ).toEqual({
+      quick_look: 1,
+      scene_viewer: 1,
+    });
+    const items = await report(a.api, `&showcase_id=${sa.id}&group_by=item`);
+    expect(
+      items.groups.map((g: { item_id: number; title: string; ar_launches: number; views: number }) => [
+        g.item_id,
+        g.title,
+        g.ar_launches,
+        g.views,
+      ]),
+    ).toEqual([
+      [one, 'One', 2, 3],
+      [two, 'Two', 0, 1],
+    ]);
+    const referrers = await report(a.api, '&group_by=referrer');
+    expect(referrers.groups.find((g: { key: string }) => g.key === 'gallery.example')).toMatchObject({ views: 3 });
+    const item = await report(a.api, `&item_id=${two}`);
+    // The iPhone viewed it, the Pixel chose a variant: two visitors.
+    expect(item.totals).toMatchObject({ views: 1, variant_selects: 1, unique_visitors: 2 });
+
+    // CSV, with the same numbers.
+    const csv = await fetch(`${base}/api/v2/analytics?from=${today()}&to=${today()}&group_by=day&format=csv`, {
+      headers: { 'x-api-key': a.api.key },
+    });
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect((await csv.text()).split('\r\n').slice(0, 2)).toEqual([
+      'day,views,interactions,ar_launches,banner_taps,qr_opens,variant_selects,unique_visitors',
+      `${today()},5,1,2,1,1,1,3`,
+    ]);
+    // The owner sees every account, or one.
+    expect((await report(owner, `&account_id=${a.id}`)).totals.views).toBe(5);
+    expect((await report(owner)).totals.views).toBeGreaterThanOrEqual(5);
+    // Another account's showcase or item: 404.
+    expect((await b.api.req('GET', `/api/v2/analytics?showcase_id=${sa.id}`)).status).toBe(404);
+    expect((await b.api.req('GET', `/api/v2/analytics?item_id=${one}`)).status).toBe(404);
+    expect((await a.api.req('GET', `/api/v2/analytics?account_id=${b.id}`)).status).toBe(400);
+
+    // Prometheus has the totals.
+    const metrics = await (await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer metrics-token-analytics' } })).text();
+    expect(metrics).toMatch(/analytics_events_total\{event="ar_launch",platform="quick_look"\} [1-9]/);
+    expect(metrics).toMatch(/analytics_events_dropped_total\{reason="opted_out"\} [1-9]/);
+    expect(metrics).toMatch(/analytics_events_dropped_total\{reason="bot"\} [1-9]/);
+  }, 180_000);
+
+  it('answers 400 to bad beacons and bad queries, never 500, and honours the per-showcase switch and the rate', async () => {
+    const c = await newUser(`analytics-c-${scaled}@example.com`);
+    const sc = await showcaseOf(c.api);
+    const bad: unknown[] = [
+      'not json',
+      '[]',
+      '{}',
+      { site: sc.site },
+      { site: sc.site, events: [] },
+      { site: sc.site, events: [{ kind: 'view', surface: 'item' }] },
+      { site: sc.site, events: [ev('purchase')] },
+      { site: sc.site, events: [ev('ar_launch')] },
+      { site: 'usr_x', events: [ev('view')] },
+      { site: sc.site, events: [ev('view', { item_id: 'one' })] },
+      { site: sc.site, events: Array.from({ length: 21 }, () => ev('view')) },
+      { site: sc.site, events: [ev('view')], extra: 1 },
+    ];
+    for (const body of bad) {
+      const r = await beacon(body);
+      expect(r.status).toBe(400);
+      expect((await r.json()).error.type).toBe('invalid_request_error');
+    }
+    expect((await beacon('x'.repeat(20_000))).status).toBe(413);
+    const asJson = await fetch(`${base}/api/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': IPHONE },
+      body: JSON.stringify({ site: sc.site, events: [ev('view', { surface: 'showcase' })] }),
+    });
+    expect(asJson.status).toBe(204);
+    for (const q of [
+      'from=2026-13-01',
+      'group_by=week',
+      'from=2026-11-30&to=2026-11-01',
+      'from=2024-01-01&to=2026-01-01',
+      'showcase_id=abc',
+    ]) {
+      expect((await c.api.req('GET', `/api/v2/analytics?${q}`)).status).toBe(400);
+    }
+    await settled(c.api, '', 1);
+
+    // Analytics off for the showcase: its beacons count nothing.
+    expect((await c.api.req('PATCH', `/api/v2/showcases/${sc.id}`, { analytics: false })).body.analytics).toBe(false);
+    await new Promise((r) => setTimeout(r, 5_500)); // the site lookup is cached 5 s
+    expect((await beacon({ site: sc.site, events: [ev('view', { surface: 'showcase' })] })).status).toBe(204);
+    await c.api.req('PATCH', `/api/v2/showcases/${sc.id}`, { analytics: true });
+    await new Promise((r) => setTimeout(r, 5_500));
+
+    // One visitor over ANALYTICS_EVENTS_PER_MINUTE (50 beacons): the rest are not counted.
+    const burst = await Promise.all(
+      Array.from({ length: 60 }, () =>
+        beacon({ site: sc.site, events: [ev('interact', { surface: 'showcase' })] }, { 'user-agent': PIXEL }),
+      ),
+    );
+    expect(burst.every((r) => r.status === 204)).toBe(true);
+    const r = await waitFor(
+      async () => {
+        const t = (await report(c.api)).totals;
+        return t.interactions >= 50 && t;
+      },
+      15_000,
+      'the burst',
+    );
+    expect(r.views).toBe(1);
+    expect(r.interactions).toBe(50);
+  }, 180_000);
+});
