@@ -5,6 +5,11 @@
  * nearest element that has one (normally <html lang>), else English. Only the primary subtag counts
  * ("de-AT" is "de"); an unsupported language reads English. The embed page gets the same ?lang= when one
  * was found this way; without one it speaks its own default (a showcase picture: its showcase's language).
+ *
+ * A showcase item: data-service-embed (or ARWidget.show with `embedId`) names its public embed id, the `emb_…`
+ * of its embed_url (public: no key). One sold in several sizes and frames: data-service-variant-sku (or the
+ * `variantSku` option) shows that variant's files and AR links (the embed page's ?variant=); without it, the
+ * default.
  */
 (function () {
   'use strict';
@@ -76,6 +81,7 @@
     this.box = root.querySelector('.box');
     this.asked = askedLang(el, o);
     this.lang = langOf(this.asked);
+    this.sku = String((o && o.variantSku) || el.getAttribute('data-service-variant-sku') || '');
   }
   View.prototype.t = function (key, params) {
     return msg(this.lang, key, params);
@@ -101,8 +107,11 @@
   View.prototype.done = function (url) {
     this.state('done');
     var f = document.createElement('iframe');
-    // The embed page in the same language, when the page said which.
-    f.src = this.asked && url ? url + (url.indexOf('?') < 0 ? '?' : '&') + 'lang=' + encodeURIComponent(this.lang) : url;
+    // The embed page in the same language, when the page said which, and of the variant asked for.
+    var q = [];
+    if (this.asked) q.push('lang=' + encodeURIComponent(this.lang));
+    if (this.sku) q.push('variant=' + encodeURIComponent(this.sku));
+    f.src = q.length && url ? url + (url.indexOf('?') < 0 ? '?' : '&') + q.join('&') : url;
     f.title = this.t('viewerTitle');
     f.setAttribute('allow', 'xr-spatial-tracking; fullscreen');
     f.setAttribute('loading', 'lazy');
@@ -138,10 +147,19 @@
 
   var ARWidget = {
     version: '1',
-    /** Attaches to an existing v1 job. `o.lang`: the language (else data-service-lang, else the page's). */
+    /**
+     * Attaches to an existing v1 job. `o.lang`: the language (else data-service-lang, else the page's);
+     * `o.variantSku`: a showcase item's variant (else data-service-variant-sku, else its default).
+     */
     mount: function (selector, o) {
       each(selector, function (el) {
         follow(new View(el, o), o.jobId, o.apiKey, o.variant || 'interactive');
+      });
+    },
+    /** Shows a showcase item's embed page: `o.embedId` its `emb_…` id, `o.variantSku` a variant, `o.lang`. */
+    show: function (selector, o) {
+      each(selector, function (el) {
+        new View(el, o).done(BASE + '/embed/' + encodeURIComponent(o.embedId));
       });
     },
     /** Submits an image, then renders it. */
@@ -163,8 +181,9 @@
   window.ARWidget = ARWidget;
 
   function auto() {
-    each('[data-service-image],[data-service-job]', function (el) {
+    each('[data-service-image],[data-service-job],[data-service-embed]', function (el) {
       if (el.getAttribute('data-ar-state')) return;
+      if (el.hasAttribute('data-service-embed')) return ARWidget.show(el, { embedId: el.getAttribute('data-service-embed') });
       var o = { apiKey: el.getAttribute('data-service-key') || '', variant: el.getAttribute('data-service-variant') || 'interactive' };
       if (el.hasAttribute('data-service-job'))
         ARWidget.mount(el, { jobId: el.getAttribute('data-service-job'), apiKey: o.apiKey, variant: o.variant });

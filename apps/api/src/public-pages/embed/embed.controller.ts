@@ -7,7 +7,7 @@ import { sendHtml } from '../../http/compress-html';
 import { embedCsp } from './embed-page';
 import { EmbedService } from './embed.service';
 
-/** Public embed pages (no key): the id is the job's unguessable public id. */
+/** Public embed pages (no key): the id is the job's unguessable public id; `?variant=<sku>` picks a showcase item's variant. */
 @ApiExcludeController()
 @Controller('embed')
 export class EmbedController {
@@ -35,15 +35,21 @@ export class EmbedController {
     @Headers('user-agent') ua: string | undefined,
     @Query('platform') platform: string | undefined,
     @Query('lang') lang: unknown,
+    @Query('variant') variant: unknown,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const r = await this.embeds.render(id, 'interactive', ua, platform, lang);
+    const r = await this.embeds.render(id, 'interactive', ua, platform, lang, variant);
     await sendHtml(this.headers(reply.status(r.status), r.cache).header('vary', 'User-Agent'), r.html);
   }
 
   @Get(':publicId/static')
-  async static(@Param('publicId') id: string, @Query('lang') lang: unknown, @Res() reply: FastifyReply): Promise<void> {
-    const r = await this.embeds.render(id, 'static', undefined, undefined, lang);
+  async static(
+    @Param('publicId') id: string,
+    @Query('lang') lang: unknown,
+    @Query('variant') variant: unknown,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const r = await this.embeds.render(id, 'static', undefined, undefined, lang, variant);
     await sendHtml(this.headers(reply.status(r.status), r.cache), r.html);
   }
 }

@@ -1,7 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import QRCode from 'qrcode';
 import { t, type Locale } from '@app/catalogue';
-import { DataDeletionRepository, JobRepository, ShowcaseRepository, type JobEntity } from '@app/persistence';
+import {
+  DataDeletionRepository,
+  defaultVariant,
+  type ItemVariant,
+  JobRepository,
+  ShowcaseRepository,
+  type JobEntity,
+} from '@app/persistence';
 import type { StillImageResult } from '@app/plugins';
 import { STORAGE } from '@app/runtime';
 import { PublicUrls } from '@app/wire';
@@ -11,6 +18,7 @@ import { artwork, type Artwork } from '../artwork';
 import { askedLocale, pageLocale, type PageLocale } from '../page-locale';
 import { failedPage, interactivePage, pendingPage, staticPage } from './embed-page';
 import { detectPlatform, launchPresentation, type Platform } from '../platform';
+import { shopSize, variantAvailability, variantResult } from '../showcase/page-variants';
 
 /** A plain page (404, 410) in the visitor's `?lang=`, English otherwise. */
 function plainPage(locale: Locale, title: string, text: string): string {
@@ -23,6 +31,9 @@ const gonePage = (l: Locale) => plainPage(l, t(l, 'status.deletedTitle'), t(l, '
 interface ShowcaseContext {
   loc: PageLocale;
   banner: Record<string, unknown> | null;
+  /** The item's result as its pages show it (the edited banner; with variants, the default's files over it). */
+  result: Record<string, unknown> | null;
+  variants: ItemVariant[] | null;
   label: { artist?: string; year?: string; medium?: string; edition?: string; description?: string };
   availability: string;
   filename: string | null;
@@ -51,6 +62,8 @@ export class EmbedService {
     return {
       loc: pageLocale(lang, s.locale, s.units),
       banner: item.banner,
+      result: item.result,
+      variants: item.variants,
       label: item.label,
       availability: item.availability,
       filename: item.filename,
@@ -63,6 +76,7 @@ export class EmbedService {
     userAgent?: string,
     forced?: string,
     lang?: unknown,
+    variantSku?: unknown,
   ): Promise<{ status: number; html: string; cache: string }> {
     const job = /^emb_[a-z2-7]{24}$/.test(publicId) ? await this.jobs.findByPublicId(publicId) : null;
     if (!job) {
@@ -78,7 +92,23 @@ export class EmbedService {
     if (job.status === 'failed') return { status: 200, html: failedPage(loc), cache: 'no-store' };
     if (job.status !== 'completed' || !job.result) return { status: 200, html: pendingPage(job.progress, loc), cache: 'no-store' };
     // An edited banner wins over the one the files were built with.
-    const r = (sc?.banner ? { ...job.result, banner: sc.banner } : job.result) as StillImageResult;
+    let r = (sc?.banner ? { ...job.result, banner: sc.banner } : job.result) as StillImageResult;
+    let availability = sc?.availability;
+    let pageUrl = this.urls.embed(publicId);
+    const def = sc?.variants ? defaultVariant(sc.variants) : undefined;
+    if (sc?.variants && sc.result && def) {
+      // An item sold in several sizes and frames: `?variant=<sku>` shows that one, else (an unknown SKU, an old link) the default.
+      const asked = typeof variantSku === 'string' ? sc.variants.find((v) => v.sku === variantSku) : undefined;
+      const shown = asked ?? def;
+      if (!shown.build) {
+        if (asked && (shown.pending_job_id || !shown.error)) return { status: 200, html: pendingPage(0, loc), cache: 'no-store' };
+        if (asked) return { status: 200, html: failedPage(loc), cache: 'no-store' };
+      } else {
+        r = variantResult(sc.result, shown, def) as unknown as StillImageResult;
+        availability = variantAvailability(sc.availability, shown);
+      }
+      if (asked) pageUrl = `${pageUrl}?variant=${encodeURIComponent(asked.sku)}`;
+    }
     const posterUrl = this.storage.url(r.files.poster.key);
     const cache = 'public, max-age=300';
     if (variant === 'static') {
@@ -93,7 +123,7 @@ export class EmbedService {
       ? artwork(
           {
             label: sc.label,
-            availability: sc.availability,
+            availability: availability ?? sc.availability,
             title: presentation?.banner.title ?? sc.filename,
             price: presentation?.banner.price,
             result: r,
@@ -101,7 +131,8 @@ export class EmbedService {
           loc,
         )
       : undefined;
-    const pageUrl = this.urls.embed(publicId);
+    // Sold in sizes: stated width × height, as the variants' names are (shopSize).
+    if (work?.size && sc?.variants) work.size = shopSize(r.dimensions.width_inches, r.dimensions.height_inches, presentation, loc);
     const platform: Platform = forced === 'ios' || forced === 'android' || forced === 'desktop' ? forced : detectPlatform(userAgent);
     const qrSvg = platform === 'desktop' ? await QRCode.toString(pageUrl, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }) : '';
     return {

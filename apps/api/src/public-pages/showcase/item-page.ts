@@ -1,11 +1,21 @@
-import { jsonLdScript, t, visualArtworkJsonLd, type LabelItem } from '@app/catalogue';
+import { describeAvailability, jsonLdScript, t, visualArtworkJsonLd, type LabelItem } from '@app/catalogue';
 import { esc } from '../../http/html';
 import { headlineHtml, labelLines } from '../artwork';
-import { plainSizeBoth } from '../page-locale';
+import { plainSizeBoth, type PageLocale } from '../page-locale';
 import { forSale, type Platform } from '../platform';
 import { brandHeader, htmlDocument } from './page-shell';
-import { arButton, pictureImg, wallButton } from './showcase-card';
-import { displayTitle, outerInches, type PageItem, type ReadyItem } from './showcase-items';
+import {
+  type ReadyVariant,
+  selectedVariant,
+  shopSize,
+  type VariantData,
+  variantDataScript,
+  variantForSale,
+  variantSelector,
+  VARIANT_STYLE,
+} from './page-variants';
+import { arButton, arLinks, pictureImg, wallButton } from './showcase-card';
+import { displayTitle, outerInches, type PageItem, type ReadyItem, thumbHeight } from './showcase-items';
 import { homeUrl, itemShareImage, localeOf, type PageShowcase } from './showcase-page';
 import { wallScene } from './wall-preview';
 
@@ -38,9 +48,15 @@ export interface ItemContext {
   /** Index of the item among the showcase's items. */
   index: number;
   platform: Platform;
+  /** The variant the address asks for (`?variant=<sku>`); an unknown or unready one shows the default. */
+  variant?: string;
 }
 
-function pager(c: ItemContext, url: (r: ReadyItem) => string, close: { href: string; label: string; glyph: string }): string {
+function pager(
+  c: ItemContext,
+  url: (r: ReadyItem) => string,
+  close: { href: string; label: string; glyph: string; swap?: string },
+): string {
   const locale = localeOf(c.showcase).locale;
   const ready = c.showcase.items.filter((i) => i.ready);
   const at = ready.findIndex((i) => i.id === c.showcase.items[c.index]!.id);
@@ -48,7 +64,7 @@ function pager(c: ItemContext, url: (r: ReadyItem) => string, close: { href: str
   const next = ready[at + 1]?.ready;
   const n = new Intl.NumberFormat(locale);
   return (
-    `<nav class="pager" aria-label="${esc(t(locale, 'page.picturesLabel'))}"><a class="close" data-nav="close" href="${esc(close.href)}"><span aria-hidden="true">${close.glyph} </span>${esc(close.label)}</a>` +
+    `<nav class="pager" aria-label="${esc(t(locale, 'page.picturesLabel'))}"><a class="close" data-nav="close" href="${esc(close.href)}"${close.swap ? ` data-v-href="${close.swap}"` : ''}><span aria-hidden="true">${close.glyph} </span>${esc(close.label)}</a>` +
     (prev ? `<a rel="prev" data-nav="prev" href="${esc(url(prev))}" aria-label="${esc(t(locale, 'nav.previousPicture'))}">‹</a>` : '') +
     `<span class="count">${n.format(at + 1)} / ${n.format(ready.length)}</span>` +
     (next ? `<a rel="next" data-nav="next" href="${esc(url(next))}" aria-label="${esc(t(locale, 'nav.nextPicture'))}">›</a>` : '') +
@@ -62,6 +78,12 @@ const offersLink = (i: PageItem): boolean => !i.artwork || forSale(i.artwork.lab
 const tapScript = (c: ItemContext, i: PageItem, r: ReadyItem): ('quick-look' | 'nav')[] =>
   c.platform === 'ios' && r.presentation?.banner.link_url && offersLink(i) ? ['nav', 'quick-look'] : ['nav'];
 
+/** With variants: the banner-tap script when any variant's AR banner has a link. */
+const variantTapScript = (c: ItemContext, i: PageItem): ('quick-look' | 'nav')[] =>
+  c.platform === 'ios' && i.variants?.some((v) => v.item?.ready.presentation?.banner.link_url && offersLink(v.item))
+    ? ['nav', 'quick-look']
+    : ['nav'];
+
 /** The address without `?lang=`: what the language alternates are made from. */
 const bare = (url: string): string => url.replace(/\?lang=[a-z]+$/, '');
 
@@ -72,9 +94,19 @@ const bare = (url: string): string => url.replace(/\?lang=[a-z]+$/, '');
 export function itemJsonLd(i: PageItem, r: ReadyItem, c: ItemContext): string {
   const b = r.presentation?.banner ?? {};
   const item: LabelItem = i.artwork?.ld ?? { title: displayTitle(i), price: b.price };
-  return jsonLdScript(
-    visualArtworkJsonLd(item, { url: bare(r.itemUrl), imageUrl: r.shareUrl ?? r.posterUrl, units: localeOf(c.showcase).units }),
-  );
+  const opts = { url: bare(r.itemUrl), imageUrl: r.shareUrl ?? r.posterUrl, units: localeOf(c.showcase).units };
+  const ld = visualArtworkJsonLd(item, opts);
+  if (!i.variants?.length) return jsonLdScript(ld);
+  // Sold in several sizes and frames: an Offer per variant (none for one not for sale), each with its SKU,
+  // name and its own page (`?variant=`).
+  const offers = i.variants.flatMap((v) => {
+    const price = v.item?.ready.presentation?.banner.price ?? v.price ?? undefined;
+    const url = `${opts.url}?variant=${encodeURIComponent(v.sku)}`;
+    const o = visualArtworkJsonLd({ title: item.title, price, availability: v.availability }, { ...opts, url }).offers;
+    return o ? [{ ...o, sku: v.sku, name: v.name }] : [];
+  });
+  const { offers: _single, ...rest } = ld;
+  return jsonLdScript(offers.length ? { ...rest, offers } : rest);
 }
 
 /**
@@ -87,6 +119,8 @@ export function itemPage(c: ItemContext): string {
   const s = c.showcase;
   const loc = localeOf(s);
   const i = s.items[c.index]! as PageItem & { ready: ReadyItem };
+  const selected = selectedVariant(i.variants, c.variant);
+  if (selected) return variantItemPage(c, i, selected);
   const r = i.ready;
   const b = r.presentation?.banner ?? {};
   const title = displayTitle(i);
@@ -143,6 +177,216 @@ ${buy}
   });
 }
 
+/** What the details state for one variant (server-rendered for the selected one, in the JSON for the script). */
+function variantFacts(v: ReadyVariant, loc: PageLocale): Pick<VariantData, 'dims' | 'frame' | 'price' | 'kind' | 'availability' | 'buy'> {
+  const r = v.item.ready;
+  const b = r.presentation?.banner ?? {};
+  const sale = variantForSale(v) && offersLink(v.item);
+  return {
+    dims: shopSize(r.widthInches, r.heightInches, r.presentation, loc),
+    frame: r.frameLabel ?? '',
+    price: sale ? (b.price ?? '') : '',
+    kind: v.availability,
+    availability: v.availability === 'available' ? '' : describeAvailability(v.availability, loc.locale).text,
+    buy: sale && b.link_url ? { href: b.link_url, text: b.call_to_action ?? t(loc.locale, 'item.viewDetails') } : null,
+  };
+}
+
+const ITEM_SIZES = '(max-width: 800px) 100vw, 66vw';
+
+/** Everything the page's script needs to show a variant. */
+function variantData(v: ReadyVariant, c: ItemContext, loc: PageLocale): VariantData {
+  const r = v.item.ready;
+  const l = arLinks(v.item, r, loc);
+  const { w, h } = outerInches(r);
+  const width = r.thumbs[0]?.width ?? 480;
+  const srcset = (list: { url: string; width: number }[] | undefined) => (list ?? []).map((x) => `${x.url} ${x.width}w`).join(', ');
+  return {
+    sku: v.sku,
+    ratio: w / h,
+    img: {
+      src: r.thumbs[0]?.url ?? r.posterUrl,
+      srcset: srcset(r.thumbs),
+      avif: srcset(r.avifThumbs),
+      w: width,
+      h: thumbHeight(width, w, h),
+    },
+    ...variantFacts(v, loc),
+    links: {
+      ar: c.platform === 'ios' ? l.quickLook : c.platform === 'android' ? l.sceneViewer : l.embed,
+      wall: r.wallUrl,
+      item: r.itemUrl,
+      embed: r.embedUrl,
+      quickLook: l.quickLook,
+      sceneViewer: l.sceneViewer,
+      glb: r.glbUrl,
+      usdz: r.usdzUrl,
+      poster: r.posterUrl,
+    },
+    link: l.link ?? '',
+    icon: l.icon,
+  };
+}
+
+/** The picture of the shown variant, in the markup the script swaps (`data-v="img"` inside a `<picture>`). */
+function variantPicture(d: VariantData, alt: string): string {
+  const source = d.img.avif ? `<source type="image/avif" srcset="${esc(d.img.avif)}" sizes="${ITEM_SIZES}">` : '';
+  const srcset = d.img.srcset ? ` srcset="${esc(d.img.srcset)}"` : '';
+  return `<picture>${source}<img data-v="img" src="${esc(d.img.src)}"${srcset} sizes="${ITEM_SIZES}" width="${d.img.w}" height="${d.img.h}" alt="${esc(alt)}" decoding="async" fetchpriority="high"></picture>`;
+}
+
+const hidden = (show: unknown): string => (show ? '' : ' hidden');
+
+/** The details lines the script rewrites: size, frame, price, availability and the buy link. */
+function variantDetails(d: VariantData): string {
+  return [
+    `<p class="dims" data-v="dims">${esc(d.dims)}</p>`,
+    `<p class="frame" data-v="frame"${hidden(d.frame)}>${esc(d.frame)}</p>`,
+    `<p class="price" data-v="price"${hidden(d.price)}>${esc(d.price)}</p>`,
+    `<p class="availability ${d.kind}" data-v="availability" data-availability="${d.kind}"${hidden(d.availability)}><span class="dot" aria-hidden="true"${hidden(d.kind === 'sold')}></span><span class="text">${esc(d.availability)}</span></p>`,
+    d.buy
+      ? `<a class="buy" data-v="buy" href="${esc(d.buy.href)}" rel="noopener">${esc(d.buy.text)}</a>`
+      : '<a class="buy" data-v="buy" rel="noopener" hidden></a>',
+  ].join('\n');
+}
+
+/**
+ * The item page of an item sold in several sizes and frames: the work's heading and label as always, then
+ * the selector (page-variants.ts) and what the selected variant is: its picture, size, frame, price or
+ * availability, buy link (none once sold or not for sale), AR and wall links. Every ready variant's values go
+ * in a JSON block the page's script (NAV_SCRIPT) shows on a change, without a reload. The address's
+ * `?variant=` is the one shown (the canonical address and JSON-LD stay the item's).
+ */
+function variantItemPage(c: ItemContext, i: PageItem & { ready: ReadyItem }, sel: ReadyVariant): string {
+  const s = c.showcase;
+  const loc = localeOf(s);
+  const v = sel.item;
+  const r = v.ready;
+  const b = i.ready.presentation?.banner ?? {};
+  const title = displayTitle(i);
+  const art = i.artwork;
+  const { w, h } = outerInches(r);
+  const data = i.variants!.filter((x): x is ReadyVariant => x.item !== undefined).map((x) => variantData(x, c, loc));
+  const shown = data.find((d) => d.sku === sel.sku)!;
+  const heading = art?.label.headline.length
+    ? `<h1 class="headline">${headlineHtml(art.label)}</h1>`
+    : `<h1 class="title">${esc(title)}</h1>`;
+  const line = (cls: string, text: string | undefined) => (text ? `<p class="${cls}">${esc(text)}</p>` : '');
+  const body = `<div class="sc">
+${brandHeader(s, { heading: false, homeUrl: homeUrl(s), loc })}
+${pager(c, (x) => x.itemUrl, { href: withFragment(homeUrl(s), `item-${i.id}`), label: t(loc.locale, 'nav.allPictures'), glyph: '✕' })}
+<main class="lightbox" data-item="${i.id}" data-ratio style="--ar:${w / h}">
+<div class="stage"><div class="media">${variantPicture(shown, title)}</div></div>
+<div class="details${art ? ' label' : ''}">
+${heading}
+${line('medium', art?.label.medium)}${line('edition', art?.label.edition)}${art?.description ? `<p class="about">${esc(art.description)}</p>` : ''}${b.subtitle ? `<p class="sub">${esc(b.subtitle)}</p>` : ''}
+${variantSelector(i.variants!, sel, loc.locale)}
+${variantDetails(shown)}
+<div class="actions">${arButton(v, r, c.platform, false, loc, true)}${wallButton(r, false, loc, true)}</div>
+</div>
+</main>
+</div>
+${variantDataScript(data)}`;
+  return htmlDocument({
+    title: `${title} · ${s.tagline || t(loc.locale, 'page.showcaseTitle')}`,
+    share: {
+      title,
+      description: b.subtitle ?? art?.description ?? s.description,
+      canonicalUrl: i.ready.itemUrl,
+      indexable: s.indexable,
+      image: itemShareImage(i),
+      alternates: s.indexable ? bare(i.ready.itemUrl) : undefined,
+    },
+    brand: s,
+    bodyClass: 'page item-page',
+    platform: c.platform,
+    body,
+    scripts: variantTapScript(c, i),
+    extraStyle: ITEM_STYLE + VARIANT_STYLE,
+    loc,
+    head: itemJsonLd(i, i.ready, c),
+  });
+}
+
+/**
+ * The wall scene and its caption: the picture (its outer size `w` x `h`) next to a sofa or a person, both sizes
+ * stated. `size`: the picture's size as the caption states it; `sceneSize`: as the scene's label does (the
+ * plain outer size when absent). `attrs`: more attributes of the figure.
+ */
+function wallFigure(
+  i: PageItem,
+  r: ReadyItem,
+  title: string,
+  size: string,
+  sceneSize: string | undefined,
+  loc: PageLocale,
+  attrs = '',
+): string {
+  const { w, h } = outerInches(r);
+  const scene = wallScene(r.posterUrl, title, w, h, r.presentation?.placement ?? 'wall', loc, sceneSize);
+  // The reference keeps its own element (and its inches for tests and tools) inside the translated sentence.
+  const REF = '\u0000reference\u0000';
+  const caption = esc(t(loc.locale, 'wall.caption', { size, reference: REF })).replace(
+    REF,
+    `<span class="reference" data-inches="${scene.reference.inches}">${esc(scene.referenceLabel)}</span>`,
+  );
+  return `<figure class="wall" data-item="${i.id}"${attrs}>${scene.svg}
+<figcaption>${caption}</figcaption>
+</figure>`;
+}
+
+/**
+ * The wall preview of an item sold in several sizes and frames: a scene per ready variant, the selected one
+ * shown (`data-for-variant`: the script shows another on a change), the work's heading lines, the selector,
+ * and the AR launch and the way back carrying the chosen variant.
+ */
+function variantWallPage(c: ItemContext, i: PageItem & { ready: ReadyItem }, sel: ReadyVariant): string {
+  const s = c.showcase;
+  const loc = localeOf(s);
+  const r = sel.item.ready;
+  const title = displayTitle(i);
+  const art = i.artwork;
+  const ready = i.variants!.filter((x): x is ReadyVariant => x.item !== undefined);
+  const data = ready.map((x) => variantData(x, c, loc));
+  const figures = ready
+    .map((x, k) => {
+      const own = x === sel;
+      const html = wallFigure(i, x.item.ready, title, data[k]!.dims, undefined, loc, ` data-for-variant="${esc(x.sku)}"${hidden(own)}`);
+      // One scene is shown at a time; the others' ids are their own.
+      return own ? html : html.replace(/ id="wall-(picture|reference)"/g, ` id="wall-$1-${k}"`);
+    })
+    .join('\n');
+  const line = (cls: string, text: string | undefined) => (text ? `<p class="${cls}">${esc(text)}</p>` : '');
+  const label = art
+    ? `<div class="wall-label label">${art.label.headline.length ? `<p class="headline">${headlineHtml(art.label)}</p>` : ''}${line('medium', art.label.medium)}${line('edition', art.label.edition)}</div>`
+    : '';
+  const ar = c.platform === 'desktop' ? '' : `<div class="actions">${arButton(sel.item, r, c.platform, false, loc, true)}</div>`;
+  const heading = t(loc.locale, 'wall.heading', { title });
+  const body = `<div class="sc">
+${brandHeader(s, { heading: false, homeUrl: homeUrl(s), loc })}
+${pager(c, (x) => x.wallUrl, { href: r.itemUrl, label: t(loc.locale, 'nav.back'), glyph: '‹', swap: 'item' })}
+<main>
+<h1 class="title">${esc(heading)}</h1>
+${figures}
+${label}
+${variantSelector(i.variants!, sel, loc.locale, 'wall-variants')}
+${ar}
+</main>
+</div>
+${variantDataScript(data)}`;
+  return htmlDocument({
+    title: `${heading} · ${s.tagline || t(loc.locale, 'page.showcaseTitle')}`,
+    share: { title: heading, description: s.description, canonicalUrl: i.ready.wallUrl, indexable: false },
+    brand: s,
+    bodyClass: 'page wall-page',
+    platform: c.platform,
+    body,
+    scripts: variantTapScript(c, i),
+    extraStyle: ITEM_STYLE + VARIANT_STYLE,
+    loc,
+  });
+}
+
 /** `url#fragment`, the fragment after any query (`…/shw_x?lang=de#item-3`). */
 const withFragment = (url: string, fragment: string): string => `${url}#${fragment}`;
 
@@ -154,20 +398,16 @@ export function wallPage(c: ItemContext): string {
   const s = c.showcase;
   const loc = localeOf(s);
   const i = s.items[c.index]! as PageItem & { ready: ReadyItem };
+  const selected = selectedVariant(i.variants, c.variant);
+  if (selected) return variantWallPage(c, i, selected);
   const r = i.ready;
   const title = displayTitle(i);
   const art = i.artwork;
   const { w, h } = outerInches(r);
-  const scene = wallScene(r.posterUrl, title, w, h, r.presentation?.placement ?? 'wall', loc, art?.size);
   const picture = plainSizeBoth(r.widthInches, r.heightInches, loc);
   const size =
     art?.size ?? (r.presentation?.framed ? t(loc.locale, 'size.withFramed', { picture, framed: plainSizeBoth(w, h, loc) }) : picture);
-  // The reference keeps its own element (and its inches for tests and tools) inside the translated sentence.
-  const REF = '\u0000reference\u0000';
-  const caption = esc(t(loc.locale, 'wall.caption', { size, reference: REF })).replace(
-    REF,
-    `<span class="reference" data-inches="${scene.reference.inches}">${esc(scene.referenceLabel)}</span>`,
-  );
+  const figure = wallFigure(i, r, title, size, art?.size, loc);
   const label = art
     ? `<div class="wall-label label">${art.label.headline.length ? `<p class="headline">${headlineHtml(art.label)}</p>` : ''}${labelLines(art, 'p')}</div>`
     : '';
@@ -178,9 +418,7 @@ ${brandHeader(s, { heading: false, homeUrl: homeUrl(s), loc })}
 ${pager(c, (x) => x.wallUrl, { href: r.itemUrl, label: t(loc.locale, 'nav.back'), glyph: '‹' })}
 <main>
 <h1 class="title">${esc(heading)}</h1>
-<figure class="wall" data-item="${i.id}">${scene.svg}
-<figcaption>${caption}</figcaption>
-</figure>
+${figure}
 ${label}
 ${ar}
 </main>

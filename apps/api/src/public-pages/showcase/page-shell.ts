@@ -9,22 +9,42 @@ import { BASE_STYLE, LAYOUT_STYLE } from './showcase-layouts';
 import { colour, themeVars } from './showcase-theme';
 
 /**
- * Keyboard and swipe navigation of the item and wall pages: ArrowLeft / ArrowRight follow the page's
- * `data-nav="prev"` / `"next"` links, Escape its `data-nav="close"` link, a horizontal swipe the same.
- * The links work without it; the script never changes (it reads the links from the page), so its hash can
- * stand in the Content-Security-Policy.
+ * The item and wall pages' script. Navigation: ArrowLeft / ArrowRight follow the page's `data-nav="prev"` /
+ * `"next"` links, Escape its `data-nav="close"` link, a horizontal swipe the same (arrow keys on a form control
+ * are the control's: they move between a selector's radios). Variants (only on a page with a `#variants`
+ * selector and its `#variant-data` JSON block, see page-variants.ts): choosing one shows its texts
+ * (`data-v="dims|frame|price|availability|buy"`), picture (`data-v="img"` and its AVIF `<source>`, the box's
+ * `--ar` on `[data-ratio]`), links (`data-v-href` names a key of its `links`; Quick Look's `data-link` and icon
+ * follow), the elements kept for it (`data-for-variant`), and puts `?variant=<sku>` in the address. The links
+ * work without it; the script never changes (it reads everything from the page), so its hash can stand in the
+ * Content-Security-Policy.
  */
 export const NAV_SCRIPT = `(function(){var d=document;function go(r){var a=d.querySelector('a[data-nav="'+r+'"]');if(a)window.location.assign(a.href)}
-d.addEventListener('keydown',function(e){if(e.altKey||e.ctrlKey||e.metaKey||e.shiftKey||e.defaultPrevented)return;if(e.key==='ArrowRight')go('next');else if(e.key==='ArrowLeft')go('prev');else if(e.key==='Escape')go('close')});
+d.addEventListener('keydown',function(e){if(e.altKey||e.ctrlKey||e.metaKey||e.shiftKey||e.defaultPrevented)return;var t=e.target;if(t&&t.tagName==='INPUT'&&e.key!=='Escape')return;if(e.key==='ArrowRight')go('next');else if(e.key==='ArrowLeft')go('prev');else if(e.key==='Escape')go('close')});
 var x=null,y=0;d.addEventListener('touchstart',function(e){if(e.touches.length===1){x=e.touches[0].clientX;y=e.touches[0].clientY}else x=null},{passive:true});
-d.addEventListener('touchend',function(e){if(x===null)return;var t=e.changedTouches[0],dx=t.clientX-x,dy=t.clientY-y;x=null;if(Math.abs(dx)>60&&Math.abs(dx)>1.5*Math.abs(dy))go(dx<0?'next':'prev')},{passive:true})})();`;
+d.addEventListener('touchend',function(e){if(x===null)return;var t=e.changedTouches[0],dx=t.clientX-x,dy=t.clientY-y;x=null;if(Math.abs(dx)>60&&Math.abs(dx)>1.5*Math.abs(dy))go(dx<0?'next':'prev')},{passive:true})})();
+(function(){var d=document,s=d.getElementById('variant-data'),f=d.getElementById('variants');if(!s||!f)return;
+var V={},L=JSON.parse(s.textContent||'[]');for(var i=0;i<L.length;i++)V[L[i].sku]=L[i];
+function all(q,fn){var l=d.querySelectorAll(q);for(var j=0;j<l.length;j++)fn(l[j])}
+function put(n,t){all('[data-v="'+n+'"]',function(e){e.textContent=t;e.hidden=!t})}
+function show(k){var v=V[k];if(!v)return;f.setAttribute('data-selected',k);put('dims',v.dims);put('frame',v.frame);put('price',v.price);
+all('[data-v="availability"]',function(e){e.hidden=!v.availability;e.className='availability '+v.kind;e.setAttribute('data-availability',v.kind);var a=e.querySelector('.dot'),b=e.querySelector('.text');if(a)a.hidden=v.kind!=='sold';if(b)b.textContent=v.availability});
+all('[data-v="buy"]',function(a){if(v.buy){a.href=v.buy.href;a.textContent=v.buy.text;a.hidden=false}else{a.removeAttribute('href');a.textContent='';a.hidden=true}});
+all('[data-v-href]',function(a){var h=v.links[a.getAttribute('data-v-href')];if(h)a.href=h;if(a.hasAttribute('data-link'))a.setAttribute('data-link',v.link);var m=a.querySelector('img');if(m&&a.rel==='ar')m.src=v.icon});
+all('[data-v="img"]',function(m){var p=m.parentNode,o=p.querySelector('source');if(v.img.avif){if(!o){o=d.createElement('source');o.type='image/avif';p.insertBefore(o,m)}o.sizes=m.sizes;o.srcset=v.img.avif}else if(o)p.removeChild(o);
+if(v.img.srcset)m.srcset=v.img.srcset;else m.removeAttribute('srcset');m.width=v.img.w;m.height=v.img.h;m.src=v.img.src});
+all('[data-ratio]',function(e){e.style.setProperty('--ar',String(v.ratio))});all('[data-for-variant]',function(e){e.hidden=e.getAttribute('data-for-variant')!==k});
+try{var u=new URL(location.href);u.searchParams.set('variant',k);history.replaceState(history.state,'',u.href)}catch(e){}}
+f.addEventListener('change',function(e){var t=e.target;if(t&&t.name==='variant'&&t.checked)show(t.value)});
+var c=f.querySelector('input[name="variant"]:checked');if(c&&c.value!==f.getAttribute('data-selected'))show(c.value)})();`;
 
 const NAV_SCRIPT_HASH = `'sha256-${createHash('sha256').update(NAV_SCRIPT).digest('base64')}'`;
 
 /**
  * No scripts on these pages but two constants, each allowed by its hash only (nothing injected can match
- * them): the Quick Look banner tap and the item pages' navigation. Images from anywhere (logos are the
- * customer's URLs); no fonts, no fetches, no frames: the pages make no third-party requests of their own.
+ * them): the Quick Look banner tap and the item pages' navigation and variant selector (NAV_SCRIPT; the
+ * variants' JSON block is data, never executed). Images from anywhere (logos are the customer's URLs); no
+ * fonts, no fetches, no frames: the pages make no third-party requests of their own.
  */
 export const SHOWCASE_CSP = `default-src 'none'; script-src ${QUICK_LOOK_TAP_SCRIPT_HASH} ${NAV_SCRIPT_HASH}; img-src https: http: data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'`;
 

@@ -1,9 +1,10 @@
-import { t } from '@app/catalogue';
+import { t, translateCount } from '@app/catalogue';
 import { esc } from '../../http/html';
 import { headlineHtml, labelLines } from '../artwork';
 import { DEFAULT_PAGE_LOCALE, num, type PageLocale } from '../page-locale';
 import type { Platform } from '../platform';
 import { arBanner, forSale, quickLookHref, sceneViewerIntent, sceneViewerTitle, sizeLabel } from '../platform';
+import { fromPrice } from './page-variants';
 import { displayTitle, outerInches, type PageItem, type ReadyItem, thumbHeight } from './showcase-items';
 
 export interface CardContext {
@@ -49,47 +50,76 @@ export function pictureImg(r: ReadyItem, alt: string, sizes: string, eager: bool
   return `<picture><source type="image/avif" srcset="${srcsetOf(r.avifThumbs)}" sizes="${esc(sizes)}">${img}</picture>`;
 }
 
-/** The platform's AR launch as a button (iOS Quick Look, Android Scene Viewer, desktop: the 3D page). */
-export function arButton(i: PageItem, r: ReadyItem, platform: Platform, embed: boolean, loc: PageLocale = DEFAULT_PAGE_LOCALE): string {
+/** Every platform's AR launch of an item: Quick Look's href and banner link, Scene Viewer's intent, the 3D page. */
+export interface ArLinks {
+  quickLook: string;
+  /** The Quick Look banner tap's link (data-link), when there is one. */
+  link?: string;
+  /** The Quick Look button's icon. */
+  icon: string;
+  sceneViewer: string;
+  /** The desktop 3D / AR page (model-viewer). */
+  embed: string;
+}
+
+export function arLinks(i: PageItem, r: ReadyItem, loc: PageLocale = DEFAULT_PAGE_LOCALE): ArLinks {
   const p = r.presentation;
   // A catalogued work's banner carries its label; a sold one offers nothing to buy (no action, price or link).
   const b = arBanner(p?.banner ?? {}, i.artwork, loc.locale);
+  const title = sceneViewerTitle(p ? (b.title ?? i.title) : i.title, i.artwork);
+  return {
+    quickLook: quickLookHref(r.usdzUrl, { allowScaling: p?.allowScaling ?? false, banner: b }),
+    ...(b.link_url ? { link: b.link_url } : {}),
+    icon: r.thumbs[0]?.url ?? r.posterUrl,
+    sceneViewer: sceneViewerIntent(
+      r.glbUrl,
+      r.embedUrl,
+      p
+        ? { title, link: b.link_url, placement: p.placement, allowScaling: p.allowScaling }
+        : { title, placement: 'floor', allowScaling: false },
+    ),
+    embed: r.embedUrl,
+  };
+}
+
+/**
+ * The platform's AR launch as a button (iOS Quick Look, Android Scene Viewer, desktop: the 3D page).
+ * `swappable`: an item page with variants, whose script replaces the href (`data-v-href="ar"`) and, on iOS,
+ * the banner link (`data-link`, there even when empty so the banner-tap script listens from the start).
+ */
+export function arButton(
+  i: PageItem,
+  r: ReadyItem,
+  platform: Platform,
+  embed: boolean,
+  loc: PageLocale = DEFAULT_PAGE_LOCALE,
+  swappable = false,
+): string {
+  const l = arLinks(i, r, loc);
   const launch = esc(t(loc.locale, 'ar.viewInYourSpace'));
+  const hook = swappable ? ' data-v-href="ar"' : '';
   if (platform === 'ios') {
     // Quick Look needs an <img> child inside the rel="ar" anchor; a tap on its banner comes back as a
     // message event on the anchor, and QUICK_LOOK_TAP_SCRIPT opens data-link.
-    const href = esc(quickLookHref(r.usdzUrl, { allowScaling: p?.allowScaling ?? false, banner: b }));
-    const link = b.link_url ? ` data-link="${esc(b.link_url)}"` : '';
-    const icon = r.thumbs[0]?.url ?? r.posterUrl;
-    return `<a class="ar" rel="ar" href="${href}"${link}><img src="${esc(icon)}" alt="" width="20" height="20" loading="lazy">${launch}</a>`;
+    const link = l.link || swappable ? ` data-link="${esc(l.link ?? '')}"` : '';
+    return `<a class="ar" rel="ar" href="${esc(l.quickLook)}"${hook}${link}><img src="${esc(l.icon)}" alt="" width="20" height="20" loading="lazy">${launch}</a>`;
   }
-  if (platform === 'android') {
-    const title = sceneViewerTitle(p ? (b.title ?? i.title) : i.title, i.artwork);
-    const intent = esc(
-      sceneViewerIntent(
-        r.glbUrl,
-        r.embedUrl,
-        p
-          ? { title, link: b.link_url, placement: p.placement, allowScaling: p.allowScaling }
-          : { title, placement: 'floor', allowScaling: false },
-      ),
-    );
-    return `<a class="ar" target="_top" href="${intent}">${launch}</a>`;
-  }
+  if (platform === 'android') return `<a class="ar" target="_top" href="${esc(l.sceneViewer)}"${hook}>${launch}</a>`;
   // model-viewer lives on the 3D page only: the showcase never loads it.
-  return `<a class="ar" target="${embed ? '_blank' : '_self'}" rel="noopener" href="${esc(r.embedUrl)}">${esc(t(loc.locale, 'ar.viewIn3dAr'))}</a>`;
+  return `<a class="ar" target="${embed ? '_blank' : '_self'}" rel="noopener" href="${esc(l.embed)}"${hook}>${esc(t(loc.locale, 'ar.viewIn3dAr'))}</a>`;
 }
 
 /** "See it on a wall": the item hung on a plain wall next to a sofa or a person, to scale. */
-export function wallButton(r: ReadyItem, embed: boolean, loc: PageLocale = DEFAULT_PAGE_LOCALE): string {
-  return `<a class="wall-btn" href="${esc(r.wallUrl)}"${embed ? ' target="_blank" rel="noopener"' : ''}>${esc(t(loc.locale, 'wall.seeOnWall'))}</a>`;
+export function wallButton(r: ReadyItem, embed: boolean, loc: PageLocale = DEFAULT_PAGE_LOCALE, swappable = false): string {
+  return `<a class="wall-btn" href="${esc(r.wallUrl)}"${embed ? ' target="_blank" rel="noopener"' : ''}${swappable ? ' data-v-href="wall"' : ''}>${esc(t(loc.locale, 'wall.seeOnWall'))}</a>`;
 }
 
 /**
  * The card's text. A plain picture: title, price, subtitle, frame and buy link (the wall-ready AR banner
  * fields). A catalogued work: its wall label in gallery order (Artist, *Title*, year; medium; size;
  * edition; price; availability, a red dot when sold), then subtitle and frame, and the buy link only while
- * it is for sale.
+ * it is for sale. An item sold in several sizes and frames: "from <its lowest price>" for the price and
+ * "<n> sizes" instead of one size and frame.
  */
 export function caption(i: PageItem, r: ReadyItem, loc: PageLocale = DEFAULT_PAGE_LOCALE): string {
   const b = r.presentation?.banner ?? {};
@@ -97,17 +127,24 @@ export function caption(i: PageItem, r: ReadyItem, loc: PageLocale = DEFAULT_PAG
   const cta = esc(b.call_to_action ?? t(loc.locale, 'item.viewDetails'));
   const link = (show: boolean) =>
     show && b.link_url ? `<a class="link" href="${esc(b.link_url)}" target="_top" rel="noopener">${cta}</a>` : '';
-  const details = `${b.subtitle ? `<span class="sub">${esc(b.subtitle)}</span>` : ''}${r.frameLabel ? `<span class="frame">${esc(r.frameLabel)}</span>` : ''}`;
+  const variants = i.variants?.length ? i.variants : undefined;
+  // Sold in several sizes and frames: the card names none of them (their number instead), the item page shows each.
+  const frame = r.frameLabel && !variants ? `<span class="frame">${esc(r.frameLabel)}</span>` : '';
+  const details = `${b.subtitle ? `<span class="sub">${esc(b.subtitle)}</span>` : ''}${frame}`;
+  const price = variants ? fromPrice(variants, loc.locale) : b.price;
+  const sizes = variants ? `<span class="sizes">${esc(translateCount(loc.locale, 'count.sizes', variants.length))}</span>` : '';
   const art = i.artwork;
   if (art) {
     const head = art.label.headline.length
       ? `<span class="headline">${headlineHtml(art.label)}</span>`
       : `<span class="title">${esc(title)}</span>`;
-    return `<div class="caption label">${head}${labelLines(art, 'span')}${details}${link(forSale(art.label))}</div>`;
+    // The label states a price only while the work is for sale (formatLabel); with variants, their lowest.
+    const shown = variants ? { ...art, size: undefined, label: { ...art.label, price: forSale(art.label) ? price : undefined } } : art;
+    return `<div class="caption label">${head}${labelLines(shown, 'span')}${sizes}${details}${link(forSale(art.label))}</div>`;
   }
   return (
-    `<div class="caption"><span class="title">${esc(title)}</span>${b.price ? `<span class="price">${esc(b.price)}</span>` : ''}` +
-    `${details}${link(true)}</div>`
+    `<div class="caption"><span class="title">${esc(title)}</span>${price ? `<span class="price">${esc(price)}</span>` : ''}` +
+    `${sizes}${details}${link(true)}</div>`
   );
 }
 
@@ -146,7 +183,8 @@ export function itemCard(i: PageItem, c: CardContext): string {
   const target = c.embed ? ' target="_blank" rel="noopener"' : '';
   const placement = p ? ` data-placement="${p.placement}"` : '';
   // A work with a real size states it in its label; a plain picture shows the AR model's size here.
-  const size = i.artwork?.size ? '' : `<span class="size">${esc(sizeLabel(r.widthInches, r.heightInches, p, loc))}</span>`;
+  const size =
+    i.artwork?.size || i.variants?.length ? '' : `<span class="size">${esc(sizeLabel(r.widthInches, r.heightInches, p, loc))}</span>`;
   const availability = i.artwork ? ` data-availability="${i.artwork.label.availability.kind}"` : '';
   return (
     `<article class="item" id="item-${i.id}" data-item="${i.id}" data-status="completed"${availability}${placement} data-width-inches="${w}" data-height-inches="${h}" style="--w:${w};--ar:${w / h}">` +

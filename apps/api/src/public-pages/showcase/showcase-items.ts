@@ -2,6 +2,7 @@ import { t, type MessageKey } from '@app/catalogue';
 import type { Artwork } from '../artwork';
 import { DEFAULT_PAGE_LOCALE, length, type PageLocale } from '../page-locale';
 import type { LaunchPresentation } from '../platform';
+import type { PageVariant } from './page-variants';
 
 // The thumbnail files are made by the showcase-picture pipeline's thumbnails stage (libs/plugins).
 export { SHARE_FILE, THUMB_FILES, THUMB_WIDTHS, thumbHeight } from '@app/plugins';
@@ -38,6 +39,8 @@ export interface PageItem {
   ready?: ReadyItem;
   /** The gallery's label of a catalogued work, in the page's language; absent for a plain picture. */
   artwork?: Artwork;
+  /** The sizes and frames it is sold in (absent: none); `ready` and `artwork` above are the default's. */
+  variants?: PageVariant[];
 }
 
 /** The object's outer size: what the poster shows (the frame included) and what hangs on the wall. */

@@ -28,7 +28,7 @@ nav.links a{display:inline-flex;align-items:center;min-height:36px;padding:6px 1
 .caption{display:flex;flex-wrap:wrap;align-items:baseline;gap:2px 10px;overflow-wrap:anywhere}
 .caption .title{flex:1 1 auto;font-weight:650;min-width:0}
 .caption .price{font-weight:650;white-space:nowrap}
-.caption .sub,.caption .frame{flex-basis:100%;font-size:14px;color:var(--muted)}
+.caption .sub,.caption .frame,.caption .sizes{flex-basis:100%;font-size:14px;color:var(--muted)}
 .caption .link{flex-basis:100%;font-size:14px;font-weight:600}
 .caption .headline{flex:1 1 auto;margin:0;font-weight:650;min-width:0}
 .caption .medium,.caption .dims,.caption .edition,.caption .availability{flex-basis:100%;font-size:14px}

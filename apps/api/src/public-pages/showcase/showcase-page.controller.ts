@@ -65,9 +65,10 @@ export class ShowcasePageController {
     @Headers('user-agent') ua: string | undefined,
     @Query('platform') platform: string | undefined,
     @Query('lang') lang: unknown,
+    @Query('variant') variant: unknown,
     @Res() reply: FastifyReply,
   ) {
-    await this.send(reply, await this.pages.renderItem(id, itemId, 'item', ua, platform, lang), false);
+    await this.send(reply, await this.pages.renderItem(id, itemId, 'item', ua, platform, lang, variant), false);
   }
 
   @Get(':publicId/items/:itemId/wall')
@@ -77,9 +78,10 @@ export class ShowcasePageController {
     @Headers('user-agent') ua: string | undefined,
     @Query('platform') platform: string | undefined,
     @Query('lang') lang: unknown,
+    @Query('variant') variant: unknown,
     @Res() reply: FastifyReply,
   ) {
-    await this.send(reply, await this.pages.renderItem(id, itemId, 'wall', ua, platform, lang), false);
+    await this.send(reply, await this.pages.renderItem(id, itemId, 'wall', ua, platform, lang, variant), false);
   }
 
   /** `480.avif` / `960.webp` / `1200.jpg`…: the item's poster resized, made by the conversion (or on first request: ShowcaseThumbnails). */

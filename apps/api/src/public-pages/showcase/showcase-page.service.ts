@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ShowcaseRepository, type ShowcaseItemRow, type ShowcaseRow } from '@app/persistence';
+import { defaultVariant, ShowcaseRepository, type ShowcaseItemRow, type ShowcaseRow } from '@app/persistence';
 import type { StillImageResult } from '@app/plugins';
 import { STORAGE } from '@app/runtime';
 import { PublicUrls } from '@app/wire';
@@ -11,7 +11,8 @@ import { askedLocale, pageLocale, withLang, type PageLocale } from '../page-loca
 import { detectPlatform, launchPresentation, type Platform } from '../platform';
 import { itemPage, wallPage } from './item-page';
 import { hasPending, showcasePage, type PageShowcase } from './showcase-page';
-import { frameLabel, outerInches, SHARE_FILE, THUMB_WIDTHS, type PageItem } from './showcase-items';
+import { type PageVariant, shopSize, variantAvailability, variantName, variantResult } from './page-variants';
+import { frameLabel, outerInches, SHARE_FILE, THUMB_WIDTHS, type PageItem, type ReadyItem } from './showcase-items';
 
 /** The plain 404 page, in the language the visitor asked for (there is no showcase to take one from). */
 export function notFoundHtml(locale: Locale = 'en'): string {
@@ -44,7 +45,7 @@ export class ShowcasePageService {
   /**
    * The page model: the showcase in the page's language (`loc`), each item with its title, launch links
    * (carrying the visitor's `?lang=`), frame and, for a catalogued work, its label. An edited banner wins
-   * over the one the files were built with.
+   * over the one the files were built with. An item with variants also has each variant as it shows it.
    */
   private model(s: ShowcaseRow, items: ShowcaseItemRow[], loc: PageLocale): PageShowcase {
     const pageUrl = this.urls.showcase(s.publicId);
@@ -61,42 +62,101 @@ export class ShowcasePageService {
       loc,
       items: items.map((i, n): PageItem => {
         const stored = i.status === 'completed' ? (i.result as unknown as StillImageResult | null) : null;
-        const r = stored && i.banner ? ({ ...stored, banner: i.banner } as StillImageResult) : stored;
-        const itemUrl = `${pageUrl}/items/${i.id}`;
-        const presentation = r ? launchPresentation(r) : undefined;
-        const banner = presentation?.banner;
-        return {
-          id: i.id,
-          status: i.status,
-          progress: i.progress,
-          title: i.filename ?? t(loc.locale, 'item.pictureNumber', { n: n + 1 }),
-          artwork: r
-            ? artwork(
-                { label: i.label, availability: i.availability, title: banner?.title ?? i.filename, price: banner?.price, result: r },
-                loc,
-              )
-            : undefined,
-          ready:
-            r && i.embedId
-              ? {
-                  posterUrl: this.storage.url(r.files.poster.key),
-                  glbUrl: this.storage.url(r.files.glb.key),
-                  usdzUrl: this.storage.url(r.files.usdz.key),
-                  embedUrl: withLang(this.urls.embed(i.embedId), loc.lang),
-                  widthInches: r.dimensions.width_inches,
-                  heightInches: r.dimensions.height_inches,
-                  presentation,
-                  itemUrl: withLang(itemUrl, loc.lang),
-                  wallUrl: withLang(`${itemUrl}/wall`, loc.lang),
-                  thumbs: THUMB_WIDTHS.map((w) => ({ url: `${itemUrl}/thumb/${w}.webp`, width: w })),
-                  avifThumbs: THUMB_WIDTHS.map((w) => ({ url: `${itemUrl}/thumb/${w}.avif`, width: w })),
-                  shareUrl: `${itemUrl}/thumb/${SHARE_FILE}`,
-                  frameLabel: frameLabel(r, loc),
-                }
-              : undefined,
-        };
+        // The repository's result already has the edited banner (and with variants the default's price over it).
+        const r = stored && i.banner && !i.variants ? ({ ...stored, banner: i.banner } as StillImageResult) : stored;
+        const item = this.pageItem(i, n, r, i.availability, pageUrl, loc);
+        const variants = stored && i.variants ? this.pageVariants(i, n, stored, pageUrl, loc) : undefined;
+        return variants ? { ...item, variants } : item;
       }),
     };
+  }
+
+  /**
+   * One item as the pages show it from `r` (its result, or a variant's): title, label, files and links. With
+   * `variant`, its links select it (`?variant=`), and its picture is its poster unless its files are the
+   * ones the item's thumbnails were made from.
+   */
+  private pageItem(
+    i: ShowcaseItemRow,
+    n: number,
+    r: StillImageResult | null,
+    availability: string,
+    pageUrl: string,
+    loc: PageLocale,
+    variant?: { sku: string; thumbs: boolean },
+  ): PageItem {
+    const itemUrl = `${pageUrl}/items/${i.id}`;
+    const select = (url: string) => (variant ? `${url}?variant=${encodeURIComponent(variant.sku)}` : url);
+    const thumbs = !variant || variant.thumbs;
+    const presentation = r ? launchPresentation(r) : undefined;
+    const banner = presentation?.banner;
+    const work = r
+      ? artwork({ label: i.label, availability, title: banner?.title ?? i.filename, price: banner?.price, result: r }, loc)
+      : undefined;
+    // Sold in sizes: stated width × height, as the variants' names are (shopSize).
+    if (work?.size && r && i.variants) work.size = shopSize(r.dimensions.width_inches, r.dimensions.height_inches, presentation, loc);
+    return {
+      id: i.id,
+      status: i.status,
+      progress: i.progress,
+      title: i.filename ?? t(loc.locale, 'item.pictureNumber', { n: n + 1 }),
+      artwork: work,
+      ready:
+        r && i.embedId
+          ? {
+              posterUrl: this.storage.url(r.files.poster.key),
+              glbUrl: this.storage.url(r.files.glb.key),
+              usdzUrl: this.storage.url(r.files.usdz.key),
+              embedUrl: withLang(select(this.urls.embed(i.embedId)), loc.lang),
+              widthInches: r.dimensions.width_inches,
+              heightInches: r.dimensions.height_inches,
+              presentation,
+              itemUrl: withLang(select(itemUrl), loc.lang),
+              wallUrl: withLang(select(`${itemUrl}/wall`), loc.lang),
+              thumbs: thumbs ? THUMB_WIDTHS.map((w) => ({ url: `${itemUrl}/thumb/${w}.webp`, width: w })) : [],
+              avifThumbs: thumbs ? THUMB_WIDTHS.map((w) => ({ url: `${itemUrl}/thumb/${w}.avif`, width: w })) : [],
+              shareUrl: `${itemUrl}/thumb/${SHARE_FILE}`,
+              frameLabel: frameLabel(r, loc),
+            }
+          : undefined,
+    };
+  }
+
+  /** Each variant of a completed item: its name, price, availability, state and, once built, the item as it shows it. */
+  private pageVariants(i: ShowcaseItemRow, n: number, result: StillImageResult, pageUrl: string, loc: PageLocale): PageVariant[] {
+    const list = i.variants ?? [];
+    const def = defaultVariant(list);
+    if (!def) return [];
+    return list.map((v): PageVariant => {
+      const availability = variantAvailability(i.availability, v);
+      const state = v.build ? 'ready' : v.pending_job_id || !v.error ? 'building' : 'failed';
+      // The thumbnails are made from the item's poster: the default's files when they are the item job's own.
+      const thumbs = v.default && v.main && v.build?.job_id === i.jobId;
+      const item = v.build
+        ? this.pageItem(
+            i,
+            n,
+            variantResult(result as unknown as Record<string, unknown>, v, def) as unknown as StillImageResult,
+            availability,
+            pageUrl,
+            loc,
+            {
+              sku: v.sku,
+              thumbs,
+            },
+          )
+        : undefined;
+      return {
+        id: v.id,
+        sku: v.sku,
+        name: variantName(v, v.build, loc),
+        default: v.default,
+        price: v.price,
+        availability,
+        state,
+        ...(item?.ready ? { item: item as PageItem & { ready: ReadyItem } } : {}),
+      };
+    });
   }
 
   private static platform(ua: string | undefined, forced: string | undefined): Platform {
@@ -129,13 +189,19 @@ export class ShowcasePageService {
     ua: string | undefined,
     forced: string | undefined,
     lang?: unknown,
+    variant?: unknown,
   ): Promise<Rendered> {
     const found = await this.find(publicId);
     if (!found) return notFound(lang);
     const showcase = this.model(found.s, found.items, ShowcasePageService.locale(found.s, lang));
     const index = showcase.items.findIndex((i) => String(i.id) === itemId);
     if (index < 0 || !showcase.items[index]!.ready) return notFound(lang);
-    const ctx = { showcase, index, platform: ShowcasePageService.platform(ua, forced) };
+    const ctx = {
+      showcase,
+      index,
+      platform: ShowcasePageService.platform(ua, forced),
+      variant: typeof variant === 'string' ? variant : undefined,
+    };
     return {
       status: 200,
       html: view === 'item' ? itemPage(ctx) : wallPage(ctx),

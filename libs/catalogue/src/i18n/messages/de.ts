@@ -51,6 +51,10 @@ export const de = {
   'size.withFramed': '{picture}, gerahmt {framed}',
   'count.sizes.one': '{n} Größe',
   'count.sizes.other': '{n} Größen',
+  'variant.legend': 'Größe und Rahmen',
+  'variant.name': '{size}, {frame}',
+  'variant.withMat': '{frame} mit Passepartout',
+  'variant.preparing': 'Wird vorbereitet…',
 
   // "Exemplar 3/25" is how German catalogues number a copy ("Auflage" is the edition's size).
   'item.pictureNumber': 'Bild {n}',

@@ -67,6 +67,14 @@ export const en = {
   'count.sizes.one': '{n} size',
   'count.sizes.other': '{n} sizes',
 
+  // item-page.ts: the size and frame selector of an item sold in several variants. A variant without a name
+  // is called by its size in the page's unit and its frame: {size} "50 × 70 cm", {frame} the frame's colour
+  // (colour.*) or kind (frame.*), with variant.withMat when it has a mat.
+  'variant.legend': 'Size and frame',
+  'variant.name': '{size}, {frame}',
+  'variant.withMat': '{frame} with mat',
+  'variant.preparing': 'Preparing…',
+
   // showcase-page.service.ts: the title of a picture that has none (no banner title, no filename).
   'item.pictureNumber': 'Picture {n}',
 

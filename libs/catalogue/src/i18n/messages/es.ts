@@ -50,6 +50,10 @@ export const es = {
   'size.withFramed': '{picture}, {framed} con marco',
   'count.sizes.one': '{n} tamaño',
   'count.sizes.other': '{n} tamaños',
+  'variant.legend': 'Tamaño y marco',
+  'variant.name': '{size}, {frame}',
+  'variant.withMat': '{frame} con paspartú',
+  'variant.preparing': 'En preparación…',
 
   'item.pictureNumber': 'Imagen {n}',
 

@@ -55,6 +55,10 @@ export const fr = {
   'size.withFramed': '{picture}, {framed} avec cadre',
   'count.sizes.one': '{n} format',
   'count.sizes.other': '{n} formats',
+  'variant.legend': 'Format et cadre',
+  'variant.name': '{size}, {frame}',
+  'variant.withMat': '{frame} avec passe-partout',
+  'variant.preparing': 'En préparation…',
 
   'item.pictureNumber': 'Image {n}',
 

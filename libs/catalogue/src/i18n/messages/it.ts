@@ -50,6 +50,10 @@ export const it = {
   'size.withFramed': '{picture}, {framed} con cornice',
   'count.sizes.one': '{n} formato',
   'count.sizes.other': '{n} formati',
+  'variant.legend': 'Formato e cornice',
+  'variant.name': '{size}, {frame}',
+  'variant.withMat': '{frame} con passe-partout',
+  'variant.preparing': 'In preparazione…',
 
   'item.pictureNumber': 'Immagine {n}',
 

@@ -55,6 +55,10 @@ export const ja = {
   // Japanese has no plural forms: Intl.PluralRules('ja') only ever says "other"; "one" is there for the type.
   'count.sizes.one': '{n}サイズ',
   'count.sizes.other': '{n}サイズ',
+  'variant.legend': 'サイズと額装',
+  'variant.name': '{size}、{frame}',
+  'variant.withMat': '{frame}・マット付き',
+  'variant.preparing': '準備中…',
 
   'item.pictureNumber': '作品{n}',
 

@@ -50,6 +50,10 @@ export const nl = {
   'size.withFramed': '{picture}, ingelijst {framed}',
   'count.sizes.one': '{n} formaat',
   'count.sizes.other': '{n} formaten',
+  'variant.legend': 'Formaat en lijst',
+  'variant.name': '{size}, {frame}',
+  'variant.withMat': '{frame} met passe-partout',
+  'variant.preparing': 'Wordt voorbereid…',
 
   'item.pictureNumber': 'Afbeelding {n}',
 
