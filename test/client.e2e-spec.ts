@@ -1,6 +1,14 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ImageArClient, ImageArError, JobFailedError, verifyWebhook, WebhookVerificationError, type V1Callback } from '@image-ar/client';
+import {
+  ImageArClient,
+  ImageArError,
+  type ItemVariantRequest,
+  JobFailedError,
+  verifyWebhook,
+  WebhookVerificationError,
+  type V1Callback,
+} from '@image-ar/client';
 import { Api, type AppProcess, freePort, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
 import { startMediaServer } from './support/media-server';
 import { quadrantPicture } from '@app/testing';
@@ -183,6 +191,49 @@ describe('@image-ar/client against the service', () => {
     const bad = await owner.reorderItems(created.id, [999999]).catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(ImageArError);
     expect((bad as ImageArError).param).toBe('item_ids[0]');
+  });
+
+  it('variants through updateItem, and getAnalytics counting a beacon of the page', async () => {
+    const created = await owner.createShowcase({ items: [{ image_url: `${media.base}/street.jpg`, title: 'Prints' }] });
+    const item = await waitFor(async () => {
+      const i = (await owner.getShowcase(created.id)).items[0];
+      return i.status === 'completed' && i;
+    }, 60_000);
+    const variants: ItemVariantRequest[] = [
+      { sku: 'P-S', width_cm: 20, height_cm: 30, price: '€20' },
+      { sku: 'P-L', width_cm: 40, height_cm: 60, frame: 'classic', price: '€90', default: true },
+    ];
+    const out = await owner.updateItem(created.id, item.id, { variants });
+    expect(out.rebuild_job_id).toMatch(/^v2_/);
+    const built = await waitFor(async () => {
+      const i = await owner.getShowcaseItem(created.id, item.id);
+      return i.variants?.every((v) => v.status === 'ready' && !v.build_job_id) && i;
+    }, 60_000);
+    expect(built.variants!.map((v) => [v.sku, v.default, v.dimensions_cm])).toEqual([
+      ['P-S', false, { width_cm: 20, height_cm: 30 }],
+      ['P-L', true, { width_cm: 40, height_cm: 60 }],
+    ]);
+    expect(built.glb_url).toBe(built.variants![1].glb_url);
+
+    const site = new URL(created.url).pathname.split('/').pop()!;
+    const beacon = await fetch(`${base}/api/events`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'text/plain;charset=UTF-8',
+        'user-agent':
+          'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+      },
+      body: JSON.stringify({
+        site,
+        events: [{ id: `client${Date.now()}`, kind: 'variant_select', surface: 'item', item_id: item.id, variant: 'P-S' }],
+      }),
+    });
+    expect(beacon.status).toBe(204);
+    const stats = await waitFor(async () => {
+      const a = await owner.getAnalytics({ showcase_id: created.id, group_by: 'item' });
+      return a.totals.variant_selects === 1 && a;
+    }, 15_000);
+    expect(stats.groups).toEqual([expect.objectContaining({ item_id: item.id, variant_selects: 1 })]);
   });
 
   it('verifyWebhook accepts a real callback the service sent, and refuses a tampered one', async () => {

@@ -36,6 +36,10 @@ export type CatalogueImport = S['ImportDto'];
 export type CatalogueImportPreview = S['ImportPreviewDto'];
 /** A catalogue item of a JSON import: the fields of a showcase item (image_url, size, label, presentation...). */
 export type CatalogueItem = S['ShowcaseItemRequestDto'];
+/** One size and frame an item is sold in, as sent (create, or `variants` of updateItem). */
+export type ItemVariantRequest = S['ItemVariantRequestDto'];
+export type Analytics = S['AnalyticsDto'];
+export type AnalyticsQuery = NonNullable<paths['/api/v2/analytics']['get']['parameters']['query']>;
 
 /** What updateItem answers: the item, and the job rebuilding its files when the edit changed them (else null). */
 export interface ItemUpdated {
@@ -405,6 +409,15 @@ export class ImageArClient {
         });
       await sleep(Math.min(wait, left), opts.signal);
     }
+  }
+
+  /**
+   * GET /api/v2/analytics: views, 3D interactions, AR launches, banner taps and unique visitors of the public
+   * pages over a range of UTC days (default the last 30), with the funnel; `group_by` day, item, platform or
+   * referrer. (CSV: call the route with format=csv yourself.)
+   */
+  getAnalytics(query: Omit<AnalyticsQuery, 'format'> = {}, opts?: RequestOptions): Promise<Analytics> {
+    return this.call(this.api.GET('/api/v2/analytics', { params: { query }, signal: opts?.signal })) as Promise<Analytics>;
   }
 
   /** GET /api/v2/jobs: the caller's jobs, newest first, by status and kind; pass next_cursor as cursor for the next page. */

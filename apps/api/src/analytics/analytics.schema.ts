@@ -1,4 +1,4 @@
-import { requestSchema, z } from '@app/schema';
+import { z } from '@app/schema';
 import { PG_INT_MAX } from '../http/list-query';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -28,26 +28,23 @@ const id = (what: string) =>
 export const MAX_DAYS = 366;
 
 /** GET /api/v2/analytics. */
-export const AnalyticsQuery = requestSchema(
-  'AnalyticsQueryDto',
-  z
-    .object({
-      from: day('First day, UTC, included (default: 29 days before `to`).'),
-      to: day('Last day, UTC, included (default: today).'),
-      showcase_id: id('Only this showcase.'),
-      item_id: id('Only this item (of showcase_id, when given).'),
-      account_id: z.string().min(1).max(64).optional().meta({ description: 'Owner key only: one account (default: every account).' }),
-      group_by: z
-        .enum(['day', 'item', 'platform', 'referrer'], { error: () => 'must be one of day, item, platform, referrer' })
-        .optional()
-        .meta({ description: 'Also answer the totals per day, item, AR platform or referring site.' }),
-      format: z
-        .enum(['json', 'csv'], { error: () => 'must be json or csv' })
-        .optional()
-        .meta({ description: 'csv: the groups (or the totals) as CSV.' }),
-    })
-    .superRefine((q, ctx) => {
-      if (q.from && q.to && q.from > q.to) ctx.addIssue({ code: 'custom', path: ['from'], message: 'must not be after to' });
-    }),
-);
+export const AnalyticsQuery = z
+  .object({
+    from: day('First day, UTC, included (default: 29 days before `to`).'),
+    to: day('Last day, UTC, included (default: today).'),
+    showcase_id: id('Only this showcase.'),
+    item_id: id('Only this item (of showcase_id, when given).'),
+    account_id: z.string().min(1).max(64).optional().meta({ description: 'Owner key only: one account (default: every account).' }),
+    group_by: z
+      .enum(['day', 'item', 'platform', 'referrer'], { error: () => 'must be one of day, item, platform, referrer' })
+      .optional()
+      .meta({ description: 'Also answer the totals per day, item, AR platform or referring site.' }),
+    format: z
+      .enum(['json', 'csv'], { error: () => 'must be json or csv' })
+      .optional()
+      .meta({ description: 'csv: the groups (or the totals) as CSV.' }),
+  })
+  .superRefine((q, ctx) => {
+    if (q.from && q.to && q.from > q.to) ctx.addIssue({ code: 'custom', path: ['from'], message: 'must not be after to' });
+  });
 export type AnalyticsQuery = z.output<typeof AnalyticsQuery>;

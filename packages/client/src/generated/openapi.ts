@@ -614,7 +614,7 @@ export interface paths {
         put?: never;
         /**
          * Import a catalogue into a showcase (CSV, JSON or files + CSV)
-         * @description Each row is checked as a new item (the schema of POST /api/v2/showcases items, merged over the showcase defaults); a row whose external_id is an item of the showcase updates that item (PATCH semantics: the fields given change). Invalid rows are reported, not fatal. The rows are then processed in the background: new pictures are charged as usual (2.0 credits each for per-user keys), 20 per charge, all or nothing; when the credits or the showcase cap (SHOWCASE_MAX_ITEMS) run out, the remaining new rows are skipped (insufficient_credits, too_many_items). ?dry_run=true answers what would happen and cost, storing and charging nothing. Poll GET /api/v2/imports/{id}.
+         * @description Each row is checked as a new item (the schema of POST /api/v2/showcases items, merged over the showcase defaults); a row whose external_id is an item of the showcase updates that item (PATCH semantics: the fields given change). Rows with a sku are the variants of the item with their external_id, one row each: one item, one picture, one charge; re-imported, they replace its variants by SKU and rebuild only those whose size or frame changed. Invalid rows are reported, not fatal. The rows are then processed in the background: new pictures are charged as usual (2.0 credits each for per-user keys), 20 per charge, all or nothing; when the credits or the showcase cap (SHOWCASE_MAX_ITEMS) run out, the remaining new rows are skipped (insufficient_credits, too_many_items). ?dry_run=true answers what would happen and cost, storing and charging nothing. Poll GET /api/v2/imports/{id}.
          */
         post: operations["ImportsController_start"];
         delete?: never;
@@ -751,6 +751,46 @@ export interface paths {
          * @description What `npm run admin -- users invite EMAIL` calls; with role owner it makes the operator's own console account.
          */
         post: operations["ConsoleInviteController_inviteEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Engagement events from the public pages (beacons)
+         * @description No key and no cookie. The events count for the owner of the page `site` names (a showcase shw_… or an item embed emb_…); an item or variant that page does not have is not counted. Not counted either, with the same 204: a request with DNT: 1 or Sec-GPC: 1, a bot or headless user agent, a visitor over ANALYTICS_EVENTS_PER_MINUTE, an event id already counted, a showcase with analytics off. Only a daily-salted hash of the IP and user agent is kept (docs/analytics.md).
+         */
+        post: operations["EventsController_take"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Engagement: views, 3D interactions, AR launches, banner taps, unique visitors and the funnel
+         * @description Counts from the public pages (showcase, item, wall and embed pages, the widget, the QR hand-off) over a range of UTC days (default the last 30, at most 366), for the caller's account (the owner key: every account, or account_id), optionally one showcase or item, optionally grouped by day, item (ranked by AR launches), AR platform or referring site. ?format=csv gives the groups (or the totals) as CSV. Counts arrive within ANALYTICS_FLUSH_MS (1 s) of the beacon.
+         */
+        get: operations["AnalyticsController_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1140,6 +1180,15 @@ export interface components {
             /** @description The banner fields given (an empty object when none). Present on results of jobs run since wall-ready AR (older results lack it). */
             banner?: components["schemas"]["BannerDto"];
         };
+        VariantBuildDto: {
+            /** @example var_k3j9x0… */
+            variant_id: string;
+            usdz_url: string;
+            glb_url: string;
+            preview_url: string;
+            dimensions: components["schemas"]["PlaneDimensionsDto"];
+            outer_dimensions?: components["schemas"]["OuterDimensionsDto"];
+        };
         V2JobDto: {
             /**
              * Format: date-time
@@ -1169,8 +1218,10 @@ export interface components {
             credits_refunded?: number;
             /** @description Animated AR, until completed: gross minus refunded. */
             net_credits_charged?: number;
-            /** @description Once completed. */
+            /** @description Once completed (not for a variant build: see variants). */
             result?: components["schemas"]["V2ResultDto"];
+            /** @description A variant build (PATCH of an item's variants), once completed: each variant it built, with its files. */
+            variants?: components["schemas"]["VariantBuildDto"][];
             created_at: string;
             updated_at: string;
         };
@@ -1636,6 +1687,58 @@ export interface components {
             /** Format: date-time */
             at: string;
         };
+        ItemVariantDto: {
+            /** @example var_k3j9x0… */
+            id: string;
+            /** @example DUNES-50x70-OAK */
+            sku: string;
+            /** @description null: the pages name it by its size and frame. */
+            name: string | null;
+            /** @description The variant the item shows first (exactly one). */
+            default: boolean;
+            /** @example €149 */
+            price: string | null;
+            link_url: string | null;
+            call_to_action: string | null;
+            /** @enum {string} */
+            availability: "available" | "reserved" | "sold" | "not_for_sale";
+            /** @description As sent. */
+            width_inches?: number;
+            /** @description As sent. */
+            height_inches?: number;
+            /** @description As sent. */
+            width_cm?: number;
+            /** @description As sent. */
+            height_cm?: number;
+            /** @description As sent. */
+            depth_inches?: number;
+            /** @description As sent. */
+            depth_cm?: number;
+            /**
+             * @description ready: its files below serve it; building: its first files are being made; failed: it has none (see error).
+             * @enum {string}
+             */
+            status: "ready" | "building" | "failed";
+            usdz_url?: string;
+            glb_url?: string;
+            preview_url?: string;
+            /** @description The item's embed page with this variant selected (?variant=sku). */
+            embed_url?: string | null;
+            dimensions?: components["schemas"]["PlaneDimensionsDto"];
+            dimensions_cm?: components["schemas"]["PlaneCentimetresDto"] | null;
+            outer_dimensions?: components["schemas"]["OuterDimensionsDto"];
+            fit?: components["schemas"]["FitResultDto"];
+            frame?: components["schemas"]["FrameResultDto"] | null;
+            mat?: components["schemas"]["MatResultDto"] | null;
+            /** @enum {string|null} */
+            finish?: "unlit" | "matte" | "gloss" | null;
+            /** @enum {string|null} */
+            placement?: "wall" | "floor" | null;
+            /** @description A build of new files in progress; the files above serve until it completes. */
+            build_job_id?: string;
+            /** @description Why its last build failed. */
+            error?: components["schemas"]["RebuildErrorDto"];
+        };
         ShowcaseItemDto: {
             id: number;
             /** @enum {string} */
@@ -1662,6 +1765,8 @@ export interface components {
             availability: "available" | "reserved" | "sold" | "not_for_sale";
             /** @description Order in the showcase (lower first; null: after those with one). */
             position: number | null;
+            /** @description The sizes and frames the item is sold in (null: none). The item's own files, size and price are its default variant's. */
+            variants: components["schemas"]["ItemVariantDto"][] | null;
             /**
              * @description A rebuild of the item's files in progress (after a size or presentation edit): the files above stay until this job completes, then the item switches to it.
              * @example v2_3kq7xa…
@@ -1726,6 +1831,8 @@ export interface components {
             presentation_defaults: components["schemas"]["PresentationDefaultsDto"];
             /** @description Whether search engines may index the public page. */
             indexable: boolean;
+            /** @description Whether the public pages count engagement (GET /api/v2/analytics). */
+            analytics: boolean;
             created_at: string;
             items: components["schemas"]["ShowcaseItemDto"][];
         };
@@ -1752,25 +1859,25 @@ export interface components {
             rebuild_job_id: string;
         };
         ImportCountsDto: {
-            /** @description Data rows. */
+            /** @description Data rows (every count is of rows: a group of variant rows counts each of its rows). */
             rows: number;
             /** @description Rows that are not a valid item (listed in rows). */
             invalid: number;
-            /** @description New items the import would create. */
+            /** @description Rows that create a new item (its variant rows all count; price.pictures counts the items). */
             created: number;
             /** @description Rows whose external_id is an item of the showcase: that item would be updated. */
             updated: number;
-            /** @description Rows that match their item already (nothing would change). */
+            /** @description Rows that match their item already (nothing would change; a variant row: its variant). */
             unchanged: number;
             /** @description New items that would be skipped at today's balance and the showcase's room (insufficient_credits, too_many_items). */
             skipped: number;
             /** @description Rows dealt with so far (all of them once status is completed). */
             processed: number;
-            /** @description Jobs of the import's new pictures and rebuilds still queued or converting. */
+            /** @description Rows whose job (a new picture, a rebuild) is still queued or converting; a group's rows share their item's job. */
             queued: number;
-            /** @description Of those jobs, completed. */
+            /** @description Rows whose job completed. */
             completed: number;
-            /** @description Of those jobs, failed (their rows are listed with the error; a failed new picture is refunded). */
+            /** @description Rows whose job failed (listed with the error; a failed new picture is refunded). */
             failed: number;
         };
         ImportRowDto: {
@@ -1783,7 +1890,7 @@ export interface components {
             status: "invalid" | "created" | "updated" | "unchanged" | "skipped" | "failed";
             /** @description The item the row created or updated. */
             item_id: number | null;
-            /** @description The job converting it (a new picture, or a rebuild). */
+            /** @description The job converting it: a new picture (every row of a group of variant rows: the item's), or a rebuild (a variant row: the build of its variant, when it is rebuilt). */
             job_id: string | null;
         };
         ImportDto: {
@@ -1806,15 +1913,15 @@ export interface components {
             rows: components["schemas"]["ImportRowDto"][];
         };
         ImportPreviewCountsDto: {
-            /** @description Data rows. */
+            /** @description Data rows (every count is of rows: a group of variant rows counts each of its rows). */
             rows: number;
             /** @description Rows that are not a valid item (listed in rows). */
             invalid: number;
-            /** @description New items the import would create. */
+            /** @description Rows that create a new item (its variant rows all count; price.pictures counts the items). */
             created: number;
             /** @description Rows whose external_id is an item of the showcase: that item would be updated. */
             updated: number;
-            /** @description Rows that match their item already (nothing would change). */
+            /** @description Rows that match their item already (nothing would change; a variant row: its variant). */
             unchanged: number;
             /** @description New items that would be skipped at today's balance and the showcase's room (insufficient_credits, too_many_items). */
             skipped: number;
@@ -1826,7 +1933,7 @@ export interface components {
              */
             credits: number;
             /**
-             * @description Pictures charged: the created count.
+             * @description Pictures charged: the new items (a group of variant rows is one picture).
              * @example 950
              */
             pictures: number;
@@ -1976,6 +2083,73 @@ export interface components {
             /** @enum {string} */
             role: "customer" | "owner";
         };
+        AnalyticsTotalsDto: {
+            /** @description The picture was on screen. */
+            views: number;
+            /** @description The 3D preview was turned or zoomed. */
+            interactions: number;
+            /** @description "View in your space" opened AR Quick Look, Scene Viewer or WebXR. */
+            ar_launches: number;
+            /** @description Quick Look's banner button, Scene Viewer's link or the page's buy button. */
+            banner_taps: number;
+            /** @description A phone opened the desktop QR hand-off link. */
+            qr_opens: number;
+            /** @description A variant (size / frame) was chosen. */
+            variant_selects: number;
+            /** @description Distinct visitors per day (daily-salted hashes), summed over the days; null for platform and referrer groups. */
+            unique_visitors: number | null;
+        };
+        FunnelStepDto: {
+            /** @enum {string} */
+            step: "views" | "interactions" | "ar_launches" | "banner_taps";
+            count: number;
+            /** @description count / the step before (null for views, or when that is 0). */
+            rate: number | null;
+            /** @description count / views (null when there are none). */
+            of_views: number | null;
+        };
+        AnalyticsGroupDto: {
+            /** @description The picture was on screen. */
+            views: number;
+            /** @description The 3D preview was turned or zoomed. */
+            interactions: number;
+            /** @description "View in your space" opened AR Quick Look, Scene Viewer or WebXR. */
+            ar_launches: number;
+            /** @description Quick Look's banner button, Scene Viewer's link or the page's buy button. */
+            banner_taps: number;
+            /** @description A phone opened the desktop QR hand-off link. */
+            qr_opens: number;
+            /** @description A variant (size / frame) was chosen. */
+            variant_selects: number;
+            /** @description Distinct visitors per day (daily-salted hashes), summed over the days; null for platform and referrer groups. */
+            unique_visitors: number | null;
+            /** @description The group's day (YYYY-MM-DD), item id, platform or referring host ('' for none). */
+            key: string;
+            /** @description group_by=item. */
+            item_id?: number;
+            /** @description group_by=item. */
+            showcase_id?: number | null;
+            /** @description group_by=item: the item's title. */
+            title?: string | null;
+        };
+        AnalyticsDto: {
+            /** @enum {string} */
+            object: "analytics";
+            /** @example 2026-11-01 */
+            from: string;
+            /** @example 2026-11-30 */
+            to: string;
+            /** @description The account read (null: every account, owner key). */
+            account_id: string | null;
+            showcase_id: number | null;
+            item_id: number | null;
+            totals: components["schemas"]["AnalyticsTotalsDto"];
+            funnel: components["schemas"]["FunnelStepDto"][];
+            /** @enum {string|null} */
+            group_by: "day" | "item" | "platform" | "referrer" | null;
+            /** @description With group_by: days in order, items ranked by AR launches, referrers by views. */
+            groups: components["schemas"]["AnalyticsGroupDto"][] | null;
+        };
         V1CallbackDto: {
             /** @example api_k3x… */
             job_id: string;
@@ -2048,6 +2222,26 @@ export interface components {
             amount: number;
             /** @example monthly top-up */
             reason?: string;
+        };
+        AnalyticsBeaconRequestDto: {
+            /**
+             * @description The page's showcase id (shw_…) or the embedded item's id (emb_…): whose page it is.
+             * @example shw_4kq9x0a1b2
+             */
+            site: string;
+            /** @description The page's document.referrer: only its host is counted (none: a direct visit). */
+            referrer?: string | null;
+            events: {
+                /** @enum {string} */
+                kind: "view" | "interact" | "ar_launch" | "banner_tap" | "qr_open" | "variant_select";
+                /** @enum {string} */
+                surface: "showcase" | "item" | "wall" | "embed" | "widget" | "qr";
+                item_id?: number | null;
+                variant?: string | null;
+                /** @enum {string|null} */
+                platform?: "quick_look" | "scene_viewer" | "webxr" | null;
+                id: string;
+            }[];
         };
         ConvertRequestDto: {
             /**
@@ -2304,6 +2498,260 @@ export interface components {
              */
             role?: "customer" | "owner";
         };
+        ItemVariantRequestDto: {
+            /**
+             * @description The shop's SKU: unique in the item; `?variant=<sku>` selects it on the pages.
+             * @example DUNES-50x70-OAK
+             */
+            sku: string;
+            /**
+             * @description What the page's selector shows (default: the size and frame, e.g. "50 × 70 cm, oak").
+             * @example 50 × 70 cm, oak frame
+             */
+            name?: string | null;
+            /**
+             * @description The variant shown first (at most one; default: the first).
+             * @example false
+             */
+            default?: boolean | null;
+            /**
+             * @description sold: the selector shows it as sold and the page has no buy link for it.
+             * @default available
+             * @enum {string|null}
+             */
+            availability?: "available" | "reserved" | "sold" | "not_for_sale" | null;
+            /**
+             * @description Price shown in the banner, as text (at most 30 characters).
+             * @example $120
+             */
+            price?: string | null;
+            /**
+             * Format: uri
+             * @description https URL the banner leads to (e.g. the product page); no credentials.
+             * @example https://shop.example.com/dunes
+             */
+            link_url?: string | null;
+            /**
+             * @description Banner button label, at most 30 characters; needs link_url.
+             * @example Buy now
+             */
+            call_to_action?: string | null;
+            /**
+             * @description How the model is placed in AR: hung on a wall (default: placed on a vertical surface, like a picture) or standing on the floor.
+             * @default wall
+             * @example wall
+             * @enum {string|null}
+             */
+            placement?: "wall" | "floor" | null;
+            /**
+             * @description Whether people may pinch-scale the model in AR. Default false: the picture keeps its real, physical size.
+             * @default false
+             * @example false
+             */
+            allow_scaling?: boolean | null;
+            /**
+             * @description "unlit" (default): the picture's exact colours, whatever the room's light. "matte" / "gloss": lit by the room, without or with a sheen.
+             * @default unlit
+             * @example matte
+             * @enum {string|null}
+             */
+            finish?: "unlit" | "matte" | "gloss" | null;
+            /** @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
+            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | {
+                /**
+                 * @description Frame style (default "classic" when a frame object is given). Defaults per style: none: 0 in wide, 0.04 in deep, white; thin: 0.5 in wide, 0.75 in deep, black; classic: 1.5 in wide, 1.25 in deep, walnut; float: 0.75 in wide, 1.5 in deep, black; canvas: 0 in wide, 1.5 in deep, white. "float": the picture floats in the frame with a reveal (the mat, or 0.5 in white when none is given). "canvas": a gallery-wrapped canvas, no moulding.
+                 * @default classic
+                 * @example classic
+                 * @enum {string|null}
+                 */
+                style?: "none" | "thin" | "classic" | "float" | "canvas" | null;
+                /**
+                 * @description Moulding width seen from the front, each side, in inches. Not for "none" or "canvas".
+                 * @example 1.5
+                 */
+                width_inches?: number | null;
+                /**
+                 * @description Depth of the whole object from the wall, in inches.
+                 * @example 1.25
+                 */
+                depth_inches?: number | null;
+                /**
+                 * @description Moulding colour. A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb".
+                 * @example oak
+                 */
+                color?: string | null;
+                /**
+                 * @description "canvas" only: "mirror" (default: the picture's edges continue around the sides) or a solid colour: A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb".
+                 * @example mirror
+                 */
+                edge?: "mirror" | string | (null);
+            } | (null);
+            /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
+            mat?: components["schemas"]["MatRequestDto"] | (null);
+            /**
+             * @description The picture's real width, 0.1 to 120 in; with height_inches. Default: 24 in on the shorter side.
+             * @example 40
+             */
+            width_inches?: number | null;
+            /**
+             * @description With width_inches.
+             * @example 30
+             */
+            height_inches?: number | null;
+            /**
+             * @description The real width in centimetres (0.254 to 304.8), with height_cm; instead of the inches.
+             * @example 101.6
+             */
+            width_cm?: number | null;
+            /**
+             * @description With width_cm.
+             * @example 76.2
+             */
+            height_cm?: number | null;
+            /**
+             * @description Depth from the wall (a canvas's or frame's depth), 0.04 to 6 in.
+             * @example 1.5
+             */
+            depth_inches?: number | null;
+            /**
+             * @description The depth in centimetres, instead of depth_inches.
+             * @example 3.8
+             */
+            depth_cm?: number | null;
+            /**
+             * @description When the picture's aspect differs from the given size by more than 1 %: crop it (centred) to the size's aspect, or stretch it. The item's `fit` reports what was done.
+             * @default crop
+             * @enum {string|null}
+             */
+            fit?: "crop" | "stretch" | null;
+        };
+        ItemVariantUpdateRequestDto: {
+            /**
+             * @description The shop's SKU: unique in the item; `?variant=<sku>` selects it on the pages.
+             * @example DUNES-50x70-OAK
+             */
+            sku: string;
+            /**
+             * @description What the page's selector shows (default: the size and frame, e.g. "50 × 70 cm, oak").
+             * @example 50 × 70 cm, oak frame
+             */
+            name?: string | null;
+            /**
+             * @description The variant shown first (at most one; default: the first).
+             * @example false
+             */
+            default?: boolean | null;
+            /**
+             * @description sold: the selector shows it as sold and the page has no buy link for it.
+             * @default available
+             * @enum {string|null}
+             */
+            availability?: "available" | "reserved" | "sold" | "not_for_sale" | null;
+            /**
+             * @description Price shown in the banner, as text (at most 30 characters).
+             * @example $120
+             */
+            price?: string | null;
+            /**
+             * Format: uri
+             * @description https URL the banner leads to (e.g. the product page); no credentials.
+             * @example https://shop.example.com/dunes
+             */
+            link_url?: string | null;
+            /**
+             * @description Banner button label, at most 30 characters; needs link_url.
+             * @example Buy now
+             */
+            call_to_action?: string | null;
+            /**
+             * @description How the model is placed in AR: hung on a wall (default: placed on a vertical surface, like a picture) or standing on the floor.
+             * @default wall
+             * @example wall
+             * @enum {string|null}
+             */
+            placement?: "wall" | "floor" | null;
+            /**
+             * @description Whether people may pinch-scale the model in AR. Default false: the picture keeps its real, physical size.
+             * @default false
+             * @example false
+             */
+            allow_scaling?: boolean | null;
+            /**
+             * @description "unlit" (default): the picture's exact colours, whatever the room's light. "matte" / "gloss": lit by the room, without or with a sheen.
+             * @default unlit
+             * @example matte
+             * @enum {string|null}
+             */
+            finish?: "unlit" | "matte" | "gloss" | null;
+            /** @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
+            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | {
+                /**
+                 * @description Frame style (default "classic" when a frame object is given). Defaults per style: none: 0 in wide, 0.04 in deep, white; thin: 0.5 in wide, 0.75 in deep, black; classic: 1.5 in wide, 1.25 in deep, walnut; float: 0.75 in wide, 1.5 in deep, black; canvas: 0 in wide, 1.5 in deep, white. "float": the picture floats in the frame with a reveal (the mat, or 0.5 in white when none is given). "canvas": a gallery-wrapped canvas, no moulding.
+                 * @default classic
+                 * @example classic
+                 * @enum {string|null}
+                 */
+                style?: "none" | "thin" | "classic" | "float" | "canvas" | null;
+                /**
+                 * @description Moulding width seen from the front, each side, in inches. Not for "none" or "canvas".
+                 * @example 1.5
+                 */
+                width_inches?: number | null;
+                /**
+                 * @description Depth of the whole object from the wall, in inches.
+                 * @example 1.25
+                 */
+                depth_inches?: number | null;
+                /**
+                 * @description Moulding colour. A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb".
+                 * @example oak
+                 */
+                color?: string | null;
+                /**
+                 * @description "canvas" only: "mirror" (default: the picture's edges continue around the sides) or a solid colour: A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb".
+                 * @example mirror
+                 */
+                edge?: "mirror" | string | (null);
+            } | (null);
+            /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
+            mat?: components["schemas"]["MatRequestDto"] | (null);
+            /**
+             * @description The picture's real width, 0.1 to 120 in; with height_inches. Default: 24 in on the shorter side.
+             * @example 40
+             */
+            width_inches?: number | null;
+            /**
+             * @description With width_inches.
+             * @example 30
+             */
+            height_inches?: number | null;
+            /**
+             * @description The real width in centimetres (0.254 to 304.8), with height_cm; instead of the inches.
+             * @example 101.6
+             */
+            width_cm?: number | null;
+            /**
+             * @description With width_cm.
+             * @example 76.2
+             */
+            height_cm?: number | null;
+            /**
+             * @description Depth from the wall (a canvas's or frame's depth), 0.04 to 6 in.
+             * @example 1.5
+             */
+            depth_inches?: number | null;
+            /**
+             * @description The depth in centimetres, instead of depth_inches.
+             * @example 3.8
+             */
+            depth_cm?: number | null;
+            /**
+             * @description When the picture's aspect differs from the given size by more than 1 %: crop it (centred) to the size's aspect, or stretch it. The item's `fit` reports what was done.
+             * @default crop
+             * @enum {string|null}
+             */
+            fit?: "crop" | "stretch" | null;
+        };
         ShowcaseItemRequestDto: {
             /**
              * Format: uri
@@ -2466,6 +2914,8 @@ export interface components {
              * @example 10
              */
             position?: number | null;
+            /** @description The sizes and frames the picture is sold in (at most 24): each {sku, name, size, frame, mat, price, link_url, availability, default}, over the item's own fields. The picture is converted and charged once; each variant gets its own GLB, USDZ and poster. */
+            variants?: components["schemas"]["ItemVariantRequestDto"][] | null;
         };
         CustomLinkRequestDto: {
             /** @description Link text. */
@@ -2509,6 +2959,11 @@ export interface components {
              * @default false
              */
             indexable?: boolean | null;
+            /**
+             * @description Whether the public pages count views, AR launches and taps (docs/analytics.md: no cookies, no IP stored). false: they send no beacons and none is counted.
+             * @default true
+             */
+            analytics?: boolean | null;
             /**
              * @description Which unit the pages show first ("76.2 × 101.6 cm (30 × 40 in)").
              * @default in
@@ -2603,6 +3058,11 @@ export interface components {
              * @default false
              */
             indexable?: boolean | null;
+            /**
+             * @description Whether the public pages count views, AR launches and taps (docs/analytics.md: no cookies, no IP stored). false: they send no beacons and none is counted.
+             * @default true
+             */
+            analytics?: boolean | null;
             /**
              * @description Which unit the pages show first ("76.2 × 101.6 cm (30 × 40 in)").
              * @default in
@@ -2844,6 +3304,10 @@ export interface components {
              * @enum {string|null}
              */
             fit?: "crop" | "stretch" | null;
+            /** @description The sizes and frames the picture is sold in (at most 24): each {sku, name, size, frame, mat, price, link_url, availability, default}, over the item's own fields. The picture is converted and charged once; each variant gets its own GLB, USDZ and poster. */
+            variants?: components["schemas"]["ItemVariantRequestDto"][] | null;
+            /** @description Changes to some variants, each named by its sku; the others stay. A size or look change rebuilds that variant only. */
+            variant_updates?: components["schemas"]["ItemVariantUpdateRequestDto"][] | null;
         };
         ReorderItemsRequestDto: {
             /**
@@ -2857,7 +3321,7 @@ export interface components {
             item_ids: number[];
         };
         CatalogueImportJsonDto: {
-            /** @description Each entry is an item as in POST /api/v2/showcases (ShowcaseItemRequestDto: image_url, title, frame, width_cm, artist, external_id, availability, position, ...). Entries are checked one by one: an invalid entry is reported in rows (row = its index + 1) and does not stop the others. */
+            /** @description Each entry is an item as in POST /api/v2/showcases (ShowcaseItemRequestDto: image_url, title, frame, width_cm, artist, external_id, availability, position, variants, ...), or, with a sku, one variant row as a CSV has it (sku, variant_name, variant_default, price, width_cm, frame, ... and the item's external_id): consecutive entries with the same external_id are one item. Entries are checked one by one: an invalid entry is reported in rows (row = its index + 1) and does not stop the others. */
             items: Record<string, never>[];
         };
         CatalogueImportMultipartDto: {
@@ -9612,7 +10076,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description application/json (CatalogueImportJsonDto): {items: [...]}, up to 5000 items as in POST /api/v2/showcases. text/csv: A catalogue CSV (RFC 4180; UTF-8, a byte-order mark is fine; "," ";" or tab between cells, a ";" file may write decimal commas): a header row naming the item fields (image_url, title, artist, year, medium, edition, description, external_id, availability, position, width_cm, height_cm, width_inches, height_inches, depth_cm, depth_inches, fit, subtitle, price, link_url, call_to_action, placement, allow_scaling, finish, frame (a style), frame_color, frame_width_inches, mat_width_inches, mat_color; "Image URL" reads as image_url), then up to 5000 rows. An empty cell is a field not given. Streamed, never held whole. multipart/form-data (CatalogueImportMultipartDto): picture file parts named "files" and a part named "csv" whose "file" column names them by filename. */
+        /** @description application/json (CatalogueImportJsonDto): {items: [...]}, up to 5000 items as in POST /api/v2/showcases. text/csv: A catalogue CSV (RFC 4180; UTF-8, a byte-order mark is fine; "," ";" or tab between cells, a ";" file may write decimal commas): a header row naming the item fields (image_url, title, artist, year, medium, edition, description, external_id, availability, position, width_cm, height_cm, width_inches, height_inches, depth_cm, depth_inches, fit, subtitle, price, link_url, call_to_action, placement, allow_scaling, finish, frame (a style), frame_color, frame_width_inches, mat_width_inches, mat_color, sku, variant_name, variant_default; "Image URL" reads as image_url), then up to 5000 rows. An empty cell is a field not given. Rows with a sku are variants: consecutive rows with the same external_id make one item (its picture, title and label from the first row; price, link, availability, size and frame per row; at most 24). Streamed, never held whole. multipart/form-data (CatalogueImportMultipartDto): picture file parts named "files" and a part named "csv" whose "file" column names them by filename. */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CatalogueImportJsonDto"] | string | components["schemas"]["CatalogueImportMultipartDto"];
@@ -10874,6 +11338,281 @@ export interface operations {
                      *         "type": "unsupported_media_type",
                      *         "code": "invalid_body",
                      *         "message": "Unsupported Media Type",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    EventsController_take: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description What navigator.sendBeacon sends: JSON text (text/plain, or application/json) {site, referrer?, events: [{id, kind, surface, item_id?, variant?, platform?}]}, at most 20 events, 16 KB. */
+        requestBody: {
+            content: {
+                "text/plain": components["schemas"]["AnalyticsBeaconRequestDto"];
+                "application/json": components["schemas"]["AnalyticsBeaconRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Taken (counted or not: the answer does not say). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not a beacon: malformed JSON, an unknown kind, surface or field, over 20 events. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Over 16 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "payload_too_large",
+                     *         "code": "body_too_large",
+                     *         "message": "Request body is too large",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "unsupported_media_type",
+                     *         "code": "invalid_body",
+                     *         "message": "Unsupported Media Type",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    AnalyticsController_get: {
+        parameters: {
+            query?: {
+                /** @description First day, UTC, included (default: 29 days before `to`). */
+                from?: string;
+                /** @description Last day, UTC, included (default: today). */
+                to?: string;
+                /** @description Only this showcase. */
+                showcase_id?: number;
+                /** @description Only this item (of showcase_id, when given). */
+                item_id?: number;
+                /** @description Owner key only: one account (default: every account). */
+                account_id?: string;
+                /** @description Also answer the totals per day, item, AR platform or referring site. */
+                group_by?: "day" | "item" | "platform" | "referrer";
+                /** @description csv: the groups (or the totals) as CSV. */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts (JSON), or CSV with ?format=csv. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsDto"];
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description showcase_id or item_id is not the caller's (or does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found",
+                     *         "code": "resource_missing",
+                     *         "message": "job api_x not found",
                      *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
                      *       }
                      *     }
