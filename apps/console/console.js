@@ -464,6 +464,7 @@
     }
     var AVAILABILITY = { available: 'Available', reserved: 'Reserved', sold: 'Sold', not_for_sale: 'Not for sale' };
 
+    var hashShown = false;
     /** Fills the list from a showcase answer, keeping cards that did not change; true while something is on its way. */
     function renderItems(s) {
       var items = s.items;
@@ -514,6 +515,12 @@
       focusNext = null;
       var target = key && list.querySelector('[data-key="' + CSS.escape(key) + '"]');
       if (target) target.focus();
+      // A link to one picture (#item-12, from the Analytics page): shown once its card exists.
+      if (!hashShown && /^#item-[0-9]+$/.test(location.hash)) {
+        hashShown = true;
+        var linked = document.getElementById(location.hash.slice(1));
+        if (linked) linked.scrollIntoView({ block: 'center' });
+      }
       return busy;
     }
 
@@ -574,6 +581,7 @@
         'li',
         {
           class: 'card item',
+          id: 'item-' + it.id,
           'data-testid': 'item',
           'data-status': it.status,
           'data-id': String(it.id),
@@ -2605,6 +2613,675 @@
     });
     fill(box, total ? svg : empty('No credits spent in the last 30 days.'));
   }
+
+  /**
+   * Analytics: engagement from the public pages (GET /api/v2/analytics), for the filters in the form (and in
+   * the URL): the funnel, views and AR launches per day (inline SVG with a data table), pictures ranked by AR
+   * launches, platforms, referrers, CSV links. Days are UTC, as the API counts them.
+   */
+  pages.analytics = function () {
+    var form = $('[data-form=analytics-filter]');
+    var owner = body.getAttribute('data-role') === 'owner';
+    var TODAY = body.getAttribute('data-today');
+    var DAY = 86400000;
+    var MAX_DAYS = 366;
+    var out = $('[data-testid=analytics]');
+    var results = $('[data-testid=analytics-results]');
+    var emptyBox = $('[data-testid=analytics-empty]');
+    var privacy = $('[data-testid=privacy]');
+    var live = $('[data-testid=analytics-live]');
+    var rangeErr = $('#an-range-err');
+    var selShowcase = $('#an-showcase');
+    var selAccount = $('#an-account');
+    var fromIn = $('#an-from');
+    var toIn = $('#an-to');
+    /** Showcases the console can open (the caller's own): id -> summary. */
+    var own = null;
+    /** Showcases seen in the counts (the owner's view of other accounts): id -> true. */
+    var counted = {};
+    var seq = 0;
+    var daily = null;
+    var lastItems = null;
+
+    var dayMs = function (d) {
+      return Date.parse(d + 'T00:00:00Z');
+    };
+    var addDays = function (d, n) {
+      return new Date(dayMs(d) + n * DAY).toISOString().slice(0, 10);
+    };
+    var num = function (n) {
+      return n === null || n === undefined ? '—' : Number(n).toLocaleString('en');
+    };
+    /** 0.3217 -> "32 %", 0.0625 -> "6.3 %". */
+    var pct = function (r) {
+      if (r === null || r === undefined) return '—';
+      var p = r * 100;
+      return (p >= 10 || p === Math.round(p) ? Math.round(p) : Math.round(p * 10) / 10) + ' %';
+    };
+    var dayName = function (d, year) {
+      var o = { month: 'short', day: 'numeric', timeZone: 'UTC' };
+      if (year) o.year = 'numeric';
+      return new Date(dayMs(d)).toLocaleDateString('en', o);
+    };
+
+    function filters() {
+      var fd = new FormData(form);
+      return {
+        from: String(fd.get('from') || ''),
+        to: String(fd.get('to') || ''),
+        showcase_id: String(fd.get('showcase_id') || ''),
+        account_id: owner ? String(fd.get('account_id') || '') : '',
+      };
+    }
+    function query(f, extra) {
+      var q = new URLSearchParams();
+      q.set('from', f.from);
+      q.set('to', f.to);
+      if (f.showcase_id) q.set('showcase_id', f.showcase_id);
+      if (f.account_id) q.set('account_id', f.account_id);
+      Object.keys(extra || {}).forEach(function (k) {
+        q.set(k, extra[k]);
+      });
+      return q.toString();
+    }
+
+    /** The range is checked here first: a wrong one is said next to the dates, nothing is asked. */
+    function check(f) {
+      var re = /^\d{4}-\d{2}-\d{2}$/;
+      var msg = '';
+      if (!re.test(f.from) || !re.test(f.to)) msg = 'Choose a From and a To date.';
+      else if (f.from > f.to) msg = 'From must not be after To.';
+      else if ((dayMs(f.to) - dayMs(f.from)) / DAY + 1 > MAX_DAYS) msg = 'Choose at most ' + MAX_DAYS + ' days.';
+      rangeErr.textContent = msg;
+      rangeErr.hidden = !msg;
+      [fromIn, toIn].forEach(function (i) {
+        if (msg) i.setAttribute('aria-invalid', 'true');
+        else i.removeAttribute('aria-invalid');
+      });
+      return !msg;
+    }
+
+    function markQuick(f) {
+      $all('[data-days]', form).forEach(function (b) {
+        var n = Number(b.getAttribute('data-days'));
+        b.setAttribute('aria-pressed', String(f.to === TODAY && f.from === addDays(TODAY, 1 - n)));
+      });
+    }
+
+    /** Selects `value`, adding an option for it when the list does not have it (yet). */
+    function choose(sel, value, label) {
+      if (!sel) return;
+      var has = $all('option', sel).some(function (o) {
+        return o.value === value;
+      });
+      if (value && !has) sel.appendChild(h('option', { value: value, text: label }));
+      sel.value = value;
+    }
+
+    /** The showcase choices: the caller's own, and (owner) those counted in the range for the chosen account. */
+    function showcaseOptions(f) {
+      var ids = {};
+      if (own && !f.account_id)
+        Object.keys(own).forEach(function (id) {
+          ids[id] = own[id];
+        });
+      Object.keys(counted).forEach(function (id) {
+        if (!ids[id]) ids[id] = { id: Number(id) };
+      });
+      if (f.showcase_id && !ids[f.showcase_id]) ids[f.showcase_id] = { id: Number(f.showcase_id) };
+      var keep = selShowcase.value;
+      fill(
+        selShowcase,
+        [h('option', { value: '', text: 'All showcases' })].concat(
+          Object.keys(ids)
+            .sort(function (a, b) {
+              return Number(b) - Number(a);
+            })
+            .map(function (id) {
+              var d = ids[id].description;
+              return h('option', { value: id, text: 'Showcase ' + id + (d ? ' · ' + (d.length > 40 ? d.slice(0, 39) + '…' : d) : '') });
+            }),
+        ),
+      );
+      selShowcase.value = keep;
+    }
+
+    function loadShowcases(cursor, pagesLeft) {
+      return api('GET', '/api/v2/showcases?limit=100' + (cursor ? '&cursor=' + encodeURIComponent(cursor) : '')).then(function (list) {
+        own = own || {};
+        list.data.forEach(function (s) {
+          own[s.id] = s;
+        });
+        return list.has_more && pagesLeft > 1 ? loadShowcases(list.next_cursor, pagesLeft - 1) : own;
+      });
+    }
+
+    function csvLinks(f) {
+      $all('[data-csv]').forEach(function (a) {
+        a.setAttribute('href', '/api/v2/analytics?' + query(f, { group_by: a.getAttribute('data-csv'), format: 'csv' }));
+      });
+    }
+
+    /** The console opens a showcase of the caller's own account only (the owner's: the owner key's). */
+    function openable(showcaseId) {
+      return showcaseId !== null && showcaseId !== undefined && (!owner || !!(own && own[showcaseId]));
+    }
+
+    function load(announce) {
+      var f = filters();
+      markQuick(f);
+      if (!check(f)) return;
+      var my = ++seq;
+      fill(out, h('p', { class: 'loading', 'data-testid': 'loading', text: 'Loading…' }));
+      results.setAttribute('aria-busy', 'true');
+      var get = function (by, ff) {
+        return api('GET', '/api/v2/analytics?' + query(ff || f, { group_by: by }));
+      };
+      var calls = [get('day'), get('item'), get('platform'), get('referrer')];
+      // The owner's showcase choices come from the counts: those of the range, whichever showcase is chosen.
+      if (owner) calls.push(f.showcase_id ? get('item', { from: f.from, to: f.to, account_id: f.account_id }) : null);
+      Promise.all(calls).then(
+        function (r) {
+          if (my !== seq) return;
+          fill(out, []);
+          results.removeAttribute('aria-busy');
+          if (owner) {
+            counted = {};
+            (r[4] || r[1]).groups.forEach(function (g) {
+              if (g.showcase_id) counted[g.showcase_id] = true;
+            });
+            showcaseOptions(f);
+          }
+          render(f, r[0], r[1], r[2], r[3]);
+          if (announce) live.textContent = summary(f, r[0].totals);
+        },
+        function (e) {
+          if (my !== seq) return;
+          results.removeAttribute('aria-busy');
+          results.hidden = true;
+          emptyBox.hidden = true;
+          failed(out)(e);
+        },
+      );
+    }
+
+    function scope(f) {
+      var account = f.account_id && selAccount.selectedOptions[0] ? selAccount.selectedOptions[0].textContent : f.account_id;
+      return (f.showcase_id ? 'showcase ' + f.showcase_id : 'all showcases') + (f.account_id ? ' of ' + account : '');
+    }
+    function summary(f, t) {
+      return (
+        dayName(f.from, true) +
+        ' to ' +
+        dayName(f.to, true) +
+        ', ' +
+        scope(f) +
+        ': ' +
+        num(t.views) +
+        ' views, ' +
+        num(t.ar_launches) +
+        ' AR launches.'
+      );
+    }
+
+    function render(f, days, items, platforms, referrers) {
+      var t = days.totals;
+      var none = !(t.views || t.interactions || t.ar_launches || t.banner_taps || t.qr_opens || t.variant_selects);
+      emptyBox.hidden = !none;
+      results.hidden = none;
+      privacy.hidden = none;
+      csvLinks(f);
+      if (none) {
+        $('#an-empty-title').textContent = f.to >= TODAY ? 'Nothing counted yet' : 'Nothing counted in this range';
+        $('[data-testid=empty-range]').textContent =
+          'Nothing was counted for ' + scope(f) + ' from ' + dayName(f.from, true) + ' to ' + dayName(f.to, true) + '.';
+        return;
+      }
+      renderFunnel(days);
+      daily = { from: days.from, to: days.to, list: series(days) };
+      drawDaily();
+      renderDailyTable();
+      renderItems((lastItems = items.groups));
+      renderPlatforms(platforms.groups);
+      renderReferrers(referrers.groups);
+    }
+
+    var STEP = { views: 'Views', interactions: '3D interactions', ar_launches: 'AR launches', banner_taps: 'Banner taps' };
+    var STEP_OF = { views: 'views', interactions: 'interactions', ar_launches: 'AR launches' };
+    var STEP_HINT = {
+      views: 'the picture was on screen',
+      interactions: 'the 3D preview turned or zoomed',
+      ar_launches: 'opened in AR Quick Look, Scene Viewer or WebXR',
+      banner_taps: "the AR banner's button or the buy link",
+    };
+    function renderFunnel(a) {
+      fill(
+        $('[data-testid=funnel]'),
+        a.funnel.map(function (s, i) {
+          var bar = h('span', { class: 'fill', hidden: !s.count });
+          bar.style.width = (s.of_views === null ? 0 : Math.min(100, s.of_views * 100)) + '%';
+          var rates = [];
+          if (i > 0 && s.of_views !== null) rates.push(pct(s.of_views) + ' of views');
+          if (i > 1 && s.rate !== null) rates.push(pct(s.rate) + ' of ' + STEP_OF[a.funnel[i - 1].step]);
+          return h('li', { class: 'f-' + s.step, 'data-testid': 'funnel-step', 'data-step': s.step }, [
+            h('div', { class: 'f-head' }, [
+              h('span', {}, [h('span', { class: 'f-label', text: STEP[s.step] }), h('span', { class: 'f-hint', text: STEP_HINT[s.step] })]),
+              h('strong', { class: 'f-count', 'data-testid': 'funnel-count', text: num(s.count) }),
+            ]),
+            h('div', { class: 'track', 'aria-hidden': 'true' }, [bar]),
+            h('p', {
+              class: 'f-rate',
+              'data-testid': 'funnel-rate',
+              text: rates.join(' · ') || (i === 0 ? 'Where the funnel starts' : ''),
+            }),
+          ]);
+        }),
+      );
+      var t = a.totals;
+      fill(
+        $('[data-testid=figures]'),
+        [
+          ['Unique visitors', t.unique_visitors, 'unique-visitors'],
+          ['QR opens', t.qr_opens, 'qr-opens'],
+          ['Variant choices', t.variant_selects, 'variant-selects'],
+        ].map(function (x) {
+          return h('div', { 'data-testid': x[2] }, [h('dt', { text: x[0] }), h('dd', { text: num(x[1]) })]);
+        }),
+      );
+    }
+
+    /** Every day of the range, a day without counts as 0. */
+    function series(a) {
+      var by = {};
+      (a.groups || []).forEach(function (g) {
+        by[g.key] = g;
+      });
+      var list = [];
+      for (var d = a.from; d <= a.to; d = addDays(d, 1)) {
+        var g = by[d];
+        list.push({
+          day: d,
+          views: g ? g.views : 0,
+          interactions: g ? g.interactions : 0,
+          ar: g ? g.ar_launches : 0,
+          taps: g ? g.banner_taps : 0,
+          visitors: g ? g.unique_visitors : 0,
+        });
+      }
+      return list;
+    }
+
+    /** A whole step of at least m for the value gridlines: 1, 2, 2.5 (from 25 on), 5 or 10 times a power of ten. */
+    function niceStep(m) {
+      if (m <= 1) return 1;
+      var p = Math.pow(10, Math.floor(Math.log10(m)));
+      var steps = p >= 10 ? [1, 2, 2.5, 5, 10] : [1, 2, 5, 10];
+      for (var i = 0; i < steps.length; i++) if (steps[i] * p >= m) return steps[i] * p;
+      return 10 * p;
+    }
+
+    /** Views and AR launches per day: an SVG as wide as its box (drawn again when that changes), labelled axes. */
+    function drawDaily() {
+      if (!daily) return;
+      var box = $('[data-testid=daily-chart]');
+      var NS = 'http://www.w3.org/2000/svg';
+      var el = function (tag, attrs, text) {
+        var e = document.createElementNS(NS, tag);
+        Object.keys(attrs).forEach(function (k) {
+          e.setAttribute(k, String(attrs[k]));
+        });
+        if (text !== undefined) e.textContent = text;
+        return e;
+      };
+      var list = daily.list;
+      var W = Math.max(280, Math.floor(box.clientWidth || 600));
+      var H = W < 560 ? 220 : 260;
+      var m = { l: 44, r: 24, t: 12, b: 34 };
+      var iw = W - m.l - m.r;
+      var ih = H - m.t - m.b;
+      var max = 0;
+      var totals = { views: 0, ar: 0 };
+      var peak = list[0];
+      list.forEach(function (d) {
+        max = Math.max(max, d.views, d.ar);
+        totals.views += d.views;
+        totals.ar += d.ar;
+        if (d.views > peak.views) peak = d;
+      });
+      var step = niceStep(Math.max(max, 1) / 4);
+      var top = Math.max(step, Math.ceil(max / step) * step);
+      var n = list.length;
+      var x = function (i) {
+        return Math.round((m.l + (n === 1 ? iw / 2 : (i * iw) / (n - 1))) * 10) / 10;
+      };
+      var y = function (v) {
+        return Math.round((m.t + ih - (v / top) * ih) * 10) / 10;
+      };
+      var svg = el('svg', {
+        viewBox: '0 0 ' + W + ' ' + H,
+        width: W,
+        height: H,
+        role: 'img',
+        class: 'daily',
+        'data-testid': 'daily-svg',
+        'aria-labelledby': 'an-chart-title an-chart-desc',
+      });
+      svg.appendChild(
+        el(
+          'title',
+          { id: 'an-chart-title' },
+          'Views and AR launches per day, ' + dayName(daily.from, true) + ' to ' + dayName(daily.to, true),
+        ),
+      );
+      svg.appendChild(
+        el(
+          'desc',
+          { id: 'an-chart-desc' },
+          num(totals.views) +
+            ' views and ' +
+            num(totals.ar) +
+            ' AR launches over ' +
+            n +
+            (n === 1 ? ' day' : ' days') +
+            (peak.views ? '; most views on ' + dayName(peak.day, true) + ' (' + num(peak.views) + ')' : '') +
+            '. The table below the chart has every day.',
+        ),
+      );
+      // The value axis: gridlines with their numbers.
+      for (var v = 0; v <= top; v += step) {
+        svg.appendChild(el('line', { class: 'grid' + (v === 0 ? ' base' : ''), x1: m.l, x2: W - m.r, y1: y(v), y2: y(v) }));
+        svg.appendChild(el('text', { class: 'tick', x: m.l - 6, y: y(v) + 4, 'text-anchor': 'end' }, num(v)));
+      }
+      // The day axis: today (the last day) and every `stride` days before it, a stride of days that leaves room for each label.
+      var perDay = n > 1 ? iw / (n - 1) : iw;
+      var stride = [1, 2, 3, 7, 14, 28, 56, 91, 182].filter(function (s) {
+        return s * perDay >= 62;
+      })[0];
+      for (var i = n - 1; i >= 0; i -= stride || n) {
+        svg.appendChild(el('line', { class: 'tick-mark', x1: x(i), x2: x(i), y1: m.t + ih, y2: m.t + ih + 4 }));
+        svg.appendChild(el('text', { class: 'tick', x: x(i), y: H - m.b + 20, 'text-anchor': 'middle' }, dayName(list[i].day)));
+      }
+      var path = function (key) {
+        return list
+          .map(function (d, i) {
+            return (i ? 'L' : 'M') + x(i) + ' ' + y(d[key]);
+          })
+          .join(' ');
+      };
+      if (n > 1) {
+        svg.appendChild(
+          el('path', { class: 'area-views', d: path('views') + ' L' + x(n - 1) + ' ' + y(0) + ' L' + x(0) + ' ' + y(0) + ' Z' }),
+        );
+        svg.appendChild(el('path', { class: 'line-views', d: path('views') }));
+        svg.appendChild(el('path', { class: 'line-ar', d: path('ar') }));
+      }
+      // A point per day (its numbers on hover); AR launches as squares, so the two differ without colour.
+      var r = n === 1 ? 6 : n > 60 ? 2 : 3;
+      list.forEach(function (d, i) {
+        var c = el('circle', { class: 'pt-views', cx: x(i), cy: y(d.views), r: r, 'data-day': d.day, 'data-views': d.views });
+        c.appendChild(el('title', {}, dayName(d.day, true) + ': ' + num(d.views) + ' views'));
+        svg.appendChild(c);
+        var s = el('rect', {
+          class: 'pt-ar',
+          x: x(i) - r,
+          y: y(d.ar) - r,
+          width: 2 * r,
+          height: 2 * r,
+          'data-day': d.day,
+          'data-ar-launches': d.ar,
+        });
+        s.appendChild(el('title', {}, dayName(d.day, true) + ': ' + num(d.ar) + ' AR launches'));
+        svg.appendChild(s);
+      });
+      box.setAttribute('data-width', String(W));
+      fill(box, svg);
+    }
+    var resizeTimer = null;
+    window.addEventListener('resize', function () {
+      clearTimeout(resizeTimer);
+      resizeTimer = setTimeout(function () {
+        var box = $('[data-testid=daily-chart]');
+        if (daily && !results.hidden && Math.floor(box.clientWidth) !== Number(box.getAttribute('data-width'))) drawDaily();
+      }, 150);
+    });
+
+    /** A table whose first column names the row (a row header) and whose number columns align right. */
+    function dataTable(cols, rows, caption, testid, stack) {
+      // stack: on a phone each row is a card, each cell with its column's name (shown there only; the header says it otherwise).
+      var label = function (i) {
+        return stack && i !== rows[0].head ? h('span', { class: 'an-l', 'aria-hidden': 'true', text: cols[i].label }) : null;
+      };
+      return h('div', { class: 'table-wrap' + (stack ? ' stack' : ''), tabindex: '0', role: 'region', 'aria-label': caption }, [
+        h('table', { class: 'an-table', 'data-testid': testid }, [
+          h('caption', { class: 'sr-only', text: caption }),
+          h('thead', {}, [
+            h(
+              'tr',
+              {},
+              cols.map(function (c) {
+                return h('th', { scope: 'col', class: c.num ? 'num' : null, text: c.label });
+              }),
+            ),
+          ]),
+          h(
+            'tbody',
+            {},
+            rows.map(function (r) {
+              return h(
+                'tr',
+                { 'data-key': r.key },
+                r.cells.map(function (c, i) {
+                  var v = c === null || c === undefined ? '—' : typeof c === 'object' ? c : String(c);
+                  return i === r.head
+                    ? h('th', { scope: 'row', class: cols[i].num ? 'num' : null, 'data-col': cols[i].key }, [v])
+                    : h('td', { class: cols[i].num ? 'num' : null, 'data-col': cols[i].key }, [label(i), v]);
+                }),
+              );
+            }),
+          ),
+        ]),
+      ]);
+    }
+
+    function renderDailyTable() {
+      var cols = [
+        { label: 'Day', key: 'day' },
+        { label: 'Views', key: 'views', num: true },
+        { label: '3D interactions', key: 'interactions', num: true },
+        { label: 'AR launches', key: 'ar_launches', num: true },
+        { label: 'Banner taps', key: 'banner_taps', num: true },
+        { label: 'Unique visitors', key: 'unique_visitors', num: true },
+      ];
+      fill(
+        $('[data-testid=daily-table]'),
+        dataTable(
+          cols,
+          daily.list.map(function (d) {
+            return {
+              key: d.day,
+              head: 0,
+              cells: [dayName(d.day, true), num(d.views), num(d.interactions), num(d.ar), num(d.taps), num(d.visitors)],
+            };
+          }),
+          'Counts per day',
+          'daily-rows',
+        ),
+      );
+    }
+
+    var ITEM_ROWS = 50;
+    function renderItems(groups) {
+      var box = $('[data-testid=items-table]');
+      if (!groups.length) return fill(box, empty('No picture was viewed in this range (only showcase pages were).'));
+      var cols = [
+        { label: '#', key: 'rank', num: true },
+        { label: 'Picture', key: 'title' },
+        { label: 'Showcase', key: 'showcase' },
+        { label: 'Views', key: 'views', num: true },
+        { label: '3D interactions', key: 'interactions', num: true },
+        { label: 'AR launches', key: 'ar_launches', num: true },
+        { label: 'Banner taps', key: 'banner_taps', num: true },
+        { label: 'AR rate', key: 'ar_rate', num: true },
+        { label: 'Unique visitors', key: 'unique_visitors', num: true },
+      ];
+      var rows = groups.slice(0, ITEM_ROWS).map(function (g, i) {
+        var title = g.title || 'Picture ' + g.item_id;
+        var sc = g.showcase_id;
+        var link = openable(sc);
+        return {
+          key: String(g.item_id),
+          head: 1,
+          cells: [
+            i + 1,
+            link ? h('a', { href: '/console/showcases/' + seg(sc) + '#item-' + seg(g.item_id), text: title }) : title,
+            sc === null ? '—' : link ? h('a', { href: '/console/showcases/' + seg(sc), text: 'Showcase ' + sc }) : 'Showcase ' + sc,
+            num(g.views),
+            num(g.interactions),
+            num(g.ar_launches),
+            num(g.banner_taps),
+            g.views ? pct(g.ar_launches / g.views) : '—',
+            num(g.unique_visitors),
+          ],
+        };
+      });
+      fill(box, [
+        dataTable(cols, rows, 'Pictures ranked by AR launches', 'items-rows', true),
+        groups.length > ITEM_ROWS
+          ? h('p', { class: 'hint', text: 'The first ' + ITEM_ROWS + ' of ' + groups.length + ' pictures; the CSV has them all.' })
+          : null,
+        h('p', { class: 'hint', text: 'AR rate: AR launches per view of the picture.' }),
+      ]);
+    }
+
+    var PLATFORMS = [
+      ['quick_look', 'AR Quick Look (iOS)'],
+      ['scene_viewer', 'Scene Viewer (Android)'],
+      ['webxr', 'WebXR (browser)'],
+    ];
+    function renderPlatforms(groups) {
+      var by = {};
+      var all = 0;
+      groups.forEach(function (g) {
+        by[g.key] = g.ar_launches;
+        if (g.key) all += g.ar_launches;
+      });
+      fill(
+        $('[data-testid=platforms]'),
+        dataTable(
+          [
+            { label: 'Platform', key: 'platform' },
+            { label: 'AR launches', key: 'ar_launches', num: true },
+            { label: 'Share', key: 'share', num: true },
+          ],
+          PLATFORMS.map(function (p) {
+            var n = by[p[0]] || 0;
+            return { key: p[0], head: 0, cells: [p[1], num(n), all ? pct(n / all) : '—'] };
+          }),
+          'AR launches by platform',
+          'platform-rows',
+        ),
+      );
+    }
+
+    var REFERRER_ROWS = 10;
+    function renderReferrers(groups) {
+      var box = $('[data-testid=referrers]');
+      if (!groups.length) return fill(box, empty('No visits in this range.'));
+      fill(box, [
+        dataTable(
+          [
+            { label: 'Referring site', key: 'referrer' },
+            { label: 'Views', key: 'views', num: true },
+            { label: 'AR launches', key: 'ar_launches', num: true },
+          ],
+          groups.slice(0, REFERRER_ROWS).map(function (g) {
+            return { key: g.key, head: 0, cells: [g.key || 'None (direct, or your own pages)', num(g.views), num(g.ar_launches)] };
+          }),
+          'Top referrers',
+          'referrer-rows',
+        ),
+        groups.length > REFERRER_ROWS
+          ? h('p', { class: 'hint', text: 'The top ' + REFERRER_ROWS + ' of ' + groups.length + ' referrers; the CSV has them all.' })
+          : null,
+      ]);
+    }
+
+    /** A change of the filters: the URL follows (a view to share or bookmark), the counts are loaded again. */
+    function apply() {
+      var f = filters();
+      markQuick(f);
+      if (!check(f)) return;
+      var url = '/console/analytics?' + query(f);
+      if (location.pathname + location.search !== url) history.pushState(null, '', url);
+      load(true);
+    }
+    var typing = null;
+    form.addEventListener('change', function (ev) {
+      clearTimeout(typing);
+      // Another account has other showcases.
+      if (ev.target === selAccount) selShowcase.value = '';
+      // A date typed digit by digit changes at each one (year 0002, 0020, 0202, 2025): the last one counts.
+      if (ev.target === fromIn || ev.target === toIn) typing = setTimeout(apply, 400);
+      else apply();
+    });
+    form.addEventListener('submit', function (ev) {
+      ev.preventDefault();
+      apply();
+    });
+    $all('[data-days]', form).forEach(function (b) {
+      b.addEventListener('click', function () {
+        toIn.value = TODAY;
+        fromIn.value = addDays(TODAY, 1 - Number(b.getAttribute('data-days')));
+        apply();
+      });
+    });
+    window.addEventListener('popstate', function () {
+      var q = new URLSearchParams(location.search);
+      toIn.value = q.get('to') || TODAY;
+      fromIn.value = q.get('from') || addDays(toIn.value, -29);
+      choose(selShowcase, q.get('showcase_id') || '', 'Showcase ' + q.get('showcase_id'));
+      choose(selAccount, q.get('account_id') || '', String(q.get('account_id')));
+      load(true);
+    });
+    var toggle = $('[data-action=toggle-daily]');
+    toggle.addEventListener('click', function () {
+      var btn = toggle;
+      var box = $('#an-daily-table');
+      box.hidden = !box.hidden;
+      btn.setAttribute('aria-expanded', String(!box.hidden));
+      btn.textContent = box.hidden ? 'Show as a table' : 'Hide the table';
+    });
+
+    // The choices: the caller's showcases; the owner's also the accounts (users).
+    loadShowcases(null, 10).then(
+      function () {
+        showcaseOptions(filters());
+        // The owner's pictures link to their showcase's console page once it is known to be the owner key's.
+        if (owner && lastItems) renderItems(lastItems);
+      },
+      function () {
+        own = own || {};
+      },
+    );
+    if (selAccount)
+      api('GET', '/api/admin/users?limit=200').then(function (list) {
+        var keep = selAccount.value;
+        fill(
+          selAccount,
+          [h('option', { value: '', text: 'All accounts' })].concat(
+            list.data
+              .filter(function (u) {
+                return !u.internal;
+              })
+              .map(function (u) {
+                return h('option', { value: u.id, text: u.email + (u.name ? ' (' + u.name + ')' : '') });
+              }),
+          ),
+        );
+        choose(selAccount, keep, keep);
+      });
+    load(false);
+  };
 
   pages.convert = function () {
     var price = $('[data-testid=animated-price]');

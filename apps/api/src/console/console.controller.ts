@@ -163,6 +163,12 @@ export class ConsoleController {
     this.html(reply, 200, pages.showcasePage(v, id, sc.qrSvg, sc.url));
   }
 
+  @Get('analytics')
+  analytics(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    const q = (req.query ?? {}) as Record<string, unknown>;
+    return this.page(req, reply, (v) => pages.analyticsPage(v, pages.analyticsFilters(q, v.role)));
+  }
+
   @Get('convert')
   convert(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     return this.page(req, reply, pages.convertPage);

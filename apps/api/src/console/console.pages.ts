@@ -22,6 +22,7 @@ const NAV: { href: string; label: string; page: string; owner?: boolean }[] = [
   { href: '/console', label: 'Overview', page: 'overview' },
   { href: '/console/keys', label: 'API keys', page: 'keys' },
   { href: '/console/showcases', label: 'Showcases', page: 'showcases' },
+  { href: '/console/analytics', label: 'Analytics', page: 'analytics' },
   { href: '/console/convert', label: 'Convert', page: 'convert' },
   { href: '/console/jobs', label: 'Jobs', page: 'jobs' },
   { href: '/console/usage', label: 'Usage', page: 'usage' },
@@ -308,4 +309,97 @@ export function adminJobsPage(v: Viewer): string {
 
 export function adminQueuePage(v: Viewer): string {
   return layout(v, 'admin-queue', 'Queue health', `<div data-testid="queue">${loading}</div>`);
+}
+
+/** The Analytics page's filters as the URL gives them (checked: anything else is the default). */
+export interface AnalyticsFilters {
+  from: string;
+  to: string;
+  showcaseId: string;
+  accountId: string;
+}
+
+const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 86_400_000;
+const utcDay = (t: number) => new Date(t).toISOString().slice(0, 10);
+const realDay = (d: unknown): d is string =>
+  typeof d === 'string' && DAY_RE.test(d) && !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && utcDay(Date.parse(`${d}T00:00:00Z`)) === d;
+
+/**
+ * The filters of /console/analytics from its query: from/to (UTC days; default the last 30 days, as the API),
+ * showcase_id (a whole number) and, for the owner, account_id. A value that is not one of these is dropped.
+ */
+export function analyticsFilters(q: Record<string, unknown>, role: Viewer['role'], now = Date.now()): AnalyticsFilters {
+  const to = realDay(q.to) ? q.to : utcDay(now);
+  const from = realDay(q.from) && q.from <= to ? q.from : utcDay(Date.parse(`${to}T00:00:00Z`) - 29 * DAY_MS);
+  const showcaseId = typeof q.showcase_id === 'string' && /^[1-9][0-9]{0,9}$/.test(q.showcase_id) ? q.showcase_id : '';
+  const accountId = role === 'owner' && typeof q.account_id === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(q.account_id) ? q.account_id : '';
+  return { from, to, showcaseId, accountId };
+}
+
+/** What the pages count and what they keep: the empty state and the page's footnote. */
+const PRIVACY =
+  'No cookies, no IP address stored (only a hash salted anew each day, to count unique visitors), and visitors whose browser sends Do Not Track or Global Privacy Control are not counted; neither are bots.';
+
+/**
+ * Engagement from the public pages (GET /api/v2/analytics): filters kept in the URL, the funnel, views and AR
+ * launches per day (an SVG drawn by the script, with a data table), pictures ranked by AR launches, platforms,
+ * referrers and CSV downloads. The script fills it; the filter form also works as a plain GET form.
+ */
+export function analyticsPage(v: Viewer, f: AnalyticsFilters, now = Date.now()): string {
+  const today = utcDay(now);
+  const quick = [7, 30, 90]
+    .map(
+      (n) =>
+        `<button type="button" class="secondary" data-days="${n}" aria-pressed="false"><span class="sr-only">Last </span>${n} days</button>`,
+    )
+    .join('');
+  const account =
+    v.role === 'owner'
+      ? `<div class="field wide"><label for="an-account">Account</label><select id="an-account" name="account_id" data-testid="filter-account"><option value="">All accounts</option>${
+          f.accountId ? `<option value="${esc(f.accountId)}" selected>${esc(f.accountId)}</option>` : ''
+        }</select></div>`
+      : '';
+  const csv = (by: string, what: string) =>
+    `<a class="csv" data-csv="${by}" href="#" download>Download CSV<span class="sr-only"> of ${what}</span></a>`;
+  return layout(
+    v,
+    'analytics',
+    'Analytics',
+    `<form class="card filters" data-form="analytics-filter" method="get" action="/console/analytics" novalidate aria-label="Filters">
+${account}<div class="field wide"><label for="an-showcase">Showcase</label><select id="an-showcase" name="showcase_id" data-testid="filter-showcase"><option value="">All showcases</option>${
+      f.showcaseId ? `<option value="${esc(f.showcaseId)}" selected>Showcase ${esc(f.showcaseId)}</option>` : ''
+    }</select></div>
+<div class="field"><label for="an-from">From</label><input id="an-from" name="from" type="date" value="${esc(f.from)}" max="${today}" required aria-describedby="an-range-err an-utc"></div>
+<div class="field"><label for="an-to">To</label><input id="an-to" name="to" type="date" value="${esc(f.to)}" max="${today}" required aria-describedby="an-range-err an-utc"></div>
+<div class="quick" role="group" aria-label="Quick ranges">${quick}</div>
+<button type="submit">Show</button>
+<p class="error" id="an-range-err" hidden></p>
+<p class="hint" id="an-utc">Days are UTC (today: ${today}). The page's address keeps the filters, to share or bookmark the view.</p></form>
+<p class="sr-only" role="status" aria-live="polite" data-testid="analytics-live"></p>
+<div data-testid="analytics">${loading}</div>
+<section class="card empty-state" data-testid="analytics-empty" aria-labelledby="an-empty-title" hidden>
+<h2 id="an-empty-title">Nothing counted yet</h2>
+<p data-testid="empty-range"></p>
+<p>Counted here: views of your public pages (showcase, picture, wall and embed pages, the widget, the QR hand-off), 3D interactions (the preview turned or zoomed), AR launches (AR Quick Look, Scene Viewer, WebXR), taps on the AR banner or buy button, QR opens and variant choices. New events show within seconds.</p>
+<p>Privacy: ${PRIVACY} See <a href="/docs#/analytics">the API reference</a> and the Privacy section of <code>docs/analytics.md</code>.</p></section>
+<div class="an-results" data-testid="analytics-results" hidden>
+<section class="card" aria-labelledby="an-funnel-title"><h2 id="an-funnel-title">Funnel</h2>
+<ol class="funnel" data-testid="funnel"></ol>
+<dl class="figures" data-testid="figures"></dl></section>
+<section class="card" aria-labelledby="an-daily-title"><div class="sec-head"><h2 id="an-daily-title">Views and AR launches per day</h2>${csv('day', 'the daily counts')}</div>
+<ul class="legend" aria-hidden="true"><li><span class="key k-views"></span>Views</li><li><span class="key k-ar"></span>AR launches</li></ul>
+<div class="an-chart" data-testid="daily-chart"></div>
+<p><button type="button" class="secondary" data-action="toggle-daily" aria-expanded="false" aria-controls="an-daily-table">Show as a table</button></p>
+<div id="an-daily-table" data-testid="daily-table" hidden></div></section>
+<section class="card" aria-labelledby="an-items-title"><div class="sec-head"><h2 id="an-items-title">Pictures ranked by AR launches</h2>${csv('item', 'the pictures')}</div>
+<div data-testid="items-table"></div></section>
+<div class="split">
+<section class="card" aria-labelledby="an-platform-title"><div class="sec-head"><h2 id="an-platform-title">AR launches by platform</h2>${csv('platform', 'the platforms')}</div>
+<div data-testid="platforms"></div></section>
+<section class="card" aria-labelledby="an-referrer-title"><div class="sec-head"><h2 id="an-referrer-title">Top referrers</h2>${csv('referrer', 'the referrers')}</div>
+<div data-testid="referrers"></div></section></div></div>
+<p class="hint" data-testid="privacy">How it is counted: ${PRIVACY}</p>`,
+    { today, role: v.role },
+  );
 }
