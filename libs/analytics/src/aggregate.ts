@@ -14,25 +14,26 @@ export interface CountRow {
   count: number;
 }
 
-/** A visitor seen on a day: on the showcase as a whole (item 0) and on the item when the event was about one. */
-export interface VisitorMark {
+/** New unique visitors of a day on a showcase as a whole (item 0) or on an item. */
+export interface VisitorCount {
   day: string;
   ownerId: string;
   showcaseId: number;
   itemId: number;
-  hash: string;
+  n: number;
 }
 
 /**
- * A batch of events folded into count rows (one per distinct day and dimension) and the distinct visitor marks
- * it carries, so a flush writes each row once however many events it holds.
+ * A batch of events folded into count rows (one per distinct day and dimension) and the new unique visitors
+ * per day, showcase and item (the events the buffer marked as a visitor's first), so a flush writes each row
+ * once however many events it holds.
  *
  * @example
  * const { rows, visitors } = aggregate(events); // 5,000 events of one page -> a handful of rows
  */
-export function aggregate(events: readonly CountedEvent[]): { rows: CountRow[]; visitors: VisitorMark[] } {
+export function aggregate(events: readonly CountedEvent[]): { rows: CountRow[]; visitors: VisitorCount[] } {
   const rows = new Map<string, CountRow>();
-  const visitors = new Map<string, VisitorMark>();
+  const visitors = new Map<string, VisitorCount>();
   for (const e of events) {
     const key = [e.day, e.showcaseId, e.itemId, e.surface, e.variant, e.kind, e.platform, e.referrerHost].join('\u0000');
     const row = rows.get(key);
@@ -50,9 +51,14 @@ export function aggregate(events: readonly CountedEvent[]): { rows: CountRow[]; 
         referrerHost: e.referrerHost,
         count: 1,
       });
-    for (const itemId of e.itemId ? [0, e.itemId] : [0]) {
-      const mark = { day: e.day, ownerId: e.ownerId, showcaseId: e.showcaseId, itemId, hash: e.visitor };
-      visitors.set([e.day, e.showcaseId, itemId, e.visitor].join('\u0000'), mark);
+    const firsts: number[] = [];
+    if (e.firstVisit?.showcase) firsts.push(0);
+    if (e.firstVisit?.item && e.itemId) firsts.push(e.itemId);
+    for (const itemId of firsts) {
+      const key = [e.day, e.showcaseId, itemId].join('\u0000');
+      const v = visitors.get(key);
+      if (v) v.n++;
+      else visitors.set(key, { day: e.day, ownerId: e.ownerId, showcaseId: e.showcaseId, itemId, n: 1 });
     }
   }
   return { rows: [...rows.values()], visitors: [...visitors.values()] };

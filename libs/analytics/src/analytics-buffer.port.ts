@@ -16,6 +16,11 @@ export interface AnalyticsBufferPort {
   /** The log's name: the flusher keeps how far it has counted under it. */
   readonly name: string;
   append(events: readonly CountedEvent[]): Promise<void>;
+  /**
+   * Appends the events whose id was not taken in the last `ttlMs` (and takes those ids), in one step: a beacon
+   * sent twice counts once. Returns how many were appended.
+   */
+  appendFresh(events: readonly { id: string; event: CountedEvent }[], ttlMs: number): Promise<number>;
   /** Up to `limit` events after `afterId` (null: from the start), oldest first. */
   readAfter(afterId: string | null, limit: number): Promise<LoggedEvent[]>;
   /** Drops the events up to `id` (they are counted). */

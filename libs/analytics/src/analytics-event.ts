@@ -109,6 +109,18 @@ export interface CountedEvent {
   platform: Platform | '';
   /** The referring site's host name, or '' (none, or the service's own pages). */
   referrerHost: string;
-  /** The visitor's daily-salted hash (IP + user agent + site). */
+  /** The visitor's daily-salted hash (IP + user agent + site). Kept in the buffer only, never in the database. */
   visitor: string;
+  /**
+   * Whether this event was the visitor's first of the day on the showcase and on the item: set by the buffer
+   * when it takes the event (it remembers the day's visitors for two days), counted as unique visitors.
+   */
+  firstVisit?: { showcase: boolean; item: boolean };
 }
+
+/** The key under which a buffer remembers that a visitor was seen on a day, on a showcase (item 0) or an item. */
+export const visitorMark = (e: Pick<CountedEvent, 'day' | 'showcaseId' | 'visitor'>, itemId: number): string =>
+  `v:${e.day}:${e.showcaseId}:${itemId}:${e.visitor}`;
+
+/** How long a buffer remembers a visitor mark: the day and the next (late events). */
+export const VISITOR_MARK_TTL_MS = 2 * 86_400_000;

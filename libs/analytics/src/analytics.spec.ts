@@ -97,14 +97,15 @@ describe('BeaconBody', () => {
 });
 
 describe('aggregate', () => {
-  it('folds a batch into one row per day and dimension, and the distinct visitors per showcase and item', () => {
+  it('folds a batch into one row per day and dimension, and the new unique visitors per showcase and item', () => {
+    const first = { showcase: true, item: true };
     const { rows, visitors } = aggregate([
-      event(),
-      event(),
-      event({ visitor: 'v2' }),
+      event({ firstVisit: first }),
+      event({ firstVisit: { showcase: false, item: false } }),
+      event({ visitor: 'v2', firstVisit: first }),
       event({ kind: 'ar_launch', platform: 'quick_look' }),
-      event({ itemId: 0, surface: 'showcase' }),
-      event({ day: '2026-11-25' }),
+      event({ itemId: 0, surface: 'showcase', visitor: 'v3', firstVisit: { showcase: true, item: false } }),
+      event({ day: '2026-11-25', firstVisit: first }),
     ]);
     expect(rows.map((r) => [r.day, r.itemId, r.event, r.platform, r.count])).toEqual([
       ['2026-11-24', 12, 'view', '', 3],
@@ -112,13 +113,11 @@ describe('aggregate', () => {
       ['2026-11-24', 0, 'view', '', 1],
       ['2026-11-25', 12, 'view', '', 1],
     ]);
-    expect(visitors.map((v) => [v.day, v.itemId, v.hash])).toEqual([
-      ['2026-11-24', 0, 'v1'],
-      ['2026-11-24', 12, 'v1'],
-      ['2026-11-24', 0, 'v2'],
-      ['2026-11-24', 12, 'v2'],
-      ['2026-11-25', 0, 'v1'],
-      ['2026-11-25', 12, 'v1'],
+    expect(visitors.map((v) => [v.day, v.itemId, v.n])).toEqual([
+      ['2026-11-24', 0, 3],
+      ['2026-11-24', 12, 2],
+      ['2026-11-25', 0, 1],
+      ['2026-11-25', 12, 1],
     ]);
   });
 });
@@ -136,6 +135,21 @@ describe('MemoryAnalyticsBuffer', () => {
     expect([...(await b.firstSeen(['a', 'b'], 60_000))]).toEqual(['a', 'b']);
     expect([...(await b.firstSeen(['b', 'c'], 60_000))]).toEqual(['c']);
     expect(await b.salt('2026-11-24')).toBe(await b.salt('2026-11-24'));
+    // The day's first event of a visitor is marked, on the showcase and on the item.
+    const n = await b.appendFresh(
+      [
+        { id: 'f1', event: event({ visitor: 'w1' }) },
+        { id: 'f2', event: event({ visitor: 'w1' }) },
+        { id: 'f3', event: event({ visitor: 'w1', itemId: 13 }) },
+      ],
+      60_000,
+    );
+    expect(n).toBe(3);
+    expect((await b.readAfter(all[2].id, 10)).map((e) => e.event.firstVisit)).toEqual([
+      { showcase: true, item: true },
+      { showcase: false, item: false },
+      { showcase: false, item: true },
+    ]);
     expect(await b.salt('2026-11-25')).not.toBe(await b.salt('2026-11-24'));
   });
 });

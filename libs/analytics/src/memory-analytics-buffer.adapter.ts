@@ -1,4 +1,4 @@
-import type { CountedEvent } from './analytics-event';
+import { type CountedEvent, VISITOR_MARK_TTL_MS, visitorMark } from './analytics-event';
 import type { AnalyticsBufferPort, LoggedEvent } from './analytics-buffer.port';
 import { newSalt } from './visitors';
 
@@ -32,6 +32,20 @@ export class MemoryAnalyticsBuffer implements AnalyticsBufferPort {
       this.dropped += this.events.length - MAX_EVENTS;
       this.events = this.events.slice(-MAX_EVENTS);
     }
+  }
+
+  async appendFresh(events: readonly { id: string; event: CountedEvent }[], ttlMs: number): Promise<number> {
+    const fresh = await this.firstSeen(
+      events.map((e) => e.id),
+      ttlMs,
+    );
+    const taken = events.filter((e) => fresh.has(e.id)).map((e) => e.event);
+    for (const e of taken) {
+      const marks = await this.firstSeen([visitorMark(e, 0), ...(e.itemId ? [visitorMark(e, e.itemId)] : [])], VISITOR_MARK_TTL_MS);
+      e.firstVisit = { showcase: marks.has(visitorMark(e, 0)), item: e.itemId > 0 && marks.has(visitorMark(e, e.itemId)) };
+    }
+    await this.append(taken);
+    return taken.length;
   }
 
   async readAfter(afterId: string | null, limit: number): Promise<LoggedEvent[]> {

@@ -44,6 +44,27 @@ describe('RedisAnalyticsBuffer', () => {
     expect([...(await a.firstSeen(['x1', 'x2'], 60_000))]).toEqual(['x1', 'x2']);
     expect([...(await b.firstSeen(['x2', 'x3'], 60_000))]).toEqual(['x3']);
     expect(await a.salt('2026-11-24')).toBe(await b.salt('2026-11-24'));
+    // Taking ids and appending in one step.
+    const before = (await a.readAfter(null, 100)).length;
+    expect(
+      await a.appendFresh(
+        [
+          { id: 'y1', event: event('view') },
+          { id: 'x1', event: event('view') },
+        ],
+        60_000,
+      ),
+    ).toBe(1);
+    expect(await b.appendFresh([{ id: 'y1', event: event('view') }], 60_000)).toBe(0);
+    const after = await b.readAfter(null, 100);
+    expect(after.length).toBe(before + 1);
+    // The visitor's first event of the day on the showcase is marked so; another is not.
+    expect(await a.appendFresh([{ id: 'y2', event: event('interact') }], 60_000)).toBe(1);
+    const marked = (await b.readAfter(after[after.length - 2]?.id ?? null, 100)).slice(-2).map((e) => e.event.firstVisit);
+    expect(marked).toEqual([
+      { showcase: true, item: false },
+      { showcase: false, item: false },
+    ]);
     expect(await a.lock('a', 5000)).toBe(true);
     expect(await b.lock('b', 5000)).toBe(false);
     expect(await a.lock('a', 5000)).toBe(true);

@@ -14,13 +14,13 @@ export interface AnalyticsCountRow {
   count: number;
 }
 
-/** A visitor's daily hash seen on a showcase (item 0) or an item. */
-export interface AnalyticsVisitorMark {
+/** New unique visitors of a day on a showcase (item 0) or an item (libs/analytics `VisitorCount`). */
+export interface AnalyticsVisitorCount {
   day: string;
   ownerId: string;
   showcaseId: number;
   itemId: number;
-  hash: string;
+  n: number;
 }
 
 export type AnalyticsGroupBy = 'day' | 'item' | 'platform' | 'referrer';
@@ -53,8 +53,8 @@ export interface AnalyticsTotals {
   groups: AnalyticsGroup[] | null;
 }
 
-/** Most rows one INSERT carries (Postgres takes up to 65,535 parameters). */
-const CHUNK = 500;
+/** Rows per INSERT: small statements let the embedded database (PGlite, in the API's own thread) answer beacons between them. */
+const CHUNK = 100;
 const GROUP_COLUMN: Record<AnalyticsGroupBy, string> = {
   day: `to_char("day", 'YYYY-MM-DD')`,
   item: `"item_id"::text`,
@@ -65,7 +65,8 @@ const GROUP_COLUMN: Record<AnalyticsGroupBy, string> = {
 /**
  * The daily engagement counts (docs/analytics.md): batches of events added in one transaction with the
  * cursor of the log they came from, so a batch read again after a crash is refused rather than counted twice;
- * and the reads of the analytics API.
+ * and the reads of the analytics API. No visitor hash, IP or user agent is stored here: unique visitors arrive
+ * as counts (the buffer remembers the day's visitors).
  */
 export class AnalyticsRepository {
   constructor(private readonly ds: DataSource) {}
@@ -77,8 +78,8 @@ export class AnalyticsRepository {
   }
 
   /**
-   * Adds a batch: the rows' counts, the visitors not seen before (their day's unique visitors +1), and moves
-   * the log's cursor from `expected` to `next` — all or nothing. False (nothing written) when the cursor is not
+   * Adds a batch: the rows' counts, the new unique visitors, and moves the log's cursor from `expected` to
+   * `next` — all or nothing. False (nothing written) when the cursor is not
    * at `expected` any more: another flusher counted the batch.
    */
   async applyBatch(
@@ -86,7 +87,7 @@ export class AnalyticsRepository {
     expected: string | null,
     next: string,
     rows: AnalyticsCountRow[],
-    visitors: AnalyticsVisitorMark[],
+    visitors: AnalyticsVisitorCount[],
   ): Promise<boolean> {
     return this.ds.transaction(async (m) => {
       const moved =
@@ -124,47 +125,19 @@ export class AnalyticsRepository {
     );
   }
 
-  private async addVisitors(m: EntityManager, marks: AnalyticsVisitorMark[]): Promise<void> {
-    if (!marks.length) return;
+  private async addVisitors(m: EntityManager, counts: AnalyticsVisitorCount[]): Promise<void> {
+    if (!counts.length) return;
     const values: unknown[] = [];
-    const tuples = marks.map((v) => {
+    const rows = counts.map((g) => {
       const at = values.length;
-      values.push(v.day, v.showcaseId, v.itemId, v.hash);
-      return `($${at + 1}::date, $${at + 2}::integer, $${at + 3}::integer, $${at + 4})`;
-    });
-    const fresh = rowsOf(
-      await m.query(
-        `INSERT INTO "analytics_visitor_hashes" ("day", "showcase_id", "item_id", "hash") VALUES ${tuples.join(', ')}
-         ON CONFLICT DO NOTHING RETURNING to_char("day", 'YYYY-MM-DD') AS "day", "showcase_id", "item_id"`,
-        values,
-      ),
-    );
-    const owners = new Map(marks.map((v) => [`${v.day}/${v.showcaseId}`, v.ownerId]));
-    const gained = new Map<string, { day: string; showcaseId: number; itemId: number; n: number }>();
-    for (const r of fresh) {
-      const key = `${r.day}/${r.showcase_id}/${r.item_id}`;
-      const g = gained.get(key) ?? { day: r.day, showcaseId: Number(r.showcase_id), itemId: Number(r.item_id), n: 0 };
-      g.n++;
-      gained.set(key, g);
-    }
-    if (!gained.size) return;
-    const vals: unknown[] = [];
-    const rows = [...gained.values()].map((g) => {
-      const at = vals.length;
-      vals.push(g.day, owners.get(`${g.day}/${g.showcaseId}`), g.showcaseId, g.itemId, g.n);
+      values.push(g.day, g.ownerId, g.showcaseId, g.itemId, g.n);
       return `($${at + 1}::date, $${at + 2}, $${at + 3}::integer, $${at + 4}::integer, $${at + 5}::bigint)`;
     });
     await m.query(
       `INSERT INTO "analytics_visitors" ("day", "owner_id", "showcase_id", "item_id", "visitors") VALUES ${rows.join(', ')}
        ON CONFLICT ("day", "showcase_id", "item_id") DO UPDATE SET "visitors" = "analytics_visitors"."visitors" + EXCLUDED."visitors"`,
-      vals,
+      values,
     );
-  }
-
-  /** Drops the visitor hashes of days before `day` (their unique counts stay). Returns how many. */
-  async purgeVisitorHashes(day: string): Promise<number> {
-    const res = await this.ds.query(`DELETE FROM "analytics_visitor_hashes" WHERE "day" < $1::date RETURNING "day"`, [day]);
-    return rowsOf(res).length;
   }
 
   /** Totals, unique visitors and (with `groupBy`) the groups, over the filter's days (both included). */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { aggregate, ANALYTICS_BUFFER, type AnalyticsBufferPort, previousDay, utcDay } from '@app/analytics';
+import { aggregate, ANALYTICS_BUFFER, type AnalyticsBufferPort } from '@app/analytics';
 import type { AppConfig } from '@app/config';
 import { AnalyticsRepository } from '@app/persistence';
 import { APP_CONFIG, PromMetrics } from '@app/runtime';
@@ -13,7 +13,6 @@ const BATCH = 5000;
  * cursor, folds the batch into rows (libs/analytics `aggregate`) and writes them with the new cursor in one
  * transaction (AnalyticsRepository.applyBatch), then trims the log. A crash between the two re-reads a batch
  * the cursor has passed — it is skipped, not counted twice. One process flushes at a time (the buffer's lock).
- * Once an hour it drops the visitor hashes of days before yesterday.
  */
 @Injectable()
 export class AnalyticsFlusher implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -21,7 +20,6 @@ export class AnalyticsFlusher implements OnApplicationBootstrap, OnApplicationSh
   private readonly holder = randomUUID();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | null = null;
-  private purgedDay = '';
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -66,15 +64,6 @@ export class AnalyticsFlusher implements OnApplicationBootstrap, OnApplicationSh
       total += batch.length;
       if (batch.length < BATCH) break;
     }
-    await this.purgeOldHashes();
     return total;
-  }
-
-  /** Visitor hashes are needed for today and yesterday (late events) only. */
-  private async purgeOldHashes(): Promise<void> {
-    const today = utcDay(new Date());
-    if (this.purgedDay === today) return;
-    await this.repo.purgeVisitorHashes(previousDay(today));
-    this.purgedDay = today;
   }
 }

@@ -32,7 +32,7 @@ import { SiteResolver } from './site-resolver.service';
     AnalyticsFlusher,
     AnalyticsService,
   ],
-  exports: [AnalyticsFlusher],
+  exports: [AnalyticsFlusher, EventIntake],
 })
 export class AnalyticsModule {
   // Created before the routes are registered: the text/plain parser and the route's body limit are in place for them.

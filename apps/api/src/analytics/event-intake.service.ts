@@ -101,14 +101,9 @@ export class EventIntake {
       });
     }
     if (unknown) skip('unknown_item', unknown);
-    const fresh = await this.buffer.firstSeen(
-      events.map((e) => e.id),
-      SEEN_TTL_MS,
-    );
-    const counted = events.filter((e) => fresh.has(e.id)).map((e) => e.event);
-    if (counted.length < events.length) skip('duplicate', events.length - counted.length);
-    await this.buffer.append(counted);
-    return counted.length;
+    const counted = await this.buffer.appendFresh(events, SEEN_TTL_MS);
+    if (counted < events.length) skip('duplicate', events.length - counted);
+    return counted;
   }
 }
 

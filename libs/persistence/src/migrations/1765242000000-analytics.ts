@@ -22,7 +22,8 @@ export class Analytics1765242000000 implements MigrationInterface {
       `CREATE UNIQUE INDEX "analytics_daily_key" ON "analytics_daily" ("day", "showcase_id", "item_id", "surface", "variant", "event", "platform", "referrer_host")`,
     );
     await q.query(`CREATE INDEX "analytics_daily_owner" ON "analytics_daily" ("owner_id", "day")`);
-    // Unique visitors per day, per showcase (item 0) and per item: counted from daily-salted hashes kept two days.
+    // Unique visitors per day, per showcase (item 0) and per item: counts only (the visitors' daily-salted hashes
+    // live two days in the buffer, memory or Redis, never here).
     await q.query(`CREATE TABLE "analytics_visitors" (
       "day" date NOT NULL,
       "owner_id" varchar NOT NULL,
@@ -30,13 +31,6 @@ export class Analytics1765242000000 implements MigrationInterface {
       "item_id" integer NOT NULL DEFAULT 0,
       "visitors" bigint NOT NULL DEFAULT 0,
       PRIMARY KEY ("day", "showcase_id", "item_id")
-    )`);
-    await q.query(`CREATE TABLE "analytics_visitor_hashes" (
-      "day" date NOT NULL,
-      "showcase_id" integer NOT NULL,
-      "item_id" integer NOT NULL,
-      "hash" varchar(32) NOT NULL,
-      PRIMARY KEY ("day", "showcase_id", "item_id", "hash")
     )`);
     // How far each event log has been counted: written with the counts, so a replay counts nothing twice.
     await q.query(`CREATE TABLE "analytics_cursors" ("log" varchar(64) PRIMARY KEY, "last_id" varchar(64) NOT NULL)`);
@@ -47,7 +41,6 @@ export class Analytics1765242000000 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE "showcases" DROP COLUMN "analytics"`);
     await q.query(`DROP TABLE "analytics_cursors"`);
-    await q.query(`DROP TABLE "analytics_visitor_hashes"`);
     await q.query(`DROP TABLE "analytics_visitors"`);
     await q.query(`DROP TABLE "analytics_daily"`);
   }
