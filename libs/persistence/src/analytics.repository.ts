@@ -1,27 +1,9 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import type { CountRow, VisitorCount } from '@app/analytics';
 
-/** One row of daily counts to add (libs/analytics `CountRow`). */
-export interface AnalyticsCountRow {
-  day: string;
-  ownerId: string;
-  showcaseId: number;
-  itemId: number;
-  surface: string;
-  variant: string;
-  event: string;
-  platform: string;
-  referrerHost: string;
-  count: number;
-}
-
-/** New unique visitors of a day on a showcase (item 0) or an item (libs/analytics `VisitorCount`). */
-export interface AnalyticsVisitorCount {
-  day: string;
-  ownerId: string;
-  showcaseId: number;
-  itemId: number;
-  n: number;
-}
+/** One row of daily counts to add, and new unique visitors: what libs/analytics' `aggregate` folds a batch into. */
+export type AnalyticsCountRow = CountRow;
+export type AnalyticsVisitorCount = VisitorCount;
 
 export type AnalyticsGroupBy = 'day' | 'item' | 'platform' | 'referrer';
 
