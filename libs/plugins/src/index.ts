@@ -34,6 +34,8 @@ export * from './variants/variant-specs';
 export * from './variants/build-variant';
 export * from './variants/variants.stage';
 export * from './variants/variants.plugin';
+export * from './gallery-wall/arrange-wall';
+export * from './gallery-wall/wall-model';
 
 /** Built-in plugins, registered before any configured third-party plugin. */
 export function builtinPlugins(): Plugin<object>[] {
