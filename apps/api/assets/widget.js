@@ -113,6 +113,8 @@
     if (this.sku) q.push('variant=' + encodeURIComponent(this.sku));
     f.src = q.length && url ? url + (url.indexOf('?') < 0 ? '?' : '&') + q.join('&') : url;
     f.title = this.t('viewerTitle');
+    // The embed page inside reports its engagement as the widget's (docs/analytics.md), by this name.
+    f.name = 'ar-widget';
     f.setAttribute('allow', 'xr-spatial-tracking; fullscreen');
     f.setAttribute('loading', 'lazy');
     this.box.innerHTML = '';

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { AnalyticsModule } from '../analytics/analytics.module';
 import { AssetsController } from './assets.controller';
+import { BannerLinks, BannerRedirectController } from './banner-redirect.controller';
 import { EmbedController } from './embed/embed.controller';
 import { EmbedService } from './embed/embed.service';
 import { FilesController } from './files.controller';
@@ -8,9 +10,13 @@ import { ShowcasePageController } from './showcase/showcase-page.controller';
 import { ShowcasePageService } from './showcase/showcase-page.service';
 import { ShowcaseThumbnails } from './showcase/showcase-thumbnails.service';
 
-/** What anyone may fetch without a key: stored files, embed pages, showcase/item/wall pages, the widget and viewer scripts, robots.txt. */
+/**
+ * What anyone may fetch without a key: stored files, embed pages, showcase/item/wall pages, the widget and viewer
+ * scripts, robots.txt, and the Scene Viewer banner's counted redirect (/r/…, AnalyticsModule's EventIntake).
+ */
 @Module({
-  controllers: [FilesController, EmbedController, AssetsController, ShowcasePageController, RobotsController],
-  providers: [EmbedService, ShowcasePageService, ShowcaseThumbnails],
+  imports: [AnalyticsModule],
+  controllers: [FilesController, EmbedController, AssetsController, ShowcasePageController, RobotsController, BannerRedirectController],
+  providers: [EmbedService, ShowcasePageService, ShowcaseThumbnails, BannerLinks],
 })
 export class PublicPagesModule {}

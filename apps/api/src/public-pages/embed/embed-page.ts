@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { htmlLang, t } from '@app/catalogue';
 import { esc } from '../../http/html';
 import { availabilityHtml, headlineHtml, LABEL_STYLE, type Artwork } from '../artwork';
+import { BEACON_SCRIPT_HASH, beaconAttr, beaconScript, type BeaconConfig, tapLink } from '../beacon';
 import { DEFAULT_PAGE_LOCALE, num, plainSize, type PageLocale } from '../page-locale';
 import type { LaunchPresentation, Platform } from '../platform';
 import {
@@ -35,6 +36,12 @@ export interface ReadyModel {
   artwork?: Artwork;
   /** The page's language and units; English and inches when absent. */
   loc?: PageLocale;
+  /**
+   * A showcase picture with analytics on: what the beacon script reads (beacon.ts; the picture is marked
+   * `data-view`), and on an https service the base of the tap route its Scene Viewer banner link goes through.
+   * Absent: the page sends nothing.
+   */
+  beacon?: BeaconConfig & { taps?: string };
 }
 
 const STYLE = `
@@ -76,8 +83,8 @@ document.getElementById('qr-close').addEventListener('click',function(){q.classL
 const QR_SCRIPT_HASH = `'sha256-${createHash('sha256').update(QR_SCRIPT).digest('base64')}'`;
 
 /**
- * Content-Security-Policy of embed pages: scripts only from our asset origin plus the one inline
- * script (by hash); models, posters and textures from anywhere storage may serve them (S3 buckets,
+ * Content-Security-Policy of embed pages: scripts only from our asset origin plus the constant inline
+ * scripts (by hash: the QR dialog, the Quick Look banner tap, the beacon script); models, posters and textures from anywhere storage may serve them (S3 buckets,
  * CDNs). `frame-ancestors *` because embedding on customers' sites is the point of these pages.
  * `'wasm-unsafe-eval'`: model-viewer compiles its WebAssembly decoder (meshopt) as it loads; this allows
  * that and no JavaScript eval. Without it every desktop page reports a CSP violation.
@@ -86,7 +93,7 @@ export function embedCsp(assetBase: string): string {
   const assets = new URL(assetBase).origin;
   return [
     "default-src 'none'",
-    `script-src 'self' ${assets} ${QR_SCRIPT_HASH} ${QUICK_LOOK_TAP_SCRIPT_HASH} 'wasm-unsafe-eval'`,
+    `script-src 'self' ${assets} ${QR_SCRIPT_HASH} ${QUICK_LOOK_TAP_SCRIPT_HASH} ${BEACON_SCRIPT_HASH} 'wasm-unsafe-eval'`,
     'connect-src https: http: blob: data:',
     'img-src https: http: blob: data:',
     'media-src https: http: blob: data:',
@@ -98,7 +105,14 @@ export function embedCsp(assetBase: string): string {
   ].join('; ');
 }
 
-function page(title: string, body: string, head = '', loc: PageLocale = DEFAULT_PAGE_LOCALE): string {
+/** What the beacon script reads, without the server's own fields. */
+function beaconOf(m: Pick<ReadyModel, 'beacon'>): BeaconConfig | undefined {
+  if (!m.beacon) return undefined;
+  const { taps: _taps, ...c } = m.beacon;
+  return c;
+}
+
+function page(title: string, body: string, head = '', loc: PageLocale = DEFAULT_PAGE_LOCALE, beacon?: BeaconConfig): string {
   return `<!doctype html>
 <html lang="${htmlLang(loc.locale)}">
 <head>
@@ -109,8 +123,8 @@ function page(title: string, body: string, head = '', loc: PageLocale = DEFAULT_
 <style>${STYLE}</style>
 ${head}
 </head>
-<body>
-${body}
+<body${beaconAttr(beacon)}>
+${body}${beaconScript(beacon)}
 </body>
 </html>`;
 }
@@ -199,10 +213,16 @@ export function interactivePage(m: ReadyModel, platform: Platform): string {
     viewer = `<img class="poster" src="${esc(m.posterUrl)}" alt="${pictureAlt}">`;
     const picture = t(locale, 'item.picture');
     const title = sceneViewerTitle(p ? (arB.title ?? picture) : picture, art);
+    // With analytics on an https service, the banner link goes through the tap route (a counted banner_tap).
+    const b = m.beacon;
+    const taps = b?.taps && b.item_id ? { base: b.taps, surface: 'embed' as const } : undefined;
+    const counted = tapLink(link, b?.item_id ?? 0, taps, b?.variant);
     const intent = sceneViewerIntent(
       m.glbUrl,
       m.pageUrl,
-      p ? { title, link, placement: p.placement, allowScaling: p.allowScaling } : { title, placement: 'floor', allowScaling: false },
+      p
+        ? { title, link: counted, placement: p.placement, allowScaling: p.allowScaling }
+        : { title, placement: 'floor', allowScaling: false },
     );
     // target=_top: Chrome launches intents from the top-level page, not from inside an iframe.
     button = `<a class="ar-button" id="ar-launch" target="_top" href="${esc(intent)}">${launch}</a>`;
@@ -216,7 +236,7 @@ export function interactivePage(m: ReadyModel, platform: Platform): string {
   const classes = ['card', ...(platform === 'desktop' && p?.placement === 'wall' ? ['wall'] : []), ...(banner ? ['has-banner'] : [])].join(
     ' ',
   );
-  const attrs = p ? ` data-placement="${p.placement}"` : '';
+  const attrs = `${p ? ` data-placement="${p.placement}"` : ''}${m.beacon ? ` data-view="${m.beacon.item_id ?? ''}"` : ''}`;
   const title = p?.banner.title ?? art?.label.title;
   return page(
     title ? t(locale, 'ar.titleViewInAr', { title }) : t(locale, 'ar.viewInAr'),
@@ -227,21 +247,24 @@ ${size ? `<span class="size">${esc(size)}</span>\n` : ''}${banner}${banner ? '\n
 </div>`,
     head,
     loc,
+    beaconOf(m),
   );
 }
 
 /** Static embed: the picture and a plain text badge. No animation, no button. */
-export function staticPage(m: Pick<ReadyModel, 'posterUrl' | 'widthInches' | 'heightInches' | 'loc'>): string {
+export function staticPage(m: Pick<ReadyModel, 'posterUrl' | 'widthInches' | 'heightInches' | 'loc' | 'beacon'>): string {
   const loc = m.loc ?? DEFAULT_PAGE_LOCALE;
   const picture = esc(t(loc.locale, 'item.picture'));
+  const view = m.beacon ? ` data-view="${m.beacon.item_id ?? ''}"` : '';
   return page(
     t(loc.locale, 'item.picture'),
-    `<div class="card" data-variant="static">
+    `<div class="card" data-variant="static"${view}>
 <img class="poster" src="${esc(m.posterUrl)}" alt="${picture}">
 <span class="badge">${esc(t(loc.locale, 'ar.modelBadge', { size: plainSize(m.widthInches, m.heightInches, loc) }))}</span>
 </div>`,
     '',
     loc,
+    beaconOf(m),
   );
 }
 

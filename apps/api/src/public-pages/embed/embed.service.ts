@@ -10,11 +10,13 @@ import {
   type JobEntity,
 } from '@app/persistence';
 import type { StillImageResult } from '@app/plugins';
-import { STORAGE } from '@app/runtime';
+import type { AppConfig } from '@app/config';
+import { APP_CONFIG, STORAGE } from '@app/runtime';
 import { PublicUrls } from '@app/wire';
 import type { StoragePort } from '@app/storage';
 import { esc } from '../../http/html';
 import { artwork, type Artwork } from '../artwork';
+import { QR_MARKER, tapBase } from '../beacon';
 import { askedLocale, pageLocale, type PageLocale } from '../page-locale';
 import { failedPage, interactivePage, pendingPage, staticPage } from './embed-page';
 import { detectPlatform, launchPresentation, type Platform } from '../platform';
@@ -37,6 +39,9 @@ interface ShowcaseContext {
   label: { artist?: string; year?: string; medium?: string; edition?: string; description?: string };
   availability: string;
   filename: string | null;
+  /** The item's id, and whether its showcase counts engagement (analytics). */
+  itemId: number;
+  analytics: boolean;
 }
 
 @Injectable()
@@ -47,6 +52,7 @@ export class EmbedService {
     @Inject(STORAGE) private readonly storage: StoragePort,
     private readonly deletions: DataDeletionRepository,
     private readonly showcases: ShowcaseRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
@@ -67,6 +73,8 @@ export class EmbedService {
       label: item.label,
       availability: item.availability,
       filename: item.filename,
+      itemId: item.id,
+      analytics: s.analytics,
     };
   }
 
@@ -95,6 +103,8 @@ export class EmbedService {
     let r = (sc?.banner ? { ...job.result, banner: sc.banner } : job.result) as StillImageResult;
     let availability = sc?.availability;
     let pageUrl = this.urls.embed(publicId);
+    /** The variant the page shows (an item sold in several sizes and frames). */
+    let shownSku: string | undefined;
     const def = sc?.variants ? defaultVariant(sc.variants) : undefined;
     if (sc?.variants && sc.result && def) {
       // An item sold in several sizes and frames: `?variant=<sku>` shows that one, else (an unknown SKU, an old link) the default.
@@ -106,15 +116,28 @@ export class EmbedService {
       } else {
         r = variantResult(sc.result, shown, def) as unknown as StillImageResult;
         availability = variantAvailability(sc.availability, shown);
+        shownSku = shown.sku;
       }
       if (asked) pageUrl = `${pageUrl}?variant=${encodeURIComponent(asked.sku)}`;
     }
     const posterUrl = this.storage.url(r.files.poster.key);
     const cache = 'public, max-age=300';
+    // A showcase picture with analytics on sends beacons as its item (site: this embed id).
+    const beacon =
+      sc && sc.analytics && this.config.analytics.enabled
+        ? {
+            url: `${this.urls.base}/api/events`,
+            site: publicId,
+            surface: 'embed' as const,
+            item_id: sc.itemId,
+            ...(shownSku ? { variant: shownSku } : {}),
+            taps: tapBase(this.urls.base, publicId),
+          }
+        : undefined;
     if (variant === 'static') {
       return {
         status: 200,
-        html: staticPage({ posterUrl, widthInches: r.dimensions.width_inches, heightInches: r.dimensions.height_inches, loc }),
+        html: staticPage({ posterUrl, widthInches: r.dimensions.width_inches, heightInches: r.dimensions.height_inches, loc, beacon }),
         cache,
       };
     }
@@ -134,7 +157,9 @@ export class EmbedService {
     // Sold in sizes: stated width × height, as the variants' names are (shopSize).
     if (work?.size && sc?.variants) work.size = shopSize(r.dimensions.width_inches, r.dimensions.height_inches, presentation, loc);
     const platform: Platform = forced === 'ios' || forced === 'android' || forced === 'desktop' ? forced : detectPlatform(userAgent);
-    const qrSvg = platform === 'desktop' ? await QRCode.toString(pageUrl, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }) : '';
+    // The phone that opens the QR code's address reports a qr_open (beacon.ts), then drops the marker.
+    const qrUrl = beacon ? `${pageUrl}${pageUrl.includes('?') ? '&' : '?'}${QR_MARKER}` : pageUrl;
+    const qrSvg = platform === 'desktop' ? await QRCode.toString(qrUrl, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }) : '';
     return {
       status: 200,
       cache,
@@ -152,6 +177,7 @@ export class EmbedService {
           presentation,
           artwork: work,
           loc,
+          beacon,
         },
         platform,
       ),

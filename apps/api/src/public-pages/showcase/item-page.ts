@@ -16,7 +16,7 @@ import {
 } from './page-variants';
 import { arButton, arLinks, pictureImg, wallButton } from './showcase-card';
 import { displayTitle, outerInches, type PageItem, type ReadyItem, thumbHeight } from './showcase-items';
-import { homeUrl, itemShareImage, localeOf, type PageShowcase } from './showcase-page';
+import { homeUrl, itemShareImage, localeOf, pageBeacon, pageTaps, type PageShowcase } from './showcase-page';
 import { wallScene } from './wall-preview';
 
 const ITEM_STYLE = `
@@ -143,7 +143,7 @@ export function itemPage(c: ItemContext): string {
 ${brandHeader(s, { heading: false, homeUrl: homeUrl(s), loc })}
 ${pager(c, (x) => x.itemUrl, { href: withFragment(homeUrl(s), `item-${i.id}`), label: t(loc.locale, 'nav.allPictures'), glyph: '✕' })}
 <main class="lightbox" data-item="${i.id}" style="--ar:${w / h}">
-<div class="stage"><div class="media">${pictureImg(r, title, '(max-width: 800px) 100vw, 66vw', true)}</div></div>
+<div class="stage"><div class="media" data-view="${i.id}">${pictureImg(r, title, '(max-width: 800px) 100vw, 66vw', true)}</div></div>
 <div class="details${art ? ' label' : ''}">
 ${heading}
 ${label}
@@ -152,7 +152,7 @@ ${b.subtitle ? `<p class="sub">${esc(b.subtitle)}</p>` : ''}
 ${r.frameLabel ? `<p class="frame">${esc(r.frameLabel)}</p>` : ''}
 ${size}
 ${buy}
-<div class="actions">${arButton(i, r, c.platform, false, loc)}${wallButton(r, false, loc)}</div>
+<div class="actions">${arButton(i, r, c.platform, false, loc, false, pageTaps(s, 'item'))}${wallButton(r, false, loc)}</div>
 </div>
 </main>
 </div>`;
@@ -174,6 +174,7 @@ ${buy}
     extraStyle: ITEM_STYLE,
     loc,
     head: itemJsonLd(i, r, c),
+    beacon: pageBeacon(s, 'item', i.id),
   });
 }
 
@@ -194,10 +195,10 @@ function variantFacts(v: ReadyVariant, loc: PageLocale): Pick<VariantData, 'dims
 
 const ITEM_SIZES = '(max-width: 800px) 100vw, 66vw';
 
-/** Everything the page's script needs to show a variant. */
-function variantData(v: ReadyVariant, c: ItemContext, loc: PageLocale): VariantData {
+/** Everything the page's script needs to show a variant (`surface`: the page's, for the Scene Viewer banner's tap route). */
+function variantData(v: ReadyVariant, c: ItemContext, loc: PageLocale, surface: 'item' | 'wall'): VariantData {
   const r = v.item.ready;
-  const l = arLinks(v.item, r, loc);
+  const l = arLinks(v.item, r, loc, pageTaps(c.showcase, surface), v.sku);
   const { w, h } = outerInches(r);
   const width = r.thumbs[0]?.width ?? 480;
   const srcset = (list: { url: string; width: number }[] | undefined) => (list ?? []).map((x) => `${x.url} ${x.width}w`).join(', ');
@@ -266,7 +267,7 @@ function variantItemPage(c: ItemContext, i: PageItem & { ready: ReadyItem }, sel
   const title = displayTitle(i);
   const art = i.artwork;
   const { w, h } = outerInches(r);
-  const data = i.variants!.filter((x): x is ReadyVariant => x.item !== undefined).map((x) => variantData(x, c, loc));
+  const data = i.variants!.filter((x): x is ReadyVariant => x.item !== undefined).map((x) => variantData(x, c, loc, 'item'));
   const shown = data.find((d) => d.sku === sel.sku)!;
   const heading = art?.label.headline.length
     ? `<h1 class="headline">${headlineHtml(art.label)}</h1>`
@@ -276,13 +277,13 @@ function variantItemPage(c: ItemContext, i: PageItem & { ready: ReadyItem }, sel
 ${brandHeader(s, { heading: false, homeUrl: homeUrl(s), loc })}
 ${pager(c, (x) => x.itemUrl, { href: withFragment(homeUrl(s), `item-${i.id}`), label: t(loc.locale, 'nav.allPictures'), glyph: '✕' })}
 <main class="lightbox" data-item="${i.id}" data-ratio style="--ar:${w / h}">
-<div class="stage"><div class="media">${variantPicture(shown, title)}</div></div>
+<div class="stage"><div class="media" data-view="${i.id}">${variantPicture(shown, title)}</div></div>
 <div class="details${art ? ' label' : ''}">
 ${heading}
 ${line('medium', art?.label.medium)}${line('edition', art?.label.edition)}${art?.description ? `<p class="about">${esc(art.description)}</p>` : ''}${b.subtitle ? `<p class="sub">${esc(b.subtitle)}</p>` : ''}
 ${variantSelector(i.variants!, sel, loc.locale)}
 ${variantDetails(shown)}
-<div class="actions">${arButton(v, r, c.platform, false, loc, true)}${wallButton(r, false, loc, true)}</div>
+<div class="actions">${arButton(v, r, c.platform, false, loc, true, pageTaps(s, 'item'), sel.sku)}${wallButton(r, false, loc, true)}</div>
 </div>
 </main>
 </div>
@@ -305,6 +306,7 @@ ${variantDataScript(data)}`;
     extraStyle: ITEM_STYLE + VARIANT_STYLE,
     loc,
     head: itemJsonLd(i, i.ready, c),
+    beacon: pageBeacon(s, 'item', i.id),
   });
 }
 
@@ -330,7 +332,7 @@ function wallFigure(
     REF,
     `<span class="reference" data-inches="${scene.reference.inches}">${esc(scene.referenceLabel)}</span>`,
   );
-  return `<figure class="wall" data-item="${i.id}"${attrs}>${scene.svg}
+  return `<figure class="wall" data-item="${i.id}" data-view="${i.id}"${attrs}>${scene.svg}
 <figcaption>${caption}</figcaption>
 </figure>`;
 }
@@ -347,7 +349,7 @@ function variantWallPage(c: ItemContext, i: PageItem & { ready: ReadyItem }, sel
   const title = displayTitle(i);
   const art = i.artwork;
   const ready = i.variants!.filter((x): x is ReadyVariant => x.item !== undefined);
-  const data = ready.map((x) => variantData(x, c, loc));
+  const data = ready.map((x) => variantData(x, c, loc, 'wall'));
   const figures = ready
     .map((x, k) => {
       const own = x === sel;
@@ -360,7 +362,10 @@ function variantWallPage(c: ItemContext, i: PageItem & { ready: ReadyItem }, sel
   const label = art
     ? `<div class="wall-label label">${art.label.headline.length ? `<p class="headline">${headlineHtml(art.label)}</p>` : ''}${line('medium', art.label.medium)}${line('edition', art.label.edition)}</div>`
     : '';
-  const ar = c.platform === 'desktop' ? '' : `<div class="actions">${arButton(sel.item, r, c.platform, false, loc, true)}</div>`;
+  const ar =
+    c.platform === 'desktop'
+      ? ''
+      : `<div class="actions">${arButton(sel.item, r, c.platform, false, loc, true, pageTaps(s, 'wall'), sel.sku)}</div>`;
   const heading = t(loc.locale, 'wall.heading', { title });
   const body = `<div class="sc">
 ${brandHeader(s, { heading: false, homeUrl: homeUrl(s), loc })}
@@ -384,6 +389,7 @@ ${variantDataScript(data)}`;
     scripts: variantTapScript(c, i),
     extraStyle: ITEM_STYLE + VARIANT_STYLE,
     loc,
+    beacon: pageBeacon(s, 'wall', i.id),
   });
 }
 
@@ -411,7 +417,8 @@ export function wallPage(c: ItemContext): string {
   const label = art
     ? `<div class="wall-label label">${art.label.headline.length ? `<p class="headline">${headlineHtml(art.label)}</p>` : ''}${labelLines(art, 'p')}</div>`
     : '';
-  const ar = c.platform === 'desktop' ? '' : `<div class="actions">${arButton(i, r, c.platform, false, loc)}</div>`;
+  const ar =
+    c.platform === 'desktop' ? '' : `<div class="actions">${arButton(i, r, c.platform, false, loc, false, pageTaps(s, 'wall'))}</div>`;
   const heading = t(loc.locale, 'wall.heading', { title });
   const body = `<div class="sc">
 ${brandHeader(s, { heading: false, homeUrl: homeUrl(s), loc })}
@@ -433,5 +440,6 @@ ${ar}
     scripts: tapScript(c, i, r),
     extraStyle: ITEM_STYLE,
     loc,
+    beacon: pageBeacon(s, 'wall', i.id),
   });
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { htmlLang, t } from '@app/catalogue';
 import { esc } from '../../http/html';
 import { LABEL_STYLE } from '../artwork';
+import { BEACON_SCRIPT, beaconAttr, type BeaconConfig } from '../beacon';
 import { DEFAULT_PAGE_LOCALE, type PageLocale } from '../page-locale';
 import { QUICK_LOOK_TAP_SCRIPT, QUICK_LOOK_TAP_SCRIPT_HASH } from '../platform';
 import { shareTags, type ShareMeta } from './open-graph';
@@ -41,12 +42,29 @@ var c=f.querySelector('input[name="variant"]:checked');if(c&&c.value!==f.getAttr
 const NAV_SCRIPT_HASH = `'sha256-${createHash('sha256').update(NAV_SCRIPT).digest('base64')}'`;
 
 /**
- * No scripts on these pages but two constants, each allowed by its hash only (nothing injected can match
- * them): the Quick Look banner tap and the item pages' navigation and variant selector (NAV_SCRIPT; the
- * variants' JSON block is data, never executed). Images from anywhere (logos are the customer's URLs); no
- * fonts, no fetches, no frames: the pages make no third-party requests of their own.
+ * The pages' script where the showcase counts engagement: the beacon script (beacon.ts; it never throws), then
+ * NAV_SCRIPT — one constant in place of NAV_SCRIPT, so such a page still allows two scripts only. The showcase
+ * page carries it too (its navigation part finds nothing to do there).
  */
-export const SHOWCASE_CSP = `default-src 'none'; script-src ${QUICK_LOOK_TAP_SCRIPT_HASH} ${NAV_SCRIPT_HASH}; img-src https: http: data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'`;
+export const PAGE_SCRIPT = `${BEACON_SCRIPT}\n${NAV_SCRIPT}`;
+
+const PAGE_SCRIPT_HASH = `'sha256-${createHash('sha256').update(PAGE_SCRIPT).digest('base64')}'`;
+
+/**
+ * No scripts on these pages but two constants, each allowed by its hash only (nothing injected can match them):
+ * the Quick Look banner tap and the item pages' navigation and variant selector (NAV_SCRIPT; the variants' JSON
+ * block is data, never executed), which on the pages of a showcase with analytics on is PAGE_SCRIPT, with the
+ * beacon script (`beacon`: its hash instead, and `connect-src 'self'` for its beacons). Images from anywhere
+ * (logos are the customer's URLs); no fonts, no frames, no other fetches: the pages make no third-party requests
+ * of their own.
+ */
+export function showcaseCsp(beacon: boolean): string {
+  const scripts = `${QUICK_LOOK_TAP_SCRIPT_HASH} ${beacon ? PAGE_SCRIPT_HASH : NAV_SCRIPT_HASH}`;
+  return `default-src 'none'; script-src ${scripts};${beacon ? " connect-src 'self';" : ''} img-src https: http: data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'`;
+}
+
+/** The CSP of a page that sends no beacons. */
+export const SHOWCASE_CSP = showcaseCsp(false);
 
 export interface BrandInput {
   layout: string;
@@ -80,7 +98,7 @@ export interface DocumentInput {
   bodyClass: string;
   platform: string;
   body: string;
-  /** Inline scripts: only the constants allowed by SHOWCASE_CSP. */
+  /** Inline scripts: only the constants allowed by showcaseCsp (`nav` is PAGE_SCRIPT on a page with `beacon`). */
   scripts: ('quick-look' | 'nav')[];
   refresh?: boolean;
   extraStyle?: string;
@@ -88,10 +106,15 @@ export interface DocumentInput {
   loc?: PageLocale;
   /** More head elements, already safe HTML (the item page's JSON-LD block). */
   head?: string;
+  /** The page's analytics (beacon.ts): the beacon script and its data; none when absent. */
+  beacon?: BeaconConfig;
 }
 
 export function htmlDocument(d: DocumentInput): string {
-  const scripts = d.scripts.map((s) => `\n<script>${s === 'nav' ? NAV_SCRIPT : QUICK_LOOK_TAP_SCRIPT}</script>`).join('');
+  // With analytics, every page has the page script (the beacon script in it), after the Quick Look tap script.
+  const list = d.beacon && !d.scripts.includes('nav') ? [...d.scripts, 'nav' as const] : d.scripts;
+  const nav = d.beacon ? PAGE_SCRIPT : NAV_SCRIPT;
+  const scripts = list.map((s) => `\n<script>${s === 'nav' ? nav : QUICK_LOOK_TAP_SCRIPT}</script>`).join('');
   return `<!doctype html>
 <html lang="${htmlLang((d.loc ?? DEFAULT_PAGE_LOCALE).locale)}">
 <head>
@@ -104,7 +127,7 @@ ${d.refresh ? '<meta http-equiv="refresh" content="4">' : ''}
 <title>${esc(d.title)}</title>
 <style>${themeVars(d.brand)}${BASE_STYLE}${LAYOUT_STYLE}${LABEL_STYLE}${d.extraStyle ?? ''}</style>${d.head ? `\n${d.head}` : ''}
 </head>
-<body class="${esc(d.bodyClass)} layout-${esc(d.brand.layout)}" data-platform="${esc(d.platform)}">
+<body class="${esc(d.bodyClass)} layout-${esc(d.brand.layout)}" data-platform="${esc(d.platform)}"${beaconAttr(d.beacon)}>
 ${d.body}${scripts}
 </body>
 </html>`;

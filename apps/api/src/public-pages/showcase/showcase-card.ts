@@ -4,6 +4,7 @@ import { headlineHtml, labelLines } from '../artwork';
 import { DEFAULT_PAGE_LOCALE, num, type PageLocale } from '../page-locale';
 import type { Platform } from '../platform';
 import { arBanner, forSale, quickLookHref, sceneViewerIntent, sceneViewerTitle, sizeLabel } from '../platform';
+import { tapLink, type TapRoute } from '../beacon';
 import { fromPrice } from './page-variants';
 import { displayTitle, outerInches, type PageItem, type ReadyItem, thumbHeight } from './showcase-items';
 
@@ -19,6 +20,8 @@ export interface CardContext {
   prevId?: number;
   nextId?: number;
   count: number;
+  /** Where the Scene Viewer banner's taps are counted (analytics on, https service). */
+  tap?: TapRoute;
 }
 
 /** Pictures above the fold load at once (the first is the page's largest paint); the rest lazily. */
@@ -62,7 +65,11 @@ export interface ArLinks {
   embed: string;
 }
 
-export function arLinks(i: PageItem, r: ReadyItem, loc: PageLocale = DEFAULT_PAGE_LOCALE): ArLinks {
+/**
+ * `tap`: Scene Viewer's banner link goes through the tap route (counted as a banner_tap, beacon.ts), for the
+ * variant `variant` when given; Quick Look's banner tap is seen by the page itself.
+ */
+export function arLinks(i: PageItem, r: ReadyItem, loc: PageLocale = DEFAULT_PAGE_LOCALE, tap?: TapRoute, variant?: string): ArLinks {
   const p = r.presentation;
   // A catalogued work's banner carries its label; a sold one offers nothing to buy (no action, price or link).
   const b = arBanner(p?.banner ?? {}, i.artwork, loc.locale);
@@ -75,7 +82,7 @@ export function arLinks(i: PageItem, r: ReadyItem, loc: PageLocale = DEFAULT_PAG
       r.glbUrl,
       r.embedUrl,
       p
-        ? { title, link: b.link_url, placement: p.placement, allowScaling: p.allowScaling }
+        ? { title, link: tapLink(b.link_url, i.id, tap, variant), placement: p.placement, allowScaling: p.allowScaling }
         : { title, placement: 'floor', allowScaling: false },
     ),
     embed: r.embedUrl,
@@ -86,6 +93,7 @@ export function arLinks(i: PageItem, r: ReadyItem, loc: PageLocale = DEFAULT_PAG
  * The platform's AR launch as a button (iOS Quick Look, Android Scene Viewer, desktop: the 3D page).
  * `swappable`: an item page with variants, whose script replaces the href (`data-v-href="ar"`) and, on iOS,
  * the banner link (`data-link`, there even when empty so the banner-tap script listens from the start).
+ * `tap`, `variant`: see {@link arLinks}.
  */
 export function arButton(
   i: PageItem,
@@ -94,8 +102,10 @@ export function arButton(
   embed: boolean,
   loc: PageLocale = DEFAULT_PAGE_LOCALE,
   swappable = false,
+  tap?: TapRoute,
+  variant?: string,
 ): string {
-  const l = arLinks(i, r, loc);
+  const l = arLinks(i, r, loc, tap, variant);
   const launch = esc(t(loc.locale, 'ar.viewInYourSpace'));
   const hook = swappable ? ' data-v-href="ar"' : '';
   if (platform === 'ios') {
@@ -188,8 +198,8 @@ export function itemCard(i: PageItem, c: CardContext): string {
   const availability = i.artwork ? ` data-availability="${i.artwork.label.availability.kind}"` : '';
   return (
     `<article class="item" id="item-${i.id}" data-item="${i.id}" data-status="completed"${availability}${placement} data-width-inches="${w}" data-height-inches="${h}" style="--w:${w};--ar:${w / h}">` +
-    `<a class="media" href="${esc(r.itemUrl)}"${target} aria-label="${esc(t(loc.locale, 'item.largerView', { title }))}">${img}</a>` +
+    `<a class="media" href="${esc(r.itemUrl)}"${target} data-view="${i.id}" aria-label="${esc(t(loc.locale, 'item.largerView', { title }))}">${img}</a>` +
     `<div class="info">${caption(i, r, loc)}<div class="meta">${size}` +
-    `<div class="actions">${arButton(i, r, c.platform, c.embed, loc)}${wallButton(r, c.embed, loc)}</div></div>${steps(c)}</div></article>`
+    `<div class="actions">${arButton(i, r, c.platform, c.embed, loc, false, c.tap)}${wallButton(r, c.embed, loc)}</div></div>${steps(c)}</div></article>`
   );
 }

@@ -5,7 +5,7 @@ import { THUMB_CONTENT_TYPES } from '@app/plugins';
 import { STORAGE } from '@app/runtime';
 import { STORED_FILE_CACHE_CONTROL, type StoragePort } from '@app/storage';
 import { sendHtml } from '../../http/compress-html';
-import { SHOWCASE_CSP } from './showcase-page';
+import { showcaseCsp } from './page-shell';
 import { THUMB_FILES } from './showcase-items';
 import { type Rendered, ShowcasePageService } from './showcase-page.service';
 import { ShowcaseThumbnails } from './showcase-thumbnails.service';
@@ -27,7 +27,7 @@ export class ShowcasePageController {
       .header('cache-control', r.cache)
       .header('vary', 'User-Agent')
       // The full page is the gallery's own page: not frameable (clickjacking). The embed variant is.
-      .header('content-security-policy', `${SHOWCASE_CSP}; frame-ancestors ${embed ? '*' : "'self'"}`)
+      .header('content-security-policy', `${showcaseCsp(r.beacon)}; frame-ancestors ${embed ? '*' : "'self'"}`)
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'no-referrer');
     if (!embed) void reply.header('x-frame-options', 'SAMEORIGIN');

@@ -1,12 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { defaultVariant, ShowcaseRepository, type ShowcaseItemRow, type ShowcaseRow } from '@app/persistence';
 import type { StillImageResult } from '@app/plugins';
-import { STORAGE } from '@app/runtime';
+import type { AppConfig } from '@app/config';
+import { APP_CONFIG, STORAGE } from '@app/runtime';
 import { PublicUrls } from '@app/wire';
 import type { StoragePort } from '@app/storage';
 import { t, type Locale } from '@app/catalogue';
 import { esc } from '../../http/html';
 import { artwork } from '../artwork';
+import { tapBase } from '../beacon';
 import { askedLocale, pageLocale, withLang, type PageLocale } from '../page-locale';
 import { detectPlatform, launchPresentation, type Platform } from '../platform';
 import { itemPage, wallPage } from './item-page';
@@ -20,12 +22,14 @@ export function notFoundHtml(locale: Locale = 'en'): string {
   return `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><title>${text}</title></head><body>${text}</body></html>`;
 }
 
-export type Rendered = { status: number; html: string; cache: string; indexable: boolean };
+/** A page as the controller sends it; `beacon`: it sends analytics beacons (its CSP allows them). */
+export type Rendered = { status: number; html: string; cache: string; indexable: boolean; beacon: boolean };
 const notFound = (lang?: unknown): Rendered => ({
   status: 404,
   html: notFoundHtml(askedLocale(lang)),
   cache: 'no-store',
   indexable: false,
+  beacon: false,
 });
 
 /** The public showcase pages (showcase, item, wall) rendered from the stored showcase; a plain 404 page for unknown ids. */
@@ -35,6 +39,7 @@ export class ShowcasePageService {
     private readonly showcases: ShowcaseRepository,
     private readonly urls: PublicUrls,
     @Inject(STORAGE) private readonly storage: StoragePort,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   private async find(publicId: string): Promise<{ s: ShowcaseRow; items: ShowcaseItemRow[] } | null> {
@@ -46,10 +51,16 @@ export class ShowcasePageService {
    * The page model: the showcase in the page's language (`loc`), each item with its title, launch links
    * (carrying the visitor's `?lang=`), frame and, for a catalogued work, its label. An edited banner wins
    * over the one the files were built with. An item with variants also has each variant as it shows it.
+   * With analytics on (the deployment's ANALYTICS_ENABLED and the showcase's switch) the pages send beacons.
    */
   private model(s: ShowcaseRow, items: ShowcaseItemRow[], loc: PageLocale): PageShowcase {
     const pageUrl = this.urls.showcase(s.publicId);
+    const analytics =
+      this.config.analytics.enabled && s.analytics
+        ? { url: `${this.urls.base}/api/events`, site: s.publicId, taps: tapBase(this.urls.base, s.publicId) }
+        : undefined;
     return {
+      analytics,
       layout: s.layout,
       logoUrl: s.logoUrl,
       description: s.description,
@@ -172,12 +183,14 @@ export class ShowcasePageService {
     const found = await this.find(publicId);
     if (!found) return notFound(lang);
     const loc = ShowcasePageService.locale(found.s, lang);
-    const html = showcasePage(this.model(found.s, found.items, loc), ShowcasePageService.platform(ua, forced), embed);
+    const model = this.model(found.s, found.items, loc);
+    const html = showcasePage(model, ShowcasePageService.platform(ua, forced), embed);
     return {
       status: 200,
       html,
       cache: hasPending(found.items) ? 'no-store' : 'public, max-age=60',
       indexable: found.s.indexable && !embed,
+      beacon: model.analytics !== undefined,
     };
   }
 
@@ -207,6 +220,7 @@ export class ShowcasePageService {
       html: view === 'item' ? itemPage(ctx) : wallPage(ctx),
       cache: 'public, max-age=60',
       indexable: found.s.indexable && view === 'item',
+      beacon: showcase.analytics !== undefined,
     };
   }
 

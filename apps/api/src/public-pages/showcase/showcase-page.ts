@@ -2,6 +2,8 @@ import { t } from '@app/catalogue';
 import { isFinal, type JobStatus } from '@app/pipeline';
 import { esc } from '../../http/html';
 import { DEFAULT_PAGE_LOCALE, withLang, type PageLocale } from '../page-locale';
+import type { Surface } from '@app/analytics';
+import type { BeaconConfig, TapRoute } from '../beacon';
 import { forSale, type Platform } from '../platform';
 import type { ShareImage } from './open-graph';
 import { brandHeader, htmlDocument } from './page-shell';
@@ -28,6 +30,22 @@ export interface PageShowcase {
   items: PageItem[];
   /** The page's language and units, and the visitor's `?lang=` (English and inches when absent). */
   loc?: PageLocale;
+  /**
+   * Analytics on (the deployment's and the showcase's switch): the beacon endpoint, the showcase's public id,
+   * and on an https service the base of its tap route (`…/r/shw_…`). Absent: the pages send nothing.
+   */
+  analytics?: { url: string; site: string; taps?: string };
+}
+
+/** What the page's beacon script reads (beacon.ts), or undefined when the showcase's pages send nothing. */
+export function pageBeacon(s: PageShowcase, surface: BeaconConfig['surface'], itemId?: number): BeaconConfig | undefined {
+  const a = s.analytics;
+  return a ? { url: a.url, site: a.site, surface, ...(itemId ? { item_id: itemId } : {}) } : undefined;
+}
+
+/** Where the page's Scene Viewer banner taps are counted, or undefined (analytics off, an http service). */
+export function pageTaps(s: PageShowcase, surface: Surface): TapRoute | undefined {
+  return s.analytics?.taps ? { base: s.analytics.taps, surface } : undefined;
 }
 
 /** The page's language and units. */
@@ -72,7 +90,7 @@ export function showcasePage(s: PageShowcase, platform: Platform, embed: boolean
 ${brandHeader(s, { heading: true, loc })}
 ${s.description ? `<p class="description">${esc(s.description)}</p>` : ''}
 ${links}
-${layoutBody(s.layout, s.items, { platform, embed, loc })}
+${layoutBody(s.layout, s.items, { platform, embed, loc, tap: pageTaps(s, 'showcase') })}
 </main>`;
   const title = s.tagline || t(loc.locale, 'page.showcaseTitle');
   return htmlDocument({
@@ -93,5 +111,6 @@ ${layoutBody(s.layout, s.items, { platform, embed, loc })}
     scripts: tap ? ['quick-look'] : [],
     refresh: hasPending(s.items),
     loc,
+    beacon: pageBeacon(s, 'showcase'),
   });
 }
