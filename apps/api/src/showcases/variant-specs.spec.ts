@@ -53,6 +53,15 @@ describe('parseNewVariants', () => {
     expect(mainVariantInput(ITEM, v)).toEqual({ title: 'Street', link_url: ITEM.link_url, ...v[0].spec });
   });
 
+  it("gives a variant the item's price, link and call to action unless it has its own", () => {
+    const item = { ...ITEM, price: '€30', call_to_action: 'Buy' };
+    const v = parseNewVariants([{ sku: 'A' }, { sku: 'B', price: '€50', link_url: null }], item, 'variants')!;
+    expect(v.map((x) => [x.price, x.link_url, x.call_to_action])).toEqual([
+      ['€30', ITEM.link_url, 'Buy'],
+      ['€50', null, null],
+    ]);
+  });
+
   it('takes the marked default as main', () => {
     const v = parseNewVariants([{ sku: 'A' }, { sku: 'B', default: true }], ITEM, 'variants')!;
     expect(v.map((x) => [x.default, x.main])).toEqual([

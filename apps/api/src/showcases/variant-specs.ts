@@ -54,6 +54,8 @@ function resolveEntry(
   base: Record<string, unknown>,
   schema: typeof ItemVariantBody,
   current?: StoredVariant,
+  /** A new variant's price, link and call to action when it gives none: the item's own. */
+  inherited: Record<string, unknown> = {},
 ): StoredVariant {
   const v = parseInput(schema, entry, { prefix }) as Record<string, unknown>;
   const sent = entry as Record<string, unknown>;
@@ -66,14 +68,17 @@ function resolveEntry(
     : undefined;
   const spec = buildSpec(edit ?? base);
   const take = <T>(k: string, parsed: T, fallback: T): T => (has(k) ? parsed : fallback);
+  const own = (k: 'price' | 'link_url' | 'call_to_action') => take(k, text(v[k]), current ? current[k] : text(inherited[k]));
+  const link = own('link_url');
   return {
     id: current?.id ?? randomId('var'),
     sku: v.sku as string,
     name: take('name', text(v.name), current?.name ?? '') ?? '',
     default: v.default === true,
-    price: take('price', text(v.price), current?.price ?? null),
-    link_url: take('link_url', text(v.link_url), current?.link_url ?? null),
-    call_to_action: take('call_to_action', text(v.call_to_action), current?.call_to_action ?? null),
+    price: own('price'),
+    link_url: link,
+    // A call to action leads to a link: none without one.
+    call_to_action: link === null ? null : own('call_to_action'),
     availability: take(
       'availability',
       (v.availability as StoredVariant['availability'] | null) ?? 'available',
@@ -121,7 +126,7 @@ export function parseNewVariants(raw: unknown, itemInput: Record<string, unknown
   const list = listAt(variantsField, raw, param);
   if (!list?.length) return undefined;
   const out = settleDefaults(
-    list.map((e, i) => resolveEntry(e, `${param}[${i}]`, itemInput, ItemVariantBody)),
+    list.map((e, i) => resolveEntry(e, `${param}[${i}]`, itemInput, ItemVariantBody, undefined, itemInput)),
     param,
   );
   return out.map((v) => ({ ...v, main: v.default }));
@@ -150,7 +155,7 @@ export function parseVariantEdit(
       const entries = list.map((e, i) => {
         const sku = (e as { sku?: unknown } | null)?.sku;
         const cur = typeof sku === 'string' ? bySku.get(sku.trim()) : undefined;
-        return resolveEntry(e, `${prefix}variants[${i}]`, cur?.spec ?? def?.spec ?? buildSpec(base), ItemVariantBody, cur);
+        return resolveEntry(e, `${prefix}variants[${i}]`, cur?.spec ?? def?.spec ?? buildSpec(base), ItemVariantBody, cur, base);
       });
       // No default marked: the one that was stays, if kept.
       if (!entries.some((v) => v.default) && def) for (const v of entries) v.default = v.id === def.id;
