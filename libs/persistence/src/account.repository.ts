@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { randomId } from './ids';
 import type { RepositoryHooks } from './repository-hooks';
+import { queryReturning } from './returning';
 
 export interface UserRow {
   id: string;
@@ -68,18 +69,12 @@ export class InsufficientCreditsError extends Error {
   }
 }
 
-/** TypeORM answers an UPDATE … RETURNING with [rows, affected]; other statements with rows. */
-async function updateReturning(q: Pick<EntityManager, 'query'>, sql: string, params: unknown[]): Promise<Record<string, any>[]> {
-  const res = await q.query(sql, params);
-  return Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res;
-}
-
 /**
  * Takes `cents` off a balance only if it covers them (one conditional UPDATE, so concurrent charges
  * cannot overdraw). Returns the balance after; throws {@link InsufficientCreditsError} otherwise.
  */
 async function debit(m: Pick<EntityManager, 'query'>, userId: string, cents: number): Promise<number> {
-  const rows = await updateReturning(
+  const rows = await queryReturning(
     m,
     `UPDATE "users" SET "credits_cents" = "credits_cents" - $2 WHERE "id" = $1 AND "credits_cents" >= $2 RETURNING "credits_cents"`,
     [userId, cents],
@@ -227,7 +222,7 @@ export class AccountRepository {
 
   /** Revokes a key; false when there is no such key. Revoking twice is fine. */
   async revokeKey(id: string): Promise<boolean> {
-    const rows = await updateReturning(
+    const rows = await queryReturning(
       this.ds,
       `UPDATE "api_keys" SET "revoked_at" = coalesce("revoked_at", now()) WHERE "id" = $1 RETURNING "id"`,
       [id],
@@ -237,7 +232,7 @@ export class AccountRepository {
 
   async grant(userId: string, cents: number, reason: string | null): Promise<number> {
     return this.ds.transaction(async (m) => {
-      const rows = await updateReturning(
+      const rows = await queryReturning(
         m,
         `UPDATE "users" SET "credits_cents" = "credits_cents" + $2 WHERE "id" = $1 RETURNING "credits_cents"`,
         [userId, cents],
@@ -314,7 +309,7 @@ export class AccountRepository {
         [charged[0].user_id, amount, charged[0].operation, jobId, purpose],
       );
       if (!inserted[0]) return this.existing(m, jobId, purpose, 'refund');
-      const rows = await updateReturning(
+      const rows = await queryReturning(
         m,
         `UPDATE "users" SET "credits_cents" = "credits_cents" + $2 WHERE "id" = $1 RETURNING "credits_cents"`,
         [charged[0].user_id, amount],

@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { CountRow, VisitorCount } from '@app/analytics';
+import { returnedRows } from './returning';
 
 /** One row of daily counts to add, and new unique visitors: what libs/analytics' `aggregate` folds a batch into. */
 export type AnalyticsCountRow = CountRow;
@@ -83,7 +84,7 @@ export class AnalyticsRepository {
               expected,
               next,
             ]);
-      if (!rowsOf(moved).length) return false;
+      if (!returnedRows(moved).length) return false;
       for (let i = 0; i < rows.length; i += CHUNK) await this.addCounts(m, rows.slice(i, i + CHUNK));
       for (let i = 0; i < visitors.length; i += CHUNK) await this.addVisitors(m, visitors.slice(i, i + CHUNK));
       return true;
@@ -216,9 +217,4 @@ export class AnalyticsRepository {
   async setShowcaseAnalytics(showcaseId: number, enabled: boolean): Promise<void> {
     await this.ds.query(`UPDATE "showcases" SET "analytics" = $2 WHERE "id" = $1`, [showcaseId, enabled]);
   }
-}
-
-/** Rows of an INSERT/UPDATE/DELETE … RETURNING: TypeORM's Postgres driver answers `[rows, count]`, the PGlite adapter the rows. */
-function rowsOf(res: unknown): Record<string, any>[] {
-  return Array.isArray(res) && Array.isArray(res[0]) ? res[0] : (res as Record<string, any>[]);
 }

@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { randomId } from './ids';
+import { queryReturning } from './returning';
 
 /**
  * Bulk catalogue imports (`catalogue_imports`) and their per-row report (`catalogue_import_rows`).
@@ -96,12 +97,6 @@ export function rowStatus(r: { field: string | null; message: string; jobStatus?
 
 const parseJson = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
 
-/** TypeORM answers an UPDATE … RETURNING with [rows, affected]; other statements with rows. */
-async function returning(q: Pick<EntityManager, 'query'>, sql: string, params: unknown[]): Promise<Record<string, any>[]> {
-  const res = await q.query(sql, params);
-  return Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res;
-}
-
 function toImport(r: Record<string, any>): CatalogueImportRow {
   return {
     id: r.id,
@@ -191,7 +186,7 @@ export class CatalogueImportRepository {
 
   /** Marks a running import completed with its final counts; false when it was not running. */
   async complete(importId: string, counts: ImportCounts): Promise<boolean> {
-    const rows = await returning(
+    const rows = await queryReturning(
       this.ds,
       `UPDATE "catalogue_imports" SET "status" = 'completed', "finished_at" = now(), "counts" = $2 WHERE "id" = $1 AND "status" = 'running' RETURNING "id"`,
       [importId, JSON.stringify(counts)],

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { randomId } from './ids';
+import { returnedRows } from './returning';
 
 export type ConsoleRole = 'customer' | 'owner';
 
@@ -115,7 +116,7 @@ export class ConsoleRepository {
         `UPDATE "console_invites" SET "used_at" = now() WHERE "token_hash" = $1 AND "used_at" IS NULL AND "expires_at" > now() RETURNING "user_id"`,
         [tokenHash],
       );
-      const rows: { user_id: string }[] = Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res;
+      const rows = returnedRows(res) as { user_id: string }[];
       if (!rows[0]) {
         const found = await m.query(`SELECT "used_at", "expires_at" > now() AS live FROM "console_invites" WHERE "token_hash" = $1`, [
           tokenHash,
@@ -164,7 +165,7 @@ export class ConsoleRepository {
   async deleteExpired(): Promise<number> {
     await this.ds.query(`DELETE FROM "console_invites" WHERE "expires_at" < now() - interval '30 days'`);
     const res = await this.ds.query(`DELETE FROM "console_sessions" WHERE "expires_at" < now() RETURNING "id_hash"`);
-    const rows = Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res;
+    const rows = returnedRows(res);
     return rows.length;
   }
 }

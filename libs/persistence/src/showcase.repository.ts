@@ -4,6 +4,7 @@ import { randomId } from './ids';
 import { newJobId } from './job.repository';
 import type { RepositoryHooks } from './repository-hooks';
 import { type ItemVariant, resolveVariants, type StoredVariant, variantJobIds, withDefaultVariant } from './item-variants';
+import { returnedRows } from './returning';
 
 export interface ShowcaseRow {
   id: number;
@@ -232,9 +233,6 @@ function isUniqueViolation(e: unknown, index: string): boolean {
 
 /** `$from, $from+1, …` for a list of values (array parameters are not portable to the PGlite adapter). */
 const list = (values: readonly unknown[], from: number) => values.map((_, i) => `$${from + i}`).join(', ');
-/** An UPDATE's rows: TypeORM's Postgres driver answers `[rows, count]`, the PGlite adapter the rows. */
-const updated = (res: unknown): Record<string, any>[] =>
-  Array.isArray(res) && Array.isArray(res[0]) ? res[0] : (res as Record<string, any>[]);
 /** Thrown inside an edit's transaction to roll it back when the item no longer serves the files the edit was made for. */
 const STALE = Symbol('stale item');
 
@@ -530,7 +528,7 @@ export class ShowcaseRepository {
             item.jobId,
           ],
         );
-        if (!updated(res).length) throw STALE;
+        if (!returnedRows(res).length) throw STALE;
         return { rebuildJobId, variantBuildJobId };
       });
     } catch (e) {
@@ -569,7 +567,7 @@ export class ShowcaseRepository {
        WHERE "id" = $1 AND "job_id" = $2 AND "variants" IS NOT DISTINCT FROM $4::jsonb RETURNING "id"`,
       [item.id, item.jobId, next?.length ? JSON.stringify(next) : null, v.expected?.length ? JSON.stringify(v.expected) : null],
     );
-    if (!updated(res).length) throw STALE;
+    if (!returnedRows(res).length) throw STALE;
     return jobId;
   }
 
@@ -760,7 +758,7 @@ export class ShowcaseRepository {
         s.analytics ?? null,
       ],
     );
-    const rows = updated(res);
+    const rows = returnedRows(res);
     return rows[0] ? toShowcase(rows[0]) : null;
   }
 

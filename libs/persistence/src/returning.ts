@@ -1,0 +1,14 @@
+import type { EntityManager } from 'typeorm';
+
+/**
+ * The rows of a statement's RETURNING: TypeORM's Postgres driver answers an UPDATE or DELETE with
+ * `[rows, affected]` and other statements with the rows; the PGlite adapter always with the rows.
+ */
+export function returnedRows(res: unknown): Record<string, any>[] {
+  return Array.isArray(res) && Array.isArray(res[0]) ? res[0] : (res as Record<string, any>[]);
+}
+
+/** Runs a statement with RETURNING and answers its rows, whatever the driver. */
+export async function queryReturning(q: Pick<EntityManager, 'query'>, sql: string, params: unknown[]): Promise<Record<string, any>[]> {
+  return returnedRows(await q.query(sql, params));
+}
