@@ -36,12 +36,18 @@ export function presentationView(result: unknown): Partial<Record<(typeof PRESEN
 /** Inches to centimetres, 2 decimals (1 in = 2.54 cm exactly). */
 const toCm = (inches: number) => Math.round(inches * 254) / 100;
 
+/** A picture's plane size in centimetres, 2 decimals: the `dimensions_cm` of every picture result. */
+export const dimensionsCm = (d: { width_inches: number; height_inches: number }) => ({
+  width_cm: toCm(d.width_inches),
+  height_cm: toCm(d.height_inches),
+});
+
 /** Result of a completed picture job (the still-image pipeline's output, as URLs). */
 export function pictureResult(r: StillImageResult, embedId: string | null, urls: PublicUrls, storage: StoragePort) {
   return {
     ...modelLinks(r.files, embedId, urls, storage),
     dimensions: r.dimensions,
-    dimensions_cm: { width_cm: toCm(r.dimensions.width_inches), height_cm: toCm(r.dimensions.height_inches) },
+    dimensions_cm: dimensionsCm(r.dimensions),
     texture: { width: r.texture.width, height: r.texture.height },
     ...(r.fit ? { fit: r.fit } : {}),
     ...presentationView(r),

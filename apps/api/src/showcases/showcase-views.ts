@@ -1,6 +1,6 @@
 import type { ItemVariant, ShowcaseItemRow, ShowcaseRow } from '@app/persistence';
 import type { StillImageResult } from '@app/plugins';
-import { pictureResult, progressView, type PublicUrls } from '@app/wire';
+import { dimensionsCm, pictureResult, progressView, type PublicUrls } from '@app/wire';
 import type { StoragePort } from '@app/storage';
 
 export function itemView(i: ShowcaseItemRow, urls: PublicUrls, storage: StoragePort) {
@@ -44,7 +44,6 @@ export function itemView(i: ShowcaseItemRow, urls: PublicUrls, storage: StorageP
 }
 
 const SENT_SIZE = ['width_inches', 'height_inches', 'width_cm', 'height_cm', 'depth_inches', 'depth_cm'];
-const toCm = (inches: number) => Math.round(inches * 254) / 100;
 const withVariant = (url: string | null, sku: string) =>
   url ? `${url}${url.includes('?') ? '&' : '?'}variant=${encodeURIComponent(sku)}` : null;
 
@@ -77,7 +76,7 @@ export function variantView(v: ItemVariant, i: ShowcaseItemRow, urls: PublicUrls
           preview_url: storage.url(b.files.poster.key),
           embed_url: withVariant(embed, v.sku),
           dimensions: b.dimensions,
-          dimensions_cm: dims ? { width_cm: toCm(dims.width_inches), height_cm: toCm(dims.height_inches) } : null,
+          dimensions_cm: dims ? dimensionsCm(dims) : null,
           outer_dimensions: b.outer_dimensions,
           ...(b.fit ? { fit: b.fit } : {}),
           frame: b.frame ?? null,
