@@ -22,10 +22,10 @@ import { APP_CONFIG, PRICING_POLICY, STORAGE } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
 import { ApiError } from '../http/api-error';
 import type { Principal } from '../http/api-key.guard';
-import { PG_INT_MAX } from '../http/list-query';
 import type { PresentationInput } from '../presentation/presentation-request';
 import { storeUpload } from '../showcases/picture-upload';
 import { ItemEdits } from '../showcases/item-edits.service';
+import { ownedShowcase, pictureCents } from '../showcases/showcases.service';
 import { parseVariantEdit } from '../showcases/variant-specs';
 import { CSV_TYPES } from './import-bodies';
 import {
@@ -76,14 +76,11 @@ export class ImportsService {
   ) {}
 
   private pictureCents(p: Principal): number {
-    return p.keyType === 'owner' ? 0 : this.pricing.quote({ kind: 'showcase.picture', count: 1 }).totalCents;
+    return pictureCents(this.pricing, p);
   }
 
-  private async owned(p: Principal, id: string): Promise<ShowcaseRow> {
-    const n = /^[1-9][0-9]{0,9}$/.test(id) ? Number(id) : NaN;
-    const s = Number.isNaN(n) || n > PG_INT_MAX ? null : await this.showcases.findForOwner(n, p.userId);
-    if (!s) throw ApiError.notFound(`showcase ${id.slice(0, 40)}`);
-    return s;
+  private owned(p: Principal, id: string): Promise<ShowcaseRow> {
+    return ownedShowcase(this.showcases, p, id);
   }
 
   /** POST /api/v2/showcases/{id}/imports: 200 with a preview (dry run) or 202 with the running import. */

@@ -8,7 +8,7 @@ import { PublicUrls } from '@app/wire';
 import { ApiError } from '../http/api-error';
 import type { Principal } from '../http/api-key.guard';
 import { JobAdmission } from '../jobs/job-admission.service';
-import { intId } from './showcases.service';
+import { intId, ownedShowcase } from './showcases.service';
 import { bannerOfInput, parseItemEdit, REBUILD_FIELDS, renditionKey, ReorderItemsBody, sameJson } from './showcases.schema';
 import { parseVariantEdit, variantsToBuild } from './variant-specs';
 import { itemView } from './showcase-views';
@@ -214,11 +214,8 @@ export class ItemEdits {
     return { upload_key: glb, ...presentation, showcase_id: showcase.id, [REBUILD_INPUT]: { item_id: item.id, from_job: item.jobId } };
   }
 
-  private async owned(p: Principal, id: string): Promise<ShowcaseRow> {
-    const n = intId(id);
-    const s = Number.isNaN(n) ? null : await this.showcases.findForOwner(n, p.userId);
-    if (!s) throw ApiError.notFound(`showcase ${id.slice(0, 40)}`);
-    return s;
+  private owned(p: Principal, id: string): Promise<ShowcaseRow> {
+    return ownedShowcase(this.showcases, p, id);
   }
 
   /**

@@ -49,6 +49,19 @@ export function intId(v: string): number {
   return n <= PG_INT_MAX ? n : NaN;
 }
 
+/** The caller's showcase `id` (a path parameter), else ApiError 404 (also for another account's). */
+export async function ownedShowcase(showcases: ShowcaseRepository, p: Principal, id: string): Promise<ShowcaseRow> {
+  const n = intId(id);
+  const s = Number.isNaN(n) ? null : await showcases.findForOwner(n, p.userId);
+  if (!s) throw ApiError.notFound(`showcase ${id.slice(0, 40)}`);
+  return s;
+}
+
+/** What one picture costs the caller, in cents (the owner key: nothing). */
+export function pictureCents(pricing: PricingPolicy, p: Principal): number {
+  return p.keyType === 'owner' ? 0 : pricing.quote({ kind: 'showcase.picture', count: 1 }).totalCents;
+}
+
 /** v2 Pro Showcases: create, read, add pictures (URLs or uploads). Billing per spec §8. */
 @Injectable()
 export class ShowcasesService {
@@ -67,7 +80,7 @@ export class ShowcasesService {
   ) {}
 
   private pictureCents(p: Principal): number {
-    return p.keyType === 'owner' ? 0 : this.pricing.quote({ kind: 'showcase.picture', count: 1 }).totalCents;
+    return pictureCents(this.pricing, p);
   }
 
   private async enqueue(ownerId: string, items: { id: number; jobId: string }[], activeBefore: number) {
@@ -118,11 +131,8 @@ export class ShowcasesService {
     };
   }
 
-  private async owned(p: Principal, id: string): Promise<ShowcaseRow> {
-    const n = intId(id);
-    const s = Number.isNaN(n) ? null : await this.showcases.findForOwner(n, p.userId);
-    if (!s) throw ApiError.notFound(`showcase ${id.slice(0, 40)}`);
-    return s;
+  private owned(p: Principal, id: string): Promise<ShowcaseRow> {
+    return ownedShowcase(this.showcases, p, id);
   }
 
   async get(p: Principal, id: string) {
