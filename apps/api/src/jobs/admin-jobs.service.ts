@@ -102,8 +102,10 @@ export class AdminJobsService {
     const active = await this.jobs.countUnfinished(job.ownerId);
     if (!(await this.jobs.requeueFailed(job.id)))
       throw new ApiError(409, 'conflict', 'job_not_failed', `job ${job.id} changed state meanwhile; only a failed job can be retried`);
+    // The job as requeued: read before it is enqueued, since a free worker may start it at once.
+    const queued = (await this.jobs.find(job.id)) ?? job;
     await this.admission.enqueue(job.ownerId, [job.id], active);
-    return jobView((await this.jobs.find(job.id)) ?? job);
+    return jobView(queued);
   }
 
   async users(query: unknown) {
