@@ -449,6 +449,7 @@
           return;
         }
         showcase = s;
+        walls.sync(s);
         // Progress without refresh: poll while anything is converting or rebuilding (a variant too).
         var busy = renderItems(s);
         if (variantsSync(s)) busy = true;
@@ -2393,8 +2394,1110 @@
       );
     }
 
+    var walls = galleryWalls(base, itemName);
     load(true);
   };
+
+  // ---- gallery walls: a showcase's saved walls, and the arranger (pictures dragged on a wall drawn to scale)
+
+  /**
+   * The "Gallery walls" section of a showcase page, built by the script after the variants panel: the saved
+   * walls (GET …/walls) with their poster, size, page link, Edit and Delete; and the arranger, where 2 to 12
+   * completed pictures are laid out by the API (POST …/walls/layout: row, grid, salon), then moved by drag
+   * (mouse, pen or touch) or arrow keys in 0.5 in steps on a wall drawn to scale with a sofa beneath, and
+   * saved (POST …/walls, PATCH for an edit) as one AR model. `sync(showcase)` follows the page's loads.
+   */
+  function galleryWalls(base, itemName) {
+    var WALLS = base + '/walls';
+    var MAX_WIDTH = 480;
+    var MAX_PICS = 12;
+    var SOFA = { w: 84, h: 33 };
+    var NS = 'http://www.w3.org/2000/svg';
+    var showcase = null;
+    var walls = [];
+    var listTimer = null;
+    var resultTimer = null;
+    /** The open arranger: the wall edited (null: a new one), the ticked pictures, their layout, the view. */
+    var A = null;
+    var layoutSeq = 0;
+    var layoutTimer = null;
+    var drag = null;
+
+    var anchor = $('[data-testid=variants]');
+    if (!anchor) return { sync: function () {} };
+
+    // Inches as the console shows them: at most two decimals, a true minus sign.
+    function inch(v) {
+      var r = Math.round(v * 100) / 100;
+      return (r < 0 ? '−' : '') + String(Math.abs(r));
+    }
+    function cm(v) {
+      return String(Math.round(v * 2.54));
+    }
+    function snap(v) {
+      return Math.round(v * 2) / 2;
+    }
+    function sizeText(w, hgt) {
+      return inch(w) + ' × ' + inch(hgt) + ' in (' + cm(w) + ' × ' + cm(hgt) + ' cm)';
+    }
+    function byId(itemId) {
+      return ((showcase && showcase.items) || []).filter(function (x) {
+        return x.id === itemId;
+      })[0];
+    }
+    function pictureName(itemId) {
+      var it = byId(itemId);
+      return it ? itemName(it) : 'Picture ' + itemId;
+    }
+    function thumbOf(itemId, sku) {
+      var it = byId(itemId);
+      if (!it) return null;
+      var v = sku
+        ? (it.variants || []).filter(function (x) {
+            return x.sku === sku;
+          })[0]
+        : null;
+      return (v && v.preview_url) || it.preview_url || null;
+    }
+    function errMessage(e) {
+      var er = (e && e.error) || {};
+      return (er.message || 'Something went wrong.') + (er.param ? ' (' + er.param + ')' : '');
+    }
+
+    // ---- the section: list, result of the last save, arranger (built once)
+
+    var E = {};
+    E.list = h('div', { 'data-testid': 'wall-list' }, [h('p', { class: 'loading', text: 'Loading…' })]);
+    E.result = h('div', { class: 'wall-result', 'data-testid': 'wall-result', hidden: true });
+    E.newBtn = h('button', { type: 'button', 'data-action': 'new-wall', 'aria-controls': 'wall-arranger', text: 'New wall' });
+    E.title = h('h3', { id: 'arranger-title', tabindex: '-1' });
+    E.name = h('input', {
+      id: 'wall-name',
+      name: 'name',
+      maxlength: '80',
+      placeholder: 'Gallery wall',
+      'aria-describedby': 'wall-name-err',
+    });
+    E.nameErr = h('p', { class: 'error', id: 'wall-name-err', hidden: true });
+    E.picks = h('ul', { class: 'ar-picks', 'data-testid': 'wall-picks' });
+    E.picksHint = h('p', { class: 'hint', id: 'wall-picks-hint' });
+    E.arrBtns = ['row', 'grid', 'salon'].map(function (a) {
+      return h('button', {
+        type: 'button',
+        class: 'secondary',
+        'data-arrangement': a,
+        'aria-pressed': 'false',
+        text: a.charAt(0).toUpperCase() + a.slice(1),
+        on: {
+          click: function () {
+            choose(a);
+          },
+        },
+      });
+    });
+    E.arrNow = h('p', { class: 'hint', 'data-testid': 'wall-arrangement', 'aria-live': 'polite' });
+    E.gap = h('input', {
+      id: 'wall-gap',
+      name: 'gap_inches',
+      type: 'number',
+      min: '0',
+      max: '48',
+      step: '0.5',
+      value: '3',
+      inputmode: 'decimal',
+    });
+    E.align = h(
+      'select',
+      { id: 'wall-align', name: 'align' },
+      [
+        ['center', 'Centre'],
+        ['top', 'Top'],
+        ['bottom', 'Bottom'],
+      ].map(function (o) {
+        return h('option', { value: o[0], text: o[1] });
+      }),
+    );
+    E.columns = h('input', {
+      id: 'wall-columns',
+      name: 'columns',
+      type: 'number',
+      min: '1',
+      max: '12',
+      step: '1',
+      placeholder: 'Auto',
+      inputmode: 'numeric',
+    });
+    E.stage = h('div', { class: 'wall-stage', 'data-testid': 'wall-stage' });
+    E.size = h('p', { class: 'wall-size', 'data-testid': 'wall-size' });
+    E.live = h('p', { class: 'sr-only', 'aria-live': 'polite', 'data-testid': 'wall-live' });
+    E.problem = h('p', { class: 'error', id: 'wall-problem', 'data-testid': 'wall-problem', 'aria-live': 'polite' });
+    E.err = h('p', { class: 'error', id: 'wall-error', 'data-testid': 'wall-error', role: 'alert', hidden: true });
+    E.save = h('button', {
+      type: 'button',
+      'data-action': 'save-wall',
+      'aria-describedby': 'wall-problem wall-price',
+      text: 'Save wall',
+      on: { click: save },
+    });
+    E.cancel = h('button', { type: 'button', class: 'secondary', text: 'Cancel', on: { click: close } });
+    E.price = h('span', { class: 'hint', id: 'wall-price' });
+    var field = function (id, label, control, hint) {
+      return h('div', { class: 'field' }, [h('label', { for: id, text: label }), control, hint || null]);
+    };
+    E.arranger = h(
+      'div',
+      {
+        class: 'arranger',
+        id: 'wall-arranger',
+        'data-testid': 'wall-arranger',
+        role: 'group',
+        'aria-labelledby': 'arranger-title',
+        hidden: true,
+      },
+      [
+        E.title,
+        h('div', { class: 'ar-grid' }, [
+          h('div', { class: 'ar-side' }, [
+            field('wall-name', 'Wall name', E.name, E.nameErr),
+            h('fieldset', { class: 'ar-set' }, [h('legend', { text: 'Pictures (2 to 12)' }), E.picksHint, E.picks]),
+            h('fieldset', { class: 'ar-set' }, [
+              h('legend', { text: 'Arrangement' }),
+              h('div', { class: 'ar-btns' }, E.arrBtns),
+              E.arrNow,
+              h('div', { class: 'ar-opts' }, [
+                field('wall-gap', 'Gap (in)', E.gap),
+                field('wall-align', 'Align', E.align),
+                field('wall-columns', 'Columns', E.columns),
+              ]),
+            ]),
+          ]),
+          h('div', { class: 'ar-main' }, [
+            E.stage,
+            E.size,
+            h('p', {
+              class: 'hint',
+              id: 'wall-drag-help',
+              text: 'Drag a picture to move it (in 0.5 in steps), or select it and use the arrow keys: 1 in, 6 in with Shift. Positions are the centres of the framed pictures from the centre of the wall.',
+            }),
+            E.live,
+            E.problem,
+            E.err,
+            h('div', { class: 'ar-bar' }, [E.save, E.cancel, E.price]),
+          ]),
+        ]),
+      ],
+    );
+    E.section = h('section', { class: 'card walls', id: 'walls-panel', 'data-testid': 'walls', 'aria-labelledby': 'walls-title' }, [
+      h('div', { class: 'sec-head' }, [h('h2', { id: 'walls-title', text: 'Gallery walls' }), E.newBtn]),
+      h('p', {
+        class: 'hint',
+        text: '2 to 12 pictures hung together as one AR model, each at its own size, frame and place. A saved wall costs 1 credit, gets its own page and shows as a card on the showcase page.',
+      }),
+      E.result,
+      E.arranger,
+      h('h3', { class: 'walls-saved', text: 'Saved walls' }),
+      E.list,
+    ]);
+    anchor.parentNode.insertBefore(E.section, anchor.nextSibling);
+
+    E.newBtn.addEventListener('click', function () {
+      open(null);
+    });
+    [E.gap, E.align, E.columns].forEach(function (el) {
+      el.addEventListener(el.tagName === 'SELECT' ? 'change' : 'input', function () {
+        if (!A) return;
+        A.touched = true;
+        if (A.arrangement !== 'custom') relayout(250);
+        else showArrangement();
+      });
+    });
+    E.name.addEventListener('input', function () {
+      E.name.removeAttribute('aria-invalid');
+      E.nameErr.hidden = true;
+    });
+
+    // ---- the list of saved walls
+
+    function loadList() {
+      clearTimeout(listTimer);
+      return api('GET', WALLS).then(function (r) {
+        walls = r.data || [];
+        renderList();
+        if (
+          walls.some(function (w) {
+            return active(w.status);
+          })
+        )
+          listTimer = setTimeout(loadList, 2000);
+      }, failed(E.list));
+    }
+
+    function renderList() {
+      if (!walls.length) {
+        fill(E.list, empty('No gallery walls yet. New wall arranges some of the pictures above.'));
+        return;
+      }
+      var had = document.activeElement;
+      var hadKey = had && E.list.contains(had) ? had.getAttribute('data-key') : null;
+      fill(
+        E.list,
+        h(
+          'ul',
+          { class: 'wall-list' },
+          walls.map(function (w) {
+            return wallCard(w);
+          }),
+        ),
+      );
+      var again = hadKey && E.list.querySelector('[data-key="' + CSS.escape(hadKey) + '"]');
+      if (again) again.focus();
+    }
+
+    function wallCard(w) {
+      var ref = h('span', { class: 'sr-only', text: ' (' + w.name + ')' });
+      var od = w.outer_dimensions || {};
+      var missing = (w.items || []).filter(function (x) {
+        return x.missing;
+      }).length;
+      var btn = function (key, text, fn, cls) {
+        return h('button', { type: 'button', class: cls || 'secondary', 'data-key': key + '-' + w.id, on: { click: fn } }, [
+          text,
+          ref.cloneNode(true),
+        ]);
+      };
+      return h('li', { class: 'card wall-card', 'data-testid': 'wall', 'data-id': w.id, 'data-status': w.status }, [
+        w.preview_url
+          ? h('img', { src: w.preview_url, alt: 'Poster of ' + w.name, loading: 'lazy' })
+          : h('div', { class: 'ph', 'aria-hidden': 'true' }),
+        h('p', { class: 'name' }, [statusBadge(w.status), ' ', h('strong', { text: w.name })]),
+        h('p', {
+          class: 'meta',
+          'data-testid': 'wall-meta',
+          text: [
+            od.width_inches ? 'Outer size ' + sizeText(od.width_inches, od.height_inches) : null,
+            (w.items || []).length + ' pictures',
+            w.arrangement,
+          ]
+            .filter(Boolean)
+            .join(' · '),
+        }),
+        missing
+          ? h('p', { class: 'error', text: missing === 1 ? 'A picture of it was deleted.' : missing + ' pictures of it were deleted.' })
+          : null,
+        w.status === 'failed' && w.error ? h('p', { class: 'error', text: 'The build failed: ' + (w.error.message || w.error) }) : null,
+        h('div', { class: 'wall-actions' }, [
+          w.page_url
+            ? h('a', { href: w.page_url, target: '_blank', rel: 'noopener', 'data-testid': 'wall-page' }, [
+                'Open page',
+                ref.cloneNode(true),
+              ])
+            : null,
+          w.page_url
+            ? btn('copy', 'Copy link', function (ev) {
+                copy(w.page_url, ev.currentTarget, 'Copy link');
+              })
+            : null,
+          btn('edit', 'Edit', function () {
+            open(w);
+          }),
+          btn(
+            'delete',
+            'Delete',
+            function () {
+              remove(w);
+            },
+            'danger',
+          ),
+        ]),
+      ]);
+    }
+
+    function remove(w) {
+      if (!confirm('Delete the gallery wall "' + w.name + '"? Its page and AR files are deleted.')) return;
+      api('DELETE', WALLS + '/' + seg(w.id)).then(
+        function () {
+          say('Gallery wall "' + w.name + '" deleted.');
+          if (A && A.wall && A.wall.id === w.id) close();
+          if (E.result.getAttribute('data-id') === w.id) E.result.hidden = true;
+          E.newBtn.focus();
+          loadList();
+        },
+        function (e) {
+          say(errMessage(e));
+        },
+      );
+    }
+
+    /** Copies a link; the button says so for 2 s and the status line names what was copied. */
+    function copy(text, btn, label) {
+      var done = function () {
+        btn.firstChild.textContent = 'Copied';
+        say('Link copied: ' + text);
+        setTimeout(function () {
+          btn.firstChild.textContent = label;
+        }, 2000);
+      };
+      var fallback = function () {
+        var ta = h('textarea', { class: 'sr-only', 'aria-hidden': 'true', tabindex: '-1' });
+        ta.value = text;
+        document.body.appendChild(ta);
+        ta.select();
+        var ok = false;
+        try {
+          ok = document.execCommand('copy');
+        } catch {
+          ok = false;
+        }
+        ta.remove();
+        btn.focus();
+        if (ok) done();
+        else say('Copy this link: ' + text);
+      };
+      if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).then(done, fallback);
+      else fallback();
+    }
+
+    // ---- after a save: the wall's build, polled until its poster and page are there
+
+    function showResult(w) {
+      E.result.hidden = false;
+      E.result.setAttribute('data-id', w.id);
+      E.result.setAttribute('data-status', w.status);
+      var done = w.status === 'completed';
+      var linkId = 'wall-share-' + w.id.replace(/[^A-Za-z0-9_-]/g, '');
+      var copyBtn = h('button', { type: 'button', class: 'secondary', 'data-testid': 'wall-copy-link' }, ['Copy link']);
+      copyBtn.addEventListener('click', function () {
+        copy(w.page_url, copyBtn, 'Copy link');
+      });
+      fill(E.result, [
+        h('h3', { text: w.name }),
+        h('p', { 'data-testid': 'wall-build', role: 'status' }, [
+          statusBadge(w.status),
+          ' ',
+          done
+            ? 'Its AR model is ready.'
+            : w.status === 'failed'
+              ? 'The build failed: ' + ((w.error && (w.error.message || w.error)) || 'unknown error') + '. Edit it to try again.'
+              : 'Building its AR model…',
+        ]),
+        done && w.preview_url
+          ? h('img', { class: 'wall-poster', src: w.preview_url, alt: 'Poster of ' + w.name, 'data-testid': 'wall-poster' })
+          : null,
+        w.page_url
+          ? h('div', { class: 'wall-share' }, [
+              h('label', { for: linkId, text: 'Share link (its page)' }),
+              h('div', { class: 'wall-share-row' }, [
+                h('input', { id: linkId, type: 'url', readonly: true, value: w.page_url, 'data-testid': 'wall-link' }),
+                copyBtn,
+                h('a', { href: w.page_url, target: '_blank', rel: 'noopener', text: 'Open page' }),
+              ]),
+            ])
+          : null,
+      ]);
+    }
+
+    function pollResult(wallId) {
+      clearTimeout(resultTimer);
+      api('GET', WALLS + '/' + seg(wallId)).then(
+        function (w) {
+          if (E.result.getAttribute('data-id') !== w.id) return;
+          var was = E.result.getAttribute('data-status');
+          if (was !== w.status) showResult(w);
+          if (active(w.status)) resultTimer = setTimeout(pollResult, 1500, wallId);
+          else {
+            say(w.status === 'completed' ? 'Gallery wall "' + w.name + '" is ready.' : 'Gallery wall "' + w.name + '" could not be built.');
+            loadList();
+          }
+        },
+        function (e) {
+          say(errMessage(e));
+        },
+      );
+    }
+
+    // ---- the arranger
+
+    function open(w) {
+      if (A && A.dirty && !confirm('Discard the wall you are arranging?')) return;
+      A = {
+        wall: w,
+        sel: [],
+        pics: [],
+        arrangement: w ? w.arrangement : 'row',
+        preset: w && w.arrangement !== 'custom' ? w.arrangement : 'row',
+        view: null,
+        sofaTop: null,
+        dirty: false,
+        touched: false,
+        saving: false,
+      };
+      E.title.textContent = w ? 'Edit "' + w.name + '"' : 'New gallery wall';
+      E.save.textContent = w ? 'Save changes' : 'Save wall';
+      E.price.textContent = w ? 'A new layout rebuilds its AR files (free).' : 'Costs 1 credit.';
+      E.name.value = w ? w.name : '';
+      E.gap.value = w && w.gap_inches !== null && w.gap_inches !== undefined ? String(w.gap_inches) : '3';
+      E.align.value = (w && w.align) || 'center';
+      E.columns.value = w && w.columns ? String(w.columns) : '';
+      E.err.hidden = true;
+      E.nameErr.hidden = true;
+      E.name.removeAttribute('aria-invalid');
+      var gone = [];
+      if (w) {
+        (w.items || []).forEach(function (x) {
+          var it = byId(x.item_id);
+          if (x.missing || !it || it.status !== 'completed') {
+            gone.push(x.item_id);
+            return;
+          }
+          A.sel.push({ item_id: x.item_id, variant_sku: x.variant_sku || null });
+          A.pics.push({
+            item_id: x.item_id,
+            variant_sku: x.variant_sku || null,
+            x: x.x_inches,
+            y: x.y_inches,
+            w: x.width_inches,
+            h: x.height_inches,
+          });
+        });
+        if (gone.length) {
+          A.dirty = true;
+          A.touched = true;
+        }
+      }
+      E.arranger.hidden = false;
+      E.newBtn.setAttribute('aria-expanded', 'true');
+      renderPicks();
+      showArrangement();
+      if (w && A.pics.length >= 2 && !gone.length) {
+        fitView(true);
+        draw();
+      } else relayout(0);
+      if (gone.length)
+        showErr({
+          error: { message: 'Left out, deleted or not ready since the wall was built: ' + gone.map(pictureName).join(', ') + '.' },
+        });
+      E.arranger.scrollIntoView({ block: 'start' });
+      E.title.focus();
+    }
+
+    function close() {
+      if (A && A.dirty && !A.saving && !confirm('Discard the wall you are arranging?')) return;
+      var was = A && A.wall;
+      A = null;
+      clearTimeout(layoutTimer);
+      E.arranger.hidden = true;
+      E.newBtn.setAttribute('aria-expanded', 'false');
+      fill(E.stage, []);
+      var back = was && E.list.querySelector('[data-key="edit-' + CSS.escape(was.id) + '"]');
+      (back || E.newBtn).focus();
+    }
+
+    /** The completed pictures to choose from, ticked ones first in their order, then the rest in the showcase's. */
+    function renderPicks() {
+      var items = ((showcase && showcase.items) || []).filter(function (it) {
+        return it.status === 'completed';
+      });
+      var others = ((showcase && showcase.items) || []).length - items.length;
+      E.picksHint.textContent =
+        'They hang in the order you tick them.' +
+        (others ? ' ' + others + ' picture' + (others === 1 ? ' is' : 's are') + ' not ready and not shown.' : '');
+      A.picksKey = items
+        .map(function (it) {
+          return it.id + ':' + (it.variants || []).length;
+        })
+        .join(',');
+      var had = document.activeElement && E.picks.contains(document.activeElement) ? document.activeElement.id : null;
+      fill(
+        E.picks,
+        items.map(function (it) {
+          var ticked = A.sel.filter(function (s) {
+            return s.item_id === it.id;
+          })[0];
+          var cid = 'wall-pick-' + it.id;
+          var box = h('input', {
+            type: 'checkbox',
+            id: cid,
+            'data-item-id': String(it.id),
+            checked: !!ticked,
+            disabled: !ticked && A.sel.length >= MAX_PICS,
+          });
+          var vs = it.variants || [];
+          var def =
+            vs.filter(function (v) {
+              return v.default;
+            })[0] || vs[0];
+          var select = vs.length
+            ? h(
+                'select',
+                { id: 'wall-sku-' + it.id, 'data-item-id': String(it.id) },
+                vs.map(function (v) {
+                  var cur = ticked ? ticked.variant_sku || (def && def.sku) : def && def.sku;
+                  return h('option', {
+                    value: v.sku,
+                    selected: v.sku === cur,
+                    text: v.sku + (v.name ? ' · ' + v.name : '') + (v.status !== 'ready' ? ' (' + v.status + ')' : ''),
+                  });
+                }),
+              )
+            : null;
+          box.addEventListener('change', function () {
+            if (box.checked) A.sel.push({ item_id: it.id, variant_sku: select ? select.value : null });
+            else
+              A.sel = A.sel.filter(function (s) {
+                return s.item_id !== it.id;
+              });
+            A.dirty = A.touched = true;
+            renderPicks();
+            relayout(150);
+          });
+          if (select)
+            select.addEventListener('change', function () {
+              A.sel.forEach(function (s) {
+                if (s.item_id === it.id) s.variant_sku = select.value;
+              });
+              if (box.checked) {
+                A.dirty = A.touched = true;
+                relayout(0);
+              }
+            });
+          var dims = it.dimensions;
+          var order = ticked ? A.sel.indexOf(ticked) + 1 : 0;
+          return h('li', { class: 'ar-pick' + (ticked ? ' on' : ''), 'data-testid': 'wall-pick' }, [
+            box,
+            h('label', { for: cid }, [
+              thumbOf(it.id, ticked && ticked.variant_sku)
+                ? h('img', { src: thumbOf(it.id, ticked && ticked.variant_sku), alt: '', loading: 'lazy' })
+                : h('span', { class: 'ph', 'aria-hidden': 'true' }),
+              h('span', { class: 'ar-pick-name' }, [
+                h('strong', { text: itemName(it) }),
+                dims ? h('span', { class: 'meta', text: inch(dims.width_inches) + ' × ' + inch(dims.height_inches) + ' in' }) : null,
+              ]),
+              order ? h('span', { class: 'ar-order', 'aria-hidden': 'true', text: String(order) }) : null,
+              order ? h('span', { class: 'sr-only', text: ', number ' + order }) : null,
+            ]),
+            select
+              ? h('span', { class: 'ar-sku' }, [
+                  h('label', { for: 'wall-sku-' + it.id }, ['Variant', h('span', { class: 'sr-only', text: ' of ' + itemName(it) })]),
+                  select,
+                ])
+              : null,
+          ]);
+        }),
+      );
+      if (!items.length) fill(E.picks, h('li', { class: 'empty', text: 'No picture is ready yet.' }));
+      if (had && document.getElementById(had)) document.getElementById(had).focus();
+    }
+
+    function showArrangement() {
+      E.arrBtns.forEach(function (b) {
+        b.setAttribute('aria-pressed', String(b.getAttribute('data-arrangement') === A.arrangement));
+      });
+      E.columns.disabled = A.preset !== 'grid';
+      E.arrNow.setAttribute('data-arrangement', A.arrangement);
+      E.arrNow.textContent =
+        A.arrangement === 'custom'
+          ? 'Custom: your own positions. Row, Grid or Salon starts again from that arrangement.'
+          : 'Now: ' + A.arrangement + '. Drag a picture to make it your own.';
+    }
+
+    function choose(a) {
+      if (A.arrangement === 'custom' && A.dirty && A.pics.length && !confirm('Start again from ' + a + '? Your own positions are lost.'))
+        return;
+      A.arrangement = a;
+      A.preset = a;
+      A.dirty = A.touched = true;
+      showArrangement();
+      relayout(0);
+    }
+
+    function itemsOut() {
+      return A.sel.map(function (s) {
+        return s.variant_sku ? { item_id: s.item_id, variant_sku: s.variant_sku } : { item_id: s.item_id };
+      });
+    }
+    function options(arrangement) {
+      var o = { arrangement: arrangement, gap_inches: Number(E.gap.value || 0), align: E.align.value };
+      if (arrangement === 'grid' && E.columns.value) o.columns = Number(E.columns.value);
+      return o;
+    }
+
+    /**
+     * Asks the API for the preset's positions (and every picture's framed size). A custom wall keeps the
+     * positions it has; a picture new to it goes to the right of the others, and a new variant keeps its
+     * picture's centre.
+     */
+    function relayout(delay) {
+      clearTimeout(layoutTimer);
+      layoutTimer = setTimeout(function () {
+        if (!A) return;
+        var seq = ++layoutSeq;
+        if (A.sel.length < 2) {
+          A.pics = [];
+          draw();
+          return;
+        }
+        var b = options(A.preset);
+        b.items = itemsOut();
+        api('POST', WALLS + '/layout', b).then(
+          function (r) {
+            if (!A || seq !== layoutSeq) return;
+            E.err.hidden = true;
+            var next = r.items.map(function (x) {
+              return {
+                item_id: x.item_id,
+                variant_sku: x.variant_sku || null,
+                x: x.x_inches,
+                y: x.y_inches,
+                w: x.width_inches,
+                h: x.height_inches,
+              };
+            });
+            if (A.arrangement === 'custom') {
+              var old = {};
+              A.pics.forEach(function (p) {
+                old[p.item_id] = p;
+              });
+              var right = null;
+              A.pics.forEach(function (p) {
+                if (right === null || p.x + p.w / 2 > right) right = p.x + p.w / 2;
+              });
+              next.forEach(function (p) {
+                var o = old[p.item_id];
+                if (o) {
+                  p.x = o.x;
+                  p.y = o.y;
+                } else {
+                  p.x = snap((right === null ? 0 : right + Number(E.gap.value || 0)) + p.w / 2);
+                  p.y = 0;
+                  right = p.x + p.w / 2;
+                }
+              });
+              A.pics = next;
+              fitView(false);
+            } else {
+              A.pics = next;
+              if (r.columns && A.preset === 'grid' && !E.columns.value) E.columns.placeholder = 'Auto (' + r.columns + ')';
+              fitView(true);
+            }
+            draw();
+          },
+          function (e) {
+            if (!A || seq !== layoutSeq) return;
+            showErr(e);
+          },
+        );
+      }, delay);
+    }
+
+    function showErr(e) {
+      var er = (e && e.error) || {};
+      E.err.textContent = errMessage(e);
+      E.err.hidden = false;
+      if (er.param === 'name') {
+        E.name.setAttribute('aria-invalid', 'true');
+        E.nameErr.textContent = er.message;
+        E.nameErr.hidden = false;
+      }
+      var m = /^items\[(\d+)\]/.exec(er.param || '');
+      $all('.wall-pic', E.stage).forEach(function (el) {
+        el.classList.toggle('invalid', !!m && el.getAttribute('data-index') === m[1]);
+      });
+      say(errMessage(e));
+    }
+
+    function bounds(pics) {
+      var b = null;
+      pics.forEach(function (p) {
+        var l = p.x - p.w / 2;
+        var r = p.x + p.w / 2;
+        var bt = p.y - p.h / 2;
+        var t = p.y + p.h / 2;
+        if (!b) b = { l: l, r: r, b: bt, t: t };
+        else {
+          b.l = Math.min(b.l, l);
+          b.r = Math.max(b.r, r);
+          b.b = Math.min(b.b, bt);
+          b.t = Math.max(b.t, t);
+        }
+      });
+      return b;
+    }
+
+    /**
+     * The part of the wall drawn, in inches: the pictures with room around them to drag into, and the sofa
+     * (84 × 33 in) hung 8 in under the lowest picture. `fresh`: from scratch (a new layout); else it only
+     * grows (no jump while pictures are moved).
+     */
+    function fitView(fresh) {
+      var b = bounds(A.pics);
+      if (!b) return;
+      if (fresh || A.sofaTop === null) A.sofaTop = b.b - 8;
+      var pad = Math.max(12, (b.r - b.l) * 0.15);
+      var v = {
+        l: Math.min(b.l, -SOFA.w / 2) - pad,
+        r: Math.max(b.r, SOFA.w / 2) + pad,
+        t: b.t + pad,
+        b: Math.min(b.b, A.sofaTop - SOFA.h) - 6,
+      };
+      // At least 8 ft wide, centred on the wall's centre line.
+      var half = Math.max(48, -v.l, v.r);
+      v.l = -half;
+      v.r = half;
+      if (!fresh && A.view)
+        v = { l: Math.min(v.l, A.view.l), r: Math.max(v.r, A.view.r), t: Math.max(v.t, A.view.t), b: Math.min(v.b, A.view.b) };
+      A.view = v;
+    }
+
+    /** Pairs of pictures whose framed edges overlap (touching is fine). */
+    function overlaps() {
+      var out = [];
+      for (var i = 0; i < A.pics.length; i++)
+        for (var j = i + 1; j < A.pics.length; j++) {
+          var a = A.pics[i];
+          var c = A.pics[j];
+          var ox = Math.min(a.x + a.w / 2, c.x + c.w / 2) - Math.max(a.x - a.w / 2, c.x - c.w / 2);
+          var oy = Math.min(a.y + a.h / 2, c.y + c.h / 2) - Math.max(a.y - a.h / 2, c.y - c.h / 2);
+          if (ox > 0.001 && oy > 0.001) out.push([i, j]);
+        }
+      return out;
+    }
+
+    /** Overlaps and width: marked on the pictures and said under the wall; Save waits until there are none. */
+    function check() {
+      var pairs = overlaps();
+      var bad = {};
+      pairs.forEach(function (p) {
+        bad[p[0]] = bad[p[1]] = true;
+      });
+      $all('.wall-pic', E.stage).forEach(function (el) {
+        el.classList.toggle('overlap', !!bad[el.getAttribute('data-index')]);
+      });
+      var b = bounds(A.pics);
+      var msgs = [];
+      if (pairs.length)
+        msgs.push(
+          pairs
+            .map(function (p) {
+              return pictureName(A.pics[p[0]].item_id) + ' and ' + pictureName(A.pics[p[1]].item_id);
+            })
+            .join('; ') +
+            (pairs.length === 1 ? ' overlap' : ' overlap each other') +
+            ': move them apart to save.',
+        );
+      if (b && b.r - b.l > MAX_WIDTH)
+        msgs.push('The wall is ' + inch(b.r - b.l) + ' in wide: at most ' + MAX_WIDTH + ' in (40 ft) can be saved.');
+      if (A.sel.length < 2) msgs.push('Tick at least 2 pictures.');
+      E.problem.textContent = msgs.join(' ');
+      E.size.textContent = b ? 'Outer size: ' + sizeText(b.r - b.l, b.t - b.b) + ', ' + A.pics.length + ' pictures.' : '';
+      E.stage.setAttribute('data-overlaps', String(pairs.length));
+      E.save.disabled = A.saving || msgs.length > 0 || A.pics.length < 2;
+    }
+
+    var resizeObs = window.ResizeObserver
+      ? new ResizeObserver(function () {
+          if (A && !drag) draw();
+        })
+      : null;
+    if (resizeObs) resizeObs.observe(E.stage);
+    else
+      window.addEventListener('resize', function () {
+        if (A && !drag) draw();
+      });
+
+    /** The wall to scale: a px-per-inch scale fits the view into the stage's width (and at most 70 % of the screen's height). */
+    function draw() {
+      if (!A) return;
+      if (!A.pics.length || !A.view) {
+        E.stage.style.height = '';
+        fill(
+          E.stage,
+          h('p', { class: 'wall-empty', text: A.sel.length < 2 ? 'Tick 2 to 12 pictures to arrange them here.' : 'Arranging…' }),
+        );
+        check();
+        return;
+      }
+      var v = A.view;
+      var width = E.stage.clientWidth || 600;
+      var maxH = Math.max(260, Math.min(620, window.innerHeight * 0.7));
+      var s = Math.min(width / (v.r - v.l), maxH / (v.t - v.b));
+      var offX = (width - (v.r - v.l) * s) / 2;
+      A.scale = s;
+      A.ox = offX - v.l * s; // the wall centre's x in the stage, px
+      A.oy = v.t * s; // and its y
+      E.stage.style.height = Math.round((v.t - v.b) * s) + 'px';
+      E.stage.setAttribute('data-scale', String(s));
+      E.stage.setAttribute('data-origin-x', String(A.ox));
+      E.stage.setAttribute('data-origin-y', String(A.oy));
+      var focusedIdx =
+        document.activeElement && E.stage.contains(document.activeElement) ? document.activeElement.getAttribute('data-index') : null;
+      var kids = [sofa(s), floor(s), scaleBar(s)];
+      A.pics.forEach(function (p, i) {
+        kids.push(picEl(p, i));
+      });
+      fill(E.stage, kids);
+      A.pics.forEach(function (p, i) {
+        place(p, i);
+      });
+      if (focusedIdx !== null) {
+        var again = E.stage.querySelector('[data-index="' + focusedIdx + '"]');
+        if (again) again.focus();
+      }
+      check();
+    }
+
+    function sofa(s) {
+      var svg = document.createElementNS(NS, 'svg');
+      svg.setAttribute('viewBox', '0 0 84 33');
+      svg.setAttribute('class', 'wall-sofa');
+      svg.setAttribute('aria-hidden', 'true');
+      svg.setAttribute('data-testid', 'wall-sofa');
+      svg.style.left = A.ox - (SOFA.w / 2) * s + 'px';
+      svg.style.top = A.oy - A.sofaTop * s + 'px';
+      svg.style.width = SOFA.w * s + 'px';
+      svg.style.height = SOFA.h * s + 'px';
+      [
+        ['rect', { x: 4, y: 2, width: 76, height: 17, rx: 3, class: 'sf-back' }],
+        ['rect', { x: 0, y: 11, width: 9, height: 18, rx: 3, class: 'sf-arm' }],
+        ['rect', { x: 75, y: 11, width: 9, height: 18, rx: 3, class: 'sf-arm' }],
+        ['rect', { x: 8, y: 18, width: 34, height: 11, rx: 2, class: 'sf-seat' }],
+        ['rect', { x: 42, y: 18, width: 34, height: 11, rx: 2, class: 'sf-seat' }],
+        ['rect', { x: 5, y: 29, width: 2.5, height: 4, class: 'sf-leg' }],
+        ['rect', { x: 76.5, y: 29, width: 2.5, height: 4, class: 'sf-leg' }],
+      ].forEach(function (d) {
+        var el = document.createElementNS(NS, d[0]);
+        Object.keys(d[1]).forEach(function (k) {
+          el.setAttribute(k, String(d[1][k]));
+        });
+        svg.appendChild(el);
+      });
+      return svg;
+    }
+    function floor(s) {
+      var top = A.oy - (A.sofaTop - SOFA.h) * s;
+      var el = h('div', { class: 'wall-floor', 'aria-hidden': 'true' });
+      el.style.top = top + 'px';
+      return el;
+    }
+    /** A bar of a round length (6 in to 8 ft) at least 56 px long, and what the sofa is. */
+    function scaleBar(s) {
+      var len =
+        [6, 12, 24, 36, 48, 96].filter(function (l) {
+          return l * s >= 56;
+        })[0] || 96;
+      var bar = h('div', { class: 'wall-scale', 'data-testid': 'wall-scale' }, [
+        h('span', { class: 'wall-scale-bar', 'aria-hidden': 'true' }),
+        h('span', { text: len >= 12 && len % 12 === 0 ? len / 12 + ' ft (' + len + ' in)' : len + ' in' }),
+        h('span', { class: 'wall-scale-sofa', text: ' · sofa 84 in wide' }),
+      ]);
+      bar.firstChild.style.width = len * s + 'px';
+      return bar;
+    }
+
+    function picLabel(p) {
+      return (
+        pictureName(p.item_id) +
+        (p.variant_sku ? ' (' + p.variant_sku + ')' : '') +
+        ', ' +
+        inch(p.w) +
+        ' × ' +
+        inch(p.h) +
+        ' in, at x ' +
+        inch(p.x) +
+        ' in, y ' +
+        inch(p.y) +
+        ' in'
+      );
+    }
+
+    function picEl(p, i) {
+      var src = thumbOf(p.item_id, p.variant_sku);
+      var el = h(
+        'button',
+        {
+          type: 'button',
+          class: 'wall-pic',
+          'data-testid': 'wall-pic',
+          'data-index': String(i),
+          'data-item-id': String(p.item_id),
+          'aria-roledescription': 'movable picture',
+          'aria-describedby': 'wall-drag-help',
+        },
+        [src ? h('img', { src: src, alt: '', draggable: 'false' }) : null],
+      );
+      el.addEventListener('pointerdown', function (e) {
+        if (e.pointerType === 'mouse' && e.button !== 0) return;
+        e.preventDefault();
+        el.focus();
+        try {
+          el.setPointerCapture(e.pointerId);
+        } catch {
+          // a pointer that is already gone
+        }
+        drag = { i: i, el: el, id: e.pointerId, sx: e.clientX, sy: e.clientY, x0: A.pics[i].x, y0: A.pics[i].y, moved: false };
+        el.classList.add('dragging');
+      });
+      el.addEventListener('pointermove', function (e) {
+        if (!drag || drag.id !== e.pointerId || drag.el !== el) return;
+        var q = A.pics[drag.i];
+        var nx = snap(drag.x0 + (e.clientX - drag.sx) / A.scale);
+        var ny = snap(drag.y0 - (e.clientY - drag.sy) / A.scale);
+        // Kept on the drawn wall.
+        nx = Math.max(A.view.l + q.w / 2, Math.min(A.view.r - q.w / 2, nx));
+        ny = Math.max(A.view.b + q.h / 2, Math.min(A.view.t - q.h / 2, ny));
+        if (nx === q.x && ny === q.y) return;
+        q.x = nx;
+        q.y = ny;
+        drag.moved = true;
+        place(q, drag.i);
+        check();
+      });
+      var end = function (e) {
+        if (!drag || drag.id !== e.pointerId || drag.el !== el) return;
+        var d = drag;
+        drag = null;
+        el.classList.remove('dragging');
+        if (d.moved) moved(d.i, true);
+      };
+      el.addEventListener('pointerup', end);
+      el.addEventListener('pointercancel', end);
+      el.addEventListener('keydown', function (e) {
+        var step = e.shiftKey ? 6 : 1;
+        var d = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, step], ArrowDown: [0, -step] }[e.key];
+        if (!d) return;
+        e.preventDefault();
+        var q = A.pics[i];
+        q.x = snap(q.x + d[0]);
+        q.y = snap(q.y + d[1]);
+        moved(i, false);
+      });
+      return el;
+    }
+
+    /** A picture moved: the wall is custom now; the view grows when it nears an edge; its place is said. */
+    function moved(i, byPointer) {
+      var q = A.pics[i];
+      A.dirty = A.touched = true;
+      if (A.arrangement !== 'custom') {
+        A.arrangement = 'custom';
+        showArrangement();
+      }
+      var v = A.view;
+      if (q.x - q.w / 2 < v.l + 4 || q.x + q.w / 2 > v.r - 4 || q.y + q.h / 2 > v.t - 4 || q.y - q.h / 2 < v.b + 4 || !byPointer) {
+        var before = JSON.stringify(A.view);
+        fitView(false);
+        if (JSON.stringify(A.view) !== before) draw();
+        else place(q, i);
+      } else place(q, i);
+      check();
+      var ov = E.stage.querySelector('[data-index="' + i + '"]').classList.contains('overlap');
+      E.live.textContent =
+        pictureName(q.item_id) + ': x ' + inch(q.x) + ' in, y ' + inch(q.y) + ' in' + (ov ? ', overlapping another picture.' : '.');
+    }
+
+    function place(p, i) {
+      var el = E.stage.querySelector('[data-index="' + i + '"]');
+      if (!el) return;
+      var s = A.scale;
+      el.style.left = A.ox + (p.x - p.w / 2) * s + 'px';
+      el.style.top = A.oy - (p.y + p.h / 2) * s + 'px';
+      el.style.width = p.w * s + 'px';
+      el.style.height = p.h * s + 'px';
+      el.setAttribute('data-x', String(p.x));
+      el.setAttribute('data-y', String(p.y));
+      el.setAttribute('aria-label', picLabel(p));
+    }
+
+    // ---- saving
+
+    function save() {
+      if (!A || A.saving) return;
+      check();
+      if (E.save.disabled) return;
+      E.err.hidden = true;
+      var name = E.name.value.trim();
+      var payload;
+      var editing = !!A.wall;
+      if (editing && !A.touched) {
+        if (name === A.wall.name || !name) {
+          say('Nothing to save: the wall is as it was.');
+          return;
+        }
+        payload = { name: name };
+      } else {
+        payload = options(A.arrangement === 'custom' ? 'custom' : A.preset);
+        if (name) payload.name = name;
+        payload.items =
+          A.arrangement === 'custom'
+            ? A.pics.map(function (p) {
+                var o = { item_id: p.item_id };
+                if (p.variant_sku) o.variant_sku = p.variant_sku;
+                o.x_inches = p.x;
+                o.y_inches = p.y;
+                return o;
+              })
+            : itemsOut();
+      }
+      A.saving = true;
+      E.save.setAttribute('aria-disabled', 'true');
+      E.save.disabled = true;
+      say(editing ? 'Saving the wall…' : 'Saving the wall and starting its build…');
+      api(editing ? 'PATCH' : 'POST', editing ? WALLS + '/' + seg(A.wall.id) : WALLS, payload).then(
+        function (r) {
+          var w = (r && r.wall) || r;
+          var charged = r && r.credits_charged;
+          A.saving = false;
+          A.dirty = false;
+          E.save.removeAttribute('aria-disabled');
+          close();
+          showResult(w);
+          say(
+            'Gallery wall "' +
+              w.name +
+              '" saved' +
+              (charged ? ' (' + charged + ' credit' + (charged === 1 ? '' : 's') + ' charged)' : '') +
+              (active(w.status) ? '; building its AR model.' : '.'),
+          );
+          E.result.scrollIntoView({ block: 'nearest' });
+          if (active(w.status)) pollResult(w.id);
+          loadList();
+        },
+        function (e) {
+          A.saving = false;
+          E.save.removeAttribute('aria-disabled');
+          check();
+          showErr(e);
+        },
+      );
+    }
+
+    loadList();
+
+    return {
+      /** A new answer for the showcase: the pictures to choose from follow it (a picture gone is unticked). */
+      sync: function (s) {
+        showcase = s;
+        if (!A) return;
+        var ok = {};
+        s.items.forEach(function (it) {
+          if (it.status === 'completed') ok[it.id] = true;
+        });
+        var before = A.sel.length;
+        A.sel = A.sel.filter(function (x) {
+          return ok[x.item_id];
+        });
+        var key = s.items
+          .filter(function (it) {
+            return it.status === 'completed';
+          })
+          .map(function (it) {
+            return it.id + ':' + (it.variants || []).length;
+          })
+          .join(',');
+        if (key !== A.picksKey) renderPicks();
+        if (A.sel.length !== before) relayout(0);
+      },
+    };
+  }
 
   pages.jobs = function () {
     var box = $('[data-testid=jobs]');
