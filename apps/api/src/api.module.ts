@@ -12,6 +12,7 @@ import { ImportsModule } from './imports/imports.module';
 import { JobsModule } from './jobs/jobs.module';
 import { PublicPagesModule } from './public-pages/public-pages.module';
 import { ShowcasesModule } from './showcases/showcases.module';
+import { WallsModule } from './walls/walls.module';
 
 /**
  * The HTTP API, one module per feature (docs/architecture.md, "apps/api"). CoreModule (global) gives them the
@@ -31,6 +32,7 @@ export class ApiModule {
         JobsModule,
         AccountsModule,
         ShowcasesModule,
+        WallsModule,
         ImportsModule,
         AnimatedArModule,
         PublicPagesModule,

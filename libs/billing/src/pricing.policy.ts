@@ -14,6 +14,8 @@ export const quoteOf = (lines: PriceLine[]): Quote => ({ lines, totalCents: line
 export interface DefaultPricingOptions {
   showcase?: number;
   picture?: number;
+  /** A saved gallery wall (default 1). */
+  wall?: number;
   bake?: number;
   ai_motion?: number;
   background_removal?: number;
@@ -21,7 +23,7 @@ export interface DefaultPricingOptions {
   model_surcharges?: Record<string, number>;
 }
 
-const PRICE_KEYS = ['showcase', 'picture', 'bake', 'ai_motion', 'background_removal', 'model_surcharges'] as const;
+const PRICE_KEYS = ['showcase', 'picture', 'wall', 'bake', 'ai_motion', 'background_removal', 'model_surcharges'] as const;
 
 /** Credits (at most two decimals, >= 0) to integer hundredths; throws naming the option otherwise. */
 export function creditsToCents(name: string, credits: unknown): number {
@@ -40,7 +42,7 @@ export function exactCents(credits: number): number | null {
 }
 
 /**
- * The spec §8 table: showcase 5.0, picture 2.0, animated AR = bake 1.0 + AI motion 12.5 (image sources)
+ * The spec §8 table: showcase 5.0, picture 2.0, gallery wall 1.0 (docs/gallery-walls.md), animated AR = bake 1.0 + AI motion 12.5 (image sources)
  * + background removal 1.5, plus an optional per-model surcharge. An already-animated image is quoted
  * like an image source: the AI part is charged up front and refunded when the source turns out animated.
  */
@@ -52,6 +54,7 @@ export function createDefaultPricing(options: DefaultPricingOptions = {}): Prici
   const prices = {
     showcase: c('showcase', 5),
     picture: c('picture', 2),
+    wall: c('wall', 1),
     bake: c('bake', 1),
     aiMotion: c('ai_motion', 12.5),
     backgroundRemoval: c('background_removal', 1.5),
@@ -67,6 +70,8 @@ export function createDefaultPricing(options: DefaultPricingOptions = {}): Prici
           return quoteOf([{ item: 'showcase', cents: prices.showcase }]);
         case 'showcase.picture':
           return quoteOf([{ item: 'picture', cents: prices.picture * op.count }]);
+        case 'showcase.wall':
+          return quoteOf([{ item: 'wall', cents: prices.wall }]);
         case 'animated-ar': {
           const lines: PriceLine[] = [{ item: 'bake', cents: prices.bake }];
           if (op.source !== 'video') {

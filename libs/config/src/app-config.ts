@@ -120,6 +120,8 @@ export interface AppConfig {
   showcases: { maxFileBytes: number; maxFilesPerRequest: number; maxItems: number };
   /** Engagement analytics of the public pages: on/off for the deployment, per-visitor rate, flush interval. */
   analytics: { enabled: boolean; eventsPerMinute: number; flushMs: number };
+  /** Visitors' gallery walls built on request by the API: at once per process (0: off), per visitor per minute. */
+  visitorWalls: { concurrency: number; perMinute: number };
   /** Animated AR sources, frame budget, motion and background removal (DESIGN §5, spec §8). */
   animated: {
     videoMaxBytes: number;

@@ -156,6 +156,14 @@ export const envSchema = z.object({
     .default(600)
     .describe('events per minute one visitor (IP + user agent) may send; more are not counted'),
   ANALYTICS_FLUSH_MS: int(50, 60_000).default(1000).describe('how often the buffered events are added to the daily counts'),
+  WALL_VISITOR_BUILDS: int(0, 16)
+    .default(1)
+    .describe(
+      'visitors\' gallery walls ("See them together") built at once by an API process, on request (docs/gallery-walls.md); 0 turns the visitors\' walls off',
+    ),
+  WALL_VISITOR_BUILDS_PER_MINUTE: int(1, 10_000)
+    .default(6)
+    .describe("new (not cached) visitors' gallery walls one visitor (IP) may have built per minute"),
   VIDEO_MAX_BYTES: int(1024, 2_000_000_000)
     .default(200 * 1024 * 1024)
     .describe('animated AR video source cap, enforced while streaming'),

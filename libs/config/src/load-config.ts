@@ -203,6 +203,7 @@ export function loadConfig(
     idempotency: { ttlMs: e.IDEMPOTENCY_TTL_HOURS * 3600_000 },
     showcases: { maxFileBytes: e.UPLOAD_MAX_FILE_BYTES, maxFilesPerRequest: e.UPLOAD_MAX_FILES, maxItems: e.SHOWCASE_MAX_ITEMS },
     analytics: { enabled: e.ANALYTICS_ENABLED, eventsPerMinute: e.ANALYTICS_EVENTS_PER_MINUTE, flushMs: e.ANALYTICS_FLUSH_MS },
+    visitorWalls: { concurrency: e.WALL_VISITOR_BUILDS, perMinute: e.WALL_VISITOR_BUILDS_PER_MINUTE },
     animated: {
       videoMaxBytes: e.VIDEO_MAX_BYTES,
       videoMaxDurationS: e.VIDEO_MAX_DURATION_S,

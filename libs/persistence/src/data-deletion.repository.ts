@@ -123,6 +123,7 @@ export class DataDeletionRepository {
       [reason, ...ids],
     );
     await m.query(`DELETE FROM "showcase_items" WHERE "job_id" IN (${list(ids)})`, [...ids]);
+    await m.query(`DELETE FROM "showcase_walls" WHERE "job_id" IN (${list(ids)})`, [...ids]);
     await m.query(`DELETE FROM "webhook_deliveries" WHERE "job_id" IN (${list(ids)})`, [...ids]);
     await m.query(`DELETE FROM "jobs" WHERE "id" IN (${list(ids)})`, [...ids]);
   }

@@ -15,3 +15,4 @@ export * from './console.repository';
 export * from './catalogue-import.repository';
 export * from './item-variants';
 export * from './analytics.repository';
+export * from './showcase-wall.repository';

@@ -11,6 +11,7 @@ import { thumbnailsPlugin } from './thumbnails/thumbnails.plugin';
 import { usdzWriterPlugin } from './usdz-writer/usdz-writer.plugin';
 import { scenePlugin } from './scene-builder/scene.plugin';
 import { variantsPlugin } from './variants/variants.plugin';
+import { galleryWallPlugin } from './gallery-wall/gallery-wall.plugin';
 
 export * from './services';
 export * from './dimensions/dimensions';
@@ -36,6 +37,9 @@ export * from './variants/variants.stage';
 export * from './variants/variants.plugin';
 export * from './gallery-wall/arrange-wall';
 export * from './gallery-wall/wall-model';
+export * from './gallery-wall/wall-sources';
+export * from './gallery-wall/gallery-wall.stage';
+export * from './gallery-wall/gallery-wall.plugin';
 
 /** Built-in plugins, registered before any configured third-party plugin. */
 export function builtinPlugins(): Plugin<object>[] {
@@ -49,6 +53,7 @@ export function builtinPlugins(): Plugin<object>[] {
     stillImagePlugin,
     thumbnailsPlugin,
     variantsPlugin,
+    galleryWallPlugin,
     hostedMotionPlugin,
     animatedArPlugin,
     callbackPlugin,

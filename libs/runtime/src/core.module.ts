@@ -14,6 +14,7 @@ import {
   JobRepository,
   type RepositoryHooks,
   ShowcaseRepository,
+  ShowcaseWallRepository,
   WebhookRepository,
 } from '@app/persistence';
 import { createContainer, JOB_LISTENER, METRICS, PipelineRegistry } from '@app/pipeline';
@@ -77,6 +78,7 @@ export class CoreModule {
         { provide: WebhookRepository, inject: [DataSource], useFactory: (ds: DataSource) => new WebhookRepository(ds) },
         { provide: AccountRepository, inject: [DataSource], useFactory: (ds: DataSource) => new AccountRepository(ds, hooks) },
         { provide: ShowcaseRepository, inject: [DataSource], useFactory: (ds: DataSource) => new ShowcaseRepository(ds, hooks) },
+        { provide: ShowcaseWallRepository, inject: [DataSource], useFactory: (ds: DataSource) => new ShowcaseWallRepository(ds, hooks) },
         { provide: IdempotencyRepository, inject: [DataSource], useFactory: (ds: DataSource) => new IdempotencyRepository(ds) },
         { provide: ConsoleRepository, inject: [DataSource], useFactory: (ds: DataSource) => new ConsoleRepository(ds) },
         { provide: DataDeletionRepository, inject: [DataSource], useFactory: (ds: DataSource) => new DataDeletionRepository(ds) },
@@ -163,6 +165,7 @@ export class CoreModule {
         JobDeletion,
         ItemRebuilds,
         ShowcaseRepository,
+        ShowcaseWallRepository,
         JobRepository,
         WebhookRepository,
         AccountRepository,

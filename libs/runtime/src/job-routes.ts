@@ -9,11 +9,13 @@ export const DEFAULT_ROUTES: Readonly<Record<string, string>> = {
   'showcase.picture': 'showcase-picture',
   // Some variants of a showcase item rebuilt from its stored texture (v2.picture jobs too).
   'showcase.variants': 'showcase-variants',
+  // A saved gallery wall of a showcase's pictures (a v2.picture job too, refunded when it fails).
+  'showcase.wall': 'gallery-wall',
   'v2.animated-ar': 'animated-ar',
   callback: 'callback',
 };
 
-/** The kinds jobs are stored with (`showcase.picture` and `showcase.variants` are routes: their jobs are `v2.picture`). */
+/** The kinds jobs are stored with (`showcase.picture`, `showcase.variants` and `showcase.wall` are routes: their jobs are `v2.picture`). */
 export const JOB_KINDS: readonly string[] = ['v1.convert', 'v2.picture', 'v2.animated-ar', 'callback'];
 
 /**

@@ -1,4 +1,11 @@
-import { checkedPricing, createDefaultPricing, freePricing, type PricingPolicy } from '@app/billing';
+import {
+  type BillableOperation,
+  checkedPricing,
+  createDefaultPricing,
+  defaultPricing,
+  freePricing,
+  type PricingPolicy,
+} from '@app/billing';
 import type { AppConfig } from '@app/config';
 
 /**
@@ -36,5 +43,27 @@ function load({ policy, options }: AppConfig['pricing']): PricingPolicy {
   if (!candidate || typeof candidate.name !== 'string' || typeof candidate.quote !== 'function') {
     throw new Error(`pricing: "${policy}" does not export createPricingPolicy(options) or a policy { name, quote(op) }`);
   }
-  return checkedPricing(candidate);
+  return checkedPricing(withLaterKinds(candidate));
+}
+
+/** Billable kinds added after the pricing contract was first published (policies written before may not know them). */
+export const LATER_BILLABLE_KINDS: readonly BillableOperation['kind'][] = ['showcase.wall'];
+
+/**
+ * A custom policy written before a kind existed throws for it ("no price for …"): for those later kinds
+ * only, such a refusal falls back to the default table's price (a gallery wall: 1 credit), so upgrading
+ * the service never stops a deployment's billing. A policy that prices the kind is used as it is.
+ */
+export function withLaterKinds(policy: PricingPolicy): PricingPolicy {
+  return {
+    name: policy.name,
+    quote(op) {
+      if (!LATER_BILLABLE_KINDS.includes(op.kind)) return policy.quote(op);
+      try {
+        return policy.quote(op);
+      } catch {
+        return defaultPricing.quote(op);
+      }
+    },
+  };
 }

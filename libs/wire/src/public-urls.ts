@@ -26,6 +26,16 @@ export class PublicUrls {
     return `${this.base}/showcase/${publicId}/embed`;
   }
 
+  /** A saved gallery wall's page on its showcase (docs/gallery-walls.md). */
+  showcaseWall(showcasePublicId: string, wallId: string): string {
+    return `${this.base}/showcase/${showcasePublicId}/walls/${wallId}`;
+  }
+
+  /** A visitor's own gallery wall of a showcase's pictures: `items` is `12,15:A2-OAK,19` (item id, optional `:sku`). */
+  showcaseTogether(showcasePublicId: string, items: string): string {
+    return `${this.base}/showcase/${showcasePublicId}/together?items=${encodeURIComponent(items)}`;
+  }
+
   widgetScript(): string {
     return `${this.base}/api/v1/widget.js`;
   }

@@ -8,7 +8,7 @@ import type { PublicUrls } from './public-urls';
 export const progressView = (status: string, progress: number) => (status === 'completed' ? 100 : Math.round(progress * 10) / 10);
 
 /** The model, poster and embed URLs every v2 result carries. */
-function modelLinks(files: StillImageResult['files'], embedId: string | null, urls: PublicUrls, storage: StoragePort) {
+export function modelLinks(files: StillImageResult['files'], embedId: string | null, urls: PublicUrls, storage: StoragePort) {
   return {
     usdz_url: storage.url(files.usdz.key),
     glb_url: storage.url(files.glb.key),

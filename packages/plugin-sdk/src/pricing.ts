@@ -2,6 +2,8 @@
 export type BillableOperation =
   | { kind: 'showcase.create' }
   | { kind: 'showcase.picture'; count: number }
+  /** A saved gallery wall of a showcase's pictures (its build; a rebuild is free). */
+  | { kind: 'showcase.wall' }
   | {
       kind: 'animated-ar';
       source: 'image' | 'animated-image' | 'video';

@@ -65,6 +65,7 @@ function setup(opts: { have: number; balanceCents: number; answered?: boolean; f
     accounts as never,
     {} as never,
     {} as never,
+    {} as never,
   );
   const req = {
     headers: {} as Record<string, string>,

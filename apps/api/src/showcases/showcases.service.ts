@@ -12,6 +12,7 @@ import {
   type NewItem,
   randomId,
   ShowcaseRepository,
+  ShowcaseWallRepository,
   type ShowcaseItemRow,
   type ShowcaseRow,
   type StoredVariant,
@@ -77,6 +78,7 @@ export class ShowcasesService {
     private readonly accounts: AccountRepository,
     private readonly deletions: DataDeletionRepository,
     private readonly jobDeletion: JobDeletion,
+    private readonly walls: ShowcaseWallRepository,
   ) {}
 
   private pictureCents(p: Principal): number {
@@ -173,16 +175,17 @@ export class ShowcasesService {
   }
 
   /**
-   * Deletes a showcase with its pictures' jobs and files (models, posters, uploads); its public pages then
+   * Deletes a showcase with its pictures' and gallery walls' jobs and files (models, posters, uploads); its public pages then
    * answer 404 and its pictures' embed pages 410, and its slot is free again. Nothing is refunded: the work
    * was done. While a picture is still converting → 409 (its worker would write files after we deleted them).
    */
   async remove(p: Principal, id: string): Promise<void> {
     const s = await this.owned(p, id);
     const items = await this.showcases.items(s.id);
-    this.assertFinished(items.map((i) => ({ jobId: i.jobId, status: i.status })));
+    const walls = await this.walls.list(s.id);
+    this.assertFinished([...items, ...walls].map((i) => ({ jobId: i.jobId, status: i.status })));
     await this.assertNoRebuild(items);
-    await this.deleteJobs(items.flatMap(itemJobIds));
+    await this.deleteJobs([...items.flatMap(itemJobIds), ...walls.map((w) => w.jobId)]);
     const out = await this.showcases.deleteIfEmpty(s.id);
     // A picture added while we deleted: the showcase stays, with that picture (the caller may repeat).
     if (out === 'not_empty')

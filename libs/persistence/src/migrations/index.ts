@@ -17,6 +17,7 @@ import { JobCreatingKeys1764982800000 } from './1764982800000-job-creating-keys'
 import { CatalogueItems1765069200000 } from './1765069200000-catalogue-items';
 import { ItemVariants1765155600000 } from './1765155600000-item-variants';
 import { Analytics1765242000000 } from './1765242000000-analytics';
+import { ShowcaseWalls1765328400000 } from './1765328400000-showcase-walls';
 
 /** The one migration set, shared by PGlite and Postgres. Append new migrations here. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   CatalogueItems1765069200000,
   ItemVariants1765155600000,
   Analytics1765242000000,
+  ShowcaseWalls1765328400000,
 ];

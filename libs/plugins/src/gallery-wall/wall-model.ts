@@ -146,8 +146,8 @@ export function resolveWallPicture(p: WallPictureInput, index: number, itemsPara
   }
 }
 
-/** The exact outer size of a framed object in inches (unrounded, as the scene models it). */
-function exactOuter(r: ResolvedWallPicture): { width: number; height: number; depth: number } {
+/** The exact outer size of a framed picture in inches (unrounded, as the scene models it): what {@link arrangeWall} lays out. */
+export function wallPictureOuter(r: ResolvedWallPicture): { width: number; height: number; depth: number } {
   const { frame, mat } = r.presentation;
   const framed = frame.style === 'thin' || frame.style === 'classic' || frame.style === 'float';
   const border = framed ? 2 * (frame.width_inches + (mat?.width_inches ?? 0)) : 0;
@@ -342,7 +342,7 @@ async function wallPoster(
   positions: readonly WallPosition[],
   opts: BuildWallOptions,
 ): Promise<Poster> {
-  const outers = resolved.map(exactOuter);
+  const outers = resolved.map(wallPictureOuter);
   const x0 = Math.min(...positions.map((p, i) => p.x - outers[i].width / 2));
   const x1 = Math.max(...positions.map((p, i) => p.x + outers[i].width / 2));
   const y0 = Math.min(...positions.map((p, i) => p.y - outers[i].height / 2));
@@ -539,7 +539,7 @@ export async function buildWallModel(
     throw e;
   }
 
-  const outers = resolved.map(exactOuter);
+  const outers = resolved.map(wallPictureOuter);
   const x0 = Math.min(...positions.map((p, i) => p.x - outers[i].width / 2));
   const x1 = Math.max(...positions.map((p, i) => p.x + outers[i].width / 2));
   const y0 = Math.min(...positions.map((p, i) => p.y - outers[i].height / 2));
@@ -584,7 +584,7 @@ export async function buildGalleryWall(
   const items = opts.itemsParam ?? arrange.itemsParam ?? 'items';
   const resolved = pictures.map((p, i) => resolveWallPicture(p, i, items));
   const layout = arrangeWall(
-    resolved.map((r) => ({ outer: exactOuter(r) })),
+    resolved.map((r) => ({ outer: wallPictureOuter(r) })),
     { ...arrange, itemsParam: items },
   );
   const model = await buildWallModel(pictures, layout.positions, { ...opts, itemsParam: items });

@@ -1,0 +1,270 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { type PricingPolicy, toCredits } from '@app/billing';
+import {
+  DataDeletionRepository,
+  type DeletableJob,
+  JobRepository,
+  ShowcaseRepository,
+  type ShowcaseRow,
+  ShowcaseWallRepository,
+  type ShowcaseWallRow,
+  type WallBuild,
+} from '@app/persistence';
+import type { ArrangeWallOptions, WallJobInput } from '@app/plugins';
+import { isFinal, type JobStatus } from '@app/pipeline';
+import { JobDeletion, JobRoutes, PRICING_POLICY, STORAGE } from '@app/runtime';
+import { parseInput } from '@app/schema';
+import type { StoragePort } from '@app/storage';
+import { PublicUrls } from '@app/wire';
+import { ApiError } from '../http/api-error';
+import type { Principal } from '../http/api-key.guard';
+import { JobAdmission } from '../jobs/job-admission.service';
+import { ownedShowcase } from '../showcases/showcases.service';
+import { arrangePictures, type WallArrangementView, type WallItemRef, wallPictureOf, type WallPictureSource } from './wall-pictures';
+import { type StoredWallLayout, wallView } from './wall-views';
+import { CreateWallBody, DEFAULT_WALL_NAME, UpdateWallBody, type WallSpec } from './walls.schema';
+
+/** A wall's pictures read from the showcase and laid out: what a build job is made from. */
+interface WallPlan {
+  pictures: WallPictureSource[];
+  arrangement: WallArrangementView;
+}
+
+/** The arrangement options of a stored spec, for the layout and the build job. */
+export function arrangeOptions(spec: WallSpec): ArrangeWallOptions {
+  return {
+    arrangement: spec.arrangement,
+    gapInches: spec.gap_inches,
+    align: spec.align,
+    ...(spec.columns ? { columns: spec.columns } : {}),
+    ...(spec.arrangement === 'custom'
+      ? { custom: spec.items.map((i) => ({ x_inches: i.x_inches as number, y_inches: i.y_inches as number })) }
+      : {}),
+  };
+}
+
+/** A validated request body as a stored spec: defaults filled in, custom centres kept only for `custom`. */
+function toSpec(body: {
+  items: WallItemRef[];
+  arrangement?: string;
+  gap_inches?: number;
+  align?: string;
+  columns?: number | null;
+}): WallSpec {
+  const arrangement = (body.arrangement ?? 'row') as WallSpec['arrangement'];
+  return {
+    items: body.items.map((i) => ({
+      item_id: i.item_id,
+      variant_sku: i.variant_sku ?? null,
+      ...(arrangement === 'custom' && i.x_inches !== undefined ? { x_inches: i.x_inches } : {}),
+      ...(arrangement === 'custom' && i.y_inches !== undefined ? { y_inches: i.y_inches } : {}),
+    })),
+    arrangement,
+    gap_inches: body.gap_inches ?? 3,
+    align: (body.align ?? 'center') as WallSpec['align'],
+    columns: arrangement === 'grid' ? (body.columns ?? null) : null,
+  };
+}
+
+/**
+ * Saved gallery walls (/api/v2/showcases/{id}/walls, docs/gallery-walls.md): 2-12 of a showcase's pictures
+ * laid out at once (an arrangement's 400s come before anything is stored or charged), then built by one
+ * `gallery-wall` job into one GLB + USDZ + poster. One credit per wall (pricing kind `showcase.wall`),
+ * refunded when the build fails; a rebuild (PATCH) is free.
+ */
+@Injectable()
+export class WallsService {
+  private readonly log = new Logger('walls');
+
+  constructor(
+    private readonly showcases: ShowcaseRepository,
+    private readonly walls: ShowcaseWallRepository,
+    private readonly jobs: JobRepository,
+    private readonly routes: JobRoutes,
+    private readonly admission: JobAdmission,
+    @Inject(PRICING_POLICY) private readonly pricing: PricingPolicy,
+    private readonly urls: PublicUrls,
+    @Inject(STORAGE) private readonly storage: StoragePort,
+    private readonly deletions: DataDeletionRepository,
+    private readonly jobDeletion: JobDeletion,
+  ) {}
+
+  /**
+   * The pictures of `spec` read from showcase `s` and laid out. 400 for an item the showcase does not have,
+   * an item listed twice, an unknown SKU or an arrangement that does not fit; 409 for a picture with no files.
+   */
+  async plan(s: ShowcaseRow, spec: WallSpec): Promise<WallPlan> {
+    const seen = new Map<string, number>();
+    spec.items.forEach((ref, i) => {
+      const key = `${ref.item_id}:${ref.variant_sku ?? ''}`;
+      const first = seen.get(key);
+      if (first !== undefined)
+        throw ApiError.invalid(`items[${i}]`, `items[${i}]: item ${ref.item_id} is already items[${first}]; each picture hangs once`);
+      seen.set(key, i);
+    });
+    const items = new Map((await this.showcases.items(s.id)).map((it) => [it.id, it]));
+    const pictures = await Promise.all(
+      spec.items.map(async (ref, i) => {
+        const item = items.get(ref.item_id);
+        if (!item) throw ApiError.invalid(`items[${i}].item_id`, `items[${i}].item_id: showcase ${s.id} has no item ${ref.item_id}`);
+        const input = item.variants?.length ? null : ((await this.jobs.find(item.jobId))?.input ?? null);
+        return wallPictureOf(item, input, ref.variant_sku, `items[${i}]`);
+      }),
+    );
+    return { pictures, arrangement: arrangePictures(pictures, arrangeOptions(spec)) };
+  }
+
+  private build(s: ShowcaseRow, name: string, spec: WallSpec, plan: WallPlan): WallBuild {
+    const opts = arrangeOptions(spec);
+    const wall: WallJobInput = {
+      pictures: plan.pictures.map((p) => ({
+        glb_key: p.glb_key,
+        spec: p.spec,
+        ...(p.alpha ? { alpha: p.alpha } : {}),
+        item_id: p.item_id,
+        variant_sku: p.variant_sku,
+      })),
+      arrangement: spec.arrangement,
+      gap_inches: spec.gap_inches,
+      align: spec.align,
+      ...(opts.columns ? { columns: opts.columns } : {}),
+      ...(opts.custom ? { custom: opts.custom } : {}),
+    };
+    const layout: StoredWallLayout = {
+      items: plan.arrangement.items.map((place, i) => ({
+        ...place,
+        poster_key: plan.pictures[i].poster_key,
+        title: plan.pictures[i].title,
+      })),
+      outer_dimensions: plan.arrangement.outer_dimensions,
+    };
+    return {
+      name,
+      spec: spec as unknown as Record<string, unknown>,
+      layout: layout as unknown as Record<string, unknown>,
+      input: { showcase_id: s.id, wall },
+      pipeline: this.routes.pipelineFor('showcase.wall'),
+    };
+  }
+
+  private async view(s: ShowcaseRow, w: ShowcaseWallRow) {
+    const have = new Set((await this.showcases.items(s.id)).map((i) => i.id));
+    const missing = new Set((w.spec as unknown as WallSpec).items.map((i) => i.item_id).filter((id) => !have.has(id)));
+    return wallView(w, s.publicId, this.urls, this.storage, missing);
+  }
+
+  /** POST …/walls: 202 `{id, job_id, credits_charged, wall}`. */
+  async create(p: Principal, id: string, body: unknown) {
+    const s = await ownedShowcase(this.showcases, p, id);
+    const req = parseInput(CreateWallBody, body);
+    const spec = toSpec(req);
+    const plan = await this.plan(s, spec);
+    const cents = p.keyType === 'owner' ? 0 : this.pricing.quote({ kind: 'showcase.wall' }).totalCents;
+    const before = await this.admission.admit(p.userId, 1);
+    const { wall, chargedCents } = await this.walls.create(s, this.build(s, req.name ?? DEFAULT_WALL_NAME, spec, plan), cents);
+    await this.admission.enqueue(p.userId, [wall.jobId], before);
+    return { id: wall.publicId, job_id: wall.jobId, credits_charged: toCredits(chargedCents), wall: await this.view(s, wall) };
+  }
+
+  /** POST …/walls/layout: where an arrangement puts the pictures; nothing stored, built or charged. */
+  async layout(p: Principal, id: string, body: unknown) {
+    const s = await ownedShowcase(this.showcases, p, id);
+    const spec = toSpec(parseInput(CreateWallBody, body));
+    const plan = await this.plan(s, spec);
+    return { arrangement: spec.arrangement, gap_inches: spec.gap_inches, align: spec.align, columns: spec.columns, ...plan.arrangement };
+  }
+
+  async list(p: Principal, id: string) {
+    const s = await ownedShowcase(this.showcases, p, id);
+    const have = new Set((await this.showcases.items(s.id)).map((i) => i.id));
+    const rows = await this.walls.list(s.id);
+    return {
+      data: rows.map((w) =>
+        wallView(
+          w,
+          s.publicId,
+          this.urls,
+          this.storage,
+          new Set((w.spec as unknown as WallSpec).items.map((i) => i.item_id).filter((x) => !have.has(x))),
+        ),
+      ),
+    };
+  }
+
+  private async owned(p: Principal, id: string, wallId: string) {
+    const s = await ownedShowcase(this.showcases, p, id);
+    const w = /^wall_[a-z2-7]{24}$/.test(wallId) ? await this.walls.find(s.id, wallId) : null;
+    if (!w) throw ApiError.notFound(`wall ${wallId.slice(0, 40)}`);
+    return { s, w };
+  }
+
+  async get(p: Principal, id: string, wallId: string) {
+    const { s, w } = await this.owned(p, id, wallId);
+    return this.view(s, w);
+  }
+
+  /** PATCH: 200 with the wall for a new name (or nothing new), 202 `{wall, job_id}` when it is rebuilt (free). */
+  async update(p: Principal, id: string, wallId: string, body: unknown): Promise<{ status: 200 | 202; body: unknown }> {
+    const { s, w } = await this.owned(p, id, wallId);
+    const req = parseInput(UpdateWallBody, body);
+    const current = w.spec as unknown as WallSpec;
+    const name = req.name ?? w.name;
+    const layoutFields = ['items', 'arrangement', 'gap_inches', 'align', 'columns'] as const;
+    const sent = layoutFields.filter((k) => req[k] !== undefined && req[k] !== null);
+    const spec = toSpec({
+      items: req.items ?? current.items,
+      arrangement: req.arrangement ?? current.arrangement,
+      gap_inches: req.gap_inches ?? current.gap_inches,
+      align: req.align ?? current.align,
+      columns: req.columns ?? current.columns,
+    });
+    if (!sent.length || JSON.stringify(spec) === JSON.stringify(current)) {
+      const renamed = name === w.name ? w : await this.walls.rename(w.id, name);
+      if (!renamed) throw ApiError.notFound(`wall ${wallId.slice(0, 40)}`);
+      return { status: 200, body: await this.view(s, renamed) };
+    }
+    if (!isFinal(w.status as JobStatus))
+      throw new ApiError(
+        409,
+        'conflict',
+        'job_not_finished',
+        `wall ${w.publicId} is still being built (job ${w.jobId}); change it once it has finished`,
+      );
+    const plan = await this.plan(s, spec);
+    const before = await this.admission.admit(p.userId, 1);
+    const out = await this.walls.rebuild(w.id, s.ownerId, w.jobId, this.build(s, name, spec, plan));
+    if (!out)
+      throw new ApiError(409, 'conflict', 'wall_changed', `wall ${w.publicId} changed while it was being edited; send the edit again`);
+    await this.admission.enqueue(p.userId, [out.wall.jobId], before);
+    await this.deleteJobs([out.replacedJobId]).catch((e: Error) =>
+      // The wall serves the new job already; the old files are an orphan the owner's job list still shows.
+      this.log.warn(`walls: could not delete the replaced job ${out.replacedJobId}'s files: ${e.message}`),
+    );
+    return { status: 202, body: { wall: await this.view(s, out.wall), job_id: out.wall.jobId } };
+  }
+
+  /** DELETE: the wall with its job and files; 409 while it is being built. */
+  async remove(p: Principal, id: string, wallId: string): Promise<void> {
+    const { w } = await this.owned(p, id, wallId);
+    if (!isFinal(w.status as JobStatus))
+      throw new ApiError(
+        409,
+        'conflict',
+        'job_not_finished',
+        `wall ${w.publicId} is still being built (job ${w.jobId}): wait for it or cancel the job, then delete`,
+      );
+    await this.deleteJobs([w.jobId]);
+  }
+
+  private async deleteJobs(ids: string[]): Promise<void> {
+    const jobs = (await Promise.all(ids.map((j) => this.deletions.job(j)))).filter((j): j is DeletableJob => j !== null);
+    const deleted = await this.jobDeletion.deleteFinished(jobs, 'owner');
+    if (deleted.length < jobs.length)
+      throw new ApiError(
+        503,
+        'api_error',
+        'storage_unavailable',
+        'some files could not be deleted now; nothing else was removed for them, try again',
+      );
+  }
+}

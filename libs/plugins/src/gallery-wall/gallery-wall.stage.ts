@@ -1,0 +1,111 @@
+import { type StageProvider, UserError } from '@app/pipeline';
+import type { StoragePort } from '@app/storage';
+import { storeModelFiles, type StillImageResult } from '../publish/publish.stage';
+import { type ArrangeWallOptions, WALL_ALIGNS, WALL_ARRANGEMENTS, type WallAlign, type WallArrangement } from './arrange-wall';
+import { buildGalleryWall, type WallTextures } from './wall-model';
+import { loadWallPictures, type WallPictureRef } from './wall-sources';
+
+/** The job input of a wall build (`input.wall`), as the API writes it. */
+export interface WallJobInput {
+  pictures: WallPictureRef[];
+  arrangement: WallArrangement;
+  gap_inches?: number;
+  align?: WallAlign;
+  columns?: number;
+  /** `custom`: each picture's outer centre (inches, y up, relative to the wall's centre). */
+  custom?: { x_inches: number; y_inches: number }[];
+}
+
+/** Where each picture hangs in the built wall: its outer centre and outer size (inches). */
+export interface WallPicturePlace {
+  item_id: number | null;
+  variant_sku: string | null;
+  x_inches: number;
+  y_inches: number;
+  width_inches: number;
+  height_inches: number;
+}
+
+/** A wall build's result: a still image's shape (files, dimensions, texture), so job views and embed pages work, plus the wall. */
+export interface GalleryWallResult extends StillImageResult {
+  outer_dimensions: { width_inches: number; height_inches: number; depth_inches: number };
+  wall: {
+    arrangement: WallArrangement;
+    gap_inches: number;
+    align: WallAlign;
+    columns?: number;
+    pictures: WallPicturePlace[];
+    textures: WallTextures;
+    materials: number;
+    decoded_texture_bytes: number;
+  };
+}
+
+const r3 = (n: number) => Math.round(n * 1000) / 1000;
+
+/** The arrangement options of a job input (validated by the API; checked again since a job input is data). */
+export function wallArrangeOptions(w: WallJobInput): ArrangeWallOptions {
+  if (!WALL_ARRANGEMENTS.includes(w.arrangement))
+    throw new UserError('parameter_invalid', `wall: arrangement: unknown "${String(w.arrangement)}"`);
+  if (w.align !== undefined && !WALL_ALIGNS.includes(w.align))
+    throw new UserError('parameter_invalid', `wall: align: unknown "${String(w.align)}"`);
+  return {
+    arrangement: w.arrangement,
+    ...(w.gap_inches !== undefined ? { gapInches: w.gap_inches } : {}),
+    ...(w.align ? { align: w.align } : {}),
+    ...(w.columns !== undefined ? { columns: w.columns } : {}),
+    ...(w.custom ? { custom: w.custom } : {}),
+  };
+}
+
+/**
+ * The `gallery-wall` stage: the job input's `wall` ({@link WallJobInput}) built into one GLB, USDZ and poster
+ * ({@link buildGalleryWall}) from the pictures' textures in their stored models ({@link loadWallPictures}),
+ * stored under `models/<job id>/` like a picture's files.
+ *
+ * @example
+ * // input: { showcase_id: 7, wall: { pictures: [{ glb_key, spec: { width_inches: 24, height_inches: 30, frame } }, …], arrangement: 'row' } }
+ * // output: { files: { glb, usdz, poster }, dimensions, outer_dimensions, texture, wall: { pictures: [{ x_inches, … }], textures } }
+ */
+export function createGalleryWallStage(storage: StoragePort): StageProvider<GalleryWallResult> {
+  return {
+    id: 'gallery-wall',
+    resource: 'cpu',
+    async run(ctx) {
+      const w = ctx.job.input.wall as WallJobInput | undefined;
+      if (!w || !Array.isArray(w.pictures)) throw new UserError('parameter_invalid', 'wall: the job input has no wall');
+      const arrange = wallArrangeOptions(w);
+      const pictures = await loadWallPictures(storage, w.pictures);
+      ctx.progress(0.2);
+      ctx.signal.throwIfAborted();
+      const built = await buildGalleryWall(pictures, arrange);
+      ctx.progress(0.7);
+      const files = await storeModelFiles(storage, 'gallery-wall', ctx.job.id, built.bodies, (f) => ctx.progress(0.7 + 0.3 * f));
+      const { model, layout } = built;
+      const first = model.scene.textures[0];
+      return {
+        dimensions: { width_inches: model.outer_dimensions.width_inches, height_inches: model.outer_dimensions.height_inches },
+        outer_dimensions: model.outer_dimensions,
+        files,
+        texture: { width: first?.width ?? 0, height: first?.height ?? 0, mime: first?.mime ?? 'image/jpeg', alpha: 'opaque' },
+        wall: {
+          arrangement: layout.arrangement,
+          gap_inches: layout.gap_inches,
+          align: layout.align,
+          ...(layout.columns ? { columns: layout.columns } : {}),
+          pictures: model.pictures.map((p, i) => ({
+            item_id: w.pictures[i].item_id ?? null,
+            variant_sku: w.pictures[i].variant_sku ?? null,
+            x_inches: r3(p.position.x_inches),
+            y_inches: r3(p.position.y_inches),
+            width_inches: p.outer_dimensions.width_inches,
+            height_inches: p.outer_dimensions.height_inches,
+          })),
+          textures: model.textures,
+          materials: model.budget.materials,
+          decoded_texture_bytes: model.budget.decodedTextureBytes,
+        },
+      };
+    },
+  };
+}
