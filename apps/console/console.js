@@ -3132,7 +3132,7 @@
       var b = bounds(A.pics);
       if (!b) return;
       if (fresh || A.sofaTop === null) A.sofaTop = b.b - 8;
-      var pad = Math.max(12, (b.r - b.l) * 0.15);
+      var pad = Math.max(18, (b.r - b.l) * 0.2);
       var v = {
         l: Math.min(b.l, -SOFA.w / 2) - pad,
         r: Math.max(b.r, SOFA.w / 2) + pad,
@@ -3356,7 +3356,7 @@
         var d = drag;
         drag = null;
         el.classList.remove('dragging');
-        if (d.moved) moved(d.i, true);
+        if (d.moved) moved(d.i);
       };
       el.addEventListener('pointerup', end);
       el.addEventListener('pointercancel', end);
@@ -3368,13 +3368,13 @@
         var q = A.pics[i];
         q.x = snap(q.x + d[0]);
         q.y = snap(q.y + d[1]);
-        moved(i, false);
+        moved(i);
       });
       return el;
     }
 
-    /** A picture moved: the wall is custom now; the view grows when it nears an edge; its place is said. */
-    function moved(i, byPointer) {
+    /** A picture moved: the wall is custom now; the view grows when it reaches an edge; its place is said. */
+    function moved(i) {
       var q = A.pics[i];
       A.dirty = A.touched = true;
       if (A.arrangement !== 'custom') {
@@ -3382,7 +3382,9 @@
         showArrangement();
       }
       var v = A.view;
-      if (q.x - q.w / 2 < v.l + 4 || q.x + q.w / 2 > v.r - 4 || q.y + q.h / 2 > v.t - 4 || q.y - q.h / 2 < v.b + 4 || !byPointer) {
+      // Pushed against an edge of the drawn wall (or past it, by keyboard): more wall is drawn around it.
+      var edge = 0.5;
+      if (q.x - q.w / 2 < v.l + edge || q.x + q.w / 2 > v.r - edge || q.y + q.h / 2 > v.t - edge || q.y - q.h / 2 < v.b + edge) {
         var before = JSON.stringify(A.view);
         fitView(false);
         if (JSON.stringify(A.view) !== before) draw();
