@@ -279,7 +279,7 @@ describe('console: gallery walls of a showcase', () => {
       `Dunes, ${inch(first.width_inches)} × ${inch(first.height_inches)} in, at x ${inch(first.x_inches)} in, y 0 in`,
     );
     expect(await save().isDisabled()).toBe(false);
-    await shot(arranger(), 'row-desktop');
+    await shot(section(), 'row-desktop');
   });
 
   it('drags a picture with the mouse (0.5 in steps) and moves one with the arrow keys; the wall becomes custom', async () => {
@@ -350,7 +350,7 @@ describe('console: gallery walls of a showcase', () => {
     expect(await save().isDisabled()).toBe(false);
     d.forEach((p) => placed.set(p.itemId, { x: p.x, y: p.y }));
     await axe(page, 'arranger');
-    await shot(arranger(), 'desktop');
+    await shot(section(), 'desktop');
   });
 
   it('saves the custom wall (1 credit), polls it until built and shows its poster and share link', async () => {
@@ -436,12 +436,19 @@ describe('console: gallery walls of a showcase', () => {
     await page.locator(`#wall-pick-${ids[0]}`).check();
     await page.locator(`#wall-pick-${ids[2]}`).check();
     await waitFor(async () => (await pics().count()) === 2, 10_000, 'two pictures drawn');
+    const err = arranger().locator('[data-testid=wall-error]');
+    // A gap the API refuses (at most 48 in): its message under the wall, the field marked.
+    const gap = arranger().getByLabel('Gap (in)');
+    await gap.fill('60');
+    await hasText(err, '(gap_inches)');
+    expect(await gap.getAttribute('aria-invalid')).toBe('true');
+    await gap.fill('3');
+    await waitFor(async () => (await err.isHidden()) && (await gap.getAttribute('aria-invalid')) === null, 10_000, 'the gap accepted');
     // Square goes while the arranger still offers it: the API refuses the wall and names the item.
     expect((await api.req('DELETE', `/api/v2/showcases/${showcaseId}/items/${ids[2]}`)).status).toBe(204);
     const answer = page.waitForResponse((r) => r.url().endsWith(`/showcases/${showcaseId}/walls`) && r.request().method() === 'POST');
     await save().click();
     expect((await answer).status()).toBe(400);
-    const err = arranger().locator('[data-testid=wall-error]');
     await hasText(err, `items[1].item_id: showcase ${showcaseId} has no item ${ids[2]}`);
     expect(await err.getAttribute('role')).toBe('alert');
     await hasText(err, '(items[1].item_id)');

@@ -2505,10 +2505,11 @@
       step: '0.5',
       value: '3',
       inputmode: 'decimal',
+      'aria-describedby': 'wall-error',
     });
     E.align = h(
       'select',
-      { id: 'wall-align', name: 'align' },
+      { id: 'wall-align', name: 'align', 'aria-describedby': 'wall-error' },
       [
         ['center', 'Centre'],
         ['top', 'Top'],
@@ -2526,6 +2527,7 @@
       step: '1',
       placeholder: 'Auto',
       inputmode: 'numeric',
+      'aria-describedby': 'wall-error',
     });
     E.stage = h('div', { class: 'wall-stage', 'data-testid': 'wall-stage' });
     E.size = h('p', { class: 'wall-size', 'data-testid': 'wall-size' });
@@ -2818,6 +2820,10 @@
     // ---- the arranger
 
     function open(w) {
+      if (!showcase) {
+        say('The pictures are still loading: try again in a moment.');
+        return;
+      }
       if (A && A.dirty && !confirm('Discard the wall you are arranging?')) return;
       A = {
         wall: w,
@@ -3042,6 +3048,9 @@
           function (r) {
             if (!A || seq !== layoutSeq) return;
             E.err.hidden = true;
+            [E.gap, E.align, E.columns].forEach(function (el) {
+              el.removeAttribute('aria-invalid');
+            });
             var next = r.items.map(function (x) {
               return {
                 item_id: x.item_id,
@@ -3093,6 +3102,8 @@
       var er = (e && e.error) || {};
       E.err.textContent = errMessage(e);
       E.err.hidden = false;
+      var opt = { gap_inches: E.gap, align: E.align, columns: E.columns }[er.param];
+      if (opt) opt.setAttribute('aria-invalid', 'true');
       if (er.param === 'name') {
         E.name.setAttribute('aria-invalid', 'true');
         E.nameErr.textContent = er.message;
@@ -3186,7 +3197,6 @@
         );
       if (b && b.r - b.l > MAX_WIDTH)
         msgs.push('The wall is ' + inch(b.r - b.l) + ' in wide: at most ' + MAX_WIDTH + ' in (40 ft) can be saved.');
-      if (A.sel.length < 2) msgs.push('Tick at least 2 pictures.');
       E.problem.textContent = msgs.join(' ');
       E.size.textContent = b ? 'Outer size: ' + sizeText(b.r - b.l, b.t - b.b) + ', ' + A.pics.length + ' pictures.' : '';
       E.stage.setAttribute('data-overlaps', String(pairs.length));
