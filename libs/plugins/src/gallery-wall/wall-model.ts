@@ -25,6 +25,7 @@ import { pictureScene } from '../scene-builder/picture-model';
 import { checkFileBudget, checkViewerBudgets } from '../scene-builder/scene.stage';
 import { writeSceneUsdz } from '../usdz-writer/write-scene-usdz';
 import { arrangeWall, type ArrangeWallOptions, type WallLayout, type WallPosition } from './arrange-wall';
+import { mergeSolidMaterials } from './merge-solid-materials';
 
 /** One picture of a gallery wall: its texture (the whole picture, as normalise made it) and its spec. */
 export interface WallPictureInput {
@@ -453,12 +454,12 @@ export async function buildWallModel(
         return { scene, node: `Item_${i}`, translation: [pos.x * METERS_PER_INCH, pos.y * METERS_PER_INCH, 0] as [number, number, number] };
       }),
     );
-    return mergeScenes(name, parts);
+    const merged = mergeScenes(name, parts);
+    return mergeSolids ? mergeSolidMaterials(merged) : merged;
   };
-
-  const B = VIEWER_BUDGETS;
-  const fileLimit = B.maxFileBytes - FILE_MARGIN;
-  let scene = await build((i) => ({
+  let mergeSolids = false;
+  // Each picture with its own texture, as given.
+  const ownLayer = (i: number) => ({
     texture: {
       id: own[i],
       image: pictures[i].texture.image,
@@ -467,11 +468,24 @@ export async function buildWallModel(
       height: pictures[i].texture.height,
     },
     uv: resolved[i].crop,
-  }));
+  });
+
+  const B = VIEWER_BUDGETS;
+  const fileLimit = B.maxFileBytes - FILE_MARGIN;
+  let scene = await build(ownLayer);
   let use = budgetUse(scene);
   const bytes = (s: Scene) => s.textures.reduce((n, t) => n + t.image.length, 0);
   let textures: WallTextures;
   const pictureTextures = new Set(own);
+  // Frames and mats of many colours: those that differ in colour only share a material (a palette), when the
+  // frames', mats' and backs' own materials and the pictures' fewest (one per finish and alpha) would exceed the budget.
+  const solidCount = scene.materials.filter((m) => !(m.texture !== undefined && pictureTextures.has(m.texture))).length;
+  const pictureGroups = new Set(pictures.map((p, i) => `${alphaOf(p)}/${resolved[i].presentation.finish}`)).size;
+  if (use.materials > B.maxMaterials && solidCount + pictureGroups > B.maxMaterials) {
+    mergeSolids = true;
+    scene = await build(ownLayer);
+    use = budgetUse(scene);
+  }
   if (
     use.materials <= B.maxMaterials &&
     use.decodedTextureBytes <= B.maxDecodedTextureBytes &&

@@ -1,0 +1,251 @@
+import sharp from 'sharp';
+import { VIEWER_BUDGETS } from '@app/scene';
+import { readGlb, validateGlb } from '@app/testing';
+import { Api, type AppProcess, freePort, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
+import { startMediaServer } from './support/media-server';
+import { type OpenUsd, openUsd, usdAttribute } from './support/openusd';
+
+/**
+ * Gallery walls checked the way the phones read them: 2, 3, 6 and 12 framed pictures of one showcase in every
+ * arrangement, built through the running service, each GLB through the glTF validator and each USDZ in
+ * OpenUSD itself (three-usdz-loader in headless Chromium), with every picture's place and size read back to
+ * 0.01 in, wall anchoring, and the viewer budgets kept with 12 large (3000 px) framed pictures. (The API:
+ * test/gallery-walls.e2e-spec.ts.)
+ */
+
+const OWNER = 'owner-key-for-gallery-walls-files';
+const IN = 0.0254;
+
+/** Twelve pictures of a catalogue: sizes (inches) and frames of every kind, sources 3000 px on the long side. */
+const PICTURES = [
+  { width_inches: 24, height_inches: 18, frame: { style: 'classic', color: 'oak' }, mat: { width_inches: 2 } },
+  { width_inches: 16, height_inches: 20, frame: 'thin' },
+  { width_inches: 20, height_inches: 20, frame: 'canvas' },
+  { width_inches: 30, height_inches: 20, frame: { style: 'float', color: 'black' } },
+  { width_inches: 11, height_inches: 14, frame: { style: 'thin', color: 'white' }, mat: { width_inches: 1.5 } },
+  { width_inches: 36, height_inches: 24 },
+  { width_inches: 12, height_inches: 12, frame: { style: 'classic', color: 'walnut' } },
+  { width_inches: 18, height_inches: 24, frame: { style: 'thin', color: 'gold' } },
+  { width_inches: 14, height_inches: 11, frame: 'thin', mat: { width_inches: 2 } },
+  { width_inches: 24, height_inches: 36, frame: { style: 'classic', color: 'black' } },
+  { width_inches: 10, height_inches: 8, frame: { style: 'float', color: 'oak' } },
+  { width_inches: 20, height_inches: 16, frame: 'canvas' },
+] as const;
+
+async function photo(w: number, h: number, hue: number): Promise<Buffer> {
+  const grain = await sharp({
+    create: { width: w, height: h, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 24 } },
+  })
+    .png()
+    .toBuffer();
+  const rgb = { r: (hue * 53) % 256, g: (hue * 97 + 60) % 256, b: (hue * 151 + 120) % 256 };
+  return sharp({ create: { width: w, height: h, channels: 3, background: rgb } })
+    .composite([{ input: grain, blend: 'soft-light' }])
+    .jpeg({ quality: 88 })
+    .toBuffer();
+}
+
+let app: AppProcess;
+let api: Api;
+let media: Awaited<ReturnType<typeof startMediaServer>>;
+let usd: OpenUsd;
+let showcaseId: number;
+let itemIds: number[];
+let variantItemId: number;
+
+beforeAll(async () => {
+  const files: Record<string, Buffer> = {};
+  for (const [i, p] of PICTURES.entries()) {
+    const long = 3000;
+    const [w, h] =
+      p.width_inches >= p.height_inches
+        ? [long, Math.round((long * p.height_inches) / p.width_inches)]
+        : [Math.round((long * p.width_inches) / p.height_inches), long];
+    files[`/p${i}.jpg`] = await photo(w, h, i + 1);
+  }
+  files['/wide.jpg'] = await photo(3000, 2000, 20);
+  media = await startMediaServer(files);
+  const port = await freePort();
+  app = spawnApp('api', {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: tempDir(),
+    OWNER_API_KEY: OWNER,
+    ALLOW_PRIVATE_NETWORKS: 'true',
+  });
+  await waitHealthy(`http://127.0.0.1:${port}`, app);
+  api = new Api(`http://127.0.0.1:${port}`, OWNER);
+  const s = await api.req('POST', '/api/v2/showcases', {
+    items: [
+      ...PICTURES.map((p, i) => ({ image_url: `${media.base}/p${i}.jpg`, title: `Picture ${i}`, ...p })),
+      {
+        image_url: `${media.base}/wide.jpg`,
+        title: 'Sizes',
+        variants: [
+          { sku: 'S', width_inches: 12, height_inches: 8 },
+          { sku: 'L-OAK', width_inches: 30, height_inches: 30, fit: 'crop', frame: { style: 'classic', color: 'oak' } },
+        ],
+      },
+    ],
+  });
+  expect(s.status).toBe(201);
+  showcaseId = s.body.id;
+  const done = await waitFor(
+    async () => {
+      const b = (await api.req('GET', `/api/v2/showcases/${showcaseId}`)).body;
+      return b.items.every((i: { status: string }) => i.status === 'completed') && b;
+    },
+    240_000,
+    'the pictures',
+  );
+  itemIds = done.items.slice(0, PICTURES.length).map((i: { id: number }) => i.id);
+  variantItemId = done.items[PICTURES.length].id;
+  usd = await openUsd();
+}, 360_000);
+
+afterAll(async () => {
+  await usd?.close();
+  await app?.kill('SIGKILL');
+  await media?.stop();
+});
+
+const bytes = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());
+const settled = (id: string) =>
+  waitFor(
+    async () => {
+      const w = (await api.req('GET', `/api/v2/showcases/${showcaseId}/walls/${id}`)).body;
+      return (w.status === 'completed' || w.status === 'failed') && w;
+    },
+    240_000,
+    `wall ${id}`,
+  );
+
+/** Each Item_<i> picture (its Picture material's meshes) in a GLB: centre and size, inches. */
+async function glbPictures(glb: Buffer) {
+  const doc = await readGlb(glb);
+  const out = new Map<number, { centre: number[]; size: number[] }>();
+  for (const node of doc.getRoot().listNodes()) {
+    const m = /^Item_(\d+)$/.exec(node.getName());
+    if (!m) continue;
+    const t = node.getTranslation();
+    const min = [Infinity, Infinity];
+    const max = [-Infinity, -Infinity];
+    for (const p of node.getMesh()!.listPrimitives()) {
+      if (!/^Picture/.test(p.getMaterial()?.getName() ?? '')) continue;
+      const a = p.getAttribute('POSITION')!;
+      const [lo, hi] = [a.getMin([]), a.getMax([])];
+      for (const k of [0, 1]) [min[k], max[k]] = [Math.min(min[k], lo[k] + t[k]), Math.max(max[k], hi[k] + t[k])];
+    }
+    out.set(Number(m[1]), {
+      centre: [(min[0] + max[0]) / 2 / IN, (min[1] + max[1]) / 2 / IN],
+      size: [(max[0] - min[0]) / IN, (max[1] - min[1]) / IN],
+    });
+  }
+  return { doc, pictures: out };
+}
+
+/** Decoded bytes of a GLB's textures with mipmaps, as the viewer budget counts them. */
+async function decodedTextureBytes(doc: Awaited<ReturnType<typeof readGlb>>): Promise<number> {
+  let total = 0;
+  for (const t of doc.getRoot().listTextures()) {
+    const meta = await sharp(Buffer.from(t.getImage()!)).metadata();
+    expect(Math.max(meta.width!, meta.height!)).toBeLessThanOrEqual(VIEWER_BUDGETS.maxTexturePx);
+    total += Math.ceil((meta.width! * meta.height! * 4 * 4) / 3);
+  }
+  return total;
+}
+
+describe.each(['row', 'grid', 'salon', 'custom'] as const)('%s', (arrangement) => {
+  it.each([2, 3, 6, 12])(
+    '%i framed pictures: every place and size in the GLB and in OpenUSD, wall-anchored, within budget',
+    async (n) => {
+      const picked = itemIds.slice(0, n).map((item_id) => ({ item_id }));
+      let items: Record<string, unknown>[] = picked;
+      if (arrangement === 'custom') {
+        // Start from the grid with room between, then move every other picture: a hand-made hang.
+        const grid = (
+          await api.req('POST', `/api/v2/showcases/${showcaseId}/walls/layout`, { items: picked, arrangement: 'grid', gap_inches: 8 })
+        ).body;
+        items = grid.items.map((p: Record<string, number>, i: number) => ({
+          item_id: p.item_id,
+          x_inches: p.x_inches + (i % 2 ? 2.5 : 0),
+          y_inches: p.y_inches + (i % 2 ? -1.5 : 1),
+        }));
+      }
+      const created = await api.req('POST', `/api/v2/showcases/${showcaseId}/walls`, {
+        name: `${arrangement} ${n}`,
+        items,
+        arrangement,
+        gap_inches: 3,
+      });
+      expect(created.status).toBe(202);
+      const wall = await settled(created.body.id);
+      expect([wall.status, wall.error]).toEqual(['completed', null]);
+      expect(wall.items).toHaveLength(n);
+      if (arrangement === 'custom')
+        wall.items.forEach((p: Record<string, number>, i: number) => {
+          expect(p.x_inches).toBe(items[i].x_inches);
+          expect(p.y_inches).toBe(items[i].y_inches);
+        });
+
+      // The GLB: valid, each picture at its place and size.
+      const glb = await bytes(wall.glb_url);
+      expect(glb.length).toBeLessThanOrEqual(VIEWER_BUDGETS.maxFileBytes);
+      expect((await validateGlb(glb)).numErrors).toBe(0);
+      const { doc, pictures } = await glbPictures(glb);
+      expect(pictures.size).toBe(n);
+      wall.items.forEach((p: Record<string, number>, i: number) => {
+        const g = pictures.get(i)!;
+        expect(Math.abs(g.centre[0] - p.x_inches)).toBeLessThan(0.01);
+        expect(Math.abs(g.centre[1] - p.y_inches)).toBeLessThan(0.01);
+        expect(Math.abs(g.size[0] - PICTURES[i].width_inches)).toBeLessThan(0.01);
+        expect(Math.abs(g.size[1] - PICTURES[i].height_inches)).toBeLessThan(0.01);
+      });
+      expect(doc.getRoot().listMaterials().length).toBeLessThanOrEqual(VIEWER_BUDGETS.maxMaterials);
+      const decoded = await decodedTextureBytes(doc);
+      expect(decoded).toBeLessThanOrEqual(VIEWER_BUDGETS.maxDecodedTextureBytes);
+      if (n === 12) {
+        // Twelve 3000 px pictures would decode to ~550 MB: packed into atlases, the resolution reported.
+        expect(wall.textures).toMatchObject({ atlas: true, reencoded: true });
+        expect(wall.textures.picture_px).toBeGreaterThan(256);
+      }
+
+      // The USDZ in OpenUSD: opens clean, wall-anchored, each picture's front at its place and size.
+      const report = await usd.load(await bytes(wall.usdz_url), `wall-${arrangement}-${n}.usdz`, { times: [0] });
+      expect(report.errors).toEqual([]);
+      expect(usdAttribute(report, '/Wall', 'preliminary:planeAnchoring:alignment')).toBe('"vertical"');
+      wall.items.forEach((p: Record<string, number>, i: number) => {
+        const front = report.meshes.find((m) => new RegExp(`/Item_${i}(_[^/]+)?/Front$`).test(m.path));
+        expect(front?.material).toMatch(/Picture/);
+        const b = report.boundsAt[0].meshes[front!.path]!;
+        // three-usdz-loader's frame: x right, z up the wall (as in test/variants-files.browser.e2e-spec.ts).
+        const [w, h] = [(b.max[0] - b.min[0]) / IN, (b.max[2] - b.min[2]) / IN];
+        const [cx, cz] = [(b.max[0] + b.min[0]) / 2 / IN, (b.max[2] + b.min[2]) / 2 / IN];
+        expect(Math.abs(w - PICTURES[i].width_inches)).toBeLessThan(0.01);
+        expect(Math.abs(h - PICTURES[i].height_inches)).toBeLessThan(0.01);
+        expect(Math.abs(cx - p.x_inches)).toBeLessThan(0.01);
+        expect(Math.abs(Math.abs(cz) - Math.abs(p.y_inches))).toBeLessThan(0.01);
+      });
+      // The whole wall's outer size, frames included, as the API reports it.
+      const [x, , z] = report.bounds!.max.map((v, i) => (v - report.bounds!.min[i]) / IN);
+      expect(Math.abs(x - wall.outer_dimensions.width_inches)).toBeLessThan(0.01);
+      expect(Math.abs(z - wall.outer_dimensions.height_inches)).toBeLessThan(0.01);
+    },
+    300_000,
+  );
+});
+
+it("hangs an item's variant at the variant's size and frame", async () => {
+  const created = await api.req('POST', `/api/v2/showcases/${showcaseId}/walls`, {
+    items: [{ item_id: itemIds[1] }, { item_id: variantItemId, variant_sku: 'L-OAK' }],
+  });
+  expect(created.status).toBe(202);
+  expect(created.body.wall.items[1]).toMatchObject({ variant_sku: 'L-OAK', width_inches: 33, height_inches: 33 });
+  const wall = await settled(created.body.id);
+  expect(wall.status).toBe('completed');
+  const { pictures } = await glbPictures(await bytes(wall.glb_url));
+  expect(pictures.get(1)!.size.map((v) => Math.round(v * 100) / 100)).toEqual([30, 30]);
+  const report = await usd.load(await bytes(wall.usdz_url), 'wall-variant.usdz', { times: [0] });
+  expect(report.errors).toEqual([]);
+}, 120_000);
