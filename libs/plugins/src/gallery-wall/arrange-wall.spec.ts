@@ -151,6 +151,28 @@ describe('arrangeWall', () => {
     expect(Math.min(...d.filter((_, i) => i !== centre))).toBeGreaterThan(0);
   });
 
+  it('salon of 10 or more: columns of three, the largest of each on the line; about twice as wide as high', () => {
+    const many = sizes(12);
+    const rs = rects(many, arrangeWall(many, { arrangement: 'salon', gapInches: 3 }));
+    const columns = new Map<number, typeof rs>();
+    for (const r of rs) columns.set(Math.round(r.x * 1e6), [...(columns.get(Math.round(r.x * 1e6)) ?? []), r]);
+    // The centrepiece, then 11 more in columns of 3, 3, 3 and 2.
+    expect([...columns.values()].map((c) => c.length).sort()).toEqual([1, 2, 3, 3, 3]);
+    // The line: the centrepiece's centre (the whole is centred on its bounds).
+    const lineY = [...columns.values()].find((c) => c.length === 1)![0].y;
+    for (const col of columns.values()) {
+      if (col.length !== 3) continue;
+      const [top, mid, bottom] = [...col].sort((a, b) => b.y - a.y);
+      expect(mid.y).toBeCloseTo(lineY, 9);
+      expect(mid.w * mid.h).toBeGreaterThanOrEqual(Math.max(top.w * top.h, bottom.w * bottom.h));
+      expect(top.y - top.h / 2 - (mid.y + mid.h / 2)).toBeCloseTo(3, 9);
+      expect(mid.y - mid.h / 2 - (bottom.y + bottom.h / 2)).toBeCloseTo(3, 9);
+    }
+    for (let j = 1; j < rs.length; j++) for (let i = 0; i < j; i++) expect(wallClearance(rs[i], rs[j])).toBeGreaterThanOrEqual(3 - 1e-9);
+    const b = arrangeWall(many, { arrangement: 'salon', gapInches: 3 }).bounds;
+    expect(b.width / b.height).toBeLessThan(3);
+  });
+
   it('refuses overlapping custom pictures, naming the later one', () => {
     const pics = sizes(4);
     const custom = customOf(pics);

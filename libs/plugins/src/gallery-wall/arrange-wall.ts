@@ -128,7 +128,8 @@ function arrangeGrid(sizes: { w: number; h: number }[], gap: number, align: Wall
  * first, go alternately right and left of it. Up to 4 pictures make one line of centres. Beyond 4, the others
  * hang in columns of two on each side: one above the line (its bottom `gap / 2` over it), one below (its top
  * `gap / 2` under it), the larger of a pair above on the right and below on the left, so the weight crosses
- * over; an odd last picture hangs alone on the line, outermost. Columns are as wide as their wider picture,
+ * over; an odd last picture hangs alone on the line, outermost. From 10 pictures the columns hold three: the
+ * column's largest centred on the line, one `gap` over it and one `gap` under it (a short last column as above). Columns are as wide as their wider picture,
  * pictures centred in them; `gap` between columns and between the two of a pair.
  */
 function arrangeSalon(sizes: { w: number; h: number }[], gap: number): Rect[] {
@@ -142,6 +143,13 @@ function arrangeSalon(sizes: { w: number; h: number }[], gap: number): Rect[] {
     const x = side === 'right' ? edge.right + gap + w / 2 : edge.left - gap - w / 2;
     if (col.length === 1) {
       out[col[0].i] = { x, y: 0, w: col[0].w, h: col[0].h };
+    } else if (col.length === 3) {
+      // The column's largest on the line, the other two over and under it (the larger over on the right).
+      const [mid, big, small] = col;
+      const [above, below] = side === 'right' ? [big, small] : [small, big];
+      out[mid.i] = { x, y: 0, w: mid.w, h: mid.h };
+      out[above.i] = { x, y: mid.h / 2 + gap + above.h / 2, w: above.w, h: above.h };
+      out[below.i] = { x, y: -mid.h / 2 - gap - below.h / 2, w: below.w, h: below.h };
     } else {
       const [big, small] = col;
       const [above, below] = side === 'right' ? [big, small] : [small, big];
@@ -151,7 +159,8 @@ function arrangeSalon(sizes: { w: number; h: number }[], gap: number): Rect[] {
     if (side === 'right') edge.right += gap + w;
     else edge.left -= gap + w;
   };
-  const perColumn = sizes.length > 4 ? 2 : 1;
+  // Ten or more: columns of three keep the cluster about twice as wide as high, not a long low band.
+  const perColumn = sizes.length >= 10 ? 3 : sizes.length > 4 ? 2 : 1;
   let side: 'right' | 'left' = 'right';
   for (let k = 0; k < rest.length; k += perColumn) {
     place(side, rest.slice(k, k + perColumn));
