@@ -603,6 +603,69 @@ export interface paths {
         patch: operations["ShowcasesController_updateItem"];
         trace?: never;
     };
+    "/api/v2/showcases/{id}/walls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The showcase's gallery walls, newest first */
+        get: operations["WallsController_list"];
+        put?: never;
+        /**
+         * Hang 2-12 pictures together: one AR model of a gallery wall (1 credit)
+         * @description Body: {name?, items: [{item_id, variant_sku?, x_inches?, y_inches?}], arrangement? ("row" | "grid" | "salon" | "custom"), gap_inches? (0-48, default 3), align? ("center" | "top" | "bottom"), columns? (grid)}. Each picture keeps its own size, frame and mat; the layout is computed at once (the answer has every picture's place), the GLB, USDZ and poster by a job. Charges 1.0 credit for per-user keys (refunded when the build fails). The wall appears as its own card on the showcase page.
+         */
+        post: operations["WallsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/showcases/{id}/walls/layout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Where an arrangement puts the pictures (nothing stored, built or charged)
+         * @description The create body. Answers each picture's outer centre and size and the whole wall's outer size: a starting point to arrange from.
+         */
+        post: operations["WallsController_layout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/showcases/{id}/walls/{wallId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One gallery wall: status, places, files and URLs */
+        get: operations["WallsController_get"];
+        put?: never;
+        post?: never;
+        /** Delete a gallery wall with its files (no refund) */
+        delete: operations["WallsController_remove"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename or rearrange a gallery wall
+         * @description Any create field; a field left out stays. A new name alone: 200 with the wall. Anything else: checked as a create is, then rebuilt, free: 202 {wall, job_id}. The wall keeps its id, page and embed URL and answers its build status until the new files are made.
+         */
+        patch: operations["WallsController_update"];
+        trace?: never;
+    };
     "/api/v2/showcases/{id}/imports": {
         parameters: {
             query?: never;
@@ -1857,6 +1920,160 @@ export interface components {
              * @example v2_3kq7xa…
              */
             rebuild_job_id: string;
+        };
+        WallItemDto: {
+            /** @example 12 */
+            item_id: number;
+            /** @description The variant that hangs (null: an item without variants). */
+            variant_sku: string | null;
+            /**
+             * @description The picture's outer centre, inches right of the wall's centre.
+             * @example -27.5
+             */
+            x_inches: number;
+            /**
+             * @description The picture's outer centre, inches above the wall's centre.
+             * @example 0
+             */
+            y_inches: number;
+            /**
+             * @description Outer width (frame and mat included).
+             * @example 24
+             */
+            width_inches: number;
+            /**
+             * @description Outer height (frame and mat included).
+             * @example 30
+             */
+            height_inches: number;
+            /** @description The item was deleted since (the built files still show it; a rebuild must leave it out). */
+            missing?: boolean;
+        };
+        WallTexturesDto: {
+            /** @description The pictures share atlas textures (the materials would otherwise exceed 10). */
+            atlas: boolean;
+            /** @description The pictures' textures were encoded again (atlases, or smaller to meet the budgets). */
+            reencoded: boolean;
+            /** @description Picture textures in the model. */
+            count: number;
+            /**
+             * @example [
+             *       [
+             *         2048,
+             *         1536
+             *       ]
+             *     ]
+             */
+            px: number[][];
+            /**
+             * @description Longest side, in texture pixels, of the largest picture as shown.
+             * @example 2048
+             */
+            picture_px: number;
+        };
+        WallErrorDto: {
+            /** @example item_missing */
+            code: string;
+            message: string;
+        };
+        WallDto: {
+            /** @example wall_k3j9x0… */
+            id: string;
+            /** @enum {string} */
+            object: "gallery_wall";
+            showcase_id: number;
+            /** @example Over the sofa */
+            name: string;
+            /**
+             * @description The build job's status.
+             * @enum {string}
+             */
+            status: "queued" | "downloading" | "converting" | "uploading" | "completed" | "failed";
+            /** @description 0..100 */
+            progress: number;
+            /** @description The job building (or that built) its files. */
+            job_id: string;
+            /** @enum {string} */
+            arrangement: "row" | "grid" | "salon" | "custom";
+            /** @example 3 */
+            gap_inches: number;
+            /** @enum {string} */
+            align: "center" | "top" | "bottom";
+            columns: number | null;
+            items: components["schemas"]["WallItemDto"][];
+            /** @description The whole arrangement, outer edge to outer edge. */
+            outer_dimensions: components["schemas"]["OuterDimensionsDto"];
+            /** @description Once completed. */
+            usdz_url?: string;
+            /** @description Once completed. */
+            glb_url?: string;
+            /** @description Once completed: the framed pictures to scale on a plain wall. */
+            preview_url?: string;
+            /** @description Once completed; stays the same across rebuilds. */
+            embed_url?: string | null;
+            embed_url_static?: string | null;
+            /** @description The wall's page on the showcase. */
+            page_url: string;
+            /** @description How the textures were packed (once completed). */
+            textures: components["schemas"]["WallTexturesDto"] | null;
+            error: components["schemas"]["WallErrorDto"] | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        WallCreatedDto: {
+            /** @example wall_k3j9x0… */
+            id: string;
+            /** @example v2_… */
+            job_id: string;
+            /** @example 1 */
+            credits_charged: number;
+            wall: components["schemas"]["WallDto"];
+        };
+        WallPlaceDto: {
+            /** @example 12 */
+            item_id: number;
+            /** @description The variant that hangs (null: an item without variants). */
+            variant_sku: string | null;
+            /**
+             * @description The picture's outer centre, inches right of the wall's centre.
+             * @example -27.5
+             */
+            x_inches: number;
+            /**
+             * @description The picture's outer centre, inches above the wall's centre.
+             * @example 0
+             */
+            y_inches: number;
+            /**
+             * @description Outer width (frame and mat included).
+             * @example 24
+             */
+            width_inches: number;
+            /**
+             * @description Outer height (frame and mat included).
+             * @example 30
+             */
+            height_inches: number;
+        };
+        WallLayoutDto: {
+            /** @enum {string} */
+            arrangement: "row" | "grid" | "salon" | "custom";
+            gap_inches: number;
+            /** @enum {string} */
+            align: "center" | "top" | "bottom";
+            columns: number | null;
+            items: components["schemas"]["WallPlaceDto"][];
+            outer_dimensions: components["schemas"]["OuterDimensionsDto"];
+        };
+        WallListDto: {
+            data: components["schemas"]["WallDto"][];
+        };
+        WallRebuildDto: {
+            wall: components["schemas"]["WallDto"];
+            /** @description The job building the new files. */
+            job_id: string;
         };
         ImportCountsDto: {
             /** @description Data rows (every count is of rows: a group of variant rows counts each of its rows). */
@@ -3332,6 +3549,92 @@ export interface components {
             csv: string;
             /** @description Picture files (type sniffed from the bytes; UPLOAD_MAX_FILE_BYTES per file, UPLOAD_MAX_FILES per request). */
             files?: string[];
+        };
+        CreateWallRequestDto: {
+            /**
+             * @description The wall's name on its card (default "Gallery wall").
+             * @example Over the sofa
+             */
+            name?: string | null;
+            /** @description 2 to 12 pictures of the showcase, each once, in the order they are laid out. */
+            items: {
+                /**
+                 * @description An item of this showcase.
+                 * @example 12
+                 */
+                item_id: number;
+                /**
+                 * @description For an item with variants, which one hangs (default: the item's default variant).
+                 * @example A2-OAK
+                 */
+                variant_sku?: string | null;
+                /** @description custom: the picture's outer centre, inches right of the wall's centre. */
+                x_inches?: number;
+                /** @description custom: the picture's outer centre, inches above the wall's centre. */
+                y_inches?: number;
+            }[];
+            /**
+             * @description row: one line, centres aligned; grid: columns; salon: a balanced cluster around a centre line, larger works near the middle; custom: each item at its x_inches, y_inches.
+             * @default row
+             * @enum {string}
+             */
+            arrangement?: "row" | "grid" | "salon" | "custom";
+            /**
+             * @description Between neighbouring outer edges (frames included). Not used by custom.
+             * @default 3
+             */
+            gap_inches?: number;
+            /**
+             * @description row and grid: where pictures of different heights line up.
+             * @default center
+             * @enum {string}
+             */
+            align?: "center" | "top" | "bottom";
+            /** @description grid: columns (default: the square root of the count, rounded up). */
+            columns?: number;
+        };
+        UpdateWallRequestDto: {
+            /**
+             * @description The wall's name on its card (default "Gallery wall").
+             * @example Over the sofa
+             */
+            name?: string | null;
+            /** @description 2 to 12 pictures of the showcase, each once, in the order they are laid out. */
+            items?: {
+                /**
+                 * @description An item of this showcase.
+                 * @example 12
+                 */
+                item_id: number;
+                /**
+                 * @description For an item with variants, which one hangs (default: the item's default variant).
+                 * @example A2-OAK
+                 */
+                variant_sku?: string | null;
+                /** @description custom: the picture's outer centre, inches right of the wall's centre. */
+                x_inches?: number;
+                /** @description custom: the picture's outer centre, inches above the wall's centre. */
+                y_inches?: number;
+            }[];
+            /**
+             * @description row: one line, centres aligned; grid: columns; salon: a balanced cluster around a centre line, larger works near the middle; custom: each item at its x_inches, y_inches.
+             * @default row
+             * @enum {string}
+             */
+            arrangement?: "row" | "grid" | "salon" | "custom";
+            /**
+             * @description Between neighbouring outer edges (frames included). Not used by custom.
+             * @default 3
+             */
+            gap_inches?: number;
+            /**
+             * @description row and grid: where pictures of different heights line up.
+             * @default center
+             * @enum {string}
+             */
+            align?: "center" | "top" | "bottom";
+            /** @description grid: columns (default: the square root of the count, rounded up). */
+            columns?: number;
         };
     };
     responses: never;
@@ -9982,6 +10285,1145 @@ export interface operations {
                 };
             };
             /** @description external_id_taken: another item of the showcase has this external_id; item_not_ready: the size or presentation of a picture still converting; item_failed: of a picture whose conversion failed; item_changed: the item kept changing while the edit was made (send it again). Nothing changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict",
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "this Idempotency-Key was used with a different request; use a new key for a new request",
+                     *         "param": "Idempotency-Key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    WallsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WallListDto"];
+                };
+            };
+            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such resource for this key (those of other accounts included). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found",
+                     *         "code": "resource_missing",
+                     *         "message": "job api_x not found",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    WallsController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Same key + same request within 24 h returns the first answer; a different request -> 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWallRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Queued: {id, job_id, credits_charged, wall}. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WallCreatedDto"];
+                };
+            };
+            /** @description Invalid parameter, named in error.param: items (2 to 12), items[i].item_id (not an item of this showcase), items[i] (listed twice; overlapping another in a custom arrangement), items[i].variant_sku, items[i].x_inches, gap_inches, align, columns, or an arrangement wider than 40 ft. Nothing stored or charged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such resource for this key (those of other accounts included). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found",
+                     *         "code": "resource_missing",
+                     *         "message": "job api_x not found",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description item_not_ready: a picture is still converting; item_failed: its conversion failed. Nothing stored or charged. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict",
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "this Idempotency-Key was used with a different request; use a new key for a new request",
+                     *         "param": "Idempotency-Key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Body or file too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "payload_too_large",
+                     *         "code": "body_too_large",
+                     *         "message": "Request body is too large",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "unsupported_media_type",
+                     *         "code": "invalid_body",
+                     *         "message": "Unsupported Media Type",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    WallsController_layout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWallRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WallLayoutDto"];
+                };
+            };
+            /** @description Invalid parameter, named in error.param: items (2 to 12), items[i].item_id (not an item of this showcase), items[i] (listed twice; overlapping another in a custom arrangement), items[i].variant_sku, items[i].x_inches, gap_inches, align, columns, or an arrangement wider than 40 ft. Nothing stored or charged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such resource for this key (those of other accounts included). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found",
+                     *         "code": "resource_missing",
+                     *         "message": "job api_x not found",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description item_not_ready: a picture is still converting; item_failed: its conversion failed. Nothing stored or charged. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict",
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "this Idempotency-Key was used with a different request; use a new key for a new request",
+                     *         "param": "Idempotency-Key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Body or file too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "payload_too_large",
+                     *         "code": "body_too_large",
+                     *         "message": "Request body is too large",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unsupported Content-Type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "unsupported_media_type",
+                     *         "code": "invalid_body",
+                     *         "message": "Unsupported Media Type",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    WallsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                wallId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WallDto"];
+                };
+            };
+            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such resource for this key (those of other accounts included). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found",
+                     *         "code": "resource_missing",
+                     *         "message": "job api_x not found",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    WallsController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                wallId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such resource for this key (those of other accounts included). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found",
+                     *         "code": "resource_missing",
+                     *         "message": "job api_x not found",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description job_not_finished: it is still being built. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict",
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "this Idempotency-Key was used with a different request; use a new key for a new request",
+                     *         "param": "Idempotency-Key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description storage_unavailable: its files could not be deleted now; try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    WallsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                wallId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWallRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Renamed (or nothing to change). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WallDto"];
+                };
+            };
+            /** @description Being rebuilt (job_id). */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WallRebuildDto"];
+                };
+            };
+            /** @description Invalid parameter, named in error.param: items (2 to 12), items[i].item_id (not an item of this showcase), items[i] (listed twice; overlapping another in a custom arrangement), items[i].variant_sku, items[i].x_inches, gap_inches, align, columns, or an arrangement wider than 40 ft. Nothing stored or charged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such resource for this key (those of other accounts included). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found",
+                     *         "code": "resource_missing",
+                     *         "message": "job api_x not found",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description job_not_finished: the wall is still being built; wall_changed: it changed meanwhile (send it again); item_not_ready: a picture is still converting; item_failed: its conversion failed. Nothing stored or charged. */
             409: {
                 headers: {
                     [name: string]: unknown;
