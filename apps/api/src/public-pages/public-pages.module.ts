@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AnalyticsModule } from '../analytics/analytics.module';
+import { WallsModule } from '../walls/walls.module';
 import { AssetsController } from './assets.controller';
 import { BannerLinks, BannerRedirectController } from './banner-redirect.controller';
 import { EmbedController } from './embed/embed.controller';
@@ -15,7 +16,7 @@ import { ShowcaseThumbnails } from './showcase/showcase-thumbnails.service';
  * scripts, robots.txt, and the Scene Viewer banner's counted redirect (/r/…, AnalyticsModule's EventIntake).
  */
 @Module({
-  imports: [AnalyticsModule],
+  imports: [AnalyticsModule, WallsModule],
   controllers: [FilesController, EmbedController, AssetsController, ShowcasePageController, RobotsController, BannerRedirectController],
   providers: [EmbedService, ShowcasePageService, ShowcaseThumbnails, BannerLinks],
 })

@@ -129,29 +129,33 @@ export class VisitorWalls {
     if (stored) return stored;
     const pending = this.inFlight.get(base);
     if (pending) return pending;
-    const d = await this.limiter.consume(`wall-visitor:${visitor}`, this.config.visitorWalls.perMinute, 60_000).catch(() => null);
-    if (d && !d.allowed) {
-      const retry = String(Math.max(1, Math.ceil(d.resetMs / 1000)));
-      throw new ApiError(
-        429,
-        'rate_limited',
-        'rate_limit_exceeded',
-        `too many new walls: ${d.limit} a minute; retry in ${retry} s`,
-        undefined,
-        {
-          'retry-after': retry,
-        },
-      );
-    }
-    const build = this.slot(async () => {
-      const pictures = await loadWallPictures(
-        this.storage,
-        plan.pictures.map((p) => ({ glb_key: p.glb_key, spec: p.spec, ...(p.alpha ? { alpha: p.alpha } : {}) })),
-      );
-      const wall = await buildGalleryWall(pictures, arrangeOptions(plan.spec));
-      // Each file is written whole (storage puts are atomic); `stored` serves a set only once all three are there.
-      return storeModelFiles(this.storage, 'wall', 'visitor', wall.bodies, () => undefined, base);
-    }).finally(() => this.inFlight.delete(base));
+    // In flight from here on (set before the first await): a second request for the same plan (model-viewer's
+    // GLB and poster at once) waits for this build instead of counting against the limit and building again.
+    const build = (async () => {
+      const d = await this.limiter.consume(`wall-visitor:${visitor}`, this.config.visitorWalls.perMinute, 60_000).catch(() => null);
+      if (d && !d.allowed) {
+        const retry = String(Math.max(1, Math.ceil(d.resetMs / 1000)));
+        throw new ApiError(
+          429,
+          'rate_limited',
+          'rate_limit_exceeded',
+          `too many new walls: ${d.limit} a minute; retry in ${retry} s`,
+          undefined,
+          {
+            'retry-after': retry,
+          },
+        );
+      }
+      return this.slot(async () => {
+        const pictures = await loadWallPictures(
+          this.storage,
+          plan.pictures.map((p) => ({ glb_key: p.glb_key, spec: p.spec, ...(p.alpha ? { alpha: p.alpha } : {}) })),
+        );
+        const wall = await buildGalleryWall(pictures, arrangeOptions(plan.spec));
+        // Each file is written whole (storage puts are atomic); `stored` serves a set only once all three are there.
+        return storeModelFiles(this.storage, 'wall', 'visitor', wall.bodies, () => undefined, base);
+      });
+    })().finally(() => this.inFlight.delete(base));
     this.inFlight.set(base, build);
     return build;
   }

@@ -18,7 +18,8 @@ import { colour, themeVars } from './showcase-theme';
  * `--ar` on `[data-ratio]`), links (`data-v-href` names a key of its `links`; Quick Look's `data-link` and icon
  * follow), the elements kept for it (`data-for-variant`), and puts `?variant=<sku>` in the address. The links
  * work without it; the script never changes (it reads everything from the page), so its hash can stand in the
- * Content-Security-Policy.
+ * Content-Security-Policy. The showcase page's together form (`#together`, see showcase-page.ts): the bar shows
+ * once two or more of its checkboxes are ticked, and sends the canonical `?items=12,15,19` address.
  */
 export const NAV_SCRIPT = `(function(){var d=document;function go(r){var a=d.querySelector('a[data-nav="'+r+'"]');if(a)window.location.assign(a.href)}
 d.addEventListener('keydown',function(e){if(e.altKey||e.ctrlKey||e.metaKey||e.shiftKey||e.defaultPrevented)return;var t=e.target;if(t&&t.tagName==='INPUT'&&e.key!=='Escape')return;if(e.key==='ArrowRight')go('next');else if(e.key==='ArrowLeft')go('prev');else if(e.key==='Escape')go('close')});
@@ -37,7 +38,13 @@ if(v.img.srcset)m.srcset=v.img.srcset;else m.removeAttribute('srcset');m.width=v
 all('[data-ratio]',function(e){e.style.setProperty('--ar',String(v.ratio))});all('[data-for-variant]',function(e){e.hidden=e.getAttribute('data-for-variant')!==k});
 try{var u=new URL(location.href);u.searchParams.set('variant',k);history.replaceState(history.state,'',u.href)}catch(e){}}
 f.addEventListener('change',function(e){var t=e.target;if(t&&t.name==='variant'&&t.checked)show(t.value)});
-var c=f.querySelector('input[name="variant"]:checked');if(c&&c.value!==f.getAttribute('data-selected'))show(c.value)})();`;
+var c=f.querySelector('input[name="variant"]:checked');if(c&&c.value!==f.getAttribute('data-selected'))show(c.value)})();
+(function(){var d=document,f=d.getElementById('together');if(!f||f.tagName!=='FORM')return;
+function ids(){var c=d.querySelectorAll('input[name="item"][form="together"]:checked'),v=[];for(var i=0;i<c.length;i++)v.push(encodeURIComponent(c[i].value));return v}
+function upd(){var k=ids().length,n=f.querySelector('.n');f.hidden=k<2;if(n)n.textContent=String(k)}
+d.addEventListener('change',function(e){var t=e.target;if(t&&t.name==='item')upd()});window.addEventListener('pageshow',upd);
+f.addEventListener('submit',function(e){var v=ids();if(v.length<2)return;e.preventDefault();var l=f.querySelector('input[name="lang"]');
+window.location.assign(f.action+'?items='+v.join(',')+(l?'&lang='+encodeURIComponent(l.value):''))});upd()})();`;
 
 const NAV_SCRIPT_HASH = `'sha256-${createHash('sha256').update(NAV_SCRIPT).digest('base64')}'`;
 
@@ -54,13 +61,14 @@ const PAGE_SCRIPT_HASH = `'sha256-${createHash('sha256').update(PAGE_SCRIPT).dig
  * No scripts on these pages but two constants, each allowed by its hash only (nothing injected can match them):
  * the Quick Look banner tap and the item pages' navigation and variant selector (NAV_SCRIPT; the variants' JSON
  * block is data, never executed), which on the pages of a showcase with analytics on is PAGE_SCRIPT, with the
- * beacon script (`beacon`: its hash instead, and `connect-src 'self'` for its beacons). Images from anywhere
+ * beacon script (`beacon`: its hash instead, and `connect-src 'self'` for its beacons). Forms: only the
+ * showcase page's own GET form to its together page. Images from anywhere
  * (logos are the customer's URLs); no fonts, no frames, no other fetches: the pages make no third-party requests
  * of their own.
  */
 export function showcaseCsp(beacon: boolean): string {
   const scripts = `${QUICK_LOOK_TAP_SCRIPT_HASH} ${beacon ? PAGE_SCRIPT_HASH : NAV_SCRIPT_HASH}`;
-  return `default-src 'none'; script-src ${scripts};${beacon ? " connect-src 'self';" : ''} img-src https: http: data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'`;
+  return `default-src 'none'; script-src ${scripts};${beacon ? " connect-src 'self';" : ''} img-src https: http: data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'`;
 }
 
 /** The CSP of a page that sends no beacons. */

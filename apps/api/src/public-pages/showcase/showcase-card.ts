@@ -22,6 +22,8 @@ export interface CardContext {
   count: number;
   /** Where the Scene Viewer banner's taps are counted (analytics on, https service). */
   tap?: TapRoute;
+  /** The id of the page's "See them together" form: wall pictures get a "Hang together" checkbox in it. */
+  together?: string;
 }
 
 /** Pictures above the fold load at once (the first is the page's largest paint); the rest lazily. */
@@ -173,6 +175,17 @@ function steps(c: CardContext): string {
   return `<nav class="steps" aria-label="${esc(t(locale, 'page.picturesLabel'))}">${prev}<b class="count">${num(locale, c.index + 1, 0)} / ${num(locale, c.count, 0)}</b>${next}</nav>`;
 }
 
+/**
+ * The "Hang together" checkbox of a wall picture (none for a floor piece or an item made before placements
+ * existed): `name="item"` in the page's together form (`form=`), so without a script the form asks for
+ * `?item=12&item=15`; its value is the item id (the together page takes an item's default variant).
+ */
+export function hangCheckbox(i: PageItem, r: ReadyItem, form: string | undefined, loc: PageLocale): string {
+  if (!form || r.presentation?.placement !== 'wall') return '';
+  const label = t(loc.locale, 'together.hangTitle', { title: displayTitle(i) });
+  return `<label class="hang"><input type="checkbox" name="item" value="${i.id}" form="${esc(form)}" aria-label="${esc(label)}"><span>${esc(t(loc.locale, 'together.hang'))}</span></label>`;
+}
+
 /** One item of any layout: picture (opens the larger view), details, size, AR and wall buttons. */
 export function itemCard(i: PageItem, c: CardContext): string {
   const loc = c.loc ?? DEFAULT_PAGE_LOCALE;
@@ -200,6 +213,6 @@ export function itemCard(i: PageItem, c: CardContext): string {
     `<article class="item" id="item-${i.id}" data-item="${i.id}" data-status="completed"${availability}${placement} data-width-inches="${w}" data-height-inches="${h}" style="--w:${w};--ar:${w / h}">` +
     `<a class="media" href="${esc(r.itemUrl)}"${target} data-view="${i.id}" aria-label="${esc(t(loc.locale, 'item.largerView', { title }))}">${img}</a>` +
     `<div class="info">${caption(i, r, loc)}<div class="meta">${size}` +
-    `<div class="actions">${arButton(i, r, c.platform, c.embed, loc, false, c.tap)}${wallButton(r, c.embed, loc)}</div></div>${steps(c)}</div></article>`
+    `<div class="actions">${arButton(i, r, c.platform, c.embed, loc, false, c.tap)}${wallButton(r, c.embed, loc)}</div></div>${hangCheckbox(i, r, c.together, loc)}${steps(c)}</div></article>`
   );
 }

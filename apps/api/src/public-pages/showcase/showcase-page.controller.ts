@@ -1,6 +1,6 @@
-import { Controller, Get, Headers, Inject, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Inject, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { THUMB_CONTENT_TYPES } from '@app/plugins';
 import { STORAGE } from '@app/runtime';
 import { STORED_FILE_CACHE_CONTROL, type StoragePort } from '@app/storage';
@@ -27,7 +27,7 @@ export class ShowcasePageController {
       .header('cache-control', r.cache)
       .header('vary', 'User-Agent')
       // The full page is the gallery's own page: not frameable (clickjacking). The embed variant is.
-      .header('content-security-policy', `${showcaseCsp(r.beacon)}; frame-ancestors ${embed ? '*' : "'self'"}`)
+      .header('content-security-policy', r.csp ?? `${showcaseCsp(r.beacon)}; frame-ancestors ${embed ? '*' : "'self'"}`)
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'no-referrer');
     if (!embed) void reply.header('x-frame-options', 'SAMEORIGIN');
@@ -82,6 +82,74 @@ export class ShowcasePageController {
     @Res() reply: FastifyReply,
   ) {
     await this.send(reply, await this.pages.renderItem(id, itemId, 'wall', ua, platform, lang, variant), false);
+  }
+
+  /** A visitor's pictures seen together (`?items=12,15:SKU,19` or, from the form without a script, `?item=12&item=15`). */
+  @Get(':publicId/together')
+  async together(
+    @Param('publicId') id: string,
+    @Headers('user-agent') ua: string | undefined,
+    @Query('platform') platform: string | undefined,
+    @Query('lang') lang: unknown,
+    @Query('items') items: unknown,
+    @Query('item') item: unknown,
+    @Query('arrangement') arrangement: unknown,
+    @Res() reply: FastifyReply,
+  ) {
+    await this.send(reply, await this.pages.renderTogether(id, { items, item, arrangement }, ua, platform, lang), false);
+  }
+
+  /**
+   * A visitor wall's model files and poster, built on the first request (VisitorWalls; the visitor is the
+   * request's IP for the per-minute limit: 429 with Retry-After) and then served from storage.
+   */
+  @Get(':publicId/together/:file')
+  async togetherFile(
+    @Param('publicId') id: string,
+    @Param('file') file: string,
+    @Query('items') items: unknown,
+    @Query('item') item: unknown,
+    @Query('arrangement') arrangement: unknown,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ) {
+    const { key, type } = await this.pages.togetherFile(id, file, { items, item, arrangement }, req.ip);
+    const stat = await this.storage.stat(key);
+    void reply
+      .header('content-type', type)
+      .header('cache-control', STORED_FILE_CACHE_CONTROL)
+      .header('access-control-allow-origin', '*')
+      .header('x-content-type-options', 'nosniff')
+      .header('cross-origin-resource-policy', 'cross-origin');
+    if (stat) {
+      void reply.header('etag', stat.etag).header('last-modified', stat.lastModified.toUTCString());
+      const inm = req.headers['if-none-match'];
+      if (
+        inm &&
+        inm
+          .split(',')
+          .map((s) => s.trim())
+          .includes(stat.etag)
+      ) {
+        void reply.status(304).send();
+        return;
+      }
+      void reply.header('content-length', String(stat.size));
+    }
+    void reply.status(200).send(await this.storage.read(key));
+  }
+
+  /** A saved gallery wall's page (built walls only). */
+  @Get(':publicId/walls/:wallId')
+  async savedWall(
+    @Param('publicId') id: string,
+    @Param('wallId') wallId: string,
+    @Headers('user-agent') ua: string | undefined,
+    @Query('platform') platform: string | undefined,
+    @Query('lang') lang: unknown,
+    @Res() reply: FastifyReply,
+  ) {
+    await this.send(reply, await this.pages.renderWall(id, wallId, ua, platform, lang), false);
   }
 
   /** `480.avif` / `960.webp` / `1200.jpg`…: the item's poster resized, made by the conversion (or on first request: ShowcaseThumbnails). */

@@ -1,20 +1,34 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { defaultVariant, ShowcaseRepository, type ShowcaseItemRow, type ShowcaseRow } from '@app/persistence';
-import type { StillImageResult } from '@app/plugins';
+import QRCode from 'qrcode';
+import {
+  defaultVariant,
+  ShowcaseRepository,
+  type ShowcaseItemRow,
+  type ShowcaseRow,
+  ShowcaseWallRepository,
+  type ShowcaseWallRow,
+} from '@app/persistence';
+import type { GalleryWallResult, StillImageResult } from '@app/plugins';
 import type { AppConfig } from '@app/config';
+import { UserError } from '@app/pipeline';
 import { APP_CONFIG, STORAGE } from '@app/runtime';
 import { PublicUrls } from '@app/wire';
 import type { StoragePort } from '@app/storage';
 import { t, type Locale } from '@app/catalogue';
+import { ApiError } from '../../http/api-error';
 import { esc } from '../../http/html';
+import type { StoredWallLayout } from '../../walls/wall-views';
+import { type VisitorWallPlan, VisitorWalls } from '../../walls/visitor-walls.service';
 import { artwork } from '../artwork';
 import { tapBase } from '../beacon';
 import { askedLocale, pageLocale, withLang, type PageLocale } from '../page-locale';
 import { detectPlatform, launchPresentation, type Platform } from '../platform';
+import { plainSize } from '../page-locale';
 import { itemPage, wallPage } from './item-page';
-import { hasPending, showcasePage, type PageShowcase } from './showcase-page';
+import { hasPending, type PageWall, showcasePage, type PageShowcase } from './showcase-page';
+import { togetherCsp, togetherErrorPage, togetherPage, type TogetherView } from './together-page';
 import { type PageVariant, shopSize, variantAvailability, variantName, variantResult } from './page-variants';
-import { frameLabel, outerInches, SHARE_FILE, THUMB_WIDTHS, type PageItem, type ReadyItem } from './showcase-items';
+import { displayTitle, frameLabel, outerInches, SHARE_FILE, THUMB_WIDTHS, type PageItem, type ReadyItem } from './showcase-items';
 
 /** The plain 404 page, in the language the visitor asked for (there is no showcase to take one from). */
 export function notFoundHtml(locale: Locale = 'en'): string {
@@ -22,8 +36,29 @@ export function notFoundHtml(locale: Locale = 'en'): string {
   return `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><title>${text}</title></head><body>${text}</body></html>`;
 }
 
-/** A page as the controller sends it; `beacon`: it sends analytics beacons (its CSP allows them). */
-export type Rendered = { status: number; html: string; cache: string; indexable: boolean; beacon: boolean };
+/**
+ * A page as the controller sends it; `beacon`: it sends analytics beacons (its CSP allows them); `csp`: a page
+ * with its own Content-Security-Policy (the together and saved wall pages, with model-viewer), else showcaseCsp.
+ */
+export type Rendered = { status: number; html: string; cache: string; indexable: boolean; beacon: boolean; csp?: string };
+
+/** The model files of a visitor's wall, by the name its routes give them. */
+export const TOGETHER_FILES = {
+  'model.glb': { file: 'glb', type: 'model/gltf-binary' },
+  'model.usdz': { file: 'usdz', type: 'model/vnd.usdz+zip' },
+  'poster.jpg': { file: 'poster', type: 'image/jpeg' },
+} as const;
+export type TogetherFile = keyof typeof TOGETHER_FILES;
+
+/** The together page's query: `items=12,15:SKU,19` (links, the script) or `item=12&item=15` (the form without a script). */
+export function togetherItems(items: unknown, item: unknown): unknown {
+  if (items !== undefined) return items;
+  if (typeof item === 'string') return item;
+  if (Array.isArray(item) && item.every((x) => typeof x === 'string')) return item.join(',');
+  return undefined;
+}
+
+const ARRANGEMENTS = ['row', 'grid', 'salon'] as const;
 const notFound = (lang?: unknown): Rendered => ({
   status: 404,
   html: notFoundHtml(askedLocale(lang)),
@@ -40,6 +75,8 @@ export class ShowcasePageService {
     private readonly urls: PublicUrls,
     @Inject(STORAGE) private readonly storage: StoragePort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly walls: ShowcaseWallRepository,
+    private readonly visitorWalls: VisitorWalls,
   ) {}
 
   private async find(publicId: string): Promise<{ s: ShowcaseRow; items: ShowcaseItemRow[] } | null> {
@@ -184,6 +221,9 @@ export class ShowcasePageService {
     if (!found) return notFound(lang);
     const loc = ShowcasePageService.locale(found.s, lang);
     const model = this.model(found.s, found.items, loc);
+    const hangable = model.items.filter((i) => i.ready?.presentation?.placement === 'wall').length;
+    if (!embed && this.visitorWalls.enabled && hangable >= 2) model.together = { action: `${model.pageUrl}/together` };
+    model.walls = (await this.walls.list(found.s.id)).flatMap((w) => this.pageWall(found.s, w));
     const html = showcasePage(model, ShowcasePageService.platform(ua, forced), embed);
     return {
       status: 200,
@@ -222,6 +262,179 @@ export class ShowcasePageService {
       indexable: found.s.indexable && view === 'item',
       beacon: showcase.analytics !== undefined,
     };
+  }
+
+  /** A built saved wall as its card shows it; none for a wall still building or failed. */
+  private pageWall(s: ShowcaseRow, w: ShowcaseWallRow): PageWall[] {
+    const r = w.status === 'completed' ? (w.result as unknown as GalleryWallResult | null) : null;
+    if (!r?.files?.poster) return [];
+    const outer = r.outer_dimensions ?? (w.layout as unknown as StoredWallLayout).outer_dimensions;
+    return [
+      {
+        id: w.publicId,
+        name: w.name,
+        posterUrl: this.storage.url(r.files.poster.key),
+        url: this.urls.showcaseWall(s.publicId, w.publicId),
+        widthInches: outer.width_inches,
+        heightInches: outer.height_inches,
+      },
+    ];
+  }
+
+  private static readonly ERROR_CACHE = 'no-store';
+
+  /**
+   * A visitor's choice seen together (`/together?items=…&arrangement=…`): laid out by VisitorWalls.plan, its
+   * model files at the together routes (built on their first request). A choice that cannot be hung together
+   * answers a page saying so, 400 or 409, in the showcase's language; 404 for an unknown showcase or where
+   * visitors' walls are off.
+   */
+  async renderTogether(
+    publicId: string,
+    q: { items: unknown; item: unknown; arrangement: unknown },
+    ua: string | undefined,
+    forced: string | undefined,
+    lang?: unknown,
+  ): Promise<Rendered> {
+    const found = await this.find(publicId);
+    if (!found || !this.visitorWalls.enabled) return notFound(lang);
+    const loc = ShowcasePageService.locale(found.s, lang);
+    const showcase = this.model(found.s, found.items, loc);
+    const platform = ShowcasePageService.platform(ua, forced);
+    let plan: VisitorWallPlan;
+    try {
+      plan = await this.visitorWalls.plan(found.s, togetherItems(q.items, q.item), q.arrangement);
+    } catch (e) {
+      // The layout's own checks (a floor piece, a set wider than 40 ft) are UserErrors: a 400 as the API answers them.
+      const status = e instanceof UserError ? 400 : e instanceof ApiError && (e.status === 400 || e.status === 409) ? e.status : null;
+      if (!status) throw e;
+      return {
+        status,
+        html: togetherErrorPage(showcase, platform, status),
+        cache: ShowcasePageService.ERROR_CACHE,
+        indexable: false,
+        beacon: false,
+        csp: togetherCsp(this.urls.base),
+      };
+    }
+    const arrangement = plan.spec.arrangement;
+    const address = (a: string) => withLang(`${this.urls.showcaseTogether(found.s.publicId, plan.items)}&arrangement=${a}`, loc.lang);
+    const files = (name: TogetherFile) =>
+      `${this.urls.base}/showcase/${found.s.publicId}/together/${name}?items=${encodeURIComponent(plan.items)}&arrangement=${arrangement}`;
+    const byId = new Map(showcase.items.map((i) => [i.id, i]));
+    const pictures = plan.arrangement.items.map((place, k) => {
+      const own = byId.get(place.item_id);
+      const title = (own ? displayTitle(own) : null) ?? plan.pictures[k]!.title ?? t(loc.locale, 'item.pictureNumber', { n: k + 1 });
+      return {
+        itemId: place.item_id,
+        posterUrl: this.storage.url(plan.pictures[k]!.poster_key),
+        title,
+        x: place.x_inches,
+        y: place.y_inches,
+        w: place.width_inches,
+        h: place.height_inches,
+        size: plainSize(place.width_inches, place.height_inches, loc),
+      };
+    });
+    const first = byId.get(plan.arrangement.items[0]!.item_id)?.ready;
+    const pageUrl = address(arrangement);
+    return this.together(
+      {
+        showcase,
+        platform,
+        heading: t(loc.locale, 'together.heading'),
+        pageUrl,
+        pictures,
+        glbUrl: files('model.glb'),
+        usdzUrl: files('model.usdz'),
+        iconUrl: first?.thumbs[0]?.url ?? pictures[0]!.posterUrl,
+        arrangements: { current: arrangement, links: ARRANGEMENTS.map((name) => ({ name, url: address(name) })) },
+        qrSvg: '',
+        assetBase: this.urls.base,
+        data: { items: plan.items, arrangement },
+      },
+      'public, max-age=60',
+    );
+  }
+
+  /** A saved wall's page (`/walls/{wall_id}`): its layout and built files; 404 unless it is built. */
+  async renderWall(
+    publicId: string,
+    wallId: string,
+    ua: string | undefined,
+    forced: string | undefined,
+    lang?: unknown,
+  ): Promise<Rendered> {
+    const found = await this.find(publicId);
+    const w = found && /^wall_[a-z2-7]{24}$/.test(wallId) ? await this.walls.find(found.s.id, wallId) : null;
+    const r = w?.status === 'completed' ? (w.result as unknown as GalleryWallResult | null) : null;
+    if (!found || !w || !r?.files?.glb) return notFound(lang);
+    const loc = ShowcasePageService.locale(found.s, lang);
+    const showcase = this.model(found.s, found.items, loc);
+    const layout = w.layout as unknown as StoredWallLayout;
+    const byId = new Map(showcase.items.map((i) => [i.id, i]));
+    const pictures = layout.items.map((place, k) => {
+      const own = byId.get(place.item_id);
+      return {
+        itemId: place.item_id,
+        // A picture deleted since the wall was built: its files (the poster) went with it; the wall's model keeps it.
+        posterUrl: own ? this.storage.url(place.poster_key) : null,
+        title: (own ? displayTitle(own) : null) ?? place.title ?? t(loc.locale, 'item.pictureNumber', { n: k + 1 }),
+        x: place.x_inches,
+        y: place.y_inches,
+        w: place.width_inches,
+        h: place.height_inches,
+        size: plainSize(place.width_inches, place.height_inches, loc),
+      };
+    });
+    const firstOwn = byId.get(layout.items[0]?.item_id ?? -1)?.ready;
+    return this.together(
+      {
+        showcase,
+        platform: ShowcasePageService.platform(ua, forced),
+        heading: w.name,
+        pageUrl: withLang(this.urls.showcaseWall(found.s.publicId, w.publicId), loc.lang),
+        pictures,
+        glbUrl: this.storage.url(r.files.glb.key),
+        usdzUrl: this.storage.url(r.files.usdz.key),
+        iconUrl: firstOwn?.thumbs[0]?.url ?? this.storage.url(r.files.poster.key),
+        qrSvg: '',
+        assetBase: this.urls.base,
+        data: { wall: w.publicId },
+      },
+      'public, max-age=60',
+    );
+  }
+
+  private async together(v: TogetherView, cache: string): Promise<Rendered> {
+    const qrSvg = v.platform === 'desktop' ? await QRCode.toString(v.pageUrl, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }) : '';
+    return {
+      status: 200,
+      html: togetherPage({ ...v, qrSvg }),
+      cache,
+      indexable: false,
+      beacon: false,
+      csp: togetherCsp(this.urls.base),
+    };
+  }
+
+  /**
+   * A visitor wall's file (`model.glb`, `model.usdz`, `poster.jpg`): the stored one, built first when there is
+   * none (VisitorWalls.files: 429 beyond the visitor's builds a minute). ApiErrors (JSON) otherwise: 400/409 for
+   * the choice, 404 for an unknown showcase or file.
+   */
+  async togetherFile(
+    publicId: string,
+    name: string,
+    q: { items: unknown; item: unknown; arrangement: unknown },
+    visitor: string,
+  ): Promise<{ key: string; type: string }> {
+    const spec = Object.hasOwn(TOGETHER_FILES, name) ? TOGETHER_FILES[name as TogetherFile] : undefined;
+    const s = spec && /^shw_[a-z2-7]{24}$/.test(publicId) ? await this.showcases.findByPublicId(publicId) : null;
+    if (!spec || !s) throw ApiError.notFound('file');
+    const plan = await this.visitorWalls.plan(s, togetherItems(q.items, q.item), q.arrangement);
+    const files = await this.visitorWalls.files(s, plan, visitor);
+    return { key: files[spec.file].key, type: spec.type };
   }
 
   /** A completed item's poster (storage key), job id and outer size, or null. */

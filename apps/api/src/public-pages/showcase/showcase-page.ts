@@ -1,7 +1,7 @@
 import { t } from '@app/catalogue';
 import { isFinal, type JobStatus } from '@app/pipeline';
 import { esc } from '../../http/html';
-import { DEFAULT_PAGE_LOCALE, withLang, type PageLocale } from '../page-locale';
+import { DEFAULT_PAGE_LOCALE, plainSize, withLang, type PageLocale } from '../page-locale';
 import type { Surface } from '@app/analytics';
 import type { BeaconConfig, TapRoute } from '../beacon';
 import { forSale, type Platform } from '../platform';
@@ -35,6 +35,85 @@ export interface PageShowcase {
    * and on an https service the base of its tap route (`…/r/shw_…`). Absent: the pages send nothing.
    */
   analytics?: { url: string; site: string; taps?: string };
+  /**
+   * Visitors may choose pictures to see together (visitor walls on, the full page, two or more wall pictures):
+   * the together page's address, the form's action.
+   */
+  together?: { action: string };
+  /** The owner's saved gallery walls that are built, newest first: a card each after the pictures. */
+  walls?: PageWall[];
+}
+
+/** A saved gallery wall's card: its name, poster, outer size and page. */
+export interface PageWall {
+  id: string;
+  name: string;
+  posterUrl: string;
+  url: string;
+  widthInches: number;
+  heightInches: number;
+}
+
+/** The id of the showcase page's together form (the cards' checkboxes name it in `form=`; NAV_SCRIPT finds it). */
+export const TOGETHER_FORM = 'together';
+
+const TOGETHER_STYLE = `
+body{counter-reset:chosen}
+.hang{display:inline-flex;align-items:center;gap:8px;min-height:40px;margin-top:6px;font-size:14px;font-weight:600;cursor:pointer}
+.hang input{width:20px;height:20px;margin:0;accent-color:var(--primary)}
+.hang:has(:checked){counter-increment:chosen}
+.together-bar{position:sticky;bottom:12px;z-index:5;display:none;flex-wrap:wrap;align-items:center;justify-content:center;gap:8px 16px;max-width:720px;margin:24px auto 0;padding:10px 12px 10px 20px;border-radius:999px;background:var(--fg);color:var(--bg);box-shadow:0 4px 18px rgba(0,0,0,.3)}
+body:has(.hang :checked) .together-bar{display:flex}
+.together-bar[hidden]{display:none!important}
+.together-bar .chosen{font-weight:650}
+.together-bar .chosen .n:empty::before{content:counter(chosen)}
+.together-bar button{min-height:44px;padding:8px 20px;border:0;border-radius:999px;background:var(--primary);color:var(--primary-fg);font:inherit;font-weight:650;cursor:pointer}
+.together-bar button:focus-visible,.hang input:focus-visible{outline:3px solid var(--primary);outline-offset:2px}
+@media (max-width:600px){.together-bar{border-radius:16px;padding:10px 12px}.together-bar button{width:100%}}
+.walls{margin-top:40px}
+.walls h2{margin:0 0 16px;font-size:22px}
+.walls .wall-cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(260px,1fr));gap:28px 24px;align-items:start}
+.wall-card{display:flex;flex-direction:column;min-width:0;text-decoration:none;color:inherit}
+.wall-card img{display:block;width:100%;height:auto;aspect-ratio:var(--ar);object-fit:contain;background:#ebe6de;border-radius:6px}
+.wall-card .name{margin-top:10px;font-weight:650;overflow-wrap:anywhere}
+.wall-card .size{display:block}
+.wall-card .go{align-self:flex-start;margin-top:8px}
+`;
+
+/**
+ * The bar that appears once two or more pictures are ticked ("3 chosen · See them together on your wall"): a
+ * GET form whose checkboxes are the cards' (`form="together"`). Without a script the count is a CSS counter of
+ * the ticked boxes and the bar shows once one is ticked; with one (NAV_SCRIPT) the script writes the count, the
+ * bar shows from two, and the button opens the canonical `?items=12,15,19` address.
+ */
+function togetherBar(s: PageShowcase, loc: PageLocale): string {
+  if (!s.together) return '';
+  const [pre, post] = t(loc.locale, 'together.chosen', { n: '\u0000' }).split('\u0000');
+  const lang = loc.lang ? `<input type="hidden" name="lang" value="${loc.lang}">` : '';
+  return (
+    `<form id="${TOGETHER_FORM}" class="together-bar" method="get" action="${esc(s.together.action)}">${lang}` +
+    `<span class="chosen" aria-live="polite">${esc(pre ?? '')}<span class="n"></span>${esc(post ?? '')}</span>` +
+    `<button type="submit">${esc(t(loc.locale, 'together.see'))}</button></form>`
+  );
+}
+
+/** The saved gallery walls' cards: poster, name, outer size and "View on your wall". */
+function wallCards(s: PageShowcase, loc: PageLocale, embed: boolean): string {
+  if (!s.walls?.length) return '';
+  const target = embed ? ' target="_blank" rel="noopener"' : '';
+  const cards = s.walls
+    .map((w) => {
+      const width = 480;
+      const height = Math.max(1, Math.round((width * w.heightInches) / w.widthInches));
+      return (
+        `<a class="wall-card" id="${esc(w.id)}" href="${esc(withLang(w.url, loc.lang))}"${target} style="--ar:${w.widthInches / w.heightInches}">` +
+        `<img src="${esc(w.posterUrl)}" alt="" width="${width}" height="${height}" loading="lazy" decoding="async">` +
+        `<span class="name">${esc(w.name)}</span><span class="size">${esc(plainSize(w.widthInches, w.heightInches, loc))}</span>` +
+        `<span class="wall-btn go">${esc(t(loc.locale, 'ar.viewOnYourWall'))}</span></a>`
+      );
+    })
+    .join('');
+  return `<section class="walls" aria-labelledby="walls-heading"><h2 id="walls-heading">${esc(t(loc.locale, 'together.walls'))}</h2><div class="wall-cards">${cards}</div></section>`;
 }
 
 /** What the page's beacon script reads (beacon.ts), or undefined when the showcase's pages send nothing. */
@@ -90,7 +169,9 @@ export function showcasePage(s: PageShowcase, platform: Platform, embed: boolean
 ${brandHeader(s, { heading: true, loc })}
 ${s.description ? `<p class="description">${esc(s.description)}</p>` : ''}
 ${links}
-${layoutBody(s.layout, s.items, { platform, embed, loc, tap: pageTaps(s, 'showcase') })}
+${layoutBody(s.layout, s.items, { platform, embed, loc, tap: pageTaps(s, 'showcase'), together: s.together && !embed ? TOGETHER_FORM : undefined })}
+${wallCards(s, loc, embed)}
+${embed ? '' : togetherBar(s, loc)}
 </main>`;
   const title = s.tagline || t(loc.locale, 'page.showcaseTitle');
   return htmlDocument({
@@ -108,8 +189,10 @@ ${layoutBody(s.layout, s.items, { platform, embed, loc, tap: pageTaps(s, 'showca
     bodyClass: embed ? 'embed' : 'page',
     platform,
     body,
-    scripts: tap ? ['quick-look'] : [],
+    // The together form's script is NAV_SCRIPT's (it finds nothing else to do here).
+    scripts: [...(tap ? (['quick-look'] as const) : []), ...(s.together && !embed ? (['nav'] as const) : [])],
     refresh: hasPending(s.items),
+    extraStyle: s.together || s.walls?.length ? TOGETHER_STYLE : undefined,
     loc,
     beacon: pageBeacon(s, 'showcase'),
   });

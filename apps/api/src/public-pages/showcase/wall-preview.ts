@@ -131,3 +131,79 @@ export function wallScene(
     '</svg>';
   return { svg, reference: ref, referenceLabel: refLabel };
 }
+
+/** One picture of a set hung together: its poster, title, outer centre (inches, y up, relative to the set) and outer size. */
+export interface GroupPicture {
+  itemId: number;
+  posterUrl: string | null;
+  title: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/**
+ * Several pictures hung together (a gallery wall, docs/gallery-walls.md) on the same plain wall as
+ * {@link wallScene}: each picture's own poster at its place and outer size in the same inches viewBox, the set
+ * centred at eye level (at least 8 in above the sofa's back), next to a sofa when the whole set fits above one,
+ * else a person. A picture whose poster is gone (deleted since a saved wall was built) is a plain panel.
+ * `sceneLabel`: the scene's text alternative (the titles, the size and the reference).
+ */
+export function groupScene(
+  pictures: readonly GroupPicture[],
+  loc: PageLocale = DEFAULT_PAGE_LOCALE,
+  sceneLabel: (refLabel: string, size: string) => string,
+): WallScene & { width: number; height: number } {
+  const left = Math.min(...pictures.map((p) => p.x - p.w / 2));
+  const right = Math.max(...pictures.map((p) => p.x + p.w / 2));
+  const top = Math.max(...pictures.map((p) => p.y + p.h / 2));
+  const low = Math.min(...pictures.map((p) => p.y - p.h / 2));
+  const w = right - left;
+  const h = top - low;
+  const ref = referenceFor(w, h, 'wall');
+  const refLabel = referenceLabel(ref, loc);
+  const margin = 42;
+  let setX: number;
+  let refX: number;
+  let width: number;
+  let bottom: number;
+  if (ref.kind === 'sofa') {
+    width = Math.max(SOFA.inches, w) + 2 * margin;
+    setX = (width - w) / 2;
+    refX = (width - SOFA.inches) / 2;
+    bottom = Math.max(EYE_LEVEL - h / 2, SOFA_HEIGHT + 8);
+  } else {
+    refX = margin;
+    setX = margin + 18 + 24;
+    width = setX + w + margin;
+    bottom = Math.max(EYE_LEVEL - h / 2, 6);
+  }
+  const wallHeight = Math.max(96, bottom + h + 14);
+  const floorDepth = 10;
+  const floor = wallHeight;
+  const setTop = floor - bottom - h;
+  const n = (v: number) => Math.round(v * 100) / 100;
+  const shapes = pictures
+    .map((p) => {
+      const x = setX + (p.x - p.w / 2 - left);
+      const y = setTop + (top - (p.y + p.h / 2));
+      const shadow = `<rect x="${n(x + 0.6)}" y="${n(y + 1.2)}" width="${n(p.w)}" height="${n(p.h)}" fill="#000" opacity=".18"/>`;
+      const data = `class="wall-picture" data-item="${p.itemId}" data-x-inches="${p.x}" data-y-inches="${p.y}" data-width-inches="${p.w}" data-height-inches="${p.h}" x="${n(x)}" y="${n(y)}" width="${n(p.w)}" height="${n(p.h)}"`;
+      const shape = p.posterUrl
+        ? `<image ${data} href="${esc(p.posterUrl)}" preserveAspectRatio="none"><title>${esc(p.title)}</title></image>`
+        : `<rect ${data} fill="#d6d0c6" stroke="#b9b1a5" stroke-width=".5"><title>${esc(p.title)}</title></rect>`;
+      return shadow + shape;
+    })
+    .join('');
+  const label = sceneLabel(refLabel, plainSize(n(w), n(h), loc));
+  const svg =
+    `<svg class="wall-scene" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${n(width)} ${n(wallHeight + floorDepth)}" role="img" aria-label="${esc(label)}" preserveAspectRatio="xMidYMid meet">` +
+    `<rect width="${n(width)}" height="${n(wallHeight)}" fill="#ebe6de"/>` +
+    `<rect y="${n(floor)}" width="${n(width)}" height="${floorDepth}" fill="#c9b497"/>` +
+    `<rect y="${n(floor - 4)}" width="${n(width)}" height="4" fill="#f7f5f1"/>` +
+    `<g id="wall-set" data-width-inches="${n(w)}" data-height-inches="${n(h)}" data-x="${n(setX)}" data-y="${n(setTop)}">${shapes}</g>` +
+    (ref.kind === 'sofa' ? sofa(n(refX), n(floor)) : person(n(refX), n(floor))) +
+    '</svg>';
+  return { svg, reference: ref, referenceLabel: refLabel, width: w, height: h };
+}

@@ -60,6 +60,27 @@ export const en = {
   'wall.referenceSofa': 'a sofa {size} wide',
   'wall.referencePerson': 'a person {size} tall',
 
+  // showcase-page.ts (the cards' checkbox and the bar) and together-page.ts: pictures seen together on a
+  // wall (docs/gallery-walls.md). {n} is 2 to 12; {size} a formatted size; {titles} the titles, comma-separated.
+  'together.hang': 'Hang together',
+  'together.hangTitle': 'Hang together: {title}',
+  'together.chosen': '{n} chosen',
+  'together.see': 'See them together on your wall',
+  'together.heading': 'Your pictures together',
+  'together.arrangement': 'Arrangement',
+  'together.row': 'Row',
+  'together.grid': 'Grid',
+  'together.salon': 'Salon',
+  'together.size': 'Overall size: {size}',
+  'together.caption': 'Drawn to scale: the pictures together measure {size}; next to them, {reference}.',
+  'together.sceneLabel': '{titles}, together {size}, on a wall next to {reference}',
+  'together.pictures': 'Pictures in this set',
+  'together.modelAlt': '3D preview of the pictures together',
+  'together.errorTitle': 'These pictures cannot be hung together',
+  'together.errorInvalid': 'Choose 2 to 12 pictures of this showcase that hang on a wall.',
+  'together.errorNotReady': 'Some of these pictures are not ready yet. Please try again in a moment.',
+  'together.walls': 'Gallery walls',
+
   // platform.ts sizeLabel (cards, embed) and item-page.ts (details, wall caption) with a frame.
   'size.pictureAndFramed': '{picture} picture · {framed} framed',
   'size.withFramed': '{picture}, {framed} framed',
