@@ -236,6 +236,40 @@ describe('@image-ar/client against the service', () => {
     expect(stats.groups).toEqual([expect.objectContaining({ item_id: item.id, variant_selects: 1 })]);
   });
 
+  it('gallery walls: wallLayout, createWall -> waitForJob, updateWall (name, then a rebuild), listWalls, deleteWall', async () => {
+    const created = await owner.createShowcase({
+      items: [
+        { image_url: `${media.base}/street.jpg`, title: 'Street', width_inches: 20, height_inches: 30, frame: 'thin' },
+        { image_url: `${media.base}/wide.png`, title: 'Wide', width_inches: 24, height_inches: 16 },
+      ],
+    });
+    const items = await waitFor(async () => {
+      const s = await owner.getShowcase(created.id);
+      return s.items.every((i) => i.status === 'completed') && s.items;
+    }, 60_000);
+    const body = { name: 'Pair', items: items.map((i) => ({ item_id: i.id })), arrangement: 'row' as const, gap_inches: 2 };
+    const layout = await owner.wallLayout(created.id, body);
+    expect(layout.outer_dimensions.width_inches).toBeCloseTo(21 + 2 + 24, 2);
+    const wall = await owner.createWall(created.id, body, { idempotencyKey: `wall-${Date.now()}` });
+    expect(wall.wall.items).toEqual(layout.items);
+    await owner.waitForJob(wall.job_id, { intervalMs: 200 });
+    const built = await owner.getWall(created.id, wall.id);
+    expect(built.status).toBe('completed');
+    expect(built.glb_url).toMatch(/model\.glb$/);
+    expect(await owner.updateWall(created.id, wall.id, { name: 'Hall' })).toEqual({
+      wall: expect.objectContaining({ name: 'Hall' }),
+      job_id: null,
+    });
+    const moved = await owner.updateWall(created.id, wall.id, { arrangement: 'grid', columns: 1 });
+    expect(moved.job_id).toMatch(/^v2_/);
+    await owner.waitForJob(moved.job_id!, { intervalMs: 200 });
+    expect((await owner.listWalls(created.id)).map((w) => [w.id, w.status, w.arrangement])).toEqual([[wall.id, 'completed', 'grid']]);
+    await owner.deleteWall(created.id, wall.id);
+    const gone = await owner.getWall(created.id, wall.id).catch((e: unknown) => e);
+    expect(gone).toBeInstanceOf(ImageArError);
+    expect((gone as ImageArError).status).toBe(404);
+  });
+
   it('verifyWebhook accepts a real callback the service sent, and refuses a tampered one', async () => {
     const { secret } = await owner.webhookSecret();
     const job = await owner.convert({ image_url: `${media.base}/street.jpg`, callback_url: `${receiverBase}/hook` });

@@ -39,6 +39,17 @@ export type CatalogueItem = S['ShowcaseItemRequestDto'];
 /** One size and frame an item is sold in, as sent (create, or `variants` of updateItem). */
 export type ItemVariantRequest = S['ItemVariantRequestDto'];
 export type Analytics = S['AnalyticsDto'];
+export type CreateWallRequest = S['CreateWallRequestDto'];
+export type UpdateWallRequest = S['UpdateWallRequestDto'];
+export type Wall = S['WallDto'];
+export type WallCreated = S['WallCreatedDto'];
+export type WallLayout = S['WallLayoutDto'];
+
+/** What updateWall answers: the wall, and the job rebuilding its files when the edit rearranged it (else null). */
+export interface WallUpdated {
+  wall: Wall;
+  job_id: string | null;
+}
 export type AnalyticsQuery = NonNullable<paths['/api/v2/analytics']['get']['parameters']['query']>;
 
 /** What updateItem answers: the item, and the job rebuilding its files when the edit changed them (else null). */
@@ -409,6 +420,65 @@ export class ImageArClient {
         });
       await sleep(Math.min(wait, left), opts.signal);
     }
+  }
+
+  /**
+   * POST /api/v2/showcases/{id}/walls: 2-12 of the showcase's pictures hung together as one AR model (1 credit,
+   * refunded when the build fails). The answer has every picture's place at once; wait for `job_id`
+   * (waitForJob) or poll getWall for the files.
+   */
+  createWall(showcaseId: number, body: CreateWallRequest, opts?: RequestOptions): Promise<WallCreated> {
+    return this.call(
+      this.api.POST('/api/v2/showcases/{id}/walls', {
+        body,
+        params: { path: { id: String(showcaseId) }, header: ImageArClient.idem(opts) },
+        signal: opts?.signal,
+      }),
+    );
+  }
+
+  /** POST /api/v2/showcases/{id}/walls/layout: where an arrangement puts the pictures; nothing stored or charged. */
+  wallLayout(showcaseId: number, body: CreateWallRequest, opts?: RequestOptions): Promise<WallLayout> {
+    return this.call(
+      this.api.POST('/api/v2/showcases/{id}/walls/layout', { body, params: { path: { id: String(showcaseId) } }, signal: opts?.signal }),
+    );
+  }
+
+  /** GET /api/v2/showcases/{id}/walls: the showcase's gallery walls, newest first. */
+  async listWalls(showcaseId: number, opts?: RequestOptions): Promise<Wall[]> {
+    return (
+      await this.call(this.api.GET('/api/v2/showcases/{id}/walls', { params: { path: { id: String(showcaseId) } }, signal: opts?.signal }))
+    ).data;
+  }
+
+  /** GET /api/v2/showcases/{id}/walls/{wallId}. */
+  getWall(showcaseId: number, wallId: string, opts?: RequestOptions): Promise<Wall> {
+    return this.call(
+      this.api.GET('/api/v2/showcases/{id}/walls/{wallId}', { params: { path: { id: String(showcaseId), wallId } }, signal: opts?.signal }),
+    );
+  }
+
+  /** PATCH /api/v2/showcases/{id}/walls/{wallId}: a new name applies at once; a new arrangement rebuilds (free): `job_id`. */
+  async updateWall(showcaseId: number, wallId: string, body: UpdateWallRequest, opts?: RequestOptions): Promise<WallUpdated> {
+    const out = await this.call(
+      this.api.PATCH('/api/v2/showcases/{id}/walls/{wallId}', {
+        body,
+        params: { path: { id: String(showcaseId), wallId } },
+        signal: opts?.signal,
+      }),
+    );
+    const rebuild = out as { wall?: Wall; job_id?: string };
+    return rebuild.wall && rebuild.job_id ? { wall: rebuild.wall, job_id: rebuild.job_id } : { wall: out as Wall, job_id: null };
+  }
+
+  /** DELETE /api/v2/showcases/{id}/walls/{wallId}: the wall and its files (no refund). */
+  async deleteWall(showcaseId: number, wallId: string, opts?: RequestOptions): Promise<void> {
+    await this.call(
+      this.api.DELETE('/api/v2/showcases/{id}/walls/{wallId}', {
+        params: { path: { id: String(showcaseId), wallId } },
+        signal: opts?.signal,
+      }),
+    );
   }
 
   /**
