@@ -19,7 +19,7 @@ describe('resolveRoutes', () => {
 
   it('refuses a job kind it does not know, naming the known ones', () => {
     expect(() => resolveRoutes(config({ 'v3.picture': 'x' }))).toThrow(
-      'config: "pipelines" names unknown job kind "v3.picture" (known: v1.convert, v2.picture, showcase.picture, showcase.variants, v2.animated-ar, callback)',
+      'config: "pipelines" names unknown job kind "v3.picture" (known: v1.convert, v2.picture, showcase.picture, showcase.variants, showcase.wall, v2.animated-ar, callback)',
     );
   });
 });

@@ -38,6 +38,22 @@ describe('loadPricingPolicy', () => {
     expect(custom.quote({ kind: 'animated-ar', source: 'image', removeBackground: true }).totalCents).toBe(1200);
   });
 
+  it('prices a gallery wall at 1 credit by default, overridable; a custom policy written before walls gets the default price', () => {
+    const wall = { kind: 'showcase.wall' } as const;
+    expect(loadPricingPolicy({ pricing: { policy: 'default', options: {} } }).quote(wall)).toEqual({
+      lines: [{ item: 'wall', cents: 100 }],
+      totalCents: 100,
+    });
+    expect(loadPricingPolicy({ pricing: { policy: 'default', options: { wall: 0.5 } } }).quote(wall).totalCents).toBe(50);
+    expect(loadPricingPolicy({ pricing: { policy: 'free', options: {} } }).quote(wall).totalCents).toBe(0);
+    // The fixture knows no `showcase.wall` (it throws for it): the default table's price, not a refusal, not free.
+    const custom = loadPricingPolicy({ pricing: { policy: FIXTURE, options: { percent: 20 } } });
+    expect(custom.quote(wall).totalCents).toBe(100);
+    // Kinds it knows stay its own; an unknown kind that is not a later one is still refused.
+    expect(custom.quote({ kind: 'showcase.create' }).totalCents).toBe(400);
+    expect(() => custom.quote({ kind: 'nope' } as never)).toThrow();
+  });
+
   it('fails startup clearly for a missing or malformed module', () => {
     expect(() => loadPricingPolicy({ pricing: { policy: '/nowhere/pricing.js', options: {} } })).toThrow(
       /pricing: cannot load policy module "\/nowhere\/pricing.js"/,
