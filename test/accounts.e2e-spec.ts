@@ -237,6 +237,7 @@ describe('pricing', () => {
       r.body.operations.find((o: any) => o.operation === op && Object.entries(extra).every(([k, v]) => o[k] === v));
     expect(byOp('showcase.create').credits).toBe(5);
     expect(byOp('showcase.picture').credits).toBe(2);
+    expect(byOp('showcase.wall')).toMatchObject({ credits: 1, lines: [{ item: 'wall', credits: 1 }] });
     expect(byOp('animated-ar', { source: 'image', remove_background: false }).credits).toBe(13.5);
     expect(byOp('animated-ar', { source: 'image', remove_background: true })).toMatchObject({
       credits: 15,

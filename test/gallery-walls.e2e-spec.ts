@@ -77,6 +77,12 @@ function storedFile(dir: string, key: string): string | undefined {
   return undefined;
 }
 
+/** Stored visitors' wall models (`walls/visitor/…/model.glb`) under DATA_DIR. */
+const visitorModels = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => f.includes('walls/visitor/') && f.endsWith('model.glb'));
+
 const bytes = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());
 
 describe.each([
@@ -318,6 +324,37 @@ describe.each([
     expect((await fetch(rebuilt.glb_url)).status).toBe(410);
   }, 180_000);
 
+  it("builds a visitor's wall on request, free and cached; deleting a picture deletes the visitors' walls showing it", async () => {
+    const sc = (await api.req('GET', `/api/v2/showcases/${showcaseId}`)).body;
+    const site = new URL(sc.url).pathname.split('/').pop();
+    const before = await balance(api);
+    const url = (ids: number[]) => `${owner.base}/showcase/${site}/together/model.glb?items=${ids.join(',')}`;
+    const first = await fetch(url([items[0].id, items[3].id]));
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toBe('model/gltf-binary');
+    const glb = Buffer.from(await first.arrayBuffer());
+    expect((await validateGlb(glb)).numErrors).toBe(0);
+    expect((await glbPictures(glb)).size).toBe(2);
+    const again = await fetch(url([items[0].id, items[3].id]));
+    expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+    await again.arrayBuffer();
+    expect((await fetch(url([items[1].id, items[3].id]))).status).toBe(200);
+    expect(await balance(api)).toBe(before);
+    const visitorFiles = () => visitorModels(dataDir).length;
+    expect(visitorFiles()).toBe(2);
+    // A new item (the one to delete) hung with another: two walls show item 3, one item 0.
+    const extra = await api.req('POST', `/api/v2/showcases/${showcaseId}/items`, { image_urls: [`${media.base}/a.jpg`] });
+    const extraId = extra.body.queued_jobs[0].item_id;
+    await waitFor(
+      async () => (await api.req('GET', `/api/v2/showcases/${showcaseId}/items/${extraId}`)).body.status === 'completed',
+      60_000,
+    );
+    expect((await fetch(url([extraId, items[0].id]))).status).toBe(200);
+    expect(visitorFiles()).toBe(3);
+    expect((await api.req('DELETE', `/api/v2/showcases/${showcaseId}/items/${extraId}`)).status).toBe(204);
+    expect(visitorFiles()).toBe(2);
+  }, 120_000);
+
   it('refunds the credit when the build fails, and a showcase deletion takes its walls', async () => {
     // Take a picture's model away under the service: the wall's build cannot read its texture.
     const item = (await api.req('GET', `/api/v2/showcases/${showcaseId}/items/${items[2].id}`)).body;
@@ -349,6 +386,8 @@ describe.each([
     expect(wall.items[0].y_inches).toBeGreaterThan(wall.items[1].y_inches);
     expect((await api.req('DELETE', `/api/v2/showcases/${showcaseId}`)).status).toBe(204);
     expect((await fetch(wall.glb_url)).status).toBe(410);
+    // The visitors' walls went with it.
+    expect(visitorModels(dataDir)).toEqual([]);
     expect((await api.req('GET', `/api/v2/showcases/${showcaseId}/walls`)).status).toBe(404);
   }, 180_000);
 });

@@ -128,6 +128,31 @@ export class DataDeletionRepository {
     await m.query(`DELETE FROM "jobs" WHERE "id" IN (${list(ids)})`, [...ids]);
   }
 
+  /**
+   * Where visitors' walls of a showcase (that show `itemId`, when given), or of every showcase of a user, keep
+   * their files: what must go with the picture, the showcase or the user.
+   */
+  async visitorWalls(scope: { showcaseId: number; itemId?: number } | { ownerId: string }): Promise<string[]> {
+    const rows: { base: string }[] =
+      'ownerId' in scope
+        ? await this.ds.query(
+            `SELECT v."base" FROM "visitor_walls" v JOIN "showcases" s ON s."id" = v."showcase_id" WHERE s."owner_id" = $1`,
+            [scope.ownerId],
+          )
+        : scope.itemId !== undefined
+          ? await this.ds.query(`SELECT "base" FROM "visitor_walls" WHERE "showcase_id" = $1 AND "item_ids" @> $2::jsonb`, [
+              scope.showcaseId,
+              JSON.stringify([scope.itemId]),
+            ])
+          : await this.ds.query(`SELECT "base" FROM "visitor_walls" WHERE "showcase_id" = $1`, [scope.showcaseId]);
+    return rows.map((r) => r.base);
+  }
+
+  /** Forgets visitors' walls whose files were deleted. */
+  async forgetVisitorWalls(bases: readonly string[]): Promise<void> {
+    if (bases.length) await this.ds.query(`DELETE FROM "visitor_walls" WHERE "base" IN (${list(bases)})`, [...bases]);
+  }
+
   /** The tombstone of a deleted job, by job id or by its public (embed) id. */
   async tombstone(by: { id: string } | { publicId: string }): Promise<DeletedJobRow | null> {
     const rows: Record<string, any>[] =

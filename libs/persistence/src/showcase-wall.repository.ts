@@ -120,6 +120,15 @@ export class ShowcaseWallRepository {
     return rows.map((r) => r.job_id);
   }
 
+  /** Records a visitor's wall built under `base` from these items (a second record of the same base is a no-op). */
+  async recordVisitorWall(showcaseId: number, base: string, itemIds: readonly number[]): Promise<void> {
+    await this.ds.query(
+      `INSERT INTO "visitor_walls" ("base", "showcase_id", "item_ids") SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM "showcases" WHERE "id" = $2)
+       ON CONFLICT ("base") DO NOTHING`,
+      [base, showcaseId, JSON.stringify(itemIds)],
+    );
+  }
+
   /** Renames a wall; null when it is gone. */
   async rename(id: number, name: string): Promise<ShowcaseWallRow | null> {
     const rows = await queryReturning(

@@ -108,6 +108,38 @@ describe('JobDeletion.purgeExpired', () => {
     expect([...held]).toEqual([]);
   });
 
+  it("deletes visitors' walls' files, then forgets them; a file that cannot be deleted keeps them recorded", async () => {
+    const removed: string[] = [];
+    const forgotten: string[][] = [];
+    let failOn: string | undefined;
+    const storage = {
+      async delete(key: string) {
+        if (key === failOn) throw new Error('storage down');
+        removed.push(key);
+      },
+    } as unknown as StoragePort;
+    const scopes: unknown[] = [];
+    const repo = {
+      async visitorWalls(scope: unknown) {
+        scopes.push(scope);
+        return ['walls/visitor/shw_a/k1', 'walls/visitor/shw_a/k2'];
+      },
+      async forgetVisitorWalls(bases: string[]) {
+        forgotten.push(bases);
+      },
+    } as unknown as DataDeletionRepository;
+    const deletion = new JobDeletion(repo, storage);
+    expect(await deletion.deleteVisitorWalls({ showcaseId: 7, itemId: 3 })).toBe(2);
+    expect(scopes).toEqual([{ showcaseId: 7, itemId: 3 }]);
+    expect(removed.sort()).toEqual(
+      ['k1', 'k2'].flatMap((k) => ['model.glb', 'model.usdz', 'poster.jpg'].map((f) => `walls/visitor/shw_a/${k}/${f}`)).sort(),
+    );
+    expect(forgotten).toEqual([['walls/visitor/shw_a/k1', 'walls/visitor/shw_a/k2']]);
+    failOn = 'walls/visitor/shw_a/k2/model.usdz';
+    await expect(deletion.deleteVisitorWalls({ ownerId: 'usr_x' })).rejects.toThrow('storage down');
+    expect(forgotten).toHaveLength(1);
+  });
+
   it('never deletes an unfinished job', async () => {
     const { repo, deleted } = fakeRepo([]);
     const { storage, removed } = fakeStorage();

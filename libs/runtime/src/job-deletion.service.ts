@@ -1,5 +1,5 @@
 import type { DataDeletionRepository, DeletableJob, DeletionReason } from '@app/persistence';
-import { THUMB_FILES, thumbKey } from '@app/plugins';
+import { THUMB_FILES, thumbKey, VISITOR_WALL_FILES } from '@app/plugins';
 import type { StoragePort } from '@app/storage';
 
 /** Collects every string in a JSON value (results, inputs and checkpoints name stored keys in various places). */
@@ -90,11 +90,26 @@ export class JobDeletion {
   }
 
   /**
+   * Deletes the files of visitors' walls (built on request, no job: `walls/visitor/…`) of a showcase, of those
+   * that show one of its items, or of a user's showcases, then forgets them. Throws when a file cannot be
+   * deleted (the walls stay recorded, so a repeat finds them again).
+   */
+  async deleteVisitorWalls(scope: { showcaseId: number; itemId?: number } | { ownerId: string }): Promise<number> {
+    const bases = await this.repo.visitorWalls(scope);
+    for (const base of bases) {
+      await Promise.all(VISITOR_WALL_FILES.map((f) => this.storage.delete(`${base}/${f}`)));
+    }
+    await this.repo.forgetVisitorWalls(bases);
+    return bases.length;
+  }
+
+  /**
    * Deletes a user's files (every job's, in batches) and then the user with all their rows; the ledger is
    * kept, anonymised. False when there is no such user. Throws when a file cannot be deleted (nothing of
    * the user's rows is gone then, so the operator can run it again).
    */
   async deleteUser(userId: string, batchSize = 200): Promise<boolean> {
+    await this.deleteVisitorWalls({ ownerId: userId });
     const seen = new Set<string>();
     for (;;) {
       // Rows stay until the end: page by skipping the jobs already cleared.

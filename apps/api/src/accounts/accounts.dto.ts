@@ -104,7 +104,7 @@ export class PriceLineDto {
 }
 
 class PricedOperationDto {
-  @ApiProperty({ enum: ['showcase.create', 'showcase.picture', 'animated-ar'] }) operation!: string;
+  @ApiProperty({ enum: ['showcase.create', 'showcase.picture', 'showcase.wall', 'animated-ar'] }) operation!: string;
   @ApiPropertyOptional({ type: 'integer', description: 'showcase.picture: per picture.' }) count?: number;
   @ApiPropertyOptional({ enum: ['image', 'video'], description: 'animated-ar.' }) source?: string;
   @ApiPropertyOptional({ description: 'animated-ar.' }) remove_background?: boolean;

@@ -159,6 +159,7 @@ export class AccountsService {
     const ops: { operation: string; params: Record<string, unknown>; op: BillableOperation }[] = [
       { operation: 'showcase.create', params: {}, op: { kind: 'showcase.create' } },
       { operation: 'showcase.picture', params: { count: 1 }, op: { kind: 'showcase.picture', count: 1 } },
+      { operation: 'showcase.wall', params: {}, op: { kind: 'showcase.wall' } },
       ...(['image', 'video'] as const).flatMap((source) =>
         [false, true].map((rb) => ({
           operation: 'animated-ar',

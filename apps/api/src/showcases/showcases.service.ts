@@ -185,6 +185,7 @@ export class ShowcasesService {
     const walls = await this.walls.list(s.id);
     this.assertFinished([...items, ...walls].map((i) => ({ jobId: i.jobId, status: i.status })));
     await this.assertNoRebuild(items);
+    await this.deleteVisitorWalls({ showcaseId: s.id });
     await this.deleteJobs([...items.flatMap(itemJobIds), ...walls.map((w) => w.jobId)]);
     const out = await this.showcases.deleteIfEmpty(s.id);
     // A picture added while we deleted: the showcase stays, with that picture (the caller may repeat).
@@ -205,6 +206,8 @@ export class ShowcasesService {
     if (!i) throw ApiError.notFound(`item ${itemId.slice(0, 40)}`);
     this.assertFinished([{ jobId: i.jobId, status: i.status }]);
     await this.assertNoRebuild([i]);
+    // Visitors' walls showing it go with it (saved walls keep their files: the owner made them).
+    await this.deleteVisitorWalls({ showcaseId: s.id, itemId: i.id });
     await this.deleteJobs(itemJobIds(i));
   }
 
@@ -228,6 +231,17 @@ export class ShowcasesService {
         `${busy.length} picture(s) still converting (e.g. job ${busy[0].jobId}): wait for them to finish or cancel them (POST /api/v2/jobs/{id}/cancel), then delete`,
       );
     }
+  }
+
+  private async deleteVisitorWalls(scope: { showcaseId: number; itemId?: number }): Promise<void> {
+    await this.jobDeletion.deleteVisitorWalls(scope).catch(() => {
+      throw new ApiError(
+        503,
+        'api_error',
+        'storage_unavailable',
+        "visitors' walls could not be deleted now; nothing else was removed, try again",
+      );
+    });
   }
 
   /** Files first, then rows with tombstones (JobDeletion); a file that cannot be deleted keeps its row → 503, safe to repeat. */

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
-import { JobRepository, ShowcaseRepository, type ShowcaseRow } from '@app/persistence';
-import { buildGalleryWall, loadWallPictures, storeModelFiles, type StillImageResult } from '@app/plugins';
+import { JobRepository, ShowcaseRepository, type ShowcaseRow, ShowcaseWallRepository } from '@app/persistence';
+import { buildGalleryWall, loadWallPictures, storeModelFiles, type StillImageResult, visitorWallBase } from '@app/plugins';
 import { APP_CONFIG, STORAGE } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
 import { ApiError } from '../http/api-error';
@@ -60,6 +60,7 @@ export class VisitorWalls {
   constructor(
     private readonly showcases: ShowcaseRepository,
     private readonly jobs: JobRepository,
+    private readonly walls: ShowcaseWallRepository,
     @Inject(STORAGE) private readonly storage: StoragePort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiterPort,
@@ -114,7 +115,7 @@ export class VisitorWalls {
   }
 
   private base(s: ShowcaseRow, plan: VisitorWallPlan): string {
-    return `walls/visitor/${s.publicId}/${plan.key}`;
+    return visitorWallBase(s.publicId, plan.key);
   }
 
   /**
@@ -153,7 +154,10 @@ export class VisitorWalls {
         );
         const wall = await buildGalleryWall(pictures, arrangeOptions(plan.spec));
         // Each file is written whole (storage puts are atomic); `stored` serves a set only once all three are there.
-        return storeModelFiles(this.storage, 'wall', 'visitor', wall.bodies, () => undefined, base);
+        const files = await storeModelFiles(this.storage, 'wall', 'visitor', wall.bodies, () => undefined, base);
+        // Recorded, so deleting one of its pictures, the showcase or its owner deletes these files too.
+        await this.walls.recordVisitorWall(s.id, base, [...new Set(plan.pictures.map((p) => p.item_id))]);
+        return files;
       });
     })().finally(() => this.inFlight.delete(base));
     this.inFlight.set(base, build);

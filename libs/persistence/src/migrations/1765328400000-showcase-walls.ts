@@ -20,9 +20,19 @@ export class ShowcaseWalls1765328400000 implements MigrationInterface {
     )`);
     await q.query(`CREATE INDEX "showcase_walls_showcase" ON "showcase_walls" ("showcase_id", "id")`);
     await q.query(`CREATE INDEX "showcase_walls_job" ON "showcase_walls" ("job_id")`);
+    // Visitors' walls built on request (files under `base`, no job): recorded so that deleting a picture, its
+    // showcase or its user deletes the walls that show it.
+    await q.query(`CREATE TABLE "visitor_walls" (
+      "base" varchar(200) PRIMARY KEY,
+      "showcase_id" integer NOT NULL REFERENCES "showcases"("id") ON DELETE CASCADE,
+      "item_ids" jsonb NOT NULL,
+      "created_at" timestamptz NOT NULL DEFAULT now()
+    )`);
+    await q.query(`CREATE INDEX "visitor_walls_showcase" ON "visitor_walls" ("showcase_id")`);
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP TABLE "visitor_walls"`);
     await q.query(`DROP TABLE "showcase_walls"`);
   }
 }

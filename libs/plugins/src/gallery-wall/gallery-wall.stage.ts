@@ -43,6 +43,12 @@ export interface GalleryWallResult extends StillImageResult {
 
 const r3 = (n: number) => Math.round(n * 1000) / 1000;
 
+/** The files of a visitor's wall (built on request, no job), under {@link visitorWallBase}. */
+export const VISITOR_WALL_FILES = ['model.glb', 'model.usdz', 'poster.jpg'] as const;
+
+/** Where a visitor's wall of showcase `showcasePublicId` keeps its files: `walls/visitor/<showcase>/<key>`. */
+export const visitorWallBase = (showcasePublicId: string, key: string): string => `walls/visitor/${showcasePublicId}/${key}`;
+
 /** The arrangement options of a job input (validated by the API; checked again since a job input is data). */
 export function wallArrangeOptions(w: WallJobInput): ArrangeWallOptions {
   if (!WALL_ARRANGEMENTS.includes(w.arrangement))

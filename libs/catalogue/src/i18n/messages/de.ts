@@ -60,6 +60,7 @@ export const de = {
   'together.sceneLabel': '{titles}, zusammen {size}, an einer Wand neben {reference}',
   'together.pictures': 'Bilder dieser Auswahl',
   'together.modelAlt': '3D-Vorschau der Bilder zusammen',
+  'together.scan': 'Scannen Sie den Code mit Ihrem Smartphone, um die Werke an Ihrer Wand zu sehen',
   'together.errorTitle': 'Diese Bilder lassen sich nicht zusammen hängen',
   'together.errorInvalid': 'Wählen Sie 2 bis 12 Bilder dieser Galerie, die an einer Wand hängen.',
   'together.errorNotReady': 'Einige dieser Bilder sind noch nicht fertig. Bitte versuchen Sie es gleich noch einmal.',

@@ -76,6 +76,7 @@ export const en = {
   'together.sceneLabel': '{titles}, together {size}, on a wall next to {reference}',
   'together.pictures': 'Pictures in this set',
   'together.modelAlt': '3D preview of the pictures together',
+  'together.scan': 'Scan with your phone to see them on your wall',
   'together.errorTitle': 'These pictures cannot be hung together',
   'together.errorInvalid': 'Choose 2 to 12 pictures of this showcase that hang on a wall.',
   'together.errorNotReady': 'Some of these pictures are not ready yet. Please try again in a moment.',

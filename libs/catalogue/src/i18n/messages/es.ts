@@ -59,6 +59,7 @@ export const es = {
   'together.sceneLabel': '{titles}, juntas {size}, en una pared junto a {reference}',
   'together.pictures': 'Obras de esta selección',
   'together.modelAlt': 'Vista previa en 3D de las obras juntas',
+  'together.scan': 'Escanea con tu móvil para verlas en tu pared',
   'together.errorTitle': 'Estas obras no se pueden colgar juntas',
   'together.errorInvalid': 'Elige de 2 a 12 obras de esta galería que se cuelguen en la pared.',
   'together.errorNotReady': 'Algunas de estas obras aún no están listas. Vuelve a intentarlo en un momento.',

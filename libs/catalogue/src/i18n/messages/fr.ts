@@ -64,6 +64,7 @@ export const fr = {
   'together.sceneLabel': '{titles}, ensemble {size}, sur un mur à côté de {reference}',
   'together.pictures': 'Œuvres de cette sélection',
   'together.modelAlt': 'Aperçu 3D des œuvres ensemble',
+  'together.scan': 'Scannez avec votre téléphone pour les voir sur votre mur',
   'together.errorTitle': 'Ces œuvres ne peuvent pas être accrochées ensemble',
   'together.errorInvalid': 'Choisissez de 2 à 12 œuvres de cette galerie qui s’accrochent au mur.',
   'together.errorNotReady': 'Certaines de ces œuvres ne sont pas encore prêtes. Réessayez dans un instant.',

@@ -59,6 +59,7 @@ export const it = {
   'together.sceneLabel': '{titles}, insieme {size}, su una parete accanto a {reference}',
   'together.pictures': 'Opere di questa selezione',
   'together.modelAlt': 'Anteprima 3D delle opere insieme',
+  'together.scan': 'Inquadra con il telefono per vederle sulla tua parete',
   'together.errorTitle': 'Queste opere non si possono appendere insieme',
   'together.errorInvalid': 'Scegli da 2 a 12 opere di questa galleria da appendere a una parete.',
   'together.errorNotReady': 'Alcune di queste opere non sono ancora pronte. Riprova tra un momento.',

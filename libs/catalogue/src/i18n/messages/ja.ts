@@ -63,6 +63,7 @@ export const ja = {
   'together.sceneLabel': '{titles}、全体{size}、{reference}の隣の壁',
   'together.pictures': 'この組み合わせの作品',
   'together.modelAlt': '並べた作品の3Dプレビュー',
+  'together.scan': 'スマートフォンでスキャンして壁に並べて見る',
   'together.errorTitle': 'これらの作品は一緒に飾れません',
   'together.errorInvalid': 'このショーケースから壁に飾る作品を2〜12点選んでください。',
   'together.errorNotReady': '一部の作品はまだ準備中です。しばらくしてからもう一度お試しください。',

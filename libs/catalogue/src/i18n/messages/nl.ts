@@ -59,6 +59,7 @@ export const nl = {
   'together.sceneLabel': '{titles}, samen {size}, aan een muur naast {reference}',
   'together.pictures': 'Werken in deze selectie',
   'together.modelAlt': '3D-voorbeeld van de werken samen',
+  'together.scan': 'Scan met je telefoon om ze aan je muur te zien',
   'together.errorTitle': 'Deze werken kunnen niet samen worden opgehangen',
   'together.errorInvalid': 'Kies 2 tot 12 werken uit deze galerie die aan een muur hangen.',
   'together.errorNotReady': 'Sommige van deze werken zijn nog niet klaar. Probeer het zo opnieuw.',
