@@ -345,8 +345,12 @@ describe('the together page', () => {
   });
 
   it('speaks the visitor’s language: no English left on the German page and its error page', async () => {
-    for (const q of [`items=${ids().join(',')}&lang=de`, `items=${pics[0].id}&lang=de`]) {
-      const { ctx, p } = await open(`${showcase.url}/together?${q}`, PHONE);
+    for (const [q, opts] of [
+      [`items=${ids().join(',')}&lang=de`, PHONE],
+      [`items=${ids().join(',')}&lang=de`, DESKTOP],
+      [`items=${pics[0].id}&lang=de`, PHONE],
+    ] as const) {
+      const { ctx, p } = await open(`${showcase.url}/together?${q}`, opts);
       expect(await p.getAttribute('html', 'lang')).toBe('de');
       expect(await englishLeft(p, 'de')).toEqual([]);
       await ctx.close();
@@ -385,6 +389,9 @@ describe('saved walls', () => {
     expect(await card.locator('img').getAttribute('src')).toBe(wall.preview_url);
     expect(await card.locator('.go').innerText()).toBe('View on your wall');
     expect(await card.getAttribute('href')).toBe(wall.page_url);
+    await loadAllImages(p);
+    await card.scrollIntoViewIfNeeded();
+    await p.screenshot({ path: join(SHOTS, 'walls-showcase-saved-card.png') });
     // After the pictures.
     expect(
       await p.evaluate(() => !!(document.querySelector('.grid')!.compareDocumentPosition(document.querySelector('.walls')!) & 4)),

@@ -2,7 +2,7 @@ import { shareTags } from './open-graph';
 import { NAV_SCRIPT, SHOWCASE_CSP } from './page-shell';
 import { frameLabel, sizeWithCm, thumbHeight } from './showcase-items';
 import { contrast, readableOn } from './showcase-theme';
-import { PERSON, referenceFor, SOFA, wallScene } from './wall-preview';
+import { groupScene, PERSON, referenceFor, SOFA, wallScene } from './wall-preview';
 import { createHash } from 'node:crypto';
 
 describe('showcase theme', () => {
@@ -54,6 +54,55 @@ describe('wall preview', () => {
     const floor = Number(/<rect y="([\d.]+)" width="[\d.]+" height="10"/.exec(svg)![1]);
     expect(floor - (Number(pic[2]) + 24)).toBeGreaterThanOrEqual(41);
     expect(svg).toContain('data-kind="sofa" data-dimension="width" data-inches="84"');
+  });
+});
+
+describe('pictures together', () => {
+  const pic = (itemId: number, x: number, y: number, w: number, h: number) => ({
+    itemId,
+    posterUrl: `https://x/${itemId}.jpg`,
+    title: `T${itemId}`,
+    x,
+    y,
+    w,
+    h,
+  });
+  const attrs = (svg: string) =>
+    [...svg.matchAll(/class="wall-picture" data-item="(\d+)"[^>]* x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/g)].map(
+      (m) => m.slice(1).map(Number),
+    );
+
+  it('draws each picture at its place and size over a sofa when the set fits above one', () => {
+    const s = groupScene(
+      [pic(1, -30, 0, 36, 24), pic(2, 3, 3, 24, 30), pic(3, 30, -3, 24, 18)],
+      undefined,
+      (ref, size) => `${size} / ${ref}`,
+    );
+    expect(s.reference).toBe(SOFA);
+    expect([s.width, s.height]).toEqual([90, 30]);
+    const got = attrs(s.svg);
+    expect(got.map((g) => [g[0], g[3], g[4]])).toEqual([
+      [1, 36, 24],
+      [2, 24, 30],
+      [3, 24, 18],
+    ]);
+    // Centres as laid out (y up in inches, down in SVG).
+    const centre = (g: number[]) => [g[1]! + g[3]! / 2, g[2]! + g[4]! / 2];
+    const [c1, c2, c3] = got.map(centre);
+    expect([c2![0]! - c1![0]!, c3![0]! - c1![0]!]).toEqual([33, 60]);
+    expect([c2![1]! - c1![1]!, c3![1]! - c1![1]!]).toEqual([-3, 3]);
+    expect(s.svg).toContain('aria-label="90 × 30 in / a sofa 84 in (213 cm) wide"');
+    // The set's bottom is at least 8 in above the sofa's 33 in back.
+    const floor = Number(/<rect y="([\d.]+)" width="[\d.]+" height="10"/.exec(s.svg)![1]);
+    expect(floor - Math.max(...got.map((g) => g[2]! + g[4]!))).toBeGreaterThanOrEqual(41);
+  });
+
+  it('stands a person beside a set too tall or wide for a sofa; a picture without a poster is a plain panel', () => {
+    const s = groupScene([{ ...pic(1, -40, 0, 40, 60), posterUrl: null }, pic(2, 40, 0, 40, 60)], undefined, () => '<b>');
+    expect(s.reference).toBe(PERSON);
+    expect(s.svg).toContain('data-kind="person"');
+    expect(s.svg).toMatch(/<rect class="wall-picture" data-item="1"/);
+    expect(s.svg).toContain('aria-label="&lt;b&gt;"');
   });
 });
 

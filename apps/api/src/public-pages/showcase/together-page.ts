@@ -110,7 +110,7 @@ function launch(v: TogetherView): string {
     `<model-viewer src="${esc(v.glbUrl)}" ios-src="${esc(v.usdzUrl)}" alt="${esc(t(loc.locale, 'together.modelAlt'))}" camera-controls camera-orbit="0deg 90deg auto"` +
     ` min-camera-orbit="-60deg 35deg auto" max-camera-orbit="60deg 145deg auto" interaction-prompt="none" loading="eager" ar ar-modes="webxr scene-viewer quick-look" ar-placement="wall" ar-scale="fixed"` +
     ` environment-image="neutral" shadow-intensity="0.8" shadow-softness="1" exposure="1"><div class="loading" slot="poster">${esc(t(loc.locale, 'viewer.loading'))}</div></model-viewer>`;
-  const qr = `<div class="qr-code" role="group" aria-label="${esc(t(loc.locale, 'ar.openOnPhone'))}">${v.qrSvg}<p>${esc(t(loc.locale, 'ar.scanToSeeOnWall'))}</p></div>`;
+  const qr = `<div class="qr-code" role="group" aria-label="${esc(t(loc.locale, 'ar.openOnPhone'))}">${v.qrSvg}<p>${esc(t(loc.locale, 'together.scan'))}</p></div>`;
   return `<div class="stage3d">${viewer}${qr}</div>`;
 }
 
