@@ -1,0 +1,111 @@
+import type { DataSource } from 'typeorm';
+import { openPglite, openPostgres } from '@app/testing';
+import {
+  AccountRepository,
+  DataDeletionRepository,
+  InsufficientCreditsError,
+  ShowcaseRepository,
+  ShowcaseWallRepository,
+  type WallBuild,
+} from './index';
+
+const showcase = (ownerId: string) => ({ ownerId, layout: 'branded', logoUrl: null, description: null, customLinks: [], branding: {} });
+const build = (name: string, arrangement = 'row'): WallBuild => ({
+  name,
+  spec: { items: [{ item_id: 1 }, { item_id: 2 }], arrangement },
+  layout: { items: [], outer_dimensions: { width_inches: 50, height_inches: 20, depth_inches: 1 } },
+  input: { showcase_id: 0, wall: { arrangement } },
+  pipeline: 'gallery-wall',
+});
+
+/** Saved walls and visitors' walls on both databases: the charge with the job, the rebuild's embed id, deletion. */
+describe.each([
+  ['PGlite (embedded)', openPglite],
+  ['Postgres server (scaled)', openPostgres(20)],
+])('ShowcaseWallRepository on %s', (_name, open) => {
+  let ds: DataSource;
+  let drop: () => Promise<void>;
+  let accounts: AccountRepository;
+  let showcases: ShowcaseRepository;
+  let walls: ShowcaseWallRepository;
+  let deletions: DataDeletionRepository;
+  beforeAll(async () => {
+    ({ ds, drop } = await open());
+    accounts = new AccountRepository(ds);
+    showcases = new ShowcaseRepository(ds);
+    walls = new ShowcaseWallRepository(ds);
+    deletions = new DataDeletionRepository(ds);
+  });
+  afterAll(() => drop());
+
+  async function owner(cents: number) {
+    const u = await accounts.createUser({ email: `w${Date.now()}${Math.random()}@x.co` });
+    if (cents) await accounts.grant(u.id, cents, null);
+    const { showcase: s } = await showcases.create(
+      showcase(u.id),
+      [],
+      { enforceSlots: false, showcaseCents: 0, pictureCents: 0 },
+      { pipeline: 'showcase-picture' },
+    );
+    return { userId: u.id, s };
+  }
+  const job = async (id: string) => (await ds.query(`SELECT * FROM "jobs" WHERE "id" = $1`, [id]))[0];
+
+  it('creates a wall, its queued picture job and its charge in one transaction; all or nothing', async () => {
+    const { userId, s } = await owner(150);
+    const { wall, chargedCents } = await walls.create(s, build('Hall'), 100);
+    expect(chargedCents).toBe(100);
+    expect(wall).toMatchObject({ showcaseId: s.id, name: 'Hall', status: 'queued', result: null });
+    expect(wall.publicId).toMatch(/^wall_[a-z2-7]{24}$/);
+    expect(wall.embedId).toMatch(/^emb_/);
+    const j = await job(wall.jobId);
+    expect([j.kind, j.pipeline, j.owner_id]).toEqual(['v2.picture', 'gallery-wall', userId]);
+    expect((await accounts.findUser(userId))!.creditsCents).toBe(50);
+    // The charge is the job's: refunded as a failed picture job's would be.
+    expect(await accounts.jobCredits(wall.jobId)).toEqual({ chargedCents: 100, refundedCents: 0 });
+    await expect(walls.create(s, build('Too dear'), 100)).rejects.toBeInstanceOf(InsufficientCreditsError);
+    expect((await walls.list(s.id)).map((w) => w.name)).toEqual(['Hall']);
+    expect(await walls.find(s.id, wall.publicId)).toMatchObject({ id: wall.id });
+    expect(await walls.find(s.id + 1, wall.publicId)).toBeNull();
+  });
+
+  it('renames; rebuilds with a new job that takes the embed id, once, when the wall is still served by the old one', async () => {
+    const { userId, s } = await owner(0);
+    const { wall } = await walls.create(s, build('A'), 0);
+    expect((await walls.rename(wall.id, 'B'))!.name).toBe('B');
+    await ds.query(`UPDATE "jobs" SET "status" = 'completed', "finished_at" = now() WHERE "id" = $1`, [wall.jobId]);
+    const out = await walls.rebuild(wall.id, userId, wall.jobId, build('B', 'grid'));
+    expect(out!.replacedJobId).toBe(wall.jobId);
+    expect(out!.wall).toMatchObject({ name: 'B', status: 'queued', embedId: wall.embedId, spec: { arrangement: 'grid' } });
+    expect(out!.wall.jobId).not.toBe(wall.jobId);
+    expect((await job(wall.jobId)).public_id).not.toBe(wall.embedId);
+    // A second edit made from the old state changes nothing.
+    expect(await walls.rebuild(wall.id, userId, wall.jobId, build('C'))).toBeNull();
+    expect(await walls.jobIds(s.id)).toEqual([out!.wall.jobId]);
+    // Deleting the wall's job deletes the wall; the replaced job's deletion leaves it.
+    await ds.query(`UPDATE "jobs" SET "status" = 'completed', "finished_at" = now() WHERE "id" = $1`, [out!.wall.jobId]);
+    await deletions.deleteFinishedJobs([wall.jobId], 'owner');
+    expect(await walls.list(s.id)).toHaveLength(1);
+    await deletions.deleteFinishedJobs([out!.wall.jobId], 'owner');
+    expect(await walls.list(s.id)).toEqual([]);
+  });
+
+  it("records visitors' walls and finds them by showcase, by item and by owner", async () => {
+    const { userId, s } = await owner(0);
+    const other = await owner(0);
+    await walls.recordVisitorWall(s.id, 'walls/visitor/a/1', [11, 12]);
+    await walls.recordVisitorWall(s.id, 'walls/visitor/a/1', [11, 12]);
+    await walls.recordVisitorWall(s.id, 'walls/visitor/a/2', [12, 13]);
+    await walls.recordVisitorWall(other.s.id, 'walls/visitor/b/1', [11, 14]);
+    // A showcase deleted meanwhile: nothing recorded, nothing thrown.
+    await walls.recordVisitorWall(999_999, 'walls/visitor/z/1', [1, 2]);
+    expect((await deletions.visitorWalls({ showcaseId: s.id })).sort()).toEqual(['walls/visitor/a/1', 'walls/visitor/a/2']);
+    expect(await deletions.visitorWalls({ showcaseId: s.id, itemId: 11 })).toEqual(['walls/visitor/a/1']);
+    expect(await deletions.visitorWalls({ showcaseId: s.id, itemId: 14 })).toEqual([]);
+    expect(await deletions.visitorWalls({ ownerId: other.userId })).toEqual(['walls/visitor/b/1']);
+    await deletions.forgetVisitorWalls(['walls/visitor/a/1']);
+    expect(await deletions.visitorWalls({ ownerId: userId })).toEqual(['walls/visitor/a/2']);
+    expect(await deletions.deleteUser(userId)).toBe(true);
+    expect(await deletions.visitorWalls({ showcaseId: s.id })).toEqual([]);
+  });
+});
