@@ -210,6 +210,15 @@ describe.each([
     const job = (await api.req('GET', `/api/v2/jobs/${wall.job_id}`)).body;
     expect(job.status).toBe('completed');
     expect(job.result.glb_url).toBe(wall.glb_url);
+    expect(job.showcase_id).toBe(showcaseId);
+    expect(job.result.dimensions).toEqual({
+      width_inches: wall.outer_dimensions.width_inches,
+      height_inches: wall.outer_dimensions.height_inches,
+    });
+    expect(job.result.wall.pictures.map((p: Record<string, number>) => [p.item_id, p.x_inches])).toEqual(
+      wall.items.map((p: Record<string, number>) => [p.item_id, p.x_inches]),
+    );
+    expect(job.result.wall.textures).toEqual(wall.textures);
     expect((await fetch(wall.embed_url)).status).toBe(200);
 
     const glb = await bytes(wall.glb_url);

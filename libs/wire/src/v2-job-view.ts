@@ -145,14 +145,22 @@ export async function v2JobView(
       ? undefined
       : animated
         ? animatedArResult(job, job.result as AnimatedArResult, credits!, urls, storage)
-        : pictureResult(job.result as StillImageResult, job.publicId, urls, storage);
+        : {
+            ...pictureResult(job.result as StillImageResult, job.publicId, urls, storage),
+            // A gallery wall's build: where each picture hangs and how the textures were packed.
+            ...(job.result!.wall ? { wall: job.result!.wall } : {}),
+          };
   return {
     job_id: job.id,
     object: 'job' as const,
     kind: job.kind === 'v2.picture' ? 'showcase.picture' : animated ? 'animated_ar' : job.kind,
     status: job.status,
     progress: progressView(job.status, job.progress),
-    ...(extras.item ? { showcase_id: extras.item.showcaseId, item_id: extras.item.id } : {}),
+    ...(extras.item
+      ? { showcase_id: extras.item.showcaseId, item_id: extras.item.id }
+      : typeof job.input.wall === 'object' && typeof job.input.showcase_id === 'number'
+        ? { showcase_id: job.input.showcase_id }
+        : {}),
     ...(job.status === 'failed' && job.error
       ? { error: { code: job.error.code, message: job.error.message, ...(job.error.stage ? { stage: job.error.stage } : {}) } }
       : {}),

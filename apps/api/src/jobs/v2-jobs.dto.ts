@@ -111,6 +111,13 @@ class V2ResultFieldsDto {
     example: { frames: 14, fps: 12, duration_s: 1.167, loop: 'auto', seam_score: 0.949 },
   })
   animation?: Record<string, unknown> | null;
+  @ApiPropertyOptional({
+    type: Object,
+    description:
+      "A gallery wall's build (docs/gallery-walls.md): {arrangement, gap_inches, align, columns?, pictures: [{item_id, variant_sku, x_inches, y_inches, width_inches, height_inches}], " +
+      "textures: {atlas, reencoded, count, px, picture_px}, materials, decoded_texture_bytes}. `dimensions` is then the whole wall's outer size.",
+  })
+  wall?: Record<string, unknown>;
 }
 
 export class V2ResultDto extends IntersectionType(V2ResultFieldsDto, PresentationResultDto) {}

@@ -1222,6 +1222,8 @@ export interface components {
              *     }
              */
             animation?: Record<string, never> | null;
+            /** @description A gallery wall's build (docs/gallery-walls.md): {arrangement, gap_inches, align, columns?, pictures: [{item_id, variant_sku, x_inches, y_inches, width_inches, height_inches}], textures: {atlas, reencoded, count, px, picture_px}, materials, decoded_texture_bytes}. `dimensions` is then the whole wall's outer size. */
+            wall?: Record<string, never>;
             /**
              * @description Present on results of jobs run since wall-ready AR (older results lack it).
              * @enum {string}
@@ -1556,7 +1558,7 @@ export interface components {
         };
         PricedOperationDto: {
             /** @enum {string} */
-            operation: "showcase.create" | "showcase.picture" | "animated-ar";
+            operation: "showcase.create" | "showcase.picture" | "showcase.wall" | "animated-ar";
             /** @description showcase.picture: per picture. */
             count?: number;
             /**
@@ -1857,6 +1859,8 @@ export interface components {
                 path?: "once-before-motion" | "keyframes" | "per-frame";
                 frames_processed?: number;
             } | null;
+            /** @description A gallery wall's build (docs/gallery-walls.md): {arrangement, gap_inches, align, columns?, pictures: [{item_id, variant_sku, x_inches, y_inches, width_inches, height_inches}], textures: {atlas, reencoded, count, px, picture_px}, materials, decoded_texture_bytes}. `dimensions` is then the whole wall's outer size. */
+            wall?: Record<string, never>;
             /**
              * @description Present on results of jobs run since wall-ready AR (older results lack it).
              * @enum {string}
