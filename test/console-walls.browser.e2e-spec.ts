@@ -124,7 +124,6 @@ interface Drawn {
 
 describe('console: gallery walls of a showcase', () => {
   let api: Api;
-  let walls: Api;
   let context: BrowserContext;
   let page: Page;
   let showcaseId: number;
@@ -179,8 +178,6 @@ describe('console: gallery walls of a showcase', () => {
     const user = (await owner.req('POST', '/api/admin/users', { email: 'hanger@example.com', credits: 100, showcase_slots: 1 })).body;
     const key = (await owner.req('POST', `/api/admin/users/${user.id}/keys`)).body.key;
     api = new Api(base, key);
-    // The walls routes are checked against docs/openapi.json by their own tests; here they are only read.
-    walls = new Api(base, key, false);
     const invite = (await owner.req('POST', `/api/admin/users/${user.id}/invite`, {})).body.invite_url;
     context = await newContext();
     page = await context.newPage();
@@ -376,7 +373,7 @@ describe('console: gallery walls of a showcase', () => {
     const result = section().locator('[data-testid=wall-result]');
     await waitFor(async () => (await result.getAttribute('data-status')) === 'completed', 150_000, 'the wall built');
     // The wall as the API has it: the pictures exactly where they were dragged (0.5 in steps), framed sizes kept.
-    const wall = (await walls.req('GET', `/api/v2/showcases/${showcaseId}/walls/${wallId}`)).body;
+    const wall = (await api.req('GET', `/api/v2/showcases/${showcaseId}/walls/${wallId}`)).body;
     expect(wall.status).toBe('completed');
     expect(wall.arrangement).toBe('custom');
     expect(wall.items.map((p: Place) => [p.item_id, p.x_inches, p.y_inches])).toEqual(
@@ -425,7 +422,7 @@ describe('console: gallery walls of a showcase', () => {
     expect(res.status()).toBe(200);
     await arranger().waitFor({ state: 'hidden' });
     await hasText(section().locator(`[data-testid=wall][data-id="${wallId}"]`), 'Above the sofa');
-    expect((await walls.req('GET', `/api/v2/showcases/${showcaseId}/walls/${wallId}`)).body).toMatchObject({
+    expect((await api.req('GET', `/api/v2/showcases/${showcaseId}/walls/${wallId}`)).body).toMatchObject({
       name: 'Above the sofa',
       status: 'completed',
     });
@@ -458,7 +455,7 @@ describe('console: gallery walls of a showcase', () => {
         .evaluate((e) => e.classList.contains('invalid')),
     ).toBe(true);
     expect(await arranger().isVisible()).toBe(true);
-    expect((await walls.req('GET', `/api/v2/showcases/${showcaseId}/walls`)).body.data).toHaveLength(1);
+    expect((await api.req('GET', `/api/v2/showcases/${showcaseId}/walls`)).body.data).toHaveLength(1);
     await arranger().getByRole('button', { name: 'Cancel' }).click();
     await arranger().waitFor({ state: 'hidden' });
   });
@@ -512,7 +509,7 @@ describe('console: gallery walls of a showcase', () => {
     await card.getByRole('button', { name: 'Delete (Above the sofa)' }).click();
     await hasText(status(), 'Gallery wall "Above the sofa" deleted.');
     await hasText(section().locator('[data-testid=wall-list]'), 'No gallery walls yet');
-    expect((await walls.req('GET', `/api/v2/showcases/${showcaseId}/walls/${wallId}`)).status).toBe(404);
+    expect((await api.req('GET', `/api/v2/showcases/${showcaseId}/walls/${wallId}`)).status).toBe(404);
     expect(await page.evaluate(() => (window as any).__csp ?? [])).toEqual([]);
   });
 });
