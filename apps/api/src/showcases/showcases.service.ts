@@ -63,6 +63,22 @@ export function pictureCents(pricing: PricingPolicy, p: Principal): number {
   return p.keyType === 'owner' ? 0 : pricing.quote({ kind: 'showcase.picture', count: 1 }).totalCents;
 }
 
+/**
+ * Deletes finished jobs an owner asked to delete (pictures, walls): files first, then rows with tombstones
+ * (JobDeletion). A file that cannot be deleted keeps its row: ApiError 503 `storage_unavailable`, safe to repeat.
+ */
+export async function deleteOwnedJobs(deletions: DataDeletionRepository, jobDeletion: JobDeletion, ids: readonly string[]): Promise<void> {
+  const jobs = (await Promise.all(ids.map((j) => deletions.job(j)))).filter((j): j is DeletableJob => j !== null);
+  const deleted = await jobDeletion.deleteFinished(jobs, 'owner');
+  if (deleted.length < jobs.length)
+    throw new ApiError(
+      503,
+      'api_error',
+      'storage_unavailable',
+      'some files could not be deleted now; nothing else was removed for them, try again',
+    );
+}
+
 /** v2 Pro Showcases: create, read, add pictures (URLs or uploads). Billing per spec §8. */
 @Injectable()
 export class ShowcasesService {
@@ -244,17 +260,8 @@ export class ShowcasesService {
     });
   }
 
-  /** Files first, then rows with tombstones (JobDeletion); a file that cannot be deleted keeps its row → 503, safe to repeat. */
-  private async deleteJobs(ids: string[]): Promise<void> {
-    const jobs = (await Promise.all(ids.map((j) => this.deletions.job(j)))).filter((j): j is DeletableJob => j !== null);
-    const deleted = await this.jobDeletion.deleteFinished(jobs, 'owner');
-    if (deleted.length < jobs.length)
-      throw new ApiError(
-        503,
-        'api_error',
-        'storage_unavailable',
-        'some files could not be deleted now; nothing else was removed for them, try again',
-      );
+  private deleteJobs(ids: string[]): Promise<void> {
+    return deleteOwnedJobs(this.deletions, this.jobDeletion, ids);
   }
 
   async item(p: Principal, id: string, itemId: string) {

@@ -2,7 +2,6 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type PricingPolicy, toCredits } from '@app/billing';
 import {
   DataDeletionRepository,
-  type DeletableJob,
   JobRepository,
   ShowcaseRepository,
   type ShowcaseRow,
@@ -19,7 +18,7 @@ import { PublicUrls } from '@app/wire';
 import { ApiError } from '../http/api-error';
 import type { Principal } from '../http/api-key.guard';
 import { JobAdmission } from '../jobs/job-admission.service';
-import { ownedShowcase } from '../showcases/showcases.service';
+import { deleteOwnedJobs, ownedShowcase } from '../showcases/showcases.service';
 import { arrangePictures, type WallArrangementView, type WallItemRef, wallPictureOf, type WallPictureSource } from './wall-pictures';
 import { type StoredWallLayout, wallView } from './wall-views';
 import { CreateWallBody, DEFAULT_WALL_NAME, UpdateWallBody, type WallSpec } from './walls.schema';
@@ -256,15 +255,7 @@ export class WallsService {
     await this.deleteJobs([w.jobId]);
   }
 
-  private async deleteJobs(ids: string[]): Promise<void> {
-    const jobs = (await Promise.all(ids.map((j) => this.deletions.job(j)))).filter((j): j is DeletableJob => j !== null);
-    const deleted = await this.jobDeletion.deleteFinished(jobs, 'owner');
-    if (deleted.length < jobs.length)
-      throw new ApiError(
-        503,
-        'api_error',
-        'storage_unavailable',
-        'some files could not be deleted now; nothing else was removed for them, try again',
-      );
+  private deleteJobs(ids: string[]): Promise<void> {
+    return deleteOwnedJobs(this.deletions, this.jobDeletion, ids);
   }
 }
