@@ -9,6 +9,7 @@ import { ApiError } from '../http/api-error';
 import { RATE_LIMITER, type RateLimiterPort } from '../http/rate-limit/rate-limiter.port';
 import { arrangePictures, type WallArrangementView, wallPictureOf, type WallPictureSource } from './wall-pictures';
 import { arrangeOptions } from './walls.service';
+import { BuildSlots } from './build-slots';
 import type { WallSpec } from './walls.schema';
 
 /** A visitor's choice of pictures laid out: what the together page draws and the files are built from. */
@@ -26,6 +27,8 @@ export interface VisitorWallPlan {
 export type VisitorWallFiles = StillImageResult['files'];
 
 const VISITOR_ARRANGEMENTS = ['row', 'grid', 'salon'] as const;
+/** Builds that may wait for a slot in one process; more are refused with 503 (each waits about 0.5 s a build ahead). */
+const MAX_WAITING = 16;
 const ITEM = /^([1-9][0-9]{0,9})(?::([^,:\s]{1,64}))?$/;
 
 /**
@@ -53,8 +56,7 @@ export function parseTogetherItems(v: unknown): { item_id: number; variant_sku: 
  */
 @Injectable()
 export class VisitorWalls {
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly slots: BuildSlots;
   private readonly inFlight = new Map<string, Promise<VisitorWallFiles>>();
 
   constructor(
@@ -64,7 +66,9 @@ export class VisitorWalls {
     @Inject(STORAGE) private readonly storage: StoragePort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiterPort,
-  ) {}
+  ) {
+    this.slots = new BuildSlots(() => this.config.visitorWalls.concurrency, MAX_WAITING);
+  }
 
   /** Whether this deployment builds visitors' walls (WALL_VISITOR_BUILDS > 0). */
   get enabled(): boolean {
@@ -147,7 +151,7 @@ export class VisitorWalls {
           },
         );
       }
-      return this.slot(async () => {
+      return this.slots.run(async () => {
         const pictures = await loadWallPictures(
           this.storage,
           plan.pictures.map((p) => ({ glb_key: p.glb_key, spec: p.spec, ...(p.alpha ? { alpha: p.alpha } : {}) })),
@@ -170,16 +174,5 @@ export class VisitorWalls {
     if (stats.some((x) => !x)) return null;
     const [glb, usdz, poster] = stats.map((x, i) => ({ key: Object.values(keys)[i], bytes: x!.size, content_type: x!.contentType }));
     return { glb, usdz, poster };
-  }
-
-  private async slot<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.running >= this.config.visitorWalls.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.running++;
-    try {
-      return await fn();
-    } finally {
-      this.running--;
-      this.waiting.shift()?.();
-    }
   }
 }
