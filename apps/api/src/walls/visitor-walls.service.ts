@@ -2,7 +2,14 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
 import { JobRepository, ShowcaseRepository, type ShowcaseRow, ShowcaseWallRepository } from '@app/persistence';
-import { buildGalleryWall, loadWallPictures, storeModelFiles, type StillImageResult, visitorWallBase } from '@app/plugins';
+import {
+  buildGalleryWall,
+  loadWallPictures,
+  storeModelFiles,
+  type StillImageResult,
+  VISITOR_WALL_FILES,
+  visitorWallBase,
+} from '@app/plugins';
 import { APP_CONFIG, STORAGE } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
 import { ApiError } from '../http/api-error';
@@ -168,11 +175,12 @@ export class VisitorWalls {
     return build;
   }
 
+  /** The three files under `base` when all are there (each is written whole), else null: build (again). */
   private async stored(base: string): Promise<VisitorWallFiles | null> {
-    const keys = { glb: `${base}/model.glb`, usdz: `${base}/model.usdz`, poster: `${base}/poster.jpg` };
-    const stats = await Promise.all([keys.glb, keys.usdz, keys.poster].map((k) => this.storage.stat(k)));
+    const keys = VISITOR_WALL_FILES.map((f) => `${base}/${f}`);
+    const stats = await Promise.all(keys.map((k) => this.storage.stat(k)));
     if (stats.some((x) => !x)) return null;
-    const [glb, usdz, poster] = stats.map((x, i) => ({ key: Object.values(keys)[i], bytes: x!.size, content_type: x!.contentType }));
+    const [glb, usdz, poster] = stats.map((x, i) => ({ key: keys[i], bytes: x!.size, content_type: x!.contentType }));
     return { glb, usdz, poster };
   }
 }
