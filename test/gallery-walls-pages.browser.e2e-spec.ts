@@ -432,4 +432,17 @@ describe('the build limit', () => {
     // Another visitor is not limited by this one.
     expect((await fetch(choices[2]!, { headers: { 'x-forwarded-for': '10.9.9.10' } })).status).toBe(200);
   });
+
+  it('counts a choice asked for twice at once (model-viewer: model and poster) as one build', async () => {
+    const me = { 'x-forwarded-for': '10.9.9.11' };
+    const [a, b, c] = ids();
+    const file = (items: string, name: string) => `${showcase.url}/together/${name}?items=${encodeURIComponent(items)}&arrangement=grid`;
+    const both = await Promise.all([
+      fetch(file(`${a},${b}`, 'model.glb'), { headers: me }),
+      fetch(file(`${a},${b}`, 'poster.jpg'), { headers: me }),
+    ]);
+    expect(both.map((r) => r.status)).toEqual([200, 200]);
+    expect((await fetch(file(`${b},${c}`, 'model.glb'), { headers: me })).status).toBe(200);
+    expect((await fetch(file(`${a},${c}`, 'model.glb'), { headers: me })).status).toBe(429);
+  });
 });
