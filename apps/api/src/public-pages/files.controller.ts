@@ -5,6 +5,7 @@ import { DataDeletionRepository } from '@app/persistence';
 import { STORAGE } from '@app/runtime';
 import { assertSafeKey, type StoragePort, STORED_FILE_CACHE_CONTROL } from '@app/storage';
 import { ApiError } from '../http/api-error';
+import { etagMatches } from '../http/etag-match';
 import { ErrorResponseDto } from '../http/error.dto';
 
 /** The job a stored key belongs to (`models/<job>/…`, `motion/<job>/…`); uploads are not tied to a job id. */
@@ -59,14 +60,7 @@ export class FilesController {
       .header('accept-ranges', 'bytes')
       .header('access-control-allow-origin', '*')
       .header('x-content-type-options', 'nosniff');
-    const inm = req.headers['if-none-match'];
-    if (
-      inm &&
-      inm
-        .split(',')
-        .map((s) => s.trim())
-        .includes(stat.etag)
-    ) {
+    if (etagMatches(req.headers['if-none-match'], stat.etag)) {
       void reply.status(304).send();
       return;
     }

@@ -5,6 +5,7 @@ import { THUMB_CONTENT_TYPES } from '@app/plugins';
 import { STORAGE } from '@app/runtime';
 import { STORED_FILE_CACHE_CONTROL, type StoragePort } from '@app/storage';
 import { sendHtml } from '../../http/compress-html';
+import { etagMatches } from '../../http/etag-match';
 import { showcaseCsp } from './page-shell';
 import { THUMB_FILES } from './showcase-items';
 import { type Rendered, ShowcasePageService } from './showcase-page.service';
@@ -123,14 +124,7 @@ export class ShowcasePageController {
       .header('cross-origin-resource-policy', 'cross-origin');
     if (stat) {
       void reply.header('etag', stat.etag).header('last-modified', stat.lastModified.toUTCString());
-      const inm = req.headers['if-none-match'];
-      if (
-        inm &&
-        inm
-          .split(',')
-          .map((s) => s.trim())
-          .includes(stat.etag)
-      ) {
+      if (etagMatches(req.headers['if-none-match'], stat.etag)) {
         void reply.status(304).send();
         return;
       }
