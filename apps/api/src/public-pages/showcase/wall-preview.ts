@@ -81,6 +81,62 @@ function person(x: number, floor: number): string {
   );
 }
 
+const round2 = (v: number) => Math.round(v * 100) / 100;
+const FLOOR_DEPTH = 10;
+
+/** Where a subject `w` x `h` in (a picture, or a set hung together) and the reference stand in the room, inches. */
+interface Room {
+  /** The whole scene's width and the wall's height (the floor strip is below it). */
+  width: number;
+  wallHeight: number;
+  /** The subject's left edge and top edge. */
+  x: number;
+  top: number;
+  /** The reference object's left edge. */
+  refX: number;
+}
+
+/**
+ * The room around a subject: wall pictures hang with their centre at eye level, at least 8 in above a sofa's
+ * back (centred over it), or beside a person; floor pieces stand on the floor. Wall to either side, so the
+ * scene reads as a room rather than a close-up.
+ */
+function roomFor(w: number, h: number, ref: WallReference, placement: 'wall' | 'floor'): Room {
+  const margin = 42;
+  let x: number;
+  let refX: number;
+  let width: number;
+  let bottom: number;
+  if (ref.kind === 'sofa') {
+    width = Math.max(SOFA.inches, w) + 2 * margin;
+    x = (width - w) / 2;
+    refX = (width - SOFA.inches) / 2;
+    bottom = Math.max(EYE_LEVEL - h / 2, SOFA_HEIGHT + 8);
+  } else {
+    refX = margin;
+    x = margin + 18 + 24;
+    width = x + w + margin;
+    bottom = placement === 'floor' ? 0 : Math.max(EYE_LEVEL - h / 2, 6);
+  }
+  const wallHeight = Math.max(96, bottom + h + 14);
+  return { width, wallHeight, x, top: wallHeight - bottom - h, refX };
+}
+
+/** The room's SVG: wall, floor and skirting, the subject's shapes, the reference object; `label` its text alternative. */
+function roomSvg(room: Room, label: string, subject: string, ref: WallReference): string {
+  const n = round2;
+  const floor = room.wallHeight;
+  return (
+    `<svg class="wall-scene" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${n(room.width)} ${n(room.wallHeight + FLOOR_DEPTH)}" role="img" aria-label="${esc(label)}" preserveAspectRatio="xMidYMid meet">` +
+    `<rect width="${n(room.width)}" height="${n(room.wallHeight)}" fill="#ebe6de"/>` +
+    `<rect y="${n(floor)}" width="${n(room.width)}" height="${FLOOR_DEPTH}" fill="#c9b497"/>` +
+    `<rect y="${n(floor - 4)}" width="${n(room.width)}" height="4" fill="#f7f5f1"/>` +
+    subject +
+    (ref.kind === 'sofa' ? sofa(n(room.refX), n(floor)) : person(n(room.refX), n(floor))) +
+    '</svg>'
+  );
+}
+
 /**
  * The scene for a picture of `w` x `h` inches (outer size). Wall pictures hang with their centre at eye
  * level, at least 8 in above a sofa's back; floor pieces stand on the floor.
@@ -98,37 +154,16 @@ export function wallScene(
   const ref = referenceFor(w, h, placement);
   const refLabel = referenceLabel(ref, loc);
   const sceneLabel = t(loc.locale, 'wall.sceneLabel', { title: alt, size: sizeText ?? plainSize(w, h, loc), reference: refLabel });
-  // Wall to either side, so the scene reads as a room rather than a close-up.
-  const margin = 42;
-  let picX: number;
-  let refX: number;
-  let width: number;
-  let bottom: number;
-  if (ref.kind === 'sofa') {
-    width = Math.max(SOFA.inches, w) + 2 * margin;
-    picX = (width - w) / 2;
-    refX = (width - SOFA.inches) / 2;
-    bottom = Math.max(EYE_LEVEL - h / 2, SOFA_HEIGHT + 8);
-  } else {
-    refX = margin;
-    picX = margin + 18 + 24;
-    width = picX + w + margin;
-    bottom = placement === 'floor' ? 0 : Math.max(EYE_LEVEL - h / 2, 6);
-  }
-  const wallHeight = Math.max(96, bottom + h + 14);
-  const floorDepth = 10;
-  const floor = wallHeight;
-  const picY = floor - bottom - h;
-  const n = (v: number) => Math.round(v * 100) / 100;
-  const svg =
-    `<svg class="wall-scene" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${n(width)} ${n(wallHeight + floorDepth)}" role="img" aria-label="${esc(sceneLabel)}" preserveAspectRatio="xMidYMid meet">` +
-    `<rect width="${n(width)}" height="${n(wallHeight)}" fill="#ebe6de"/>` +
-    `<rect y="${n(floor)}" width="${n(width)}" height="${floorDepth}" fill="#c9b497"/>` +
-    `<rect y="${n(floor - 4)}" width="${n(width)}" height="4" fill="#f7f5f1"/>` +
-    `<rect x="${n(picX + 0.6)}" y="${n(picY + 1.2)}" width="${n(w)}" height="${n(h)}" fill="#000" opacity=".18"/>` +
-    `<image id="wall-picture" data-width-inches="${w}" data-height-inches="${h}" href="${esc(posterUrl)}" x="${n(picX)}" y="${n(picY)}" width="${n(w)}" height="${n(h)}" preserveAspectRatio="none"/>` +
-    (ref.kind === 'sofa' ? sofa(n(refX), n(floor)) : person(n(refX), n(floor))) +
-    '</svg>';
+  const room = roomFor(w, h, ref, placement);
+  const n = round2;
+  const picY = room.top;
+  const svg = roomSvg(
+    room,
+    sceneLabel,
+    `<rect x="${n(room.x + 0.6)}" y="${n(picY + 1.2)}" width="${n(w)}" height="${n(h)}" fill="#000" opacity=".18"/>` +
+      `<image id="wall-picture" data-width-inches="${w}" data-height-inches="${h}" href="${esc(posterUrl)}" x="${n(room.x)}" y="${n(picY)}" width="${n(w)}" height="${n(h)}" preserveAspectRatio="none"/>`,
+    ref,
+  );
   return { svg, reference: ref, referenceLabel: refLabel };
 }
 
@@ -163,27 +198,10 @@ export function groupScene(
   const h = top - low;
   const ref = referenceFor(w, h, 'wall');
   const refLabel = referenceLabel(ref, loc);
-  const margin = 42;
-  let setX: number;
-  let refX: number;
-  let width: number;
-  let bottom: number;
-  if (ref.kind === 'sofa') {
-    width = Math.max(SOFA.inches, w) + 2 * margin;
-    setX = (width - w) / 2;
-    refX = (width - SOFA.inches) / 2;
-    bottom = Math.max(EYE_LEVEL - h / 2, SOFA_HEIGHT + 8);
-  } else {
-    refX = margin;
-    setX = margin + 18 + 24;
-    width = setX + w + margin;
-    bottom = Math.max(EYE_LEVEL - h / 2, 6);
-  }
-  const wallHeight = Math.max(96, bottom + h + 14);
-  const floorDepth = 10;
-  const floor = wallHeight;
-  const setTop = floor - bottom - h;
-  const n = (v: number) => Math.round(v * 100) / 100;
+  const room = roomFor(w, h, ref, 'wall');
+  const setX = room.x;
+  const setTop = room.top;
+  const n = round2;
   const shapes = pictures
     .map((p) => {
       const x = setX + (p.x - p.w / 2 - left);
@@ -197,13 +215,11 @@ export function groupScene(
     })
     .join('');
   const label = sceneLabel(refLabel, plainSize(n(w), n(h), loc));
-  const svg =
-    `<svg class="wall-scene" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${n(width)} ${n(wallHeight + floorDepth)}" role="img" aria-label="${esc(label)}" preserveAspectRatio="xMidYMid meet">` +
-    `<rect width="${n(width)}" height="${n(wallHeight)}" fill="#ebe6de"/>` +
-    `<rect y="${n(floor)}" width="${n(width)}" height="${floorDepth}" fill="#c9b497"/>` +
-    `<rect y="${n(floor - 4)}" width="${n(width)}" height="4" fill="#f7f5f1"/>` +
-    `<g id="wall-set" data-width-inches="${n(w)}" data-height-inches="${n(h)}" data-x="${n(setX)}" data-y="${n(setTop)}">${shapes}</g>` +
-    (ref.kind === 'sofa' ? sofa(n(refX), n(floor)) : person(n(refX), n(floor))) +
-    '</svg>';
+  const svg = roomSvg(
+    room,
+    label,
+    `<g id="wall-set" data-width-inches="${n(w)}" data-height-inches="${n(h)}" data-x="${n(setX)}" data-y="${n(setTop)}">${shapes}</g>`,
+    ref,
+  );
   return { svg, reference: ref, referenceLabel: refLabel, width: w, height: h };
 }
