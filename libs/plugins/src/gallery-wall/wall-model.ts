@@ -17,7 +17,7 @@ import { type Dimensions, parseDimensionRequest, resolveDimensions } from '../di
 import { type FitResult, parseFit, planFitCrop } from '../fit/fit';
 import { ATLAS_JPEG, ATLAS_PNG } from '../flipbook/pack-atlases';
 import { writeSceneGlb } from '../glb-writer/write-scene-glb';
-import type { Poster } from '../normalise/normalise-image';
+import type { Poster, RawPixels } from '../normalise/normalise-image';
 import { outerDimensions, parsePresentation, type Presentation } from '../presentation/presentation';
 import type { ModelFileBodies } from '../publish/publish.stage';
 import { framedPoster } from '../scene-builder/framed-poster';
@@ -226,6 +226,15 @@ interface Placed extends Cell {
   x: number;
   y: number;
 }
+/** A picture's shown region as packed: its cell (no padding) in its atlas's raw pixels. */
+interface PictureCell {
+  pixels: RawPixels;
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
 interface Packing {
   placed: Placed[];
   atlases: { group: string; width: number; height: number }[];
@@ -296,12 +305,13 @@ async function encodePacking(
   packing: Packing,
   alphaGroups: Set<string>,
   prefix: 'atlas' | 'picture',
-): Promise<{ textures: SceneTexture[]; layers: { texture: string; uv: UvRect }[] }> {
+): Promise<{ textures: SceneTexture[]; layers: { texture: string; uv: UvRect }[]; cells: PictureCell[] }> {
   const atlases = packing.atlases.map((a) => {
     const ch = alphaGroups.has(a.group) ? 4 : 3;
     return { ...a, ch, pixels: Buffer.alloc(a.width * a.height * ch) };
   });
   const layers: { texture: string; uv: UvRect }[] = new Array(pictures.length);
+  const cells: PictureCell[] = new Array(pictures.length);
   await mapLimit(packing.placed, 4, async (c) => {
     const a = atlases[c.atlas];
     const r = regions[c.index];
@@ -316,6 +326,13 @@ async function encodePacking(
     const w = c.w + 2 * CELL_PAD;
     const row = w * a.ch;
     for (let y = 0; y < c.h + 2 * CELL_PAD; y++) data.copy(a.pixels, ((c.y + y) * a.width + c.x) * a.ch, y * row, (y + 1) * row);
+    cells[c.index] = {
+      pixels: { data: a.pixels, width: a.width, height: a.height, channels: a.ch as 3 | 4 },
+      left: c.x + CELL_PAD,
+      top: c.y + CELL_PAD,
+      width: c.w,
+      height: c.h,
+    };
     layers[c.index] = {
       texture: `${prefix}_${c.atlas}`,
       uv: [(c.x + CELL_PAD) / a.width, (c.y + CELL_PAD) / a.height, (c.x + CELL_PAD + c.w) / a.width, (c.y + CELL_PAD + c.h) / a.height],
@@ -329,7 +346,7 @@ async function encodePacking(
       return { id: `${prefix}_${i}`, image, mime: png ? 'image/png' : 'image/jpeg', width: a.width, height: a.height };
     }),
   );
-  return { textures, layers };
+  return { textures, layers, cells };
 }
 
 /**
@@ -342,6 +359,8 @@ async function wallPoster(
   regions: ReturnType<typeof shownRegion>[],
   positions: readonly WallPosition[],
   opts: BuildWallOptions,
+  /** The pictures already decoded into atlases (re-encoded walls): drawn from there, not decoded again. */
+  cells?: readonly PictureCell[],
 ): Promise<Poster> {
   const outers = resolved.map(wallPictureOuter);
   const x0 = Math.min(...positions.map((p, i) => p.x - outers[i].width / 2));
@@ -362,9 +381,17 @@ async function wallPoster(
     const r = resolved[i];
     const w = Math.max(1, Math.round(r.dimensions.width_inches * ppi));
     const h = Math.max(1, Math.round(r.dimensions.height_inches * ppi));
-    const { data, info } = await sharp(p.texture.image)
-      .toColourspace('srgb')
-      .extract(regions[i])
+    // Enough pixels in the cell for the poster's picture (it is smaller, but for very few pictures on a large poster).
+    const cell = cells?.[i] && cells[i].width >= w && cells[i].height >= h ? cells[i] : undefined;
+    const source = cell
+      ? sharp(cell.pixels.data, { raw: { width: cell.pixels.width, height: cell.pixels.height, channels: cell.pixels.channels } }).extract({
+          left: cell.left,
+          top: cell.top,
+          width: cell.width,
+          height: cell.height,
+        })
+      : sharp(p.texture.image).toColourspace('srgb').extract(regions[i]);
+    const { data, info } = await source
       .resize(w, h, { fit: 'fill' })
       .flatten({ background: hex })
       .removeAlpha()
@@ -476,12 +503,12 @@ export async function buildWallModel(
   let use = budgetUse(scene);
   const bytes = (s: Scene) => s.textures.reduce((n, t) => n + t.image.length, 0);
   let textures: WallTextures;
+  let cells: PictureCell[] | undefined;
   const pictureTextures = new Set(own);
-  // Frames and mats of many colours: those that differ in colour only share a material (a palette), when the
-  // frames', mats' and backs' own materials and the pictures' fewest (one per finish and alpha) would exceed the budget.
-  const solidCount = scene.materials.filter((m) => !(m.texture !== undefined && pictureTextures.has(m.texture))).length;
-  const pictureGroups = new Set(pictures.map((p, i) => `${alphaOf(p)}/${resolved[i].presentation.finish}`)).size;
-  if (use.materials > B.maxMaterials && solidCount + pictureGroups > B.maxMaterials) {
+  // Over the material limit: frames and mats that differ only in colour first share a material (a palette: it
+  // looks the same), which may avoid re-encoding the pictures and otherwise leaves more materials, so more and
+  // larger atlases, for them.
+  if (use.materials > B.maxMaterials) {
     mergeSolids = true;
     scene = await build(ownLayer);
     use = budgetUse(scene);
@@ -537,6 +564,7 @@ export async function buildWallModel(
     }
     const byId = new Map(encoded.textures.map((t) => [t.id, t]));
     scene = await build((i) => ({ texture: byId.get(encoded.layers[i].texture)!, uv: encoded.layers[i].uv }));
+    cells = encoded.cells;
     textures = {
       atlas,
       reencoded: true,
@@ -561,7 +589,7 @@ export async function buildWallModel(
   const r3 = (n: number) => Math.round(n * 1000) / 1000;
   return {
     scene,
-    poster: await wallPoster(pictures, resolved, regions, positions, opts),
+    poster: await wallPoster(pictures, resolved, regions, positions, opts, cells),
     pictures: resolved.map((r, i) => ({ ...r, position: { x_inches: positions[i].x, y_inches: positions[i].y } })),
     outer_dimensions: { width_inches: r3(x1 - x0), height_inches: r3(y1 - y0), depth_inches: r3(Math.max(...outers.map((o) => o.depth))) },
     textures,
