@@ -25,7 +25,7 @@ import { pictureScene } from '../scene-builder/picture-model';
 import { checkFileBudget, checkViewerBudgets } from '../scene-builder/scene.stage';
 import { writeSceneUsdz } from '../usdz-writer/write-scene-usdz';
 import { arrangeWall, type ArrangeWallOptions, type WallLayout, type WallPosition } from './arrange-wall';
-import { mergeSolidMaterials } from './merge-solid-materials';
+import { type MergeMaterialsOptions, mergeSolidMaterials } from './merge-solid-materials';
 
 /** One picture of a gallery wall: its texture (the whole picture, as normalise made it) and its spec. */
 export interface WallPictureInput {
@@ -482,9 +482,9 @@ export async function buildWallModel(
       }),
     );
     const merged = mergeScenes(name, parts);
-    return mergeSolids ? mergeSolidMaterials(merged) : merged;
+    return mergeSolids ? mergeSolidMaterials(merged, mergeSolids) : merged;
   };
-  let mergeSolids = false;
+  let mergeSolids: MergeMaterialsOptions | null = null;
   // Each picture with its own texture, as given.
   const ownLayer = (i: number) => ({
     texture: {
@@ -505,11 +505,13 @@ export async function buildWallModel(
   let textures: WallTextures;
   let cells: PictureCell[] | undefined;
   const pictureTextures = new Set(own);
-  // Over the material limit: frames and mats that differ only in colour first share a material (a palette: it
-  // looks the same), which may avoid re-encoding the pictures and otherwise leaves more materials, so more and
-  // larger atlases, for them.
-  if (use.materials > B.maxMaterials) {
-    mergeSolids = true;
+  // Over the material limit: frames and mats that differ only in colour share a material (a palette: it looks the
+  // same), which may avoid re-encoding the pictures and otherwise leaves more atlases, so more pixels, for them.
+  // Still over: roughness within 0.1 counts as alike too (thin, float and classic mouldings: 0.45-0.55), and a
+  // wood grain in two styles becomes one material.
+  for (const merge of [{}, { roughnessStep: 0.1 }]) {
+    if (use.materials <= B.maxMaterials) break;
+    mergeSolids = merge;
     scene = await build(ownLayer);
     use = budgetUse(scene);
   }
