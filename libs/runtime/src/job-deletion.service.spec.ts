@@ -111,10 +111,10 @@ describe('JobDeletion.purgeExpired', () => {
   it("deletes visitors' walls' files, then forgets them; a file that cannot be deleted keeps them recorded", async () => {
     const removed: string[] = [];
     const forgotten: string[][] = [];
-    let failOn: string | undefined;
+    const broken = { key: undefined as string | undefined };
     const storage = {
       async delete(key: string) {
-        if (key === failOn) throw new Error('storage down');
+        if (key === broken.key) throw new Error('storage down');
         removed.push(key);
       },
     } as unknown as StoragePort;
@@ -135,7 +135,7 @@ describe('JobDeletion.purgeExpired', () => {
       ['k1', 'k2'].flatMap((k) => ['model.glb', 'model.usdz', 'poster.jpg'].map((f) => `walls/visitor/shw_a/${k}/${f}`)).sort(),
     );
     expect(forgotten).toEqual([['walls/visitor/shw_a/k1', 'walls/visitor/shw_a/k2']]);
-    failOn = 'walls/visitor/shw_a/k2/model.usdz';
+    broken.key = 'walls/visitor/shw_a/k2/model.usdz';
     await expect(deletion.deleteVisitorWalls({ ownerId: 'usr_x' })).rejects.toThrow('storage down');
     expect(forgotten).toHaveLength(1);
   });
