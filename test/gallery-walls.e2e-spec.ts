@@ -328,10 +328,21 @@ describe.each([
     expect((await fetch(rebuilt.glb_url)).status).toBe(200);
     expect(await balance(api)).toBe(before);
 
+    // Made custom with no new places: each picture stays where it hangs (nothing moves; a rebuild all the same).
+    const stay = await api.req('PATCH', `/api/v2/showcases/${showcaseId}/walls/${first.id}`, { arrangement: 'grid', columns: 3 });
+    expect(stay.status).toBe(202);
+    const grid = await settledWall(api, showcaseId, first.id);
+    const custom2 = await api.req('PATCH', `/api/v2/showcases/${showcaseId}/walls/${first.id}`, { arrangement: 'custom' });
+    expect(custom2.status).toBe(202);
+    expect(custom2.body.wall.arrangement).toBe('custom');
+    expect(custom2.body.wall.items.map((p: Record<string, number>) => [p.x_inches, p.y_inches])).toEqual(
+      grid.items.map((p: Record<string, number>) => [p.x_inches, p.y_inches]),
+    );
+    await settledWall(api, showcaseId, first.id);
     expect((await api.req('DELETE', `/api/v2/showcases/${showcaseId}/walls/${first.id}`)).status).toBe(204);
     expect((await api.req('GET', `/api/v2/showcases/${showcaseId}/walls/${first.id}`)).status).toBe(404);
     expect((await fetch(rebuilt.glb_url)).status).toBe(410);
-  }, 180_000);
+  }, 240_000);
 
   it("builds a visitor's wall on request, free and cached; deleting a picture deletes the visitors' walls showing it", async () => {
     const sc = (await api.req('GET', `/api/v2/showcases/${showcaseId}`)).body;

@@ -210,8 +210,14 @@ export class WallsService {
     const name = req.name ?? w.name;
     const layoutFields = ['items', 'arrangement', 'gap_inches', 'align', 'columns'] as const;
     const sent = layoutFields.filter((k) => req[k] !== undefined && req[k] !== null);
+    // Made custom without new places: each picture stays where the current arrangement put it.
+    const here = (w.layout as unknown as StoredWallLayout).items;
+    const kept =
+      req.arrangement === 'custom' && current.arrangement !== 'custom'
+        ? current.items.map((i, k) => ({ ...i, x_inches: here[k].x_inches, y_inches: here[k].y_inches }))
+        : current.items;
     const spec = toSpec({
-      items: req.items ?? current.items,
+      items: req.items ?? kept,
       arrangement: req.arrangement ?? current.arrangement,
       gap_inches: req.gap_inches ?? current.gap_inches,
       align: req.align ?? current.align,
