@@ -67,6 +67,7 @@ describe.each([
     expect((await walls.list(s.id)).map((w) => w.name)).toEqual(['Hall']);
     expect(await walls.find(s.id, wall.publicId)).toMatchObject({ id: wall.id });
     expect(await walls.find(s.id + 1, wall.publicId)).toBeNull();
+    expect(await walls.find(s.id, `${wall.publicId}' OR 1=1`)).toBeNull();
   });
 
   it('renames; rebuilds with a new job that takes the embed id, once, when the wall is still served by the old one', async () => {

@@ -1,7 +1,8 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { AccountRepository } from './account.repository';
 import { newJobId } from './job.repository';
 import { randomId } from './ids';
+import { insertPictureJob } from './picture-jobs';
 import type { RepositoryHooks } from './repository-hooks';
 import { queryReturning } from './returning';
 
@@ -36,6 +37,9 @@ export interface WallBuild {
   input: Record<string, unknown>;
   pipeline: string;
 }
+
+/** A wall's public id as {@link randomId} makes it. */
+const WALL_ID = /^wall_[a-z2-7]{24}$/;
 
 const SELECT = `SELECT w.*, j."status", j."progress", j."result", j."error", j."public_id" AS "embed_id"
   FROM "showcase_walls" w JOIN "jobs" j ON j."id" = w."job_id"`;
@@ -81,10 +85,7 @@ export class ShowcaseWallRepository {
     const id = await this.ds.transaction(async (m) => {
       if (cents > 0)
         await AccountRepository.debitAll(m, showcase.ownerId, [{ cents, jobId, purpose: 'showcase.wall', operation: 'showcase.wall' }]);
-      await m.query(
-        `INSERT INTO "jobs" ("id", "public_id", "kind", "pipeline", "owner_id", "input", "request_id") VALUES ($1, $2, 'v2.picture', $3, $4, $5, $6)`,
-        [jobId, newJobId('emb'), build.pipeline, showcase.ownerId, JSON.stringify(build.input), this.hooks.requestId?.() ?? null],
-      );
+      await this.insertJob(m, { id: jobId, publicId: newJobId('emb'), ownerId: showcase.ownerId }, build);
       const rows = await m.query(
         `INSERT INTO "showcase_walls" ("public_id", "showcase_id", "name", "spec", "layout", "job_id") VALUES ($1, $2, $3, $4, $5, $6) RETURNING "id"`,
         [randomId('wall'), showcase.id, build.name, JSON.stringify(build.spec), JSON.stringify(build.layout), jobId],
@@ -95,6 +96,11 @@ export class ShowcaseWallRepository {
     const wall = await this.byId(id);
     if (!wall) throw new Error(`walls: wall ${id} vanished after its creation`);
     return { wall, chargedCents: cents };
+  }
+
+  /** A wall's build job: a picture job (refunded when it fails). */
+  private insertJob(m: Pick<EntityManager, 'query'>, job: { id: string; publicId: string; ownerId: string }, build: WallBuild) {
+    return insertPictureJob(m, { ...job, pipeline: build.pipeline, input: build.input }, this.hooks.requestId?.() ?? null);
   }
 
   private async byId(id: number): Promise<ShowcaseWallRow | null> {
@@ -108,8 +114,9 @@ export class ShowcaseWallRepository {
     return rows.map(toWall);
   }
 
-  /** One wall of a showcase by its `wall_…` id. */
+  /** One wall of a showcase by its `wall_…` id (a path parameter: anything else is no wall). */
   async find(showcaseId: number, publicId: string): Promise<ShowcaseWallRow | null> {
+    if (!WALL_ID.test(publicId)) return null;
     const rows = await this.ds.query(`${SELECT} WHERE w."showcase_id" = $1 AND w."public_id" = $2`, [showcaseId, publicId]);
     return rows[0] ? toWall(rows[0]) : null;
   }
@@ -157,10 +164,7 @@ export class ShowcaseWallRepository {
       const was: { public_id: string }[] = await m.query(`SELECT "public_id" FROM "jobs" WHERE "id" = $1 FOR UPDATE`, [expectedJobId]);
       if (!was[0]) return false;
       await m.query(`UPDATE "jobs" SET "public_id" = $2 WHERE "id" = $1`, [expectedJobId, newJobId('emb')]);
-      await m.query(
-        `INSERT INTO "jobs" ("id", "public_id", "kind", "pipeline", "owner_id", "input", "request_id") VALUES ($1, $2, 'v2.picture', $3, $4, $5, $6)`,
-        [jobId, was[0].public_id, build.pipeline, ownerId, JSON.stringify(build.input), this.hooks.requestId?.() ?? null],
-      );
+      await this.insertJob(m, { id: jobId, publicId: was[0].public_id, ownerId }, build);
       await m.query(
         `UPDATE "showcase_walls" SET "name" = $2, "spec" = $3, "layout" = $4, "job_id" = $5, "updated_at" = now() WHERE "id" = $1`,
         [id, build.name, JSON.stringify(build.spec), JSON.stringify(build.layout), jobId],

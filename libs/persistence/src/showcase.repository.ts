@@ -4,6 +4,7 @@ import { randomId } from './ids';
 import { newJobId } from './job.repository';
 import type { RepositoryHooks } from './repository-hooks';
 import { type ItemVariant, resolveVariants, type StoredVariant, variantJobIds, withDefaultVariant } from './item-variants';
+import { insertPictureJob } from './picture-jobs';
 import { returnedRows } from './returning';
 
 export interface ShowcaseRow {
@@ -400,9 +401,10 @@ export class ShowcaseRepository {
       // The other variants' specs: the job builds them from the same texture, after its main files (the main variant's).
       if (it.variants?.length) input.variants = it.variants.filter((v) => !v.main).map((v) => ({ id: v.id, ...v.spec }));
       input.showcase_id = sc.id;
-      await m.query(
-        `INSERT INTO "jobs" ("id", "public_id", "kind", "pipeline", "owner_id", "input", "request_id") VALUES ($1, $2, 'v2.picture', $3, $4, $5, $6)`,
-        [jobId, newJobId('emb'), opts.pipeline, sc.ownerId, JSON.stringify(input), this.hooks.requestId?.() ?? null],
+      await insertPictureJob(
+        m,
+        { id: jobId, publicId: newJobId('emb'), pipeline: opts.pipeline, ownerId: sc.ownerId, input },
+        this.hooks.requestId?.() ?? null,
       );
       const c = it.catalogue ?? {};
       const r = await m
@@ -496,9 +498,10 @@ export class ShowcaseRepository {
         let rebuildJobId: string | null = null;
         if (c.rebuild) {
           rebuildJobId = newJobId('v2');
-          await m.query(
-            `INSERT INTO "jobs" ("id", "public_id", "kind", "pipeline", "owner_id", "input", "request_id") VALUES ($1, $2, 'v2.picture', $3, $4, $5, $6)`,
-            [rebuildJobId, newJobId('emb'), c.rebuild.pipeline, ownerId, JSON.stringify(c.rebuild.input), this.hooks.requestId?.() ?? null],
+          await insertPictureJob(
+            m,
+            { id: rebuildJobId, publicId: newJobId('emb'), pipeline: c.rebuild.pipeline, ownerId, input: c.rebuild.input },
+            this.hooks.requestId?.() ?? null,
           );
         }
         const variantBuildJobId = c.variants ? await this.writeVariants(m, item, ownerId, c.variants) : null;
@@ -555,9 +558,10 @@ export class ShowcaseRepository {
     if (v.build) {
       jobId = newJobId('v2');
       const input = { ...v.build.input, [VARIANT_BUILD_INPUT]: { item_id: item.id, variant_ids: v.build.ids } };
-      await m.query(
-        `INSERT INTO "jobs" ("id", "public_id", "kind", "pipeline", "owner_id", "input", "request_id") VALUES ($1, NULL, 'v2.picture', $2, $3, $4, $5)`,
-        [jobId, v.build.pipeline, ownerId, JSON.stringify(input), this.hooks.requestId?.() ?? null],
+      await insertPictureJob(
+        m,
+        { id: jobId, publicId: null, pipeline: v.build.pipeline, ownerId, input },
+        this.hooks.requestId?.() ?? null,
       );
       const ids = new Set(v.build.ids);
       next = (next ?? []).map((x) => (ids.has(x.id) ? { ...x, pending_job_id: jobId, error: null } : x));

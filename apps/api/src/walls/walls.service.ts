@@ -192,7 +192,7 @@ export class WallsService {
 
   private async owned(p: Principal, id: string, wallId: string) {
     const s = await ownedShowcase(this.showcases, p, id);
-    const w = /^wall_[a-z2-7]{24}$/.test(wallId) ? await this.walls.find(s.id, wallId) : null;
+    const w = await this.walls.find(s.id, wallId);
     if (!w) throw ApiError.notFound(`wall ${wallId.slice(0, 40)}`);
     return { s, w };
   }

@@ -366,7 +366,7 @@ export class ShowcasePageService {
     lang?: unknown,
   ): Promise<Rendered> {
     const found = await this.find(publicId);
-    const w = found && /^wall_[a-z2-7]{24}$/.test(wallId) ? await this.walls.find(found.s.id, wallId) : null;
+    const w = found ? await this.walls.find(found.s.id, wallId) : null;
     const r = w?.status === 'completed' ? (w.result as unknown as GalleryWallResult | null) : null;
     if (!found || !w || !r?.files?.glb) return notFound(lang);
     const loc = ShowcasePageService.locale(found.s, lang);
