@@ -2400,6 +2400,18 @@
 
   // ---- gallery walls: a showcase's saved walls, and the arranger (pictures dragged on a wall drawn to scale)
 
+  /** A picture of a wall as the API places it (outer centre and size, inches) as the arranger holds it. */
+  function wallPic(x) {
+    return {
+      item_id: x.item_id,
+      variant_sku: x.variant_sku || null,
+      x: x.x_inches,
+      y: x.y_inches,
+      w: x.width_inches,
+      h: x.height_inches,
+    };
+  }
+
   /**
    * The "Gallery walls" section of a showcase page, built by the script after the variants panel: the saved
    * walls (GET …/walls) with their poster, size, page link, Edit and Delete; and the arranger, where 2 to 12
@@ -2856,14 +2868,7 @@
             return;
           }
           A.sel.push({ item_id: x.item_id, variant_sku: x.variant_sku || null });
-          A.pics.push({
-            item_id: x.item_id,
-            variant_sku: x.variant_sku || null,
-            x: x.x_inches,
-            y: x.y_inches,
-            w: x.width_inches,
-            h: x.height_inches,
-          });
+          A.pics.push(wallPic(x));
         });
         if (gone.length) {
           A.dirty = true;
@@ -3051,16 +3056,7 @@
             [E.gap, E.align, E.columns].forEach(function (el) {
               el.removeAttribute('aria-invalid');
             });
-            var next = r.items.map(function (x) {
-              return {
-                item_id: x.item_id,
-                variant_sku: x.variant_sku || null,
-                x: x.x_inches,
-                y: x.y_inches,
-                w: x.width_inches,
-                h: x.height_inches,
-              };
-            });
+            var next = r.items.map(wallPic);
             if (A.arrangement === 'custom') {
               var old = {};
               A.pics.forEach(function (p) {

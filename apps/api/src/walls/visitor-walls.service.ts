@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
-import { JobRepository, ShowcaseRepository, type ShowcaseRow, ShowcaseWallRepository } from '@app/persistence';
+import { JobRepository, type ShowcaseItemRow, ShowcaseRepository, type ShowcaseRow, ShowcaseWallRepository } from '@app/persistence';
 import {
   buildGalleryWall,
   loadWallPictures,
@@ -14,7 +14,7 @@ import { APP_CONFIG, STORAGE } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
 import { ApiError } from '../http/api-error';
 import { RATE_LIMITER, type RateLimiterPort } from '../http/rate-limit/rate-limiter.port';
-import { arrangePictures, type WallArrangementView, wallPictureOf, type WallPictureSource } from './wall-pictures';
+import { arrangePictures, type WallArrangementView, wallPicturesOf, type WallPictureSource } from './wall-pictures';
 import { arrangeOptions } from './walls.service';
 import { BuildSlots } from './build-slots';
 import type { WallSpec } from './walls.schema';
@@ -33,7 +33,8 @@ export interface VisitorWallPlan {
 /** A visitor wall's three stored files. */
 export type VisitorWallFiles = StillImageResult['files'];
 
-const VISITOR_ARRANGEMENTS = ['row', 'grid', 'salon'] as const;
+/** The arrangements a visitor chooses from (custom places are the owner's, in the console). */
+export const VISITOR_ARRANGEMENTS = ['row', 'grid', 'salon'] as const;
 /** Builds that may wait for a slot in one process; more are refused with 503 (each waits about 0.5 s a build ahead). */
 const MAX_WAITING = 16;
 const ITEM = /^([1-9][0-9]{0,9})(?::([^,:\s]{1,64}))?$/;
@@ -86,8 +87,8 @@ export class VisitorWalls {
    * The pictures `items` names of showcase `s` (wall pictures with files; 400/409 otherwise) laid out by
    * `arrangement` (row, grid or salon; default row up to 4 pictures, grid beyond).
    */
-  async plan(s: ShowcaseRow, items: unknown, arrangement?: unknown): Promise<VisitorWallPlan> {
-    const refs = parseTogetherItems(items);
+  async plan(s: ShowcaseRow, picked: unknown, arrangement?: unknown, items?: readonly ShowcaseItemRow[]): Promise<VisitorWallPlan> {
+    const refs = parseTogetherItems(picked);
     const chosen =
       arrangement === undefined || arrangement === null || arrangement === ''
         ? refs.length <= 4
@@ -98,24 +99,7 @@ export class VisitorWalls {
           : null;
     if (!chosen) throw ApiError.invalid('arrangement', `arrangement: must be one of ${VISITOR_ARRANGEMENTS.join(', ')}`);
     const spec: WallSpec = { items: refs, arrangement: chosen, gap_inches: 3, align: 'center', columns: null };
-    const byId = new Map((await this.showcases.items(s.id)).map((it) => [it.id, it]));
-    const seen = new Set<string>();
-    const pictures = await Promise.all(
-      refs.map(async (ref, i) => {
-        const item = byId.get(ref.item_id);
-        if (!item) throw ApiError.invalid(`items[${i}]`, `items[${i}]: this showcase has no picture ${ref.item_id}`);
-        const picture = wallPictureOf(
-          item,
-          item.variants?.length ? null : ((await this.jobs.find(item.jobId))?.input ?? null),
-          ref.variant_sku,
-          `items[${i}]`,
-        );
-        const once = `${picture.item_id}:${picture.variant_sku ?? ''}`;
-        if (seen.has(once)) throw ApiError.invalid(`items[${i}]`, `items[${i}]: picture ${ref.item_id} is chosen twice`);
-        seen.add(once);
-        return picture;
-      }),
-    );
+    const pictures = await wallPicturesOf(s.id, items ?? (await this.showcases.items(s.id)), refs, this.jobs);
     const laid = arrangePictures(pictures, arrangeOptions(spec));
     const key = createHash('sha256')
       .update(JSON.stringify([s.id, pictures.map((p) => [p.glb_key, p.spec, p.alpha ?? null]), arrangeOptions(spec)]))

@@ -1,6 +1,6 @@
 import type { ShowcaseItemRow } from '@app/persistence';
 import { ApiError } from '../http/api-error';
-import { arrangePictures, wallPictureOf } from './wall-pictures';
+import { arrangePictures, wallPictureOf, wallPicturesOf } from './wall-pictures';
 
 const files = (base: string) => ({ glb: { key: `${base}/model.glb` }, poster: { key: `${base}/poster.jpg` } });
 
@@ -76,6 +76,43 @@ describe('wallPictureOf', () => {
       code: 'item_failed',
     });
     expect(thrown(() => wallPictureOf(item(), {}, 'S', 'items[2]'))).toMatchObject({ status: 400, param: 'items[2].variant_sku' });
+  });
+});
+
+describe('wallPicturesOf', () => {
+  const jobs = { find: async () => ({ input: { width_inches: 20, height_inches: 30 } }) } as never;
+  const withVariants = item({
+    id: 5,
+    variants: [
+      { id: 'var_a', sku: 'A', default: true, spec: { width_inches: 10, height_inches: 10 }, build: { files: files('models/v2_b') } },
+      { id: 'var_b', sku: 'B', default: false, spec: { width_inches: 12, height_inches: 12 }, build: { files: files('models/v2_c') } },
+    ] as never,
+  });
+  const rejected = async (p: Promise<unknown>) =>
+    p.then(
+      () => null,
+      (e: unknown) => e as ApiError,
+    );
+
+  it('resolves each picture in order, reading the job input of an item without variants', async () => {
+    const out = await wallPicturesOf(1, [item(), withVariants], [{ item_id: 5, variant_sku: 'B' }, { item_id: 4 }], jobs);
+    expect(out.map((p) => [p.item_id, p.variant_sku, p.spec.width_inches])).toEqual([
+      [5, 'B', 12],
+      [4, null, 20],
+    ]);
+  });
+
+  it('refuses an item the showcase does not have, and a picture hung twice (a default variant named or not)', async () => {
+    expect(await rejected(wallPicturesOf(1, [item()], [{ item_id: 4 }, { item_id: 9 }], jobs))).toMatchObject({
+      status: 400,
+      param: 'items[1].item_id',
+    });
+    const twice = await rejected(
+      wallPicturesOf(1, [item(), withVariants], [{ item_id: 5 }, { item_id: 4 }, { item_id: 5, variant_sku: 'A' }], jobs),
+    );
+    expect(twice).toMatchObject({ status: 400, param: 'items[2]' });
+    expect(twice!.message).toMatch(/is already items\[0\]/);
+    expect(await wallPicturesOf(1, [withVariants], [{ item_id: 5 }, { item_id: 5, variant_sku: 'B' }], jobs)).toHaveLength(2);
   });
 });
 

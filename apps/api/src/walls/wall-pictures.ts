@@ -1,4 +1,4 @@
-import type { ShowcaseItemRow } from '@app/persistence';
+import type { JobRepository, ShowcaseItemRow } from '@app/persistence';
 import { arrangeWall, type ArrangeWallOptions, resolveWallPicture, wallPictureOuter, type WallPictureRef } from '@app/plugins';
 import type { AlphaMode } from '@app/scene';
 import { ApiError } from '../http/api-error';
@@ -30,6 +30,9 @@ export interface WallPlace {
   width_inches: number;
   height_inches: number;
 }
+
+/** A place with its picture's own poster and title: what the pages draw, and a saved wall keeps as its layout. */
+export type PlacedPicture = WallPlace & { poster_key: string; title: string | null };
 
 export interface WallArrangementView {
   items: WallPlace[];
@@ -85,6 +88,43 @@ export function wallPictureOf(
   if (sku) throw ApiError.invalid(`${at}.variant_sku`, `${at}.variant_sku: item ${item.id} has no variants`);
   const files = result.files as Files;
   return { ...base, variant_sku: null, glb_key: files.glb.key, poster_key: files.poster.key, spec: pickSpec(input ?? {}) };
+}
+
+/**
+ * The pictures `refs` name among showcase `showcaseId`'s `items`, each resolved by {@link wallPictureOf} (the job
+ * input of an item without variants read from `jobs`), each hung at most once: an item named twice, or once
+ * by its default variant's SKU and once without, is one picture. 400 `items[i].item_id` for an item the
+ * showcase does not have, `items[i]` for a picture listed again; wallPictureOf's 400s and 409s.
+ */
+export async function wallPicturesOf(
+  showcaseId: number,
+  items: readonly ShowcaseItemRow[],
+  refs: readonly Pick<WallItemRef, 'item_id' | 'variant_sku'>[],
+  jobs: Pick<JobRepository, 'find'>,
+): Promise<WallPictureSource[]> {
+  const byId = new Map(items.map((it) => [it.id, it]));
+  const pictures = await Promise.all(
+    refs.map(async (ref, i) => {
+      const item = byId.get(ref.item_id);
+      if (!item) throw ApiError.invalid(`items[${i}].item_id`, `items[${i}].item_id: showcase ${showcaseId} has no item ${ref.item_id}`);
+      const input = item.variants?.length ? null : ((await jobs.find(item.jobId))?.input ?? null);
+      return wallPictureOf(item, input, ref.variant_sku, `items[${i}]`);
+    }),
+  );
+  const seen = new Map<string, number>();
+  pictures.forEach((p, i) => {
+    const key = `${p.item_id}:${p.variant_sku ?? ''}`;
+    const first = seen.get(key);
+    if (first !== undefined)
+      throw ApiError.invalid(`items[${i}]`, `items[${i}]: item ${p.item_id} is already items[${first}]; each picture hangs once`);
+    seen.set(key, i);
+  });
+  return pictures;
+}
+
+/** The arrangement's places with their pictures' posters and titles, in order. */
+export function placedPictures(arrangement: WallArrangementView, pictures: readonly WallPictureSource[]): PlacedPicture[] {
+  return arrangement.items.map((place, i) => ({ ...place, poster_key: pictures[i].poster_key, title: pictures[i].title }));
 }
 
 const r3 = (n: number) => Math.round(n * 1000) / 1000;

@@ -2,12 +2,12 @@ import type { ShowcaseWallRow } from '@app/persistence';
 import type { GalleryWallResult } from '@app/plugins';
 import type { StoragePort } from '@app/storage';
 import { modelLinks, progressView, type PublicUrls } from '@app/wire';
-import type { WallPlace } from './wall-pictures';
+import type { PlacedPicture } from './wall-pictures';
 import type { WallSpec } from './walls.schema';
 
 /** What a wall row's `layout` holds: each picture's place (with its poster and title, for the pages) and the outer size. */
 export interface StoredWallLayout {
-  items: (WallPlace & { poster_key: string; title: string | null })[];
+  items: PlacedPicture[];
   outer_dimensions: { width_inches: number; height_inches: number; depth_inches: number };
 }
 

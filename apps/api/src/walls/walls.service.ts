@@ -19,7 +19,14 @@ import { ApiError } from '../http/api-error';
 import type { Principal } from '../http/api-key.guard';
 import { JobAdmission } from '../jobs/job-admission.service';
 import { deleteOwnedJobs, ownedShowcase } from '../showcases/showcases.service';
-import { arrangePictures, type WallArrangementView, type WallItemRef, wallPictureOf, type WallPictureSource } from './wall-pictures';
+import {
+  arrangePictures,
+  placedPictures,
+  type WallArrangementView,
+  type WallItemRef,
+  wallPicturesOf,
+  type WallPictureSource,
+} from './wall-pictures';
 import { type StoredWallLayout, wallView } from './wall-views';
 import { CreateWallBody, DEFAULT_WALL_NAME, UpdateWallBody, type WallSpec } from './walls.schema';
 
@@ -93,23 +100,7 @@ export class WallsService {
    * an item listed twice, an unknown SKU or an arrangement that does not fit; 409 for a picture with no files.
    */
   async plan(s: ShowcaseRow, spec: WallSpec): Promise<WallPlan> {
-    const seen = new Map<string, number>();
-    spec.items.forEach((ref, i) => {
-      const key = `${ref.item_id}:${ref.variant_sku ?? ''}`;
-      const first = seen.get(key);
-      if (first !== undefined)
-        throw ApiError.invalid(`items[${i}]`, `items[${i}]: item ${ref.item_id} is already items[${first}]; each picture hangs once`);
-      seen.set(key, i);
-    });
-    const items = new Map((await this.showcases.items(s.id)).map((it) => [it.id, it]));
-    const pictures = await Promise.all(
-      spec.items.map(async (ref, i) => {
-        const item = items.get(ref.item_id);
-        if (!item) throw ApiError.invalid(`items[${i}].item_id`, `items[${i}].item_id: showcase ${s.id} has no item ${ref.item_id}`);
-        const input = item.variants?.length ? null : ((await this.jobs.find(item.jobId))?.input ?? null);
-        return wallPictureOf(item, input, ref.variant_sku, `items[${i}]`);
-      }),
-    );
+    const pictures = await wallPicturesOf(s.id, await this.showcases.items(s.id), spec.items, this.jobs);
     return { pictures, arrangement: arrangePictures(pictures, arrangeOptions(spec)) };
   }
 
@@ -130,11 +121,7 @@ export class WallsService {
       ...(opts.custom ? { custom: opts.custom } : {}),
     };
     const layout: StoredWallLayout = {
-      items: plan.arrangement.items.map((place, i) => ({
-        ...place,
-        poster_key: plan.pictures[i].poster_key,
-        title: plan.pictures[i].title,
-      })),
+      items: placedPictures(plan.arrangement, plan.pictures),
       outer_dimensions: plan.arrangement.outer_dimensions,
     };
     return {
@@ -146,10 +133,17 @@ export class WallsService {
     };
   }
 
-  private async view(s: ShowcaseRow, w: ShowcaseWallRow) {
+  /** Walls as the API shows them, each with the items deleted since it was built (`missing`). */
+  private async views(s: ShowcaseRow, walls: readonly ShowcaseWallRow[]) {
     const have = new Set((await this.showcases.items(s.id)).map((i) => i.id));
-    const missing = new Set((w.spec as unknown as WallSpec).items.map((i) => i.item_id).filter((id) => !have.has(id)));
-    return wallView(w, s.publicId, this.urls, this.storage, missing);
+    return walls.map((w) => {
+      const missing = new Set((w.spec as unknown as WallSpec).items.map((i) => i.item_id).filter((id) => !have.has(id)));
+      return wallView(w, s.publicId, this.urls, this.storage, missing);
+    });
+  }
+
+  private async view(s: ShowcaseRow, w: ShowcaseWallRow) {
+    return (await this.views(s, [w]))[0];
   }
 
   /** POST …/walls: 202 `{id, job_id, credits_charged, wall}`. */
@@ -175,19 +169,7 @@ export class WallsService {
 
   async list(p: Principal, id: string) {
     const s = await ownedShowcase(this.showcases, p, id);
-    const have = new Set((await this.showcases.items(s.id)).map((i) => i.id));
-    const rows = await this.walls.list(s.id);
-    return {
-      data: rows.map((w) =>
-        wallView(
-          w,
-          s.publicId,
-          this.urls,
-          this.storage,
-          new Set((w.spec as unknown as WallSpec).items.map((i) => i.item_id).filter((x) => !have.has(x))),
-        ),
-      ),
-    };
+    return { data: await this.views(s, await this.walls.list(s.id)) };
   }
 
   private async owned(p: Principal, id: string, wallId: string) {

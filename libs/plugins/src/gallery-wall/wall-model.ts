@@ -155,6 +155,16 @@ export function wallPictureOuter(r: ResolvedWallPicture): { width: number; heigh
   return { width: r.dimensions.width_inches + border, height: r.dimensions.height_inches + border, depth: frame.depth_inches };
 }
 
+/** The outer edges of the whole arrangement (inches, y up): each picture's outer size about its position. */
+function outerBounds(outers: readonly { width: number; height: number }[], positions: readonly WallPosition[]) {
+  return {
+    x0: Math.min(...positions.map((p, i) => p.x - outers[i].width / 2)),
+    x1: Math.max(...positions.map((p, i) => p.x + outers[i].width / 2)),
+    y0: Math.min(...positions.map((p, i) => p.y - outers[i].height / 2)),
+    y1: Math.max(...positions.map((p, i) => p.y + outers[i].height / 2)),
+  };
+}
+
 /** The region of the texture a picture shows, in texture pixels. */
 function shownRegion(p: WallPictureInput, r: ResolvedWallPicture): { left: number; top: number; width: number; height: number } {
   const [u0, v0, u1, v1] = r.crop ?? [0, 0, 1, 1];
@@ -363,10 +373,7 @@ async function wallPoster(
   cells?: readonly PictureCell[],
 ): Promise<Poster> {
   const outers = resolved.map(wallPictureOuter);
-  const x0 = Math.min(...positions.map((p, i) => p.x - outers[i].width / 2));
-  const x1 = Math.max(...positions.map((p, i) => p.x + outers[i].width / 2));
-  const y0 = Math.min(...positions.map((p, i) => p.y - outers[i].height / 2));
-  const y1 = Math.max(...positions.map((p, i) => p.y + outers[i].height / 2));
+  const { x0, x1, y0, y1 } = outerBounds(outers, positions);
   const margin = Math.max(6, 0.08 * Math.max(x1 - x0, y1 - y0));
   const wallW = x1 - x0 + 2 * margin;
   const wallH = y1 - y0 + 2 * margin;
@@ -584,10 +591,7 @@ export async function buildWallModel(
   }
 
   const outers = resolved.map(wallPictureOuter);
-  const x0 = Math.min(...positions.map((p, i) => p.x - outers[i].width / 2));
-  const x1 = Math.max(...positions.map((p, i) => p.x + outers[i].width / 2));
-  const y0 = Math.min(...positions.map((p, i) => p.y - outers[i].height / 2));
-  const y1 = Math.max(...positions.map((p, i) => p.y + outers[i].height / 2));
+  const { x0, x1, y0, y1 } = outerBounds(outers, positions);
   const r3 = (n: number) => Math.round(n * 1000) / 1000;
   return {
     scene,

@@ -17,8 +17,9 @@ import type { StoragePort } from '@app/storage';
 import { t, type Locale } from '@app/catalogue';
 import { ApiError } from '../../http/api-error';
 import { esc } from '../../http/html';
+import { type PlacedPicture, placedPictures } from '../../walls/wall-pictures';
 import type { StoredWallLayout } from '../../walls/wall-views';
-import { type VisitorWallPlan, VisitorWalls } from '../../walls/visitor-walls.service';
+import { VISITOR_ARRANGEMENTS, type VisitorWallPlan, VisitorWalls } from '../../walls/visitor-walls.service';
 import { artwork } from '../artwork';
 import { tapBase } from '../beacon';
 import { askedLocale, pageLocale, withLang, type PageLocale } from '../page-locale';
@@ -58,7 +59,6 @@ export function togetherItems(items: unknown, item: unknown): unknown {
   return undefined;
 }
 
-const ARRANGEMENTS = ['row', 'grid', 'salon'] as const;
 const notFound = (lang?: unknown): Rendered => ({
   status: 404,
   html: notFoundHtml(askedLocale(lang)),
@@ -303,7 +303,8 @@ export class ShowcasePageService {
     const platform = ShowcasePageService.platform(ua, forced);
     let plan: VisitorWallPlan;
     try {
-      plan = await this.visitorWalls.plan(found.s, togetherItems(q.items, q.item), q.arrangement);
+      // The items read for the page serve the plan too.
+      plan = await this.visitorWalls.plan(found.s, togetherItems(q.items, q.item), q.arrangement, found.items);
     } catch (e) {
       // The layout's own checks (a floor piece, a set wider than 40 ft) are UserErrors: a 400 as the API answers them.
       const status = e instanceof UserError ? 400 : e instanceof ApiError && (e.status === 400 || e.status === 409) ? e.status : null;
@@ -322,20 +323,7 @@ export class ShowcasePageService {
     const files = (name: TogetherFile) =>
       `${this.urls.base}/showcase/${found.s.publicId}/together/${name}?items=${encodeURIComponent(plan.items)}&arrangement=${arrangement}`;
     const byId = new Map(showcase.items.map((i) => [i.id, i]));
-    const pictures = plan.arrangement.items.map((place, k) => {
-      const own = byId.get(place.item_id);
-      const title = (own ? displayTitle(own) : null) ?? plan.pictures[k]!.title ?? t(loc.locale, 'item.pictureNumber', { n: k + 1 });
-      return {
-        itemId: place.item_id,
-        posterUrl: this.storage.url(plan.pictures[k]!.poster_key),
-        title,
-        x: place.x_inches,
-        y: place.y_inches,
-        w: place.width_inches,
-        h: place.height_inches,
-        size: plainSize(place.width_inches, place.height_inches, loc),
-      };
-    });
+    const pictures = this.setPictures(placedPictures(plan.arrangement, plan.pictures), byId, loc);
     const first = byId.get(plan.arrangement.items[0]!.item_id)?.ready;
     const pageUrl = address(arrangement);
     return this.together(
@@ -347,8 +335,8 @@ export class ShowcasePageService {
         pictures,
         glbUrl: files('model.glb'),
         usdzUrl: files('model.usdz'),
-        iconUrl: first?.thumbs[0]?.url ?? pictures[0]!.posterUrl,
-        arrangements: { current: arrangement, links: ARRANGEMENTS.map((name) => ({ name, url: address(name) })) },
+        iconUrl: first?.thumbs[0]?.url ?? this.storage.url(plan.pictures[0]!.poster_key),
+        arrangements: { current: arrangement, links: VISITOR_ARRANGEMENTS.map((name) => ({ name, url: address(name) })) },
         qrSvg: '',
         assetBase: this.urls.base,
         data: { items: plan.items, arrangement },
@@ -373,20 +361,7 @@ export class ShowcasePageService {
     const showcase = this.model(found.s, found.items, loc);
     const layout = w.layout as unknown as StoredWallLayout;
     const byId = new Map(showcase.items.map((i) => [i.id, i]));
-    const pictures = layout.items.map((place, k) => {
-      const own = byId.get(place.item_id);
-      return {
-        itemId: place.item_id,
-        // A picture deleted since the wall was built: its files (the poster) went with it; the wall's model keeps it.
-        posterUrl: own ? this.storage.url(place.poster_key) : null,
-        title: (own ? displayTitle(own) : null) ?? place.title ?? t(loc.locale, 'item.pictureNumber', { n: k + 1 }),
-        x: place.x_inches,
-        y: place.y_inches,
-        w: place.width_inches,
-        h: place.height_inches,
-        size: plainSize(place.width_inches, place.height_inches, loc),
-      };
-    });
+    const pictures = this.setPictures(layout.items, byId, loc);
     const firstOwn = byId.get(layout.items[0]?.item_id ?? -1)?.ready;
     return this.together(
       {
@@ -404,6 +379,26 @@ export class ShowcasePageService {
       },
       'public, max-age=60',
     );
+  }
+
+  /**
+   * A set's pictures as its page draws and lists them: each at its place, with its own poster (none for a picture
+   * deleted since a saved wall was built: its poster went with it; the wall's model keeps it) and its title.
+   */
+  private setPictures(places: readonly PlacedPicture[], byId: ReadonlyMap<number, PageItem>, loc: PageLocale): TogetherView['pictures'] {
+    return places.map((place, k) => {
+      const own = byId.get(place.item_id);
+      return {
+        itemId: place.item_id,
+        posterUrl: own ? this.storage.url(place.poster_key) : null,
+        title: (own ? displayTitle(own) : null) ?? place.title ?? t(loc.locale, 'item.pictureNumber', { n: k + 1 }),
+        x: place.x_inches,
+        y: place.y_inches,
+        w: place.width_inches,
+        h: place.height_inches,
+        size: plainSize(place.width_inches, place.height_inches, loc),
+      };
+    });
   }
 
   private async together(v: TogetherView, cache: string): Promise<Rendered> {
