@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { VIEWER_BUDGETS } from '@app/scene';
-import { readGlb, validateGlb } from '@app/testing';
+import { glbWallPictures, noisyPhoto, readGlb, validateGlb } from '@app/testing';
 import { Api, type AppProcess, freePort, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
 import { startMediaServer } from './support/media-server';
 import { type OpenUsd, openUsd, usdAttribute } from './support/openusd';
@@ -32,19 +32,6 @@ const PICTURES = [
   { width_inches: 20, height_inches: 16, frame: 'canvas' },
 ] as const;
 
-async function photo(w: number, h: number, hue: number): Promise<Buffer> {
-  const grain = await sharp({
-    create: { width: w, height: h, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 24 } },
-  })
-    .png()
-    .toBuffer();
-  const rgb = { r: (hue * 53) % 256, g: (hue * 97 + 60) % 256, b: (hue * 151 + 120) % 256 };
-  return sharp({ create: { width: w, height: h, channels: 3, background: rgb } })
-    .composite([{ input: grain, blend: 'soft-light' }])
-    .jpeg({ quality: 88 })
-    .toBuffer();
-}
-
 let app: AppProcess;
 let api: Api;
 let media: Awaited<ReturnType<typeof startMediaServer>>;
@@ -61,9 +48,9 @@ beforeAll(async () => {
       p.width_inches >= p.height_inches
         ? [long, Math.round((long * p.height_inches) / p.width_inches)]
         : [Math.round((long * p.width_inches) / p.height_inches), long];
-    files[`/p${i}.jpg`] = await photo(w, h, i + 1);
+    files[`/p${i}.jpg`] = await noisyPhoto(w, h, i + 1, 88);
   }
-  files['/wide.jpg'] = await photo(3000, 2000, 20);
+  files['/wide.jpg'] = await noisyPhoto(3000, 2000, 20, 88);
   media = await startMediaServer(files);
   const port = await freePort();
   app = spawnApp('api', {
@@ -121,30 +108,6 @@ const settled = (id: string) =>
     `wall ${id}`,
   );
 
-/** Each Item_<i> picture (its Picture material's meshes) in a GLB: centre and size, inches. */
-async function glbPictures(glb: Buffer) {
-  const doc = await readGlb(glb);
-  const out = new Map<number, { centre: number[]; size: number[] }>();
-  for (const node of doc.getRoot().listNodes()) {
-    const m = /^Item_(\d+)$/.exec(node.getName());
-    if (!m) continue;
-    const t = node.getTranslation();
-    const min = [Infinity, Infinity];
-    const max = [-Infinity, -Infinity];
-    for (const p of node.getMesh()!.listPrimitives()) {
-      if (!/^Picture/.test(p.getMaterial()?.getName() ?? '')) continue;
-      const a = p.getAttribute('POSITION')!;
-      const [lo, hi] = [a.getMin([]), a.getMax([])];
-      for (const k of [0, 1]) [min[k], max[k]] = [Math.min(min[k], lo[k] + t[k]), Math.max(max[k], hi[k] + t[k])];
-    }
-    out.set(Number(m[1]), {
-      centre: [(min[0] + max[0]) / 2 / IN, (min[1] + max[1]) / 2 / IN],
-      size: [(max[0] - min[0]) / IN, (max[1] - min[1]) / IN],
-    });
-  }
-  return { doc, pictures: out };
-}
-
 /** Decoded bytes of a GLB's textures with mipmaps, as the viewer budget counts them. */
 async function decodedTextureBytes(doc: Awaited<ReturnType<typeof readGlb>>): Promise<number> {
   let total = 0;
@@ -193,7 +156,7 @@ describe.each(['row', 'grid', 'salon', 'custom'] as const)('%s', (arrangement) =
       const glb = await bytes(wall.glb_url);
       expect(glb.length).toBeLessThanOrEqual(VIEWER_BUDGETS.maxFileBytes);
       expect((await validateGlb(glb)).numErrors).toBe(0);
-      const { doc, pictures } = await glbPictures(glb);
+      const { doc, pictures } = await glbWallPictures(glb);
       expect(pictures.size).toBe(n);
       wall.items.forEach((p: Record<string, number>, i: number) => {
         const g = pictures.get(i)!;
@@ -244,7 +207,7 @@ it("hangs an item's variant at the variant's size and frame", async () => {
   expect(created.body.wall.items[1]).toMatchObject({ variant_sku: 'L-OAK', width_inches: 33, height_inches: 33 });
   const wall = await settled(created.body.id);
   expect(wall.status).toBe('completed');
-  const { pictures } = await glbPictures(await bytes(wall.glb_url));
+  const { pictures } = await glbWallPictures(await bytes(wall.glb_url));
   expect(pictures.get(1)!.size.map((v) => Math.round(v * 100) / 100)).toEqual([30, 30]);
   const report = await usd.load(await bytes(wall.usdz_url), 'wall-variant.usdz', { times: [0] });
   expect(report.errors).toEqual([]);

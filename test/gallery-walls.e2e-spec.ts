@@ -1,7 +1,7 @@
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { readGlb, validateGlb } from '@app/testing';
+import { glbWallPictures, noisyPhoto, validateGlb } from '@app/testing';
 import {
   Api,
   type AppProcess,
@@ -24,46 +24,9 @@ import { startMediaServer } from './support/media-server';
  */
 
 const OWNER = 'owner-key-for-gallery-walls-e2e';
-const IN = 0.0254;
 
-/** A realistic photo-like JPEG (noise over a colour), `w` x `h` px. */
-async function photo(w: number, h: number, hue: number): Promise<Buffer> {
-  const grain = await sharp({
-    create: { width: w, height: h, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 24 } },
-  })
-    .png()
-    .toBuffer();
-  const rgb = { r: (hue * 53) % 256, g: (hue * 97 + 60) % 256, b: (hue * 151 + 120) % 256 };
-  return sharp({ create: { width: w, height: h, channels: 3, background: rgb } })
-    .composite([{ input: grain, blend: 'soft-light' }])
-    .jpeg({ quality: 85 })
-    .toBuffer();
-}
-
-/** Item_<i> nodes of a wall GLB: the centre and size (inches) of each picture's Picture primitives. */
-async function glbPictures(glb: Buffer) {
-  const doc = await readGlb(glb);
-  const out = new Map<number, { centre: number[]; size: number[]; z: number }>();
-  for (const node of doc.getRoot().listNodes()) {
-    const m = /^Item_(\d+)$/.exec(node.getName());
-    if (!m) continue;
-    const t = node.getTranslation();
-    const min = [Infinity, Infinity];
-    const max = [-Infinity, -Infinity];
-    for (const p of node.getMesh()!.listPrimitives()) {
-      if (!/^Picture/.test(p.getMaterial()?.getName() ?? '')) continue;
-      const a = p.getAttribute('POSITION')!;
-      const [lo, hi] = [a.getMin([]), a.getMax([])];
-      for (const k of [0, 1]) [min[k], max[k]] = [Math.min(min[k], lo[k] + t[k]), Math.max(max[k], hi[k] + t[k])];
-    }
-    out.set(Number(m[1]), {
-      centre: [(min[0] + max[0]) / 2 / IN, (min[1] + max[1]) / 2 / IN],
-      size: [(max[0] - min[0]) / IN, (max[1] - min[1]) / IN],
-      z: t[2],
-    });
-  }
-  return out;
-}
+/** Item_<i> pictures of a wall GLB: centre and size (inches) and the node's translation. */
+const glbPictures = async (glb: Buffer) => (await glbWallPictures(glb)).pictures;
 
 /** The stored file of a key under DATA_DIR (local storage), found by its path's end. */
 function storedFile(dir: string, key: string): string | undefined {
@@ -97,10 +60,10 @@ describe.each([
 
   beforeAll(async () => {
     media = await startMediaServer({
-      '/a.jpg': await photo(1600, 1200, 1),
-      '/b.jpg': await photo(1000, 1400, 2),
-      '/c.jpg': await photo(1200, 1200, 3),
-      '/d.jpg': await photo(1400, 1000, 4),
+      '/a.jpg': await noisyPhoto(1600, 1200, 1),
+      '/b.jpg': await noisyPhoto(1000, 1400, 2),
+      '/c.jpg': await noisyPhoto(1200, 1200, 3),
+      '/d.jpg': await noisyPhoto(1400, 1000, 4),
     });
     const port = await freePort();
     dataDir = tempDir();
@@ -236,7 +199,7 @@ describe.each([
       expect(Math.abs(g.centre[1] - p.y_inches)).toBeLessThan(0.01);
       expect(Math.abs(g.size[0] - sizes[k][0])).toBeLessThan(0.01);
       expect(Math.abs(g.size[1] - sizes[k][1])).toBeLessThan(0.01);
-      expect(g.z).toBe(0);
+      expect(g.translation[2]).toBe(0);
     });
     const usdz = await fetch(wall.usdz_url);
     expect(usdz.headers.get('content-type')).toBe('model/vnd.usdz+zip');

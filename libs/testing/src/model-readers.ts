@@ -13,6 +13,39 @@ export async function readGlb(glb: Buffer): Promise<Document> {
   return new NodeIO().registerExtensions(ALL_EXTENSIONS).readBinary(new Uint8Array(glb));
 }
 
+/** A picture of a gallery wall's GLB, in inches: its node's translation, and the centre and size of its Picture faces. */
+export interface GlbWallPicture {
+  translation: number[];
+  centre: [number, number];
+  size: [number, number];
+}
+
+/** Each `Item_<i>` node of a gallery wall's GLB by i: where its picture (the primitives on a Picture material) hangs. */
+export async function glbWallPictures(glb: Buffer): Promise<{ doc: Document; pictures: Map<number, GlbWallPicture> }> {
+  const IN = 0.0254;
+  const doc = await readGlb(glb);
+  const pictures = new Map<number, GlbWallPicture>();
+  for (const node of doc.getRoot().listNodes()) {
+    const m = /^Item_(\d+)$/.exec(node.getName());
+    if (!m) continue;
+    const t = node.getTranslation();
+    const min = [Infinity, Infinity];
+    const max = [-Infinity, -Infinity];
+    for (const p of node.getMesh()!.listPrimitives()) {
+      if (!/^Picture/.test(p.getMaterial()?.getName() ?? '')) continue;
+      const a = p.getAttribute('POSITION')!;
+      const [lo, hi] = [a.getMin([]), a.getMax([])];
+      for (const k of [0, 1]) [min[k], max[k]] = [Math.min(min[k], lo[k] + t[k]), Math.max(max[k], hi[k] + t[k])];
+    }
+    pictures.set(Number(m[1]), {
+      translation: t.map((v) => v / IN),
+      centre: [(min[0] + max[0]) / 2 / IN, (min[1] + max[1]) / 2 / IN],
+      size: [(max[0] - min[0]) / IN, (max[1] - min[1]) / IN],
+    });
+  }
+  return { doc, pictures };
+}
+
 /** Bounds of every mesh's POSITION accessor (at rest, node transforms ignored: our meshes sit at their place). */
 export function glbBounds(doc: Document): { min: number[]; max: number[] } {
   const min = [Infinity, Infinity, Infinity];

@@ -31,3 +31,20 @@ export async function quadrantPicture(width: number, height: number, alpha = fal
 export function close(a: readonly number[], b: readonly number[], tolerance = 12): boolean {
   return a.every((v, i) => Math.abs(v - b[i]) <= tolerance);
 }
+
+/**
+ * A photo-like JPEG: gaussian grain over a colour picked by `hue`, so it encodes to a realistic size (noise
+ * does not compress away as a flat colour does).
+ */
+export async function noisyPhoto(width: number, height: number, hue: number, quality = 85): Promise<Buffer> {
+  const grain = await sharp({
+    create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 24 } },
+  })
+    .png()
+    .toBuffer();
+  const rgb = { r: (hue * 53) % 256, g: (hue * 97 + 60) % 256, b: (hue * 151 + 120) % 256 };
+  return sharp({ create: { width, height, channels: 3, background: rgb } })
+    .composite([{ input: grain, blend: 'soft-light' }])
+    .jpeg({ quality })
+    .toBuffer();
+}

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { UserError } from '@app/pipeline';
 import { VIEWER_BUDGETS } from '@app/scene';
-import { readGlb, readUsdz, samplePixel, tinyusdzParse, validateGlb } from '@app/testing';
+import { glbWallPictures, readGlb, readUsdz, samplePixel, tinyusdzParse, validateGlb } from '@app/testing';
 import type { WallArrangement } from './arrange-wall';
 import { buildGalleryWall, buildWallModel, type GalleryWall, type WallPictureInput } from './wall-model';
 
@@ -55,38 +55,7 @@ async function pictures(n: number, opts: { px?: number; sameFrame?: boolean; noi
 }
 
 /** Per Item_<i> node of a GLB: translation and the world bounds (x, y) of its picture primitives, in inches. */
-async function glbItems(glb: Buffer) {
-  const doc = await readGlb(glb);
-  const nodes = doc
-    .getRoot()
-    .listNodes()
-    .filter((n) => /^Item_\d+$/.test(n.getName()));
-  return new Map(
-    nodes.map((node) => {
-      const t = node.getTranslation();
-      const prims = node
-        .getMesh()!
-        .listPrimitives()
-        .filter((p) => /^Picture/.test(p.getMaterial()?.getName() ?? ''));
-      const min = [Infinity, Infinity];
-      const max = [-Infinity, -Infinity];
-      for (const p of prims) {
-        const a = p.getAttribute('POSITION')!;
-        const [lo, hi] = [a.getMin([]), a.getMax([])];
-        for (const k of [0, 1]) [min[k], max[k]] = [Math.min(min[k], lo[k] + t[k]), Math.max(max[k], hi[k] + t[k])];
-      }
-      const inches = (v: number) => v / IN;
-      return [
-        Number(node.getName().slice(5)),
-        {
-          translation: t.map(inches),
-          centre: [inches((min[0] + max[0]) / 2), inches((min[1] + max[1]) / 2)],
-          size: [inches(max[0] - min[0]), inches(max[1] - min[1])],
-        },
-      ];
-    }),
-  );
-}
+const glbItems = async (glb: Buffer) => (await glbWallPictures(glb)).pictures;
 
 /** The xformOp:translate of each Item_<i> Xform in a USDZ's root layer, in inches. */
 async function usdzItems(usdz: Buffer): Promise<Map<number, number[]>> {
