@@ -6,6 +6,8 @@ export interface CountRow {
   ownerId: string;
   showcaseId: number;
   itemId: number;
+  /** A conversion outside any showcase (v1 embeds; showcase and item 0); absent for a showcase's rows. */
+  jobId?: string;
   surface: string;
   variant: string;
   event: string;
@@ -20,6 +22,8 @@ export interface VisitorCount {
   ownerId: string;
   showcaseId: number;
   itemId: number;
+  /** As in {@link CountRow}. */
+  jobId?: string;
   n: number;
 }
 
@@ -35,7 +39,8 @@ export function aggregate(events: readonly CountedEvent[]): { rows: CountRow[]; 
   const rows = new Map<string, CountRow>();
   const visitors = new Map<string, VisitorCount>();
   for (const e of events) {
-    const key = [e.day, e.showcaseId, e.itemId, e.surface, e.variant, e.kind, e.platform, e.referrerHost].join('\u0000');
+    const job = e.jobId ? { jobId: e.jobId } : {};
+    const key = [e.day, e.showcaseId, e.itemId, e.jobId ?? '', e.surface, e.variant, e.kind, e.platform, e.referrerHost].join('\u0000');
     const row = rows.get(key);
     if (row) row.count++;
     else
@@ -44,6 +49,7 @@ export function aggregate(events: readonly CountedEvent[]): { rows: CountRow[]; 
         ownerId: e.ownerId,
         showcaseId: e.showcaseId,
         itemId: e.itemId,
+        ...job,
         surface: e.surface,
         variant: e.variant,
         event: e.kind,
@@ -55,10 +61,10 @@ export function aggregate(events: readonly CountedEvent[]): { rows: CountRow[]; 
     if (e.firstVisit?.showcase) firsts.push(0);
     if (e.firstVisit?.item && e.itemId) firsts.push(e.itemId);
     for (const itemId of firsts) {
-      const key = [e.day, e.showcaseId, itemId].join('\u0000');
+      const key = [e.day, e.showcaseId, itemId, e.jobId ?? ''].join('\u0000');
       const v = visitors.get(key);
       if (v) v.n++;
-      else visitors.set(key, { day: e.day, ownerId: e.ownerId, showcaseId: e.showcaseId, itemId, n: 1 });
+      else visitors.set(key, { day: e.day, ownerId: e.ownerId, showcaseId: e.showcaseId, itemId, ...job, n: 1 });
     }
   }
   return { rows: [...rows.values()], visitors: [...visitors.values()] };

@@ -98,9 +98,12 @@ export interface CountedEvent {
   /** The day it happened, UTC, `YYYY-MM-DD`. */
   day: string;
   ownerId: string;
+  /** 0: no showcase (the embed pages of a conversion outside one: see jobId). */
   showcaseId: number;
   /** 0: the showcase page as a whole. */
   itemId: number;
+  /** The conversion (its API job id) whose own embed pages these are, outside any showcase (v1); '' or absent otherwise. */
+  jobId?: string;
   surface: Surface;
   /** The variant's SKU, or ''. */
   variant: string;

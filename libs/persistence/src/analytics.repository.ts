@@ -15,7 +15,17 @@ export interface AnalyticsFilter {
   to: string;
   showcaseId?: number;
   itemId?: number;
+  /** A conversion outside any showcase (its API job id): its own embed pages and widget (docs/analytics.md, "v1 embeds"). */
+  jobId?: string;
 }
+
+/** The kinds of jobs whose embed pages count on their own, as their job (outside any showcase: v1 and animated AR). */
+export const STANDALONE_EMBED_KINDS: readonly string[] = ['v1.convert', 'v2.animated-ar'];
+
+/** Whose embed page an emb_ id is: a showcase's item, or a conversion of its own (v1). */
+export type EmbedSite =
+  | { showcaseId: number; itemId: number; ownerId: string; enabled: boolean }
+  | { jobId: string; ownerId: string; enabled: boolean };
 
 /** Event counts by kind. */
 export type EventCounts = Record<string, number>;
@@ -96,13 +106,13 @@ export class AnalyticsRepository {
     const values: unknown[] = [];
     const tuples = rows.map((r) => {
       const at = values.length;
-      values.push(r.day, r.ownerId, r.showcaseId, r.itemId, r.surface, r.variant, r.event, r.platform, r.referrerHost, r.count);
-      return `(${Array.from({ length: 10 }, (_, k) => `$${at + k + 1}`).join(', ')})`;
+      values.push(r.day, r.ownerId, r.showcaseId, r.itemId, r.jobId ?? '', r.surface, r.variant, r.event, r.platform, r.referrerHost, r.count);
+      return `(${Array.from({ length: 11 }, (_, k) => `$${at + k + 1}`).join(', ')})`;
     });
     await m.query(
-      `INSERT INTO "analytics_daily" ("day", "owner_id", "showcase_id", "item_id", "surface", "variant", "event", "platform", "referrer_host", "count")
+      `INSERT INTO "analytics_daily" ("day", "owner_id", "showcase_id", "item_id", "job_id", "surface", "variant", "event", "platform", "referrer_host", "count")
        VALUES ${tuples.join(', ')}
-       ON CONFLICT ("day", "showcase_id", "item_id", "surface", "variant", "event", "platform", "referrer_host")
+       ON CONFLICT ("day", "showcase_id", "item_id", "job_id", "surface", "variant", "event", "platform", "referrer_host")
        DO UPDATE SET "count" = "analytics_daily"."count" + EXCLUDED."count"`,
       values,
     );
@@ -113,12 +123,12 @@ export class AnalyticsRepository {
     const values: unknown[] = [];
     const rows = counts.map((g) => {
       const at = values.length;
-      values.push(g.day, g.ownerId, g.showcaseId, g.itemId, g.n);
-      return `($${at + 1}::date, $${at + 2}, $${at + 3}::integer, $${at + 4}::integer, $${at + 5}::bigint)`;
+      values.push(g.day, g.ownerId, g.showcaseId, g.itemId, g.jobId ?? '', g.n);
+      return `($${at + 1}::date, $${at + 2}, $${at + 3}::integer, $${at + 4}::integer, $${at + 5}, $${at + 6}::bigint)`;
     });
     await m.query(
-      `INSERT INTO "analytics_visitors" ("day", "owner_id", "showcase_id", "item_id", "visitors") VALUES ${rows.join(', ')}
-       ON CONFLICT ("day", "showcase_id", "item_id") DO UPDATE SET "visitors" = "analytics_visitors"."visitors" + EXCLUDED."visitors"`,
+      `INSERT INTO "analytics_visitors" ("day", "owner_id", "showcase_id", "item_id", "job_id", "visitors") VALUES ${rows.join(', ')}
+       ON CONFLICT ("day", "showcase_id", "item_id", "job_id") DO UPDATE SET "visitors" = "analytics_visitors"."visitors" + EXCLUDED."visitors"`,
       values,
     );
   }
@@ -134,6 +144,7 @@ export class AnalyticsRepository {
     if (f.ownerId !== null) add(`"owner_id" = ?`, f.ownerId);
     if (f.showcaseId !== undefined) add(`"showcase_id" = ?`, f.showcaseId);
     if (f.itemId !== undefined) add(`"item_id" = ?`, f.itemId);
+    if (f.jobId !== undefined) add(`"job_id" = ?`, f.jobId);
     const cond = where.join(' AND ');
     const counts: EventCounts = {};
     for (const r of await this.ds.query(
@@ -141,7 +152,7 @@ export class AnalyticsRepository {
       params,
     ))
       counts[r.event] = Number(r.n);
-    // Visitors: on the showcase as a whole (item 0), or on the item asked for.
+    // Visitors: on the showcase as a whole (item 0), or on the item asked for; a conversion's own pages are item 0 of showcase 0.
     const visitorCond = f.itemId !== undefined ? cond : `${cond} AND "item_id" = 0`;
     const v = await this.ds.query(`SELECT coalesce(sum("visitors"), 0) AS "n" FROM "analytics_visitors" WHERE ${visitorCond}`, params);
     if (!groupBy) return { counts, visitors: Number(v[0].n), groups: null };
@@ -191,15 +202,23 @@ export class AnalyticsRepository {
     return rows[0] ? { showcaseId: Number(rows[0].id), ownerId: rows[0].owner_id, enabled: rows[0].analytics !== false } : null;
   }
 
-  /** The showcase item an embed id (a job's public id) shows, with its showcase's switch: the beacon's site lookup for embeds. */
-  async siteOfEmbed(embedId: string): Promise<{ showcaseId: number; itemId: number; ownerId: string; enabled: boolean } | null> {
+  /**
+   * Whose embed page an embed id (a job's public id) is, the beacon's site lookup for embeds: the showcase item it
+   * shows, with its showcase's switch; or, for a conversion outside any showcase ({@link STANDALONE_EMBED_KINDS},
+   * with an owner), the job itself (no switch of its own: the deployment's). Null for anything else.
+   */
+  async siteOfEmbed(embedId: string): Promise<EmbedSite | null> {
     const rows = await this.ds.query(
-      `SELECT i."id" AS "item_id", s."id" AS "showcase_id", s."owner_id", s."analytics"
-       FROM "jobs" j JOIN "showcase_items" i ON i."job_id" = j."id" JOIN "showcases" s ON s."id" = i."showcase_id" WHERE j."public_id" = $1`,
+      `SELECT j."id" AS "job_id", j."kind", j."owner_id" AS "job_owner", i."id" AS "item_id", s."id" AS "showcase_id", s."owner_id", s."analytics"
+       FROM "jobs" j LEFT JOIN "showcase_items" i ON i."job_id" = j."id" LEFT JOIN "showcases" s ON s."id" = i."showcase_id"
+       WHERE j."public_id" = $1`,
       [embedId],
     );
     const r = rows[0];
-    return r ? { showcaseId: Number(r.showcase_id), itemId: Number(r.item_id), ownerId: r.owner_id, enabled: r.analytics !== false } : null;
+    if (!r) return null;
+    if (r.showcase_id !== null)
+      return { showcaseId: Number(r.showcase_id), itemId: Number(r.item_id), ownerId: r.owner_id, enabled: r.analytics !== false };
+    return STANDALONE_EMBED_KINDS.includes(r.kind) && r.job_owner ? { jobId: r.job_id, ownerId: r.job_owner, enabled: true } : null;
   }
 
   /** The items of a showcase and their variants' SKUs: what a beacon may name. */

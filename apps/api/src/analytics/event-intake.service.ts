@@ -91,6 +91,7 @@ export class EventIntake {
           ownerId: site.ownerId,
           showcaseId: site.showcaseId,
           itemId,
+          ...(site.jobId ? { jobId: site.jobId } : {}),
           surface: e.surface,
           variant: e.variant ?? '',
           kind: e.kind,

@@ -18,6 +18,7 @@ import { CatalogueItems1765069200000 } from './1765069200000-catalogue-items';
 import { ItemVariants1765155600000 } from './1765155600000-item-variants';
 import { Analytics1765242000000 } from './1765242000000-analytics';
 import { ShowcaseWalls1765328400000 } from './1765328400000-showcase-walls';
+import { AnalyticsJobs1765414800000 } from './1765414800000-analytics-jobs';
 
 /** The one migration set, shared by PGlite and Postgres. Append new migrations here. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   ItemVariants1765155600000,
   Analytics1765242000000,
   ShowcaseWalls1765328400000,
+  AnalyticsJobs1765414800000,
 ];
