@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { openPglite, openPostgres } from '@app/testing';
-import { AccountRepository, AnalyticsRepository, type AnalyticsCountRow, ShowcaseRepository } from './index';
+import { AccountRepository, AnalyticsRepository, type AnalyticsCountRow, JobRepository, ShowcaseRepository } from './index';
 
 const free = { enforceSlots: false, showcaseCents: 0, pictureCents: 0 };
 const showcase = (ownerId: string) => ({ ownerId, layout: 'branded', logoUrl: null, description: null, customLinks: [], branding: {} });
@@ -95,5 +95,49 @@ describe.each([
     await repo.setShowcaseAnalytics(showcaseId, false);
     expect((await repo.siteOfShowcase(publicId))?.enabled).toBe(false);
     await repo.setShowcaseAnalytics(showcaseId, true);
+  });
+
+  it("counts a v1 conversion's embed pages as its job: its own rows and visitors, read by job, in its owner's totals", async () => {
+    const jobs = new JobRepository(ds);
+    const v1 = (owner: string | null) =>
+      jobs.create({ kind: 'v1.convert', pipeline: 'still-image', ownerId: owner, input: {}, idPrefix: 'api', withPublicPage: true });
+    const [a, b, orphan] = [await v1(ownerId), await v1(ownerId), await v1(null)];
+    // Its emb_ id is the job's site: the owner, no showcase; one without an owner counts nowhere.
+    expect(await repo.siteOfEmbed(a.publicId!)).toEqual({ jobId: a.id, ownerId, enabled: true });
+    expect(await repo.siteOfEmbed(orphan.publicId!)).toBeNull();
+    expect(await repo.siteOfEmbed('emb_nope')).toBeNull();
+
+    const day = '2026-10-05';
+    const job = (jobId: string, over: Partial<AnalyticsCountRow> = {}) => row({ day, showcaseId: 0, jobId, surface: 'embed', ...over });
+    const log = `log-jobs-${Date.now()}`;
+    // The same day and dimension for two jobs: two rows, not one (the job is part of the key).
+    expect(
+      await repo.applyBatch(
+        log,
+        null,
+        '0001',
+        [job(a.id, { count: 3 }), job(b.id, { count: 5 }), job(a.id, { event: 'ar_launch', platform: 'quick_look', surface: 'widget' })],
+        [
+          { day, ownerId, showcaseId: 0, itemId: 0, jobId: a.id, n: 2 },
+          { day, ownerId, showcaseId: 0, itemId: 0, jobId: b.id, n: 4 },
+        ],
+      ),
+    ).toBe(true);
+    // A second batch adds to each job's own rows.
+    expect(
+      await repo.applyBatch(log, '0001', '0002', [job(a.id)], [{ day, ownerId, showcaseId: 0, itemId: 0, jobId: a.id, n: 1 }]),
+    ).toBe(true);
+    const f = { ownerId, from: day, to: day };
+    expect(await repo.totals({ ...f, jobId: a.id })).toEqual({ counts: { view: 4, ar_launch: 1 }, visitors: 3, groups: null });
+    expect(await repo.totals({ ...f, jobId: b.id })).toEqual({ counts: { view: 5 }, visitors: 4, groups: null });
+    expect((await repo.totals({ ...f, jobId: a.id }, 'platform')).groups).toEqual([
+      { key: '', counts: { view: 4 }, visitors: null },
+      { key: 'quick_look', counts: { ar_launch: 1 }, visitors: null },
+    ]);
+    // The account's totals hold both jobs; no showcase holds them; another account sees nothing.
+    expect(await repo.totals(f)).toMatchObject({ counts: { view: 9, ar_launch: 1 }, visitors: 7 });
+    expect((await repo.totals({ ...f, showcaseId })).counts).toEqual({});
+    expect((await repo.totals({ ...f, ownerId: 'usr_other', jobId: a.id })).counts).toEqual({});
+    expect((await repo.totals({ ownerId: null, from: day, to: day, jobId: b.id })).counts).toEqual({ view: 5 });
   });
 });
