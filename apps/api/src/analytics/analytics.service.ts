@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { utcDay } from '@app/analytics';
+import { toCsvCell } from '@app/catalogue';
 import { type AnalyticsGroup, AnalyticsRepository, type EventCounts, ShowcaseRepository } from '@app/persistence';
 import { parseInput } from '@app/schema';
 import { ApiError } from '../http/api-error';
@@ -43,12 +44,8 @@ export function funnel(t: Totals) {
 
 const CSV_COLUMNS = ['views', 'interactions', 'ar_launches', 'banner_taps', 'qr_opens', 'variant_selects', 'unique_visitors'] as const;
 
-/** A CSV cell: quoted when needed, and a leading = + - @ neutralised (a spreadsheet would run it as a formula). */
-function cell(v: unknown): string {
-  let s = v === null || v === undefined ? '' : String(v);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
+/** A CSV cell as the import report writes it (@app/catalogue toCsvCell: quoted, formulas neutralised). */
+const cell = (v: unknown): string => toCsvCell(v === null || v === undefined ? '' : String(v));
 
 /**
  * GET /api/v2/analytics: the caller's engagement counts over a range of days (every account's for the owner

@@ -5,4 +5,4 @@ export { normalizeHeader } from './normalize-header';
 export { parseDecimal } from './parse-decimal';
 export { CSV_DEFAULT_LIMITS, type CsvLimits, type CsvRow, type CsvTable, readCsv, type ReadCsvOptions } from './read-csv';
 export { type CsvDelimiter, sniffDelimiter } from './sniff-delimiter';
-export { toCsv } from './write-csv';
+export { toCsv, toCsvCell } from './write-csv';
