@@ -7,6 +7,7 @@ import {
   type ItemVariant,
   JobRepository,
   ShowcaseRepository,
+  STANDALONE_EMBED_KINDS,
   type JobEntity,
 } from '@app/persistence';
 import type { StillImageResult } from '@app/plugins';
@@ -122,16 +123,18 @@ export class EmbedService {
     }
     const posterUrl = this.storage.url(r.files.poster.key);
     const cache = 'public, max-age=300';
-    // A showcase picture with analytics on sends beacons as its item (site: this embed id).
+    // A showcase picture with analytics on sends beacons as its item (site: this embed id); a conversion of its
+    // own (v1, animated AR: the widget's pages) as its job, the same events under the same site id, for the
+    // job's owner (SiteResolver). No item there: its Scene Viewer banner link stays direct (the tap route is per item).
+    const standalone = !sc && !!job.ownerId && STANDALONE_EMBED_KINDS.includes(job.kind);
     const beacon =
-      sc && sc.analytics && this.config.analytics.enabled
+      this.config.analytics.enabled && (sc ? sc.analytics : standalone)
         ? {
             url: `${this.urls.base}/api/events`,
             site: publicId,
             surface: 'embed' as const,
-            item_id: sc.itemId,
+            ...(sc ? { item_id: sc.itemId, taps: tapBase(this.urls.base, publicId) } : {}),
             ...(shownSku ? { variant: shownSku } : {}),
-            taps: tapBase(this.urls.base, publicId),
           }
         : undefined;
     if (variant === 'static') {
