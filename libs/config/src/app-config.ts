@@ -120,8 +120,11 @@ export interface AppConfig {
   showcases: { maxFileBytes: number; maxFilesPerRequest: number; maxItems: number };
   /** Engagement analytics of the public pages: on/off for the deployment, per-visitor rate, flush interval. */
   analytics: { enabled: boolean; eventsPerMinute: number; flushMs: number };
-  /** Visitors' gallery walls built on request by the API: at once per process (0: off), per visitor per minute. */
-  visitorWalls: { concurrency: number; perMinute: number };
+  /**
+   * Visitors' gallery walls built on request by the API: at once per process (0: off), per visitor per minute,
+   * stored bytes per showcase (least recently used evicted past it), and the age since last use when retention deletes one.
+   */
+  visitorWalls: { concurrency: number; perMinute: number; maxBytesPerShowcase: number; maxAgeMs: number };
   /** Animated AR sources, frame budget, motion and background removal (DESIGN §5, spec §8). */
   animated: {
     videoMaxBytes: number;

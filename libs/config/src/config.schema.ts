@@ -163,7 +163,20 @@ export const envSchema = z.object({
     ),
   WALL_VISITOR_BUILDS_PER_MINUTE: int(1, 10_000)
     .default(6)
-    .describe("new (not cached) visitors' gallery walls one visitor (IP) may have built per minute"),
+    .describe("new (not cached) visitors' gallery walls one visitor (an IPv4 address, an IPv6 /64) may have built per minute"),
+  WALL_VISITOR_MAX_MB_PER_SHOWCASE: int(1, 1_000_000)
+    .default(500)
+    .describe(
+      "stored visitors' gallery walls per showcase, in MB (a 12-picture wall is 6-8 MB); a new build past it evicts that showcase's least recently used visitor walls",
+    ),
+  WALL_VISITOR_MAX_AGE_DAYS: z.coerce
+    .number()
+    .positive()
+    .max(36_500)
+    .default(30)
+    .describe(
+      "visitors' gallery walls not requested for this many days (fractions allowed) are deleted by the worker's retention sweep (every RETENTION_SWEEP_INTERVAL_S)",
+    ),
   VIDEO_MAX_BYTES: int(1024, 2_000_000_000)
     .default(200 * 1024 * 1024)
     .describe('animated AR video source cap, enforced while streaming'),

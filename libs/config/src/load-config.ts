@@ -203,7 +203,12 @@ export function loadConfig(
     idempotency: { ttlMs: e.IDEMPOTENCY_TTL_HOURS * 3600_000 },
     showcases: { maxFileBytes: e.UPLOAD_MAX_FILE_BYTES, maxFilesPerRequest: e.UPLOAD_MAX_FILES, maxItems: e.SHOWCASE_MAX_ITEMS },
     analytics: { enabled: e.ANALYTICS_ENABLED, eventsPerMinute: e.ANALYTICS_EVENTS_PER_MINUTE, flushMs: e.ANALYTICS_FLUSH_MS },
-    visitorWalls: { concurrency: e.WALL_VISITOR_BUILDS, perMinute: e.WALL_VISITOR_BUILDS_PER_MINUTE },
+    visitorWalls: {
+      concurrency: e.WALL_VISITOR_BUILDS,
+      perMinute: e.WALL_VISITOR_BUILDS_PER_MINUTE,
+      maxBytesPerShowcase: e.WALL_VISITOR_MAX_MB_PER_SHOWCASE * 1024 * 1024,
+      maxAgeMs: Math.round(e.WALL_VISITOR_MAX_AGE_DAYS * 86_400_000),
+    },
     animated: {
       videoMaxBytes: e.VIDEO_MAX_BYTES,
       videoMaxDurationS: e.VIDEO_MAX_DURATION_S,

@@ -148,6 +148,15 @@ export class DataDeletionRepository {
     return rows.map((r) => r.base);
   }
 
+  /** Visitors' walls last used before `before`, least recently used first: one batch of the retention sweep. */
+  async expiredVisitorWalls(before: Date, limit: number): Promise<string[]> {
+    const rows: { base: string }[] = await this.ds.query(
+      `SELECT "base" FROM "visitor_walls" WHERE "last_used_at" < $1 ORDER BY "last_used_at", "base" LIMIT $2`,
+      [before, limit],
+    );
+    return rows.map((r) => r.base);
+  }
+
   /** Forgets visitors' walls whose files were deleted. */
   async forgetVisitorWalls(bases: readonly string[]): Promise<void> {
     if (bases.length) await this.ds.query(`DELETE FROM "visitor_walls" WHERE "base" IN (${list(bases)})`, [...bases]);

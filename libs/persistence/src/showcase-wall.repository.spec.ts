@@ -109,4 +109,48 @@ describe.each([
     expect(await deletions.deleteUser(userId)).toBe(true);
     expect(await deletions.visitorWalls({ showcaseId: s.id })).toEqual([]);
   });
+  it("keeps visitors' walls' sizes and last use: the byte cap's least recently used, the age limit's idle ones", async () => {
+    const { s } = await owner(0);
+    const other = await owner(0);
+    const base = (k: string) => `walls/visitor/cap/${k}`;
+    const at = (k: string, minutesAgo: number) =>
+      ds.query(`UPDATE "visitor_walls" SET "last_used_at" = now() - $2 * interval '1 minute' WHERE "base" = $1`, [base(k), minutesAgo]);
+    for (const [k, bytes] of [
+      ['a', 300],
+      ['b', 300],
+      ['c', 300],
+      ['d', 300],
+    ] as const)
+      await walls.recordVisitorWall(s.id, base(k), [1], bytes);
+    await walls.recordVisitorWall(other.s.id, 'walls/visitor/other/x', [1], 5000);
+    await at('a', 90);
+    await at('b', 10);
+    await at('c', 200);
+    await at('d', 0);
+    expect(await walls.visitorWallUsage(s.id)).toEqual({ bytes: 1200, walls: 4 });
+    // 700 bytes: d (kept: the one just built) and the most recently used others that fit; another showcase's walls never count.
+    expect((await walls.visitorWallsPastCap(s.id, 700, base('d'))).sort()).toEqual([base('a'), base('c')]);
+    expect(await walls.visitorWallsPastCap(s.id, 1200, base('d'))).toEqual([]);
+    // The one kept is kept even when it alone is over.
+    expect((await walls.visitorWallsPastCap(s.id, 100, base('c'))).sort()).toEqual([base('a'), base('b'), base('d')]);
+    // Served again: used now, but written at most once within the window.
+    await walls.touchVisitorWall(base('c'));
+    expect((await walls.visitorWallsPastCap(s.id, 700, base('d'))).sort()).toEqual([base('a'), base('b')]);
+    const used = async (k: string) =>
+      new Date((await ds.query(`SELECT "last_used_at" FROM "visitor_walls" WHERE "base" = $1`, [base(k)]))[0].last_used_at).getTime();
+    const first = await used('c');
+    await walls.touchVisitorWall(base('c'), new Date(first + 60_000));
+    expect(await used('c')).toBe(first);
+    await walls.touchVisitorWall(base('c'), new Date(first + 2 * 3_600_000));
+    expect(await used('c')).toBe(first + 2 * 3_600_000);
+    // A rebuild of the same base takes its new size and is used now.
+    await walls.recordVisitorWall(s.id, base('a'), [1], 50);
+    expect(await walls.visitorWallUsage(s.id)).toEqual({ bytes: 950, walls: 4 });
+    // The age limit: idle since before the cutoff, least recently used first, in batches.
+    await at('b', 60 * 24 * 40);
+    await at('d', 60 * 24 * 31);
+    const cutoff = new Date(Date.now() - 30 * 86_400_000);
+    expect(await deletions.expiredVisitorWalls(cutoff, 10)).toEqual([base('b'), base('d')]);
+    expect(await deletions.expiredVisitorWalls(cutoff, 1)).toEqual([base('b')]);
+  });
 });

@@ -127,13 +127,52 @@ export class ShowcaseWallRepository {
     return rows.map((r) => r.job_id);
   }
 
-  /** Records a visitor's wall built under `base` from these items (a second record of the same base is a no-op). */
-  async recordVisitorWall(showcaseId: number, base: string, itemIds: readonly number[]): Promise<void> {
+  /**
+   * Records a visitor's wall built under `base` from these items, `bytes` stored, used now (a second record of
+   * the same base, a rebuild, takes the new size and time). Nothing is recorded for a showcase deleted meanwhile.
+   */
+  async recordVisitorWall(showcaseId: number, base: string, itemIds: readonly number[], bytes = 0): Promise<void> {
     await this.ds.query(
-      `INSERT INTO "visitor_walls" ("base", "showcase_id", "item_ids") SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM "showcases" WHERE "id" = $2)
-       ON CONFLICT ("base") DO NOTHING`,
-      [base, showcaseId, JSON.stringify(itemIds)],
+      `INSERT INTO "visitor_walls" ("base", "showcase_id", "item_ids", "bytes") SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM "showcases" WHERE "id" = $2)
+       ON CONFLICT ("base") DO UPDATE SET "bytes" = EXCLUDED."bytes", "last_used_at" = now()`,
+      [base, showcaseId, JSON.stringify(itemIds), bytes],
     );
+  }
+
+  /**
+   * Marks a visitor's wall used at `now` (served from storage), unless it was marked within `withinMs`: the
+   * age limit counts days, so a wall served a thousand times an hour costs one write, not a thousand.
+   */
+  async touchVisitorWall(base: string, now = new Date(), withinMs = 3_600_000): Promise<void> {
+    await this.ds.query(`UPDATE "visitor_walls" SET "last_used_at" = $2 WHERE "base" = $1 AND "last_used_at" < $3`, [
+      base,
+      now,
+      new Date(now.getTime() - withinMs),
+    ]);
+  }
+
+  /**
+   * The visitor walls of a showcase to evict so that its recorded bytes are at most `maxBytes`: the least
+   * recently used first, never `keep` (the wall just built; alone over the cap it stays, the others go).
+   */
+  async visitorWallsPastCap(showcaseId: number, maxBytes: number, keep: string): Promise<string[]> {
+    const rows: { base: string }[] = await this.ds.query(
+      `SELECT "base" FROM (
+         SELECT "base", SUM("bytes") OVER (ORDER BY ("base" = $3) DESC, "last_used_at" DESC, "base" DESC) AS "kept"
+         FROM "visitor_walls" WHERE "showcase_id" = $1
+       ) t WHERE "kept" > $2 AND "base" <> $3 ORDER BY "kept" DESC`,
+      [showcaseId, maxBytes, keep],
+    );
+    return rows.map((r) => r.base);
+  }
+
+  /** A showcase's visitor walls: bytes recorded in all, and how many. */
+  async visitorWallUsage(showcaseId: number): Promise<{ bytes: number; walls: number }> {
+    const rows: { bytes: string | null; walls: string }[] = await this.ds.query(
+      `SELECT SUM("bytes") AS "bytes", COUNT(*) AS "walls" FROM "visitor_walls" WHERE "showcase_id" = $1`,
+      [showcaseId],
+    );
+    return { bytes: Number(rows[0]?.bytes ?? 0), walls: Number(rows[0]?.walls ?? 0) };
   }
 
   /** Renames a wall; null when it is gone. */

@@ -40,6 +40,7 @@ export * from './gallery-wall/wall-model';
 export * from './gallery-wall/wall-sources';
 export * from './gallery-wall/gallery-wall.stage';
 export * from './gallery-wall/gallery-wall.plugin';
+export * from './gallery-wall/wall-build-pool';
 
 /** Built-in plugins, registered before any configured third-party plugin. */
 export function builtinPlugins(): Plugin<object>[] {

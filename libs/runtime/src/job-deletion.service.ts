@@ -95,12 +95,32 @@ export class JobDeletion {
    * deleted (the walls stay recorded, so a repeat finds them again).
    */
   async deleteVisitorWalls(scope: { showcaseId: number; itemId?: number } | { ownerId: string }): Promise<number> {
-    const bases = await this.repo.visitorWalls(scope);
+    return this.deleteVisitorWallBases(await this.repo.visitorWalls(scope));
+  }
+
+  /**
+   * Deletes the files of the visitors' walls under these bases, then forgets them (the byte cap's eviction, the
+   * age limit). Throws when a file cannot be deleted: those walls stay recorded, so a repeat finds them again.
+   */
+  async deleteVisitorWallBases(bases: readonly string[]): Promise<number> {
     for (const base of bases) {
       await Promise.all(VISITOR_WALL_FILES.map((f) => this.storage.delete(`${base}/${f}`)));
     }
     await this.repo.forgetVisitorWalls(bases);
     return bases.length;
+  }
+
+  /**
+   * The age limit of visitors' walls (WALL_VISITOR_MAX_AGE_DAYS): deletes, in batches, those not served since
+   * `before`, with their files. Returns how many went.
+   */
+  async purgeIdleVisitorWalls(before: Date, batchSize: number): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const batch = await this.repo.expiredVisitorWalls(before, batchSize);
+      if (!batch.length) return total;
+      total += await this.deleteVisitorWallBases(batch);
+    }
   }
 
   /**

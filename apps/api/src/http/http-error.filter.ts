@@ -88,7 +88,11 @@ export class HttpErrorFilter implements ExceptionFilter {
     } else {
       body = { type: 'api_error', code: 'internal_error', message: 'internal error; quote the request_id when reporting it' };
     }
-    if (status === 503) {
+    if (exception instanceof ApiError && status >= 500) {
+      // A refusal the code chose (`busy`: visitor wall builds queued full, `storage_unavailable`): what it is,
+      // not a database outage and not a bug, so a stranger's traffic trips neither alert.
+      this.logger.warn(`request ${requestId}: ${status} ${exception.code}: ${exception.message}`);
+    } else if (status === 503) {
       this.logger.warn(`request ${requestId}: database unavailable: ${exception instanceof Error ? exception.message : String(exception)}`);
     } else if (status >= 500) {
       this.logger.error(`request ${requestId} failed: ${exception instanceof Error ? exception.stack : String(exception)}`);

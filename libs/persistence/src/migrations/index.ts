@@ -19,6 +19,7 @@ import { ItemVariants1765155600000 } from './1765155600000-item-variants';
 import { Analytics1765242000000 } from './1765242000000-analytics';
 import { ShowcaseWalls1765328400000 } from './1765328400000-showcase-walls';
 import { AnalyticsJobs1765414800000 } from './1765414800000-analytics-jobs';
+import { VisitorWallRetention1765501200000 } from './1765501200000-visitor-wall-retention';
 
 /** The one migration set, shared by PGlite and Postgres. Append new migrations here. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   Analytics1765242000000,
   ShowcaseWalls1765328400000,
   AnalyticsJobs1765414800000,
+  VisitorWallRetention1765501200000,
 ];

@@ -1,0 +1,159 @@
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { OperationalError, UserError } from '@app/pipeline';
+import type { ModelFileBodies } from '../publish/publish.stage';
+import type { ArrangeWallOptions } from './arrange-wall';
+import type { WallPictureInput } from './wall-model';
+
+/** One build as it crosses to a thread: the pictures as loaded (textures as bytes) and the arrangement. */
+export interface WallBuildRequest {
+  id: number;
+  pictures: (Omit<WallPictureInput, 'texture'> & { texture: Omit<WallPictureInput['texture'], 'image'> & { image: Uint8Array } })[];
+  arrange: ArrangeWallOptions;
+}
+
+/** A thread's answer: the three file bodies, or the error as data. */
+export type WallBuildReply =
+  | {
+      id: number;
+      ok: true;
+      threadId: number;
+      bodies: { glb: Uint8Array; usdz: Uint8Array; poster: { image: Uint8Array; ext: string; mime: string } };
+    }
+  | { id: number; ok: false; error: { kind: 'user' | 'operational' | 'bug'; code: string; message: string; param?: string } };
+
+/** Where a thread starts: the compiled thread entry, or (tests on the sources) a bootstrap given its path in workerData. */
+export interface WallBuildThread {
+  filename: string;
+  workerData?: unknown;
+}
+
+/** The compiled thread entry beside this file (dist/…/wall-build.thread.js). */
+export const WALL_BUILD_THREAD: WallBuildThread = { filename: join(__dirname, 'wall-build.thread.js') };
+
+interface Slot {
+  worker: Worker;
+  pending?: { id: number; resolve: (r: WallBuildReply) => void; reject: (e: Error) => void };
+}
+
+/**
+ * Builds gallery walls ({@link buildGalleryWall}) in worker threads, so the seconds of CPU a 12-picture wall
+ * takes (texture packing, GLB and USDZ writing) never hold the caller's event loop: the API serves its other
+ * requests meanwhile. The caller reads the pictures from storage ({@link loadWallPictures}) and stores the
+ * bodies; the thread only computes. One build per thread at a time; at most `size()` threads, started on
+ * demand and kept (idle ones do not keep the process alive); a caller bounds how many builds it asks at once
+ * (BuildSlots in the API), more wait here for a thread. A thread that dies fails its build and is replaced.
+ *
+ * @example
+ * const pool = new WallBuildPool(() => 2);
+ * const { bodies } = await pool.build(await loadWallPictures(storage, refs), { arrangement: 'grid' });
+ */
+export class WallBuildPool {
+  private readonly idle: Slot[] = [];
+  private readonly busy = new Set<Slot>();
+  private readonly waiting: ((s: Slot) => void)[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(
+    private readonly size: () => number,
+    private readonly thread: WallBuildThread = WALL_BUILD_THREAD,
+  ) {}
+
+  /** Threads started now (idle and busy). */
+  get threads(): number {
+    return this.idle.length + this.busy.size;
+  }
+
+  /** Builds the wall in a thread; the errors buildGalleryWall throws (UserError, OperationalError) as it throws them. */
+  async build(pictures: readonly WallPictureInput[], arrange: ArrangeWallOptions): Promise<{ bodies: ModelFileBodies; threadId: number }> {
+    const slot = await this.take();
+    const id = this.nextId++;
+    // Each texture in an ArrayBuffer of its own (a picture's texture is a slice of its GLB): moved, not cloned whole.
+    const images = pictures.map((p) => new Uint8Array(p.texture.image));
+    const req: WallBuildRequest = {
+      id,
+      pictures: pictures.map((p, i) => ({ ...p, texture: { ...p.texture, image: images[i] } })),
+      arrange,
+    };
+    let reply: WallBuildReply;
+    try {
+      reply = await new Promise<WallBuildReply>((resolve, reject) => {
+        slot.pending = { id, resolve, reject };
+        slot.worker.postMessage(
+          req,
+          images.map((u) => u.buffer as ArrayBuffer),
+        );
+      });
+    } finally {
+      slot.pending = undefined;
+      this.give(slot);
+    }
+    if (!reply.ok) {
+      const { kind, code, message, param } = reply.error;
+      if (kind === 'user') throw new UserError(code, message, param ? { param } : undefined);
+      if (kind === 'operational') throw new OperationalError(code, message, param ? { param } : undefined);
+      throw new Error(`wall build thread: ${message}`);
+    }
+    const buf = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+    const b = reply.bodies;
+    return {
+      threadId: reply.threadId,
+      bodies: { glb: buf(b.glb), usdz: buf(b.usdz), poster: { ...b.poster, image: buf(b.poster.image) } },
+    };
+  }
+
+  /** Stops every thread (a build in flight fails). */
+  async close(): Promise<void> {
+    this.closed = true;
+    const all = [...this.idle, ...this.busy];
+    this.idle.length = 0;
+    await Promise.all(all.map((s) => s.worker.terminate()));
+  }
+
+  private async take(): Promise<Slot> {
+    if (this.closed) throw new Error('wall build pool: closed');
+    const ready = this.idle.pop() ?? (this.threads < Math.max(1, this.size()) ? this.start() : undefined);
+    const slot = ready ?? (await new Promise<Slot>((resolve) => this.waiting.push(resolve)));
+    this.busy.add(slot);
+    slot.worker.ref();
+    return slot;
+  }
+
+  private give(slot: Slot): void {
+    this.busy.delete(slot);
+    if (!this.alive(slot)) {
+      // Its replacement, for whoever waits.
+      const next = this.waiting.shift();
+      if (next && !this.closed) next(this.start());
+      return;
+    }
+    const next = this.waiting.shift();
+    if (next) return next(slot);
+    slot.worker.unref();
+    this.idle.push(slot);
+  }
+
+  private readonly dead = new WeakSet<Slot>();
+  private alive(slot: Slot): boolean {
+    return !this.dead.has(slot) && !this.closed;
+  }
+
+  private start(): Slot {
+    const worker = new Worker(this.thread.filename, { workerData: this.thread.workerData });
+    const slot: Slot = { worker };
+    worker.unref();
+    worker.on('message', (r: WallBuildReply) => {
+      if (slot.pending?.id === r.id) slot.pending.resolve(r);
+    });
+    const fail = (e: Error) => {
+      this.dead.add(slot);
+      const i = this.idle.indexOf(slot);
+      if (i >= 0) this.idle.splice(i, 1);
+      slot.pending?.reject(new OperationalError('wall_build_failed', `wall: the build thread stopped: ${e.message}`));
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`exit code ${code}`)));
+    return slot;
+  }
+}

@@ -1,0 +1,43 @@
+import { parentPort, threadId } from 'node:worker_threads';
+import { PipelineError } from '@app/pipeline';
+import { buildGalleryWall } from './wall-model';
+import type { WallBuildReply, WallBuildRequest } from './wall-build-pool';
+
+/**
+ * The thread side of {@link WallBuildPool}: builds one wall at a time from the pictures the main thread read
+ * from storage and answers the three file bodies (moved, not copied). Compute only: no storage, no database.
+ * Errors go back as data (a PipelineError keeps its kind, code and param) so the main thread can throw the same.
+ */
+const bytes = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+/** A body in an ArrayBuffer of its own, so it can be transferred whole. */
+const own = (b: Buffer) => new Uint8Array(b);
+
+parentPort!.on('message', (req: WallBuildRequest) => {
+  void (async () => {
+    try {
+      const pictures = req.pictures.map((p) => ({ ...p, texture: { ...p.texture, image: bytes(p.texture.image) } }));
+      const wall = await buildGalleryWall(pictures, req.arrange);
+      const glb = own(wall.bodies.glb);
+      const usdz = own(wall.bodies.usdz);
+      const image = own(wall.bodies.poster.image);
+      const reply: WallBuildReply = {
+        id: req.id,
+        ok: true,
+        threadId,
+        bodies: { glb, usdz, poster: { image, ext: wall.bodies.poster.ext, mime: wall.bodies.poster.mime } },
+      };
+      parentPort!.postMessage(reply, [glb.buffer, usdz.buffer, image.buffer]);
+    } catch (e) {
+      const err = e as Error;
+      const reply: WallBuildReply = {
+        id: req.id,
+        ok: false,
+        error:
+          e instanceof PipelineError
+            ? { kind: e.kind, code: e.code, message: e.message, ...(e.param ? { param: e.param } : {}) }
+            : { kind: 'bug', code: 'internal_error', message: err?.stack ?? String(e) },
+      };
+      parentPort!.postMessage(reply);
+    }
+  })();
+});
