@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { randomId } from './ids';
 import { queryReturning } from './returning';
+import { isForeignKeyViolation, ShowcaseGoneError } from './showcase.repository';
 
 /**
  * Bulk catalogue imports (`catalogue_imports`) and their per-row report (`catalogue_import_rows`).
@@ -115,12 +116,18 @@ const INSERT_CHUNK = 200;
 export class CatalogueImportRepository {
   constructor(private readonly ds: DataSource) {}
 
-  /** A new import, `running`, with an `imp_…` id. */
+  /** A new import, `running`, with an `imp_…` id. ShowcaseGoneError when the showcase was deleted meanwhile. */
   async create(showcaseId: number, ownerId: string, counts: ImportCounts = emptyCounts()): Promise<CatalogueImportRow> {
-    const rows = await this.ds.query(
-      `INSERT INTO "catalogue_imports" ("id", "showcase_id", "owner_id", "counts") VALUES ($1, $2, $3, $4) RETURNING *`,
-      [randomId('imp'), showcaseId, ownerId, JSON.stringify({ ...counts, heartbeatMs: Date.now() })],
-    );
+    const rows = await this.ds
+      .query(`INSERT INTO "catalogue_imports" ("id", "showcase_id", "owner_id", "counts") VALUES ($1, $2, $3, $4) RETURNING *`, [
+        randomId('imp'),
+        showcaseId,
+        ownerId,
+        JSON.stringify({ ...counts, heartbeatMs: Date.now() }),
+      ])
+      .catch((e: unknown) => {
+        throw isForeignKeyViolation(e) ? new ShowcaseGoneError(showcaseId) : e;
+      });
     return toImport(rows[0]);
   }
 

@@ -176,6 +176,23 @@ export class ShowcaseFullError extends Error {
   }
 }
 
+/**
+ * The showcase is gone (deleted while a request or an import was adding to it): the rows that would have
+ * pointed at it are not written, so a race with a DELETE ends as a 404, never as a foreign-key violation.
+ */
+export class ShowcaseGoneError extends Error {
+  constructor(readonly showcaseId: number) {
+    super(`showcase ${showcaseId} was deleted`);
+    this.name = 'ShowcaseGoneError';
+  }
+}
+
+/** A foreign key refused the row (Postgres 23503): what it points at is gone. */
+export function isForeignKeyViolation(e: unknown): boolean {
+  const err = e as { code?: string; driverError?: { code?: string } };
+  return (err.code ?? err.driverError?.code) === '23503';
+}
+
 /** What an edit changes on an item (a field left out: unchanged). */
 export interface ItemChanges {
   label?: ItemLabel;
@@ -369,7 +386,9 @@ export class ShowcaseRepository {
   async addItems(sc: ShowcaseRow, items: NewItem[], pictureCents: number, opts: ItemOptions & { maxItems: number }): Promise<CreatedItems> {
     return this.counted(
       await this.ds.transaction(async (m) => {
-        await m.query(`SELECT "id" FROM "showcases" WHERE "id" = $1 FOR UPDATE`, [sc.id]);
+        const live = await m.query(`SELECT "id" FROM "showcases" WHERE "id" = $1 FOR UPDATE`, [sc.id]);
+        // Deleted since the caller read it: nothing is charged or created (the lock keeps it until the commit).
+        if (!live[0]) throw new ShowcaseGoneError(sc.id);
         const have = Number((await m.query(`SELECT count(*) AS n FROM "showcase_items" WHERE "showcase_id" = $1`, [sc.id]))[0].n);
         if (have + items.length > opts.maxItems) throw new ShowcaseFullError(opts.maxItems, have);
         return this.insertItems(m, sc, items, opts, pictureCents, []);

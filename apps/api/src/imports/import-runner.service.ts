@@ -10,6 +10,7 @@ import {
   JobRepository,
   type NewItem,
   ShowcaseFullError,
+  ShowcaseGoneError,
   type ShowcaseItemRow,
   ShowcaseRepository,
   type ShowcaseRow,
@@ -335,6 +336,12 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
       } catch (e) {
         // Another request spent the credits or took the room meanwhile: size the batch again.
         if (e instanceof InsufficientCreditsError || e instanceof ShowcaseFullError) continue;
+        // The showcase was deleted, and its import with it: nothing was charged or created, nothing is left to report.
+        if (e instanceof ShowcaseGoneError) {
+          this.logger.log(`import ${work.importId} stopped: its showcase was deleted`);
+          state.stop = true;
+          return;
+        }
         // Another request created an item with one of these external ids meanwhile: that row updates it.
         if (e instanceof ExternalIdTakenError) {
           const r = take.find((t) => t.externalId === e.externalId);

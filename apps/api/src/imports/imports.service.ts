@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable, StreamableFile } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
@@ -11,8 +12,11 @@ import {
   type CatalogueImportRow,
   CatalogueImportRepository,
   emptyCounts,
+  type ImportCounts,
   type ImportRowReport,
+  isForeignKeyViolation,
   randomId,
+  ShowcaseGoneError,
   ShowcaseRepository,
   type ShowcaseRow,
 } from '@app/persistence';
@@ -30,6 +34,7 @@ import { parseVariantEdit } from '../showcases/variant-specs';
 import { CSV_TYPES } from './import-bodies';
 import {
   type CheckedRow,
+  checkJsonRowCount,
   CSV_COLUMNS,
   csvItem,
   errorReports,
@@ -41,7 +46,7 @@ import {
   VariantRowGrouper,
   variantRowOutcomes,
 } from './import-rows';
-import { type ImportUpload, ImportRunner } from './import-runner.service';
+import { IMPORT_BATCH, type ImportUpload, ImportRunner } from './import-runner.service';
 import { ImportSpool } from './import-spool';
 import { IMPORT_MAX_ROWS, ImportJsonBody, ImportQuery, ImportReportQuery } from './imports.schema';
 
@@ -88,11 +93,16 @@ export class ImportsService {
     const { dry_run: dryRun } = parseInput(ImportQuery, query ?? {});
     const s = await this.owned(p, id);
     const pictureCents = this.pictureCents(p);
+    // The showcase may be deleted while the upload is read (its import goes with it): a 404, as if it came first.
+    const gone = () => ApiError.notFound(`showcase ${id.slice(0, 40)}`);
     const intake = dryRun
       ? new PreviewIntake(s, this.imports, (r, itemId) => this.previewUpdate(s, r, itemId))
-      : await RealIntake.open(s, p.userId, this.imports, this.config.dataDir);
+      : await RealIntake.open(s, p.userId, this.imports, this.config.dataDir).catch((e: unknown) => {
+          throw e instanceof ShowcaseGoneError ? gone() : e;
+        });
     if (intake instanceof RealIntake) this.runner.track(intake.importId);
     const uploads = new Map<string, ImportUpload>();
+    let counts: ImportCounts | null = null;
     try {
       const type = String(req.headers['content-type'] ?? '')
         .split(';')[0]
@@ -104,17 +114,17 @@ export class ImportsService {
       else await this.readJson(req.body, s.presentationDefaults, intake);
       if (!intake.rows) throw ApiError.invalid('body', 'the import has no rows: send at least one item', 'parameter_missing');
       await intake.filesKnown(new Set(uploads.keys()));
+      if (intake instanceof RealIntake) counts = await intake.finish();
     } catch (e) {
       if (intake instanceof RealIntake) {
         this.runner.untrack(intake.importId);
         await intake.discard();
       }
       await Promise.all([...uploads.values()].filter((u) => u.key).map((u) => this.storage.delete(u.key).catch(() => undefined)));
-      throw e;
+      throw e instanceof ShowcaseGoneError ? gone() : e;
     }
-    if (intake instanceof PreviewIntake)
+    if (!(intake instanceof RealIntake) || !counts)
       return { status: 200, body: await intake.preview(this.accounts, this.showcases, p, pictureCents, this.config.showcases.maxItems) };
-    const counts = await intake.finish();
     this.runner.start({
       importId: intake.importId,
       ownerId: p.userId,
@@ -125,12 +135,16 @@ export class ImportsService {
       counts: { ...counts },
     });
     const imp = await this.imports.find(intake.importId);
-    return { status: 202, body: await this.view(imp!, false) };
+    // Deleted with its showcase meanwhile: the runner stops by itself (it finds the import gone).
+    if (!imp) throw gone();
+    return { status: 202, body: await this.view(imp, false) };
   }
 
   /** JSON items: each an item (its `variants` a list), or, with a `sku`, a variant row grouped by external_id as a CSV's. */
   private async readJson(body: unknown, defaults: PresentationInput, intake: Intake): Promise<void> {
     const { items } = parseInput(ImportJsonBody, body ?? null);
+    // Counted before any is checked: a body over the cap costs a count, not a check of every variant.
+    checkJsonRowCount(items, IMPORT_MAX_ROWS);
     const rows = new VariantRowGrouper(defaults, { files: false, csv: false });
     for (let i = 0; i < items.length; i++) for (const c of rows.push(i + 1, items[i])) await intake.add(c);
     for (const c of rows.end()) await intake.add(c);
@@ -337,6 +351,8 @@ export class ImportsService {
 abstract class Intake {
   /** Data rows read (a group of variant rows counts each of its rows). */
   rows = 0;
+  /** Rows checked since the event loop last had a turn (an item's variants count one each). */
+  private sinceTurn = 0;
   /** Multipart: file parts that are not pictures, with why. */
   readonly badFiles = new Map<string, string>();
   private readonly externalIds = new Map<string, number>();
@@ -346,6 +362,14 @@ abstract class Intake {
   async add(checked: CheckedRow): Promise<void> {
     let c = checked;
     this.rows += rowsOf(c).length;
+    // Checking rows is synchronous work, and a dry run (no spool to wait for, no external ids to look up)
+    // might never wait on anything: the event loop gets a turn every IMPORT_BATCH rows, as the import's batches.
+    const variants = c.patch.variants;
+    this.sinceTurn += Math.max(rowsOf(c).length, Array.isArray(variants) ? variants.length : 1);
+    if (this.sinceTurn >= IMPORT_BATCH) {
+      this.sinceTurn = 0;
+      await nextTurn();
+    }
     // Every row of a group, the problem on each.
     const invalidate = (field: string, message: string): CheckedRow => ({
       ...c,
@@ -491,6 +515,7 @@ class RealIntake extends Intake {
   private invalidCount = 0;
   private constructor(
     readonly importId: string,
+    private readonly showcaseId: number,
     private readonly spool: ImportSpool,
     private readonly imports: CatalogueImportRepository,
   ) {
@@ -504,7 +529,7 @@ class RealIntake extends Intake {
   static async open(s: ShowcaseRow, ownerId: string, imports: CatalogueImportRepository, dataDir: string): Promise<RealIntake> {
     const imp = await imports.create(s.id, ownerId);
     try {
-      return new RealIntake(imp.id, await ImportSpool.create(dataDir, imp.id), imports);
+      return new RealIntake(imp.id, s.id, await ImportSpool.create(dataDir, imp.id), imports);
     } catch (e) {
       await imports.remove(imp.id);
       throw e;
@@ -525,18 +550,21 @@ class RealIntake extends Intake {
     for (const p of problems) await this.invalid(p);
   }
 
+  /** Writes the invalid rows found so far; ShowcaseGoneError when the import went with its showcase. */
   private async flush(): Promise<void> {
     const rows = this.buffer;
     this.buffer = [];
-    await this.imports.addRows(this.importId, rows);
+    await this.imports.addRows(this.importId, rows).catch((e: unknown) => {
+      throw isForeignKeyViolation(e) ? new ShowcaseGoneError(this.showcaseId) : e;
+    });
   }
 
-  /** The upload is read: the counts so far, stored. */
-  async finish() {
+  /** The upload is read: the counts so far, stored. ShowcaseGoneError when the import went with its showcase meanwhile. */
+  async finish(): Promise<ImportCounts> {
     await this.flush();
     await this.spool.close();
     const counts = { ...emptyCounts(), rows: this.rows, invalid: this.invalidCount, processed: this.invalidCount };
-    await this.imports.progress(this.importId, [], counts);
+    if (!(await this.imports.progress(this.importId, [], counts))) throw new ShowcaseGoneError(this.showcaseId);
     return counts;
   }
 
