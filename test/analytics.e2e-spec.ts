@@ -311,4 +311,70 @@ describe.each([
     expect(r.views).toBe(1);
     expect(r.interactions).toBe(50);
   }, 180_000);
+
+  it("counts a v1 conversion's embed pages and widget for the job's owner, read with job_id", async () => {
+    const a = await newUser(`analytics-v1a-${scaled}@example.com`);
+    const b = await newUser(`analytics-v1b-${scaled}@example.com`);
+    const created = await a.api.req('POST', '/api/v1/convert', { image_url: `${media.base}/street.jpg` });
+    expect(created.status).toBe(202);
+    const jobId = created.body.job_id as string;
+    await waitFor(async () => (await a.api.req('GET', `/api/v1/status/${jobId}`)).body.status === 'completed', 90_000, 'the conversion');
+    const result = (await a.api.req('GET', `/api/v1/result/${jobId}`)).body;
+    const emb = new URL(result.embed_url).pathname.split('/').pop() as string;
+    // Both embed pages (the widget shows the interactive one in job and image mode) carry the beacon, as the job's emb_ id.
+    const dataBeacon = async (url: string, ua: string) => {
+      const html = await (await fetch(url, { headers: { 'user-agent': ua } })).text();
+      const attr = /<body data-beacon="([^"]+)"/.exec(html)?.[1];
+      expect(attr).toBeDefined();
+      expect(html).toContain('<script>(function(){try{var d=document');
+      return JSON.parse(attr!.replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
+    };
+    const expected = { url: `${base}/api/events`, site: emb, surface: 'embed' };
+    expect(await dataBeacon(result.embed_url, PIXEL)).toEqual(expected);
+    expect(await dataBeacon(result.embed_url_static, DESKTOP)).toEqual(expected);
+
+    // What those pages send (the widget's frame reports `widget`), from a client of its own (the rate is per address).
+    const from = { 'x-forwarded-for': '203.0.113.61' };
+    const send = async (body: unknown, headers: Record<string, string>) =>
+      expect((await beacon(body, { ...from, ...headers })).status).toBe(204);
+    await send(
+      { site: emb, events: [ev('view', { surface: 'embed' }), ev('ar_launch', { surface: 'embed', platform: 'scene_viewer' })] },
+      {
+        'user-agent': PIXEL,
+      },
+    );
+    await send({ site: emb, events: [ev('view', { surface: 'embed' })] }, { 'user-agent': DESKTOP });
+    await send(
+      { site: emb, events: [ev('view', { surface: 'widget' }), ev('ar_launch', { surface: 'widget', platform: 'quick_look' })] },
+      {},
+    );
+    // Not counted: an item the page does not have, Do Not Track.
+    await send({ site: emb, events: [ev('view', { surface: 'embed', item_id: 1 })] }, {});
+    await send({ site: emb, events: [ev('view', { surface: 'embed' })] }, { dnt: '1' });
+
+    const r = await settled(a.api, `&job_id=${jobId}`, 3);
+    expect(r).toMatchObject({ account_id: a.id, job_id: jobId, showcase_id: null, item_id: null });
+    expect(r.totals).toEqual({
+      views: 3,
+      interactions: 0,
+      ar_launches: 2,
+      banner_taps: 0,
+      qr_opens: 0,
+      variant_selects: 0,
+      unique_visitors: 3,
+    });
+    // The owner's account holds them (it has nothing else); the owner key reads them too, across accounts or in a.
+    expect((await report(a.api)).totals).toEqual(r.totals);
+    expect((await report(owner, `&job_id=${jobId}`)).totals).toEqual(r.totals);
+    expect((await report(owner, `&job_id=${jobId}&account_id=${a.id}`)).totals).toEqual(r.totals);
+    // Another account sees nothing of it: not in its totals, and the job is not its own (404, as for a showcase).
+    expect((await report(b.api)).totals.views).toBe(0);
+    expect((await b.api.req('GET', `/api/v2/analytics?job_id=${jobId}`)).status).toBe(404);
+    expect((await owner.req('GET', `/api/v2/analytics?job_id=${jobId}&account_id=${b.id}`)).status).toBe(404);
+    expect((await a.api.req('GET', `/api/v2/analytics?job_id=${jobId}&showcase_id=1`)).status).toBe(404);
+    expect((await a.api.req('GET', '/api/v2/analytics?job_id=api_aaaaaaaaaaaaaaaaaaaaaaaa')).status).toBe(404);
+    const bad = await a.api.req('GET', `/api/v2/analytics?job_id=${emb}`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toContain('job_id');
+  }, 180_000);
 });

@@ -483,8 +483,9 @@ export class ImageArClient {
 
   /**
    * GET /api/v2/analytics: views, 3D interactions, AR launches, banner taps and unique visitors of the public
-   * pages over a range of UTC days (default the last 30), with the funnel; `group_by` day, item, platform or
-   * referrer. (CSV: call the route with format=csv yourself.)
+   * pages over a range of UTC days (default the last 30), with the funnel; one `showcase_id`, `item_id` or
+   * `job_id` (a v1 conversion: its embed pages and the widget); `group_by` day, item, platform or referrer.
+   * (CSV: call the route with format=csv yourself.)
    */
   getAnalytics(query: Omit<AnalyticsQuery, 'format'> = {}, opts?: RequestOptions): Promise<Analytics> {
     return this.call(this.api.GET('/api/v2/analytics', { params: { query }, signal: opts?.signal })) as Promise<Analytics>;

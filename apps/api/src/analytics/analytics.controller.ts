@@ -23,7 +23,7 @@ export class AnalyticsController {
     summary: 'Engagement: views, 3D interactions, AR launches, banner taps, unique visitors and the funnel',
     description:
       'Counts from the public pages (showcase, item, wall and embed pages, the widget, the QR hand-off) over a range of UTC days (default the last 30, at most 366), ' +
-      "for the caller's account (the owner key: every account, or account_id), optionally one showcase or item, optionally grouped by day, item (ranked by AR launches), AR platform or referring site. " +
+      "for the caller's account (the owner key: every account, or account_id), optionally one showcase, item or conversion (job_id: a v1 job's embed pages and widget), optionally grouped by day, item (ranked by AR launches), AR platform or referring site. " +
       '?format=csv gives the groups (or the totals) as CSV. Counts arrive within ANALYTICS_FLUSH_MS (1 s) of the beacon.',
   })
   @ApiResponse({
@@ -40,7 +40,7 @@ export class AnalyticsController {
       },
     },
   })
-  @ApiResponse({ status: 404, description: "showcase_id or item_id is not the caller's (or does not exist)." })
+  @ApiResponse({ status: 404, description: "showcase_id, item_id or job_id is not the caller's (or does not exist)." })
   async get(@Req() req: AuthedRequest, @Query() q: unknown, @Res() reply: FastifyReply): Promise<void> {
     const out = await this.analytics.report(req.principal, q);
     if (out.format === 'csv')

@@ -40,6 +40,8 @@ export class AnalyticsDto {
     string | null;
   @ApiProperty({ type: 'integer', nullable: true }) showcase_id!: number | null;
   @ApiProperty({ type: 'integer', nullable: true }) item_id!: number | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The job_id asked for (a conversion: its own embed pages and widget).' })
+  job_id!: string | null;
   @ApiProperty({ type: AnalyticsTotalsDto }) totals!: AnalyticsTotalsDto;
   @ApiProperty({ type: [FunnelStepDto] }) funnel!: FunnelStepDto[];
   @ApiProperty({ type: String, nullable: true, enum: ['day', 'item', 'platform', 'referrer'] }) group_by!: string | null;

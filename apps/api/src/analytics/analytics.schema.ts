@@ -34,6 +34,15 @@ export const AnalyticsQuery = z
     to: day('Last day, UTC, included (default: today).'),
     showcase_id: id('Only this showcase.'),
     item_id: id('Only this item (of showcase_id, when given).'),
+    job_id: z
+      .string({ error: () => 'must be a job id (api_… or v2_…)' })
+      .regex(/^(api|v2)_[a-z2-7]{1,60}$/, { error: () => 'must be a job id (api_… or v2_…)' })
+      .optional()
+      .meta({
+        description:
+          "Only this conversion (its job_id as the API answers it): a v1 or animated AR job's own embed pages and the widget showing them; a showcase picture's job: its item.",
+        example: 'api_4kq9x0a1b2c3d4e5f6g7h8i9',
+      }),
     account_id: z.string().min(1).max(64).optional().meta({ description: 'Owner key only: one account (default: every account).' }),
     group_by: z
       .enum(['day', 'item', 'platform', 'referrer'], { error: () => 'must be one of day, item, platform, referrer' })

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { utcDay } from '@app/analytics';
 import { toCsvCell } from '@app/catalogue';
-import { type AnalyticsGroup, AnalyticsRepository, type EventCounts, ShowcaseRepository } from '@app/persistence';
+import { type AnalyticsGroup, AnalyticsRepository, type EventCounts, JobRepository, ShowcaseRepository } from '@app/persistence';
 import { parseInput } from '@app/schema';
 import { ApiError } from '../http/api-error';
 import type { Principal } from '../http/api-key.guard';
@@ -56,6 +56,7 @@ export class AnalyticsService {
   constructor(
     private readonly repo: AnalyticsRepository,
     private readonly showcases: ShowcaseRepository,
+    private readonly jobs: JobRepository,
   ) {}
 
   async report(p: Principal, query: unknown, now = new Date()) {
@@ -77,7 +78,8 @@ export class AnalyticsService {
       const item = await this.showcases.itemOwnedBy(q.item_id, ownerId, q.showcase_id);
       if (!item) throw ApiError.notFound(`item ${q.item_id}`);
     }
-    const r = await this.repo.totals({ ownerId, from, to, showcaseId: q.showcase_id, itemId: q.item_id }, q.group_by);
+    const byJob = q.job_id !== undefined ? await this.jobFilter(q.job_id, ownerId, q.showcase_id, q.item_id) : {};
+    const r = await this.repo.totals({ ownerId, from, to, showcaseId: q.showcase_id, itemId: q.item_id, ...byJob }, q.group_by);
     const totals = totalsOf(r.counts, r.visitors);
     const body = {
       object: 'analytics' as const,
@@ -86,12 +88,28 @@ export class AnalyticsService {
       account_id: ownerId,
       showcase_id: q.showcase_id ?? null,
       item_id: q.item_id ?? null,
+      job_id: q.job_id ?? null,
       totals,
       funnel: funnel(totals),
       group_by: q.group_by ?? null,
       groups: r.groups ? groupsView(r.groups, q.group_by!) : null,
     };
     return { format: q.format ?? 'json', body, csv: () => toCsv(body) };
+  }
+
+  /**
+   * What `job_id` reads: a conversion of its own (v1, animated AR) is counted as its job (docs/analytics.md,
+   * "v1 embeds"); a showcase picture's job, as its item. 404 when the job is not the account's (every
+   * account's for the owner key without account_id) or not in the showcase_id / item_id also asked for.
+   */
+  private async jobFilter(jobId: string, ownerId: string | null, showcaseId?: number, itemId?: number) {
+    const job = ownerId === null ? await this.jobs.find(jobId) : await this.jobs.findForOwner(jobId, ownerId);
+    const item = job?.kind === 'v2.picture' ? await this.showcases.itemForJob(job.id) : null;
+    const fits = item
+      ? (showcaseId === undefined || showcaseId === item.showcaseId) && (itemId === undefined || itemId === item.id)
+      : showcaseId === undefined && itemId === undefined;
+    if (!job || !fits) throw ApiError.notFound(`job ${jobId}`);
+    return item ? { itemId: item.id } : { jobId: job.id };
   }
 }
 
