@@ -41,7 +41,7 @@ export const AnalyticsQuery = z
       .meta({
         description:
           "Only this conversion (its job_id as the API answers it): a v1 or animated AR job's own embed pages and the widget showing them; a showcase picture's job: its item.",
-        example: 'api_4kq9x0a1b2c3d4e5f6g7h8i9',
+        example: 'api_7kq4x2azb2c3d4e5f6g7hmiq',
       }),
     account_id: z.string().min(1).max(64).optional().meta({ description: 'Owner key only: one account (default: every account).' }),
     group_by: z

@@ -849,7 +849,7 @@ export interface paths {
         };
         /**
          * Engagement: views, 3D interactions, AR launches, banner taps, unique visitors and the funnel
-         * @description Counts from the public pages (showcase, item, wall and embed pages, the widget, the QR hand-off) over a range of UTC days (default the last 30, at most 366), for the caller's account (the owner key: every account, or account_id), optionally one showcase or item, optionally grouped by day, item (ranked by AR launches), AR platform or referring site. ?format=csv gives the groups (or the totals) as CSV. Counts arrive within ANALYTICS_FLUSH_MS (1 s) of the beacon.
+         * @description Counts from the public pages (showcase, item, wall and embed pages, the widget, the QR hand-off) over a range of UTC days (default the last 30, at most 366), for the caller's account (the owner key: every account, or account_id), optionally one showcase, item or conversion (job_id: a v1 job's embed pages and widget), optionally grouped by day, item (ranked by AR launches), AR platform or referring site. ?format=csv gives the groups (or the totals) as CSV. Counts arrive within ANALYTICS_FLUSH_MS (1 s) of the beacon.
          */
         get: operations["AnalyticsController_get"];
         put?: never;
@@ -2364,6 +2364,8 @@ export interface components {
             account_id: string | null;
             showcase_id: number | null;
             item_id: number | null;
+            /** @description The job_id asked for (a conversion: its own embed pages and widget). */
+            job_id: string | null;
             totals: components["schemas"]["AnalyticsTotalsDto"];
             funnel: components["schemas"]["FunnelStepDto"][];
             /** @enum {string|null} */
@@ -12966,6 +12968,8 @@ export interface operations {
                 showcase_id?: number;
                 /** @description Only this item (of showcase_id, when given). */
                 item_id?: number;
+                /** @description Only this conversion (its job_id as the API answers it): a v1 or animated AR job's own embed pages and the widget showing them; a showcase picture's job: its item. */
+                job_id?: string;
                 /** @description Owner key only: one account (default: every account). */
                 account_id?: string;
                 /** @description Also answer the totals per day, item, AR platform or referring site. */
@@ -13047,7 +13051,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description showcase_id or item_id is not the caller's (or does not exist). */
+            /** @description showcase_id, item_id or job_id is not the caller's (or does not exist). */
             404: {
                 headers: {
                     [name: string]: unknown;
