@@ -321,6 +321,15 @@ describe.each([
     const again = await fetch(url([items[0].id, items[3].id]));
     expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
     await again.arrayBuffer();
+    // A set, not a sequence: the same pictures in the other order are the same wall (served, not built again).
+    const reversed = await fetch(url([items[3].id, items[0].id]));
+    expect(reversed.headers.get('etag')).toBe(first.headers.get('etag'));
+    await reversed.arrayBuffer();
+    // A `%` left once the query is decoded is a 400 naming the entry, not a 500 from decoding it again.
+    const odd = await fetch(`${owner.base}/showcase/${site}/together/model.glb?items=${items[0].id},%25zz`);
+    expect(odd.status).toBe(400);
+    expect((await odd.json()).error.param).toBe('items[1]');
+    expect((await fetch(`${owner.base}/showcase/${site}/together?items=${items[0].id},%25zz`)).status).toBe(400);
     expect((await fetch(url([items[1].id, items[3].id]))).status).toBe(200);
     expect(await balance(api)).toBe(before);
     const visitorFiles = () => visitorModels(dataDir).length;
