@@ -9,9 +9,17 @@
  * - closed loop (32 connections) for the most beacons per second the process takes.
  * Next to a floor in the same run: bare Fastify taking the same text/plain body, JSON.parse and a push onto an
  * array (no validation, owner lookup, hashing, dedupe or buffer). Results: bench/results/analytics-ingest.json.
+ *
+ * `node dist/bench/analytics-ingest.js flood [--seconds 60]` (not in the default run: a minute of load): a flood
+ * through the real route of the embedded service, its limits raised for the run — 2,000 beacons/s, about
+ * 1,000,000 distinct event ids from one client address that rotates its user agent on every beacon — with
+ * legitimate visitors from 200 other addresses on another page (every beacon sent twice, as a retry would).
+ * Measured: beacon and /healthz latency p50/p99 during the flood, the API process's RSS at start, middle and end,
+ * and that every legitimate event was counted exactly once (GET /api/v2/analytics after the flush).
+ * Results: bench/results/analytics-flood.json.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +34,10 @@ const RATE = Number(process.env.BENCH_RATE ?? 2000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 32;
 const args = process.argv.slice(2);
+const FLOOD_IDS = 1_000_000;
+const FLOOD_SECONDS = Number(args[args.indexOf('--seconds') + 1] || process.env.BENCH_FLOOD_SECONDS || 60);
+/** One beacon in this many is a legitimate visitor's (100/s at 2,000/s). */
+const LEGIT_EVERY = 20;
 
 type LoadResult = { sent: number; ok: number; errors: number; rps: number; p50_ms: number; p99_ms: number; max_ms: number };
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -136,6 +148,195 @@ async function load(url: string, site: string, items: number[], mode: 'open' | '
   };
 }
 
+type FloodLoad = {
+  beacons: LoadResult;
+  healthz: { probes: number; p50_ms: number; p99_ms: number; max_ms: number };
+  attack: { beacons: number; ok: number; events: number };
+  legit: { beacons: number; ok: number; events: number; resent: number };
+};
+
+/**
+ * The flood: open loop at `rate` beacons/s for `seconds`. Beacon i is a legitimate visitor's when
+ * i % LEGIT_EVERY is 0 (one of 200 addresses, its own user agent, 1-3 views, sent twice), otherwise the
+ * attacker's (one address, a new user agent each time, `perBeacon` new event ids). /healthz probed every 50 ms.
+ */
+async function floodLoad(
+  url: string,
+  attackSite: string,
+  legitSite: string,
+  attackItems: number[],
+  legitItems: number[],
+  rate: number,
+  seconds: number,
+): Promise<FloodLoad> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const probeAgent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const u = new URL(url);
+  const attackBeacons = Math.ceil(((rate * seconds) / LEGIT_EVERY) * (LEGIT_EVERY - 1));
+  const perBeacon = Math.min(20, Math.ceil(FLOOD_IDS / attackBeacons));
+  const send = (path: string, method: string, body: string | null, headers: Record<string, string>, a: Agent) =>
+    new Promise<number>((resolve) => {
+      const req = request({ host: u.hostname, port: u.port, path, method, agent: a, headers }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', () => resolve(0));
+      req.end(body ?? undefined);
+    });
+  const beacon = (i: number): { body: string; headers: Record<string, string>; legit: boolean; events: number } => {
+    const legit = i % LEGIT_EVERY === 0;
+    const n = legit ? 1 + (i % 3) : perBeacon;
+    const items = legit ? legitItems : attackItems;
+    const body = JSON.stringify({
+      site: legit ? legitSite : attackSite,
+      events: Array.from({ length: n }, (_, j) => ({
+        id: `${legit ? 'l' : 'a'}${process.pid}x${i}x${j}`,
+        kind: 'view',
+        surface: 'item',
+        item_id: items[(i + j) % items.length],
+      })),
+    });
+    const ip = legit ? `203.0.113.${(i / LEGIT_EVERY) % 200}` : '198.51.100.7';
+    return {
+      body,
+      legit,
+      events: n,
+      headers: {
+        'content-type': 'text/plain;charset=UTF-8',
+        'content-length': String(Buffer.byteLength(body)),
+        'user-agent': legit ? `${IPHONE} visitor${(i / LEGIT_EVERY) % 200}` : `${IPHONE} a${i}`,
+        'x-forwarded-for': ip,
+      },
+    };
+  };
+  const times: number[] = [];
+  const probes: number[] = [];
+  const attack = { beacons: 0, ok: 0, events: 0 };
+  const legitimate = { beacons: 0, ok: 0, events: 0, resent: 0 };
+  let errors = 0;
+  const start = performance.now();
+  const deadline = start + seconds * 1000;
+  const probing = (async () => {
+    while (performance.now() < deadline) {
+      const t = performance.now();
+      await send('/healthz', 'GET', null, {}, probeAgent);
+      probes.push(performance.now() - t);
+      await sleep(50);
+    }
+  })();
+  const pending: Promise<void>[] = [];
+  for (let i = 0; start + (i * 1000) / rate < deadline; i++) {
+    const due = start + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    const b = beacon(i);
+    pending.push(
+      send(u.pathname, 'POST', b.body, b.headers, agent).then(async (status) => {
+        times.push(performance.now() - due);
+        const tally = b.legit ? legitimate : attack;
+        tally.beacons++;
+        if (status !== 204) {
+          errors++;
+          return;
+        }
+        tally.ok++;
+        tally.events += b.events;
+        // A legitimate page's retry: the same beacon again, which must not count twice.
+        if (b.legit && (await send(u.pathname, 'POST', b.body, b.headers, agent)) === 204) legitimate.resent++;
+      }),
+    );
+  }
+  await Promise.all(pending);
+  await probing;
+  agent.destroy();
+  probeAgent.destroy();
+  times.sort((a, b) => a - b);
+  probes.sort((a, b) => a - b);
+  return {
+    beacons: {
+      sent: times.length,
+      ok: attack.ok + legitimate.ok,
+      errors,
+      rps: round(times.length / seconds, 0),
+      p50_ms: round(pct(times, 50), 2),
+      p99_ms: round(pct(times, 99), 2),
+      max_ms: round(times[times.length - 1] ?? 0, 1),
+    },
+    healthz: {
+      probes: probes.length,
+      p50_ms: round(pct(probes, 50), 2),
+      p99_ms: round(pct(probes, 99), 2),
+      max_ms: round(probes[probes.length - 1] ?? 0, 1),
+    },
+    attack,
+    legit: legitimate,
+  };
+}
+
+/** The resident set of a process, in MB (Linux). */
+const rssMb = (pid: number): number =>
+  round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024, 0);
+
+async function floodBench(dataDir: string) {
+  const api = await startApi(OWNER, {
+    DATA_DIR: join(dataDir, 'flood'),
+    // Raised for this run: the flood is meant to reach the dedupe, not to be stopped at the limits.
+    ANALYTICS_EVENTS_PER_MINUTE: '10000000',
+    ANALYTICS_SITE_EVENTS_PER_MINUTE: '100000000',
+    ANALYTICS_FLUSH_MS: '500',
+    // The load process is the loopback "proxy" that says which client each beacon is from.
+    TRUST_PROXY: 'loopback',
+  });
+  try {
+    const pid = api.proc.pid as number;
+    const attack = await site(api.base, OWNER);
+    const legit = await site(api.base, OWNER);
+    const url = `${api.base}/api/events`;
+    // Warm-up: the attacked page's lookup cached, connections and JIT warm.
+    await loadIn(url, attack.site, attack.items, 'open', 500, 2);
+    const warm = (await counted(api.base, OWNER, attack.id, 1)).counted;
+    const rss: { start: number; middle: number; end: number; after_flush?: number } = { start: rssMb(pid), middle: 0, end: 0 };
+    const middle = setTimeout(() => (rss.middle = rssMb(pid)), (FLOOD_SECONDS * 1000) / 2);
+    const r = await runChild<FloodLoad>([
+      '--flood',
+      url,
+      attack.site,
+      legit.site,
+      attack.items.join(','),
+      legit.items.join(','),
+      String(RATE),
+      String(FLOOD_SECONDS),
+    ]);
+    clearTimeout(middle);
+    rss.end = rssMb(pid);
+    const legitCount = await counted(api.base, OWNER, legit.id, r.legit.events);
+    const attackCount = await counted(api.base, OWNER, attack.id, warm + r.attack.events);
+    rss.after_flush = rssMb(pid);
+    return {
+      mode: 'flood (embedded)',
+      rate_per_s: RATE,
+      seconds: FLOOD_SECONDS,
+      distinct_event_ids: r.attack.events + r.legit.events,
+      beacons: r.beacons,
+      healthz: r.healthz,
+      rss_mb: rss,
+      attacker: { beacons: r.attack.beacons, answered_204: r.attack.ok, events: r.attack.events, counted: attackCount.counted - warm },
+      legitimate: {
+        beacons: r.legit.beacons,
+        answered_204: r.legit.ok,
+        resent_204: r.legit.resent,
+        events: r.legit.events,
+        counted: legitCount.counted,
+        every_event_counted_once: legitCount.counted === r.legit.events,
+        flush_lag_ms: legitCount.lag_ms,
+      },
+      targets: { p99_ms: 20, p99_met: r.beacons.p99_ms < 20 && r.healthz.p99_ms < 20 },
+    };
+  } finally {
+    api.proc.kill('SIGKILL');
+  }
+}
+
 function runChild<T>(childArgs: string[]): Promise<T> {
   return new Promise((resolve, reject) => {
     const c = fork(__filename, childArgs, { stdio: 'inherit' });
@@ -180,7 +381,8 @@ async function bench(mode: 'embedded' | 'api', dataDir: string) {
   try {
     const env: Record<string, string> = {
       DATA_DIR: join(dataDir, mode),
-      ANALYTICS_EVENTS_PER_MINUTE: '1000000',
+      ANALYTICS_EVENTS_PER_MINUTE: '10000000',
+      ANALYTICS_SITE_EVENTS_PER_MINUTE: '100000000',
       ANALYTICS_FLUSH_MS: '500',
       ...(db ? { DATABASE_URL: db.url, REDIS_URL, QUEUE_NAME: `bench-analytics-${Date.now()}` } : {}),
     };
@@ -236,6 +438,21 @@ async function bench(mode: 'embedded' | 'api', dataDir: string) {
 }
 
 async function main(): Promise<void> {
+  if (args[0] === 'flood') {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ar-bench-analytics-'));
+    try {
+      const r = await floodBench(dataDir);
+      console.log(JSON.stringify(r, null, 2));
+      mkdirSync('bench/results', { recursive: true });
+      writeFileSync(
+        'bench/results/analytics-flood.json',
+        `${JSON.stringify({ date: new Date().toISOString(), machine: { cpus: cpus().length, load: loadavg().map((l) => round(l, 2)) }, result: r }, null, 2)}\n`,
+      );
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    return;
+  }
   const modes = (args.some((a) => a === 'api' || a === 'embedded') ? args : ['embedded', 'api']) as ('embedded' | 'api')[];
   const dataDir = mkdtempSync(join(tmpdir(), 'ar-bench-analytics-'));
   const results = [];
@@ -256,7 +473,14 @@ async function main(): Promise<void> {
 }
 
 if (args[0] === '--floor') void floorServer(Number(args[1]));
-else if (args[0] === '--load') {
+else if (args[0] === '--flood') {
+  const [, url, attackSite, legitSite, attackItems, legitItems, rate, seconds] = args;
+  const ids = (list: string) => list.split(',').map(Number);
+  void floodLoad(url, attackSite, legitSite, ids(attackItems), ids(legitItems), Number(rate), Number(seconds)).then((r) => {
+    process.send?.(r);
+    process.exit(0);
+  });
+} else if (args[0] === '--load') {
   const [, url, siteId, items, mode, n, seconds] = args;
   void load(url, siteId, items.split(',').map(Number), mode as 'open' | 'closed', Number(n), Number(seconds)).then((r) => {
     process.send?.(r);

@@ -53,6 +53,8 @@ describe.each([
       ALLOW_PRIVATE_NETWORKS: 'true',
       ANALYTICS_FLUSH_MS: '100',
       ANALYTICS_EVENTS_PER_MINUTE: '50',
+      // The burst below comes from its own client address, through the loopback "proxy".
+      TRUST_PROXY: 'loopback',
       METRICS_TOKEN: 'metrics-token-analytics',
     };
     if (scaled) {
@@ -293,10 +295,13 @@ describe.each([
     await c.api.req('PATCH', `/api/v2/showcases/${sc.id}`, { analytics: true });
     await new Promise((r) => setTimeout(r, 5_500));
 
-    // One visitor over ANALYTICS_EVENTS_PER_MINUTE (50 beacons): the rest are not counted.
+    // One client over ANALYTICS_EVENTS_PER_MINUTE (50 events), a new user agent on every beacon: the rest are not counted.
     const burst = await Promise.all(
-      Array.from({ length: 60 }, () =>
-        beacon({ site: sc.site, events: [ev('interact', { surface: 'showcase' })] }, { 'user-agent': PIXEL }),
+      Array.from({ length: 60 }, (_, i) =>
+        beacon(
+          { site: sc.site, events: [ev('interact', { surface: 'showcase' })] },
+          { 'user-agent': `${PIXEL} r${i}`, 'x-forwarded-for': '203.0.113.50' },
+        ),
       ),
     );
     expect(burst.every((r) => r.status === 204)).toBe(true);

@@ -5,3 +5,4 @@ export * from './aggregate';
 export * from './analytics-buffer.port';
 export * from './memory-analytics-buffer.adapter';
 export * from './redis-analytics-buffer.adapter';
+export * from './seen-ids';

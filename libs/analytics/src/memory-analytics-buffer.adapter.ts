@@ -1,5 +1,6 @@
 import { type CountedEvent, VISITOR_MARK_TTL_MS, visitorMark } from './analytics-event';
 import type { AnalyticsBufferPort, LoggedEvent } from './analytics-buffer.port';
+import { SeenIds, type SeenIdsOptions } from './seen-ids';
 import { newSalt } from './visitors';
 
 /** Most events held while the flusher is behind (beyond it, the oldest are dropped and counted as dropped). */
@@ -14,9 +15,23 @@ export class MemoryAnalyticsBuffer implements AnalyticsBufferPort {
   private events: LoggedEvent[] = [];
   private last = '';
   private seq = 0;
-  private readonly seen = new Map<string, number>();
+  /** The ids taken, one table per time to live (event ids: a day; visitor marks: two). */
+  private readonly seen = new Map<number, SeenIds>();
   private readonly salts = new Map<string, string>();
   dropped = 0;
+
+  /** `seen`: the id tables' clock and cap (tests). */
+  constructor(private readonly seenOptions: Omit<SeenIdsOptions, 'ttlMs'> = {}) {}
+
+  /** Ids remembered now and ids dropped early at the cap, over all tables. */
+  seenStats(): { ids: number; evicted: number; lookups: number } {
+    const all = [...this.seen.values()];
+    return {
+      ids: all.reduce((n, s) => n + s.size, 0),
+      evicted: all.reduce((n, s) => n + s.evicted, 0),
+      lookups: all.reduce((n, s) => n + s.lookups, 0),
+    };
+  }
 
   private nextId(): string {
     const ms = String(Date.now()).padStart(15, '0');
@@ -59,15 +74,10 @@ export class MemoryAnalyticsBuffer implements AnalyticsBufferPort {
   }
 
   async firstSeen(ids: readonly string[], ttlMs: number): Promise<Set<string>> {
-    const now = Date.now();
-    if (this.seen.size > 200_000) for (const [k, until] of this.seen) if (until < now) this.seen.delete(k);
+    let seen = this.seen.get(ttlMs);
+    if (!seen) this.seen.set(ttlMs, (seen = new SeenIds({ ...this.seenOptions, ttlMs })));
     const fresh = new Set<string>();
-    for (const id of ids) {
-      const until = this.seen.get(id);
-      if (until !== undefined && until >= now) continue;
-      this.seen.set(id, now + ttlMs);
-      fresh.add(id);
-    }
+    for (const id of ids) if (seen.take(id)) fresh.add(id);
     return fresh;
   }
 

@@ -1,3 +1,4 @@
+import IORedis from 'ioredis';
 import { REDIS_URL } from '@app/testing';
 import type { CountedEvent } from './analytics-event';
 import { RedisAnalyticsBuffer } from './redis-analytics-buffer.adapter';
@@ -68,5 +69,59 @@ describe('RedisAnalyticsBuffer', () => {
     expect(await a.lock('a', 5000)).toBe(true);
     expect(await b.lock('b', 5000)).toBe(false);
     expect(await a.lock('a', 5000)).toBe(true);
+  });
+
+  describe('the ids taken, in bounded generations', () => {
+    const ns2 = `analytics-spec-seen-${Date.now()}`;
+    let c: RedisAnalyticsBuffer;
+    let raw: IORedis;
+    beforeAll(() => {
+      c = new RedisAnalyticsBuffer(REDIS_URL, ns2, { maxIds: 800 });
+      raw = new IORedis(REDIS_URL);
+    });
+    afterAll(async () => {
+      const keys = await seenKeys();
+      if (keys.length) await raw.del(...keys);
+      await c.close();
+      await raw.quit();
+    });
+    const seenKeys = async () => {
+      const out: string[] = [];
+      let cursor = '0';
+      do {
+        const [next, keys] = await raw.scan(cursor, 'MATCH', `${ns2}:analytics:seen:*`, 'COUNT', 1000);
+        out.push(...keys);
+        cursor = next;
+      } while (cursor !== '0');
+      return out;
+    };
+    const batch = (from: number) => Array.from({ length: 20 }, (_, i) => `shw_site0001:ev${from + i}`);
+
+    it('10,000 distinct ids, 20 a beacon: each taken once, a bounded number of keys and ids, the oldest dropped and counted', async () => {
+      let fresh = 0;
+      for (let i = 0; i < 10_000; i += 20) fresh += (await c.firstSeen(batch(i), 86_400_000)).size;
+      expect(fresh).toBe(10_000);
+      const keys = await seenKeys();
+      // The generation head, at most 9 generations, the eviction count: not a key per id.
+      expect(keys.length).toBeLessThanOrEqual(11);
+      const sets = keys.filter((k) => /:\d+$/.test(k));
+      const held = (await Promise.all(sets.map((k) => raw.scard(k)))).reduce((a, b) => a + b, 0);
+      expect(held).toBeLessThanOrEqual(800 + 100);
+      expect(await c.seenEvicted()).toBe(10_000 - held);
+      // The newest ids are duplicates; the oldest were dropped with their generation.
+      expect((await c.firstSeen(batch(10_000 - 20), 86_400_000)).size).toBe(0);
+      expect((await c.firstSeen(batch(0), 86_400_000)).size).toBe(20);
+    });
+
+    it('a generation expires whole once its last id is a ttl old: the id is new again', async () => {
+      expect((await c.firstSeen(['late1', 'late1', 'late2'], 400)).size).toBe(2);
+      expect((await c.firstSeen(['late1'], 400)).size).toBe(0);
+      const gens = (await seenKeys()).filter((k) => k.includes(':seen:t400:'));
+      expect(gens.length).toBeGreaterThanOrEqual(1);
+      for (const k of gens) expect(await raw.pttl(k)).toBeLessThanOrEqual(400);
+      await new Promise((r) => setTimeout(r, 450));
+      expect(await raw.exists(...gens)).toBe(0);
+      expect((await c.firstSeen(['late1'], 400)).size).toBe(1);
+    });
   });
 });

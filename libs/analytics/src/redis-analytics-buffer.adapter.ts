@@ -1,6 +1,7 @@
 import IORedis, { type Redis } from 'ioredis';
 import { type CountedEvent, VISITOR_MARK_TTL_MS, visitorMark } from './analytics-event';
 import type { AnalyticsBufferPort, LoggedEvent } from './analytics-buffer.port';
+import { fingerprint, SEEN_GENERATIONS, SEEN_MAX_IDS } from './seen-ids';
 import { newSalt } from './visitors';
 
 /** Stream length kept while the flusher is behind (approximate trim). */
@@ -13,26 +14,120 @@ if v == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
 return 0`;
 
 /**
- * For each event (ARGV from 5 on, four at a time: its id, its JSON, its showcase visitor mark, its item visitor
- * mark or ''): takes the id for ARGV[1] ms unless taken, and then takes the visitor marks for ARGV[4] ms and
- * appends the event with `v` = 1 (first of the day on the showcase) + 2 (on the item). KEYS[1]: the stream.
+ * The ids taken, in time generations (like `SeenIds`): per kind of id (`class`, one per time to live), a
+ * hash `<prefix><class>` with the current generation `g` and when it opened `t`, and a SET of fingerprints per
+ * generation `<prefix><class>:<g>`, expiring its ttl after its last id went in. A new generation opens every
+ * ttl / N or when the current one holds its share of the cap; generation g - N - 1 is then dropped (whatever it
+ * still holds was dropped early: added to `<prefix>evicted`). A check is one SMISMEMBER per live generation
+ * (at most N + 1) for all of a beacon's ids: its cost does not grow with the ids held. Time is Redis's own, so
+ * every process rolls the same generations.
  */
-const APPEND_FRESH = `local n = 0
-for i = 5, #ARGV, 4 do
-  if redis.call('SET', ARGV[3] .. ARGV[i], '1', 'PX', ARGV[1], 'NX') then
-    local v = 0
-    if redis.call('SET', ARGV[3] .. ARGV[i + 2], '1', 'PX', ARGV[4], 'NX') then v = v + 1 end
-    if ARGV[i + 3] ~= '' and redis.call('SET', ARGV[3] .. ARGV[i + 3], '1', 'PX', ARGV[4], 'NX') then v = v + 2 end
-    redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'e', ARGV[i + 1], 'v', v)
-    n = n + 1
+const GENERATIONS_LUA = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local function live(prefix, class, ttl, gens, cap)
+  local head = prefix .. class
+  local h = redis.call('HMGET', head, 'g', 't')
+  local g = tonumber(h[1])
+  if not g then
+    g = 0
+    redis.call('HSET', head, 'g', g, 't', now)
+  elseif now - tonumber(h[2]) >= math.floor(ttl / gens) or redis.call('SCARD', head .. ':' .. g) >= cap then
+    g = g + 1
+    redis.call('HSET', head, 'g', g, 't', now)
+    local old = head .. ':' .. (g - gens - 1)
+    local left = redis.call('SCARD', old)
+    if left > 0 then
+      redis.call('DEL', old)
+      redis.call('INCRBY', prefix .. 'evicted', left)
+    end
+  end
+  redis.call('PEXPIRE', head, ttl * 2)
+  local keys = {}
+  for i = 0, gens do keys[#keys + 1] = head .. ':' .. (g - i) end
+  return keys
+end
+local function seen(keys, fps)
+  local out = {}
+  if #fps == 0 then return out end
+  for _, k in ipairs(keys) do
+    local r = redis.call('SMISMEMBER', k, unpack(fps))
+    for i = 1, #fps do if r[i] == 1 then out[fps[i]] = true end end
+  end
+  return out
+end
+local function remember(keys, fps, ttl)
+  if #fps == 0 then return end
+  redis.call('SADD', keys[1], unpack(fps))
+  redis.call('PEXPIRE', keys[1], ttl)
+end
+`;
+
+/**
+ * ARGV: 1 the prefix, 2 the generations, 3 the cap per generation, 4 the class, 5 its ttl, then fingerprints.
+ * Returns 1 for each fingerprint not taken in the ttl (now taken), 0 for the others.
+ */
+const FIRST_SEEN = `${GENERATIONS_LUA}
+local gens, cap, ttl = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[5])
+local keys = live(ARGV[1], ARGV[4], ttl, gens, cap)
+local fps = {}
+for i = 6, #ARGV do fps[#fps + 1] = ARGV[i] end
+local known = seen(keys, fps)
+local out, fresh = {}, {}
+for i, fp in ipairs(fps) do
+  if known[fp] then out[i] = 0 else out[i] = 1; known[fp] = true; fresh[#fresh + 1] = fp end
+end
+remember(keys, fresh, ttl)
+return out`;
+
+/**
+ * For each event (ARGV from 9 on, four at a time: its id's fingerprint, its JSON, its showcase visitor mark's,
+ * its item visitor mark's or ''): takes the id for ARGV[5] ms unless taken, and then takes the visitor marks for
+ * ARGV[7] ms and appends the event with `v` = 1 (first of the day on the showcase) + 2 (on the item).
+ * ARGV: 1 the prefix, 2 the generations, 3 the cap per generation, 4 the ids' class, 5 their ttl, 6 the marks'
+ * class, 7 their ttl, 8 the stream's length. KEYS[1]: the stream.
+ */
+const APPEND_FRESH = `${GENERATIONS_LUA}
+local prefix, gens, cap = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local idTtl, markTtl = tonumber(ARGV[5]), tonumber(ARGV[7])
+local idKeys = live(prefix, ARGV[4], idTtl, gens, cap)
+local ids = {}
+for i = 9, #ARGV, 4 do ids[#ids + 1] = ARGV[i] end
+local known = seen(idKeys, ids)
+local fresh, taken, marks = {}, {}, {}
+for i = 9, #ARGV, 4 do
+  if not known[ARGV[i]] then
+    known[ARGV[i]] = true
+    fresh[#fresh + 1] = i
+    taken[#taken + 1] = ARGV[i]
+    marks[#marks + 1] = ARGV[i + 2]
+    if ARGV[i + 3] ~= '' then marks[#marks + 1] = ARGV[i + 3] end
   end
 end
-return n`;
+remember(idKeys, taken, idTtl)
+if #fresh == 0 then return 0 end
+local markKeys = live(prefix, ARGV[6], markTtl, gens, cap)
+local visited = seen(markKeys, marks)
+local newMarks = {}
+for _, i in ipairs(fresh) do
+  local v = 0
+  if not visited[ARGV[i + 2]] then v = v + 1; visited[ARGV[i + 2]] = true; newMarks[#newMarks + 1] = ARGV[i + 2] end
+  if ARGV[i + 3] ~= '' and not visited[ARGV[i + 3]] then v = v + 2; visited[ARGV[i + 3]] = true; newMarks[#newMarks + 1] = ARGV[i + 3] end
+  redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[8], '*', 'e', ARGV[i + 1], 'v', v)
+end
+remember(markKeys, newMarks, markTtl)
+return #fresh`;
+
+/** A fingerprint every process computes alike (Redis hashes its sets with its own random seed). */
+const fp = (id: string): string => {
+  const [a, b] = fingerprint(id, 0);
+  return `${a.toString(36)}.${b.toString(36)}`;
+};
 
 /**
  * The scaled mode's buffer, shared by every API process: a Redis stream for the log (`XADD`, read with
- * `XRANGE` after the flusher's cursor, trimmed with `XTRIM MINID`), `SET NX PX` keys for the event ids taken,
- * a `SET NX EX` salt per day, and a lock key. Keys are namespaced like the queue.
+ * `XRANGE` after the flusher's cursor, trimmed with `XTRIM MINID`), the event ids and visitor marks taken as
+ * fingerprints in generations of SETs (bounded, like the embedded mode's `SeenIds`), a `SET NX EX` salt
+ * per day, and a lock key. Keys are namespaced like the queue.
  */
 export class RedisAnalyticsBuffer implements AnalyticsBufferPort {
   readonly name: string;
@@ -41,7 +136,13 @@ export class RedisAnalyticsBuffer implements AnalyticsBufferPort {
   /** The day's salt once read: it does not change within its day (a round trip less per beacon). */
   private salted: { day: string; salt: string } | null = null;
 
-  constructor(url: string, namespace: string) {
+  private readonly generations: number;
+  private readonly perGeneration: number;
+
+  /** `seen`: the id generations and their cap (tests). */
+  constructor(url: string, namespace: string, seen: { generations?: number; maxIds?: number } = {}) {
+    this.generations = seen.generations ?? SEEN_GENERATIONS;
+    this.perGeneration = Math.max(1, Math.floor((seen.maxIds ?? SEEN_MAX_IDS) / this.generations));
     this.redis = new IORedis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
     // Errors surface on the commands; without a listener ioredis would print every reconnect attempt.
     this.redis.on('error', () => undefined);
@@ -62,16 +163,25 @@ export class RedisAnalyticsBuffer implements AnalyticsBufferPort {
     if (!events.length) return 0;
     // One round trip: ids and visitor marks taken and the events appended in one script, so a beacon costs two
     // in all (this and the rate limit), once the day's salt is known.
-    const args = events.flatMap(({ id, event: e }) => [id, JSON.stringify(e), visitorMark(e, 0), e.itemId ? visitorMark(e, e.itemId) : '']);
+    const args = events.flatMap(({ id, event: e }) => [
+      fp(id),
+      JSON.stringify(e),
+      fp(visitorMark(e, 0)),
+      e.itemId ? fp(visitorMark(e, e.itemId)) : '',
+    ]);
     return Number(
       await this.redis.eval(
         APPEND_FRESH,
         1,
         this.key('events'),
-        String(ttlMs),
-        String(MAX_EVENTS),
         this.key('seen:'),
+        String(this.generations),
+        String(this.perGeneration),
+        `t${ttlMs}`,
+        String(ttlMs),
+        `t${VISITOR_MARK_TTL_MS}`,
         String(VISITOR_MARK_TTL_MS),
+        String(MAX_EVENTS),
         ...args,
       ),
     );
@@ -94,15 +204,22 @@ export class RedisAnalyticsBuffer implements AnalyticsBufferPort {
 
   async firstSeen(ids: readonly string[], ttlMs: number): Promise<Set<string>> {
     if (!ids.length) return new Set();
-    const p = this.redis.pipeline();
-    for (const id of ids) p.set(this.key(`seen:${id}`), '1', 'PX', ttlMs, 'NX');
-    const out = (await p.exec()) ?? [];
-    const fresh = new Set<string>();
-    out.forEach(([err, ok], i) => {
-      if (err) throw err;
-      if (ok === 'OK') fresh.add(ids[i]);
-    });
-    return fresh;
+    const out = (await this.redis.eval(
+      FIRST_SEEN,
+      0,
+      this.key('seen:'),
+      String(this.generations),
+      String(this.perGeneration),
+      `t${ttlMs}`,
+      String(ttlMs),
+      ...ids.map(fp),
+    )) as number[];
+    return new Set(ids.filter((_, i) => out[i] === 1));
+  }
+
+  /** Ids dropped early at the cap, over every process. */
+  async seenEvicted(): Promise<number> {
+    return Number((await this.redis.get(this.key('seen:evicted'))) ?? 0);
   }
 
   async salt(day: string): Promise<string> {

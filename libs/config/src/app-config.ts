@@ -118,8 +118,8 @@ export interface AppConfig {
   idempotency: { ttlMs: number };
   /** Multipart uploads (per file, files per request) and pictures per showcase. */
   showcases: { maxFileBytes: number; maxFilesPerRequest: number; maxItems: number };
-  /** Engagement analytics of the public pages: on/off for the deployment, per-visitor rate, flush interval. */
-  analytics: { enabled: boolean; eventsPerMinute: number; flushMs: number };
+  /** Engagement analytics of the public pages: on/off for the deployment, events per minute per client IP and per page, flush interval. */
+  analytics: { enabled: boolean; eventsPerMinute: number; siteEventsPerMinute: number; flushMs: number };
   /**
    * Visitors' gallery walls built on request by the API: at once per process (0: off), per visitor per minute,
    * stored bytes per showcase (least recently used evicted past it), and the age since last use when retention deletes one.

@@ -152,9 +152,16 @@ export const envSchema = z.object({
     .describe(
       'count engagement events from the public pages (docs/analytics.md): no cookies, no raw IP or user agent stored; false: the pages send no beacons and POST /api/events counts nothing',
     ),
-  ANALYTICS_EVENTS_PER_MINUTE: int(1, 1_000_000)
+  ANALYTICS_EVENTS_PER_MINUTE: int(1, 10_000_000)
     .default(600)
-    .describe('events per minute one visitor (IP + user agent) may send; more are not counted'),
+    .describe(
+      'events per minute one client (an IPv4 address, an IPv6 /64) may have counted, over every page; a beacon past it counts none of its events',
+    ),
+  ANALYTICS_SITE_EVENTS_PER_MINUTE: int(1, 100_000_000)
+    .default(60_000)
+    .describe(
+      'events per minute one page (a showcase shw_ or embed emb_ id) may have counted, from every client together; a beacon past it counts none of its events',
+    ),
   ANALYTICS_FLUSH_MS: int(50, 60_000).default(1000).describe('how often the buffered events are added to the daily counts'),
   WALL_VISITOR_BUILDS: int(0, 16)
     .default(1)

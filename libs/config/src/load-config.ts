@@ -202,7 +202,12 @@ export function loadConfig(
     apiKeyCacheTtlMs: e.API_KEY_CACHE_TTL_S * 1000,
     idempotency: { ttlMs: e.IDEMPOTENCY_TTL_HOURS * 3600_000 },
     showcases: { maxFileBytes: e.UPLOAD_MAX_FILE_BYTES, maxFilesPerRequest: e.UPLOAD_MAX_FILES, maxItems: e.SHOWCASE_MAX_ITEMS },
-    analytics: { enabled: e.ANALYTICS_ENABLED, eventsPerMinute: e.ANALYTICS_EVENTS_PER_MINUTE, flushMs: e.ANALYTICS_FLUSH_MS },
+    analytics: {
+      enabled: e.ANALYTICS_ENABLED,
+      eventsPerMinute: e.ANALYTICS_EVENTS_PER_MINUTE,
+      siteEventsPerMinute: e.ANALYTICS_SITE_EVENTS_PER_MINUTE,
+      flushMs: e.ANALYTICS_FLUSH_MS,
+    },
     visitorWalls: {
       concurrency: e.WALL_VISITOR_BUILDS,
       perMinute: e.WALL_VISITOR_BUILDS_PER_MINUTE,

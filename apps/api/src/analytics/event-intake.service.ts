@@ -14,6 +14,7 @@ import type { AppConfig } from '@app/config';
 import { APP_CONFIG, PromMetrics } from '@app/runtime';
 import { parseInput } from '@app/schema';
 import { ApiError } from '../http/api-error';
+import { clientBucket } from '../http/rate-limit/client-bucket';
 import { RATE_LIMITER, type RateLimiterPort } from '../http/rate-limit/rate-limiter.port';
 import { SiteResolver } from './site-resolver.service';
 
@@ -58,16 +59,18 @@ export class EventIntake {
     if (!this.config.analytics.enabled) return skip('disabled');
     if (optedOut(sender.headers)) return skip('opted_out');
     if (isBotUserAgent(sender.userAgent)) return skip('bot');
+    // Events, not beacons, per client: an IPv4 address or an IPv6 /64, whatever user agent it sends (rotating it
+    // made every beacon a new visitor with a fresh limit). Before the site lookup: a flood costs no query.
+    if (!(await this.within(`events-ip:${clientBucket(sender.ip)}`, this.config.analytics.eventsPerMinute, n))) return skip('rate_limited');
     const site = await this.sites.resolve(body.site);
     if (!site) return skip('unknown_site');
     if (!site.enabled) return skip('disabled');
+    // And per page from every client together, so many addresses cannot pour a day of counts into one page either.
+    if (!(await this.within(`events-site:${body.site}`, this.config.analytics.siteEventsPerMinute, n))) return skip('rate_limited');
 
     const day = utcDay(now);
     const salt = await this.buffer.salt(day);
     const visitor = visitorHash(salt, sender.ip, sender.userAgent ?? '', body.site);
-    // Per visitor and minute: the bucket is the visitor's hash, not the IP.
-    const rate = await this.limiter.consume(`events:${visitor}`, this.config.analytics.eventsPerMinute, 60_000);
-    if (!rate.allowed) return skip('rate_limited');
 
     const events: { id: string; event: CountedEvent }[] = [];
     const own = new URL(this.config.publicBaseUrl).hostname;
@@ -105,6 +108,15 @@ export class EventIntake {
     const counted = await this.buffer.appendFresh(events, SEEN_TTL_MS);
     if (counted < events.length) skip('duplicate', events.length - counted);
     return counted;
+  }
+
+  /**
+   * Counts a beacon's `cost` events against a bucket's minute. A limiter that fails lets them through: limits
+   * protect, they must not drop every beacon while Redis is away.
+   */
+  private async within(bucket: string, limit: number, cost: number): Promise<boolean> {
+    const d = await this.limiter.consume(bucket, limit, 60_000, cost).catch(() => null);
+    return d?.allowed ?? true;
   }
 }
 

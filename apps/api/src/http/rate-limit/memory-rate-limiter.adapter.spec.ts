@@ -13,4 +13,13 @@ describe('MemoryRateLimiter', () => {
     now += 45_000;
     expect(await rl.consume('key:a', 2, 60_000)).toMatchObject({ allowed: true, remaining: 1 });
   });
+
+  it('counts a cost: a beacon of 20 events takes 20; one that does not fit is refused and takes nothing', async () => {
+    const rl = new MemoryRateLimiter(() => 0);
+    for (let i = 0; i < 5; i++)
+      expect(await rl.consume('ip:a', 110, 60_000, 20)).toMatchObject({ allowed: true, remaining: 110 - 20 * (i + 1) });
+    expect(await rl.consume('ip:a', 110, 60_000, 20)).toMatchObject({ allowed: false, remaining: 10 });
+    expect(await rl.consume('ip:a', 110, 60_000, 10)).toMatchObject({ allowed: true, remaining: 0 });
+    expect((await rl.consume('ip:a', 110, 60_000)).allowed).toBe(false);
+  });
 });

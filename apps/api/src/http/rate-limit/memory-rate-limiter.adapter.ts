@@ -7,7 +7,7 @@ export class MemoryRateLimiter implements RateLimiterPort {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  async consume(bucket: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
+  async consume(bucket: string, limit: number, windowMs: number, cost = 1): Promise<RateLimitDecision> {
     const now = this.now();
     this.sweep(now);
     let w = this.windows.get(bucket);
@@ -15,8 +15,9 @@ export class MemoryRateLimiter implements RateLimiterPort {
       w = { count: 0, resetAt: now + windowMs };
       this.windows.set(bucket, w);
     }
-    w.count += 1;
-    return { allowed: w.count <= limit, limit, remaining: Math.max(0, limit - w.count), resetMs: w.resetAt - now };
+    const allowed = w.count + cost <= limit;
+    if (allowed) w.count += cost;
+    return { allowed, limit, remaining: Math.max(0, limit - w.count), resetMs: w.resetAt - now };
   }
 
   /** Drops ended windows now and then, so idle keys cost no memory. */

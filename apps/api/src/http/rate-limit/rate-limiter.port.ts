@@ -12,7 +12,11 @@ export interface RateLimitDecision {
  * Redis in the scaled mode so every API process shares the same counts.
  */
 export interface RateLimiterPort {
-  consume(bucket: string, limit: number, windowMs: number): Promise<RateLimitDecision>;
+  /**
+   * Counts `cost` (default 1: one request; a beacon counts its events) against the bucket's window: allowed when
+   * the whole cost fits under `limit`. A refused request takes nothing, so a smaller one may still fit.
+   */
+  consume(bucket: string, limit: number, windowMs: number, cost?: number): Promise<RateLimitDecision>;
   close(): Promise<void>;
 }
 

@@ -46,8 +46,8 @@ export class RedisRateLimiter implements RateLimiterPort {
     );
   }
 
-  consume(bucket: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
-    return this.leases.consume(bucket, limit, windowMs);
+  consume(bucket: string, limit: number, windowMs: number, cost = 1): Promise<RateLimitDecision> {
+    return this.leases.consume(bucket, limit, windowMs, cost);
   }
 
   async close(): Promise<void> {

@@ -72,4 +72,39 @@ describe('TokenLeases', () => {
     });
     await expect(leases.consume('k', 10, 1000)).rejects.toThrow('redis down');
   });
+
+  it('counts a cost: beacons of 20 events use whole leases, and no more than the limit gets through', async () => {
+    const s = store();
+    const leases = new TokenLeases(s.take, 32, s.now);
+    let allowed = 0;
+    for (let i = 0; i < 12; i++) if ((await leases.consume('ip', 200, 1000, 20)).allowed) allowed += 20;
+    expect(allowed).toBe(200);
+    expect(s.counts.get('ip')!.count).toBeLessThanOrEqual(200);
+    expect(s.trips.length).toBeLessThanOrEqual(10);
+    // A cost that cannot fit is refused without a round trip; one that fits still goes through.
+    const trips = s.trips.length;
+    expect((await leases.consume('ip', 200, 1000, 1)).allowed).toBe(false);
+    expect(s.trips.length).toBe(trips);
+  });
+
+  it('two processes counting costs never let more than the limit through', async () => {
+    const s = store();
+    const a = new TokenLeases(s.take, 32, s.now);
+    const b = new TokenLeases(s.take, 32, s.now);
+    let events = 0;
+    for (let i = 0; i < 100; i++) {
+      const cost = 1 + (i % 20);
+      if ((await (i % 2 ? a : b).consume('ip', 600, 1000, cost)).allowed) events += cost;
+    }
+    expect(events).toBeLessThanOrEqual(600);
+    expect(events).toBeGreaterThanOrEqual(500);
+  });
+
+  it('a cost over the whole limit is refused at once', async () => {
+    const s = store();
+    const leases = new TokenLeases(s.take, 32, s.now);
+    expect(await leases.consume('ip', 10, 1000, 11)).toMatchObject({ allowed: false, remaining: 10 });
+    expect(s.trips).toEqual([]);
+    expect((await leases.consume('ip', 10, 1000, 10)).allowed).toBe(true);
+  });
 });

@@ -40,15 +40,41 @@ export class TokenLeases {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  async consume(bucket: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
+  /**
+   * Counts `cost` against the bucket: from this process's lease when it holds enough, else the lease's rest and
+   * a new lease for the remainder (at least the remainder, so one round trip serves a beacon of many events).
+   * A cost that cannot fit under the limit is refused locally and takes nothing.
+   */
+  async consume(bucket: string, limit: number, windowMs: number, cost = 1): Promise<RateLimitDecision> {
+    const want = Math.max(1, Math.ceil(cost));
+    // Counts of this window already taken for this request (from a lease that had fewer than it needed).
+    let held = 0;
+    let heldEndsAt = 0;
     for (;;) {
       const t = this.now();
       const lease = this.leases.get(bucket);
       const live = lease && t < lease.endsAt ? lease : undefined;
-      if (live && (live.next <= live.last || live.last >= limit)) {
-        // Over the limit, the refusal holds for the rest of the window whatever the other processes do.
-        const count = live.next <= live.last ? live.next++ : limit + 1;
+      // The window turned while this request waited: what it held counted in the last one.
+      if (held && (!live || Math.abs(live.endsAt - heldEndsAt) > windowMs / 2)) held = 0;
+      const need = want - held;
+      const left = live ? live.last - live.next + 1 : 0;
+      if (live && left >= need) {
+        const count = live.next + need - 1;
+        live.next += need;
         return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetMs: Math.max(0, Math.ceil(live.endsAt - t)) };
+      }
+      const taken = live ? live.last : 0;
+      if (need - left > limit - taken) {
+        // Over the limit, or the rest of the cost cannot fit under it: refused for what is left of the window
+        // whatever the other processes do, without a round trip.
+        const resetMs = live ? Math.max(0, Math.ceil(live.endsAt - t)) : windowMs;
+        return { allowed: false, limit, remaining: Math.max(0, limit - (live ? live.next - 1 : 0)), resetMs };
+      }
+      if (live && left > 0) {
+        held += left;
+        heldEndsAt = live.endsAt;
+        live.next = live.last + 1;
+        continue;
       }
       // One round trip per bucket at a time: the others wait for its counts.
       const inFlight = this.taking.get(bucket);
@@ -56,7 +82,7 @@ export class TokenLeases {
         await inFlight;
         continue;
       }
-      const size = Math.max(1, Math.min(live ? live.size * 2 : 1, this.maxLease, live ? limit - live.last : limit));
+      const size = Math.max(need, Math.min(live ? live.size * 2 : 1, this.maxLease, limit - taken));
       const took = this.take(bucket, size, windowMs).then(([count, ttl]) => {
         this.sweep(t);
         this.leases.set(bucket, { next: count - size + 1, last: count, size, endsAt: this.now() + ttl });
