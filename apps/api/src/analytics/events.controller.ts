@@ -23,7 +23,7 @@ export class EventsController {
     summary: 'Engagement events from the public pages (beacons)',
     description:
       'No key and no cookie. The events count for the owner of the page `site` names (a showcase shw_… or an item embed emb_…); an item or variant that page does not have is not counted. ' +
-      'Not counted either, with the same 204: a request with DNT: 1 or Sec-GPC: 1, a bot or headless user agent, a visitor over ANALYTICS_EVENTS_PER_MINUTE, an event id already counted, a showcase with analytics off. ' +
+      'Not counted either, with the same 204: a request with DNT: 1 or Sec-GPC: 1, a bot or headless user agent, a beacon past ANALYTICS_EVENTS_PER_MINUTE events per client (an IPv4 address, an IPv6 /64) or ANALYTICS_SITE_EVENTS_PER_MINUTE per page, an event id already counted, a showcase with analytics off. ' +
       'Only a daily-salted hash of the IP and user agent is kept (docs/analytics.md).',
   })
   @ApiResponse({ status: 204, description: 'Taken (counted or not: the answer does not say).' })
