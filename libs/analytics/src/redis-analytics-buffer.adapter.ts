@@ -137,6 +137,9 @@ export class RedisAnalyticsBuffer implements AnalyticsBufferPort {
   private salted: { day: string; salt: string } | null = null;
 
   private readonly generations: number;
+  private get scripts(): Record<'arAppendFresh' | 'arFirstSeen', (...args: string[]) => Promise<unknown>> {
+    return this.redis as unknown as Record<'arAppendFresh' | 'arFirstSeen', (...args: string[]) => Promise<unknown>>;
+  }
   private readonly perGeneration: number;
 
   /** `seen`: the id generations and their cap (tests). */
@@ -146,6 +149,10 @@ export class RedisAnalyticsBuffer implements AnalyticsBufferPort {
     this.redis = new IORedis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
     // Errors surface on the commands; without a listener ioredis would print every reconnect attempt.
     this.redis.on('error', () => undefined);
+    // EVALSHA with the scripts' hashes (ioredis falls back to EVAL once per connection): a beacon does not send
+    // the script's text each time.
+    this.redis.defineCommand('arAppendFresh', { numberOfKeys: 1, lua: APPEND_FRESH });
+    this.redis.defineCommand('arFirstSeen', { numberOfKeys: 0, lua: FIRST_SEEN });
     this.key = (k) => `${namespace}:analytics:${k}`;
     this.name = `redis:${namespace}`;
   }
@@ -161,8 +168,8 @@ export class RedisAnalyticsBuffer implements AnalyticsBufferPort {
 
   async appendFresh(events: readonly { id: string; event: CountedEvent }[], ttlMs: number): Promise<number> {
     if (!events.length) return 0;
-    // One round trip: ids and visitor marks taken and the events appended in one script, so a beacon costs two
-    // in all (this and the rate limit), once the day's salt is known.
+    // One round trip: ids and visitor marks taken and the events appended in one script (a beacon's other round
+    // trips are its rate limits', leased), once the day's salt is known.
     const args = events.flatMap(({ id, event: e }) => [
       fp(id),
       JSON.stringify(e),
@@ -170,9 +177,7 @@ export class RedisAnalyticsBuffer implements AnalyticsBufferPort {
       e.itemId ? fp(visitorMark(e, e.itemId)) : '',
     ]);
     return Number(
-      await this.redis.eval(
-        APPEND_FRESH,
-        1,
+      await this.scripts.arAppendFresh(
         this.key('events'),
         this.key('seen:'),
         String(this.generations),
@@ -204,9 +209,7 @@ export class RedisAnalyticsBuffer implements AnalyticsBufferPort {
 
   async firstSeen(ids: readonly string[], ttlMs: number): Promise<Set<string>> {
     if (!ids.length) return new Set();
-    const out = (await this.redis.eval(
-      FIRST_SEEN,
-      0,
+    const out = (await this.scripts.arFirstSeen(
       this.key('seen:'),
       String(this.generations),
       String(this.perGeneration),
