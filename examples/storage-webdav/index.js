@@ -61,12 +61,45 @@ function createStorage(options, context) {
   async function putBody(key, body, contentType, length) {
     assertKey(key);
     await ensureParents(key);
-    const res = await dav('PUT', key, {
-      body,
-      duplex: 'half',
-      headers: { 'content-type': contentType, ...(length !== undefined ? { 'content-length': String(length) } : {}) },
-    });
+    const put = () =>
+      dav('PUT', key, {
+        body,
+        duplex: 'half',
+        headers: { 'content-type': contentType, ...(length !== undefined ? { 'content-length': String(length) } : {}) },
+      });
+    let res = await put();
+    // 409: a collection we knew was removed since (a delete emptied it, here or in another process). A buffer
+    // can be sent again; a stream cannot, and its caller retries the job.
+    if (res.status === 409 && Buffer.isBuffer(body)) {
+      forgetParents(key);
+      await ensureParents(key);
+      res = await put();
+    }
+    if (res.status === 409) forgetParents(key);
     if (res.status !== 201 && res.status !== 204 && res.status !== 200) throw fail(`PUT ${key}`, res);
+  }
+
+  function forgetParents(key) {
+    const parts = key.split('/').slice(0, -1);
+    for (let i = 1; i <= parts.length; i++) known.delete(parts.slice(0, i).join('/'));
+  }
+
+  /**
+   * After a delete: the key's own collection (`models/<job>/`, `uploads/<showcase>/<upload>/`: one object's
+   * files) goes once it holds nothing, so deleted jobs leave no empty collections. Only that one: a WebDAV
+   * DELETE of a collection is recursive, and a shared parent (`models/`) could get a new member between the
+   * look and the delete. Best effort: the file is gone whatever this answers.
+   */
+  async function removeEmptyCollection(key) {
+    const dir = key.split('/').slice(0, -1).join('/');
+    if (!dir) return;
+    const res = await dav('PROPFIND', `${dir}/`, { headers: { depth: '1' } });
+    if (res.status !== 207) return;
+    // One <response>: the collection itself, no members.
+    const responses = (await res.text()).match(/<([A-Za-z][\w.-]*:)?response[\s>]/g) ?? [];
+    if (responses.length !== 1) return;
+    known.delete(dir);
+    await dav('DELETE', `${dir}/`);
   }
 
   const storage = {
@@ -143,6 +176,7 @@ function createStorage(options, context) {
       assertKey(key);
       const res = await dav('DELETE', key);
       if (!res.ok && res.status !== 404) throw fail(`DELETE ${key}`, res);
+      await removeEmptyCollection(key).catch(() => undefined);
     },
 
     async ping() {

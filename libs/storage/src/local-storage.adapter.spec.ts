@@ -138,3 +138,43 @@ describe('LocalStorageAdapter.removeStaleTemps', () => {
     expect(await setup().storage.removeStaleTemps()).toBe(0);
   });
 });
+
+describe('LocalStorageAdapter.delete (folders)', () => {
+  /** Every folder under the root, relative to it. */
+  const folders = (root: string) =>
+    readdirSync(root, { recursive: true, withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => join(d.parentPath, d.name).slice(root.length + 1))
+      .sort();
+  const png = Buffer.from('png');
+
+  it('leaves no empty folder behind a deleted or replaced job, never removes the root, and keeps folders with files', async () => {
+    const { root, storage } = setup();
+    const job = (id: string) => [`models/${id}/model.glb`, `models/${id}/model.usdz`, `models/${id}/thumb-640.webp`];
+    for (const key of [...job('v2_a'), ...job('v2_b')]) await storage.put(key, png, 'application/octet-stream');
+    await storage.putStream('uploads/sc_1/upl_1/dunes.jpg', Readable.from([png]), 'image/jpeg');
+    // A job replaced by a rebuild: its files written again, then the old job's deleted, as JobDeletion does
+    // (every key it may have written, some never were).
+    await storage.put('models/v2_a/model.glb', Buffer.from('again'), 'model/gltf-binary');
+    for (const key of [...job('v2_a'), 'models/v2_a/poster.png', 'motion/v2_a/source.png']) await storage.delete(key);
+    expect(folders(root)).toEqual(['models', 'models/v2_b', 'uploads', 'uploads/sc_1', 'uploads/sc_1/upl_1']);
+    expect(files(root)).toEqual(
+      [...job('v2_b').flatMap((k) => [k, `${k}.meta`]), 'uploads/sc_1/upl_1/dunes.jpg', 'uploads/sc_1/upl_1/dunes.jpg.meta'].sort(),
+    );
+
+    for (const key of [...job('v2_b'), 'uploads/sc_1/upl_1/dunes.jpg']) await storage.delete(key);
+    expect(folders(root)).toEqual([]);
+    expect(readdirSync(root)).toEqual([]);
+    // The root stays, and a later write makes its folders again.
+    await storage.put('models/v2_c/model.glb', png, 'model/gltf-binary');
+    expect(files(root)).toEqual(['models/v2_c/model.glb', 'models/v2_c/model.glb.meta']);
+  });
+
+  it('two deletes in one folder at once leave neither the folder nor an error', async () => {
+    const { root, storage } = setup();
+    const keys = Array.from({ length: 20 }, (_, i) => `models/v2_x/f${i}.png`);
+    for (const key of keys) await storage.put(key, png, 'image/png');
+    await Promise.all(keys.map((k) => storage.delete(k)));
+    expect(readdirSync(root)).toEqual([]);
+  });
+});

@@ -1,7 +1,7 @@
 import { randomBytes, webcrypto } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { assertSafeKey, contentTypeFor, type ObjectStat, spoolToFile, type StoragePort, type StoredObject } from './storage.port';
 
@@ -51,7 +51,14 @@ export class LocalStorageAdapter implements StoragePort {
     await mkdir(dirname(file), { recursive: true });
     // Hashed on the thread pool (WebCrypto), not the event loop, while the bytes are written: a model's
     // megabytes would otherwise hold every other request and job of the process for milliseconds.
-    const [digest] = await Promise.all([webcrypto.subtle.digest('SHA-256', body), writeAtomic(file, body)]);
+    const write = () =>
+      writeAtomic(file, body).catch(async (err: NodeJS.ErrnoException) => {
+        // A delete of the folder's last other file removed it between the mkdir and the write: once more.
+        if (err.code !== 'ENOENT') throw err;
+        await mkdir(dirname(file), { recursive: true });
+        await writeAtomic(file, body);
+      });
+    const [digest] = await Promise.all([webcrypto.subtle.digest('SHA-256', body), write()]);
     const etag = `"${Buffer.from(digest).toString('base64url').slice(0, 32)}"`;
     await this.writeMeta(file, etag, contentType);
     return { key, size: body.length, contentType, etag };
@@ -115,6 +122,23 @@ export class LocalStorageAdapter implements StoragePort {
     const file = this.path(key);
     await rm(file, { force: true });
     await rm(`${file}.meta`, { force: true });
+    await this.removeEmptyFolders(dirname(file));
+  }
+
+  /**
+   * Removes `dir` and then each parent while it is empty, never the root: a deleted or replaced job leaves no
+   * `models/<id>/` behind (a key's folders exist only for its files). `rmdir` refuses a folder that is not
+   * empty, so a file written meanwhile stops the walk; one already removed by a concurrent delete too.
+   */
+  private async removeEmptyFolders(dir: string): Promise<void> {
+    const root = resolve(this.root);
+    for (let d = resolve(dir); d.startsWith(root + sep); d = dirname(d)) {
+      try {
+        await rmdir(d);
+      } catch {
+        return;
+      }
+    }
   }
 
   async ping(): Promise<void> {

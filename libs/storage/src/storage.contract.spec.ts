@@ -52,6 +52,38 @@ describeStorageContract(
   { name: 'WebDAV example module', url: (key) => `https://ar.example.com/files/${key}` },
 );
 
+describe('WebDAV example module: collections', () => {
+  it("removes a deleted key's own collection once it is empty (not shared parents), and writes into it again later", async () => {
+    const storage = loadStorageModule(
+      join(__dirname, '../../../examples/storage-webdav'),
+      { url: dav.url, username: 'ar', password: 'dav-secret' },
+      { publicBaseUrl: 'https://ar.example.com', dataDir: tempDir() },
+    );
+    const body = Buffer.from('glb');
+    const keys = ['models/v2_dav1/model.glb', 'models/v2_dav1/model.usdz'];
+    for (const k of [...keys, 'models/v2_dav2/model.glb']) await storage.put(k, body, 'model/gltf-binary');
+    await storage.delete(keys[0]);
+    expect(dav.collections.has('models/v2_dav1')).toBe(true);
+    await storage.delete(keys[1]);
+    await storage.delete('models/v2_dav1/poster.png'); // never written, as JobDeletion's fixed names
+    expect(dav.collections.has('models/v2_dav1')).toBe(false);
+    expect([...dav.collections].filter((c) => c.startsWith('models'))).toEqual(['models', 'models/v2_dav2']);
+    // The same backend (which had seen the collection) writes there again: made anew, not a 409.
+    await storage.put(keys[0], body, 'model/gltf-binary');
+    expect(dav.files.has(keys[0])).toBe(true);
+    // Another process empties a collection this one knows: its next write makes it again (409, then MKCOL).
+    const other = loadStorageModule(
+      join(__dirname, '../../../examples/storage-webdav'),
+      { url: dav.url, username: 'ar', password: 'dav-secret' },
+      { publicBaseUrl: 'https://ar.example.com', dataDir: tempDir() },
+    );
+    await other.delete('models/v2_dav2/model.glb');
+    expect(dav.collections.has('models/v2_dav2')).toBe(false);
+    await storage.put('models/v2_dav2/thumb-640.webp', body, 'image/webp');
+    expect(dav.files.has('models/v2_dav2/thumb-640.webp')).toBe(true);
+  });
+});
+
 describe('storage helpers', () => {
   it('a storage module that is missing, exports no factory, refuses its options or returns no backend stops the start', () => {
     const ctx = { publicBaseUrl: 'https://ar.example.com', dataDir: tempDir() };

@@ -4,7 +4,8 @@ import type { AddressInfo, Socket } from 'node:net';
 
 /**
  * An in-memory WebDAV server (the RFC 4918 subset a file store needs: MKCOL, PUT, GET with Range,
- * HEAD, DELETE, PROPFIND depth 0) with Basic auth, for the storage-webdav example backend.
+ * HEAD, DELETE of a file or (recursively) a collection, PROPFIND depth 0 or 1) with Basic auth, for the
+ * storage-webdav example backend.
  * Like nginx's dav module, a PUT into a missing collection is 409 and an aborted PUT stores nothing.
  */
 export async function startWebDav(opts: { username: string; password: string; prefix?: string }) {
@@ -28,12 +29,19 @@ export async function startWebDav(opts: { username: string; password: string; pr
     req.on('end', () => {
       if (aborted) return;
       switch (req.method) {
-        case 'PROPFIND':
+        case 'PROPFIND': {
           if (!collections.has(path) && !files.has(path)) return void res.writeHead(404).end();
+          const entry = (p: string) =>
+            `<d:response><d:href>${prefix}/${p}</d:href><d:propstat><d:prop><d:resourcetype>${collections.has(p) ? '<d:collection/>' : ''}</d:resourcetype></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>`;
+          const members =
+            req.headers.depth === '1' && collections.has(path)
+              ? [...collections, ...files.keys()].filter((p) => p !== '' && p !== path && parentOf(p) === path)
+              : [];
           res.writeHead(207, { 'content-type': 'application/xml; charset=utf-8' });
           return void res.end(
-            `<?xml version="1.0"?><d:multistatus xmlns:d="DAV:"><d:response><d:href>${prefix}/${path}</d:href><d:propstat><d:prop><d:resourcetype>${collections.has(path) ? '<d:collection/>' : ''}</d:resourcetype></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>`,
+            `<?xml version="1.0"?><d:multistatus xmlns:d="DAV:">${[path, ...members].map(entry).join('')}</d:multistatus>`,
           );
+        }
         case 'MKCOL':
           if (collections.has(path) || files.has(path)) return void res.writeHead(405).end();
           if (!collections.has(parentOf(path))) return void res.writeHead(409).end();
@@ -67,6 +75,12 @@ export async function startWebDav(opts: { username: string; password: string; pr
           return void res.end(req.method === 'HEAD' ? undefined : f.bytes);
         }
         case 'DELETE':
+          if (path !== '' && collections.has(path)) {
+            const inside = (p: string) => p === path || p.startsWith(`${path}/`);
+            for (const c of [...collections]) if (inside(c)) collections.delete(c);
+            for (const f of [...files.keys()]) if (inside(f)) files.delete(f);
+            return void res.writeHead(204).end();
+          }
           if (!files.delete(path)) return void res.writeHead(404).end();
           return void res.writeHead(204).end();
         default:
@@ -83,6 +97,7 @@ export async function startWebDav(opts: { username: string; password: string; pr
   return {
     url: `${base}${prefix}`,
     files,
+    collections,
     stop: async () => {
       for (const s of sockets) s.destroy();
       await new Promise((r) => server.close(r));
