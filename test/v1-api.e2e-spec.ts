@@ -298,10 +298,13 @@ describe('embed pages', () => {
     expect(iosHtml).toContain(
       `rel="ar" href="${framed.models.usdz.url}#allowsContentScaling=0&amp;checkoutTitle=Sunset%20%3Cscript%3Ealert(1)%3C%2Fscript%3E%20%26%20Co&amp;checkoutSubtitle=Gicl%C3%A9e%20print&amp;callToAction=Buy%20now&amp;price=%24240" data-link="${LINK.replace(/&/g, '&amp;')}">`,
     );
+    // The Quick Look banner tap, then the engagement beacon (docs/analytics.md, "v1 embeds"): each allowed by its hash.
     const inline = [...iosHtml.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
-    expect(inline).toHaveLength(1);
+    expect(inline).toHaveLength(2);
     expect(inline[0]).toContain('_apple_ar_quicklook_button_tapped');
-    expect(ios.headers.get('content-security-policy')).toContain(`'sha256-${createHash('sha256').update(inline[0]).digest('base64')}'`);
+    expect(inline[1]).toContain('sendBeacon');
+    for (const script of inline)
+      expect(ios.headers.get('content-security-policy')).toContain(`'sha256-${createHash('sha256').update(script).digest('base64')}'`);
     const desktop = await html(`${framed.embed_url}?platform=desktop`);
     for (const text of [desktop.text, iosHtml, android.text]) {
       expect(text).not.toContain('<script>alert');
@@ -323,7 +326,12 @@ describe('embed pages', () => {
     expect(s.text).not.toMatch(/<(a|button)[^>]*class="ar-button/);
     expect(s.text).not.toContain('class="badge animated"');
     expect(s.text).toContain('<span class="badge">AR model');
-    expect(s.text).not.toContain('<script');
+    // Its one script is the engagement beacon, allowed by its hash (docs/analytics.md, "v1 embeds").
+    const scripts = [...s.text.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+    expect(scripts.map((m) => m[1])).toEqual(['']);
+    expect(scripts[0][2]).toContain('sendBeacon');
+    const csp = (await fetch(result.embed_url_static)).headers.get('content-security-policy');
+    expect(csp).toContain(`'sha256-${createHash('sha256').update(scripts[0][2]).digest('base64')}'`);
   });
 
   it('sends a CSP that lets any site frame the pages but runs only our scripts, and nosniff', async () => {
@@ -340,13 +348,13 @@ describe('embed pages', () => {
     expect(directives['frame-ancestors']).toEqual(['*']);
     expect(directives['base-uri']).toEqual(["'none'"]);
     expect(directives['object-src'] ?? directives['default-src']).toEqual(["'none'"]);
-    // Scripts: our origin (model-viewer) and the page's one inline script, by its hash; nothing inline by default.
+    // Scripts: our origin (model-viewer) and the page's inline scripts (the QR dialog, the beacon), by hash; nothing inline by default.
     expect(directives['script-src']).toEqual(expect.arrayContaining(["'self'", new URL(api.base).origin]));
     expect(directives['script-src']).not.toContain("'unsafe-inline'");
     expect(directives['script-src']).not.toContain("'unsafe-eval'");
     const inline = [...page.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
-    expect(inline).toHaveLength(1);
-    expect(directives['script-src']).toContain(`'sha256-${createHash('sha256').update(inline[0]).digest('base64')}'`);
+    expect(inline).toHaveLength(2);
+    for (const script of inline) expect(directives['script-src']).toContain(`'sha256-${createHash('sha256').update(script).digest('base64')}'`);
     expect(desktop.headers.get('x-content-type-options')).toBe('nosniff');
     expect(desktop.headers.get('x-frame-options')).toBeNull();
     for (const url of [result.embed_url_static, `${result.embed_url}?platform=ios`, `${api.base}/embed/emb_aaaaaaaaaaaaaaaaaaaaaaaa`]) {

@@ -3,13 +3,14 @@ import { Controller, Get, Injectable, Logger, Param, Query, Req, Res } from '@ne
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SURFACES, type Surface } from '@app/analytics';
-import { JobRepository, type ShowcaseItemRow, ShowcaseRepository } from '@app/persistence';
+import { JobRepository, type ShowcaseItemRow, ShowcaseRepository, STANDALONE_EMBED_KINDS } from '@app/persistence';
 import { EventIntake } from '../analytics/event-intake.service';
 import { PG_INT_MAX } from '../http/list-query';
 import { httpsUrl } from './platform';
 
 /** An item's banner links (normalised https URLs) and its variants' SKUs. */
 export interface ItemLinks {
+  /** 0: a conversion of its own (v1), whose embed page is the site. */
   itemId: number;
   links: Set<string>;
   skus: Set<string>;
@@ -25,9 +26,11 @@ export class BannerLinks {
 
   /**
    * The item `itemId` of a site (a showcase's shw_ id, or the emb_ id of that very item's embed page) with
-   * its banner links: the edited banner's, the result's, and each variant's. Null for anything else.
+   * its banner links: the edited banner's, the result's, and each variant's; item `0` of a v1 conversion's emb_
+   * id (no item: the job is the site), its result's banner link. Null for anything else.
    */
   async find(site: string, itemId: string): Promise<ItemLinks | null> {
+    if (itemId === '0') return this.ofJob(site);
     if (!/^[1-9]\d{0,9}$/.test(itemId) || Number(itemId) > PG_INT_MAX) return null;
     const id = Number(itemId);
     let item: ShowcaseItemRow | null = null;
@@ -44,6 +47,15 @@ export class BannerLinks {
     const candidates = [banner(item.banner), banner(item.result?.banner), ...(item.variants ?? []).map((v) => v.link_url)];
     const links = new Set(candidates.map(httpsUrl).filter((u): u is string => u !== undefined));
     return { itemId: item.id, links, skus: new Set((item.variants ?? []).map((v) => v.sku)) };
+  }
+
+  /** A conversion outside any showcase that its embed page counts as (EmbedService, SiteResolver): its banner link. */
+  private async ofJob(site: string): Promise<ItemLinks | null> {
+    const job = /^emb_[a-z2-7]{24}$/.test(site) ? await this.jobs.findByPublicId(site) : null;
+    if (!job?.ownerId || !STANDALONE_EMBED_KINDS.includes(job.kind)) return null;
+    const banner = job.result?.banner;
+    const link = httpsUrl(banner && typeof banner === 'object' ? (banner as Record<string, unknown>).link_url : undefined);
+    return { itemId: 0, links: new Set(link ? [link] : []), skus: new Set() };
   }
 }
 
@@ -101,7 +113,7 @@ export class BannerRedirectController {
               id: randomBytes(12).toString('hex'),
               kind: 'banner_tap',
               surface: from,
-              item_id: item.itemId,
+              ...(item.itemId ? { item_id: item.itemId } : {}),
               ...(sku ? { variant: sku } : {}),
             },
           ],

@@ -215,7 +215,8 @@ export function interactivePage(m: ReadyModel, platform: Platform): string {
     const title = sceneViewerTitle(p ? (arB.title ?? picture) : picture, art);
     // With analytics on an https service, the banner link goes through the tap route (a counted banner_tap).
     const b = m.beacon;
-    const taps = b?.taps && b.item_id ? { base: b.taps, surface: 'embed' as const } : undefined;
+    // A v1 conversion's page (no item) goes through the same route as its item 0.
+    const taps = b?.taps ? { base: b.taps, surface: 'embed' as const } : undefined;
     const counted = tapLink(link, b?.item_id ?? 0, taps, b?.variant);
     const intent = sceneViewerIntent(
       m.glbUrl,

@@ -5,6 +5,7 @@ import type { AppConfig } from '@app/config';
 import type { DataDeletionRepository, JobEntity, JobRepository, ShowcaseRepository } from '@app/persistence';
 import type { StoragePort } from '@app/storage';
 import { PublicUrls } from '@app/wire';
+import { BannerLinks } from '../banner-redirect.controller';
 import { BEACON_SCRIPT, WIDGET_FRAME_NAME } from '../beacon';
 import { EmbedService } from './embed.service';
 
@@ -130,10 +131,30 @@ describe('v1 embed pages count (unit)', () => {
     expect(beaconOf(still)).toEqual({ url: `${BASE}/api/events`, site: EMB, surface: 'embed' });
     expect(inline(still)).toEqual([BEACON_SCRIPT]);
     expect(still).toContain('data-view=""');
-    // No item: the Scene Viewer banner link stays the shop's own (the tap route is per item).
-    expect((await embeds.render(EMB, 'interactive', UA.android)).html).toContain('link=https%3A%2F%2Fshop.example.com%2Fp%2F1');
+    // Scene Viewer's banner link goes through the tap route, as item 0 (no item: the job is the site).
+    const intent = /href="(intent:[^"]+)"/.exec((await embeds.render(EMB, 'interactive', UA.android)).html)![1].replace(/&amp;/g, '&');
+    expect(new URLSearchParams(intent.slice(intent.indexOf('?') + 1, intent.indexOf('#'))).get('link')).toBe(
+      `${BASE}/r/${EMB}/0?to=${encodeURIComponent('https://shop.example.com/p/1')}&s=embed`,
+    );
     // Animated AR is a conversion of its own too.
     expect(beaconOf((await service(job('v2.animated-ar')).render(EMB, 'static')).html)?.site).toBe(EMB);
+  });
+
+  it("the tap route's item 0 is a v1 conversion's own banner link, and nothing else", async () => {
+    const links = (j: JobEntity) =>
+      new BannerLinks({ itemForJob: async () => null } as unknown as ShowcaseRepository, {
+        findByPublicId: async (id: string) => (id === EMB ? j : null),
+      } as unknown as JobRepository);
+    expect(await links(job('v1.convert')).find(EMB, '0')).toEqual({
+      itemId: 0,
+      links: new Set(['https://shop.example.com/p/1']),
+      skus: new Set(),
+    });
+    // Not a job's site: a showcase picture's (its items are 1…), one without an owner, an unknown or malformed id.
+    expect(await links(job('v2.picture')).find(EMB, '0')).toBeNull();
+    expect(await links(job('v1.convert', null)).find(EMB, '0')).toBeNull();
+    expect(await links(job('v1.convert')).find('emb_bbbbbbbbbbbbbbbbbbbbbbbb', '0')).toBeNull();
+    expect(await links(job('v1.convert')).find('shw_abcdefghijklmnopqrstuvwx', '0')).toBeNull();
   });
 
   it('nothing with analytics off for the deployment, or for a job without an owner', async () => {

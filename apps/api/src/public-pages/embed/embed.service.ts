@@ -125,7 +125,7 @@ export class EmbedService {
     const cache = 'public, max-age=300';
     // A showcase picture with analytics on sends beacons as its item (site: this embed id); a conversion of its
     // own (v1, animated AR: the widget's pages) as its job, the same events under the same site id, for the
-    // job's owner (SiteResolver). No item there: its Scene Viewer banner link stays direct (the tap route is per item).
+    // job's owner (SiteResolver). No item there: its Scene Viewer banner link goes through the tap route as item 0.
     const standalone = !sc && !!job.ownerId && STANDALONE_EMBED_KINDS.includes(job.kind);
     const beacon =
       this.config.analytics.enabled && (sc ? sc.analytics : standalone)
@@ -133,8 +133,9 @@ export class EmbedService {
             url: `${this.urls.base}/api/events`,
             site: publicId,
             surface: 'embed' as const,
-            ...(sc ? { item_id: sc.itemId, taps: tapBase(this.urls.base, publicId) } : {}),
+            ...(sc ? { item_id: sc.itemId } : {}),
             ...(shownSku ? { variant: shownSku } : {}),
+            taps: tapBase(this.urls.base, publicId),
           }
         : undefined;
     if (variant === 'static') {
