@@ -348,6 +348,50 @@ describe('the public pages send their events', () => {
     ]);
   });
 
+  it('the widget in job mode (a v1 conversion): its embed page reports as the widget, for the job; job_id reads it', async () => {
+    const created = await owner.req('POST', '/api/v1/convert', { image_url: `${media.base}/street.jpg` });
+    expect(created.status).toBe(202);
+    const jobId = created.body.job_id as string;
+    await waitFor(async () => (await owner.req('GET', `/api/v1/status/${jobId}`)).body.status === 'completed', 90_000, 'the v1 job');
+    const emb = ((await owner.req('GET', `/api/v1/result/${jobId}`)).body.embed_url as string).split('/').pop()!;
+    const page = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body>
+<div id="w" style="width:360px;height:300px" data-service-job="${jobId}" data-service-key="${OWNER}"></div>
+<script src="${base}/api/v1/widget.js"></script></body></html>`);
+    });
+    await new Promise<void>((r) => page.listen(0, '127.0.0.1', r));
+    try {
+      // Not in `sent`: the showcase's counts below leave this job out.
+      const mine: Sent[] = [];
+      const ios = await visitor(IOS, mine);
+      const p = await ios.ctx.newPage();
+      await p.goto(`http://localhost:${(page.address() as AddressInfo).port}/`);
+      await p.frameLocator('#w >> iframe').locator('a[rel="ar"]').click();
+      await sentCount(mine, 2);
+      expect(await cspOf(p)).toEqual([]);
+      await ios.ctx.close();
+      // The same events as a showcase picture's, as the job's emb_ id and without an item.
+      expect(sorted(mine)).toEqual(
+        sorted([
+          { site: emb, kind: 'view', surface: 'widget' },
+          { site: emb, kind: 'ar_launch', surface: 'widget', platform: 'quick_look' },
+        ]),
+      );
+      const r = await waitFor(
+        async () => {
+          const x = (await owner.req('GET', `/api/v2/analytics?from=${today()}&to=${today()}&job_id=${jobId}`)).body;
+          return x.totals.ar_launches >= 1 && x;
+        },
+        15_000,
+        "the job's counts",
+      );
+      expect(r.totals).toMatchObject({ views: 1, ar_launches: 1, unique_visitors: 1 });
+    } finally {
+      await new Promise((r) => page.close(r));
+    }
+  });
+
   it('the 3D page: turning the preview is one interaction; the phone that opens its QR code reports qr_open', async () => {
     // The QR code is the page's address with the marker (a showcase with analytics off: the plain address).
     const qr = (url: string) => QRCode.toString(url, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
