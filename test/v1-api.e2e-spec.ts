@@ -354,7 +354,8 @@ describe('embed pages', () => {
     expect(directives['script-src']).not.toContain("'unsafe-eval'");
     const inline = [...page.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
     expect(inline).toHaveLength(2);
-    for (const script of inline) expect(directives['script-src']).toContain(`'sha256-${createHash('sha256').update(script).digest('base64')}'`);
+    for (const script of inline)
+      expect(directives['script-src']).toContain(`'sha256-${createHash('sha256').update(script).digest('base64')}'`);
     expect(desktop.headers.get('x-content-type-options')).toBe('nosniff');
     expect(desktop.headers.get('x-frame-options')).toBeNull();
     for (const url of [result.embed_url_static, `${result.embed_url}?platform=ios`, `${api.base}/embed/emb_aaaaaaaaaaaaaaaaaaaaaaaa`]) {

@@ -124,9 +124,9 @@ describe.each([
       ),
     ).toBe(true);
     // A second batch adds to each job's own rows.
-    expect(
-      await repo.applyBatch(log, '0001', '0002', [job(a.id)], [{ day, ownerId, showcaseId: 0, itemId: 0, jobId: a.id, n: 1 }]),
-    ).toBe(true);
+    expect(await repo.applyBatch(log, '0001', '0002', [job(a.id)], [{ day, ownerId, showcaseId: 0, itemId: 0, jobId: a.id, n: 1 }])).toBe(
+      true,
+    );
     const f = { ownerId, from: day, to: day };
     expect(await repo.totals({ ...f, jobId: a.id })).toEqual({ counts: { view: 4, ar_launch: 1 }, visitors: 3, groups: null });
     expect(await repo.totals({ ...f, jobId: b.id })).toEqual({ counts: { view: 5 }, visitors: 4, groups: null });

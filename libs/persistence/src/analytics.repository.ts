@@ -24,8 +24,7 @@ export const STANDALONE_EMBED_KINDS: readonly string[] = ['v1.convert', 'v2.anim
 
 /** Whose embed page an emb_ id is: a showcase's item, or a conversion of its own (v1). */
 export type EmbedSite =
-  | { showcaseId: number; itemId: number; ownerId: string; enabled: boolean }
-  | { jobId: string; ownerId: string; enabled: boolean };
+  { showcaseId: number; itemId: number; ownerId: string; enabled: boolean } | { jobId: string; ownerId: string; enabled: boolean };
 
 /** Event counts by kind. */
 export type EventCounts = Record<string, number>;
@@ -106,7 +105,19 @@ export class AnalyticsRepository {
     const values: unknown[] = [];
     const tuples = rows.map((r) => {
       const at = values.length;
-      values.push(r.day, r.ownerId, r.showcaseId, r.itemId, r.jobId ?? '', r.surface, r.variant, r.event, r.platform, r.referrerHost, r.count);
+      values.push(
+        r.day,
+        r.ownerId,
+        r.showcaseId,
+        r.itemId,
+        r.jobId ?? '',
+        r.surface,
+        r.variant,
+        r.event,
+        r.platform,
+        r.referrerHost,
+        r.count,
+      );
       return `(${Array.from({ length: 11 }, (_, k) => `$${at + k + 1}`).join(', ')})`;
     });
     await m.query(

@@ -142,9 +142,12 @@ describe('v1 embed pages count (unit)', () => {
 
   it("the tap route's item 0 is a v1 conversion's own banner link, and nothing else", async () => {
     const links = (j: JobEntity) =>
-      new BannerLinks({ itemForJob: async () => null } as unknown as ShowcaseRepository, {
-        findByPublicId: async (id: string) => (id === EMB ? j : null),
-      } as unknown as JobRepository);
+      new BannerLinks(
+        { itemForJob: async () => null } as unknown as ShowcaseRepository,
+        {
+          findByPublicId: async (id: string) => (id === EMB ? j : null),
+        } as unknown as JobRepository,
+      );
     expect(await links(job('v1.convert')).find(EMB, '0')).toEqual({
       itemId: 0,
       links: new Set(['https://shop.example.com/p/1']),
