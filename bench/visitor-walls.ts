@@ -107,9 +107,11 @@ async function main() {
     DATA_DIR: dataDir,
     ALLOW_PRIVATE_NETWORKS: 'true',
     RATE_LIMIT_PER_KEY: '1000000',
-    WALL_VISITOR_BUILDS_PER_MINUTE: '100000',
+    WALL_VISITOR_BUILDS_PER_MINUTE: '10000',
   };
-  const proc: ChildProcess = spawn(process.execPath, [join(DIST, 'apps/api/src/main.js')], {
+  // BENCH_NODE_ARGS: e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where the API's main thread spends its time.
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const proc: ChildProcess = spawn(process.execPath, [...nodeArgs, join(DIST, 'apps/api/src/main.js')], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -201,6 +203,9 @@ async function main() {
     writeFileSync(join(__dirname, `../../bench/results/visitor-walls${label}.json`), `${JSON.stringify(result, null, 2)}\n`);
     console.log(JSON.stringify(result, null, 2));
   } finally {
+    // A clean stop first (a CPU profile is written on exit), then no mercy.
+    proc.kill('SIGTERM');
+    for (let i = 0; i < 100 && proc.exitCode === null && proc.signalCode === null; i++) await sleep(100);
     proc.kill('SIGKILL');
     media.close();
     rmSync(dataDir, { recursive: true, force: true });

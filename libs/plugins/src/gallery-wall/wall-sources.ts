@@ -1,4 +1,3 @@
-import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
 import { OperationalError, UserError } from '@app/pipeline';
 import type { StoragePort } from '@app/storage';
@@ -16,6 +15,16 @@ export interface WallPictureRef {
   alpha?: AlphaMode;
   item_id?: number;
   variant_sku?: string | null;
+}
+
+/**
+ * A stream's bytes in one buffer, copied once (stream/consumers' `buffer` goes through a Blob and copies twice:
+ * for the API building visitors' walls that is megabytes per picture its event loop allocates and collects).
+ */
+async function readAll(stream: AsyncIterable<Buffer | string>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(typeof c === 'string' ? Buffer.from(c) : c);
+  return Buffer.concat(chunks);
 }
 
 const mimeOf = (b: Buffer): 'image/jpeg' | 'image/png' | null =>
@@ -43,7 +52,7 @@ export async function loadWallPictures(
         throw new OperationalError('storage_unavailable', `wall: cannot read ${at}'s model: ${e.message}`);
       });
       if (!stat) throw new UserError('item_missing', `wall: ${at}: the picture's files are gone (was it deleted?)`, { param: at });
-      const glb = await buffer(await storage.read(ref.glb_key)).catch((e: Error) => {
+      const glb = await readAll(await storage.read(ref.glb_key)).catch((e: Error) => {
         throw new OperationalError('storage_unavailable', `wall: cannot read ${at}'s model: ${e.message}`);
       });
       const image = glbPictureTexture(glb);
