@@ -286,6 +286,8 @@ async function floodBench(dataDir: string) {
     ANALYTICS_FLUSH_MS: '500',
     // The load process is the loopback "proxy" that says which client each beacon is from.
     TRUST_PROXY: 'loopback',
+    // e.g. --cpu-prof --cpu-prof-dir=/tmp/prof to see where the API's time goes.
+    ...(process.env.BENCH_API_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_API_NODE_OPTIONS } : {}),
   });
   try {
     const pid = api.proc.pid as number;
@@ -293,8 +295,8 @@ async function floodBench(dataDir: string) {
     const legit = await site(api.base, OWNER);
     const url = `${api.base}/api/events`;
     // Warm-up: the attacked page's lookup cached, connections and JIT warm.
-    await loadIn(url, attack.site, attack.items, 'open', 500, 2);
-    const warm = (await counted(api.base, OWNER, attack.id, 1)).counted;
+    const warmed = await loadIn(url, attack.site, attack.items, 'open', 500, 2);
+    const warm = (await counted(api.base, OWNER, attack.id, warmed.ok)).counted;
     const rss: { start: number; middle: number; end: number; after_flush?: number } = { start: rssMb(pid), middle: 0, end: 0 };
     const middle = setTimeout(() => (rss.middle = rssMb(pid)), (FLOOD_SECONDS * 1000) / 2);
     const r = await runChild<FloodLoad>([
