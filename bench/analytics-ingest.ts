@@ -53,6 +53,7 @@ async function floorServer(port: number): Promise<void> {
     if (kept.length > 100_000) kept.length = 0;
     return reply.code(204).send();
   });
+  app.get('/healthz', async () => ({ status: 'ok' }));
   await app.listen({ port, host: '127.0.0.1' });
   process.send?.('ready');
 }
@@ -297,8 +298,29 @@ async function floodBench(dataDir: string) {
     // Warm-up: the attacked page's lookup cached, connections and JIT warm.
     const warmed = await loadIn(url, attack.site, attack.items, 'open', 500, 2);
     const warm = (await counted(api.base, OWNER, attack.id, warmed.ok)).counted;
-    const rss: { start: number; middle: number; end: number; after_flush?: number } = { start: rssMb(pid), middle: 0, end: 0 };
+    const rss: { start: number; middle: number; end: number; after_flush?: number; every_5_s: number[] } = {
+      start: 0,
+      middle: 0,
+      end: 0,
+      every_5_s: [],
+    };
+    // The machine's floor in the same run: bare Fastify taking the same beacons (and a bare /healthz).
+    const floorPort = 46500 + Math.floor(Math.random() * 1000);
+    const floorProc = fork(__filename, ['--floor', String(floorPort)], { stdio: 'inherit' });
+    await new Promise((r) => floorProc.once('message', r));
+    const floor = await runChild<FloodLoad>([
+      '--flood',
+      `http://127.0.0.1:${floorPort}/api/events`,
+      attack.site,
+      legit.site,
+      attack.items.join(','),
+      legit.items.join(','),
+      String(RATE),
+      String(FLOOD_SECONDS),
+    ]).finally(() => floorProc.kill('SIGKILL'));
+    rss.start = rssMb(pid);
     const middle = setTimeout(() => (rss.middle = rssMb(pid)), (FLOOD_SECONDS * 1000) / 2);
+    const sampling = setInterval(() => rss.every_5_s.push(rssMb(pid)), 5000);
     const r = await runChild<FloodLoad>([
       '--flood',
       url,
@@ -310,6 +332,7 @@ async function floodBench(dataDir: string) {
       String(FLOOD_SECONDS),
     ]);
     clearTimeout(middle);
+    clearInterval(sampling);
     rss.end = rssMb(pid);
     const legitCount = await counted(api.base, OWNER, legit.id, r.legit.events);
     const attackCount = await counted(api.base, OWNER, attack.id, warm + r.attack.events);
@@ -321,6 +344,7 @@ async function floodBench(dataDir: string) {
       distinct_event_ids: r.attack.events + r.legit.events,
       beacons: r.beacons,
       healthz: r.healthz,
+      floor: { beacons: floor.beacons, healthz: floor.healthz },
       rss_mb: rss,
       attacker: { beacons: r.attack.beacons, answered_204: r.attack.ok, events: r.attack.events, counted: attackCount.counted - warm },
       legitimate: {
