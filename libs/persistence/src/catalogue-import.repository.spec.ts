@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { openPglite, openPostgres } from '@app/testing';
-import { AccountRepository, CatalogueImportRepository, emptyCounts, rowStatus, ShowcaseRepository } from './index';
+import { AccountRepository, CatalogueImportRepository, emptyCounts, rowStatus, ShowcaseGoneError, ShowcaseRepository } from './index';
 
 const showcase = (ownerId: string) => ({ ownerId, layout: 'branded', logoUrl: null, description: null, customLinks: [], branding: {} });
 const free = { enforceSlots: false, showcaseCents: 0, pictureCents: 0 };
@@ -114,6 +114,42 @@ describe.each([
       [4, 'skipped', 'interrupted'],
     ]);
     expect(await imports.running([imp.id])).toEqual(new Set());
+  });
+
+  it("counts the refunds of the pictures it created, a group's picture once: the import's charge net of them", async () => {
+    const { userId, showcase: s } = await setup();
+    await ds.query(`UPDATE "users" SET "credits_cents" = 1000 WHERE "id" = $1`, [userId]);
+    const pictures = [0, 1, 2].map((i) => ({ source: 'url' as const, sourceUrl: `https://example.com/r${i}.jpg` }));
+    const created = await showcases.addItems(s, pictures, 200, { pipeline: 'still-image', maxItems: 100 });
+    expect(created.chargedCents).toBe(600);
+    const [a, b, c] = created.items;
+    const imp = await imports.create(s.id, userId, { ...emptyCounts(), rows: 5 });
+    const counts = { ...emptyCounts(), rows: 5, created: 4, updated: 1, processed: 5, chargedCents: 600 };
+    const rows = [
+      // Rows 1 and 2: one item's variant rows, one picture.
+      { row: 1, message: 'created', itemId: a.id, jobId: a.jobId },
+      { row: 2, message: 'created', itemId: a.id, jobId: a.jobId },
+      { row: 3, message: 'created', itemId: b.id, jobId: b.jobId },
+      { row: 4, message: 'created', itemId: c.id, jobId: c.jobId },
+      // An update whose rebuild job failed: free, nothing to net.
+      { row: 5, message: 'updated', itemId: c.id, jobId: c.jobId },
+    ];
+    expect(await imports.progress(imp.id, rows, counts)).toBe(true);
+    expect(await imports.refundedCents(imp.id)).toBe(0);
+    // Both failed pictures are refunded (a replayed refund is written once).
+    await accounts.refund(a.jobId, 'showcase.picture');
+    await accounts.refund(b.jobId, 'showcase.picture');
+    await accounts.refund(b.jobId, 'showcase.picture');
+    expect(await imports.refundedCents(imp.id)).toBe(400);
+    expect((await accounts.findUser(userId))?.creditsCents).toBe(800);
+  });
+
+  it('refuses an import or new items for a deleted showcase with ShowcaseGoneError, not a foreign-key violation', async () => {
+    const { userId, showcase: s } = await setup();
+    await ds.query(`DELETE FROM "showcases" WHERE "id" = $1`, [s.id]);
+    await expect(imports.create(s.id, userId)).rejects.toBeInstanceOf(ShowcaseGoneError);
+    const picture = { source: 'url' as const, sourceUrl: 'https://example.com/gone.jpg' };
+    await expect(showcases.addItems(s, [picture], 0, { pipeline: 'still-image', maxItems: 10 })).rejects.toBeInstanceOf(ShowcaseGoneError);
   });
 
   it('finds items by external id within one showcase, and removes an import with its report', async () => {

@@ -262,6 +262,21 @@ export class CatalogueImportRepository {
   }
 
   /**
+   * What the import's new pictures had refunded (their conversions failed), in cents: the ledger's refunds of the
+   * jobs of its `created` rows (a group of variant rows shares one job, counted once). The import's charge less
+   * this is what it cost.
+   */
+  async refundedCents(importId: string): Promise<number> {
+    const rows = await this.ds.query(
+      `SELECT coalesce(sum(l."amount_cents"), 0) AS "cents" FROM "ledger_entries" l
+       WHERE l."kind" = 'refund' AND l."purpose" = 'showcase.picture' AND l."job_id" IN (
+         SELECT r."job_id" FROM "catalogue_import_rows" r WHERE r."import_id" = $1 AND r."message" = 'created' AND r."job_id" IS NOT NULL)`,
+      [importId],
+    );
+    return Number(rows[0]?.cents ?? 0);
+  }
+
+  /**
    * The report, in row order from `afterRow` on (keyset), at most `limit` rows: every row, or with
    * `problems` only the invalid, skipped and failed ones.
    */

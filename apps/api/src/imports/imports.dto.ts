@@ -75,7 +75,11 @@ export class ImportDto {
   })
   status!: string;
   @ApiProperty({ type: ImportCountsDto }) counts!: ImportCountsDto;
-  @ApiProperty({ description: 'Charged for the new pictures so far.' }) credits_charged!: number;
+  @ApiProperty({
+    description:
+      'Charged for the new pictures so far, net of refunds: a picture whose conversion failed is refunded and no longer counted.',
+  })
+  credits_charged!: number;
   @ApiProperty() created_at!: string;
   @ApiProperty({ type: String, nullable: true }) finished_at!: string | null;
   @ApiProperty({

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { DataSource } from 'typeorm';
 import type { PricingPolicy } from '@app/billing';
 import type { AppConfig } from '@app/config';
-import { AccountRepository, CatalogueImportRepository, JobRepository, ShowcaseRepository } from '@app/persistence';
+import { AccountRepository, CatalogueImportRepository, emptyCounts, JobRepository, ShowcaseRepository } from '@app/persistence';
 import type { JobRoutes } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
 import { openPglite, openPostgres, tempDir } from '@app/testing';
@@ -133,11 +133,11 @@ describe('ImportsService', () => {
 });
 
 /**
- * An import racing a DELETE of its showcase, on the Postgres server: the showcase (and the import, which goes
- * with it) vanishes while the upload is read or just after the import started. The request answers 404, the
- * background run stops without a foreign-key violation, and nothing is left behind.
+ * On the Postgres server: an import racing a DELETE of its showcase (the showcase, and the import, which goes
+ * with it, vanishes while the upload is read or just after the import started) answers 404, its background run
+ * stops without a foreign-key violation and nothing is left behind; and the view's credits are net of refunds.
  */
-describe('ImportsService: the showcase deleted meanwhile', () => {
+describe('ImportsService on the Postgres server', () => {
   let ds: DataSource;
   let drop: () => Promise<void>;
   let showcases: ShowcaseRepository;
@@ -215,6 +215,12 @@ describe('ImportsService: the showcase deleted meanwhile', () => {
       (e: unknown) => (e instanceof ApiError ? { status: e.status, message: e.message } : { status: 500, message: String(e) }),
     );
 
+  /** The spool files left (a run deletes its own once whenIdle has seen it end, so wait a moment for it). */
+  async function spoolsLeft(): Promise<string[]> {
+    for (let i = 0; i < 50 && (await ImportSpool.ids(dataDir)).length; i++) await new Promise((r) => setTimeout(r, 20));
+    return ImportSpool.ids(dataDir);
+  }
+
   async function leftOf(id: number) {
     const [items, imps] = await Promise.all([
       ds.query(`SELECT count(*) AS n FROM "showcase_items" WHERE "showcase_id" = $1`, [id]),
@@ -255,7 +261,7 @@ describe('ImportsService: the showcase deleted meanwhile', () => {
     await Promise.all(pending);
     await runner.whenIdle();
     expect(await leftOf(id)).toEqual({ items: 0, imports: 0 });
-    expect(await ImportSpool.ids(dataDir)).toEqual([]);
+    expect(await spoolsLeft()).toEqual([]);
     expect(errors).not.toHaveBeenCalled();
   });
 
@@ -272,8 +278,39 @@ describe('ImportsService: the showcase deleted meanwhile', () => {
     expect(await outcome(service.start(p, String(id), body(), {}))).toEqual({ status: 404, message: `showcase ${id} not found` });
     await runner.whenIdle();
     expect(await leftOf(id)).toEqual({ items: 0, imports: 0 });
-    expect(await ImportSpool.ids(dataDir)).toEqual([]);
+    expect(await spoolsLeft()).toEqual([]);
     expect(errors).not.toHaveBeenCalled();
+  });
+
+  it("the import's credits_charged is net of the refunds of its failed pictures", async () => {
+    const { p, id } = await setup();
+    await ds.query(`UPDATE "users" SET "credits_cents" = 1000 WHERE "id" = $1`, [p.userId]);
+    const imports = new CatalogueImportRepository(ds);
+    const { service } = build(imports);
+    const showcase = (await showcases.findForOwner(id, p.userId))!;
+    const made = await showcases.addItems(
+      showcase,
+      urls(2).map((u) => ({ source: 'url' as const, sourceUrl: u.image_url })),
+      200,
+      {
+        pipeline: 'still-image',
+        maxItems: 100,
+      },
+    );
+    const imp = await imports.create(id, p.userId, { ...emptyCounts(), rows: 2 });
+    const reports = made.items.map((it, i) => ({ row: i + 1, message: 'created', itemId: it.id, jobId: it.jobId }));
+    await imports.progress(imp.id, reports, { ...emptyCounts(), rows: 2, created: 2, processed: 2, chargedCents: made.chargedCents });
+    await imports.complete(imp.id, { ...emptyCounts(), rows: 2, created: 2, processed: 2, chargedCents: made.chargedCents });
+    const view = () => service.get(p, imp.id, {}, undefined) as Promise<{ credits_charged: number; counts: { failed: number } }>;
+    expect((await view()).credits_charged).toBe(4);
+    // Both conversions fail and are refunded (RefundOnFailure): the import cost nothing.
+    for (const it of made.items) {
+      await ds.query(`UPDATE "jobs" SET "status" = 'failed', "error" = '{"code":"fetch_http_error","message":"404"}' WHERE "id" = $1`, [
+        it.jobId,
+      ]);
+      await accounts.refund(it.jobId, 'showcase.picture');
+    }
+    expect(await view()).toMatchObject({ credits_charged: 0, counts: { failed: 2 } });
   });
 
   it('the background run of an import whose showcase is gone ends cleanly: nothing created or charged, no error', async () => {
@@ -304,6 +341,6 @@ describe('ImportsService: the showcase deleted meanwhile', () => {
     expect(await leftOf(id)).toEqual({ items: 0, imports: 0 });
     expect((await accounts.findUser(p.userId))?.creditsCents).toBe(10000);
     expect(Number((await ds.query(`SELECT count(*) AS n FROM "jobs" WHERE "owner_id" = $1`, [p.userId]))[0].n)).toBe(0);
-    expect(await ImportSpool.ids(dataDir)).toEqual([]);
+    expect(await spoolsLeft()).toEqual([]);
   });
 });

@@ -311,7 +311,11 @@ export class ImportsService {
   }
 
   private async view(imp: CatalogueImportRow, all: boolean) {
-    const [jobs, rows] = await Promise.all([this.imports.jobStates(imp.id), this.imports.report(imp.id, { problems: !all })]);
+    const [jobs, rows, refunded] = await Promise.all([
+      this.imports.jobStates(imp.id),
+      this.imports.report(imp.id, { problems: !all }),
+      this.imports.refundedCents(imp.id),
+    ]);
     const c = imp.counts;
     return {
       id: imp.id,
@@ -328,7 +332,8 @@ export class ImportsService {
         processed: c.processed,
         ...jobs,
       },
-      credits_charged: toCredits(c.chargedCents),
+      // Net of refunds: a picture whose conversion failed was refunded, so the import no longer cost it.
+      credits_charged: toCredits(Math.max(0, c.chargedCents - refunded)),
       created_at: new Date(imp.createdAt).toISOString(),
       finished_at: imp.finishedAt ? new Date(imp.finishedAt).toISOString() : null,
       rows: rows.map((r) => ({
