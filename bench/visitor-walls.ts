@@ -7,7 +7,8 @@
  * share this machine's address, so the per-visitor limit is raised (WALL_VISITOR_BUILDS_PER_MINUTE) to let
  * each act as a visitor of its own; WALL_VISITOR_BUILDS stays at its default (1). Reports p50/p99/max of the
  * status and health polls with and without the builds, each build's latency, the answers, and the visitor
- * walls' bytes on disk at the end (held to WALL_VISITOR_MAX_MB_PER_SHOWCASE). BENCH_SECONDS (default 30) is
+ * walls' bytes on disk at the end (held to WALL_VISITOR_MAX_MB_PER_SHOWCASE), and the API's own event-loop delay
+ * in each phase (from its `/metrics`). BENCH_SECONDS (default 30) is
  * the length of each phase; BENCH_DIST runs another build's API (its `dist` folder: a before/after comparison
  * on the same machine; BENCH_LABEL names its results file). Results: bench/results/visitor-walls.json.
  */
@@ -78,6 +79,16 @@ async function poll(url: string, headers: Record<string, string>, gapMs: number,
   return times;
 }
 
+/**
+ * The API's own event-loop delay since the last scrape (prom-client resets its histogram on each `/metrics`):
+ * p99 and max in ms. Tells a blocked event loop apart from a main thread waiting for a CPU core.
+ */
+async function loopLag(base: string): Promise<{ p99: number; max: number }> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const read = (name: string) => Number(new RegExp(`^${name} ([0-9.e+-]+)`, 'm').exec(text)?.[1] ?? NaN) * 1000;
+  return { p99: round(read('nodejs_eventloop_lag_p99_seconds')), max: round(read('nodejs_eventloop_lag_max_seconds')) };
+}
+
 const bytesUnder = (dir: string): number =>
   readdirSync(dir, { recursive: true })
     .map(String)
@@ -143,12 +154,14 @@ async function main() {
     const auth = { 'x-api-key': OWNER };
 
     // Alone.
+    await loopLag(base);
     let stop = Date.now() + SECONDS * 1000;
     const [aloneStatus, aloneHealth] = await Promise.all([
       poll(statusUrl, auth, 20, () => Date.now() > stop),
       poll(`${base}/healthz`, {}, 100, () => Date.now() > stop),
     ]);
 
+    const aloneLag = await loopLag(base);
     // While 20 strangers build walls.
     const queue = sets(ids);
     const builds: number[] = [];
@@ -173,6 +186,7 @@ async function main() {
       poll(`${base}/healthz`, {}, 100, () => Date.now() > stop),
       ...Array.from({ length: STRANGERS }, stranger),
     ]);
+    const loadLag = await loopLag(base);
     // What is still in flight when the phase ends finishes before the files are counted.
     await sleep(3000);
     const walls = join(dataDir, 'storage', 'walls', 'visitor');
@@ -188,9 +202,10 @@ async function main() {
       machine: { cpus: cpus().length, loadavg_before: load0, loadavg_after: loadavg().map((v) => round(v, 2)) },
       api: DIST === join(__dirname, '..') ? 'this build' : DIST,
       setup: `embedded API, showcase of ${PICTURES} framed wall pictures (noisy JPEGs 2000-2400 px); WALL_VISITOR_BUILDS default (1); ${STRANGERS} strangers, each request a new set of 8-12 pictures; ${SECONDS} s per phase`,
-      alone: { status_ms: stats(aloneStatus), healthz_ms: stats(aloneHealth) },
+      alone: { status_ms: stats(aloneStatus), healthz_ms: stats(aloneHealth), event_loop_delay_ms: aloneLag },
       strangers_building: {
         status_ms: stats(loadStatus),
+        event_loop_delay_ms: loadLag,
         healthz_ms: stats(loadHealth),
         build_ms: stats(builds),
         answers,

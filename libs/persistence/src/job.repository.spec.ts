@@ -48,6 +48,19 @@ describe.each([
     expect(back!.createdAt).toBeInstanceOf(Date);
   });
 
+  it("reads many jobs' inputs in one query; unknown ids are left out", async () => {
+    const a = await repo.create({ kind: 'k', pipeline: 'p', ownerId: 'u1', input: { width_inches: 20 }, idPrefix: 'v2' });
+    const b = await repo.create({ kind: 'k', pipeline: 'p', ownerId: 'u1', input: { frame: 'thin' }, idPrefix: 'v2' });
+    const got = await repo.inputs([a.id, b.id, a.id, 'v2_nope']);
+    expect(got).toEqual(
+      new Map<string, Record<string, unknown>>([
+        [a.id, { width_inches: 20 }],
+        [b.id, { frame: 'thin' }],
+      ]),
+    );
+    expect(await repo.inputs([])).toEqual(new Map());
+  });
+
   it('scopes jobs to their owner', async () => {
     const a = await repo.create({ kind: 'k', pipeline: 'p', ownerId: 'alice', input: {}, idPrefix: 'api' });
     expect(await repo.findForOwner(a.id, 'alice')).not.toBeNull();

@@ -119,6 +119,20 @@ export class JobRepository implements JobStorePort {
   }
 
   /**
+   * The inputs of these jobs in one query (a wall's pictures: one read for 12, where `find` each would be 12; in the
+   * embedded mode every query runs on the API's event loop). Jobs that do not exist are missing from the map.
+   */
+  async inputs(ids: readonly string[]): Promise<Map<string, Record<string, unknown>>> {
+    const unique = [...new Set(ids)];
+    if (!unique.length) return new Map();
+    const rows = await this.readRows(
+      `SELECT "id", "input" FROM "jobs" WHERE "id" IN (${unique.map((_, i) => `$${i + 1}`).join(', ')})`,
+      unique,
+    );
+    return new Map(rows.map((r) => [r.id as string, (r.input as Record<string, unknown> | null) ?? {}]));
+  }
+
+  /**
    * A read straight on the driver's connection pool (pg's Pool, or the PGlite adapter's). The status
    * routes' one query is the API's hottest path, and TypeORM's query runner (a runner object, pool
    * checkout and release, query events) cost more than the query's own client work there.

@@ -107,7 +107,9 @@ describe('VisitorWalls', () => {
       },
       close: () => limiter.close(),
     };
-    const jobs = { find: async () => ({ input: { width_inches: 12, height_inches: 16 } }) } as unknown as JobRepository;
+    const jobs = {
+      inputs: async (ids: string[]) => new Map(ids.map((id) => [id, { width_inches: 12, height_inches: 16 }])),
+    } as unknown as JobRepository;
     service = new VisitorWalls(
       showcases,
       jobs,

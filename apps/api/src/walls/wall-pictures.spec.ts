@@ -80,7 +80,13 @@ describe('wallPictureOf', () => {
 });
 
 describe('wallPicturesOf', () => {
-  const jobs = { find: async () => ({ input: { width_inches: 20, height_inches: 30 } }) } as never;
+  const reads: string[][] = [];
+  const jobs = {
+    inputs: async (ids: string[]) => {
+      reads.push(ids);
+      return new Map(ids.map((id) => [id, { width_inches: 20, height_inches: 30 }]));
+    },
+  };
   const withVariants = item({
     id: 5,
     variants: [
@@ -94,12 +100,21 @@ describe('wallPicturesOf', () => {
       (e: unknown) => e as ApiError,
     );
 
-  it('resolves each picture in order, reading the job input of an item without variants', async () => {
-    const out = await wallPicturesOf(1, [item(), withVariants], [{ item_id: 5, variant_sku: 'B' }, { item_id: 4 }], jobs);
+  it('resolves each picture in order, reading the job inputs of the items without variants in one read', async () => {
+    reads.length = 0;
+    const other = item({ id: 6, jobId: 'v2_f' });
+    const out = await wallPicturesOf(
+      1,
+      [item(), withVariants, other],
+      [{ item_id: 5, variant_sku: 'B' }, { item_id: 4 }, { item_id: 6 }],
+      jobs,
+    );
     expect(out.map((p) => [p.item_id, p.variant_sku, p.spec.width_inches])).toEqual([
       [5, 'B', 12],
       [4, null, 20],
+      [6, null, 20],
     ]);
+    expect(reads).toEqual([['v2_a', 'v2_f']]);
   });
 
   it('refuses an item the showcase does not have, and a picture hung twice (a default variant named or not)', async () => {

@@ -92,7 +92,7 @@ export function wallPictureOf(
 
 /**
  * The pictures `refs` name among showcase `showcaseId`'s `items`, each resolved by {@link wallPictureOf} (the job
- * input of an item without variants read from `jobs`), each hung at most once: an item named twice, or once
+ * inputs of the items without variants read from `jobs` in one query), each hung at most once: an item named twice, or once
  * by its default variant's SKU and once without, is one picture. 400 `items[i].item_id` for an item the
  * showcase does not have, `items[i]` for a picture listed again; wallPictureOf's 400s and 409s.
  */
@@ -100,16 +100,17 @@ export async function wallPicturesOf(
   showcaseId: number,
   items: readonly ShowcaseItemRow[],
   refs: readonly Pick<WallItemRef, 'item_id' | 'variant_sku'>[],
-  jobs: Pick<JobRepository, 'find'>,
+  jobs: Pick<JobRepository, 'inputs'>,
 ): Promise<WallPictureSource[]> {
   const byId = new Map(items.map((it) => [it.id, it]));
-  const pictures = await Promise.all(
-    refs.map(async (ref, i) => {
-      const item = byId.get(ref.item_id);
-      if (!item) throw ApiError.invalid(`items[${i}].item_id`, `items[${i}].item_id: showcase ${showcaseId} has no item ${ref.item_id}`);
-      const input = item.variants?.length ? null : ((await jobs.find(item.jobId))?.input ?? null);
-      return wallPictureOf(item, input, ref.variant_sku, `items[${i}]`);
-    }),
+  const chosen = refs.map((ref, i) => {
+    const item = byId.get(ref.item_id);
+    if (!item) throw ApiError.invalid(`items[${i}].item_id`, `items[${i}].item_id: showcase ${showcaseId} has no item ${ref.item_id}`);
+    return item;
+  });
+  const inputs = await jobs.inputs(chosen.filter((it) => !it.variants?.length).map((it) => it.jobId));
+  const pictures = chosen.map((item, i) =>
+    wallPictureOf(item, item.variants?.length ? null : (inputs.get(item.jobId) ?? null), refs[i].variant_sku, `items[${i}]`),
   );
   const seen = new Map<string, number>();
   pictures.forEach((p, i) => {
