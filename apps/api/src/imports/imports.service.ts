@@ -123,8 +123,10 @@ export class ImportsService {
       await Promise.all([...uploads.values()].filter((u) => u.key).map((u) => this.storage.delete(u.key).catch(() => undefined)));
       throw e instanceof ShowcaseGoneError ? gone() : e;
     }
-    if (!(intake instanceof RealIntake) || !counts)
+    if (intake instanceof PreviewIntake)
       return { status: 200, body: await intake.preview(this.accounts, this.showcases, p, pictureCents, this.config.showcases.maxItems) };
+    // A real import's counts were stored by finish() above.
+    if (!counts) throw new Error(`import ${intake.importId}: no counts`);
     this.runner.start({
       importId: intake.importId,
       ownerId: p.userId,
