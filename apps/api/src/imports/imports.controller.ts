@@ -50,7 +50,7 @@ export class ImportsController {
   @ApiResponse({
     status: 400,
     description:
-      'The body as a whole: not {items: [...]}, no rows, over 5,000 rows, a CSV that cannot be read (naming its row and line), an unknown column. Nothing stored or charged.',
+      "The body as a whole: not {items: [...]}, no rows, over 5,000 rows (a JSON item's variants count one row each: too_many_rows, naming the item), a CSV that cannot be read (naming its row and line), an unknown column. Nothing stored or charged.",
   })
   async start(@Req() req: AuthedRequest, @Param('id') id: string, @Query() q: unknown, @Res() reply: FastifyReply): Promise<void> {
     const out = await this.imports.start(req.principal, id, req, q);
