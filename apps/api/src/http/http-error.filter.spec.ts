@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { ArgumentsHost } from '@nestjs/common';
+import { ShowcaseGoneError } from '@app/persistence';
 import { BuildSlots } from '../walls/build-slots';
 import { HttpErrorFilter } from './http-error.filter';
 
@@ -60,5 +61,14 @@ describe('HttpErrorFilter: 503s logged as what they are', () => {
     const bug = filter(new TypeError("Cannot read properties of undefined (reading 'id')"));
     expect(bug.sent.status).toBe(500);
     expect(bug.logs.error).toEqual([expect.stringMatching(/^request req-1 failed: TypeError: Cannot read properties/)]);
+  });
+});
+
+describe('HttpErrorFilter: vanished parents', () => {
+  it('answers a showcase deleted while a request added to it with 404, logging nothing', () => {
+    const { sent, logs } = filter(new ShowcaseGoneError(7));
+    expect(sent.status).toBe(404);
+    expect(sent.body.error).toMatchObject({ type: 'not_found', code: 'resource_missing', message: 'showcase 7 not found' });
+    expect(logs.error).toEqual([]);
   });
 });

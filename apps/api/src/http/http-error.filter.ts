@@ -6,6 +6,7 @@ import {
   isDatabaseUnavailable,
   NoShowcaseSlotsError,
   ShowcaseFullError,
+  ShowcaseGoneError,
 } from '@app/persistence';
 import { UserError } from '@app/pipeline';
 import { ApiError, type ApiErrorType } from './api-error';
@@ -62,6 +63,10 @@ export class HttpErrorFilter implements ExceptionFilter {
     } else if (exception instanceof ExternalIdTakenError) {
       status = 409;
       body = { type: 'conflict', code: 'external_id_taken', message: exception.message, param: exception.param };
+    } else if (exception instanceof ShowcaseGoneError) {
+      // Deleted while the request was adding to it (a racing DELETE): as if the DELETE had come first.
+      status = 404;
+      body = { type: 'not_found', code: 'resource_missing', message: `showcase ${exception.showcaseId} not found` };
     } else if (exception instanceof ShowcaseFullError) {
       status = 400;
       body = { type: 'invalid_request_error', code: 'too_many_items', message: exception.message };
