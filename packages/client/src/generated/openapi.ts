@@ -831,7 +831,7 @@ export interface paths {
         put?: never;
         /**
          * Engagement events from the public pages (beacons)
-         * @description No key and no cookie. The events count for the owner of the page `site` names (a showcase shw_… or an item embed emb_…); an item or variant that page does not have is not counted. Not counted either, with the same 204: a request with DNT: 1 or Sec-GPC: 1, a bot or headless user agent, a visitor over ANALYTICS_EVENTS_PER_MINUTE, an event id already counted, a showcase with analytics off. Only a daily-salted hash of the IP and user agent is kept (docs/analytics.md).
+         * @description No key and no cookie. The events count for the owner of the page `site` names (a showcase shw_… or an item embed emb_…); an item or variant that page does not have is not counted. Not counted either, with the same 204: a request with DNT: 1 or Sec-GPC: 1, a bot or headless user agent, a beacon past ANALYTICS_EVENTS_PER_MINUTE events per client (an IPv4 address, an IPv6 /64) or ANALYTICS_SITE_EVENTS_PER_MINUTE per page, an event id already counted, a showcase with analytics off. Only a daily-salted hash of the IP and user agent is kept (docs/analytics.md).
          */
         post: operations["EventsController_take"];
         delete?: never;
@@ -2126,7 +2126,7 @@ export interface components {
              */
             status: "running" | "completed";
             counts: components["schemas"]["ImportCountsDto"];
-            /** @description Charged for the new pictures so far. */
+            /** @description Charged for the new pictures so far, net of refunds: a picture whose conversion failed is refunded and no longer counted. */
             credits_charged: number;
             created_at: string;
             finished_at: string | null;
@@ -11551,7 +11551,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImportDto"];
                 };
             };
-            /** @description The body as a whole: not {items: [...]}, no rows, over 5,000 rows, a CSV that cannot be read (naming its row and line), an unknown column. Nothing stored or charged. */
+            /** @description The body as a whole: not {items: [...]}, no rows, over 5,000 rows (a JSON item's variants count one row each: too_many_rows, naming the item), a CSV that cannot be read (naming its row and line), an unknown column. Nothing stored or charged. */
             400: {
                 headers: {
                     [name: string]: unknown;
