@@ -101,6 +101,15 @@ describe('MemoryAnalyticsBuffer visitor marks', () => {
       { showcase: false, item: false },
       { showcase: true, item: true },
     ]);
+    // A 20-event beacon of one visitor on one item checks its two marks once each, not twice per event.
+    const before = buffer.seenStats().lookups;
+    await buffer.appendFresh(
+      Array.from({ length: 20 }, (_, i) => ({ id: `b${i}`, event: event('w2') })),
+      DAY,
+    );
+    const checks = buffer.seenStats().lookups - before;
+    expect(checks).toBeLessThanOrEqual((20 + 2) * (SEEN_GENERATIONS + 1));
+    expect((await buffer.readAfter(null, 100)).slice(-20).filter((e) => e.event.firstVisit?.showcase)).toHaveLength(1);
     // Rotating user agents: every beacon a new visitor, two marks each; the marks stay under their cap.
     for (let i = 0; i < 20_000; i++) await buffer.appendFresh([{ id: `f${i}`, event: event(`r${i}`) }], DAY);
     const stats = buffer.seenStats();
