@@ -109,6 +109,15 @@ describe('ConsoleSessionService', () => {
     expect(await svc.signIn('w@example.com', 'x', '10.0.0.1')).toMatchObject({ error: 'limited' });
   });
 
+  it('counts an IPv6 client per /64: rotating the interface id gains no attempts', async () => {
+    const { repo } = fakeRepo();
+    const svc = new ConsoleSessionService(config(false), repo, new MemoryRateLimiter());
+    for (let i = 0; i < 5; i++) expect(await svc.signIn(`v${i}@example.com`, 'x', `2001:db8:5:6::${i + 1}`)).toEqual({ error: 'invalid' });
+    expect(await svc.signIn('v9@example.com', 'x', '2001:db8:5:6:ffff::9')).toMatchObject({ error: 'limited' });
+    // Another /64 has its own budget.
+    expect(await svc.signIn('v9@example.com', 'x', '2001:db8:5:7::1')).toEqual({ error: 'invalid' });
+  });
+
   it('names cookies __Host- and marks them Secure behind https; checks passwords', () => {
     const secure = new ConsoleSessionService(config(true), fakeRepo().repo, new MemoryRateLimiter());
     const headers: string[] = [];

@@ -7,6 +7,7 @@ import { type ConsoleRole, ConsoleRepository, type ConsoleSessionRow, type Invit
 import { APP_CONFIG, SERVICE_USER_ID } from '@app/runtime';
 import { ApiError } from '../http/api-error';
 import type { Principal } from '../http/api-key.guard';
+import { clientBucket } from '../http/rate-limit/client-bucket';
 import { RATE_LIMITER, type RateLimiterPort } from '../http/rate-limit/rate-limiter.port';
 
 /** Session cookie names: the `__Host-` prefix (Secure, Path=/, no Domain) wherever the cookie can be Secure. */
@@ -140,7 +141,8 @@ export class ConsoleSessionService {
     ip: string,
   ): Promise<{ sessionId: string } | { error: 'invalid' } | { error: 'limited'; retryS: number }> {
     const { loginPerAccount, loginPerIp, loginWindowMs } = this.config.console;
-    const limited = await this.spend(`console-login:ip:${ip}`, loginPerIp, loginWindowMs);
+    // Per client: an IPv4 address or an IPv6 /64 (one subscriber owns a /64 and could rotate through it).
+    const limited = await this.spend(`console-login:ip:${clientBucket(ip)}`, loginPerIp, loginWindowMs);
     if (limited) return limited;
     const user = email ? await this.repo.findUserByEmail(email) : null;
     const account = await this.spend(
