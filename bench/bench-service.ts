@@ -71,3 +71,15 @@ export async function createDatabase(prefix: string): Promise<{ url: string; dro
     },
   };
 }
+
+/** Polls a showcase until every picture is converted (the created showcase as the API shows it); throws on a failed picture or after `timeoutMs`. */
+export async function waitShowcaseReady(base: string, key: string, id: string, timeoutMs: number, pollMs = 100): Promise<any> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const showcase = await callJson(base, 'GET', `/api/v2/showcases/${id}`, key);
+    if (showcase.items.every((i: any) => i.status === 'completed')) return showcase;
+    if (showcase.items.some((i: any) => i.status === 'failed')) throw new Error('a picture failed to convert');
+    if (Date.now() > end) throw new Error('timed out waiting for the pictures');
+    await sleep(pollMs);
+  }
+}

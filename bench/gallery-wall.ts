@@ -42,7 +42,7 @@ import {
   writeSceneUsdz,
 } from '@app/plugins';
 import { LocalStorageAdapter } from '@app/storage';
-import { callJson, median, round, sleep, startApi } from './bench-service';
+import { callJson, median, round, startApi, waitShowcaseReady } from './bench-service';
 import { MAX_TEXTURE } from './still-inputs';
 
 const RUNS = Number(process.argv[2] ?? 10);
@@ -479,15 +479,7 @@ async function visitorWall(sources: Buffer[]) {
     const created = await callJson(base, 'POST', '/api/v2/showcases', OWNER, {
       items: PICTURES.slice(0, 7).map((p, i) => ({ image_url: `${mediaBase}/p${i}.jpg`, title: `Picture ${i}`, ...p.spec })),
     });
-    const end = Date.now() + 300_000;
-    let showcase: any;
-    for (;;) {
-      showcase = await callJson(base, 'GET', `/api/v2/showcases/${created.id}`, OWNER);
-      if (showcase.items.every((i: any) => i.status === 'completed')) break;
-      if (showcase.items.some((i: any) => i.status === 'failed')) throw new Error('a picture failed to convert');
-      if (Date.now() > end) throw new Error('timed out waiting for the pictures');
-      await sleep(100);
-    }
+    const showcase = await waitShowcaseReady(base, OWNER, created.id, 300_000);
     const site = new URL(showcase.url).pathname.split('/').pop();
     const ids: number[] = showcase.items.map((i: any) => i.id);
     // Each set is another wall (the set is the cache key, not the order): 6 of the 7, leaving out picture k.

@@ -20,7 +20,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import { callJson, round, sleep, waitHealthy } from './bench-service';
+import { callJson, round, sleep, waitHealthy, waitShowcaseReady } from './bench-service';
 
 const OWNER = 'owner-key-for-the-visitor-walls-bench';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
@@ -138,15 +138,7 @@ async function main() {
         ...(i % 2 ? { mat: { width_inches: 2 } } : {}),
       })),
     });
-    const end = Date.now() + 600_000;
-    let showcase: any;
-    for (;;) {
-      showcase = await callJson(base, 'GET', `/api/v2/showcases/${created.id}`, OWNER);
-      if (showcase.items.every((i: any) => i.status === 'completed')) break;
-      if (showcase.items.some((i: any) => i.status === 'failed')) throw new Error('a picture failed to convert');
-      if (Date.now() > end) throw new Error('timed out waiting for the pictures');
-      await sleep(200);
-    }
+    const showcase = await waitShowcaseReady(base, OWNER, created.id, 600_000, 200);
     const site = new URL(showcase.url).pathname.split('/').pop();
     const ids: number[] = showcase.items.map((i: any) => i.id);
     const { job_id } = await callJson(base, 'POST', '/api/v1/convert', OWNER, { image_url: `${mediaBase}/p0.jpg` });
