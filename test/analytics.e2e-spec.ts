@@ -368,6 +368,9 @@ describe.each([
       variant_selects: 0,
       unique_visitors: 3,
     });
+    // group_by=job: the account's conversions side by side (this one is all it has).
+    const byJob = await report(a.api, '&group_by=job');
+    expect(byJob.groups).toEqual([{ key: jobId, job_id: jobId, ...r.totals }]);
     // The owner's account holds them (it has nothing else); the owner key reads them too, across accounts or in a.
     expect((await report(a.api)).totals).toEqual(r.totals);
     expect((await report(owner, `&job_id=${jobId}`)).totals).toEqual(r.totals);

@@ -134,6 +134,13 @@ describe.each([
       { key: '', counts: { view: 4 }, visitors: null },
       { key: 'quick_look', counts: { ar_launch: 1 }, visitors: null },
     ]);
+    // Per conversion, with its visitors: the account's v1 pictures side by side.
+    expect((await repo.totals(f, 'job')).groups).toEqual(
+      [
+        { key: a.id, counts: { view: 4, ar_launch: 1 }, visitors: 3 },
+        { key: b.id, counts: { view: 5 }, visitors: 4 },
+      ].sort((x, y) => x.key.localeCompare(y.key)),
+    );
     // The account's totals hold both jobs; no showcase holds them; another account sees nothing.
     expect(await repo.totals(f)).toMatchObject({ counts: { view: 9, ar_launch: 1 }, visitors: 7 });
     expect((await repo.totals({ ...f, showcaseId })).counts).toEqual({});

@@ -6,7 +6,7 @@ import { returnedRows } from './returning';
 export type AnalyticsCountRow = CountRow;
 export type AnalyticsVisitorCount = VisitorCount;
 
-export type AnalyticsGroupBy = 'day' | 'item' | 'platform' | 'referrer';
+export type AnalyticsGroupBy = 'day' | 'item' | 'job' | 'platform' | 'referrer';
 
 export interface AnalyticsFilter {
   /** null: every account (the owner's view). */
@@ -50,6 +50,7 @@ const CHUNK = 100;
 const GROUP_COLUMN: Record<AnalyticsGroupBy, string> = {
   day: `to_char("day", 'YYYY-MM-DD')`,
   item: `"item_id"::text`,
+  job: `"job_id"`,
   platform: `"platform"`,
   referrer: `"referrer_host"`,
 };
@@ -172,17 +173,19 @@ export class AnalyticsRepository {
     const byGroup = new Map<string, AnalyticsGroup>();
     const group = (key: string) => {
       let g = byGroup.get(key);
-      if (!g) byGroup.set(key, (g = { key, counts: {}, visitors: groupBy === 'day' || groupBy === 'item' ? 0 : null }));
+      if (!g) byGroup.set(key, (g = { key, counts: {}, visitors: groupBy === 'platform' || groupBy === 'referrer' ? null : 0 }));
       return g;
     };
-    const groupCond = groupBy === 'item' ? `${cond} AND "item_id" > 0` : cond;
+    // Items: a showcase's pictures (item 0 is a showcase's own pages); jobs: conversions outside any showcase.
+    const only: Partial<Record<AnalyticsGroupBy, string>> = { item: `"item_id" > 0`, job: `"job_id" <> ''` };
+    const groupCond = only[groupBy] ? `${cond} AND ${only[groupBy]}` : cond;
     for (const r of await this.ds.query(
       `SELECT ${col} AS "k", "event", sum("count") AS "n" FROM "analytics_daily" WHERE ${groupCond} GROUP BY 1, "event" ORDER BY 1`,
       params,
     ))
       group(String(r.k)).counts[r.event] = Number(r.n);
-    if (groupBy === 'day' || groupBy === 'item') {
-      const vc = groupBy === 'item' ? `${cond} AND "item_id" > 0` : visitorCond;
+    if (groupBy === 'day' || groupBy === 'item' || groupBy === 'job') {
+      const vc = groupBy === 'day' ? visitorCond : groupCond;
       for (const r of await this.ds.query(
         `SELECT ${col} AS "k", sum("visitors") AS "n" FROM "analytics_visitors" WHERE ${vc} GROUP BY 1`,
         params,

@@ -29,6 +29,7 @@ class AnalyticsGroupDto extends AnalyticsTotalsDto {
   @ApiPropertyOptional({ description: 'group_by=item.' }) item_id?: number;
   @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'group_by=item.' }) showcase_id?: number | null;
   @ApiPropertyOptional({ type: String, nullable: true, description: "group_by=item: the item's title." }) title?: string | null;
+  @ApiPropertyOptional({ description: 'group_by=job: the conversion (its job_id).' }) job_id?: string;
 }
 
 /** GET /api/v2/analytics. */
@@ -44,7 +45,7 @@ export class AnalyticsDto {
   job_id!: string | null;
   @ApiProperty({ type: AnalyticsTotalsDto }) totals!: AnalyticsTotalsDto;
   @ApiProperty({ type: [FunnelStepDto] }) funnel!: FunnelStepDto[];
-  @ApiProperty({ type: String, nullable: true, enum: ['day', 'item', 'platform', 'referrer'] }) group_by!: string | null;
+  @ApiProperty({ type: String, nullable: true, enum: ['day', 'item', 'job', 'platform', 'referrer'] }) group_by!: string | null;
   @ApiProperty({
     type: [AnalyticsGroupDto],
     nullable: true,

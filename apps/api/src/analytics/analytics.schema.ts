@@ -45,9 +45,12 @@ export const AnalyticsQuery = z
       }),
     account_id: z.string().min(1).max(64).optional().meta({ description: 'Owner key only: one account (default: every account).' }),
     group_by: z
-      .enum(['day', 'item', 'platform', 'referrer'], { error: () => 'must be one of day, item, platform, referrer' })
+      .enum(['day', 'item', 'job', 'platform', 'referrer'], { error: () => 'must be one of day, item, job, platform, referrer' })
       .optional()
-      .meta({ description: 'Also answer the totals per day, item, AR platform or referring site.' }),
+      .meta({
+        description:
+          'Also answer the totals per day, item (a showcase picture), job (a conversion outside any showcase: its own embed pages and widget), AR platform or referring site.',
+      }),
     format: z
       .enum(['json', 'csv'], { error: () => 'must be json or csv' })
       .optional()

@@ -117,10 +117,12 @@ function groupsView(groups: AnalyticsGroup[], by: string) {
   const list = groups.map((g) => ({
     key: g.key,
     ...(by === 'item' ? { item_id: Number(g.key), showcase_id: g.showcaseId ?? null, title: g.title ?? null } : {}),
+    ...(by === 'job' ? { job_id: g.key } : {}),
     ...totalsOf(g.counts, g.visitors),
   }));
-  // Items are ranked by AR launches (then views); days, platforms and referrers keep their order.
+  // Items and conversions are ranked by AR launches (then views); days, platforms and referrers keep their order.
   if (by === 'item') list.sort((a, b) => b.ar_launches - a.ar_launches || b.views - a.views || a.item_id! - b.item_id!);
+  if (by === 'job') list.sort((a, b) => b.ar_launches - a.ar_launches || b.views - a.views || a.key.localeCompare(b.key));
   if (by === 'referrer') list.sort((a, b) => b.views - a.views || a.key.localeCompare(b.key));
   return list;
 }

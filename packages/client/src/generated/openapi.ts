@@ -2352,6 +2352,8 @@ export interface components {
             showcase_id?: number | null;
             /** @description group_by=item: the item's title. */
             title?: string | null;
+            /** @description group_by=job: the conversion (its job_id). */
+            job_id?: string;
         };
         AnalyticsDto: {
             /** @enum {string} */
@@ -2369,7 +2371,7 @@ export interface components {
             totals: components["schemas"]["AnalyticsTotalsDto"];
             funnel: components["schemas"]["FunnelStepDto"][];
             /** @enum {string|null} */
-            group_by: "day" | "item" | "platform" | "referrer" | null;
+            group_by: "day" | "item" | "job" | "platform" | "referrer" | null;
             /** @description With group_by: days in order, items ranked by AR launches, referrers by views. */
             groups: components["schemas"]["AnalyticsGroupDto"][] | null;
         };
@@ -12972,8 +12974,8 @@ export interface operations {
                 job_id?: string;
                 /** @description Owner key only: one account (default: every account). */
                 account_id?: string;
-                /** @description Also answer the totals per day, item, AR platform or referring site. */
-                group_by?: "day" | "item" | "platform" | "referrer";
+                /** @description Also answer the totals per day, item (a showcase picture), job (a conversion outside any showcase: its own embed pages and widget), AR platform or referring site. */
+                group_by?: "day" | "item" | "job" | "platform" | "referrer";
                 /** @description csv: the groups (or the totals) as CSV. */
                 format?: "json" | "csv";
             };
