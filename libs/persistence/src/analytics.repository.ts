@@ -22,6 +22,15 @@ export interface AnalyticsFilter {
 /** The kinds of jobs whose embed pages count on their own, as their job (outside any showcase: v1 and animated AR). */
 export const STANDALONE_EMBED_KINDS: readonly string[] = ['v1.convert', 'v2.animated-ar'];
 
+/**
+ * Whether a job outside any showcase counts on its own (its embed pages' beacons, its banner taps): one of
+ * {@link STANDALONE_EMBED_KINDS} with an owner to count for. The embed page, the tap route and the beacon's site
+ * lookup all ask this, so a page never sends beacons the lookup would drop.
+ */
+export function isStandaloneEmbed(job: { kind: string; ownerId: string | null | undefined }): boolean {
+  return !!job.ownerId && STANDALONE_EMBED_KINDS.includes(job.kind);
+}
+
 /** Whose embed page an emb_ id is: a showcase's item, or a conversion of its own (v1). */
 export type EmbedSite =
   { showcaseId: number; itemId: number; ownerId: string; enabled: boolean } | { jobId: string; ownerId: string; enabled: boolean };
@@ -232,7 +241,7 @@ export class AnalyticsRepository {
     if (!r) return null;
     if (r.showcase_id !== null)
       return { showcaseId: Number(r.showcase_id), itemId: Number(r.item_id), ownerId: r.owner_id, enabled: r.analytics !== false };
-    return STANDALONE_EMBED_KINDS.includes(r.kind) && r.job_owner ? { jobId: r.job_id, ownerId: r.job_owner, enabled: true } : null;
+    return isStandaloneEmbed({ kind: r.kind, ownerId: r.job_owner }) ? { jobId: r.job_id, ownerId: r.job_owner, enabled: true } : null;
   }
 
   /** The items of a showcase and their variants' SKUs: what a beacon may name. */

@@ -3,7 +3,7 @@ import { Controller, Get, Injectable, Logger, Param, Query, Req, Res } from '@ne
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SURFACES, type Surface } from '@app/analytics';
-import { JobRepository, type ShowcaseItemRow, ShowcaseRepository, STANDALONE_EMBED_KINDS } from '@app/persistence';
+import { isStandaloneEmbed, JobRepository, type ShowcaseItemRow, ShowcaseRepository } from '@app/persistence';
 import { EventIntake } from '../analytics/event-intake.service';
 import { PG_INT_MAX } from '../http/list-query';
 import { httpsUrl } from './platform';
@@ -52,7 +52,7 @@ export class BannerLinks {
   /** A conversion outside any showcase that its embed page counts as (EmbedService, SiteResolver): its banner link. */
   private async ofJob(site: string): Promise<ItemLinks | null> {
     const job = /^emb_[a-z2-7]{24}$/.test(site) ? await this.jobs.findByPublicId(site) : null;
-    if (!job?.ownerId || !STANDALONE_EMBED_KINDS.includes(job.kind)) return null;
+    if (!job || !isStandaloneEmbed(job)) return null;
     const banner = job.result?.banner;
     const link = httpsUrl(banner && typeof banner === 'object' ? (banner as Record<string, unknown>).link_url : undefined);
     return { itemId: 0, links: new Set(link ? [link] : []), skus: new Set() };

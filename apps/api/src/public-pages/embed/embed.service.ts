@@ -4,10 +4,10 @@ import { t, type Locale } from '@app/catalogue';
 import {
   DataDeletionRepository,
   defaultVariant,
+  isStandaloneEmbed,
   type ItemVariant,
   JobRepository,
   ShowcaseRepository,
-  STANDALONE_EMBED_KINDS,
   type JobEntity,
 } from '@app/persistence';
 import type { StillImageResult } from '@app/plugins';
@@ -126,7 +126,7 @@ export class EmbedService {
     // A showcase picture with analytics on sends beacons as its item (site: this embed id); a conversion of its
     // own (v1, animated AR: the widget's pages) as its job, the same events under the same site id, for the
     // job's owner (SiteResolver). No item there: its Scene Viewer banner link goes through the tap route as item 0.
-    const standalone = !sc && !!job.ownerId && STANDALONE_EMBED_KINDS.includes(job.kind);
+    const standalone = !sc && isStandaloneEmbed(job);
     const beacon =
       this.config.analytics.enabled && (sc ? sc.analytics : standalone)
         ? {
