@@ -314,29 +314,22 @@ async function floodBench(dataDir: string) {
     const floorPort = 46500 + Math.floor(Math.random() * 1000);
     const floorProc = fork(__filename, ['--floor', String(floorPort)], { stdio: 'inherit' });
     await new Promise((r) => floorProc.once('message', r));
-    const floor = await runChild<FloodLoad>([
+    // The same load for the floor and for the service: only the URL differs.
+    const floodArgs = (target: string) => [
       '--flood',
-      `http://127.0.0.1:${floorPort}/api/events`,
+      target,
       attack.site,
       legit.site,
       attack.items.join(','),
       legit.items.join(','),
       String(RATE),
       String(FLOOD_SECONDS),
-    ]).finally(() => floorProc.kill('SIGKILL'));
+    ];
+    const floor = await runChild<FloodLoad>(floodArgs(`http://127.0.0.1:${floorPort}/api/events`)).finally(() => floorProc.kill('SIGKILL'));
     rss.start = rssMb(pid);
     const middle = setTimeout(() => (rss.middle = rssMb(pid)), (FLOOD_SECONDS * 1000) / 2);
     const sampling = setInterval(() => rss.every_5_s.push(rssMb(pid)), 5000);
-    const r = await runChild<FloodLoad>([
-      '--flood',
-      url,
-      attack.site,
-      legit.site,
-      attack.items.join(','),
-      legit.items.join(','),
-      String(RATE),
-      String(FLOOD_SECONDS),
-    ]);
+    const r = await runChild<FloodLoad>(floodArgs(url));
     clearTimeout(middle);
     clearInterval(sampling);
     rss.end = rssMb(pid);

@@ -1,8 +1,10 @@
 /**
  * What the service benches share: start the built API (or worker) as a child process, wait for it, call it,
- * and make a throwaway Postgres database.
+ * make a throwaway Postgres database, and serve the pictures a showcase converts.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 export const PG_ADMIN = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -82,4 +84,15 @@ export async function waitShowcaseReady(base: string, key: string, id: string, t
     if (Date.now() > end) throw new Error('timed out waiting for the pictures');
     await sleep(pollMs);
   }
+}
+
+/** Serves `sources[i]` as `/p<i>.jpg` on a free port (the pictures a bench's showcase converts): the server and its base URL. */
+export async function servePictures(sources: readonly Buffer[]): Promise<{ server: Server; base: string }> {
+  const server = createServer((req, res) => {
+    const i = Number(/\/p(\d+)\.jpg/.exec(req.url ?? '')?.[1] ?? -1);
+    if (!sources[i]) return res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'image/jpeg' }).end(sources[i]);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }

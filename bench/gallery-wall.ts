@@ -16,8 +16,6 @@
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -42,7 +40,7 @@ import {
   writeSceneUsdz,
 } from '@app/plugins';
 import { LocalStorageAdapter } from '@app/storage';
-import { callJson, median, round, startApi, waitShowcaseReady } from './bench-service';
+import { callJson, median, round, servePictures, startApi, waitShowcaseReady } from './bench-service';
 import { MAX_TEXTURE } from './still-inputs';
 
 const RUNS = Number(process.argv[2] ?? 10);
@@ -461,13 +459,7 @@ async function measureWall(
 
 /** A visitor's wall of 6 pictures through the running service: first request (the build) vs cached requests. */
 async function visitorWall(sources: Buffer[]) {
-  const media = createServer((req, res) => {
-    const i = Number(/\/p(\d+)\.jpg/.exec(req.url ?? '')?.[1] ?? -1);
-    if (!sources[i]) return res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'image/jpeg' }).end(sources[i]);
-  });
-  await new Promise<void>((r) => media.listen(0, '127.0.0.1', r));
-  const mediaBase = `http://127.0.0.1:${(media.address() as AddressInfo).port}`;
+  const { server: media, base: mediaBase } = await servePictures(sources);
   const dataDir = mkdtempSync(join(tmpdir(), 'gallery-wall-bench-'));
   const { proc, base } = await startApi(OWNER, {
     DATA_DIR: dataDir,

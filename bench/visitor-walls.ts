@@ -14,13 +14,11 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import { callJson, round, sleep, waitHealthy, waitShowcaseReady } from './bench-service';
+import { callJson, round, servePictures, sleep, waitHealthy, waitShowcaseReady } from './bench-service';
 
 const OWNER = 'owner-key-for-the-visitor-walls-bench';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
@@ -100,13 +98,7 @@ const bytesUnder = (dir: string): number =>
 async function main() {
   const load0 = loadavg().map((v) => round(v, 2));
   const sources = await Promise.all(Array.from({ length: PICTURES }, (_, i) => photo(i)));
-  const media = createServer((req, res) => {
-    const i = Number(/\/p(\d+)\.jpg/.exec(req.url ?? '')?.[1] ?? -1);
-    if (!sources[i]) return res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'image/jpeg' }).end(sources[i]);
-  });
-  await new Promise<void>((r) => media.listen(0, '127.0.0.1', r));
-  const mediaBase = `http://127.0.0.1:${(media.address() as AddressInfo).port}`;
+  const { server: media, base: mediaBase } = await servePictures(sources);
   const dataDir = mkdtempSync(join(tmpdir(), 'visitor-walls-bench-'));
   const port = 45000 + Math.floor(Math.random() * 2000);
   const base = `http://127.0.0.1:${port}`;
