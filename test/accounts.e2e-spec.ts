@@ -334,7 +334,7 @@ describe('configured deployments', () => {
   });
 
   it('shares the limit through Redis between API processes in scaled mode', async () => {
-    const db = await createTestDatabase();
+    const db = await createTestDatabase({ migrated: true });
     const env = { DATABASE_URL: db.url, REDIS_URL, QUEUE_NAME: `rl-${Date.now()}-${Math.random()}`, RATE_LIMIT_PER_KEY: '4' };
     const a = await start(env);
     const b = await start(env);

@@ -58,7 +58,7 @@ describe.each([
       METRICS_TOKEN: 'metrics-token-analytics',
     };
     if (scaled) {
-      db = await createTestDatabase();
+      db = await createTestDatabase({ migrated: true });
       Object.assign(env, { DATABASE_URL: db.url, REDIS_URL, QUEUE_NAME: `analytics-${Date.now()}` });
     }
     app = spawnApp('api', env);

@@ -237,7 +237,7 @@ describe('cancel, scaled mode (API and worker in separate processes: the worker 
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
   const apps: AppProcess[] = [];
   beforeAll(async () => {
-    db = await createTestDatabase();
+    db = await createTestDatabase({ migrated: true });
   });
   afterAll(async () => {
     for (const a of apps.splice(0)) await a.kill('SIGKILL');

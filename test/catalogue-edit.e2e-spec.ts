@@ -108,7 +108,7 @@ describe.each([
       WORKER_MAX_JOBS: '1',
     };
     if (scaled) {
-      db = await createTestDatabase();
+      db = await createTestDatabase({ migrated: true });
       Object.assign(env, { DATABASE_URL: db.url, REDIS_URL, QUEUE_NAME: `catalogue-edit-${Date.now()}` });
     }
     app = spawnApp('api', env);

@@ -118,7 +118,7 @@ describe.each([
       LOG_LEVEL: 'warn',
     };
     if (scaled) {
-      db = await createTestDatabase();
+      db = await createTestDatabase({ migrated: true });
       Object.assign(env, { DATABASE_URL: db.url, REDIS_URL, QUEUE_NAME: `catalogue-import-variants-${Date.now()}` });
     }
     app = spawnApp('api', env);

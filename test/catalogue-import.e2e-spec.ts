@@ -152,7 +152,7 @@ describe.each([
       LOG_LEVEL: 'warn',
     };
     if (scaled) {
-      db = await createTestDatabase();
+      db = await createTestDatabase({ migrated: true });
       Object.assign(env, { DATABASE_URL: db.url, REDIS_URL, QUEUE_NAME: `catalogue-import-${Date.now()}` });
     }
     app = spawnApp('api', env);

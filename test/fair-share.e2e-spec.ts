@@ -46,7 +46,7 @@ describe.each(MODES)('fair share across accounts (%s mode)', (mode) => {
       PUBLIC_BASE_URL: base,
     };
     if (mode === 'scaled') {
-      const db = await createTestDatabase();
+      const db = await createTestDatabase({ migrated: true });
       cleanups.push(() => db.drop());
       Object.assign(env, {
         DATABASE_URL: db.url,

@@ -29,15 +29,21 @@ describe('embedded mode (PGlite + in-process queue, one process)', () => {
     for (const a of apps.splice(0)) await a.kill('SIGKILL');
   });
 
-  async function start(dataDir: string, delayMs: number, extra: Record<string, string> = {}) {
+  /** fresh: a first start on an empty DATA_DIR (the subject of the first tests) rather than the migrated template. */
+  async function start(dataDir: string, delayMs: number, extra: Record<string, string> = {}, fresh = false) {
     const port = await freePort();
-    const app = spawnApp('api', {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      CONFIG_FILE: trivialConfig(dataDir, delayMs),
-      ...extra,
-    });
+    const app = spawnApp(
+      'api',
+      {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        CONFIG_FILE: trivialConfig(dataDir, delayMs),
+        ...extra,
+      },
+      [],
+      { freshDatabase: fresh },
+    );
     apps.push(app);
     await waitHealthy(`http://127.0.0.1:${port}`, app);
     return { app, base: `http://127.0.0.1:${port}` };
@@ -45,7 +51,7 @@ describe('embedded mode (PGlite + in-process queue, one process)', () => {
 
   it('starts with no other server, prints its base URL and generated owner key, and is ready', async () => {
     const dir = tempDir();
-    const { app, base } = await start(dir, 0);
+    const { app, base } = await start(dir, 0, {}, true);
     expect(app.output()).toMatch(/Base URL: +http:\/\/localhost:\d+/);
     const key = /Owner API key: (sk_owner_\w+)/.exec(app.output())?.[1];
     expect(key).toBeDefined();
@@ -77,7 +83,7 @@ describe('embedded mode (PGlite + in-process queue, one process)', () => {
   it('keeps DATA_DIR private: the folder 0700, nothing under it group/other readable or writable', async () => {
     const dir = tempDir();
     chmodSync(dir, 0o755); // as a folder made by hand (mkdtemp's are private already)
-    const { app, base } = await start(dir, 0);
+    const { app, base } = await start(dir, 0, {}, true);
     const key = readFileSync(join(dir, 'owner-api-key'), 'utf8').trim();
     const api = new Api(base, key);
     // Something in the database and in storage before looking: a job, and an uploaded picture.

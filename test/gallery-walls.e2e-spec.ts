@@ -76,7 +76,7 @@ describe.each([
       ALLOW_PRIVATE_NETWORKS: 'true',
     };
     if (scaled) {
-      db = await createTestDatabase();
+      db = await createTestDatabase({ migrated: true });
       Object.assign(env, { DATABASE_URL: db.url, REDIS_URL, QUEUE_NAME: `walls-${Date.now()}` });
     }
     app = spawnApp('api', env);

@@ -207,7 +207,7 @@ describe('scaled mode: a worker serves its own /metrics on METRICS_PORT', () => 
   const apps: AppProcess[] = [];
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
   beforeAll(async () => {
-    db = await createTestDatabase();
+    db = await createTestDatabase({ migrated: true });
   });
   afterAll(async () => {
     for (const a of apps.splice(0)) await a.kill('SIGKILL');

@@ -53,7 +53,7 @@ beforeAll(async () => {
   const tls = testCertificate();
   wide = (await quadrantPicture(300, 200)).png;
   media = await startMediaServer({ '/wide.png': wide, '/anim.gif': await animatedGif() }, { tls });
-  db = await createTestDatabase();
+  db = await createTestDatabase({ migrated: true });
   pg = new Client({ connectionString: db.url });
   await pg.connect();
   const port = await freePort();

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { contractFor } from './openapi-contract';
 
-import { ROOT } from '@app/testing';
+import { ROOT, seedPgliteSync } from '@app/testing';
 
 export { createTestDatabase, PG_URL, REDIS_URL, ROOT, tempDir } from '@app/testing';
 
@@ -33,8 +33,17 @@ export interface AppProcess {
   kill: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
 
+export interface SpawnOptions {
+  /**
+   * Start the embedded database empty, as on a first start. By default an embedded app whose DATA_DIR has
+   * no database yet gets a copy of the migrated template (db-templates.ts): ~10 s less per start.
+   */
+  freshDatabase?: boolean;
+}
+
 /** Spawns a built entry point (npm run build first) and collects its output. */
-export function spawnApp(entry: 'api' | 'worker', env: Record<string, string>, args: string[] = []): AppProcess {
+export function spawnApp(entry: 'api' | 'worker', env: Record<string, string>, args: string[] = [], opts: SpawnOptions = {}): AppProcess {
+  if (!opts.freshDatabase && !env.DATABASE_URL && env.DATA_DIR && !existsSync(join(env.DATA_DIR, 'pglite'))) seedPgliteSync(env.DATA_DIR);
   const script = join(ROOT, `dist/apps/${entry}/src/main.js`);
   const proc = spawn(process.execPath, [script, ...args], {
     cwd: ROOT,

@@ -3,14 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '@app/persistence';
+import { seedPglite } from './db-templates';
 import { createTestDatabase } from './test-database';
 
 export type OpenDataSource = () => Promise<{ ds: DataSource; drop: () => Promise<void> }>;
 
-/** A migrated data source on a throwaway database of the real Postgres server. */
+/** A migrated data source on a throwaway database of the real Postgres server (a copy of the migrated template). */
 export function openPostgres(poolSize?: number): OpenDataSource {
   return async () => {
-    const db = await createTestDatabase();
+    const db = await createTestDatabase({ migrated: true });
     const ds = await createDataSource({ databaseUrl: db.url, dataDir: '', poolSize });
     return {
       ds,
@@ -22,8 +23,10 @@ export function openPostgres(poolSize?: number): OpenDataSource {
   };
 }
 
-/** A migrated data source on PGlite in a temporary folder. */
+/** A migrated data source on PGlite in a temporary folder (a copy of the migrated template). */
 export const openPglite: OpenDataSource = async () => {
-  const ds = await createDataSource({ dataDir: mkdtempSync(join(tmpdir(), 'pgl-')) });
+  const dataDir = mkdtempSync(join(tmpdir(), 'pgl-'));
+  await seedPglite(dataDir);
+  const ds = await createDataSource({ dataDir });
   return { ds, drop: () => ds.destroy() };
 };

@@ -5,6 +5,7 @@
  */
 export * from './paths';
 export * from './test-database';
+export * from './db-templates';
 export * from './memory-job-store';
 export * from './data-sources';
 export * from './pictures';
