@@ -6,7 +6,7 @@ import type { AppConfig } from '@app/config';
 import { type ConsoleRole, ConsoleRepository, type ConsoleSessionRow, type InviteRedeemFailure } from '@app/persistence';
 import { APP_CONFIG, SERVICE_USER_ID } from '@app/runtime';
 import { ApiError } from '../http/api-error';
-import type { Principal } from '../http/api-key.guard';
+import type { Principal } from '../http/principal';
 import { clientBucket } from '../http/rate-limit/client-bucket';
 import { RATE_LIMITER, type RateLimiterPort } from '../http/rate-limit/rate-limiter.port';
 

@@ -1,6 +1,6 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { hashApiKey, keysEqual, USER_KEY_PREFIX } from '@app/billing';
 import type { AppConfig } from '@app/config';
 import { APP_CONFIG, SERVICE_USER_ID } from '@app/runtime';
@@ -8,35 +8,12 @@ import { ConsoleSessionService } from '../console/console-session.service';
 import { ApiError } from './api-error';
 import { ApiKeyCache } from './api-keys/api-key-cache.service';
 import { ALLOWED_SCOPES, type KeyScope, originAllowed, scopeAllows } from './api-keys/key-scope';
+import type { AuthedRequest, Principal } from './principal';
 import { RateLimitService } from './rate-limit/rate-limit.service';
 
+// Re-exported: the controllers and services take the guard and the principal's helpers from one place.
 export { SERVICE_USER_ID };
-
-export interface Principal {
-  userId: string;
-  keyType: 'owner' | 'user';
-  keyId?: string;
-  keyPrefix?: string;
-  /** What the key may do (the owner key: `full`); see {@link AllowScope}. */
-  scope: KeyScope;
-  /** Origins a `widget` key may be used from. */
-  allowedOrigins?: readonly string[];
-}
-
-export type AuthedRequest = FastifyRequest & { principal: Principal };
-
-/** The API key (api_keys.id) a principal stands for; null for the owner key and console sessions. */
-export function apiKeyIdOf(p: Principal): string | null {
-  return p.keyType === 'user' && p.keyId && !p.keyId.startsWith('session:') ? p.keyId : null;
-}
-
-/**
- * The key whose jobs are the only ones a principal may read: a widget key reads the jobs it created
- * itself (404 for any other job of its account); undefined for every other key (the account's jobs).
- */
-export function readerKeyOf(p: Principal): string | undefined {
-  return p.scope === 'widget' ? (p.keyId ?? '') : undefined;
-}
+export { apiKeyIdOf, type AuthedRequest, type Principal, readerKeyOf } from './principal';
 
 /**
  * X-API-Key authentication: the owner shared key (constant-time compare) or a per-user `sk_live_` key,

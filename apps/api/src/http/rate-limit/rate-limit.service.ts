@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { AppConfig } from '@app/config';
 import { APP_CONFIG } from '@app/runtime';
 import { ApiError } from '../api-error';
-import type { Principal } from '../api-key.guard';
+import type { Principal } from '../principal';
 import { RATE_LIMITER, type RateLimiterPort } from './rate-limiter.port';
 
 /**
