@@ -5,7 +5,6 @@ import { plainSizeBoth, type PageLocale } from '../page-locale';
 import { forSale, type Platform } from '../platform';
 import { brandHeader, htmlDocument } from './page-shell';
 import {
-  type ReadyVariant,
   selectedVariant,
   shopSize,
   type VariantData,
@@ -15,7 +14,7 @@ import {
   VARIANT_STYLE,
 } from './page-variants';
 import { arButton, arLinks, pictureImg, wallButton } from './showcase-card';
-import { displayTitle, outerInches, type PageItem, type ReadyItem, thumbHeight } from './showcase-items';
+import { displayTitle, outerInches, type PageItem, type ReadyItem, type ReadyVariant, thumbHeight } from './showcase-items';
 import { homeUrl, itemShareImage, localeOf, pageBeacon, pageTaps, type PageShowcase } from './showcase-page';
 import { wallScene } from './wall-preview';
 

@@ -1,8 +1,8 @@
 import type { ItemVariant } from '@app/persistence';
 import { artwork } from '../artwork';
 import { itemPage } from './item-page';
-import { fromPrice, type PageVariant, priceValue, selectedVariant, variantName, variantResult, variantSelector } from './page-variants';
-import type { PageItem, ReadyItem } from './showcase-items';
+import { fromPrice, priceValue, selectedVariant, variantName, variantResult, variantSelector } from './page-variants';
+import type { PageItem, PageVariant, ReadyItem } from './showcase-items';
 import type { PageShowcase } from './showcase-page';
 
 const CM = { locale: 'en', units: 'cm' } as const;

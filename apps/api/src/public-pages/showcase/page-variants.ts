@@ -4,7 +4,7 @@ import { parsePresentation } from '@app/plugins';
 import { esc } from '../../http/html';
 import { plainSize, plainSizeBoth, type PageLocale } from '../page-locale';
 import type { LaunchPresentation } from '../platform';
-import type { PageItem, ReadyItem } from './showcase-items';
+import type { PageVariant, ReadyVariant } from './showcase-items';
 
 /**
  * The sizes and frames an item is sold in, as its pages show them: a radio group on the item and wall pages
@@ -12,26 +12,6 @@ import type { PageItem, ReadyItem } from './showcase-items';
  * pages' script, NAV_SCRIPT, reads each variant's links from a JSON block the server writes), "from <lowest
  * price>" and "<n> sizes" on the showcase card. `?variant=<sku>` selects one on the item, wall and embed pages.
  */
-
-/** One variant of an item as the pages show it. */
-export interface PageVariant {
-  id: string;
-  sku: string;
-  /** What the selector calls it: its name, else its size in the page's unit and its frame ("50 × 70 cm, oak"). */
-  name: string;
-  default: boolean;
-  /** The price as the shop wrote it (null: none). */
-  price: string | null;
-  /** Its own availability, else the item's. */
-  availability: AvailabilityKind;
-  /** ready: its files serve it; building: its first files are being made; failed: none could be made. */
-  state: 'ready' | 'building' | 'failed';
-  /** The item as this variant shows it (its files, size, label and links, each carrying `?variant=`); once ready. */
-  item?: PageItem & { ready: ReadyItem };
-}
-
-/** A variant that can be shown: its item view is there. */
-export type ReadyVariant = PageVariant & { item: PageItem & { ready: ReadyItem } };
 
 /** The fields of a picture result a variant's build replaces (libs/persistence withDefaultVariant). */
 const PICTURE_FIELDS = ['files', 'dimensions', 'outer_dimensions', 'fit', 'placement', 'allow_scaling', 'finish', 'frame', 'mat'] as const;

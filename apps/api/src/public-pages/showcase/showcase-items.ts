@@ -1,8 +1,7 @@
-import { t, type MessageKey } from '@app/catalogue';
+import { type AvailabilityKind, t, type MessageKey } from '@app/catalogue';
 import type { Artwork } from '../artwork';
 import { DEFAULT_PAGE_LOCALE, length, type PageLocale } from '../page-locale';
 import type { LaunchPresentation } from '../platform';
-import type { PageVariant } from './page-variants';
 
 // The thumbnail files are made by the showcase-picture pipeline's thumbnails stage (libs/plugins).
 export { SHARE_FILE, THUMB_FILES, THUMB_WIDTHS, thumbHeight } from '@app/plugins';
@@ -42,6 +41,26 @@ export interface PageItem {
   /** The sizes and frames it is sold in (absent: none); `ready` and `artwork` above are the default's. */
   variants?: PageVariant[];
 }
+
+/** One variant of an item as the pages show it. */
+export interface PageVariant {
+  id: string;
+  sku: string;
+  /** What the selector calls it: its name, else its size in the page's unit and its frame ("50 × 70 cm, oak"). */
+  name: string;
+  default: boolean;
+  /** The price as the shop wrote it (null: none). */
+  price: string | null;
+  /** Its own availability, else the item's. */
+  availability: AvailabilityKind;
+  /** ready: its files serve it; building: its first files are being made; failed: none could be made. */
+  state: 'ready' | 'building' | 'failed';
+  /** The item as this variant shows it (its files, size, label and links, each carrying `?variant=`); once ready. */
+  item?: PageItem & { ready: ReadyItem };
+}
+
+/** A variant that can be shown: its item view is there. */
+export type ReadyVariant = PageVariant & { item: PageItem & { ready: ReadyItem } };
 
 /** The object's outer size: what the poster shows (the frame included) and what hangs on the wall. */
 export function outerInches(r: ReadyItem): { w: number; h: number } {

@@ -28,8 +28,17 @@ import { plainSize } from '../page-locale';
 import { itemPage, wallPage } from './item-page';
 import { hasPending, type PageWall, showcasePage, type PageShowcase } from './showcase-page';
 import { togetherCsp, togetherErrorPage, togetherPage, type TogetherView } from './together-page';
-import { type PageVariant, shopSize, variantAvailability, variantName, variantResult } from './page-variants';
-import { displayTitle, frameLabel, outerInches, SHARE_FILE, THUMB_WIDTHS, type PageItem, type ReadyItem } from './showcase-items';
+import { shopSize, variantAvailability, variantName, variantResult } from './page-variants';
+import {
+  displayTitle,
+  frameLabel,
+  outerInches,
+  SHARE_FILE,
+  THUMB_WIDTHS,
+  type PageItem,
+  type PageVariant,
+  type ReadyItem,
+} from './showcase-items';
 
 /** The plain 404 page, in the language the visitor asked for (there is no showcase to take one from). */
 export function notFoundHtml(locale: Locale = 'en'): string {
