@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { OperationalError, UserError } from '@app/pipeline';
-import type { ModelFileBodies } from '../publish/publish.stage';
+import type { ModelFileBodies } from '../publish/model-files';
 import type { ArrangeWallOptions } from './arrange-wall';
 import type { WallPictureInput } from './wall-model';
 

@@ -19,7 +19,7 @@ import { ATLAS_JPEG, ATLAS_PNG } from '../flipbook/pack-atlases';
 import { writeSceneGlb } from '../glb-writer/write-scene-glb';
 import type { Poster, RawPixels } from '../normalise/normalise-image';
 import { outerDimensions, parsePresentation, type Presentation } from '../presentation/presentation';
-import type { ModelFileBodies } from '../publish/publish.stage';
+import type { ModelFileBodies } from '../publish/model-files';
 import { framedPoster } from '../scene-builder/framed-poster';
 import { pictureScene } from '../scene-builder/picture-model';
 import { checkFileBudget, checkViewerBudgets } from '../scene-builder/scene.stage';

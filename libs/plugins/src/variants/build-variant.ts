@@ -2,7 +2,7 @@ import type { Dimensions } from '../dimensions/dimensions';
 import type { FitResult } from '../fit/fit';
 import { writeSceneGlb } from '../glb-writer/write-scene-glb';
 import type { NormalisedImage } from '../normalise/normalise-image';
-import type { ModelFileBodies, StoredFile } from '../publish/publish.stage';
+import type { ModelFileBodies, ModelFiles } from '../publish/model-files';
 import { checkFileBudget, presentationResult, type SceneOutput, uncroppedPictureModel } from '../scene-builder/scene.stage';
 import { writeSceneUsdz } from '../usdz-writer/write-scene-usdz';
 import type { VariantSpec } from './variant-specs';
@@ -10,7 +10,7 @@ import type { VariantSpec } from './variant-specs';
 /** What one variant of an item is, in a job result: its three files, its size and its presentation. */
 export interface VariantBuild {
   id: string;
-  files: { glb: StoredFile; usdz: StoredFile; poster: StoredFile };
+  files: ModelFiles;
   dimensions: Dimensions;
   outer_dimensions: { width_inches: number; height_inches: number; depth_inches: number };
   /** How the picture met the variant's size (crop, stretch, or 'none' within 1 %). */

@@ -1,7 +1,7 @@
 import type { StageProvider } from '@app/pipeline';
 import type { StoragePort } from '@app/storage';
 import type { NormalisedImage } from '../normalise/normalise-image';
-import { storeModelFiles } from '../publish/publish.stage';
+import { storeModelFiles } from '../publish/model-files';
 import { buildVariantModel, variantBuild, type VariantBuild } from './build-variant';
 import { parseVariantSpecs } from './variant-specs';
 
