@@ -14,6 +14,7 @@ const base = {
   moduleNameMapper: {
     ...jestAliases(),
     '^property-graph$': '<rootDir>/node_modules/.cache/jest-cjs/property-graph.js',
+    '^content-disposition$': '<rootDir>/node_modules/.cache/jest-cjs/content-disposition.js',
   },
 };
 
@@ -25,7 +26,10 @@ const base = {
  */
 module.exports = {
   testTimeout: 60000,
-  maxWorkers: 1,
+  // Two files at a time, whatever their tier: a file spends much of its time waiting (on a conversion in its
+  // app, on Chromium, on Postgres), and every file owns its database, data folder, queue name and port, so
+  // two never share state. TEST_WORKERS overrides (1 to debug an interleaving).
+  maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
   projects: [
     {
       ...base,

@@ -24,32 +24,21 @@ function processState(pid: number): string {
   }
   return `${status}; threads ${threads.join(' ')}`;
 }
-import {
-  Api,
-  type AppProcess,
-  createTestDatabase,
-  freePort,
-  REDIS_URL,
-  ROOT,
-  spawnApp,
-  tempDir,
-  waitHealthy,
-  writeConfigFile,
-} from './support/app-process';
+import { Api, createTestDatabase, freePort, REDIS_URL, ROOT, spawnApp, tempDir, waitHealthy, writeConfigFile } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 
 const run = promisify(execFile);
 
 const OWNER = 'owner-key-for-accounts-e2e-tests';
-let app: AppProcess;
+let app: TestApp;
 let owner: Api;
 
 beforeAll(async () => {
   const port = await freePort();
-  app = spawnApp('api', { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: tempDir(), OWNER_API_KEY: OWNER });
-  await waitHealthy(`http://127.0.0.1:${port}`, app);
+  app = await startTestApp({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: tempDir(), OWNER_API_KEY: OWNER });
   owner = new Api(`http://127.0.0.1:${port}`, OWNER);
 });
-afterAll(() => app.kill('SIGKILL'));
+afterAll(() => app.close());
 
 async function newUser(email: string, credits = 0) {
   const u = await owner.req('POST', '/api/admin/users', { email, name: 'Ada', credits, showcase_slots: 2 });

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import QRCode from 'qrcode';
 import { CHROMIUM, quadrantPicture, USER_AGENTS } from '@app/testing';
-import { Api, type AppProcess, freePort, sleep, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
+import { Api, freePort, sleep, tempDir, waitFor } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 
 /**
@@ -31,7 +32,7 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 jest.setTimeout(300_000);
 
-let app: AppProcess;
+let app: TestApp;
 let owner: Api;
 let base: string;
 let media: Awaited<ReturnType<typeof startMediaServer>>;
@@ -65,7 +66,7 @@ beforeAll(async () => {
   media = await startMediaServer({ '/square.png': (await quadrantPicture(400, 400)).png });
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  app = spawnApp('api', {
+  app = await startTestApp({
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: base,
@@ -74,7 +75,6 @@ beforeAll(async () => {
     ALLOW_PRIVATE_NETWORKS: 'true',
     ANALYTICS_FLUSH_MS: '100',
   });
-  await waitHealthy(base, app, 60_000);
   owner = new Api(base, OWNER);
   const s = await owner.req('POST', '/api/v2/showcases', {
     layout_choice: 'grid',
@@ -129,7 +129,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await app?.kill('SIGKILL');
+  await app?.close();
   await media?.stop();
   if (shop) await new Promise((r) => shop!.close(r));
 });

@@ -1,21 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  Api,
-  type AppProcess,
-  createTestDatabase,
-  freePort,
-  REDIS_URL,
-  ROOT,
-  spawnApp,
-  tempDir,
-  waitFor,
-  waitHealthy,
-} from './support/app-process';
+import { Api, freePort, ROOT, tempDir, waitFor } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 
 /**
- * Engagement analytics through the running service, embedded and with Postgres + Redis: beacons as pages send
+ * Engagement analytics through the running service, embedded (the app in process; scaled mode: test/scaled-smoke.e2e-spec.ts): beacons as pages send
  * them (text/plain JSON, no key), counted for the page's owner only, without DNT / GPC / bot traffic, once per
  * event id; read back per day, item, platform and referrer, as CSV, by the owner across accounts, and in
  * Prometheus. (The pages sending them in a real browser: test/analytics-pages.browser.e2e-spec.ts.)
@@ -30,15 +20,13 @@ const today = () => new Date().toISOString().slice(0, 10);
 let seq = 0;
 const ev = (kind: string, extra: Record<string, unknown> = {}) => ({ id: `ev${Date.now()}x${seq++}`, kind, surface: 'item', ...extra });
 
-describe.each([
-  ['embedded', false],
-  ['Postgres + Redis', true],
-])('engagement analytics (%s)', (_mode, scaled) => {
-  let app: AppProcess;
+// Embedded, in process; the same features in the scaled topology (Postgres, Redis, separate API and worker
+// processes): test/scaled-smoke.e2e-spec.ts.
+describe('engagement analytics', () => {
+  let app: TestApp;
   let owner: Api;
   let base: string;
   let media: Awaited<ReturnType<typeof startMediaServer>>;
-  let db: { url: string; drop: () => Promise<void> } | undefined;
 
   beforeAll(async () => {
     media = await startMediaServer({ '/street2.jpg': readFileSync(join(ROOT, 'test/fixtures/media/photo-street.jpg')) });
@@ -57,18 +45,12 @@ describe.each([
       TRUST_PROXY: 'loopback',
       METRICS_TOKEN: 'metrics-token-analytics',
     };
-    if (scaled) {
-      db = await createTestDatabase({ migrated: true });
-      Object.assign(env, { DATABASE_URL: db.url, REDIS_URL, QUEUE_NAME: `analytics-${Date.now()}` });
-    }
-    app = spawnApp('api', env);
-    await waitHealthy(base, app, 60_000);
+    app = await startTestApp(env);
     owner = new Api(base, OWNER);
   }, 90_000);
 
   afterAll(async () => {
-    await app?.kill('SIGKILL');
-    await db?.drop();
+    await app?.close();
     await media?.stop();
   });
 
@@ -130,8 +112,8 @@ describe.each([
     );
 
   it("counts each page's events for its owner only, once each, without opted-out and bot traffic", async () => {
-    const a = await newUser(`analytics-a-${scaled}@example.com`);
-    const b = await newUser(`analytics-b-${scaled}@example.com`);
+    const a = await newUser(`analytics-a@example.com`);
+    const b = await newUser(`analytics-b@example.com`);
     const sa = await showcaseOf(a.api);
     const sb = await showcaseOf(b.api);
     const [one, two] = sa.items;
@@ -249,7 +231,7 @@ describe.each([
   }, 180_000);
 
   it('answers 400 to bad beacons and bad queries, never 500, and honours the per-showcase switch and the rate', async () => {
-    const c = await newUser(`analytics-c-${scaled}@example.com`);
+    const c = await newUser(`analytics-c@example.com`);
     const sc = await showcaseOf(c.api);
     const bad: unknown[] = [
       'not json',
@@ -318,8 +300,8 @@ describe.each([
   }, 180_000);
 
   it("counts a v1 conversion's embed pages and widget for the job's owner, read with job_id", async () => {
-    const a = await newUser(`analytics-v1a-${scaled}@example.com`);
-    const b = await newUser(`analytics-v1b-${scaled}@example.com`);
+    const a = await newUser(`analytics-v1a@example.com`);
+    const b = await newUser(`analytics-v1b@example.com`);
     const created = await a.api.req('POST', '/api/v1/convert', { image_url: `${media.base}/street.jpg` });
     expect(created.status).toBe(202);
     const jobId = created.body.job_id as string;

@@ -2,21 +2,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { glbPicture, readGlb } from '@app/testing';
-import {
-  Api,
-  type AppProcess,
-  createTestDatabase,
-  freePort,
-  REDIS_URL,
-  spawnApp,
-  tempDir,
-  waitFor,
-  waitHealthy,
-} from './support/app-process';
+import { Api, freePort, tempDir, waitFor } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 
 /**
  * Catalogue, edit in place: PATCH of a showcase item and the items' order, through the running service,
- * embedded (PGlite, in-process queue) and with Postgres + Redis. Label, banner, availability and position
+ * embedded (PGlite, in-process queue, the app in the test's process; scaled mode: test/scaled-smoke.e2e-spec.ts). Label, banner, availability and position
  * apply at once and cost nothing; a size or presentation change rebuilds the files from the stored texture
  * (the source is not fetched again), the old files serving until the item switches, its embed URL kept.
  *
@@ -82,14 +73,12 @@ async function startSource(photo: Buffer) {
 
 const bytes = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());
 
-describe.each([
-  ['embedded', false],
-  ['Postgres + Redis', true],
-])('editing showcase items in place (%s)', (_mode, scaled) => {
-  let app: AppProcess;
+// Embedded, in process; the same features in the scaled topology (Postgres, Redis, separate API and worker
+// processes): test/scaled-smoke.e2e-spec.ts.
+describe('editing showcase items in place', () => {
+  let app: TestApp;
   let owner: Api;
   let source: Awaited<ReturnType<typeof startSource>>;
-  let db: { url: string; drop: () => Promise<void> } | undefined;
 
   beforeAll(async () => {
     // 4:3, 800 x 600: the texture keeps these pixels (under the 2048 px viewer limit).
@@ -107,19 +96,13 @@ describe.each([
       ALLOW_PRIVATE_NETWORKS: 'true',
       WORKER_MAX_JOBS: '1',
     };
-    if (scaled) {
-      db = await createTestDatabase({ migrated: true });
-      Object.assign(env, { DATABASE_URL: db.url, REDIS_URL, QUEUE_NAME: `catalogue-edit-${Date.now()}` });
-    }
-    app = spawnApp('api', env);
-    await waitHealthy(`http://127.0.0.1:${port}`, app, 60_000);
+    app = await startTestApp(env);
     owner = new Api(`http://127.0.0.1:${port}`, OWNER);
   }, 90_000);
 
   afterAll(async () => {
     source?.release();
-    await app?.kill('SIGKILL');
-    await db?.drop();
+    await app?.close();
     await source?.stop();
   });
 
@@ -139,7 +122,7 @@ describe.each([
   }
 
   it('applies label, banner, availability at once and free; rebuilds size and frame from the texture, switching when done', async () => {
-    const api = await newUser(`edit-${scaled}-${Date.now()}@example.com`, 100);
+    const api = await newUser(`edit-${Date.now()}@example.com`, 100);
     const created = await api.req('POST', '/api/v2/showcases', {
       items: [
         {
@@ -303,8 +286,8 @@ describe.each([
   }, 300_000);
 
   it('answers 400 naming the field, 404 for another account and 409 for a taken external_id', async () => {
-    const api = await newUser(`edit-errors-${scaled}-${Date.now()}@example.com`, 100);
-    const other = await newUser(`edit-other-${scaled}-${Date.now()}@example.com`, 100);
+    const api = await newUser(`edit-errors-${Date.now()}@example.com`, 100);
+    const other = await newUser(`edit-other-${Date.now()}@example.com`, 100);
     source.release();
     const created = await api.req('POST', '/api/v2/showcases', {
       items: [

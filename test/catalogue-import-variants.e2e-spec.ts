@@ -1,22 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
-import {
-  Api,
-  type AppProcess,
-  createTestDatabase,
-  freePort,
-  REDIS_URL,
-  spawnApp,
-  tempDir,
-  waitFor,
-  waitHealthy,
-} from './support/app-process';
+import { Api, freePort, tempDir, waitFor } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 import { contractFor } from './support/openapi-contract';
 
 /**
  * Catalogue imports with variants (one row per variant, grouped by external_id) through the running service,
- * embedded (PGlite, in-process queue) and with Postgres + Redis: a CSV of two items × three variants and a plain
+ * embedded (PGlite, in-process queue, the app in the test's process; scaled mode: test/scaled-smoke.e2e-spec.ts): a CSV of two items × three variants and a plain
  * row makes three items and three charges, each variant at its size and price; a re-import that changes one
  * variant's frame rebuilds that variant only (the others keep their files) and says so per row, its dry run too;
  * a group whose rows disagree on the item is refused whole; JSON (flat rows and variants lists) and multipart.
@@ -93,14 +84,12 @@ function catalogue(media: string, opts: { oak?: string; harbourTitle?: string } 
   ].join('\r\n');
 }
 
-describe.each([
-  ['embedded', false],
-  ['Postgres + Redis', true],
-])('catalogue imports with variants (%s)', (mode, scaled) => {
-  let app: AppProcess;
+// Embedded, in process; the same features in the scaled topology (Postgres, Redis, separate API and worker
+// processes): test/scaled-smoke.e2e-spec.ts.
+describe('catalogue imports with variants', () => {
+  let app: TestApp;
   let owner: Api;
   let media: Awaited<ReturnType<typeof pictureServer>>;
-  let db: { url: string; drop: () => Promise<void> } | undefined;
   let user: Api;
   let showcase: number;
 
@@ -117,15 +106,10 @@ describe.each([
       RATE_LIMIT_PER_KEY: '1000000',
       LOG_LEVEL: 'warn',
     };
-    if (scaled) {
-      db = await createTestDatabase({ migrated: true });
-      Object.assign(env, { DATABASE_URL: db.url, REDIS_URL, QUEUE_NAME: `catalogue-import-variants-${Date.now()}` });
-    }
-    app = spawnApp('api', env);
-    await waitHealthy(`http://127.0.0.1:${port}`, app, 60_000);
+    app = await startTestApp(env);
     owner = new Api(`http://127.0.0.1:${port}`, OWNER);
     const u = await owner.req('POST', '/api/admin/users', {
-      email: `variants-import-${mode.length}@example.com`,
+      email: `variants-import@example.com`,
       credits: 100,
       showcase_slots: 5,
     });
@@ -134,8 +118,7 @@ describe.each([
   }, 90_000);
 
   afterAll(async () => {
-    await app?.kill('SIGKILL');
-    await db?.drop();
+    await app?.close();
     await media?.stop();
   });
 

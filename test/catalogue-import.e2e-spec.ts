@@ -1,23 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
-import {
-  Api,
-  type AppProcess,
-  createTestDatabase,
-  freePort,
-  REDIS_URL,
-  sleep,
-  spawnApp,
-  tempDir,
-  waitFor,
-  waitHealthy,
-} from './support/app-process';
+import { Api, freePort, sleep, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 import { contractFor } from './support/openapi-contract';
 
 /**
  * Catalogue imports (POST /api/v2/showcases/{id}/imports, GET /api/v2/imports/{id}) through the running
- * service, embedded (PGlite, in-process queue) and with Postgres + Redis: a 1,000-row CSV with 5 % invalid
+ * service, embedded (PGlite, in-process queue, the app in the test's process; scaled mode: test/scaled-smoke.e2e-spec.ts): a 1,000-row CSV with 5 % invalid
  * rows (dry run, then the import: counts, per-row errors, the CSV report), a re-import by external_id, credits
  * running out, a `;` CSV with decimal commas and a BOM, multipart files + CSV, JSON; and an import cut by a
  * restart of the process.
@@ -125,14 +115,12 @@ function catalogue(media: string, rows = 1000) {
   return { csv: `${lines.join('\r\n')}\r\n`, invalid };
 }
 
-describe.each([
-  ['embedded', false],
-  ['Postgres + Redis', true],
-])('catalogue imports (%s)', (mode, scaled) => {
-  let app: AppProcess;
+// Embedded, in process; the same features in the scaled topology (Postgres, Redis, separate API and worker
+// processes): test/scaled-smoke.e2e-spec.ts.
+describe('catalogue imports', () => {
+  let app: TestApp;
   let owner: Api;
   let media: Awaited<ReturnType<typeof pictureServer>>;
-  let db: { url: string; drop: () => Promise<void> } | undefined;
   let user: Api;
   let bigShowcase: number;
 
@@ -151,15 +139,10 @@ describe.each([
       ACCOUNT_MAX_ACTIVE_JOBS: '2000',
       LOG_LEVEL: 'warn',
     };
-    if (scaled) {
-      db = await createTestDatabase({ migrated: true });
-      Object.assign(env, { DATABASE_URL: db.url, REDIS_URL, QUEUE_NAME: `catalogue-import-${Date.now()}` });
-    }
-    app = spawnApp('api', env);
-    await waitHealthy(`http://127.0.0.1:${port}`, app, 60_000);
+    app = await startTestApp(env);
     owner = new Api(`http://127.0.0.1:${port}`, OWNER);
     const u = await owner.req('POST', '/api/admin/users', {
-      email: `imports-${mode.length}@example.com`,
+      email: `imports@example.com`,
       credits: 2000,
       showcase_slots: 10,
     });
@@ -168,8 +151,7 @@ describe.each([
   }, 90_000);
 
   afterAll(async () => {
-    await app?.kill('SIGKILL');
-    await db?.drop();
+    await app?.close();
     await media?.stop();
   });
 
@@ -269,7 +251,7 @@ describe.each([
     expect(accept.text).toBe(report.text);
 
     // Another account sees nothing.
-    const o = await owner.req('POST', '/api/admin/users', { email: `other-${mode.length}@example.com` });
+    const o = await owner.req('POST', '/api/admin/users', { email: `other@example.com` });
     const k = await owner.req('POST', `/api/admin/users/${o.body.id}/keys`);
     expect((await new Api(owner.base, k.body.key).req('GET', `/api/v2/imports/${done.id}`)).status).toBe(404);
     expect((await user.req('GET', '/api/v2/imports/imp_nosuchimport')).status).toBe(404);
@@ -299,7 +281,7 @@ describe.each([
   }, 120_000);
 
   it('skips the new rows it cannot pay for (insufficient_credits) and charges exactly the rows it created', async () => {
-    const u = await owner.req('POST', '/api/admin/users', { email: `credits-${mode.length}@example.com`, credits: 94, showcase_slots: 1 });
+    const u = await owner.req('POST', '/api/admin/users', { email: `credits@example.com`, credits: 94, showcase_slots: 1 });
     const payer = new Api(owner.base, (await owner.req('POST', `/api/admin/users/${u.body.id}/keys`)).body.key);
     const s = (await payer.req('POST', '/api/v2/showcases', {})).body.id;
     expect(await balance(payer)).toBe(89);

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CATALOGUES, type Locale } from '@app/catalogue';
 import { launchChromium, quadrantPicture, USER_AGENTS } from '@app/testing';
-import { Api, type AppProcess, freePort, ROOT, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
+import { Api, freePort, ROOT, tempDir, waitFor } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 import { expandSchemaOrg } from './support/schema-org';
 
@@ -27,7 +28,7 @@ const SHOP = 'https://shop.example.com/works';
 
 jest.setTimeout(240_000);
 
-let app: AppProcess;
+let app: TestApp;
 let owner: Api;
 let media: Awaited<ReturnType<typeof startMediaServer>>;
 let browser: Browser;
@@ -172,7 +173,7 @@ beforeAll(async () => {
     '/tall.png': (await quadrantPicture(400, 500)).png,
   });
   const port = await freePort();
-  app = spawnApp('api', {
+  app = await startTestApp({
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
@@ -180,7 +181,6 @@ beforeAll(async () => {
     OWNER_API_KEY: OWNER,
     ALLOW_PRIVATE_NETWORKS: 'true',
   });
-  await waitHealthy(`http://127.0.0.1:${port}`, app);
   owner = new Api(`http://127.0.0.1:${port}`, OWNER);
   de = await makeShowcase(
     {
@@ -212,7 +212,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await app?.kill('SIGKILL');
+  await app?.close();
   await media?.stop();
   if (site) await new Promise((r) => site.close(r));
 });

@@ -1,4 +1,5 @@
-import { Api, type AppProcess, freePort, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
+import { Api, freePort, tempDir, waitFor } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 import { type OpenUsd, openUsd, usdAttribute } from './support/openusd';
 
@@ -11,7 +12,7 @@ import { type OpenUsd, openUsd, usdAttribute } from './support/openusd';
 const OWNER = 'owner-key-for-catalogue-size-browser';
 const IN = 0.0254;
 
-let app: AppProcess;
+let app: TestApp;
 let api: Api;
 let media: Awaited<ReturnType<typeof startMediaServer>>;
 let usd: OpenUsd;
@@ -19,7 +20,7 @@ let usd: OpenUsd;
 beforeAll(async () => {
   media = await startMediaServer();
   const port = await freePort();
-  app = spawnApp('api', {
+  app = await startTestApp({
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
@@ -27,14 +28,13 @@ beforeAll(async () => {
     OWNER_API_KEY: OWNER,
     ALLOW_PRIVATE_NETWORKS: 'true',
   });
-  await waitHealthy(`http://127.0.0.1:${port}`, app);
   api = new Api(`http://127.0.0.1:${port}`, OWNER);
   usd = await openUsd();
 }, 90_000);
 
 afterAll(async () => {
   await usd?.close();
-  await app?.kill('SIGKILL');
+  await app?.close();
   await media?.stop();
 });
 

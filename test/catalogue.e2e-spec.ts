@@ -1,23 +1,14 @@
 import sharp from 'sharp';
 import { glbPicture, usdzPictureInches, validateGlb } from '@app/testing';
-import {
-  Api,
-  type AppProcess,
-  createTestDatabase,
-  freePort,
-  REDIS_URL,
-  spawnApp,
-  tempDir,
-  waitFor,
-  waitHealthy,
-} from './support/app-process';
+import { Api, freePort, tempDir, waitFor } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 
 /**
  * Catalogue, real size per item: a showcase item given its size in centimetres or inches (with `fit` and
  * a depth) is converted at that size. The GLB and the USDZ read back at it to 0.01 in; the item reports
  * `dimensions`, `dimensions_cm` and `fit`. Through the running service, embedded (PGlite, in-process queue)
- * and with Postgres + Redis.
+ * with the app in the test's process (scaled mode: test/scaled-smoke.e2e-spec.ts).
  */
 
 const OWNER = 'owner-key-for-catalogue-size-e2e';
@@ -31,14 +22,12 @@ async function glbPictureInches(glb: Buffer): Promise<[number, number]> {
 
 const bytes = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());
 
-describe.each([
-  ['embedded', false],
-  ['Postgres + Redis', true],
-])('showcase items at their real size (%s)', (_mode, scaled) => {
-  let app: AppProcess;
+// Embedded, in process; the same features in the scaled topology (Postgres, Redis, separate API and worker
+// processes): test/scaled-smoke.e2e-spec.ts.
+describe('showcase items at their real size', () => {
+  let app: TestApp;
   let api: Api;
   let media: Awaited<ReturnType<typeof startMediaServer>>;
-  let db: { url: string; drop: () => Promise<void> } | undefined;
 
   beforeAll(async () => {
     // A 4:3 picture: 32 x 24 in by default.
@@ -55,18 +44,12 @@ describe.each([
       OWNER_API_KEY: OWNER,
       ALLOW_PRIVATE_NETWORKS: 'true',
     };
-    if (scaled) {
-      db = await createTestDatabase({ migrated: true });
-      Object.assign(env, { DATABASE_URL: db.url, REDIS_URL, QUEUE_NAME: `catalogue-size-${Date.now()}` });
-    }
-    app = spawnApp('api', env);
-    await waitHealthy(`http://127.0.0.1:${port}`, app, 60_000);
+    app = await startTestApp(env);
     api = new Api(`http://127.0.0.1:${port}`, OWNER);
   }, 90_000);
 
   afterAll(async () => {
-    await app?.kill('SIGKILL');
-    await db?.drop();
+    await app?.close();
     await media?.stop();
   });
 

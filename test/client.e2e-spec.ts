@@ -9,14 +9,15 @@ import {
   WebhookVerificationError,
   type V1Callback,
 } from '@image-ar/client';
-import { Api, type AppProcess, freePort, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
+import { Api, freePort, tempDir, waitFor } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 import { quadrantPicture } from '@app/testing';
 import { contractFor } from './support/openapi-contract';
 
 /** packages/client against the running service: no mocks. Its answers go through the suites' OpenAPI contract check too. */
 const OWNER = 'owner-key-for-client-e2e-tests';
-let app: AppProcess;
+let app: TestApp;
 let base: string;
 let owner: ImageArClient;
 let media: Awaited<ReturnType<typeof startMediaServer>>;
@@ -39,7 +40,7 @@ beforeAll(async () => {
   receiverBase = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  app = spawnApp('api', {
+  app = await startTestApp({
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: base,
@@ -48,7 +49,6 @@ beforeAll(async () => {
     ALLOW_PRIVATE_NETWORKS: 'true',
     JOB_RETRY_BASE_MS: '100',
   });
-  await waitHealthy(base, app);
   owner = new ImageArClient({ baseUrl: base, apiKey: OWNER, fetch: checkedFetch });
 });
 
@@ -61,7 +61,7 @@ const checkedFetch: typeof fetch = async (input, init) => {
   return res;
 };
 afterAll(async () => {
-  await app?.kill('SIGKILL');
+  await app?.close();
   await media?.stop();
   await new Promise((r) => receiver?.close(r));
 });

@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { Api, type AppProcess, freePort, ROOT, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
+import { Api, freePort, ROOT, tempDir, waitFor } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 import { launchChromium, quadrantPicture } from '@app/testing';
 
@@ -27,7 +28,7 @@ const DAY_MS = 86_400_000;
 const today = () => new Date().toISOString().slice(0, 10);
 const daysAgo = (n: number) => new Date(Date.parse(`${today()}T00:00:00Z`) - n * DAY_MS).toISOString().slice(0, 10);
 
-let app: AppProcess;
+let app: TestApp;
 let base: string;
 let owner: Api;
 let browser: Browser;
@@ -90,7 +91,7 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  app = spawnApp('api', {
+  app = await startTestApp({
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: base,
@@ -100,7 +101,6 @@ beforeAll(async () => {
     ANALYTICS_FLUSH_MS: '100',
     ANALYTICS_EVENTS_PER_MINUTE: '1000',
   });
-  await waitHealthy(base, app);
   owner = new Api(base, OWNER);
   media = await startMediaServer({
     '/dunes.png': (await quadrantPicture(160, 120)).png,
@@ -113,7 +113,7 @@ beforeAll(async () => {
 afterAll(async () => {
   expect(pageErrors).toEqual([]);
   await browser?.close();
-  await app?.kill('SIGKILL');
+  await app?.close();
   await media?.stop();
 });
 

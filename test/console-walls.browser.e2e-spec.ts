@@ -1,7 +1,8 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { Api, type AppProcess, freePort, ROOT, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
+import { Api, freePort, ROOT, tempDir, waitFor } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 import { launchChromium, quadrantPicture } from '@app/testing';
 
@@ -22,7 +23,7 @@ const PASSWORD = 'a long and fine passphrase';
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
-let app: AppProcess;
+let app: TestApp;
 let base: string;
 let owner: Api;
 let browser: Browser;
@@ -77,7 +78,7 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  app = spawnApp('api', {
+  app = await startTestApp({
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: base,
@@ -85,7 +86,6 @@ beforeAll(async () => {
     OWNER_API_KEY: OWNER,
     ALLOW_PRIVATE_NETWORKS: 'true',
   });
-  await waitHealthy(base, app);
   owner = new Api(base, OWNER);
   const [wide, tall, square] = await Promise.all([quadrantPicture(160, 120), quadrantPicture(120, 150), quadrantPicture(100, 100)]);
   media = await startMediaServer({ '/wide.png': wide.png, '/tall.png': tall.png, '/square.png': square.png });
@@ -95,7 +95,7 @@ beforeAll(async () => {
 afterAll(async () => {
   expect(pageErrors).toEqual([]);
   await browser?.close();
-  await app?.kill('SIGKILL');
+  await app?.close();
   await media?.stop();
 });
 

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { parseArgs, runAdminCli } from '../apps/cli/src/admin-cli';
-import { Api, type AppProcess, freePort, ROOT, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
+import { Api, freePort, ROOT, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 import { launchChromium, quadrantPicture } from '@app/testing';
 
 const OWNER = 'owner-key-for-console-browser-e2e';
@@ -15,7 +16,7 @@ const PASSWORD = 'a long and fine passphrase';
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
-let app: AppProcess;
+let app: TestApp;
 let base: string;
 let owner: Api;
 let browser: Browser;
@@ -141,7 +142,7 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  app = spawnApp('api', {
+  app = await startTestApp({
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: base,
@@ -150,7 +151,6 @@ beforeAll(async () => {
     ALLOW_PRIVATE_NETWORKS: 'true',
     CONSOLE_LOGIN_PER_ACCOUNT: '5',
   });
-  await waitHealthy(base, app);
   owner = new Api(base, OWNER);
   browser = await launchChromium();
   const png = (await quadrantPicture(80, 60)).png;
@@ -173,7 +173,7 @@ beforeAll(async () => {
 afterAll(async () => {
   expect(pageErrors).toEqual([]);
   await browser?.close();
-  await app?.kill('SIGKILL');
+  await app?.close();
   await new Promise((r) => site?.close(r));
 });
 

@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 import { VIEWER_BUDGETS } from '@app/scene';
 import { glbWallPictures, noisyPhoto, readGlb, validateGlb } from '@app/testing';
-import { Api, type AppProcess, freePort, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
+import { Api, freePort, tempDir, waitFor } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 import { type OpenUsd, openUsd, usdAttribute } from './support/openusd';
 
@@ -32,7 +33,7 @@ const PICTURES = [
   { width_inches: 20, height_inches: 16, frame: 'canvas' },
 ] as const;
 
-let app: AppProcess;
+let app: TestApp;
 let api: Api;
 let media: Awaited<ReturnType<typeof startMediaServer>>;
 let usd: OpenUsd;
@@ -53,7 +54,7 @@ beforeAll(async () => {
   files['/wide.jpg'] = await noisyPhoto(3000, 2000, 20, 88);
   media = await startMediaServer(files);
   const port = await freePort();
-  app = spawnApp('api', {
+  app = await startTestApp({
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
@@ -61,7 +62,6 @@ beforeAll(async () => {
     OWNER_API_KEY: OWNER,
     ALLOW_PRIVATE_NETWORKS: 'true',
   });
-  await waitHealthy(`http://127.0.0.1:${port}`, app);
   api = new Api(`http://127.0.0.1:${port}`, OWNER);
   const s = await api.req('POST', '/api/v2/showcases', {
     items: [
@@ -93,7 +93,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await usd?.close();
-  await app?.kill('SIGKILL');
+  await app?.close();
   await media?.stop();
 });
 

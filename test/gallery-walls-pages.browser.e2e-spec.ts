@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium, quadrantPicture, readGlb, USER_AGENTS, validateGlb } from '@app/testing';
-import { Api, type AppProcess, freePort, ROOT, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
+import { Api, freePort, ROOT, tempDir, waitFor } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 import { axeViolations, englishLeft, loadAllImages } from './support/page-audit';
 
@@ -26,7 +27,7 @@ const ARTIFACTS = join(ROOT, 'test-artifacts/screenshots');
 
 jest.setTimeout(300_000);
 
-let app: AppProcess;
+let app: TestApp;
 let base: string;
 let owner: Api;
 /** The walls routes, outside the OpenAPI contract check. */
@@ -51,7 +52,7 @@ beforeAll(async () => {
   });
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  app = spawnApp('api', {
+  app = await startTestApp({
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: base,
@@ -61,7 +62,6 @@ beforeAll(async () => {
     TRUST_PROXY: '127.0.0.1',
     WALL_VISITOR_BUILDS_PER_MINUTE: '2',
   });
-  await waitHealthy(base, app, 60_000);
   owner = new Api(base, OWNER);
   walls = new Api(base, OWNER, false);
   const r = await owner.req('POST', '/api/v2/showcases', {
@@ -91,7 +91,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await app?.kill('SIGKILL');
+  await app?.close();
   await media?.stop();
 });
 

@@ -2,22 +2,13 @@ import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { glbWallPictures, noisyPhoto, validateGlb } from '@app/testing';
-import {
-  Api,
-  type AppProcess,
-  createTestDatabase,
-  freePort,
-  REDIS_URL,
-  spawnApp,
-  tempDir,
-  waitFor,
-  waitHealthy,
-} from './support/app-process';
+import { Api, freePort, tempDir, waitFor } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 
 /**
- * Saved gallery walls through the running service, embedded (PGlite, in-process queue) and with Postgres +
- * Redis: the API's layout, its 400s before anything is charged, one credit per wall refunded when the build
+ * Saved gallery walls through the running service, embedded (PGlite, in-process queue, the app in the test's process; scaled mode:
+ * test/scaled-smoke.e2e-spec.ts): the API's layout, its 400s before anything is charged, one credit per wall refunded when the build
  * fails, the built GLB with every picture at its place, rename and rearrange (free, same embed URL), delete,
  * and a showcase's deletion taking its walls. (2, 3, 6 and 12 pictures in every arrangement, in OpenUSD:
  * test/gallery-walls-files.browser.e2e-spec.ts.)
@@ -48,14 +39,12 @@ const visitorModels = (dir: string): string[] =>
 
 const bytes = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());
 
-describe.each([
-  ['embedded', false],
-  ['Postgres + Redis', true],
-])('gallery walls (%s)', (_mode, scaled) => {
-  let app: AppProcess;
+// Embedded, in process; the same features in the scaled topology (Postgres, Redis, separate API and worker
+// processes): test/scaled-smoke.e2e-spec.ts.
+describe('gallery walls', () => {
+  let app: TestApp;
   let owner: Api;
   let media: Awaited<ReturnType<typeof startMediaServer>>;
-  let db: { url: string; drop: () => Promise<void> } | undefined;
   let dataDir: string;
 
   beforeAll(async () => {
@@ -75,18 +64,12 @@ describe.each([
       OWNER_API_KEY: OWNER,
       ALLOW_PRIVATE_NETWORKS: 'true',
     };
-    if (scaled) {
-      db = await createTestDatabase({ migrated: true });
-      Object.assign(env, { DATABASE_URL: db.url, REDIS_URL, QUEUE_NAME: `walls-${Date.now()}` });
-    }
-    app = spawnApp('api', env);
-    await waitHealthy(`http://127.0.0.1:${port}`, app, 60_000);
+    app = await startTestApp(env);
     owner = new Api(`http://127.0.0.1:${port}`, OWNER);
   }, 90_000);
 
   afterAll(async () => {
-    await app?.kill('SIGKILL');
-    await db?.drop();
+    await app?.close();
     await media?.stop();
   });
 
@@ -106,7 +89,7 @@ describe.each([
   let items: { id: number; outer: { width_inches: number; height_inches: number } }[];
 
   it('lays out, charges one credit and builds one GLB with every picture at its place, its own size and frame', async () => {
-    const u = await owner.req('POST', '/api/admin/users', { email: `walls-${scaled}@example.com`, credits: 20, showcase_slots: 2 });
+    const u = await owner.req('POST', '/api/admin/users', { email: `walls@example.com`, credits: 20, showcase_slots: 2 });
     api = new Api(owner.base, (await owner.req('POST', `/api/admin/users/${u.body.id}/keys`)).body.key);
     const s = await api.req('POST', '/api/v2/showcases', {
       items: [

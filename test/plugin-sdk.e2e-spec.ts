@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { Api, type AppProcess, freePort, ROOT, spawnApp, tempDir, waitFor, waitHealthy, writeConfigFile } from './support/app-process';
+import { Api, freePort, ROOT, tempDir, waitFor, writeConfigFile } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 import { validateGlb, startWebDav } from '@app/testing';
 import { testCertificate } from './support/tls';
@@ -9,7 +10,7 @@ import { testCertificate } from './support/tls';
  * pricing policy) loaded by the running service purely through CONFIG_FILE — no code change.
  */
 const OWNER = 'owner-key-for-plugin-sdk-e2e-tests';
-let app: AppProcess;
+let app: TestApp;
 let media: Awaited<ReturnType<typeof startMediaServer>>;
 let dav: Awaited<ReturnType<typeof startWebDav>>;
 let owner: Api;
@@ -34,7 +35,7 @@ beforeAll(async () => {
       options: { ai_motion: { default: 12.5, 'tilt:*': 3, procedural: 4 }, background_removal: 2 },
     },
   });
-  app = spawnApp('api', {
+  app = await startTestApp({
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: base,
@@ -47,11 +48,10 @@ beforeAll(async () => {
     MOTION_FPS: '8',
     ANIMATION_MAX_FRAME_PX: '256',
   });
-  await waitHealthy(base, app);
   owner = new Api(base, OWNER);
 });
 afterAll(async () => {
-  await app?.kill('SIGKILL');
+  await app?.close();
   await media?.stop();
   await dav?.stop();
 });

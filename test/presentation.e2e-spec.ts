@@ -2,17 +2,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import sharp from 'sharp';
-import {
-  Api,
-  type AppProcess,
-  createTestDatabase,
-  freePort,
-  REDIS_URL,
-  spawnApp,
-  tempDir,
-  waitFor,
-  waitHealthy,
-} from './support/app-process';
+import { Api, createTestDatabase, freePort, REDIS_URL, tempDir, waitFor } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 import { quadrantPicture } from '@app/testing';
 import { testCertificate } from './support/tls';
@@ -28,7 +19,7 @@ import { testCertificate } from './support/tls';
  */
 
 const OWNER = 'owner-key-for-presentation-e2e-tests';
-let app: AppProcess;
+let app: TestApp;
 let owner: Api;
 let db: { url: string; drop: () => Promise<void> };
 let pg: Client;
@@ -58,7 +49,7 @@ beforeAll(async () => {
   await pg.connect();
   const port = await freePort();
   dataDir = tempDir();
-  app = spawnApp('api', {
+  app = await startTestApp({
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
@@ -75,11 +66,10 @@ beforeAll(async () => {
     MOTION_FPS: '4',
     ANIMATION_MAX_FRAME_PX: '128',
   });
-  await waitHealthy(`http://127.0.0.1:${port}`, app, 60_000);
   owner = new Api(`http://127.0.0.1:${port}`, OWNER);
 }, 90_000);
 afterAll(async () => {
-  await app?.kill('SIGKILL');
+  await app?.close();
   await pg?.end();
   await db?.drop();
   await media?.stop();

@@ -2,7 +2,8 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { parseArgs, runAdminCli } from '../apps/cli/src/admin-cli';
-import { Api, type AppProcess, freePort, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
+import { Api, freePort, tempDir, waitFor } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 import { quadrantPicture, startS3, S3_TEST_CREDENTIALS } from '@app/testing';
 
@@ -67,12 +68,12 @@ const backends: [string, (dataDir: string) => Promise<Backend>][] = [
 describe.each(backends)('retention and deletion with %s', (_name, makeBackend) => {
   let backend: Backend;
   let dataDir: string;
-  let app: AppProcess | undefined;
+  let app: TestApp | undefined;
   let owner: Api;
 
   async function start(extra: Record<string, string> = {}) {
     const port = await freePort();
-    app = spawnApp('api', {
+    app = await startTestApp({
       PORT: String(port),
       HOST: '127.0.0.1',
       PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
@@ -84,7 +85,6 @@ describe.each(backends)('retention and deletion with %s', (_name, makeBackend) =
       ...backend.env,
       ...extra,
     });
-    await waitHealthy(`http://127.0.0.1:${port}`, app);
     owner = new Api(`http://127.0.0.1:${port}`, OWNER);
   }
 
@@ -94,7 +94,7 @@ describe.each(backends)('retention and deletion with %s', (_name, makeBackend) =
     await start();
   });
   afterAll(async () => {
-    await app?.kill('SIGKILL');
+    await app?.close();
     await backend.stop();
   });
 
@@ -220,7 +220,7 @@ describe.each(backends)('retention and deletion with %s', (_name, makeBackend) =
     const sc = await showcaseWithTwo(u.api);
     for (const item of sc.items) expect(await jobKeys(item.job_id)).not.toEqual([]);
     // Restart with a retention of ~0.9 s, swept every second: both jobs are past it by the first sweep.
-    await app!.kill('SIGTERM');
+    await app!.close();
     await start({ RETENTION_DAYS: '0.00001', RETENTION_SWEEP_INTERVAL_S: '1', RETENTION_BATCH_SIZE: '1' });
     await waitFor(
       async () => {

@@ -2,7 +2,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { Api, type AppProcess, freePort, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
+import { Api, freePort, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 
 /**
@@ -15,7 +16,7 @@ import { startMediaServer } from './support/media-server';
 const OWNER = 'owner-key-for-self-service-e2e-tests';
 const WIDGET_LIMIT = 6;
 const SHOP = 'https://shop.example.com';
-let app: AppProcess;
+let app: TestApp;
 let owner: Api;
 let dataDir: string;
 let media: Awaited<ReturnType<typeof startMediaServer>>;
@@ -24,7 +25,7 @@ beforeAll(async () => {
   media = await startMediaServer();
   const port = await freePort();
   dataDir = tempDir();
-  app = spawnApp('api', {
+  app = await startTestApp({
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
@@ -36,11 +37,10 @@ beforeAll(async () => {
     // Keys stay in the lookup cache for a long time: a revoked key must still be refused at once.
     API_KEY_CACHE_TTL_S: '600',
   });
-  await waitHealthy(`http://127.0.0.1:${port}`, app);
   owner = new Api(`http://127.0.0.1:${port}`, OWNER);
 });
 afterAll(async () => {
-  await app.kill('SIGKILL');
+  await app.close();
   await media.stop();
 });
 

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { Api, type AppProcess, freePort, ROOT, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
+import { Api, freePort, ROOT, tempDir, waitFor } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 import { launchChromium, USER_AGENTS, quadrantPicture } from '@app/testing';
 import { startMediaServer } from './support/media-server';
 import { rawGet } from './support/raw-get';
@@ -26,7 +27,7 @@ const PHONE = { userAgent: USER_AGENTS.ios, viewport: { width: 390, height: 844 
 
 jest.setTimeout(240_000);
 
-let app: AppProcess;
+let app: TestApp;
 let owner: Api;
 let media: Awaited<ReturnType<typeof startMediaServer>>;
 let browser: Browser;
@@ -57,7 +58,7 @@ beforeAll(async () => {
   media = await startMediaServer(files);
   const port = await freePort();
   dataDir = tempDir();
-  app = spawnApp('api', {
+  app = await startTestApp({
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
@@ -65,7 +66,6 @@ beforeAll(async () => {
     OWNER_API_KEY: OWNER,
     ALLOW_PRIVATE_NETWORKS: 'true',
   });
-  await waitHealthy(`http://127.0.0.1:${port}`, app);
   owner = new Api(`http://127.0.0.1:${port}`, OWNER);
   const r = await owner.req('POST', '/api/v2/showcases', {
     layout_choice: 'branded',
@@ -125,7 +125,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await app?.kill('SIGKILL');
+  await app?.close();
   await media?.stop();
 });
 

@@ -4,14 +4,15 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Browser } from 'playwright-core';
 import { JOB_STATES } from '@app/pipeline';
-import { Api, type AppProcess, freePort, ROOT, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
+import { Api, freePort, ROOT, tempDir, waitFor } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 import { launchChromium, USER_AGENTS, quadrantPicture } from '@app/testing';
 import { startMediaServer } from './support/media-server';
 
 const OWNER = 'owner-key-for-showcases-e2e-tests';
 const ARTIFACTS = join(ROOT, 'test-artifacts/screenshots');
 const MAX_FILE = 2 * 1024 * 1024;
-let app: AppProcess;
+let app: TestApp;
 let owner: Api;
 let dataDir: string;
 let media: Awaited<ReturnType<typeof startMediaServer>>;
@@ -28,7 +29,7 @@ beforeAll(async () => {
   });
   const port = await freePort();
   dataDir = tempDir();
-  app = spawnApp('api', {
+  app = await startTestApp({
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
@@ -39,11 +40,10 @@ beforeAll(async () => {
     UPLOAD_MAX_FILE_BYTES: String(MAX_FILE),
     UPLOAD_MAX_FILES: '3',
   });
-  await waitHealthy(`http://127.0.0.1:${port}`, app);
   owner = new Api(`http://127.0.0.1:${port}`, OWNER);
 });
 afterAll(async () => {
-  await app.kill('SIGKILL');
+  await app.close();
   await media.stop();
 });
 

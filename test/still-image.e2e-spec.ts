@@ -1,15 +1,16 @@
 import sharp from 'sharp';
-import { Api, type AppProcess, freePort, spawnApp, tempDir, waitHealthy } from './support/app-process';
+import { Api, freePort, tempDir } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 import { readUsdz, tinyusdzParse, validateGlb, zipLocalEntries, startS3, S3_TEST_CREDENTIALS } from '@app/testing';
 
 const OWNER = 'owner-key-for-still-image-e2e';
-const apps: AppProcess[] = [];
+const apps: TestApp[] = [];
 let media: Awaited<ReturnType<typeof startMediaServer>>;
 
 async function startApp(env: Record<string, string>): Promise<Api> {
   const port = await freePort();
-  const app = spawnApp('api', {
+  const app = await startTestApp({
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
@@ -19,7 +20,6 @@ async function startApp(env: Record<string, string>): Promise<Api> {
     ...env,
   });
   apps.push(app);
-  await waitHealthy(`http://127.0.0.1:${port}`, app);
   return new Api(`http://127.0.0.1:${port}`, OWNER);
 }
 
@@ -35,7 +35,7 @@ beforeAll(async () => {
   media = await startMediaServer({ '/bomb.png': bomb });
 });
 afterAll(async () => {
-  for (const a of apps.splice(0)) await a.kill('SIGKILL');
+  for (const a of apps.splice(0)) await a.close();
   await media.stop();
 });
 

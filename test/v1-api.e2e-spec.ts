@@ -3,12 +3,13 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { verifyWebhook } from '@app/plugins';
-import { Api, type AppProcess, freePort, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
+import { Api, freePort, tempDir, waitFor } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 import { rawGet } from './support/raw-get';
 
 const OWNER = 'owner-key-for-v1-api-e2e-tests';
-let app: AppProcess;
+let app: TestApp;
 let api: Api;
 let media: Awaited<ReturnType<typeof startMediaServer>>;
 
@@ -39,7 +40,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   receiverBase = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   const port = await freePort();
-  app = spawnApp('api', {
+  app = await startTestApp({
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
@@ -50,11 +51,10 @@ beforeAll(async () => {
     CALLBACK_MAX_ATTEMPTS: '5',
     CALLBACK_TIMEOUT_MS: '2000',
   });
-  await waitHealthy(`http://127.0.0.1:${port}`, app);
   api = new Api(`http://127.0.0.1:${port}`, OWNER);
 });
 afterAll(async () => {
-  await app.kill('SIGKILL');
+  await app.close();
   await media.stop();
   await new Promise((r) => receiver.close(r));
 });

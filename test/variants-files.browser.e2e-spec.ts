@@ -1,4 +1,5 @@
-import { Api, type AppProcess, freePort, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
+import { Api, freePort, tempDir, waitFor } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 import { type OpenUsd, openUsd, usdAttribute } from './support/openusd';
 
@@ -13,7 +14,7 @@ const OWNER = 'owner-key-for-variants-files-browser';
 const IN = 0.0254;
 const CM = 1 / 2.54;
 
-let app: AppProcess;
+let app: TestApp;
 let api: Api;
 let media: Awaited<ReturnType<typeof startMediaServer>>;
 let usd: OpenUsd;
@@ -21,7 +22,7 @@ let usd: OpenUsd;
 beforeAll(async () => {
   media = await startMediaServer();
   const port = await freePort();
-  app = spawnApp('api', {
+  app = await startTestApp({
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
@@ -29,14 +30,13 @@ beforeAll(async () => {
     OWNER_API_KEY: OWNER,
     ALLOW_PRIVATE_NETWORKS: 'true',
   });
-  await waitHealthy(`http://127.0.0.1:${port}`, app);
   api = new Api(`http://127.0.0.1:${port}`, OWNER);
   usd = await openUsd();
 }, 90_000);
 
 afterAll(async () => {
   await usd?.close();
-  await app?.kill('SIGKILL');
+  await app?.close();
   await media?.stop();
 });
 

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Locale } from '@app/catalogue';
 import { launchChromium, quadrantPicture, USER_AGENTS } from '@app/testing';
-import { Api, type AppProcess, freePort, ROOT, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
+import { Api, freePort, ROOT, tempDir, waitFor } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 import { axeFindings, axeViolations, englishLeft, loadAllImages } from './support/page-audit';
 import { expandSchemaOrg } from './support/schema-org';
@@ -60,7 +61,7 @@ const linkOf = (sku: string) => `${SHOP}/street?sku=${sku}`;
 
 jest.setTimeout(300_000);
 
-let app: AppProcess;
+let app: TestApp;
 let owner: Api;
 let media: Awaited<ReturnType<typeof startMediaServer>>;
 let browser: Browser;
@@ -78,7 +79,7 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   media = await startMediaServer({ '/square.png': (await quadrantPicture(500, 500)).png });
   const port = await freePort();
-  app = spawnApp('api', {
+  app = await startTestApp({
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
@@ -86,7 +87,6 @@ beforeAll(async () => {
     OWNER_API_KEY: OWNER,
     ALLOW_PRIVATE_NETWORKS: 'true',
   });
-  await waitHealthy(`http://127.0.0.1:${port}`, app, 60_000);
   owner = new Api(`http://127.0.0.1:${port}`, OWNER);
   const s = await owner.req('POST', '/api/v2/showcases', { layout_choice: 'grid', units: 'cm', indexable: true });
   expect(s.status).toBe(201);
@@ -124,7 +124,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await app?.kill('SIGKILL');
+  await app?.close();
   await media?.stop();
   if (site) await new Promise((r) => site!.close(r));
 });

@@ -3,21 +3,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { glbPicture, readGlb, usdzPictureInches, validateGlb } from '@app/testing';
-import {
-  Api,
-  type AppProcess,
-  createTestDatabase,
-  freePort,
-  REDIS_URL,
-  ROOT,
-  spawnApp,
-  tempDir,
-  waitFor,
-  waitHealthy,
-} from './support/app-process';
+import { Api, freePort, ROOT, tempDir, waitFor } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 
 /**
- * Variants through the running service, embedded (PGlite, in-process queue) and with Postgres + Redis: a
+ * Variants through the running service, embedded (PGlite, in-process queue, the app in the test's process; scaled mode: test/scaled-smoke.e2e-spec.ts): a
  * print-shop item sold in six sizes and frames is fetched, decoded and charged once, and each variant gets
  * its own GLB, USDZ and poster at its own size; editing one variant rebuilds only that one. (The USDZ files in
  * OpenUSD itself, and the pages: test/variants-files.browser.e2e-spec.ts, test/variants-pages.browser.e2e-spec.ts.)
@@ -97,14 +87,12 @@ async function startSource(photo: Buffer) {
 const bytes = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());
 const close = (v: number) => expect.closeTo(v, 2);
 
-describe.each([
-  ['embedded', false],
-  ['Postgres + Redis', true],
-])('item variants (%s)', (_mode, scaled) => {
-  let app: AppProcess;
+// Embedded, in process; the same features in the scaled topology (Postgres, Redis, separate API and worker
+// processes): test/scaled-smoke.e2e-spec.ts.
+describe('item variants', () => {
+  let app: TestApp;
   let owner: Api;
   let source: Awaited<ReturnType<typeof startSource>>;
-  let db: { url: string; drop: () => Promise<void> } | undefined;
 
   beforeAll(async () => {
     source = await startSource(readFileSync(join(ROOT, 'test/fixtures/media/photo-street.jpg')));
@@ -117,18 +105,12 @@ describe.each([
       OWNER_API_KEY: OWNER,
       ALLOW_PRIVATE_NETWORKS: 'true',
     };
-    if (scaled) {
-      db = await createTestDatabase({ migrated: true });
-      Object.assign(env, { DATABASE_URL: db.url, REDIS_URL, QUEUE_NAME: `variants-${Date.now()}` });
-    }
-    app = spawnApp('api', env);
-    await waitHealthy(`http://127.0.0.1:${port}`, app, 60_000);
+    app = await startTestApp(env);
     owner = new Api(`http://127.0.0.1:${port}`, OWNER);
   }, 90_000);
 
   afterAll(async () => {
-    await app?.kill('SIGKILL');
-    await db?.drop();
+    await app?.close();
     await source?.stop();
   });
 
@@ -161,7 +143,7 @@ describe.each([
   let built: Record<string, any>;
 
   it('converts and charges the picture once and builds each variant at its own size', async () => {
-    api = await newUser(`variants-${scaled}@example.com`, 20);
+    api = await newUser(`variants@example.com`, 20);
     const s = await api.req('POST', '/api/v2/showcases', { layout_choice: 'grid', units: 'cm' });
     expect(s.status).toBe(201);
     showcaseId = s.body.id;

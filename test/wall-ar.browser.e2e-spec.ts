@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
-import { Api, type AppProcess, freePort, ROOT, spawnApp, tempDir, waitHealthy } from './support/app-process';
+import { Api, freePort, ROOT, tempDir } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 import { launchChromium, readGlb, validateGlb } from '@app/testing';
 import { startMediaServer } from './support/media-server';
 import { type OpenUsd, openUsd, usdAttribute } from './support/openusd';
@@ -15,7 +16,7 @@ const OWNER = 'owner-key-for-wall-ar-e2e-0123456789';
 const IN = 0.0254;
 const ARTIFACTS = join(ROOT, 'test-artifacts/screenshots');
 
-let app: AppProcess;
+let app: TestApp;
 let api: Api;
 let media: Awaited<ReturnType<typeof startMediaServer>>;
 let usd: OpenUsd;
@@ -25,7 +26,7 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   media = await startMediaServer();
   const port = await freePort();
-  app = spawnApp('api', {
+  app = await startTestApp({
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
@@ -33,7 +34,6 @@ beforeAll(async () => {
     OWNER_API_KEY: OWNER,
     ALLOW_PRIVATE_NETWORKS: 'true',
   });
-  await waitHealthy(`http://127.0.0.1:${port}`, app);
   api = new Api(`http://127.0.0.1:${port}`, OWNER);
   usd = await openUsd();
   browser = await launchChromium();
@@ -41,7 +41,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await usd?.close();
-  await app?.kill('SIGKILL');
+  await app?.close();
   await media?.stop();
 });
 

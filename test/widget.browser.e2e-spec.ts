@@ -3,14 +3,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
-import { Api, type AppProcess, freePort, ROOT, spawnApp, tempDir, waitHealthy } from './support/app-process';
+import { Api, freePort, ROOT, tempDir } from './support/app-process';
+import { startTestApp, type TestApp } from './support/test-app';
 import { launchChromium, USER_AGENTS } from '@app/testing';
 import { startMediaServer } from './support/media-server';
 
 const OWNER = 'owner-key-for-browser-e2e-tests';
 const ARTIFACTS = join(ROOT, 'test-artifacts/screenshots');
 
-let app: AppProcess;
+let app: TestApp;
 let api: Api;
 let media: Awaited<ReturnType<typeof startMediaServer>>;
 let site: Server;
@@ -62,7 +63,7 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   media = await startMediaServer();
   const port = await freePort();
-  app = spawnApp('api', {
+  app = await startTestApp({
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
@@ -70,7 +71,6 @@ beforeAll(async () => {
     OWNER_API_KEY: OWNER,
     ALLOW_PRIVATE_NETWORKS: 'true',
   });
-  await waitHealthy(`http://127.0.0.1:${port}`, app);
   api = new Api(`http://127.0.0.1:${port}`, OWNER);
   existingJob = (await api.req('POST', '/api/v1/convert', { image_url: `${media.base}/street.jpg` })).body.job_id;
   await api.waitStatus(existingJob, ['completed']);
@@ -88,7 +88,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await app?.kill('SIGKILL');
+  await app?.close();
   await media?.stop();
   await new Promise((r) => site.close(r));
 });

@@ -15,8 +15,13 @@ import { registerRequestValueChecks } from './http/request-values';
 import { registerTransportSecurity } from './http/transport-security';
 import { registerUnreadBodyClose } from './http/unread-body';
 
-export async function createApiApp(config: AppConfig): Promise<NestFastifyApplication> {
-  const logger = configureLogging(config);
+export interface ApiAppOptions {
+  /** Where log lines go (default stdout): the in-process test app keeps them per app, as a process's output. */
+  logDestination?: NodeJS.WritableStream;
+}
+
+export async function createApiApp(config: AppConfig, opts: ApiAppOptions = {}): Promise<NestFastifyApplication> {
+  const logger = configureLogging(config, opts.logDestination);
   const adapter = new FastifyAdapter({
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,

@@ -115,8 +115,8 @@ export function createLogger(opts: LoggerOptions): Logger {
 let root: Logger | undefined;
 
 /** Sets the process's logger from the configuration (once, at start). */
-export function configureLogging(config: Pick<AppConfig, 'logLevel' | 'logFormat'>): Logger {
-  root = createLogger({ level: config.logLevel, format: config.logFormat });
+export function configureLogging(config: Pick<AppConfig, 'logLevel' | 'logFormat'>, destination?: NodeJS.WritableStream): Logger {
+  root = createLogger({ level: config.logLevel, format: config.logFormat, destination });
   return root;
 }
 

@@ -1,0 +1,97 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { AppConfig } from '@app/config';
+import { ROOT, seedPgliteSync } from '@app/testing';
+import type { ApiAppOptions } from '../../apps/api/src/main';
+import { freePort, type SpawnOptions } from './app-process';
+
+/**
+ * The service in the test's own process (n8n's setupTestServer): the built API (dist/, `npm run build`)
+ * made by the same `createApiApp` as `npm start`, listening on a free port, with the worker in process
+ * (embedded mode, role `all`) or without it (`role: 'api'`, scaled mode with a spawned worker). No process
+ * to spawn and no second module load: files whose subject is not a process, a signal or a mode use it;
+ * the others spawn the built entry point (app-process.ts).
+ *
+ * The built code rather than the sources: the app's worker threads and static assets live beside the
+ * compiled files, and the same bytes as production answer.
+ */
+export interface TestApp {
+  base: string;
+  port: number;
+  app: NestFastifyApplication;
+  config: Readonly<AppConfig>;
+  /** Everything the app logged so far (JSON lines), as a spawned app's output. */
+  output: () => string;
+  close: () => Promise<void>;
+}
+
+export interface TestAppOptions extends SpawnOptions {
+  role?: 'all' | 'api';
+}
+
+interface BuiltApi {
+  createApiApp: (config: AppConfig, opts?: ApiAppOptions) => Promise<NestFastifyApplication>;
+}
+interface BuiltConfig {
+  loadConfig: (env: Record<string, string | undefined>, argv?: readonly string[], cwd?: string, isTty?: boolean) => Readonly<AppConfig>;
+}
+interface BuiltRuntime {
+  loadPricingPolicy: (config: AppConfig) => unknown;
+}
+
+/**
+ * Node's own loader, not Jest's module registry: Jest loads modules into each test file's sandbox anew,
+ * three times slower than Node; with Node's loader the app's modules load once per Jest worker and every
+ * later file in that worker starts its app in a fraction of a second. (The app talks to the test only over
+ * HTTP, so sharing a realm with the test is not needed.)
+ */
+const nodeRequire = createRequire(join(ROOT, 'dist', 'index.js'));
+
+function built<T>(path: string): T {
+  const file = join(ROOT, 'dist', path);
+  if (!existsSync(file)) throw new Error(`${file} is missing: npm run build first (npm test does)`);
+  return nodeRequire(file) as T;
+}
+
+/**
+ * Starts the app on `env` as the process would read it. PORT is chosen here (and PUBLIC_BASE_URL defaults
+ * to it) unless given; an embedded DATA_DIR without a database gets the migrated template.
+ */
+export async function startTestApp(env: Record<string, string>, opts: TestAppOptions = {}): Promise<TestApp> {
+  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const host = env.HOST ?? '127.0.0.1';
+  const full: Record<string, string> = { HOST: host, PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...env, PORT: String(port) };
+  if (!opts.freshDatabase && !full.DATABASE_URL && full.DATA_DIR && !existsSync(join(full.DATA_DIR, 'pglite')))
+    seedPgliteSync(full.DATA_DIR);
+  const { loadConfig } = built<BuiltConfig>('libs/config/src/index.js');
+  const { loadPricingPolicy } = built<BuiltRuntime>('libs/runtime/src/index.js');
+  const { createApiApp } = built<BuiltApi>('apps/api/src/main.js');
+  const config = loadConfig(full, ['--role', opts.role ?? 'all'], ROOT, false);
+  loadPricingPolicy(config as AppConfig);
+  let out = '';
+  const logDestination = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      out += chunk.toString();
+      done();
+    },
+  });
+  const app = await createApiApp(config as AppConfig, { logDestination });
+  try {
+    await app.listen({ port, host });
+  } catch (e) {
+    await app.close().catch(() => undefined);
+    throw e;
+  }
+  let closed: Promise<void> | undefined;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    port,
+    app,
+    config,
+    output: () => out,
+    close: () => (closed ??= app.close()),
+  };
+}
