@@ -13,11 +13,7 @@ export interface StoredFile {
 }
 
 /** A model's three stored files: binary glTF, USDZ and poster. */
-export interface ModelFiles {
-  glb: StoredFile;
-  usdz: StoredFile;
-  poster: StoredFile;
-}
+export type ModelFiles = Record<'glb' | 'usdz' | 'poster', StoredFile>;
 
 /** The bodies of a model's three files, before they are stored. */
 export interface ModelFileBodies {
