@@ -1,6 +1,14 @@
 import type { DataSource } from 'typeorm';
 import { openPglite, openPostgres } from '@app/testing';
-import { AccountRepository, CatalogueImportRepository, emptyCounts, rowStatus, ShowcaseGoneError, ShowcaseRepository } from './index';
+import {
+  AccountRepository,
+  CatalogueImportRepository,
+  emptyCounts,
+  rowStatus,
+  ShowcaseGoneError,
+  ShowcaseItemRepository,
+  ShowcaseRepository,
+} from './index';
 
 const showcase = (ownerId: string) => ({ ownerId, layout: 'branded', logoUrl: null, description: null, customLinks: [], branding: {} });
 const free = { enforceSlots: false, showcaseCents: 0, pictureCents: 0 };
@@ -25,11 +33,13 @@ describe.each([
   let drop: () => Promise<void>;
   let imports: CatalogueImportRepository;
   let showcases: ShowcaseRepository;
+  let showcaseItems: ShowcaseItemRepository;
   let accounts: AccountRepository;
   beforeAll(async () => {
     ({ ds, drop } = await open());
     imports = new CatalogueImportRepository(ds);
     showcases = new ShowcaseRepository(ds);
+    showcaseItems = new ShowcaseItemRepository(ds);
     accounts = new AccountRepository(ds);
   });
   afterAll(() => drop());
@@ -120,7 +130,7 @@ describe.each([
     const { userId, showcase: s } = await setup();
     await ds.query(`UPDATE "users" SET "credits_cents" = 1000 WHERE "id" = $1`, [userId]);
     const pictures = [0, 1, 2].map((i) => ({ source: 'url' as const, sourceUrl: `https://example.com/r${i}.jpg` }));
-    const created = await showcases.addItems(s, pictures, 200, { pipeline: 'still-image', maxItems: 100 });
+    const created = await showcaseItems.addItems(s, pictures, 200, { pipeline: 'still-image', maxItems: 100 });
     expect(created.chargedCents).toBe(600);
     const [a, b, c] = created.items;
     const imp = await imports.create(s.id, userId, { ...emptyCounts(), rows: 5 });
@@ -149,7 +159,9 @@ describe.each([
     await ds.query(`DELETE FROM "showcases" WHERE "id" = $1`, [s.id]);
     await expect(imports.create(s.id, userId)).rejects.toBeInstanceOf(ShowcaseGoneError);
     const picture = { source: 'url' as const, sourceUrl: 'https://example.com/gone.jpg' };
-    await expect(showcases.addItems(s, [picture], 0, { pipeline: 'still-image', maxItems: 10 })).rejects.toBeInstanceOf(ShowcaseGoneError);
+    await expect(showcaseItems.addItems(s, [picture], 0, { pipeline: 'still-image', maxItems: 10 })).rejects.toBeInstanceOf(
+      ShowcaseGoneError,
+    );
   });
 
   it('finds items by external id within one showcase, and removes an import with its report', async () => {

@@ -1,7 +1,8 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { randomId } from './ids';
-import { queryReturning } from './returning';
-import { isForeignKeyViolation, ShowcaseGoneError } from './showcase.repository';
+import { isForeignKeyViolation } from './database-errors';
+import { parseJson, queryReturning } from './returning';
+import { ShowcaseGoneError } from './showcase-item.repository';
 
 /**
  * Bulk catalogue imports (`catalogue_imports`) and their per-row report (`catalogue_import_rows`).
@@ -95,8 +96,6 @@ export function rowStatus(r: { field: string | null; message: string; jobStatus?
   if (!(ROW_DONE as readonly string[]).includes(r.message)) return 'skipped';
   return r.jobStatus === 'failed' ? 'failed' : (r.message as ImportRowStatus);
 }
-
-const parseJson = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
 
 function toImport(r: Record<string, any>): CatalogueImportRow {
   return {

@@ -22,3 +22,17 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (Array.isArray(e.errors) && e.errors.some((x) => isDatabaseUnavailable(x, depth + 1))) return true;
   return isDatabaseUnavailable(e.driverError, depth + 1) || isDatabaseUnavailable(e.cause, depth + 1);
 }
+
+/** A foreign key refused the row (Postgres 23503): what it points at is gone. */
+export function isForeignKeyViolation(e: unknown): boolean {
+  const err = e as { code?: string; driverError?: { code?: string } };
+  return (err.code ?? err.driverError?.code) === '23503';
+}
+
+/** A unique index refused the row (Postgres 23505), naming the index when the driver says which. */
+export function isUniqueViolation(e: unknown, index: string): boolean {
+  const err = e as { code?: string; constraint?: string; message?: string; driverError?: { code?: string; constraint?: string } };
+  const code = err.code ?? err.driverError?.code;
+  const constraint = err.constraint ?? err.driverError?.constraint ?? '';
+  return code === '23505' && (constraint === index || String(err.message ?? '').includes(index));
+}

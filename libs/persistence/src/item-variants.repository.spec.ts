@@ -1,6 +1,13 @@
 import type { DataSource } from 'typeorm';
 import { openPglite, openPostgres } from '@app/testing';
-import { AccountRepository, ShowcaseRepository, type StoredVariant, VARIANT_BUILD_INPUT } from './index';
+import {
+  AccountRepository,
+  ItemEditRepository,
+  ShowcaseItemRepository,
+  ShowcaseRepository,
+  type StoredVariant,
+  VARIANT_BUILD_INPUT,
+} from './index';
 
 const free = { enforceSlots: false, showcaseCents: 0, pictureCents: 0 };
 const opts = { pipeline: 'showcase-picture' };
@@ -34,15 +41,19 @@ const files = (jobId: string, base: string) => ({
 describe.each([
   ['PGlite (embedded)', openPglite],
   ['Postgres server (scaled)', openPostgres(20)],
-])('ShowcaseRepository variants on %s', (_name, open) => {
+])('Item variants (ItemEditRepository, ShowcaseItemRepository) on %s', (_name, open) => {
   let ds: DataSource;
   let drop: () => Promise<void>;
   let accounts: AccountRepository;
   let showcases: ShowcaseRepository;
+  let showcaseItems: ShowcaseItemRepository;
+  let itemEdits: ItemEditRepository;
   beforeAll(async () => {
     ({ ds, drop } = await open());
     accounts = new AccountRepository(ds);
     showcases = new ShowcaseRepository(ds);
+    showcaseItems = new ShowcaseItemRepository(ds);
+    itemEdits = new ItemEditRepository(ds);
   });
   afterAll(() => drop());
 
@@ -97,7 +108,7 @@ describe.each([
       { id: 'var_other002', width_inches: 40, height_inches: 60, fit: 'crop', frame: 'classic' },
       { id: 'var_other003', width_inches: 20, height_inches: 30, fit: 'crop' },
     ]);
-    const item = (await showcases.item(s.id, itemId))!;
+    const item = (await showcaseItems.item(s.id, itemId))!;
     expect(item.variants!.map((v) => v.build?.files.glb.key)).toEqual([
       `models/${jobId}/model.glb`,
       `models/${jobId}/variants/var_other002/model.glb`,
@@ -109,11 +120,11 @@ describe.each([
 
   it('builds one variant again: pending until its job completes, then only that one switches; the default shows on the item', async () => {
     const { ownerId, s, itemId, jobId } = await itemWithVariants();
-    const item = (await showcases.item(s.id, itemId))!;
+    const item = (await showcaseItems.item(s.id, itemId))!;
     const next = item.storedVariants!.map((v) =>
       v.sku === 'B' ? { ...v, default: true, spec: { ...v.spec, frame: 'thin' } } : { ...v, default: false },
     );
-    const out = await showcases.editItem(item, ownerId, {
+    const out = await itemEdits.editItem(item, ownerId, {
       variants: {
         next,
         expected: item.storedVariants,
@@ -122,54 +133,54 @@ describe.each([
     });
     const build = out!.variantBuildJobId!;
     expect((await input(build))[VARIANT_BUILD_INPUT]).toEqual({ item_id: itemId, variant_ids: ['var_other002'] });
-    const pending = (await showcases.item(s.id, itemId))!;
+    const pending = (await showcaseItems.item(s.id, itemId))!;
     expect(pending.variants!.map((v) => v.pending_job_id)).toEqual([null, build, null]);
     // Its old files serve meanwhile.
     expect(pending.variants![1].build?.job_id).toBe(jobId);
     // The same edit made from what the item was before is stale now.
-    expect(await showcases.editItem(item, ownerId, { variants: { next, expected: item.storedVariants } })).toBeNull();
+    expect(await itemEdits.editItem(item, ownerId, { variants: { next, expected: item.storedVariants } })).toBeNull();
 
-    expect(await showcases.settleVariantBuild(build)).toEqual({ outcome: 'running' });
+    expect(await itemEdits.settleVariantBuild(build)).toEqual({ outcome: 'running' });
     await finish(build, 'completed', {
       variants: [
         { id: 'var_other002', files: files(build, 'variants/var_other002/'), dimensions: { width_inches: 40, height_inches: 60 } },
       ],
     });
-    expect(await showcases.finishedVariantBuilds()).toContain(build);
-    const settled = await showcases.settleVariantBuild(build);
+    expect(await itemEdits.finishedVariantBuilds()).toContain(build);
+    const settled = await itemEdits.settleVariantBuild(build);
     expect(settled).toEqual({ outcome: 'settled', itemId, status: 'completed', variantIds: ['var_other002'], replacedJobIds: [] });
-    const after = (await showcases.item(s.id, itemId))!;
+    const after = (await showcaseItems.item(s.id, itemId))!;
     expect(after.variants!.map((v) => v.build?.job_id)).toEqual([jobId, build, jobId]);
     expect(after.result).toMatchObject({
       files: { glb: { key: `models/${build}/variants/var_other002/model.glb` } },
       banner: { price: '€20' },
     });
-    expect(await showcases.finishedVariantBuilds()).not.toContain(build);
+    expect(await itemEdits.finishedVariantBuilds()).not.toContain(build);
     // Settling again changes nothing: the job is in use.
-    expect(await showcases.settleVariantBuild(build)).toEqual({ outcome: 'in_use' });
-    expect(await showcases.itemForJob(build)).toEqual({ id: itemId, showcaseId: s.id });
+    expect(await itemEdits.settleVariantBuild(build)).toEqual({ outcome: 'in_use' });
+    expect(await showcaseItems.itemForJob(build)).toEqual({ id: itemId, showcaseId: s.id });
 
     // Built again: the job that served it only is replaced (free to delete).
     const again = after.storedVariants!.map((v) => (v.sku === 'B' ? { ...v, spec: { ...v.spec, frame: 'float' } } : v));
-    const second = (await showcases.editItem(after, ownerId, {
+    const second = (await itemEdits.editItem(after, ownerId, {
       variants: { next: again, expected: after.storedVariants, build: { input: {}, pipeline: 'showcase-variants', ids: ['var_other002'] } },
     }))!.variantBuildJobId!;
     await finish(second, 'completed', { variants: [{ id: 'var_other002', files: files(second, 'v/') }] });
-    expect(await showcases.settleVariantBuild(second)).toMatchObject({ outcome: 'settled', replacedJobIds: [build] });
+    expect(await itemEdits.settleVariantBuild(second)).toMatchObject({ outcome: 'settled', replacedJobIds: [build] });
   });
 
   it('keeps a variant on its files with the error when its build fails; a superseded build is an orphan', async () => {
     const { ownerId, s, itemId, jobId } = await itemWithVariants();
-    const item = (await showcases.item(s.id, itemId))!;
-    const first = (await showcases.editItem(item, ownerId, {
+    const item = (await showcaseItems.item(s.id, itemId))!;
+    const first = (await itemEdits.editItem(item, ownerId, {
       variants: {
         next: item.storedVariants,
         expected: item.storedVariants,
         build: { input: {}, pipeline: 'showcase-variants', ids: ['var_other003'] },
       },
     }))!.variantBuildJobId!;
-    const mid = (await showcases.item(s.id, itemId))!;
-    const second = (await showcases.editItem(mid, ownerId, {
+    const mid = (await showcaseItems.item(s.id, itemId))!;
+    const second = (await itemEdits.editItem(mid, ownerId, {
       variants: {
         next: mid.storedVariants,
         expected: mid.storedVariants,
@@ -177,10 +188,10 @@ describe.each([
       },
     }))!.variantBuildJobId!;
     await finish(first, 'completed', { variants: [{ id: 'var_other003', files: files(first, 'v/') }] });
-    expect(await showcases.settleVariantBuild(first)).toEqual({ outcome: 'orphan', status: 'completed' });
+    expect(await itemEdits.settleVariantBuild(first)).toEqual({ outcome: 'orphan', status: 'completed' });
     await finish(second, 'failed', null);
-    expect(await showcases.settleVariantBuild(second)).toMatchObject({ outcome: 'settled', status: 'failed', replacedJobIds: [second] });
-    const after = (await showcases.item(s.id, itemId))!;
+    expect(await itemEdits.settleVariantBuild(second)).toMatchObject({ outcome: 'settled', status: 'failed', replacedJobIds: [second] });
+    const after = (await showcaseItems.item(s.id, itemId))!;
     expect(after.variants![2]).toMatchObject({
       pending_job_id: null,
       error: { code: 'viewer_budget_exceeded', job_id: second },

@@ -1,4 +1,4 @@
-import type { Availability } from './showcase.repository';
+import type { Availability } from './item-catalogue';
 
 /**
  * The files and measures one build made for a variant: the engine's `VariantBuild` record (libs/plugins) as

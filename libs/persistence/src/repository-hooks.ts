@@ -11,3 +11,9 @@ export interface RepositoryHooks {
   /** Called after a transaction that refunded `cents` (> 0) has committed; never for a replayed refund. */
   refunded?(cents: number): void;
 }
+
+/** Tells the hooks what a committed transaction charged; answers what it created. */
+export function countCharged<T extends { chargedCents: number }>(hooks: RepositoryHooks, created: T): T {
+  if (created.chargedCents > 0) hooks.charged?.(created.chargedCents);
+  return created;
+}

@@ -12,3 +12,6 @@ export function returnedRows(res: unknown): Record<string, any>[] {
 export async function queryReturning(q: Pick<EntityManager, 'query'>, sql: string, params: unknown[]): Promise<Record<string, any>[]> {
   return returnedRows(await q.query(sql, params));
 }
+
+/** A json/jsonb column's value: node-postgres parses it, the PGlite adapter may hand over the text. */
+export const parseJson = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;

@@ -1,6 +1,13 @@
 import type { DataSource } from 'typeorm';
 import { openPglite, openPostgres } from '@app/testing';
-import { AccountRepository, InsufficientCreditsError, NoShowcaseSlotsError, ShowcaseFullError, ShowcaseRepository } from './index';
+import {
+  AccountRepository,
+  InsufficientCreditsError,
+  NoShowcaseSlotsError,
+  ShowcaseFullError,
+  ShowcaseItemRepository,
+  ShowcaseRepository,
+} from './index';
 
 const showcase = (ownerId: string) => ({ ownerId, layout: 'branded', logoUrl: null, description: null, customLinks: [], branding: {} });
 const billing = { enforceSlots: true, showcaseCents: 500, pictureCents: 200 };
@@ -10,15 +17,17 @@ const urls = (n: number) => Array.from({ length: n }, (_, i) => ({ source: 'url'
 describe.each([
   ['PGlite (embedded)', openPglite],
   ['Postgres server (scaled)', openPostgres(20)],
-])('ShowcaseRepository on %s', (_name, open) => {
+])('ShowcaseRepository and ShowcaseItemRepository.addItems on %s', (_name, open) => {
   let ds: DataSource;
   let drop: () => Promise<void>;
   let accounts: AccountRepository;
   let showcases: ShowcaseRepository;
+  let showcaseItems: ShowcaseItemRepository;
   beforeAll(async () => {
     ({ ds, drop } = await open());
     accounts = new AccountRepository(ds);
     showcases = new ShowcaseRepository(ds);
+    showcaseItems = new ShowcaseItemRepository(ds);
   });
   afterAll(() => drop());
 
@@ -31,7 +40,7 @@ describe.each([
     expect(out.chargedCents).toBe(900);
     expect(out.items.map((i) => i.jobId)).toEqual([expect.stringMatching(/^v2_/), expect.stringMatching(/^v2_/)]);
     expect((await accounts.findUser(u.id))!.creditsCents).toBe(100);
-    const items = await showcases.items(out.showcase.id);
+    const items = await showcaseItems.items(out.showcase.id);
     expect(items.map((i) => [i.status, i.source, i.embedId?.slice(0, 4)])).toEqual([
       ['queued', 'url', 'emb_'],
       ['queued', 'url', 'emb_'],
@@ -110,25 +119,25 @@ describe.each([
     const { showcase: sc } = await showcases.create(showcase(u.id), [], billing, opts);
     const [jobs, balance] = [await count('jobs'), (await accounts.findUser(u.id))!.creditsCents];
     const results = await Promise.allSettled(
-      Array.from({ length: 6 }, () => showcases.addItems(sc, urls(1), 200, { ...opts, maxItems: 3 })),
+      Array.from({ length: 6 }, () => showcaseItems.addItems(sc, urls(1), 200, { ...opts, maxItems: 3 })),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason);
     expect(refused).toHaveLength(3);
     for (const e of refused) expect(e).toEqual(expect.objectContaining({ name: 'ShowcaseFullError', max: 3, have: 3 }));
     expect(refused.every((e) => e instanceof ShowcaseFullError)).toBe(true);
-    expect(await showcases.countItems(sc.id)).toBe(3);
+    expect(await showcaseItems.countItems(sc.id)).toBe(3);
     // Refused additions wrote no job and charged nothing.
     expect(await count('jobs')).toBe(jobs + 3);
     expect((await accounts.findUser(u.id))!.creditsCents).toBe(balance - 3 * 200);
     // A batch that would pass the cap is refused whole, naming what the showcase has.
     const { showcase: two } = await showcases.create(showcase(u.id), [], { ...billing, enforceSlots: false }, opts);
-    await showcases.addItems(two, urls(2), 200, { ...opts, maxItems: 3 });
-    await expect(showcases.addItems(two, urls(2), 200, { ...opts, maxItems: 3 })).rejects.toMatchObject({
+    await showcaseItems.addItems(two, urls(2), 200, { ...opts, maxItems: 3 });
+    await expect(showcaseItems.addItems(two, urls(2), 200, { ...opts, maxItems: 3 })).rejects.toMatchObject({
       name: 'ShowcaseFullError',
       have: 2,
     });
-    expect(await showcases.countItems(two.id)).toBe(2);
+    expect(await showcaseItems.countItems(two.id)).toBe(2);
   });
 
   it('refunds a failed picture once, and finds failures whose refund was lost', async () => {

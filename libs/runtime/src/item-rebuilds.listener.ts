@@ -1,7 +1,7 @@
 import {
   type DataDeletionRepository,
+  type ItemEditRepository,
   type RebuildSettlement,
-  type ShowcaseRepository,
   VARIANT_BUILD_INPUT,
   type VariantBuildSettlement,
 } from '@app/persistence';
@@ -24,14 +24,14 @@ export const isVariantBuild = (job: Pick<RunnableJob, 'kind' | 'input'>): boolea
 /**
  * Finishes showcase item rebuilds, wherever jobs finish (the worker process in scaled mode, the one
  * process in embedded mode, the API for a cancelled queued job): a completed rebuild becomes the item's
- * job in one UPDATE (its embed id moves to it, ShowcaseRepository.settleRebuild), then the replaced job is
+ * job in one UPDATE (its embed id moves to it, ItemEditRepository.settleRebuild), then the replaced job is
  * deleted with its files; a failed one leaves the item on its files with the error; a superseded one that
  * completed is deleted (nothing uses its files). The worker's sweep ({@link sweep}) settles what a lost call
  * left pending.
  */
 export class ItemRebuilds implements JobListener {
   constructor(
-    private readonly showcases: ShowcaseRepository,
+    private readonly edits: ItemEditRepository,
     private readonly deletions: DataDeletionRepository,
     private readonly jobDeletion: JobDeletion,
   ) {}
@@ -51,14 +51,14 @@ export class ItemRebuilds implements JobListener {
    * variant uses any more are deleted with their files, as is a superseded build that completed.
    */
   async settleVariants(jobId: string): Promise<VariantBuildSettlement> {
-    const out = await this.showcases.settleVariantBuild(jobId);
+    const out = await this.edits.settleVariantBuild(jobId);
     if (out.outcome === 'settled') for (const id of out.replacedJobIds) await this.discard(id);
     else if (out.outcome === 'orphan' && (out.status === 'completed' || out.status === 'failed')) await this.discard(jobId);
     return out;
   }
 
   async settle(jobId: string): Promise<RebuildSettlement> {
-    const out = await this.showcases.settleRebuild(jobId);
+    const out = await this.edits.settleRebuild(jobId);
     if (out.outcome === 'switched') await this.discard(out.replacedJobId);
     else if (out.outcome === 'orphan' && out.status === 'completed') await this.discard(jobId);
     return out;
@@ -67,11 +67,11 @@ export class ItemRebuilds implements JobListener {
   /** Settles every pending rebuild whose job has finished; returns how many. */
   async sweep(): Promise<number> {
     let n = 0;
-    for (const id of await this.showcases.finishedRebuilds()) {
+    for (const id of await this.edits.finishedRebuilds()) {
       const out = await this.settle(id);
       if (out.outcome === 'switched' || out.outcome === 'failed') n++;
     }
-    for (const id of await this.showcases.finishedVariantBuilds()) {
+    for (const id of await this.edits.finishedVariantBuilds()) {
       if ((await this.settleVariants(id)).outcome === 'settled') n++;
     }
     return n;

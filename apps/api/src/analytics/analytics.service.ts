@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { utcDay } from '@app/analytics';
 import { toCsvCell } from '@app/catalogue';
-import { type AnalyticsGroup, AnalyticsRepository, type EventCounts, JobRepository, ShowcaseRepository } from '@app/persistence';
+import {
+  type AnalyticsGroup,
+  AnalyticsRepository,
+  type EventCounts,
+  JobRepository,
+  ShowcaseItemRepository,
+  ShowcaseRepository,
+} from '@app/persistence';
 import { parseInput } from '@app/schema';
 import { ApiError } from '../http/api-error';
 import type { Principal } from '../http/api-key.guard';
@@ -56,6 +63,7 @@ export class AnalyticsService {
   constructor(
     private readonly repo: AnalyticsRepository,
     private readonly showcases: ShowcaseRepository,
+    private readonly showcaseItems: ShowcaseItemRepository,
     private readonly jobs: JobRepository,
   ) {}
 
@@ -75,7 +83,7 @@ export class AnalyticsService {
       if (!s) throw ApiError.notFound(`showcase ${q.showcase_id}`);
     }
     if (q.item_id !== undefined) {
-      const item = await this.showcases.itemOwnedBy(q.item_id, ownerId, q.showcase_id);
+      const item = await this.showcaseItems.itemOwnedBy(q.item_id, ownerId, q.showcase_id);
       if (!item) throw ApiError.notFound(`item ${q.item_id}`);
     }
     const byJob = q.job_id !== undefined ? await this.jobFilter(q.job_id, ownerId, q.showcase_id, q.item_id) : {};
@@ -104,7 +112,7 @@ export class AnalyticsService {
    */
   private async jobFilter(jobId: string, ownerId: string | null, showcaseId?: number, itemId?: number) {
     const job = ownerId === null ? await this.jobs.find(jobId) : await this.jobs.findForOwner(jobId, ownerId);
-    const item = job?.kind === 'v2.picture' ? await this.showcases.itemForJob(job.id) : null;
+    const item = job?.kind === 'v2.picture' ? await this.showcaseItems.itemForJob(job.id) : null;
     const fits = item
       ? (showcaseId === undefined || showcaseId === item.showcaseId) && (itemId === undefined || itemId === item.id)
       : showcaseId === undefined && itemId === undefined;

@@ -5,6 +5,7 @@ import {
   CatalogueImportRepository,
   emptyCounts,
   JobRepository,
+  ShowcaseItemRepository,
   ShowcaseRepository,
   type ShowcaseRow,
 } from '@app/persistence';
@@ -29,6 +30,7 @@ describe('ImportRunner', () => {
   let ds: DataSource;
   let drop: () => Promise<void>;
   let showcases: ShowcaseRepository;
+  let showcaseItems: ShowcaseItemRepository;
   let accounts: AccountRepository;
   let imports: CatalogueImportRepository;
   let jobs: JobRepository;
@@ -36,6 +38,7 @@ describe('ImportRunner', () => {
   beforeAll(async () => {
     ({ ds, drop } = await openPglite());
     showcases = new ShowcaseRepository(ds);
+    showcaseItems = new ShowcaseItemRepository(ds);
     accounts = new AccountRepository(ds);
     imports = new CatalogueImportRepository(ds);
     jobs = new JobRepository(ds);
@@ -56,7 +59,7 @@ describe('ImportRunner', () => {
     } as unknown as AppConfig;
     const routes = { pipelineFor: () => 'still-image' } as unknown as JobRoutes;
     const storage = { delete: async () => undefined } as unknown as StoragePort;
-    const r = new ImportRunner(imports, showcases, accounts, jobs, admission, routes, (opts.edits ?? {}) as ItemEdits, storage, config);
+    const r = new ImportRunner(imports, showcaseItems, accounts, jobs, admission, routes, (opts.edits ?? {}) as ItemEdits, storage, config);
     return { runner: r, queued };
   }
 
@@ -160,7 +163,7 @@ describe('ImportRunner', () => {
     const { ownerId, showcase } = await setup();
     // The account already has 2 unfinished jobs; the cap is 2.
     await setup().then(() =>
-      showcases.addItems(
+      showcaseItems.addItems(
         showcase,
         urls(2, 100).map((u) => ({ source: 'url' as const, sourceUrl: u.image_url })),
         0,
@@ -222,7 +225,7 @@ describe('ImportRunner', () => {
       expect(new Set(report.slice(0, 3).map((x) => `${x.itemId}/${x.jobId}`)).size).toBe(1);
       expect(report[3].itemId).not.toBe(report[0].itemId);
       expect(report[8]).toMatchObject({ field: 'title' });
-      const items = await showcases.items(showcase.id);
+      const items = await showcaseItems.items(showcase.id);
       expect(items).toHaveLength(3);
       const g1 = items.find((i) => i.externalId === 'G1')!;
       expect(g1.storedVariants!.map((v) => [v.sku, v.price, v.default])).toEqual([

@@ -11,8 +11,8 @@ import {
   type NewItem,
   ShowcaseFullError,
   ShowcaseGoneError,
+  ShowcaseItemRepository,
   type ShowcaseItemRow,
-  ShowcaseRepository,
   type ShowcaseRow,
 } from '@app/persistence';
 import { APP_CONFIG, JobRoutes, SERVICE_USER_ID, STORAGE } from '@app/runtime';
@@ -72,7 +72,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * Runs catalogue imports in the API process, after the 202: the checked rows are read back from their spool
  * file IMPORT_BATCH at a time; rows whose `external_id` is an item of the showcase update it (ItemEdits), the
- * others become new items through ShowcaseRepository.addItems (the one path that charges, all or nothing per
+ * others become new items through ShowcaseItemRepository.addItems (the one path that charges, all or nothing per
  * call) and their jobs are queued through JobAdmission (fair share; while the account is at its active-job cap
  * the import waits). Each batch's report rows and counts are written together, so GET shows progress.
  *
@@ -91,7 +91,7 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
 
   constructor(
     private readonly imports: CatalogueImportRepository,
-    private readonly showcases: ShowcaseRepository,
+    private readonly showcaseItems: ShowcaseItemRepository,
     private readonly accounts: AccountRepository,
     private readonly jobs: JobRepository,
     private readonly admission: JobAdmission,
@@ -250,7 +250,7 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
       return reports.map((p) => ({ ...p, itemId }));
     };
     for (;;) {
-      const item = await this.showcases.item(work.showcase.id, itemId);
+      const item = await this.showcaseItems.item(work.showcase.id, itemId);
       if (!item) return skipped(SKIPPED.deleted);
       try {
         const out = await this.edits.apply(work.ownerId, work.showcase, item, r.patch, { prefix: `items[${r.row - 1}]` });
@@ -259,7 +259,7 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
           else counts.unchanged++;
           return [{ row: r.row, message: out.changed ? 'updated' : 'unchanged', itemId, jobId: out.rebuildJobId }];
         }
-        const after = out.changed ? await this.showcases.item(work.showcase.id, itemId) : item;
+        const after = out.changed ? await this.showcaseItems.item(work.showcase.id, itemId) : item;
         const outcomes = variantRowOutcomes(r.group.rows, item.storedVariants, after?.storedVariants ?? null, {
           changed: out.changed,
           itemChanged: !after || !sameJson(itemFields(item), itemFields(after)),
@@ -300,7 +300,7 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
     let pending = rows;
     const maxItems = this.config.showcases.maxItems;
     while (pending.length && !state.stop) {
-      const room = maxItems - (await this.showcases.countItems(work.showcase.id));
+      const room = maxItems - (await this.showcaseItems.countItems(work.showcase.id));
       if (room <= 0) return skip(pending, SKIPPED.full);
       let n = Math.min(pending.length, room);
       if (work.pictureCents > 0) {
@@ -314,7 +314,7 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
       n = admitted.n;
       const take = pending.slice(0, n);
       try {
-        const created = await this.showcases.addItems(
+        const created = await this.showcaseItems.addItems(
           work.showcase,
           take.map((r) => newItem(r, work.uploads)),
           work.pictureCents,

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AccountRepository, JobRepository, ShowcaseRepository, type JobEntity } from '@app/persistence';
+import { AccountRepository, JobRepository, ShowcaseItemRepository, type JobEntity } from '@app/persistence';
 import { isFinal } from '@app/pipeline';
 import { JobDeletion, STORAGE } from '@app/runtime';
 import { progressView, PublicUrls, v2JobView } from '@app/wire';
@@ -39,7 +39,7 @@ function jobSummary(job: JobEntity) {
 export class V2JobsService {
   constructor(
     private readonly jobs: JobRepository,
-    private readonly showcases: ShowcaseRepository,
+    private readonly showcaseItems: ShowcaseItemRepository,
     private readonly accounts: AccountRepository,
     private readonly urls: PublicUrls,
     @Inject(STORAGE) private readonly storage: StoragePort,
@@ -54,7 +54,7 @@ export class V2JobsService {
   }
 
   private async view(job: JobEntity) {
-    return v2JobView(job, { item: await this.showcases.itemForJob(job.id), accounts: this.accounts }, this.urls, this.storage);
+    return v2JobView(job, { item: await this.showcaseItems.itemForJob(job.id), accounts: this.accounts }, this.urls, this.storage);
   }
 
   /** The caller's jobs (v1 and v2, callbacks left out), newest first, by status and kind, cursor-paginated. */

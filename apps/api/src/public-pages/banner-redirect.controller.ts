@@ -3,7 +3,7 @@ import { Controller, Get, Injectable, Logger, Param, Query, Req, Res } from '@ne
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SURFACES, type Surface } from '@app/analytics';
-import { isStandaloneEmbed, JobRepository, type ShowcaseItemRow, ShowcaseRepository } from '@app/persistence';
+import { isStandaloneEmbed, JobRepository, ShowcaseItemRepository, type ShowcaseItemRow, ShowcaseRepository } from '@app/persistence';
 import { EventIntake } from '../analytics/event-intake.service';
 import { PG_INT_MAX } from '../http/list-query';
 import { httpsUrl } from './platform';
@@ -21,6 +21,7 @@ export interface ItemLinks {
 export class BannerLinks {
   constructor(
     private readonly showcases: ShowcaseRepository,
+    private readonly showcaseItems: ShowcaseItemRepository,
     private readonly jobs: JobRepository,
   ) {}
 
@@ -36,11 +37,11 @@ export class BannerLinks {
     let item: ShowcaseItemRow | null = null;
     if (/^shw_[a-z2-7]{24}$/.test(site)) {
       const s = await this.showcases.findByPublicId(site);
-      item = s ? await this.showcases.item(s.id, id) : null;
+      item = s ? await this.showcaseItems.item(s.id, id) : null;
     } else if (/^emb_[a-z2-7]{24}$/.test(site)) {
       const job = await this.jobs.findByPublicId(site);
-      const ref = job ? await this.showcases.itemForJob(job.id) : null;
-      item = ref && ref.id === id ? await this.showcases.item(ref.showcaseId, ref.id) : null;
+      const ref = job ? await this.showcaseItems.itemForJob(job.id) : null;
+      item = ref && ref.id === id ? await this.showcaseItems.item(ref.showcaseId, ref.id) : null;
     }
     if (!item) return null;
     const banner = (b: unknown) => (b && typeof b === 'object' ? (b as Record<string, unknown>).link_url : undefined);

@@ -75,6 +75,8 @@ function setup(opts: { status?: string; input?: Record<string, unknown>; pending
   };
   const svc = new ItemEdits(
     repo as never,
+    repo as never,
+    repo as never,
     { find: async (id: string) => jobs[id] ?? null } as never,
     { pipelineFor: () => 'showcase-picture' } as never,
     admission as never,

@@ -1,5 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type ItemChanges, JobRepository, ShowcaseRepository, type ShowcaseItemRow, type ShowcaseRow } from '@app/persistence';
+import {
+  type ItemChanges,
+  ItemEditRepository,
+  JobRepository,
+  ShowcaseItemRepository,
+  ShowcaseRepository,
+  type ShowcaseItemRow,
+  type ShowcaseRow,
+} from '@app/persistence';
 import { isFinal, type JobStatus } from '@app/pipeline';
 import { parseInput } from '@app/schema';
 import { JobRoutes, REBUILD_INPUT, STORAGE } from '@app/runtime';
@@ -31,6 +39,8 @@ const ATTEMPTS = 3;
 export class ItemEdits {
   constructor(
     private readonly showcases: ShowcaseRepository,
+    private readonly showcaseItems: ShowcaseItemRepository,
+    private readonly itemEdits: ItemEditRepository,
     private readonly jobs: JobRepository,
     private readonly routes: JobRoutes,
     private readonly admission: JobAdmission,
@@ -60,7 +70,7 @@ export class ItemEdits {
       const out = await this.applyTo(ownerId, showcase, item, patch, prefix);
       if (out) return out;
       // The item switched to a finished rebuild (or went) while the edit was made: nothing was written.
-      const fresh = await this.showcases.item(showcase.id, item.id);
+      const fresh = await this.showcaseItems.item(showcase.id, item.id);
       if (!fresh) throw ApiError.notFound(`item ${item.id}`);
       if (attempt >= ATTEMPTS)
         throw new ApiError(409, 'conflict', 'item_changed', `item ${item.id} changed while it was being edited; send the edit again`);
@@ -165,7 +175,7 @@ export class ItemEdits {
     const jobs = (changes.rebuild ? 1 : 0) + (changes.variants?.build ? 1 : 0);
     const before = jobs ? await this.admission.admit(ownerId, jobs) : 0;
     const dotted = prefix && !prefix.endsWith('.') ? `${prefix}.` : prefix;
-    const out = await this.showcases.editItem(item, ownerId, changes, `${dotted}external_id`);
+    const out = await this.itemEdits.editItem(item, ownerId, changes, `${dotted}external_id`);
     if (!out) return null;
     const started = [out.rebuildJobId, out.variantBuildJobId].filter((j): j is string => typeof j === 'string');
     if (started.length) await this.admission.enqueue(ownerId, started, before);
@@ -225,10 +235,10 @@ export class ItemEdits {
   async update(p: Principal, id: string, itemId: string, body: unknown) {
     const s = await this.owned(p, id);
     const n = intId(itemId);
-    const item = Number.isNaN(n) ? null : await this.showcases.item(s.id, n);
+    const item = Number.isNaN(n) ? null : await this.showcaseItems.item(s.id, n);
     if (!item) throw ApiError.notFound(`item ${itemId.slice(0, 40)}`);
     const out = await this.apply(p.userId, s, item, body);
-    const now = await this.showcases.item(s.id, item.id);
+    const now = await this.showcaseItems.item(s.id, item.id);
     if (!now) throw ApiError.notFound(`item ${itemId.slice(0, 40)}`);
     const view = itemView(now, this.urls, this.storage);
     return out.rebuildJobId
@@ -240,11 +250,11 @@ export class ItemEdits {
   async reorder(p: Principal, id: string, body: unknown) {
     const s = await this.owned(p, id);
     const ids = parseInput(ReorderItemsBody, body).item_ids;
-    const { unknownAt } = await this.showcases.reorderItems(s.id, ids);
+    const { unknownAt } = await this.showcaseItems.reorderItems(s.id, ids);
     if (unknownAt !== null) {
       const param = `item_ids[${unknownAt}]`;
       throw ApiError.invalid(param, `${param}: showcase ${s.id} has no item ${ids[unknownAt]}`);
     }
-    return { showcase_id: s.id, items: (await this.showcases.items(s.id)).map((i) => itemView(i, this.urls, this.storage)) };
+    return { showcase_id: s.id, items: (await this.showcaseItems.items(s.id)).map((i) => itemView(i, this.urls, this.storage)) };
   }
 }

@@ -55,6 +55,7 @@ function setup(opts: { have: number; balanceCents: number; answered?: boolean; f
   const config = { showcases: { maxItems: MAX_ITEMS, maxFilesPerRequest: 10, maxFileBytes: 1 << 20 } } as AppConfig;
   const svc = new ShowcasesService(
     repo as never,
+    repo as never,
     {} as never,
     routes as never,
     idempotency as never,

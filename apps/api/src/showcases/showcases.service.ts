@@ -11,6 +11,7 @@ import {
   type ItemCatalogue,
   type NewItem,
   randomId,
+  ShowcaseItemRepository,
   ShowcaseRepository,
   ShowcaseWallRepository,
   type ShowcaseItemRow,
@@ -79,11 +80,12 @@ export async function deleteOwnedJobs(deletions: DataDeletionRepository, jobDele
     );
 }
 
-/** v2 Pro Showcases: create, read, add pictures (URLs or uploads). Billing per spec §8. */
+/** v2 Pro Showcases: create, read, add pictures (URLs or uploads). Prices: docs/api.md, Prices. */
 @Injectable()
 export class ShowcasesService {
   constructor(
     private readonly showcases: ShowcaseRepository,
+    private readonly showcaseItems: ShowcaseItemRepository,
     private readonly urls: PublicUrls,
     private readonly routes: JobRoutes,
     private readonly idempotency: IdempotencyService,
@@ -155,7 +157,7 @@ export class ShowcasesService {
 
   async get(p: Principal, id: string) {
     const s = await this.owned(p, id);
-    return showcaseView(s, await this.showcases.items(s.id), this.urls, this.storage);
+    return showcaseView(s, await this.showcaseItems.items(s.id), this.urls, this.storage);
   }
 
   /** The caller's showcases, newest first, cursor-paginated. */
@@ -187,7 +189,7 @@ export class ShowcasesService {
       locale: f.locale,
     });
     if (!updated) throw ApiError.notFound(`showcase ${id.slice(0, 40)}`);
-    return showcaseView(updated, await this.showcases.items(s.id), this.urls, this.storage);
+    return showcaseView(updated, await this.showcaseItems.items(s.id), this.urls, this.storage);
   }
 
   /**
@@ -197,7 +199,7 @@ export class ShowcasesService {
    */
   async remove(p: Principal, id: string): Promise<void> {
     const s = await this.owned(p, id);
-    const items = await this.showcases.items(s.id);
+    const items = await this.showcaseItems.items(s.id);
     const walls = await this.walls.list(s.id);
     this.assertFinished([...items, ...walls].map((i) => ({ jobId: i.jobId, status: i.status })));
     await this.assertNoRebuild(items);
@@ -218,7 +220,7 @@ export class ShowcasesService {
   async removeItem(p: Principal, id: string, itemId: string): Promise<void> {
     const s = await this.owned(p, id);
     const n = intId(itemId);
-    const i = Number.isNaN(n) ? null : await this.showcases.item(s.id, n);
+    const i = Number.isNaN(n) ? null : await this.showcaseItems.item(s.id, n);
     if (!i) throw ApiError.notFound(`item ${itemId.slice(0, 40)}`);
     this.assertFinished([{ jobId: i.jobId, status: i.status }]);
     await this.assertNoRebuild([i]);
@@ -267,15 +269,15 @@ export class ShowcasesService {
   async item(p: Principal, id: string, itemId: string) {
     const s = await this.owned(p, id);
     const n = intId(itemId);
-    const i = Number.isNaN(n) ? null : await this.showcases.item(s.id, n);
+    const i = Number.isNaN(n) ? null : await this.showcaseItems.item(s.id, n);
     if (!i) throw ApiError.notFound(`item ${itemId.slice(0, 40)}`);
     return itemView(i, this.urls, this.storage);
   }
 
   private async addItems(p: Principal, s: ShowcaseRow, items: NewItem[], param = items[0].source === 'url' ? 'image_urls' : 'files') {
-    this.assertRoom(await this.showcases.countItems(s.id), items.length, param);
+    this.assertRoom(await this.showcaseItems.countItems(s.id), items.length, param);
     const before = await this.admission.admit(p.userId, items.length);
-    const created = await this.showcases.addItems(s, items, this.pictureCents(p), {
+    const created = await this.showcaseItems.addItems(s, items, this.pictureCents(p), {
       pipeline: this.routes.pipelineFor('showcase.picture'),
       maxItems: this.config.showcases.maxItems,
     });
@@ -307,7 +309,7 @@ export class ShowcasesService {
    * Before storing upload number `n` (1-based): the showcase must have room for n more pictures and a
    * billed key's balance must cover n of them, so a request that cannot be charged is refused before
    * its bytes are written (402 / 400 too_many_items). A hint only: the transactional charge and the
-   * locked item count in {@link ShowcaseRepository.addItems} stay the authority.
+   * locked item count in {@link ShowcaseItemRepository.addItems} stay the authority.
    */
   private async admitUpload(p: Principal, have: number, n: number): Promise<void> {
     this.assertRoom(have, n, 'files');
@@ -328,7 +330,7 @@ export class ShowcasesService {
     const key = this.idempotency.parseKey(req.headers['idempotency-key']);
     // A retry of an answered request gets its first answer whatever the balance or the item count is now.
     const replay = await this.idempotency.answered(p.userId, key);
-    const have = replay ? 0 : await this.showcases.countItems(s.id);
+    const have = replay ? 0 : await this.showcaseItems.countItems(s.id);
     if (!replay) await this.admitUpload(p, have, 1);
     const uploads: StoredUpload[] = [];
     // The `items` text field: one entry per file part, in order (validated before any file is stored).

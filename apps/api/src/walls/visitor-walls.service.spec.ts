@@ -8,6 +8,7 @@ import {
   AccountRepository,
   DataDeletionRepository,
   type JobRepository,
+  ShowcaseItemRepository,
   type ShowcaseItemRow,
   ShowcaseRepository,
   type ShowcaseRow,
@@ -111,7 +112,7 @@ describe('VisitorWalls', () => {
       inputs: async (ids: string[]) => new Map(ids.map((id) => [id, { width_inches: 12, height_inches: 16 }])),
     } as unknown as JobRepository;
     service = new VisitorWalls(
-      showcases,
+      new ShowcaseItemRepository(ds),
       jobs,
       walls,
       new JobDeletion(new DataDeletionRepository(ds), storage),

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnModuleDestroy, Optional } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
-import { JobRepository, type ShowcaseItemRow, ShowcaseRepository, type ShowcaseRow, ShowcaseWallRepository } from '@app/persistence';
+import { JobRepository, ShowcaseItemRepository, type ShowcaseItemRow, type ShowcaseRow, ShowcaseWallRepository } from '@app/persistence';
 import {
   loadWallPictures,
   storeModelFiles,
@@ -87,7 +87,7 @@ export class VisitorWalls implements OnModuleDestroy {
   private readonly touched = new Map<string, number>();
 
   constructor(
-    private readonly showcases: ShowcaseRepository,
+    private readonly showcaseItems: ShowcaseItemRepository,
     private readonly jobs: JobRepository,
     private readonly walls: ShowcaseWallRepository,
     private readonly deletion: JobDeletion,
@@ -124,7 +124,7 @@ export class VisitorWalls implements OnModuleDestroy {
           ? (arrangement as WallSpec['arrangement'])
           : null;
     if (!chosen) throw ApiError.invalid('arrangement', `arrangement: must be one of ${VISITOR_ARRANGEMENTS.join(', ')}`);
-    const given = await wallPicturesOf(s.id, items ?? (await this.showcases.items(s.id)), refs, this.jobs);
+    const given = await wallPicturesOf(s.id, items ?? (await this.showcaseItems.items(s.id)), refs, this.jobs);
     // A set, not a sequence: `58,59` and `59,58` are one wall (one build, one key), laid out in canonical order.
     const pictures = [...given].sort((a, b) => a.item_id - b.item_id || (a.variant_sku ?? '').localeCompare(b.variant_sku ?? ''));
     const spec: WallSpec = {

@@ -3,6 +3,7 @@ import { type PricingPolicy, toCredits } from '@app/billing';
 import {
   DataDeletionRepository,
   JobRepository,
+  ShowcaseItemRepository,
   ShowcaseRepository,
   type ShowcaseRow,
   ShowcaseWallRepository,
@@ -84,6 +85,7 @@ export class WallsService {
 
   constructor(
     private readonly showcases: ShowcaseRepository,
+    private readonly showcaseItems: ShowcaseItemRepository,
     private readonly walls: ShowcaseWallRepository,
     private readonly jobs: JobRepository,
     private readonly routes: JobRoutes,
@@ -100,7 +102,7 @@ export class WallsService {
    * an item listed twice, an unknown SKU or an arrangement that does not fit; 409 for a picture with no files.
    */
   async plan(s: ShowcaseRow, spec: WallSpec): Promise<WallPlan> {
-    const pictures = await wallPicturesOf(s.id, await this.showcases.items(s.id), spec.items, this.jobs);
+    const pictures = await wallPicturesOf(s.id, await this.showcaseItems.items(s.id), spec.items, this.jobs);
     return { pictures, arrangement: arrangePictures(pictures, arrangeOptions(spec)) };
   }
 
@@ -135,7 +137,7 @@ export class WallsService {
 
   /** Walls as the API shows them, each with the items deleted since it was built (`missing`). */
   private async views(s: ShowcaseRow, walls: readonly ShowcaseWallRow[]) {
-    const have = new Set((await this.showcases.items(s.id)).map((i) => i.id));
+    const have = new Set((await this.showcaseItems.items(s.id)).map((i) => i.id));
     return walls.map((w) => {
       const missing = new Set((w.spec as unknown as WallSpec).items.map((i) => i.item_id).filter((id) => !have.has(id)));
       return wallView(w, s.publicId, this.urls, this.storage, missing);

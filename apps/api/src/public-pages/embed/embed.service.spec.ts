@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import type { AppConfig } from '@app/config';
-import type { DataDeletionRepository, JobEntity, JobRepository, ShowcaseRepository } from '@app/persistence';
+import type { DataDeletionRepository, JobEntity, JobRepository, ShowcaseItemRepository, ShowcaseRepository } from '@app/persistence';
 import type { StoragePort } from '@app/storage';
 import { PublicUrls } from '@app/wire';
 import { BannerLinks } from '../banner-redirect.controller';
@@ -38,7 +38,8 @@ function service(j: JobEntity, analytics = true): EmbedService {
     new PublicUrls(config),
     { url: (key: string) => `${BASE}/files/${key}` } as unknown as StoragePort,
     {} as DataDeletionRepository,
-    { itemForJob: async () => null } as unknown as ShowcaseRepository,
+    {} as ShowcaseRepository,
+    { itemForJob: async () => null } as unknown as ShowcaseItemRepository,
     config,
   );
 }
@@ -143,7 +144,8 @@ describe('v1 embed pages count (unit)', () => {
   it("the tap route's item 0 is a v1 conversion's own banner link, and nothing else", async () => {
     const links = (j: JobEntity) =>
       new BannerLinks(
-        { itemForJob: async () => null } as unknown as ShowcaseRepository,
+        {} as ShowcaseRepository,
+        { itemForJob: async () => null } as unknown as ShowcaseItemRepository,
         {
           findByPublicId: async (id: string) => (id === EMB ? j : null),
         } as unknown as JobRepository,

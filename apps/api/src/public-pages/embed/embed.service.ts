@@ -7,6 +7,7 @@ import {
   isStandaloneEmbed,
   type ItemVariant,
   JobRepository,
+  ShowcaseItemRepository,
   ShowcaseRepository,
   type JobEntity,
 } from '@app/persistence';
@@ -53,6 +54,7 @@ export class EmbedService {
     @Inject(STORAGE) private readonly storage: StoragePort,
     private readonly deletions: DataDeletionRepository,
     private readonly showcases: ShowcaseRepository,
+    private readonly showcaseItems: ShowcaseItemRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -62,9 +64,9 @@ export class EmbedService {
    */
   private async showcaseContext(job: JobEntity, lang: unknown): Promise<ShowcaseContext | null> {
     if (job.kind !== 'v2.picture' || !job.ownerId) return null;
-    const ref = await this.showcases.itemForJob(job.id);
+    const ref = await this.showcaseItems.itemForJob(job.id);
     const s = ref ? await this.showcases.findForOwner(ref.showcaseId, job.ownerId) : null;
-    const item = ref && s ? await this.showcases.item(s.id, ref.id) : null;
+    const item = ref && s ? await this.showcaseItems.item(s.id, ref.id) : null;
     if (!s || !item) return null;
     return {
       loc: pageLocale(lang, s.locale, s.units),

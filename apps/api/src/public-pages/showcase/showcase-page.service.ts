@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import QRCode from 'qrcode';
 import {
   defaultVariant,
+  ShowcaseItemRepository,
   ShowcaseRepository,
   type ShowcaseItemRow,
   type ShowcaseRow,
@@ -81,6 +82,7 @@ const notFound = (lang?: unknown): Rendered => ({
 export class ShowcasePageService {
   constructor(
     private readonly showcases: ShowcaseRepository,
+    private readonly showcaseItems: ShowcaseItemRepository,
     private readonly urls: PublicUrls,
     @Inject(STORAGE) private readonly storage: StoragePort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -90,7 +92,7 @@ export class ShowcasePageService {
 
   private async find(publicId: string): Promise<{ s: ShowcaseRow; items: ShowcaseItemRow[] } | null> {
     const s = /^shw_[a-z2-7]{24}$/.test(publicId) ? await this.showcases.findByPublicId(publicId) : null;
-    return s ? { s, items: await this.showcases.items(s.id) } : null;
+    return s ? { s, items: await this.showcaseItems.items(s.id) } : null;
   }
 
   /**
