@@ -7,6 +7,7 @@ import { HttpModule } from '../http/http.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { ShowcasesModule } from '../showcases/showcases.module';
 import { registerImportBodies } from './import-bodies';
+import { ImportIntake } from './import-intake.service';
 import { ImportRunner } from './import-runner.service';
 import { ImportsController } from './imports.controller';
 import { ImportsService } from './imports.service';
@@ -18,6 +19,7 @@ import { ImportsService } from './imports.service';
   providers: [
     { provide: CatalogueImportRepository, inject: [DataSource], useFactory: (ds: DataSource) => new CatalogueImportRepository(ds) },
     ImportsService,
+    ImportIntake,
     ImportRunner,
   ],
 })
