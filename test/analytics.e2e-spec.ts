@@ -367,4 +367,21 @@ describe('engagement analytics', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toContain('job_id');
   }, 180_000);
+
+  it('logs taken beacons at debug, not info (one or more come with every page view), and a refused one as a warning', async () => {
+    const before = app.output().length;
+    const taken = await beacon({ site: 'shw_nosuchsite00000000000000', events: [ev('open')] }, { 'x-forwarded-for': '198.51.100.77' });
+    expect(taken.status).toBe(204);
+    const refused = await beacon('{"site":', { 'x-forwarded-for': '198.51.100.77' });
+    expect(refused.status).toBe(400);
+    const lines = app
+      .output()
+      .slice(before)
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { level: number; msg: string; req?: { url: string }; res?: { statusCode: number } })
+      .filter((l) => l.msg === 'request completed' && l.req?.url === '/api/events');
+    // The app logs at info (the default): the 204 is not written, the 400 is, at warn (40).
+    expect(lines.map((l) => [l.level, l.res?.statusCode])).toEqual([[40, 400]]);
+  });
 });

@@ -13,8 +13,12 @@ export function requestIdFor(req: IncomingMessage): string {
   return typeof given === 'string' && CALLER_REQUEST_ID.test(given) ? given : `req_${randomUUID().replace(/-/g, '')}`;
 }
 
-/** Logged at debug level when they succeed (see the onResponse hook). */
-const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+/**
+ * Logged at debug level when they succeed (see the onResponse hook): probes and scrapes, and the pages'
+ * analytics beacons, which every visitor's page sends (thousands a second on a busy day, each costing a
+ * scrubbed, synchronously written line) and which the analytics themselves count.
+ */
+const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics', '/api/events']);
 
 /**
  * Request logging and metrics for the API:
@@ -40,7 +44,8 @@ export function registerObservability(
     const status = reply.statusCode;
     // Unmatched URLs share one label: raw paths would make a series per scanner probe.
     deps.metrics.httpRequest(request.method, request.routeOptions.url ?? 'unmatched', status, reply.elapsedTime / 1000);
-    // Probes and scrapes come every few seconds: at info they would drown the requests that matter.
+    // Probes and scrapes come every few seconds, beacons with every page view: at info they would drown the
+    // requests that matter.
     const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : QUIET_PATHS.has(request.url.split('?')[0]) ? 'debug' : 'info';
     if (deps.logger.isLevelEnabled(level)) {
       deps.logger[level](
