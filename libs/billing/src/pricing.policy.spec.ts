@@ -1,6 +1,6 @@
 import { checkedPricing, defaultPricing, displayPrefix, freePricing, hashApiKey, keysEqual, toCredits } from './index';
 
-describe('default pricing (spec §8)', () => {
+describe('default pricing (docs/api.md, Prices)', () => {
   const total = (op: Parameters<typeof defaultPricing.quote>[0]) => toCredits(defaultPricing.quote(op).totalCents);
   it('prices each operation as the table says', () => {
     expect(total({ kind: 'showcase.create' })).toBe(5);

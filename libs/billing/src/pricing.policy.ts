@@ -10,7 +10,7 @@ export type { BillableOperation, PriceLine, PricingPolicy, Quote } from '@image-
 /** Builds a quote from its lines. */
 export const quoteOf = (lines: PriceLine[]): Quote => ({ lines, totalCents: lines.reduce((s, l) => s + l.cents, 0) });
 
-/** Prices of the default policy, in credits. Defaults are the spec §8 table. */
+/** Prices of the default policy, in credits. Defaults are the table in docs/api.md, Prices. */
 export interface DefaultPricingOptions {
   showcase?: number;
   picture?: number;
@@ -42,9 +42,10 @@ export function exactCents(credits: number): number | null {
 }
 
 /**
- * The spec §8 table: showcase 5.0, picture 2.0, gallery wall 1.0 (docs/gallery-walls.md), animated AR = bake 1.0 + AI motion 12.5 (image sources)
- * + background removal 1.5, plus an optional per-model surcharge. An already-animated image is quoted
- * like an image source: the AI part is charged up front and refunded when the source turns out animated.
+ * The table in docs/api.md (Prices): showcase 5.0, picture 2.0, gallery wall 1.0 (docs/gallery-walls.md), animated
+ * AR = bake 1.0 + AI motion 12.5 (image sources) + background removal 1.5, plus an optional per-model surcharge.
+ * An already-animated image is quoted like an image source: the AI part is charged up front and refunded when the
+ * source turns out animated.
  */
 export function createDefaultPricing(options: DefaultPricingOptions = {}): PricingPolicy {
   const unknown = Object.keys(options).find((k) => !(PRICE_KEYS as readonly string[]).includes(k));
@@ -90,7 +91,7 @@ export function createDefaultPricing(options: DefaultPricingOptions = {}): Prici
   };
 }
 
-/** The spec §8 table with no overrides. */
+/** The docs/api.md Prices table with no overrides. */
 export const defaultPricing: PricingPolicy = createDefaultPricing();
 
 /** Everything free (self-hosted deployments that do not bill). Keeps the breakdown lines at 0. */

@@ -125,7 +125,7 @@ export interface AppConfig {
    * stored bytes per showcase (least recently used evicted past it), and the age since last use when retention deletes one.
    */
   visitorWalls: { concurrency: number; perMinute: number; maxBytesPerShowcase: number; maxAgeMs: number };
-  /** Animated AR sources, frame budget, motion and background removal (DESIGN §5, spec §8). */
+  /** Animated AR sources, frame budget, motion and background removal (DESIGN §5; prices: docs/api.md, Prices). */
   animated: {
     videoMaxBytes: number;
     videoMaxDurationS: number;

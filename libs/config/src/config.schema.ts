@@ -122,7 +122,7 @@ export const envSchema = z.object({
     .string()
     .min(1)
     .optional()
-    .describe('`default` (spec §8), `free`, or a module path (overrides CONFIG_FILE `pricing.policy`)'),
+    .describe('`default` (the prices in docs/api.md, Prices), `free`, or a module path (overrides CONFIG_FILE `pricing.policy`)'),
   RATE_LIMIT_PER_KEY: int(0, 1_000_000)
     .default(600)
     .describe('requests per window per user key; 0 = off. Shared through Redis in scaled mode'),

@@ -3,7 +3,7 @@ import { parseDimensionRequest, resolveDimensions, toMeters, type Dimensions } f
 import type { CardModelInput } from './glb-writer/write-card-glb';
 import type { NormalisedImage } from './normalise/normalise-image';
 
-/** The card to build from the normalised picture and the job's size parameters (spec §2.1). */
+/** The card to build from the normalised picture and the job's size parameters (docs/api.md, Picture size). */
 export function cardInput(ctx: StageContext<{ from?: string }>): { card: CardModelInput; dimensions: Dimensions } {
   const img = ctx.outputs[ctx.options.from ?? 'normalise'] as NormalisedImage;
   const dimensions = resolveDimensions(parseDimensionRequest(ctx.job.input), img.sourceWidth, img.sourceHeight);

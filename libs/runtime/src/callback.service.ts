@@ -11,7 +11,7 @@ import { v2JobView } from '@app/wire';
 /** Internal owner of content made with the owner shared key. */
 export const SERVICE_USER_ID = 'service';
 
-/** The v1 callback body (spec §6), also used by the embed pages' links. */
+/** The v1 callback body (docs/api.md, Callbacks), also used by the embed pages' links. */
 export function v1CallbackPayload(job: JobEntity, urls: PublicUrls, storage: StoragePort): Record<string, unknown> {
   const r = job.status === 'completed' ? (job.result as StillImageResult | null) : null;
   return {
@@ -42,7 +42,7 @@ export class CallbackService implements CallbackPort {
     if (!job || typeof url !== 'string') throw new Error(`callback: job ${jobId} has no callback_url`);
     return {
       url,
-      // v1 keeps its spec §6 body; v2 sends the final job payload, as GET /api/v2/jobs/:id shows it.
+      // v1 keeps its own body (docs/api.md, Callbacks); v2 sends the final job payload, as GET /api/v2/jobs/:id shows it.
       payload: job.id.startsWith('v2_')
         ? await v2JobView(job, { accounts: this.accounts }, this.urls, this.storage)
         : v1CallbackPayload(job, this.urls, this.storage),

@@ -9,7 +9,7 @@ const builtIn = (policy: string) => (options: Record<string, unknown>) => loadPr
 const videoModels = ['procedural', 'runway:gen4_turbo', 'veo:veo-3.0-fast-generate-001', 'tilt:gentle'];
 
 describePricingPolicyContract(builtIn('default'), {
-  name: 'default (spec §8 table)',
+  name: 'default (the docs/api.md Prices table)',
   videoModels,
   invalidOptions: [
     { picture: -1 },

@@ -9,7 +9,7 @@ import {
 import type { AppConfig } from '@app/config';
 
 /**
- * The pricing policy named by configuration: `default` (spec §8, prices overridable by options), `free`,
+ * The pricing policy named by configuration: `default` (the prices in docs/api.md, Prices; overridable by options), `free`,
  * or a module path / package name exporting `createPricingPolicy(options)`, a `pricingPolicy`, or a
  * policy as `default`. Fails startup with a clear message when the module is missing or malformed.
  */

@@ -74,7 +74,7 @@ function variantBuildView(v: VariantBuildResult, storage: StoragePort) {
   };
 }
 
-/** Gross, refunded and net credits of a job (spec §2.7), from the ledger. */
+/** Gross, refunded and net credits of a job (docs/api.md, v2 Animated AR: Result), from the ledger. */
 export interface JobCredits {
   credits_charged: number;
   credits_refunded: number;
@@ -90,7 +90,7 @@ export async function jobCredits(accounts: AccountRepository, jobId: string): Pr
   };
 }
 
-/** Result of a completed animated AR job: every field of spec §2.7, plus frames and dimensions. */
+/** Result of a completed animated AR job: every field docs/api.md lists (v2 Animated AR: Result). */
 export function animatedArResult(job: JobEntity, r: AnimatedArResult, credits: JobCredits, urls: PublicUrls, storage: StoragePort) {
   return {
     ...modelLinks(r.files, job.publicId, urls, storage),

@@ -1,4 +1,4 @@
-/** Operations that may cost credits (spec §8). */
+/** Operations that may cost credits (the default prices: docs/api.md, Prices). */
 export type BillableOperation =
   | { kind: 'showcase.create' }
   | { kind: 'showcase.picture'; count: number }
@@ -31,7 +31,7 @@ export interface Quote {
  *
  * - Amounts are integer hundredths of a credit; every quote is checked (integers >= 0 adding up to
  *   `totalCents`).
- * - Keep the spec's item names for animated AR: `bake`, `ai_motion`, `model_surcharge`,
+ * - Keep the default policy's item names for animated AR: `bake`, `ai_motion`, `model_surcharge`,
  *   `background_removal` — the service refunds `ai_motion` and `model_surcharge` when the source turns
  *   out to be animated already, and every line of a failed job.
  * - `quote` must be pure and fast: it runs on every request, before anything is charged.

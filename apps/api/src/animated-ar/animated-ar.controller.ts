@@ -8,7 +8,7 @@ import { AnimatedArBody } from './animated-ar.schema';
 import { JsonBody } from '../http/request-schema';
 import { AnimatedArService } from './animated-ar.service';
 
-/** v2 animated AR (spec §4.1 item 7). Thin: validation, pricing and charging live in the service. */
+/** v2 animated AR (docs/api.md, v2 Animated AR). Thin: validation, pricing and charging live in the service. */
 @ApiTags('v2')
 @ApiSecurity('api-key')
 @Controller('api/v2/animated-ar')

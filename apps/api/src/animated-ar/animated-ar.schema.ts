@@ -17,7 +17,7 @@ export const ANIMATED_AR_LIMITS = { customMotion: 400, motionStyle: 64, url: 409
 
 const sourceUrl = httpUrl({ https: true, max: ANIMATED_AR_LIMITS.url });
 
-/** POST /api/v2/animated-ar (spec §4.1 item 7, §8): one source, the motion, the size and the presentation fields. */
+/** POST /api/v2/animated-ar (docs/api.md, v2 Animated AR): one source, the motion, the size and the presentation fields. */
 export const AnimatedArBody = requestSchema(
   'AnimatedArRequestDto',
   z

@@ -228,7 +228,7 @@ const CALLBACKS: Record<string, () => Json> = {
     jobFinished: {
       '{$request.body#/callback_url}': callbackOperation(
         'v1 job completed or failed',
-        'The v1 callback body (spec §6).',
+        'The v1 callback body.',
         getSchemaPath(V1CallbackDto),
         'msg_api_k3xq7a2mzp4r_completed',
       ),

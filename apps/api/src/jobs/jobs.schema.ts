@@ -46,7 +46,7 @@ export const AdminUserListQuery = z.object({ limit: limitQuery(1000, 100) });
 export const DeliveryListQuery = z.object({ limit: limitQuery(200, 50) });
 
 /**
- * POST /api/v1/convert (spec §2.1): a picture URL, its size, a callback, and the presentation fields. The
+ * POST /api/v1/convert (docs/api.md, Converting a picture (v1)): a picture URL, its size, a callback, and the presentation fields. The
  * job keeps the fields as sent; the pipeline resolves them. Private callback hosts are refused by the
  * service (a deployment's policy, ALLOW_PRIVATE_NETWORKS).
  */

@@ -10,7 +10,7 @@ import { ConvertBody } from './jobs.schema';
 import { JsonBody } from '../http/request-schema';
 import { ConvertResponseDto, ResultResponseDto, StatusResponseDto, WebhookSecretDto } from './v1.dto';
 
-/** v1 single-image conversion (spec §4.2). Thin: validation and logic live in the service. */
+/** v1 single-image conversion (docs/api.md, Converting a picture (v1)). Thin: validation and logic live in the service. */
 @ApiTags('v1')
 @ApiSecurity('api-key')
 @ApiResponse({ status: 401, description: 'Missing, unknown or revoked X-API-Key.', type: ErrorResponseDto })

@@ -96,7 +96,7 @@ export class WebhookSecretDto {
   @ApiProperty() scheme!: string;
 }
 
-/** The v1 callback body (spec §6), POSTed to callback_url when the job completes or fails. */
+/** The v1 callback body (docs/api.md, Callbacks), POSTed to callback_url when the job completes or fails. */
 export class V1CallbackDto {
   @ApiProperty({ example: 'api_k3x…' }) job_id!: string;
   @ApiProperty({ enum: ['completed', 'failed'] }) status!: string;

@@ -64,7 +64,7 @@ class V2ResultFieldsDto {
   @ApiProperty({ nullable: true, type: String }) embed_url_static!: string | null;
   @ApiProperty({
     type: PlaneDimensionsDto,
-    description: "The picture's plane size (spec §2.1); the framed object's size is outer_dimensions.",
+    description: "The picture's plane size (without a frame or mat); the framed object's size is outer_dimensions.",
   })
   dimensions!: PlaneDimensionsDto;
   @ApiPropertyOptional({ type: TextureDto, description: 'Picture jobs.' }) texture?: TextureDto;

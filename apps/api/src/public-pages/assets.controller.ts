@@ -23,7 +23,7 @@ export class AssetsController {
 
   @ApiTags('v1')
   @ApiOperation({
-    summary: 'The embeddable widget script (spec §4.3); public, no key',
+    summary: 'The embeddable widget script; public, no key',
     description: 'Include once per page; see data-service-* attributes and window mount/embed.',
   })
   @ApiProduces('application/javascript')

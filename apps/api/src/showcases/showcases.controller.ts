@@ -50,7 +50,7 @@ const IDEMPOTENCY = {
   description: 'Same key + same request within 24 h returns the first answer; a different request -> 409.',
 };
 
-/** v2 Pro Showcases (spec §4.1). Thin: validation, billing and storage live in the service. */
+/** v2 Pro Showcases (docs/api.md, v2 Pro Showcases). Thin: validation, billing and storage live in the service. */
 @ApiTags('v2')
 @ApiSecurity('api-key')
 @Controller('api/v2/showcases')

@@ -13,7 +13,7 @@ import { freshJobTempDir, removeJobTempDir, sweepStaleJobDirs } from './job-temp
 export type AnimatedSource = FetchedSource | { file: string; size: number; type: SniffedType; url: string; bytes?: undefined };
 
 /**
- * Downloads the animated AR source under the v2 rules (spec §8): https only, no redirects, the real type
+ * Downloads the animated AR source under the v2 rules (docs/api.md, v2 Animated AR): https only, no redirects, the real type
  * sniffed from the bytes; an image_url must be a picture, a video_url an mp4 / mov / webm of at most
  * VIDEO_MAX_BYTES (enforced while streaming). A video goes to a file in the job's temp folder as it
  * streams, never whole in memory. Creating the stage sweeps job folders a crash left behind.

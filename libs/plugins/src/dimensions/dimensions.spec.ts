@@ -13,7 +13,7 @@ function paramOf(fn: () => unknown): string | undefined {
   throw new Error('did not throw');
 }
 
-describe('dimensions (spec §2.1)', () => {
+describe('dimensions (docs/api.md, Picture size)', () => {
   it('defaults to the pixel proportions with the shorter side 24 in', () => {
     expect(resolve({}, 500, 500)).toEqual({ width_inches: 24, height_inches: 24 });
     expect(resolve({}, 1920, 1080)).toEqual({ width_inches: 42.67, height_inches: 24 });

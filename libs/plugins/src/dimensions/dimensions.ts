@@ -1,6 +1,6 @@
 import { parseInput, z } from '@app/schema';
 
-/** Default length of the shorter side of the AR plane, in inches (spec §2.1). */
+/** Default length of the shorter side of the AR plane, in inches (docs/api.md, Picture size). */
 export const DEFAULT_SHORT_SIDE_IN = 24;
 export const MIN_INCHES = 0.1;
 export const MAX_INCHES = 120;
@@ -29,7 +29,7 @@ export const inchesField = z.preprocess(
 
 const ASPECT = /^\s*(\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)\s*$/;
 
-/** The size fields of a picture request (spec §2.1), declared once for every request that takes them. */
+/** The size fields of a picture request (docs/api.md, Picture size), declared once for every request that takes them. */
 export const dimensionShape = {
   aspect_ratio: z
     .string({ error: () => 'must be a string "W:H"' })
@@ -68,7 +68,7 @@ export function requireSizePair(v: { width_inches?: unknown; height_inches?: unk
 const DimensionFields = z.object(dimensionShape).superRefine(requireSizePair);
 
 /**
- * Validates the size parameters of a request (spec §2.1) against {@link dimensionShape}. Errors name the parameter.
+ * Validates the size parameters of a request (docs/api.md, Picture size) against {@link dimensionShape}. Errors name the parameter.
  *
  * @example
  * parseDimensionRequest({ aspect_ratio: '16:9' }) // { mode: 'aspect', w: 16, h: 9 }
@@ -80,7 +80,7 @@ export function parseDimensionRequest(input: {
   height_inches?: unknown;
 }): DimensionRequest {
   const { aspect_ratio, width_inches, height_inches } = input;
-  // Explicit sizes win: a bad aspect_ratio beside them is ignored, as the spec says.
+  // Explicit sizes win: a bad aspect_ratio beside them is ignored (docs/api.md, Picture size).
   const d = parseInput(
     DimensionFields,
     width_inches != null && height_inches != null ? { width_inches, height_inches } : { aspect_ratio, width_inches, height_inches },

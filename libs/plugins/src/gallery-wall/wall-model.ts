@@ -116,7 +116,7 @@ function itemError(at: string, e: unknown): unknown {
 }
 
 /**
- * A wall picture's size (explicit, aspect or from its pixels: spec §2.1), fit and presentation from its
+ * A wall picture's size (explicit, aspect or from its pixels: docs/api.md, Picture size), fit and presentation from its
  * spec, as a variant's: the texture stays whole and a `fit: crop` is the picture quad's uv. Only wall
  * placement is taken. Errors are UserErrors `wall: items[i].<field>: …`.
  *

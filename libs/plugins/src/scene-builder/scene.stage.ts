@@ -97,7 +97,7 @@ export async function uncroppedPictureModel(stage: string, input: Record<string,
 }
 
 /**
- * Builds the scene of a still picture job: its size (spec §2.1) from the normalised picture, then
+ * Builds the scene of a still picture job: its size (docs/api.md, Picture size) from the normalised picture, then
  * {@link pictureModel}. A job building variants ({@link isVariantsJob}) has an uncropped texture: its
  * model is {@link uncroppedPictureModel}'s.
  */

@@ -46,8 +46,8 @@ export function quoteProblems(q: Quote): string[] {
 
 /**
  * Registers a Jest suite that checks a pricing policy factory (a module's `createPricingPolicy`) against
- * the contract the service relies on: valid amounts for every billable operation, the spec's line
- * items, determinism, no hidden state, refusal of unknown options and operations, and speed.
+ * the contract the service relies on: valid amounts for every billable operation, the default policy's
+ * line items for animated AR, determinism, no hidden state, refusal of unknown options and operations, and speed.
  *
  * @example
  * ```ts
@@ -83,7 +83,7 @@ export function describePricingPolicyContract<TOptions extends object = Record<s
       }
     });
 
-    it('names animated AR lines with the spec items (bake, ai_motion, model_surcharge, background_removal)', () => {
+    it("names animated AR lines with the default policy's items (bake, ai_motion, model_surcharge, background_removal)", () => {
       const policy = make();
       for (const op of ops.filter((o) => o.kind === 'animated-ar')) {
         for (const line of policy.quote(deepFreeze(structuredClone(op))).lines) {
