@@ -14,14 +14,14 @@ const base = {
   moduleNameMapper: {
     ...jestAliases(),
     '^property-graph$': '<rootDir>/node_modules/.cache/jest-cjs/property-graph.js',
-    '^content-disposition$': '<rootDir>/node_modules/.cache/jest-cjs/content-disposition.js',
   },
 };
 
 /**
  * Three tiers (docs/development.md): `unit` — specs beside the code in libs/, apps/ and packages/ plus the
  * repository checks in test/*.spec.ts (pure functions, services with faked ports, adapters against the
- * real Postgres/Redis they wrap); `e2e` — the built apps started as processes with real services;
+ * real Postgres/Redis they wrap); `e2e` — the built app with real services, in the test's process (test/support/test-app.ts)
+ * or as processes where the process or the mode is the subject;
  * `browser` — the same in headless Chromium. `npm test` runs all three.
  */
 module.exports = {

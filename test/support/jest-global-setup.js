@@ -6,12 +6,7 @@ const { join } = require('node:path');
 
 const ROOT = join(__dirname, '../..');
 const OUT = join(ROOT, 'node_modules/.cache/jest-cjs');
-const ESM_ONLY = {
-  'property-graph': 'node_modules/property-graph/dist/index.mjs',
-  // @fastify/static's own copy (v3, ESM only): the in-process test app (test/support/test-app.ts) serves
-  // static files. The top-level content-disposition is a koa dependency no test loads.
-  'content-disposition': 'node_modules/@fastify/static/node_modules/content-disposition/dist/index.js',
-};
+const ESM_ONLY = { 'property-graph': 'node_modules/property-graph/dist/index.mjs' };
 
 module.exports = async () => {
   mkdirSync(OUT, { recursive: true });
