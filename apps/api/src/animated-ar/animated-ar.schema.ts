@@ -10,7 +10,7 @@ import {
 import { httpUrl, notAnObject, parseInput, requestSchema, z } from '@app/schema';
 import { ApiError } from '../http/api-error';
 import { requestUrl } from '../http/request-url';
-import { acceptPresentation, type PresentationInput } from '../presentation/presentation-request';
+import { acceptPresentation, type PresentationInput } from '../showcases/item/presentation-request';
 
 /** Spec §8. */
 export const ANIMATED_AR_LIMITS = { customMotion: 400, motionStyle: 64, url: 4096 } as const;

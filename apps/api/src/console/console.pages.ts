@@ -4,7 +4,7 @@
  * /console/assets/console.js, which reads `data-page` and fills the page from the public API.
  */
 import { COLOR_PRESETS, FLOAT_DEFAULT_REVEAL, FRAME_DEFAULTS } from '@app/plugins';
-import { VARIANT_LIMITS } from '../showcases/variants.schema';
+import { VARIANT_LIMITS } from '../showcases/item/variants.schema';
 import { LAYOUTS } from '../showcases/showcases.schema';
 
 export function esc(v: unknown): string {

@@ -3,10 +3,12 @@ import type { ItemCatalogue, StoredVariant } from '@app/persistence';
 import { UserError } from '@app/pipeline';
 import { presentationShape } from '@app/plugins';
 import { ApiError } from '../http/api-error';
-import type { PresentationInput } from '../presentation/presentation-request';
-import { itemLabelShape, itemSizeShape, parseItem, sameJson } from '../showcases/showcases.schema';
-import { parseNewVariants, variantsToBuild } from '../showcases/variant-specs';
-import { VARIANT_LIMITS, VARIANT_LOOK_FIELDS } from '../showcases/variants.schema';
+import type { PresentationInput } from '../showcases/item/presentation-request';
+import { sameJson } from '../showcases/item/item-edit.schema';
+import { itemLabelShape, itemSizeShape } from '../showcases/item/item-fields.schema';
+import { parseItem } from '../showcases/item/item-request';
+import { parseNewVariants, variantsToBuild } from '../showcases/item/variant-requests';
+import { VARIANT_LIMITS, VARIANT_LOOK_FIELDS } from '../showcases/item/variants.schema';
 
 /**
  * One data row of a catalogue import, from a CSV row or a JSON `items` entry to what the import needs: the

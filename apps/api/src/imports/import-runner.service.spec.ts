@@ -16,7 +16,7 @@ import { openPglite, tempDir } from '@app/testing';
 import { ApiError } from '../http/api-error';
 import type { JobAdmission } from '../jobs/job-admission.service';
 import type { ItemEdits } from '../showcases/item-edits.service';
-import { parseVariantEdit } from '../showcases/variant-specs';
+import { parseVariantEdit } from '../showcases/item/variant-requests';
 import { VariantRowGrouper } from './import-rows';
 import { ImportRunner } from './import-runner.service';
 import { ImportSpool } from './import-spool';

@@ -20,7 +20,7 @@ import type { StoragePort } from '@app/storage';
 import { ApiError } from '../http/api-error';
 import { JobAdmission } from '../jobs/job-admission.service';
 import { ItemEdits } from '../showcases/item-edits.service';
-import { sameJson } from '../showcases/showcases.schema';
+import { sameJson } from '../showcases/item/item-edit.schema';
 import { type CheckedRow, errorReports, rowReports, rowsOf, validationError, variantRowOutcomes } from './import-rows';
 import { ImportSpool } from './import-spool';
 

@@ -12,7 +12,7 @@ import { ApiError } from '../http/api-error';
 import { JobAdmission } from './job-admission.service';
 import { JobCancellation } from './job-cancellation.service';
 import { callbackUrlView, requestUrl } from '../http/request-url';
-import { acceptPresentation } from '../presentation/presentation-request';
+import { acceptPresentation } from '../showcases/item/presentation-request';
 
 /** v1 use cases: submit a still image, read its status and result. */
 @Injectable()

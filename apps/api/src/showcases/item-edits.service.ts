@@ -17,8 +17,8 @@ import { ApiError } from '../http/api-error';
 import type { Principal } from '../http/api-key.guard';
 import { JobAdmission } from '../jobs/job-admission.service';
 import { intId, ownedShowcase } from './showcases.service';
-import { bannerOfInput, parseItemEdit, REBUILD_FIELDS, renditionKey, ReorderItemsBody, sameJson } from './showcases.schema';
-import { parseVariantEdit, variantsToBuild } from './variant-specs';
+import { bannerOfInput, parseItemEdit, REBUILD_FIELDS, renditionKey, ReorderItemsBody, sameJson } from './item/item-edit.schema';
+import { parseVariantEdit, variantsToBuild } from './item/variant-requests';
 import { itemView } from './showcase-views';
 
 /** How many times an edit is made again when the item switched to a finished rebuild while it was made. */

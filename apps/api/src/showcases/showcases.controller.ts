@@ -26,12 +26,11 @@ import {
   AddItemsBody,
   AddItemsMultipart,
   CreateShowcaseBody,
-  ReorderItemsBody,
   ShowcaseListQuery,
-  UpdateItemBody,
   UpdateShowcaseBody,
   UPLOAD_ITEMS_DESCRIPTION,
 } from './showcases.schema';
+import { ReorderItemsBody, UpdateItemBody } from './item/item-edit.schema';
 import { JsonBody, QueryParams } from '../http/request-schema';
 import { schemaRef } from '@app/schema';
 import {

@@ -1,25 +1,10 @@
-import {
-  parsePresentation,
-  PRESENTATION_FIELDS,
-  presentationDefaultsShape,
-  presentationShape,
-  requireLinkForCallToAction,
-} from '@app/plugins';
-import type { Availability, ItemCatalogue, ItemLabel, StoredVariant } from '@app/persistence';
-import { checkItemSize, checkSizePairs, itemCatalogue, itemLabelShape, itemSizeInput, itemSizeShape } from './item-fields.schema';
-import { variantsList, variantUpdatesList } from './variants.schema';
-import { mainVariantInput, parseNewVariants } from './variant-specs';
-
-export { AVAILABILITIES, checkItemSize, itemCatalogue, itemLabelShape, itemSizeInput, itemSizeShape } from './item-fields.schema';
-import { bool, httpUrl, parseInput, requestSchema, requiredUrl, text, z } from '@app/schema';
+import { PRESENTATION_FIELDS, presentationDefaultsShape } from '@app/plugins';
+import { bool, httpUrl, parseInput, requestSchema, text, z } from '@app/schema';
 import { UserError } from '@app/pipeline';
 import { cursorQuery, limitQuery, PG_INT_MAX } from '../http/list-query';
-import {
-  acceptPresentation,
-  mergeItemPresentation,
-  type PresentationInput,
-  SHOWCASE_DEFAULT_FIELDS,
-} from '../presentation/presentation-request';
+import { ITEM_FIELDS, ITEM_MERGE } from './item/item-body.schema';
+import { assertDistinctExternalIds, parseItem, type PictureRequest } from './item/item-request';
+import { acceptPresentation, type PresentationInput, SHOWCASE_DEFAULT_FIELDS } from './item/presentation-request';
 
 /** Request schemas of the showcase routes: each validates, words its 400s and is the OpenAPI schema. */
 
@@ -41,9 +26,6 @@ export const SHOWCASE_LIMITS = {
 } as const;
 
 const PER_REQUEST = SHOWCASE_LIMITS.imageUrlsPerRequest;
-const ITEM_MERGE =
-  "Each item's fields win over the showcase's defaults field by field: an item's frame replaces the default frame whole, and a field sent as null drops that default for the item. Errors name the field as items[i].field.";
-const ITEM_FIELDS = 'title, subtitle, link_url, call_to_action, price, placement, allow_scaling, finish, frame, mat';
 /** Picture fields that are not showcase-wide defaults: sent at the top level, they get a pointer to `items`. */
 const PICTURE_ONLY = new Set<string>(PRESENTATION_FIELDS.filter((f) => !SHOWCASE_DEFAULT_FIELDS.includes(f)));
 
@@ -55,44 +37,6 @@ export const ShowcaseListQuery = z.object({
 
 /** The locales the public pages speak. */
 export const PAGE_LOCALES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'ja'] as const;
-
-/** One picture of a JSON request: its URL and its own presentation. */
-export const ShowcaseItemBody = requestSchema(
-  'ShowcaseItemRequestDto',
-  z
-    .strictObject(
-      {
-        image_url: requiredUrl({ max: 4096 }).meta({
-          description: 'Public http(s) URL of the picture.',
-          example: 'https://example.com/dunes.jpg',
-        }),
-        ...presentationShape,
-        ...itemSizeShape,
-        ...itemLabelShape,
-        variants: variantsList,
-      },
-      { error: (iss) => (iss.code === 'unrecognized_keys' ? undefined : `must be an object {image_url, ${ITEM_FIELDS}}`) },
-    )
-    .superRefine(requireLinkForCallToAction)
-    .superRefine(checkItemSize),
-);
-
-/** One entry of a multipart upload's `items` field: the presentation of the file part at the same position (null: the defaults). */
-export const UploadItemBody = z
-  .strictObject(
-    { ...presentationShape, ...itemSizeShape, ...itemLabelShape, variants: variantsList },
-    {
-      error: (iss) => {
-        if (iss.code !== 'unrecognized_keys') return `must be an object {${ITEM_FIELDS}}`;
-        return (iss as { keys: string[] }).keys[0] === 'image_url'
-          ? "an upload's items describe its file parts, in order; send URLs as JSON"
-          : undefined;
-      },
-    },
-  )
-  .superRefine(requireLinkForCallToAction)
-  .superRefine(checkItemSize)
-  .nullable();
 
 const imageUrls = z
   .array(httpUrl({ max: 4096 }), { error: () => 'must be an array of URLs' })
@@ -283,16 +227,6 @@ export interface ShowcaseRequest {
   pictures: PictureRequest[];
 }
 
-/** One picture to add: its URL and the presentation fields its job input carries. */
-export interface PictureRequest {
-  imageUrl: string;
-  presentation: PresentationInput;
-  /** Label, external id, availability and position (absent for image_urls). */
-  catalogue?: Partial<ItemCatalogue>;
-  /** The sizes and frames it is sold in (absent: none). */
-  variants?: StoredVariant[];
-}
-
 /** The showcase fields of a validated body, as stored. */
 function showcaseOf(b: z.output<typeof UpdateShowcaseBody>, sent: Record<string, unknown>): Omit<ShowcaseRequest, 'pictures'> {
   const branding: ShowcaseRequest['branding'] = {};
@@ -325,46 +259,6 @@ export function parseShowcaseRequest(body: unknown): ShowcaseRequest {
   const b = parseInput(CreateShowcaseBody, body);
   const fields = showcaseOf(b, body as Record<string, unknown>);
   return { ...fields, pictures: parsePictures(body as Record<string, unknown>, fields.defaults, { required: false }) };
-}
-
-/**
- * One entry of `items`: the picture's presentation fields (and `image_url` unless `withUrl` is false: a
- * multipart upload's entries describe its file parts), merged over the showcase's defaults. Errors name
- * `items[i].field`.
- */
-export function parseItem(
-  v: unknown,
-  i: number,
-  defaults: PresentationInput,
-  { withUrl }: { withUrl: boolean },
-): { imageUrl?: string; presentation: PresentationInput; catalogue: Partial<ItemCatalogue>; variants?: StoredVariant[] } {
-  const prefix = `items[${i}]`;
-  const sent = v as Record<string, unknown>;
-  let imageUrl: string | undefined;
-  if (withUrl) imageUrl = parseInput(ShowcaseItemBody, v, { prefix }).image_url;
-  else if (parseInput(UploadItemBody, v, { prefix }) === null) return { presentation: { ...defaults }, catalogue: {} };
-  const presentation = itemSizeInput(sent, mergeItemPresentation(sent, defaults, `${prefix}.`));
-  const variants = parseNewVariants(sent.variants, presentation, `${prefix}.variants`);
-  return {
-    imageUrl,
-    presentation: variants ? mainVariantInput(presentation, variants) : presentation,
-    catalogue: itemCatalogue(sent),
-    variants,
-  };
-}
-
-/** Two items of one request with the same external_id: the second is named. */
-export function assertDistinctExternalIds(catalogues: (Partial<ItemCatalogue> | undefined)[]): void {
-  const seen = new Map<string, number>();
-  catalogues.forEach((c, i) => {
-    if (!c?.externalId) return;
-    const first = seen.get(c.externalId);
-    if (first !== undefined)
-      throw new UserError('parameter_invalid', `items[${i}].external_id: ${c.externalId} is also items[${first}]'s`, {
-        param: `items[${i}].external_id`,
-      });
-    seen.set(c.externalId, i);
-  });
 }
 
 /** `items`: an array of objects, one per picture (null when absent). */
@@ -440,214 +334,4 @@ export function parseShowcasePatch(body: unknown, current: StoredShowcaseFields)
     else merged[k] = v;
   }
   return showcaseOf(parseInput(UpdateShowcaseBody, merged), merged);
-}
-
-/* ---- editing an item in place ---- */
-
-const LABEL_FIELDS = ['artist', 'year', 'medium', 'edition', 'description'] as const;
-const BANNER_FIELDS = ['title', 'subtitle', 'link_url', 'call_to_action', 'price'] as const;
-const SIZE_PAIR_FIELDS = ['width_inches', 'height_inches', 'width_cm', 'height_cm'] as const;
-const LOOK_FIELDS = ['frame', 'mat', 'finish', 'placement', 'allow_scaling'] as const;
-/** The fields whose change rebuilds an item's files (its size and presentation); the others apply at once. */
-export const REBUILD_FIELDS: readonly string[] = [...SIZE_PAIR_FIELDS, 'depth_inches', 'depth_cm', 'fit', ...LOOK_FIELDS];
-const EDIT_FIELDS =
-  'artist, year, medium, edition, description, external_id, availability, position, title, subtitle, link_url, call_to_action, price, width_inches, height_inches, width_cm, height_cm, depth_inches, depth_cm, fit, frame, mat, finish, placement, allow_scaling, variants, variant_updates';
-
-/**
- * PATCH /api/v2/showcases/{id}/items/{item_id}: every field of a JSON item but image_url. A field left out
- * stays; null clears it (back to the default). Label, banner, availability and position apply at once;
- * size and presentation fields rebuild the item's files from its stored texture.
- */
-export const UpdateItemBody = requestSchema(
-  'UpdateItemRequestDto',
-  z
-    .strictObject(
-      { ...itemLabelShape, ...presentationShape, ...itemSizeShape, variants: variantsList, variant_updates: variantUpdatesList },
-      {
-        error: (iss) => {
-          if (iss.code !== 'unrecognized_keys') return `must be a JSON object with the item fields to change (${EDIT_FIELDS})`;
-          return (iss as { keys: string[] }).keys[0] === 'image_url'
-            ? 'the picture of an item cannot be replaced: add it as a new item and delete this one'
-            : undefined;
-        },
-      },
-    )
-    .superRefine((v, ctx) => void checkSizePairs(v, ctx)),
-);
-
-/** PUT /api/v2/showcases/{id}/items/order. */
-export const ReorderItemsBody = requestSchema(
-  'ReorderItemsRequestDto',
-  z.strictObject(
-    {
-      item_ids: z
-        .array(
-          z
-            .number({ error: () => 'must be an item id (a whole number)' })
-            .int({ error: () => 'must be an item id (a whole number)' })
-            .min(1, { error: () => 'must be an item id (a whole number)' })
-            .max(PG_INT_MAX, { error: () => 'must be an item id (a whole number)' }),
-          { error: () => 'must be an array of item ids' },
-        )
-        .min(1, { error: () => 'must list at least one item id' })
-        .max(1000, { error: () => 'at most 1000 item ids' })
-        .superRefine((ids, ctx) => {
-          const seen = new Set<number>();
-          ids.forEach((id, i) => {
-            if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [i], message: `item ${id} is listed twice` });
-            seen.add(id);
-          });
-        })
-        .meta({
-          description:
-            "Item ids of the showcase in their new order, each once: all of them or some (those get positions 0..n-1, the others keep theirs). An id that is not one of the showcase's items -> 400 naming item_ids[i].",
-          example: [12, 9, 14],
-        }),
-    },
-    { error: (iss) => (iss.code === 'unrecognized_keys' ? undefined : 'the body must be a JSON object {item_ids: [...]}') },
-  ),
-);
-
-/** An item as an edit is merged over. */
-export interface EditableItem {
-  label: ItemLabel;
-  /** The banner the pages show now: the edited one, else the one its job was made with. */
-  banner: Record<string, unknown>;
-  /** The job input an edit's size and presentation are merged over: a pending rebuild's, else its files'. */
-  latestInput: Record<string, unknown>;
-}
-
-/** A validated edit: what the body sets, merged over the item. */
-export interface ItemEdit {
-  /** The catalogue fields sent (label: the whole merged label). */
-  catalogue: Partial<ItemCatalogue>;
-  /** When banner fields were sent: the whole banner, merged. */
-  banner?: Record<string, unknown>;
-  /**
-   * When size or presentation fields were sent: the job input fields of the merged item (presentation,
-   * banner and size), as a create writes them. Compare with {@link renditionKey}.
-   */
-  presentation?: Record<string, unknown>;
-}
-
-const hasOwn = (o: Record<string, unknown>, k: string) => Object.prototype.hasOwnProperty.call(o, k);
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** The banner a job input was made with (its title, subtitle, link_url, call_to_action and price, as sent). */
-export function bannerOfInput(input: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k of BANNER_FIELDS) if (input[k] != null) out[k] = input[k];
-  return out;
-}
-
-/**
- * The size and presentation of a job input as a request would send them: {@link itemSizeInput} undone (a
- * depth it put into the frame comes back as `depth_inches`), so an edit merges over what was asked.
- */
-function sentOfInput(input: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k of ['placement', 'allow_scaling', 'finish', 'mat']) if (input[k] != null) out[k] = input[k];
-  const f = input.frame;
-  if (isObject(f)) {
-    const { depth_inches: depth, ...rest } = f;
-    if (depth != null) out.depth_inches = depth;
-    // `{style: "none", depth_inches}` is how a depth without a frame is written.
-    if (depth == null || !(rest.style === 'none' && Object.keys(rest).length === 1)) out.frame = rest;
-  } else if (f != null) out.frame = f;
-  if (input.width_inches != null && input.height_inches != null) {
-    Object.assign(out, { width_inches: input.width_inches, height_inches: input.height_inches });
-    if (input.fit != null) out.fit = input.fit;
-  }
-  return out;
-}
-
-/**
- * Validates an item edit (`prefix` names its fields in errors: `items[3]` or `items[3].` -> `items[3].frame`) and
- * merges it over the item: a field left out stays, null clears it (back to the API's default, not the
- * showcase's). The merged size and presentation are checked as a create checks an item (a mat needs a
- * frame, a call to action a link, `fit` a size), so an edit cannot make an item a create would refuse.
- */
-export function parseItemEdit(patch: unknown, item: EditableItem, prefix = ''): ItemEdit {
-  const b = parseInput(UpdateItemBody, patch, { prefix }) as Record<string, unknown>;
-  const sent = patch as Record<string, unknown>;
-  const has = (k: string) => hasOwn(sent, k);
-  const edit: ItemEdit = { catalogue: {} };
-
-  if (LABEL_FIELDS.some(has)) {
-    const label: ItemLabel = { ...item.label };
-    for (const k of LABEL_FIELDS) {
-      if (!has(k)) continue;
-      if (typeof b[k] === 'string' && b[k] !== '') label[k] = b[k];
-      else delete label[k];
-    }
-    edit.catalogue.label = label;
-  }
-  if (has('external_id')) edit.catalogue.externalId = (b.external_id as string | null | undefined) ?? null;
-  if (has('availability')) edit.catalogue.availability = (b.availability as Availability | null | undefined) ?? 'available';
-  if (has('position')) edit.catalogue.position = (b.position as number | null | undefined) ?? null;
-
-  let banner = item.banner;
-  if (BANNER_FIELDS.some(has)) {
-    banner = { ...item.banner };
-    for (const k of BANNER_FIELDS) {
-      if (!has(k)) continue;
-      if (b[k] != null) banner[k] = b[k];
-      else delete banner[k];
-    }
-    parseInput(z.looseObject({}).superRefine(requireLinkForCallToAction), banner, { prefix });
-    edit.banner = banner;
-  }
-
-  if (REBUILD_FIELDS.some(has)) {
-    const merged = sentOfInput(item.latestInput);
-    const take = (k: string) => (sent[k] == null ? delete merged[k] : (merged[k] = sent[k]));
-    for (const k of LOOK_FIELDS) if (has(k)) take(k);
-    // A frame sent with its own depth replaces the depth the item had.
-    if (isObject(sent.frame) && sent.frame.depth_inches != null && !has('depth_inches') && !has('depth_cm')) delete merged.depth_inches;
-    if (SIZE_PAIR_FIELDS.some(has)) {
-      for (const k of SIZE_PAIR_FIELDS) delete merged[k];
-      for (const k of SIZE_PAIR_FIELDS) if (sent[k] != null) merged[k] = sent[k];
-      // No size left: nothing to fit to.
-      if (merged.width_inches == null && merged.width_cm == null) delete merged.fit;
-    }
-    if (has('depth_inches') || has('depth_cm')) {
-      delete merged.depth_inches;
-      delete merged.depth_cm;
-      for (const k of ['depth_inches', 'depth_cm']) if (sent[k] != null) merged[k] = sent[k];
-    }
-    if (has('fit')) take('fit');
-    Object.assign(merged, banner);
-    parseInput(UploadItemBody, merged, { prefix });
-    edit.presentation = itemSizeInput(merged, mergeItemPresentation(merged, {}, prefix && !prefix.endsWith('.') ? `${prefix}.` : prefix));
-  }
-  return edit;
-}
-
-/** JSON with sorted keys: equal values give equal text. */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (isObject(v))
-    return `{${Object.keys(v)
-      .filter((k) => v[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
-      .join(',')}}`;
-  return JSON.stringify(v ?? null);
-}
-
-/** Whether two JSON values are equal, whatever their keys' order. */
-export const sameJson = (a: unknown, b: unknown): boolean => canonical(a) === canonical(b);
-
-/**
- * What an item's files are made of, from a job input: the resolved presentation (placement, scaling,
- * finish, frame and mat with their defaults, so `frame: "none"` and no frame are the same) and the size.
- * The banner is not in the files. Two inputs with the same key build the same files.
- */
-export function renditionKey(input: Record<string, unknown>): string {
-  const { banner: _banner, ...look } = parsePresentation(input);
-  const size =
-    input.width_inches != null && input.height_inches != null
-      ? [Number(input.width_inches), Number(input.height_inches), input.fit ?? 'crop']
-      : null;
-  return canonical({ ...look, size });
 }

@@ -28,19 +28,10 @@ import type { Principal } from '../http/api-key.guard';
 import { JobAdmission } from '../jobs/job-admission.service';
 import { IdempotencyService, requestFingerprint } from '../http/idempotency/idempotency.service';
 import { assertSafeValues } from '../http/request-values';
-import type { PresentationInput } from '../presentation/presentation-request';
+import type { PresentationInput } from './item/presentation-request';
 import { storeUpload, type StoredUpload } from './picture-upload';
-import {
-  AddItemsBody,
-  assertDistinctExternalIds,
-  itemArray,
-  parseItem,
-  parsePictures,
-  parseShowcasePatch,
-  parseShowcaseRequest,
-  ShowcaseListQuery,
-  type PictureRequest,
-} from './showcases.schema';
+import { AddItemsBody, itemArray, parsePictures, parseShowcasePatch, parseShowcaseRequest, ShowcaseListQuery } from './showcases.schema';
+import { assertDistinctExternalIds, parseItem, type PictureRequest } from './item/item-request';
 import { parseInput } from '@app/schema';
 import { encodeCursor, PG_INT_MAX } from '../http/list-query';
 import { itemView, showcaseSummaryView, showcaseView } from './showcase-views';

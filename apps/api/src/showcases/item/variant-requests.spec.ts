@@ -1,6 +1,6 @@
 import { UserError } from '@app/pipeline';
 import type { StoredVariant } from '@app/persistence';
-import { mainVariantInput, parseNewVariants, parseVariantEdit, variantsToBuild } from './variant-specs';
+import { mainVariantInput, parseNewVariants, parseVariantEdit, variantsToBuild } from './variant-requests';
 
 /** The job input of an item as a create makes it: its size over the showcase's defaults, a banner. */
 const ITEM = { title: 'Street', width_inches: 20, height_inches: 30, fit: 'crop', frame: 'thin', link_url: 'https://shop.example.com/s' };

@@ -1,7 +1,7 @@
 import { inchesField, MAX_INCHES, MIN_INCHES } from '@app/plugins';
 import type { Availability, ItemCatalogue, ItemLabel } from '@app/persistence';
 import { z } from '@app/schema';
-import type { PresentationInput } from '../presentation/presentation-request';
+import type { PresentationInput } from './presentation-request';
 
 /** The catalogue fields of an item (its real size, label, availability and order), shared by items and their variants. */
 const CM_PER_INCH = 2.54;

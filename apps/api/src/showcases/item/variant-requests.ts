@@ -1,7 +1,7 @@
 import { randomId, type StoredVariant } from '@app/persistence';
 import { UserError } from '@app/pipeline';
 import { parseInput, z } from '@app/schema';
-import { parseItemEdit, renditionKey } from './showcases.schema';
+import { parseItemEdit, renditionKey } from './item-edit.schema';
 import {
   ItemVariantBody,
   VARIANT_BUILD_FIELDS,

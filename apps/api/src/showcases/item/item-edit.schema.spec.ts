@@ -1,5 +1,6 @@
-import { type EditableItem, itemSizeInput, parseItemEdit, renditionKey, sameJson } from './showcases.schema';
-import { mergeItemPresentation } from '../presentation/presentation-request';
+import { type EditableItem, parseItemEdit, renditionKey, sameJson } from './item-edit.schema';
+import { itemSizeInput } from './item-fields.schema';
+import { mergeItemPresentation } from './presentation-request';
 
 /** The job input a create writes for an item body (what an edit is merged over). */
 const inputOf = (sent: Record<string, unknown>) => ({
