@@ -33,7 +33,7 @@ import {
   normaliseImage,
   storeModelFiles,
   uncroppedPictureModel,
-  type WallJobInput,
+  type WallBuildInput,
   type WallPictureInput,
   type WallPictureRef,
   writeSceneGlb,
@@ -87,7 +87,7 @@ const PICTURES: { source: number; aspect: [number, number]; spec: Record<string,
 ];
 
 /** Walls measured: pictures, arrangement, runs. */
-const WALLS: { n: number; arrangement: WallJobInput['arrangement']; runs: number }[] = [
+const WALLS: { n: number; arrangement: WallBuildInput['arrangement']; runs: number }[] = [
   { n: 3, arrangement: 'row', runs: 3 * RUNS },
   { n: 6, arrangement: 'grid', runs: 2 * RUNS },
   { n: 12, arrangement: 'salon', runs: RUNS },
@@ -363,11 +363,11 @@ async function measureWall(
   dir: string,
   storage: LocalStorageAdapter,
   refs: WallPictureRef[],
-  arrangement: WallJobInput['arrangement'],
+  arrangement: WallBuildInput['arrangement'],
   runs: number,
 ) {
   const stage = createGalleryWallStage(storage);
-  const input = { showcase_id: 1, wall: { pictures: refs, arrangement } satisfies WallJobInput };
+  const input = { showcase_id: 1, wall: { pictures: refs, arrangement } satisfies WallBuildInput };
   let result = await stage.run(stageContext(input));
   // The floor's plan (regions, atlas cells, poster boxes, USDZ entries) from one wall the service built.
   let pictures = await loadWallPictures(storage, refs);

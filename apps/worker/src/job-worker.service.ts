@@ -4,7 +4,16 @@ import { isDatabaseUnavailable, JobRepository } from '@app/persistence';
 import { JOB_LISTENER, type JobListener, PipelineRegistry, PipelineRunner, WorkSlots } from '@app/pipeline';
 import type { JobQueuePort } from '@app/queue';
 import type { DependencyContainer } from 'tsyringe';
-import { APP_CONFIG, createStageLogger, JOB_QUEUE, PIPELINE_CONTAINER, PIPELINE_REGISTRY, PromMetrics, runInLogScope } from '@app/runtime';
+import {
+  APP_CONFIG,
+  createStageLogger,
+  JOB_QUEUE,
+  parseJobInput,
+  PIPELINE_CONTAINER,
+  PIPELINE_REGISTRY,
+  PromMetrics,
+  runInLogScope,
+} from '@app/runtime';
 
 const DB_POLL_MS = 1000;
 
@@ -41,6 +50,8 @@ export class JobWorkerService implements OnApplicationBootstrap, BeforeApplicati
       metrics,
       slots: this.slots,
       scope: (fields, run) => runInLogScope(fields, () => this.traced(fields.stage, run)),
+      // Each job's input checked once against its kind's schema; a refused one fails the job with the reason.
+      parseInput: parseJobInput,
     });
   }
 

@@ -510,6 +510,36 @@ describe('PipelineRunner', () => {
     store.add({ id: 'j', pipeline: 'nope' });
     await expect(runner.run('j', { attempt: 1, maxAttempts: 1 })).resolves.toBe('failed');
   });
+
+  it('reads the input once through parseInput: the stages and listeners get what it returns; a refused input fails the job at once', async () => {
+    const seen: unknown[] = [];
+    const failed: unknown[] = [];
+    const parseInput = jest.fn((job: { input: Record<string, unknown> }) => {
+      if (typeof job.input.n !== 'number') throw new UserError('invalid_job_input', 'job input: n: must be a number', { param: 'n' });
+      return { n: job.input.n, parsed: true };
+    });
+    const run = jest.fn(async (ctx: { job: { input: unknown } }) => void seen.push(ctx.job.input));
+    const { store, runner } = await setup([stage('a', run), stage('b', run)], undefined, {
+      parseInput,
+      listeners: [{ onFailed: async (job) => void failed.push(job.input) }],
+    });
+    store.add({ id: 'ok', pipeline: 'p', input: { n: 1 } });
+    await expect(runner.run('ok', { attempt: 1, maxAttempts: 3 })).resolves.toBe('completed');
+    expect(seen).toEqual([
+      { n: 1, parsed: true },
+      { n: 1, parsed: true },
+    ]);
+    expect(parseInput).toHaveBeenCalledTimes(1);
+
+    store.add({ id: 'bad', pipeline: 'p', input: { n: 'one' } });
+    await expect(runner.run('bad', { attempt: 1, maxAttempts: 3 })).resolves.toBe('failed');
+    expect(run).toHaveBeenCalledTimes(2);
+    expect(store.jobs.get('bad')).toMatchObject({
+      status: 'failed',
+      error: { code: 'invalid_job_input', message: 'job input: n: must be a number', retryable: false },
+    });
+    expect(failed).toEqual([{ n: 'one' }]);
+  });
 });
 
 describe('progress and v1 view', () => {

@@ -69,6 +69,12 @@ export interface RunnerDeps {
    * (through any logger) carries the job, its stage and the request that made it. Default: runs it as is.
    */
   scope?: <T>(scope: RunScope, run: () => Promise<T>) => Promise<T>;
+  /**
+   * Reads a job's stored input once, before its first stage (the worker checks it against the schema of the
+   * job's kind): what the stages and the listeners get as `job.input`, never parsed again. A throw fails the
+   * job at once with that error (a UserError's message is the job's), never retried. Default: as stored.
+   */
+  parseInput?: (job: RunnableJob) => Record<string, unknown>;
 }
 
 /** What {@link RunnerDeps.scope} is told about the job (and stage) it wraps. */
@@ -204,6 +210,7 @@ export class PipelineRunner {
     let def: PipelineDefinition;
     try {
       def = registry.pipeline(job.pipeline);
+      if (this.deps.parseInput) job = { ...job, input: this.deps.parseInput(job) };
     } catch (err) {
       return this.fail(job, err, undefined);
     }

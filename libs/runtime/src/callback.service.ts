@@ -1,7 +1,7 @@
 import type { AppConfig } from '@app/config';
 import { AccountRepository, JobRepository, WebhookRepository, type JobEntity } from '@app/persistence';
 import type { JobErrorInfo, JobListener, MetricsPort, RunnableJob } from '@app/pipeline';
-import { callbackJobId, type CallbackPort, type StillImageResult } from '@app/plugins';
+import { type CallbackJobInput, callbackJobId, type CallbackPort, type StillImageResult } from '@app/plugins';
 import type { JobQueuePort } from '@app/queue';
 import type { StoragePort } from '@app/storage';
 import { resolveRoutes } from './job-routes';
@@ -81,7 +81,8 @@ export class CallbackScheduler implements JobListener {
   private async schedule(job: RunnableJob, event: 'completed' | 'failed'): Promise<void> {
     if (job.kind === 'callback' || typeof job.input.callback_url !== 'string') return;
     const id = callbackJobId(job.id, event);
-    await this.jobs.createOnce(id, { kind: 'callback', pipeline: this.pipeline, ownerId: job.ownerId, input: { job_id: job.id, event } });
+    const input: CallbackJobInput = { job_id: job.id, event };
+    await this.jobs.createOnce(id, { kind: 'callback', pipeline: this.pipeline, ownerId: job.ownerId, input });
     await this.queue.enqueue(id, { maxAttempts: this.config.callbacks.maxAttempts });
   }
 }

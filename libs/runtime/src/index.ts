@@ -8,6 +8,7 @@ export * from './callback.service';
 export * from './pricing-loader';
 export * from './refund.listener';
 export * from './item-rebuilds.listener';
+export * from './job-inputs';
 export * from './private-data-dir';
 export * from './log-scope';
 export * from './logger.factory';

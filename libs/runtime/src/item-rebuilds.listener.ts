@@ -6,14 +6,10 @@ import {
   type VariantBuildSettlement,
 } from '@app/persistence';
 import type { JobListener, RunnableJob } from '@app/pipeline';
+import { REBUILD_INPUT } from '@app/plugins';
 import type { JobDeletion } from './job-deletion.service';
 
-/**
- * The job input field that makes a picture job a showcase item's rebuild (new size, frame, mat... from
- * the item's stored texture): `{item_id, from_job}`. Written by the API's item edits.
- */
-export const REBUILD_INPUT = 'rebuild';
-
+/** A showcase item's rebuild: a picture job whose input has {@link REBUILD_INPUT} (`{item_id, from_job}`, RebuildJobInput). */
 export const isItemRebuild = (job: Pick<RunnableJob, 'kind' | 'input'>): boolean =>
   job.kind === 'v2.picture' && typeof job.input?.[REBUILD_INPUT] === 'object' && job.input[REBUILD_INPUT] !== null;
 

@@ -1,16 +1,16 @@
 import {
+  type AnimatedArJobInput,
   dimensionShape,
   LOOP_MODES,
   parseDimensionRequest,
   presentationShape,
   requireLinkForCallToAction,
   requireSizePair,
-  type AnimatedArInput,
 } from '@app/plugins';
 import { httpUrl, notAnObject, parseInput, requestSchema, z } from '@app/schema';
 import { ApiError } from '../http/api-error';
 import { requestUrl } from '../http/request-url';
-import { acceptPresentation, type PresentationInput } from '../showcases/item/presentation-request';
+import { acceptPresentation } from '../showcases/item/presentation-request';
 
 /** Spec §8. */
 export const ANIMATED_AR_LIMITS = { customMotion: 400, motionStyle: 64, url: 4096 } as const;
@@ -99,7 +99,7 @@ export const AnimatedArBody = requestSchema(
 const IMAGE_ONLY = ['motion_style', 'custom_motion', 'video_model'] as const;
 
 export interface AnimatedArRequest {
-  input: AnimatedArInput & { aspect_ratio?: string } & PresentationInput;
+  input: AnimatedArJobInput;
   source: 'image' | 'video';
   /** Request fields accepted but without effect (e.g. motion_style on a video), reported back. */
   ignored: string[];
@@ -132,7 +132,7 @@ export function parseAnimatedArRequest(
       throw ApiError.invalid('video_model', `video_model: must be an enabled model: ${enabledModels.join(', ')}`, 'invalid_video_model');
     input.video_model = b.video_model;
   }
-  if (b.loop != null) input.loop = b.loop as AnimatedArInput['loop'];
+  if (b.loop != null) input.loop = b.loop as AnimatedArJobInput['loop'];
   if (b.callback_url != null)
     input.callback_url = requestUrl('callback_url', b.callback_url, { https: true, blockPrivate: opts.blockPrivate });
   const dims = parseDimensionRequest(b);

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
 import { JobRepository, WebhookRepository, type JobEntity } from '@app/persistence';
 import { isFinal, toV1Status } from '@app/pipeline';
-import { parseDimensionRequest, type StillImageResult } from '@app/plugins';
+import { parseDimensionRequest, type PictureJobInput, type StillImageResult } from '@app/plugins';
 import { parseInput } from '@app/schema';
 import { ConvertBody } from './jobs.schema';
 import { APP_CONFIG, JobRoutes, STORAGE } from '@app/runtime';
@@ -35,7 +35,7 @@ export class ConversionService {
     const dims = parseDimensionRequest(b);
     // The fields as sent (validated above): the pipeline resolves them.
     const sent = body as Record<string, unknown>;
-    const input: Record<string, unknown> = { image_url: sent.image_url };
+    const input: PictureJobInput = { image_url: sent.image_url as string };
     if (callbackUrl) input.callback_url = callbackUrl;
     if (dims.mode === 'explicit') Object.assign(input, { width_inches: dims.width, height_inches: dims.height });
     if (dims.mode === 'aspect') input.aspect_ratio = b.aspect_ratio;

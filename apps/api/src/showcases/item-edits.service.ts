@@ -10,7 +10,8 @@ import {
 } from '@app/persistence';
 import { isFinal, type JobStatus } from '@app/pipeline';
 import { parseInput } from '@app/schema';
-import { JobRoutes, REBUILD_INPUT, STORAGE } from '@app/runtime';
+import { type PictureFields, REBUILD_INPUT, type RebuildJobInput, type VariantsJobInput } from '@app/plugins';
+import { JobRoutes, STORAGE } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
 import { PublicUrls } from '@app/wire';
 import { ApiError } from '../http/api-error';
@@ -183,29 +184,30 @@ export class ItemEdits {
   }
 
   /**
-   * The input of a variant build: the item's texture (its own job's GLB, as for a rebuild) and the specs of the
-   * variants to build. The item must have converted files.
+   * The input of a variant build (VariantsJobInput): the item's texture (its own job's GLB, as for a rebuild) and
+   * the specs of the variants to build; the repository adds `variant_build` as it writes the job. The item must
+   * have converted files.
    */
   private variantBuildInput(
     showcase: ShowcaseRow,
     item: ShowcaseItemRow,
     files: { status: JobStatus; result: Record<string, unknown> | null },
     build: { id: string; spec: Record<string, unknown> }[],
-  ): Record<string, unknown> {
+  ): Pick<VariantsJobInput, 'upload_key' | 'variants' | 'showcase_id'> {
     const { upload_key } = this.rebuildInput(showcase, item, files, {});
     return { upload_key, variants: build.map((v) => ({ id: v.id, ...v.spec })), showcase_id: showcase.id };
   }
 
   /**
-   * The input of a rebuild: the item's texture (its GLB, read back by the fetch stage as an upload, so the
+   * The input of a rebuild (RebuildJobInput): the item's texture (its GLB, read back by the fetch stage as an upload, so the
    * source is neither fetched nor decoded again) with the merged presentation and size.
    */
   private rebuildInput(
     showcase: ShowcaseRow,
     item: ShowcaseItemRow,
     files: { status: JobStatus; result: Record<string, unknown> | null },
-    presentation: Record<string, unknown>,
-  ): Record<string, unknown> {
+    presentation: PictureFields,
+  ): RebuildJobInput {
     const glb = (files.result?.files as { glb?: { key?: unknown } } | undefined)?.glb?.key;
     if (files.status === 'failed')
       throw new ApiError(

@@ -10,7 +10,7 @@ import {
   type ShowcaseWallRow,
   type WallBuild,
 } from '@app/persistence';
-import type { ArrangeWallOptions, WallJobInput } from '@app/plugins';
+import type { ArrangeWallOptions, WallBuildInput, WallJobInput } from '@app/plugins';
 import { isFinal, type JobStatus } from '@app/pipeline';
 import { JobDeletion, JobRoutes, PRICING_POLICY, STORAGE } from '@app/runtime';
 import { parseInput } from '@app/schema';
@@ -108,7 +108,7 @@ export class WallsService {
 
   private build(s: ShowcaseRow, name: string, spec: WallSpec, plan: WallPlan): WallBuild {
     const opts = arrangeOptions(spec);
-    const wall: WallJobInput = {
+    const wall: WallBuildInput = {
       pictures: plan.pictures.map((p) => ({
         glb_key: p.glb_key,
         spec: p.spec,
@@ -130,7 +130,7 @@ export class WallsService {
       name,
       spec: spec as unknown as Record<string, unknown>,
       layout: layout as unknown as Record<string, unknown>,
-      input: { showcase_id: s.id, wall },
+      input: { showcase_id: s.id, wall } satisfies WallJobInput,
       pipeline: this.routes.pipelineFor('showcase.wall'),
     };
   }

@@ -3,7 +3,8 @@ import { UserError, type StageProvider } from '@app/pipeline';
 import { join } from 'node:path';
 import { fetchSource, fetchSourceToFile, type FetchedSource } from '../fetch/fetch-source';
 import type { SniffedType } from '../fetch/sniff';
-import { animatedInput } from './animated-ar-input';
+import { inputOf } from '../job-inputs/job-input-fields';
+import type { AnimatedArJobInput } from '../job-inputs/animated-ar-job-input';
 import { freshJobTempDir, removeJobTempDir, sweepStaleJobDirs } from './job-temp';
 
 /**
@@ -27,7 +28,7 @@ export function createAnimatedSourceStage(
   return {
     id: 'animated-source',
     async run(ctx) {
-      const input = animatedInput(ctx.job.input);
+      const input = inputOf<AnimatedArJobInput>(ctx.job);
       const video = typeof input.video_url === 'string';
       const url = video ? input.video_url : input.image_url;
       if (typeof url !== 'string') throw new UserError('missing_source', 'animated-source: the job has neither image_url nor video_url');

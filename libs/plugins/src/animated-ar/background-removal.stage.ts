@@ -1,7 +1,8 @@
 import { OperationalError, type StageProvider } from '@app/pipeline';
 import { type BackgroundRemoverPort, cutOutSequence } from '../background-removal';
 import { classifyAlpha, type FrameSequence } from '../frames/frame-sequence';
-import { animatedInput } from './animated-ar-input';
+import { inputOf } from '../job-inputs/job-input-fields';
+import type { AnimatedArJobInput } from '../job-inputs/animated-ar-job-input';
 import type { MotionStageOutput } from './motion.stage';
 
 export interface BackgroundRemovalOutput {
@@ -26,7 +27,7 @@ export function createBackgroundRemovalStage(
     id: 'background-removal',
     async run(ctx) {
       const motion = ctx.outputs.motion as MotionStageOutput;
-      if (!animatedInput(ctx.job.input).remove_background || motion.backgroundRemoved) {
+      if (!inputOf<AnimatedArJobInput>(ctx.job).remove_background || motion.backgroundRemoved) {
         return { sequence: motion.sequence, removed: motion.backgroundRemoved, framesProcessed: motion.backgroundRemoved ? 1 : 0 };
       }
       const { width, height, frames } = motion.sequence;

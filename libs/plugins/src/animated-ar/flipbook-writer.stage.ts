@@ -10,7 +10,8 @@ import { writeSceneUsdz } from '../usdz-writer/write-scene-usdz';
 import { classifyAlpha, DEFAULT_FRAME_LIMITS, type AlphaMode, type FrameLimits } from '../frames/frame-sequence';
 import { DEFAULT_LOOP_MODE, makeLoop, type LoopMode } from '../frames/loop-seam';
 import type { Poster } from '../normalise/normalise-image';
-import { animatedInput } from './animated-ar-input';
+import { inputOf } from '../job-inputs/job-input-fields';
+import type { AnimatedArJobInput } from '../job-inputs/animated-ar-job-input';
 import type { BackgroundRemovalOutput } from './background-removal.stage';
 import type { SourceFrames } from './frames.stage';
 import type { MotionStageOutput } from './motion.stage';
@@ -53,8 +54,9 @@ export const createFlipbookWriterStage = (
     const motion = ctx.outputs.motion as MotionStageOutput | undefined;
     // The loop seam (request `loop`). Procedural motion is already an exact loop: scored, never blended. An
     // animated image is an authored loop: `auto` keeps it (crossfade / pingpong still apply when asked for).
+    const input = inputOf<AnimatedArJobInput>(ctx.job);
     const looped = makeLoop(removed.frames, removed.width, removed.height, {
-      mode: animatedInput(ctx.job.input).loop ?? DEFAULT_LOOP_MODE,
+      mode: input.loop ?? DEFAULT_LOOP_MODE,
       periodic: src.kind === 'image' && motion?.model === 'procedural',
       authored: src.kind === 'animated-image',
       maxFrames: limits.maxFrames,
@@ -67,7 +69,7 @@ export const createFlipbookWriterStage = (
       frames: looped.frames,
       alpha: blended && removed.alpha === 'mask' ? classifyAlpha(looped.frames) : removed.alpha,
     };
-    const dimensions = resolveDimensions(parseDimensionRequest(ctx.job.input), src.sourceWidth, src.sourceHeight);
+    const dimensions = resolveDimensions(parseDimensionRequest(input), src.sourceWidth, src.sourceHeight);
     const alpha = sequence.alpha;
     const { atlases, frames } = await packAtlases(sequence.frames, {
       width: sequence.width,
@@ -79,7 +81,7 @@ export const createFlipbookWriterStage = (
     const picturePoster = await posterOf(sequence.frames[0].rgba, sequence.width, sequence.height, alpha !== 'opaque');
     const { scene, presentation, outer_dimensions, poster } = await pictureModel(
       'flipbook-writer',
-      ctx.job.input,
+      input,
       dimensions,
       flipbookLayer({ atlases, frames, alpha }),
       picturePoster,

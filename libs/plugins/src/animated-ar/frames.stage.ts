@@ -8,8 +8,10 @@ import type { AnimatedSource } from './animated-source.stage';
 import { decodeAnimatedImage, isAnimatedImage } from '../frames/decode-animated-image';
 import { decodeVideo, probeVideo, type VideoTools } from '../frames/decode-video';
 import { fitFrameSize, type FrameLimits, type FrameSequence } from '../frames/frame-sequence';
-import type { SourceKind } from './animated-ar-input';
 import { removeJobTempDir } from './job-temp';
+
+/** What the source turned out to be, told by its bytes. */
+export type SourceKind = 'image' | 'animated-image' | 'video';
 
 /** A still picture, RGBA, as displayed. */
 export interface StillPicture {

@@ -17,7 +17,8 @@ import type {
   MotionRequest,
 } from '../motion/motion-provider.port';
 import { blendMotionPrompt, resolveMotionStyle } from '../motion/procedural/motion-presets';
-import { animatedInput } from './animated-ar-input';
+import { inputOf } from '../job-inputs/job-input-fields';
+import type { AnimatedArJobInput } from '../job-inputs/animated-ar-job-input';
 import { frameLimits, type SourceFrames, type StillPicture, videoTools, withTempFile } from './frames.stage';
 
 export interface MotionStageOutput {
@@ -89,7 +90,7 @@ export function createMotionStage(deps: MotionStageDeps): StageProvider<MotionSt
         if (!src.sequence) throw new Error('motion: the frames stage gave neither a still nor frames');
         return { skipped: true, sequence: src.sequence, backgroundRemoved: false };
       }
-      const input = animatedInput(ctx.job.input);
+      const input = inputOf<AnimatedArJobInput>(ctx.job);
       const catalog = deps.catalog();
       const model = input.video_model ?? catalog.defaultModel;
       if (!catalog.has(model))

@@ -3,10 +3,9 @@ import type { StoragePort } from '@app/storage';
 import type { Dimensions } from '../dimensions/dimensions';
 import { presentationResult } from '../scene-builder/scene.stage';
 import { storeModelFiles, type StillImageResult } from '../publish/publish.stage';
-import type { SourceKind } from './animated-ar-input';
 import type { BackgroundRemovalOutput } from './background-removal.stage';
 import type { FlipbookOutput } from './flipbook-writer.stage';
-import type { SourceFrames } from './frames.stage';
+import type { SourceFrames, SourceKind } from './frames.stage';
 import type { MotionStageOutput } from './motion.stage';
 
 /** The job result of an animated AR conversion. URLs and credits are added when it is read. */

@@ -1,4 +1,6 @@
 import { OperationalError, UserError, type StageProvider } from '@app/pipeline';
+import type { CallbackJobInput } from '../job-inputs/callback-job-input';
+import { inputOf } from '../job-inputs/job-input-fields';
 import { type CallbackPort, webhookId } from './callback.port';
 import { postCallback } from './post-callback';
 import { signWebhook } from './standard-webhooks';
@@ -19,7 +21,7 @@ export function createDeliverCallbackStage(
   return {
     id: 'deliver-callback',
     async run(ctx) {
-      const { job_id: jobId, event } = ctx.job.input as { job_id: string; event: string };
+      const { job_id: jobId, event } = inputOf<CallbackJobInput>(ctx.job);
       const msg = await port.prepare(jobId, event);
       const id = webhookId(jobId, event);
       const body = JSON.stringify(msg.payload);

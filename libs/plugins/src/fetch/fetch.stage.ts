@@ -1,6 +1,7 @@
 import type { AppConfig } from '@app/config';
 import type { StageProvider } from '@app/pipeline';
 import type { StoragePort } from '@app/storage';
+import { inputOf, type PictureSource } from '../job-inputs/job-input-fields';
 import { fetchSource, type FetchedSource } from './fetch-source';
 import { readUpload } from './read-upload';
 
@@ -16,13 +17,14 @@ export function createFetchStage(config: AppConfig, storage: StoragePort): Stage
   return {
     id: 'fetch',
     async run(ctx) {
-      if (typeof ctx.job.input.upload_key === 'string') {
-        const out = await readUpload(storage, ctx.job.input.upload_key, config.fetch.maxBytes);
+      const input = inputOf<PictureSource>(ctx.job);
+      if (typeof input.upload_key === 'string') {
+        const out = await readUpload(storage, input.upload_key, config.fetch.maxBytes);
         ctx.progress(1);
         return out;
       }
       const field = ctx.options.field ?? 'image_url';
-      const url = String(ctx.job.input[field] ?? '');
+      const url = String(input[field] ?? '');
       ctx.progress(0.1);
       const out = await fetchSource(url, {
         maxBytes: config.fetch.maxBytes,

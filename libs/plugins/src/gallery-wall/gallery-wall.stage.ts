@@ -1,20 +1,11 @@
 import { type StageProvider, UserError } from '@app/pipeline';
 import type { StoragePort } from '@app/storage';
+import { inputOf } from '../job-inputs/job-input-fields';
+import type { WallBuildInput, WallJobInput } from '../job-inputs/wall-job-input';
 import { storeModelFiles, type StillImageResult } from '../publish/publish.stage';
-import { type ArrangeWallOptions, WALL_ALIGNS, WALL_ARRANGEMENTS, type WallAlign, type WallArrangement } from './arrange-wall';
+import type { ArrangeWallOptions, WallAlign, WallArrangement } from './arrange-wall';
 import { buildGalleryWall, type WallTextures } from './wall-model';
-import { loadWallPictures, type WallPictureRef } from './wall-sources';
-
-/** The job input of a wall build (`input.wall`), as the API writes it. */
-export interface WallJobInput {
-  pictures: WallPictureRef[];
-  arrangement: WallArrangement;
-  gap_inches?: number;
-  align?: WallAlign;
-  columns?: number;
-  /** `custom`: each picture's outer centre (inches, y up, relative to the wall's centre). */
-  custom?: { x_inches: number; y_inches: number }[];
-}
+import { loadWallPictures } from './wall-sources';
 
 /** Where each picture hangs in the built wall: its outer centre and outer size (inches). */
 export interface WallPicturePlace {
@@ -49,12 +40,8 @@ export const VISITOR_WALL_FILES = ['model.glb', 'model.usdz', 'poster.jpg'] as c
 /** Where a visitor's wall of showcase `showcasePublicId` keeps its files: `walls/visitor/<showcase>/<key>`. */
 export const visitorWallBase = (showcasePublicId: string, key: string): string => `walls/visitor/${showcasePublicId}/${key}`;
 
-/** The arrangement options of a job input (validated by the API; checked again since a job input is data). */
-export function wallArrangeOptions(w: WallJobInput): ArrangeWallOptions {
-  if (!WALL_ARRANGEMENTS.includes(w.arrangement))
-    throw new UserError('parameter_invalid', `wall: arrangement: unknown "${String(w.arrangement)}"`);
-  if (w.align !== undefined && !WALL_ALIGNS.includes(w.align))
-    throw new UserError('parameter_invalid', `wall: align: unknown "${String(w.align)}"`);
+/** The arrangement options of a wall build's input (its values checked by {@link WallJobInput}). */
+export function wallArrangeOptions(w: WallBuildInput): ArrangeWallOptions {
   return {
     arrangement: w.arrangement,
     ...(w.gap_inches !== undefined ? { gapInches: w.gap_inches } : {}),
@@ -78,8 +65,9 @@ export function createGalleryWallStage(storage: StoragePort): StageProvider<Gall
     id: 'gallery-wall',
     resource: 'cpu',
     async run(ctx) {
-      const w = ctx.job.input.wall as WallJobInput | undefined;
-      if (!w || !Array.isArray(w.pictures)) throw new UserError('parameter_invalid', 'wall: the job input has no wall');
+      const w = inputOf<WallJobInput>(ctx.job).wall;
+      // A pipeline routed to a kind whose input has no wall (a configuration mistake): said plainly.
+      if (!w) throw new UserError('parameter_invalid', 'wall: the job input has no wall');
       const arrange = wallArrangeOptions(w);
       const pictures = await loadWallPictures(storage, w.pictures);
       ctx.progress(0.2);

@@ -1,21 +1,9 @@
 import sharp from 'sharp';
 import { OperationalError, UserError } from '@app/pipeline';
 import type { StoragePort } from '@app/storage';
-import type { AlphaMode } from '@app/scene';
 import { glbPictureTexture } from '../fetch/glb-texture';
+import type { WallPictureRef } from '../job-inputs/wall-job-input';
 import type { WallPictureInput } from './wall-model';
-
-/** One picture of a wall as a job or a visitor request names it: the model holding its texture and its spec. */
-export interface WallPictureRef {
-  /** The stored GLB (`models/<job>/model.glb`, or a variant's) whose picture texture the wall shows. */
-  glb_key: string;
-  /** Size and presentation (width_inches, height_inches, fit, frame, mat, finish): a variant spec's fields. */
-  spec: Record<string, unknown>;
-  /** The texture's alpha mode as normalise chose it (`opaque`, `mask`, `blend`); default from its type. */
-  alpha?: AlphaMode;
-  item_id?: number;
-  variant_sku?: string | null;
-}
 
 /**
  * A stream's bytes in one buffer, copied once (stream/consumers' `buffer` goes through a Blob and copies twice:

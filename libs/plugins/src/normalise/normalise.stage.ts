@@ -3,6 +3,7 @@ import type { StageProvider } from '@app/pipeline';
 import { parseDimensionRequest } from '../dimensions/dimensions';
 import type { FetchedSource } from '../fetch/fetch-source';
 import { parseFit } from '../fit/fit';
+import { inputOf, type PictureFields } from '../job-inputs/job-input-fields';
 import { isVariantsJob } from '../variants/variant-specs';
 import { normaliseImage, type NormaliseOptions, type NormalisedImage } from './normalise-image';
 
@@ -12,7 +13,7 @@ import { normaliseImage, type NormaliseOptions, type NormalisedImage } from './n
  * checked on every job, so a wrong value fails whatever the size mode. A job building variants
  * ({@link isVariantsJob}) checks it too but crops nothing here: its texture keeps the whole picture.
  */
-export function fitOption(input: Record<string, unknown>): NormaliseOptions['fit'] {
+export function fitOption(input: PictureFields): NormaliseOptions['fit'] {
   const mode = parseFit(input);
   const size = parseDimensionRequest(input);
   return size.mode === 'explicit' ? { mode, aspect: size.width / size.height } : undefined;
@@ -23,9 +24,10 @@ export function createNormaliseStage(config: AppConfig): StageProvider<Normalise
     id: 'normalise',
     async run(ctx) {
       const source = ctx.outputs[ctx.options.from ?? 'fetch'] as FetchedSource;
-      const fit = fitOption(ctx.job.input);
+      const input = inputOf<PictureFields>(ctx.job);
+      const fit = fitOption(input);
       // An item with variants keeps the whole picture: each model crops through its uv (scene, variants).
-      if (isVariantsJob(ctx.job.input)) {
+      if (isVariantsJob(input)) {
         return normaliseImage(source.bytes, {
           maxTexturePx: config.images.maxTexturePx,
           maxInputPixels: config.images.maxInputPixels,

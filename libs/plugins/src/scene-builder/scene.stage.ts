@@ -4,6 +4,7 @@ import { parseDimensionRequest, resolveDimensions, type Dimensions } from '../di
 import { type FitResult, parseFit, planFitCrop } from '../fit/fit';
 import type { NormalisedImage, Poster } from '../normalise/normalise-image';
 import { outerDimensions, parsePresentation, type Presentation } from '../presentation/presentation';
+import { inputOf, type PictureFields } from '../job-inputs/job-input-fields';
 import { isVariantsJob } from '../variants/variant-specs';
 import { croppedFramedPoster, framedPoster } from './framed-poster';
 import { pictureScene } from './picture-model';
@@ -48,7 +49,7 @@ export function checkFileBudget(stage: string, file: Buffer): Buffer {
  */
 export async function pictureModel(
   stage: string,
-  jobInput: Record<string, unknown>,
+  jobInput: PictureFields,
   dimensions: Dimensions,
   layer: PictureLayer,
   poster: Poster,
@@ -87,7 +88,7 @@ export function stillLayer(img: NormalisedImage): Extract<PictureLayer, { kind: 
  * const model = await uncroppedPictureModel('scene', { width_inches: 20, height_inches: 20, fit: 'crop' }, img);
  * model.fit // { requested: 'crop', applied: 'crop', source_aspect: 1.3333, target_aspect: 1 }
  */
-export async function uncroppedPictureModel(stage: string, input: Record<string, unknown>, img: NormalisedImage): Promise<SceneOutput> {
+export async function uncroppedPictureModel(stage: string, input: PictureFields, img: NormalisedImage): Promise<SceneOutput> {
   const size = parseDimensionRequest(input);
   const mode = parseFit(input);
   const dimensions = resolveDimensions(size, img.sourceWidth, img.sourceHeight);
@@ -103,9 +104,10 @@ export async function uncroppedPictureModel(stage: string, input: Record<string,
  */
 export async function buildSceneOutput(ctx: StageContext<{ from?: string }>, stage: string): Promise<SceneOutput> {
   const img = ctx.outputs[ctx.options.from ?? 'normalise'] as NormalisedImage;
-  if (isVariantsJob(ctx.job.input)) return uncroppedPictureModel(stage, ctx.job.input, img);
-  const dimensions = resolveDimensions(parseDimensionRequest(ctx.job.input), img.sourceWidth, img.sourceHeight);
-  return pictureModel(stage, ctx.job.input, dimensions, stillLayer(img), img.poster);
+  const input = inputOf<PictureFields>(ctx.job);
+  if (isVariantsJob(input)) return uncroppedPictureModel(stage, input, img);
+  const dimensions = resolveDimensions(parseDimensionRequest(input), img.sourceWidth, img.sourceHeight);
+  return pictureModel(stage, input, dimensions, stillLayer(img), img.poster);
 }
 
 /** The scene from the pipeline's `scene` step, or built here for pipelines written before it existed. */

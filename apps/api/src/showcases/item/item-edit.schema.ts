@@ -1,4 +1,4 @@
-import { parsePresentation, presentationShape, requireLinkForCallToAction } from '@app/plugins';
+import { parsePresentation, type PictureFields, presentationShape, requireLinkForCallToAction } from '@app/plugins';
 import type { Availability, ItemCatalogue, ItemLabel } from '@app/persistence';
 import { parseInput, requestSchema, z } from '@app/schema';
 import { PG_INT_MAX } from '../../http/list-query';
@@ -92,7 +92,7 @@ export interface ItemEdit {
    * When size or presentation fields were sent: the job input fields of the merged item (presentation,
    * banner and size), as a create writes them. Compare with {@link renditionKey}.
    */
-  presentation?: Record<string, unknown>;
+  presentation?: PictureFields;
 }
 
 const hasOwn = (o: Record<string, unknown>, k: string) => Object.prototype.hasOwnProperty.call(o, k);

@@ -1,4 +1,4 @@
-import { inchesField, MAX_INCHES, MIN_INCHES } from '@app/plugins';
+import { inchesField, MAX_INCHES, MIN_INCHES, type PictureFields } from '@app/plugins';
 import type { Availability, ItemCatalogue, ItemLabel } from '@app/persistence';
 import { z } from '@app/schema';
 import type { PresentationInput } from './presentation-request';
@@ -92,14 +92,16 @@ export function checkSizePairs(v: Record<string, unknown>, ctx: z.RefinementCtx)
 
 /**
  * The job input fields of a picture's real size, in inches (4 decimals, so a centimetre value reads back to
- * 0.01 cm), with its depth applied to the frame (no frame: an unframed picture that deep).
+ * 0.01 cm), with its depth applied to the frame (no frame: an unframed picture that deep), over its
+ * presentation. `sent`: the item's fields, validated by its request schema.
  */
-export function itemSizeInput(sent: Record<string, unknown>, presentation: PresentationInput): PresentationInput & Record<string, unknown> {
+export function itemSizeInput(sent: Record<string, unknown>, presentation: PresentationInput): PictureFields {
   const num = (k: string) => (sent[k] == null ? undefined : Number(sent[k]));
   const inches = (k: string) => num(`${k}_inches`) ?? (num(`${k}_cm`) !== undefined ? round(num(`${k}_cm`)! / CM_PER_INCH, 4) : undefined);
   const [w, h, depth] = [inches('width'), inches('height'), inches('depth')];
-  const out: PresentationInput & Record<string, unknown> = { ...presentation };
-  if (w !== undefined && h !== undefined) Object.assign(out, { width_inches: w, height_inches: h, fit: sent.fit ?? 'crop' });
+  const out: PictureFields = { ...presentation };
+  if (w !== undefined && h !== undefined)
+    Object.assign(out, { width_inches: w, height_inches: h, fit: (sent.fit as PictureFields['fit']) ?? 'crop' } satisfies PictureFields);
   if (depth !== undefined) {
     const f = out.frame;
     out.frame =

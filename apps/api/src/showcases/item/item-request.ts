@@ -1,4 +1,5 @@
 import type { ItemCatalogue, StoredVariant } from '@app/persistence';
+import type { PictureFields } from '@app/plugins';
 import { UserError } from '@app/pipeline';
 import { parseInput } from '@app/schema';
 import { ShowcaseItemBody, UploadItemBody } from './item-body.schema';
@@ -6,10 +7,10 @@ import { itemCatalogue, itemSizeInput } from './item-fields.schema';
 import { mergeItemPresentation, type PresentationInput } from './presentation-request';
 import { mainVariantInput, parseNewVariants } from './variant-requests';
 
-/** One picture to add: its URL and the presentation fields its job input carries. */
+/** One picture to add: its URL and the size and presentation fields its job input carries. */
 export interface PictureRequest {
   imageUrl: string;
-  presentation: PresentationInput;
+  presentation: PictureFields;
   /** Label, external id, availability and position (absent for image_urls). */
   catalogue?: Partial<ItemCatalogue>;
   /** The sizes and frames it is sold in (absent: none). */
@@ -26,7 +27,7 @@ export function parseItem(
   i: number,
   defaults: PresentationInput,
   { withUrl }: { withUrl: boolean },
-): { imageUrl?: string; presentation: PresentationInput; catalogue: Partial<ItemCatalogue>; variants?: StoredVariant[] } {
+): { imageUrl?: string; presentation: PictureFields; catalogue: Partial<ItemCatalogue>; variants?: StoredVariant[] } {
   const prefix = `items[${i}]`;
   const sent = v as Record<string, unknown>;
   let imageUrl: string | undefined;

@@ -1,5 +1,5 @@
 import { UserError } from '@app/pipeline';
-import { acceptPresentation, mergeItemPresentation } from './presentation-request';
+import { acceptPresentation, mergeItemPresentation, type PresentationInput } from './presentation-request';
 
 const paramOf = (fn: () => unknown) => {
   try {
@@ -41,7 +41,7 @@ describe('acceptPresentation', () => {
 });
 
 describe('mergeItemPresentation', () => {
-  const defaults = { placement: 'floor', frame: { style: 'classic', color: 'oak' }, mat: { width_inches: 2 } };
+  const defaults: PresentationInput = { placement: 'floor', frame: { style: 'classic', color: 'oak' }, mat: { width_inches: 2 } };
 
   it('lays the item over the defaults field by field; a frame object replaces the default frame whole', () => {
     expect(mergeItemPresentation({ image_url: 'u', title: 'Dunes', frame: { style: 'thin' } }, defaults, 'items[0].')).toEqual({

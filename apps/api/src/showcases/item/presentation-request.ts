@@ -1,13 +1,20 @@
 import { UserError } from '@app/pipeline';
-import { parsePresentation, PRESENTATION_DEFAULT_FIELDS, PRESENTATION_FIELDS } from '@app/plugins';
-
-export type PresentationField = (typeof PRESENTATION_FIELDS)[number];
+import {
+  parsePresentation,
+  PRESENTATION_DEFAULT_FIELDS,
+  PRESENTATION_FIELDS,
+  PresentationInput,
+  presentationInputShape,
+} from '@app/plugins';
+import { parseInput, z } from '@app/schema';
 
 /**
- * The presentation fields of a request as sent (placement, frame, mat, finish, banner...), once
- * validated: what a job's input carries. The pipeline resolves them itself with parsePresentation.
+ * The presentation fields of a request as sent (placement, frame, mat, finish, banner...), once validated:
+ * what a job's input carries (libs/plugins PresentationInput). The pipeline resolves them itself with
+ * parsePresentation, with the defaults of the version that runs the job.
  */
-export type PresentationInput = Partial<Record<PresentationField, unknown>>;
+export type { PresentationInput };
+export type PresentationField = (typeof PRESENTATION_FIELDS)[number];
 
 const present = (v: unknown) => v !== undefined && v !== null;
 
@@ -15,14 +22,14 @@ const present = (v: unknown) => v !== undefined && v !== null;
 export const SHOWCASE_DEFAULT_FIELDS: readonly string[] = PRESENTATION_DEFAULT_FIELDS;
 
 /** The non-null `fields` of `body`, as sent (null means "not given", as for every other parameter). */
-export function pickPresentation(body: Record<string, unknown>, fields: readonly string[] = PRESENTATION_FIELDS): PresentationInput {
-  const out: PresentationInput = {};
-  for (const k of fields) if (present(body[k])) out[k as PresentationField] = body[k];
+export function pickPresentation(body: Record<string, unknown>, fields: readonly string[] = PRESENTATION_FIELDS): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of fields) if (present(body[k])) out[k] = body[k];
   return out;
 }
 
 /**
- * Validates the presentation fields of a request body and returns them as sent, for the job input.
+ * Validates the presentation fields of a request body and returns them as sent, typed, for the job input.
  * A bad value is a UserError naming `prefix` + the parameter (the error filter answers 400).
  *
  * @example
@@ -33,10 +40,11 @@ export function acceptPresentation(
   fields: readonly string[] = PRESENTATION_FIELDS,
   prefix = '',
 ): PresentationInput {
-  const picked = pickPresentation(body, fields);
-  parsePresentation(picked, {}, prefix);
-  return picked;
+  return parseInput(PresentationInput, pickPresentation(body, fields), { prefix });
 }
+
+/** Types fields parsePresentation has accepted, as they were sent (it checks more than their types: see mergeItemPresentation). */
+const AsSent = z.looseObject(presentationInputShape);
 
 /**
  * A showcase item's presentation: its own fields over the showcase's defaults, field by field (an item's
@@ -47,8 +55,9 @@ export function acceptPresentation(
 export function mergeItemPresentation(item: Record<string, unknown>, defaults: PresentationInput, prefix: string): PresentationInput {
   const own = pickPresentation(item);
   const inherited: PresentationInput = {};
-  for (const [k, v] of Object.entries(defaults)) if (!(k in item) && present(v)) inherited[k as PresentationField] = v;
+  for (const [k, v] of Object.entries(defaults)) if (!(k in item) && present(v)) inherited[k] = v;
   try {
+    // The item's fields with the defaults they inherit: a mat of its own may hang in an inherited frame.
     parsePresentation(own, inherited, prefix);
   } catch (e) {
     if (e instanceof UserError && e.param && !e.param.startsWith(prefix)) {
@@ -61,5 +70,5 @@ export function mergeItemPresentation(item: Record<string, unknown>, defaults: P
     }
     throw e;
   }
-  return { ...inherited, ...own };
+  return { ...inherited, ...AsSent.parse(own) };
 }
