@@ -1,7 +1,18 @@
 const tseslint = require('typescript-eslint');
 
 module.exports = tseslint.config(
-  { ignores: ['dist/**', 'packages/*/dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'test-artifacts/**', 'bench/results/**'] },
+  {
+    ignores: [
+      'dist/**',
+      '.nest-build/**',
+      'packages/*/dist/**',
+      'node_modules/**',
+      'data/**',
+      'coverage/**',
+      'test-artifacts/**',
+      'bench/results/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
