@@ -1,0 +1,54 @@
+/** Sizes as the walls section writes them, and the pictures it names (from the showcase as last loaded). */
+import type { ErrorLike } from '../../../shared/api';
+import type { ShowcaseItem, WallItem, WallPlace } from '../../../shared/api-types';
+import { type Pic, W } from './wall-state';
+
+/** A picture of a wall as the API places it (outer centre and size, inches) as the arranger holds it. */
+export function wallPic(x: WallItem | WallPlace): Pic {
+  return {
+    item_id: x.item_id,
+    variant_sku: x.variant_sku || null,
+    x: x.x_inches,
+    y: x.y_inches,
+    w: x.width_inches,
+    h: x.height_inches,
+  };
+}
+
+// Inches as the console shows them: at most two decimals, a true minus sign.
+export function inch(v: number): string {
+  const r = Math.round(v * 100) / 100;
+  return (r < 0 ? '−' : '') + String(Math.abs(r));
+}
+function cm(v: number): string {
+  return String(Math.round(v * 2.54));
+}
+export function snap(v: number): number {
+  return Math.round(v * 2) / 2;
+}
+export function sizeText(w: number, hgt: number): string {
+  return inch(w) + ' × ' + inch(hgt) + ' in (' + cm(w) + ' × ' + cm(hgt) + ' cm)';
+}
+export function byId(itemId: number): ShowcaseItem | undefined {
+  return ((W.showcase && W.showcase.items) || []).filter(function (x) {
+    return x.id === itemId;
+  })[0];
+}
+export function pictureName(itemId: number): string {
+  const it = byId(itemId);
+  return it ? W.itemName(it) : 'Picture ' + itemId;
+}
+export function thumbOf(itemId: number, sku: string | null | undefined): string | null {
+  const it = byId(itemId);
+  if (!it) return null;
+  const v = sku
+    ? (it.variants || []).filter(function (x) {
+        return x.sku === sku;
+      })[0]
+    : null;
+  return (v && v.preview_url) || it.preview_url || null;
+}
+export function errMessage(e: ErrorLike): string {
+  const er = (e && e.error) || {};
+  return (er.message || 'Something went wrong.') + (er.param ? ' (' + er.param + ')' : '');
+}
