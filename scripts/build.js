@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // `npm run build`: apps, libs and bench into dist/ with SWC (no type check: `npm run typecheck` does that).
 // The path aliases come from tsconfig.json (scripts/swc-config.js), so they are declared in one place.
-const { mkdirSync, writeFileSync } = require('node:fs');
+// The console's browser code (apps/console/src) is not SWC's: esbuild bundles it into one script,
+// dist/console/console.js, beside a copy of its stylesheet; the API serves both (ConsoleAssets).
+const { copyFileSync, mkdirSync, writeFileSync } = require('node:fs');
 const { spawnSync } = require('node:child_process');
 const { join } = require('node:path');
 const { swcConfig } = require('./swc-config');
@@ -13,6 +15,40 @@ const configFile = join(cacheDir, 'swcrc.build.json');
 writeFileSync(configFile, JSON.stringify(swcConfig(root)));
 const swc = join(root, 'node_modules', '.bin', 'swc');
 // libs/testing holds the tests' helpers (dev dependencies such as playwright-core): never part of the build.
-const args = ['apps', 'libs', 'bench', '-d', 'dist', '--copy-files', '--quiet', '--ignore', 'libs/testing/**', '--config-file', configFile];
+// apps/console is the browser's: bundled below.
+const args = [
+  'apps',
+  'libs',
+  'bench',
+  '-d',
+  'dist',
+  '--copy-files',
+  '--quiet',
+  '--ignore',
+  'libs/testing/**,apps/console/**',
+  '--config-file',
+  configFile,
+];
 const r = spawnSync(swc, args, { cwd: root, stdio: 'inherit' });
-process.exit(r.status ?? 1);
+if (r.status !== 0) process.exit(r.status ?? 1);
+
+/**
+ * The console's script: apps/console/src/main.ts and what it imports, as one IIFE (no module loader, one
+ * same-origin <script>, CSP unchanged), not minified (readable in the browser's tools; served gzipped).
+ * ES2019: the browsers the hand-written ES5 script ran in, less the ones without fetch or CSS.escape.
+ */
+const consoleDir = join(root, 'dist', 'console');
+mkdirSync(consoleDir, { recursive: true });
+require('esbuild').buildSync({
+  entryPoints: [join(root, 'apps/console/src/main.ts')],
+  outfile: join(consoleDir, 'console.js'),
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: 'es2019',
+  tsconfig: join(root, 'apps/console/tsconfig.json'),
+  charset: 'utf8',
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+copyFileSync(join(root, 'apps/console/console.css'), join(consoleDir, 'console.css'));
