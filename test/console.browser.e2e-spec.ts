@@ -67,8 +67,8 @@ async function axe(page: Page, name: string): Promise<void> {
   expect(bad).toEqual([]);
 }
 
-/** Gzipped bytes of the console's one script: every page loads it and nothing else. */
-const CONSOLE_JS_GZIP = gzipSync(readFileSync(join(ROOT, 'apps/console/console.js')), { level: 9 }).length;
+/** Gzipped bytes of the console's one script as served (the esbuild bundle): every page loads it and nothing else. */
+const CONSOLE_JS_GZIP = gzipSync(readFileSync(join(ROOT, 'dist/console/console.js')), { level: 9 }).length;
 
 /** Checks a page with axe, records it for the phone pass and screenshots it at desktop size. */
 async function check(page: Page, name: string): Promise<void> {
