@@ -49,6 +49,13 @@ async function exitOf(p: ReturnType<typeof run>, timeoutMs: number): Promise<num
   }
 }
 
+/** The files under a folder, relative to it. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)));
+}
+
 describe('nest-cli.json', () => {
   const config = JSON.parse(readFileSync(join(ROOT, 'nest-cli.json'), 'utf8'));
 
@@ -123,6 +130,10 @@ describe('nest build (SWC) into a scratch folder', () => {
     // The path aliases are rewritten to relative requires, as in `npm run build`'s output.
     expect(readFileSync(main, 'utf8')).not.toMatch(/require\("@app\//);
     expect(readFileSync(main, 'utf8')).toMatch(/require\("\.\.\/\.\.\/\.\.\/libs\/config\/src"\)/);
+    // Nothing `npm run build` leaves out (libs/testing, the console's browser code that esbuild bundles):
+    // each file nest wrote is one that npm run build (run before the e2e tier) wrote into dist/ too.
+    const extra = filesUnder(out).filter((f) => !existsSync(join(ROOT, 'dist', f)));
+    expect(extra).toEqual([]);
 
     const dataDir = tempDir('nest-cli-');
     // A copy of the migrated database (as spawnApp gives): the first start's migrations cost ~10 s.
