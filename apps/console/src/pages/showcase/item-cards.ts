@@ -4,8 +4,8 @@ import type { ShowcaseItem } from '../../shared/api-types';
 import { $, $all, empty, fill, h, say } from '../../shared/dom';
 import { active, seg, statusBadge } from '../../shared/format';
 import { editForm, type EditForm, removeItem, syncForm } from './item-edit';
+import { AVAILABILITY, itemName } from './item-format';
 import { move, moveTo } from './item-order';
-import { load } from './showcase.page';
 import { type Card, sc, type ShowcaseView } from './showcase-state';
 import { openVariants } from './variants/variants-panel';
 import { variantsBuilding, variantsLine } from './variants/variant-rows';
@@ -14,18 +14,9 @@ import { vs } from './variants/variants-state';
 type InchSize = NonNullable<ShowcaseItem['dimensions']>;
 type CmSize = NonNullable<ShowcaseItem['dimensions_cm']>;
 
-export function itemName(it: ShowcaseItem): string {
-  return (it.banner && it.banner.title) || it.filename || it.source_url || 'Picture ' + it.id;
-}
 export function errText(e: { message?: string } | string | null | undefined): string {
   return typeof e === 'string' ? e : (e && e.message) || 'failed';
 }
-export const AVAILABILITY: Record<string, string> = {
-  available: 'Available',
-  reserved: 'Reserved',
-  sold: 'Sold',
-  not_for_sale: 'Not for sale',
-};
 
 /** Fills the list from a showcase answer, keeping cards that did not change; true while something is on its way. */
 export function renderItems(s: ShowcaseView): boolean {
@@ -114,7 +105,7 @@ function itemCard(it: ShowcaseItem, i: number, n: number, units: ShowcaseView['u
         api('PATCH', sc.base + '/items/' + seg(it.id), { availability: want }).then(
           function () {
             say(want === 'sold' ? 'Picture ' + it.id + ' marked sold.' : 'Picture ' + it.id + ' marked available.');
-            load();
+            sc.actions.load();
           },
           function (e: ApiError) {
             sold.checked = !sold.checked;

@@ -3,8 +3,7 @@ import { api, type ApiError } from '../../shared/api';
 import type { ItemRebuild, ShowcaseItem } from '../../shared/api-types';
 import { $, $all, clearError, h, say, showError } from '../../shared/dom';
 import { seg } from '../../shared/format';
-import { AVAILABILITY } from './item-cards';
-import { load } from './showcase.page';
+import { AVAILABILITY, FRAMES } from './item-format';
 import { sc, type ShowcaseView } from './showcase-state';
 
 type InchSize = NonNullable<ShowcaseItem['dimensions']>;
@@ -26,13 +25,6 @@ function control(f: HTMLFormElement, name: string): Control {
 }
 
 const TEXT_FIELDS: Field[] = ['artist', 'title', 'year', 'medium', 'edition', 'price'];
-export const FRAMES: [string, string][] = [
-  ['', 'No frame'],
-  ['thin', 'Thin'],
-  ['classic', 'Classic'],
-  ['float', 'Float'],
-  ['canvas', 'Canvas wrap'],
-];
 
 /** What the form shows for an item: every value as text. Sizes in the showcase's unit. */
 function itemValues(it: ShowcaseItem, units: ShowcaseView['units']): ItemValues {
@@ -225,7 +217,7 @@ export function editForm(it: ShowcaseItem, units: ShowcaseView['units']): HTMLDe
         details.open = false;
         sc.focusNext = 'edit-' + it.id;
         summary.focus();
-        load();
+        sc.actions.load();
       },
       function (e: ApiError) {
         busy = false;
@@ -249,7 +241,7 @@ export function removeItem(it: ShowcaseItem): void {
   api('DELETE', sc.base + '/items/' + seg(it.id)).then(
     function () {
       say('Picture deleted.');
-      load();
+      sc.actions.load();
     },
     function (e: ApiError) {
       say(e.error.message);

@@ -2,8 +2,6 @@
 import { api, type ApiError } from '../../shared/api';
 import type { ShowcaseItem } from '../../shared/api-types';
 import { say } from '../../shared/dom';
-import { renderItems } from './item-cards';
-import { load } from './showcase.page';
 import { sc } from './showcase-state';
 
 function ids(): number[] {
@@ -45,18 +43,18 @@ function saveOrder(order: number[], id: number, focusKey: string | null): void {
       return byId[x];
     }),
   };
-  renderItems(sc.showcase);
+  sc.actions.renderItems(sc.showcase);
   sc.ordering = true;
   api('PUT', sc.base + '/items/order', { item_ids: order }).then(
     function () {
       sc.ordering = false;
       say('Picture ' + id + ' moved to position ' + (order.indexOf(id) + 1) + ' of ' + order.length + '.');
-      load();
+      sc.actions.load();
     },
     function (e: ApiError) {
       sc.ordering = false;
       say('The order was not saved: ' + e.error.message);
-      load();
+      sc.actions.load();
     },
   );
 }

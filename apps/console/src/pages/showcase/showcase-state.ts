@@ -22,7 +22,20 @@ export type BrandingForm = HTMLFormElement & {
   layout_choice: HTMLSelectElement;
 };
 
+/**
+ * What the page does for its parts, set by showcasePage before anything can call it. The parts (cards,
+ * order, edit form, uploads, import, variants) call back through it rather than import the page or the
+ * cards, which import them: each depends only on what is below it.
+ */
+export interface ShowcaseActions {
+  /** Loads the showcase again and draws it (and polls while anything is on its way). */
+  load(): Promise<void>;
+  /** Draws the pictures from a showcase as the page holds it; true while something is on its way. */
+  renderItems(s: ShowcaseView): boolean;
+}
+
 export interface ShowcaseState {
+  actions: ShowcaseActions;
   /** The showcase's API path, /api/v2/showcases/{id}. */
   base: string;
   showcase: ShowcaseView | null;

@@ -7,7 +7,8 @@ import type { Showcase, UpdateShowcaseRequest } from '../../shared/api-types';
 import { $, failed, onSubmit, say, showError } from '../../shared/dom';
 import { seg } from '../../shared/format';
 import { initCatalogueImport } from './catalogue/catalogue-import';
-import { itemName, renderItems } from './item-cards';
+import { renderItems } from './item-cards';
+import { itemName } from './item-format';
 import { type BrandingForm, sc } from './showcase-state';
 import { initUploads } from './uploads';
 import { initVariants, variantsSync } from './variants/variants-panel';
@@ -25,7 +26,7 @@ function renderPreview(): void {
   $('.pv-desc', sc.preview)!.textContent = (fd.get('description') as string | null) || '';
 }
 /** Loads the showcase (the form's values too, the first time) and polls while anything is on its way. */
-export function load(first?: boolean): Promise<void> {
+function load(first?: boolean): Promise<void> {
   return api<Showcase>('GET', sc.base).then(function (s) {
     if (first) {
       const b: Showcase['branding'] = s.branding || {};
@@ -55,6 +56,12 @@ export function load(first?: boolean): Promise<void> {
   }, failed(sc.itemsBox));
 }
 export function showcasePage(): void {
+  sc.actions = {
+    load: function () {
+      return load();
+    },
+    renderItems: renderItems,
+  };
   const id = String(document.body.getAttribute('data-id'));
   sc.base = '/api/v2/showcases/' + seg(id);
   sc.itemsBox = $('[data-testid=items]')!;

@@ -2,7 +2,6 @@
 import { api, type ApiError, CSRF } from '../../shared/api';
 import type { ShowcaseItemRequest } from '../../shared/api-types';
 import { $, h, onSubmit, say, showError } from '../../shared/dom';
-import { load } from './showcase.page';
 import { sc } from './showcase-state';
 
 /** A control of the "frame, mat and placement for the next pictures" fieldset by id. */
@@ -46,7 +45,7 @@ function upload(file: File): void {
     $('.state', row)!.textContent = msg;
     row.setAttribute('data-state', ok ? 'done' : 'failed');
     say(file.name + msg);
-    load();
+    sc.actions.load();
   };
   xhr.onerror = function () {
     $('.state', row)!.textContent = ' failed: network error';
@@ -93,7 +92,7 @@ export function initUploads(): void {
       function () {
         f.reset();
         say('Picture added.');
-        load();
+        sc.actions.load();
       },
       function (e: ApiError) {
         if (e.error) e.error.param = /image_url|items/.test(e.error.param || '') ? 'url' : e.error.param;

@@ -7,7 +7,6 @@ import type { ImportPreview, ImportRun } from '../../../shared/api-types';
 import { parseCsv } from '../../../shared/csv';
 import { $, type Cell, fill, h, say, table } from '../../../shared/dom';
 import { credits, seg } from '../../../shared/format';
-import { load } from '../showcase.page';
 import { sc } from '../showcase-state';
 
 /** A row the check or the import refused: where and why. */
@@ -248,7 +247,7 @@ export function initCatalogueImport(): void {
         fill($('[data-testid=import-errors]', importBox)!, rowErrors(errs, errs.length, 'Import errors'));
         // New pictures show up in the list as they are created.
         const created = n('created') + n('updated');
-        if (created !== seen || done) load();
+        if (created !== seen || done) sc.actions.load();
         if (done) {
           importing = false;
           importBtn.textContent = 'Imported';

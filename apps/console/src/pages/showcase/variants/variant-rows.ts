@@ -108,6 +108,23 @@ export function vValues(r: VariantRow): VariantValues {
   });
   return o as VariantValues;
 }
+/** Where the row with this key is in the open table (-1: not there). */
+export function vIndex(key: string | null): number {
+  const ve = vs.ve!;
+  for (let i = 0; i < ve.rows.length; i++) if (ve.rows[i].key === key) return i;
+  return -1;
+}
+/** A row's status badge (its variant's status, or New). */
+export function vBadge(r: VariantRow): HTMLSpanElement {
+  const t = ({ new: 'New', ready: 'Ready', building: 'Rebuilding…', failed: 'Failed' } as Record<string, string>)[r.status] || r.status;
+  return h('span', {
+    class: 'badge v-' + r.status,
+    'data-status-of': r.key,
+    'data-testid': r.status === 'building' ? 'variant-rebuilding' : 'variant-status',
+    title: r.error ? r.error.message : null,
+    text: t,
+  });
+}
 export function vSnap(): string {
   return JSON.stringify(vs.ve!.rows.map(vValues));
 }

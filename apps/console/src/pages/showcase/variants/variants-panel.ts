@@ -6,10 +6,9 @@ import { api, type ApiError } from '../../../shared/api';
 import type { ItemRebuild, ShowcaseItem } from '../../../shared/api-types';
 import { $, fill, h, say } from '../../../shared/dom';
 import { seg } from '../../../shared/format';
-import { itemName, renderItems } from '../item-cards';
-import { load } from '../showcase.page';
+import { itemName } from '../item-format';
 import { sc, type ShowcaseView } from '../showcase-state';
-import { vDirty, vEntry, vRow, vSnap, vValues } from './variant-rows';
+import { vBadge, vDirty, vEntry, vRow, vSnap, vValues } from './variant-rows';
 import { vDraw } from './variants-preview';
 import { vAdd, vRender } from './variants-table';
 import { initVariantsState, type VariantEditor, type VariantRow, vs } from './variants-state';
@@ -36,7 +35,7 @@ export function openVariants(itemId: number): void {
   vSkeleton();
   vInit(it, null);
   vs.panel.hidden = false;
-  renderItems(sc.showcase!);
+  sc.actions.renderItems(sc.showcase!);
   $('#variants-title')!.textContent = 'Variants of ' + itemName(it);
   vs.panel.scrollIntoView({ block: 'start' });
   $('#variants-title')!.focus();
@@ -48,7 +47,7 @@ function closeVariants(): void {
   vs.panel.hidden = true;
   fill(vs.body, []);
   sc.focusNext = 'variants-' + id;
-  renderItems(sc.showcase!);
+  sc.actions.renderItems(sc.showcase!);
 }
 
 /** The page's variants panel: its state from the page, Close, and a warning before leaving with unsaved rows. */
@@ -191,17 +190,6 @@ function vStatus(r: VariantRow): void {
   const el = vs.body.querySelector('[data-status-of="' + CSS.escape(r.key) + '"]');
   if (el) el.parentNode!.replaceChild(vBadge(r), el);
 }
-/** A row's status badge (its variant's status, or New). */
-export function vBadge(r: VariantRow): HTMLSpanElement {
-  const t = ({ new: 'New', ready: 'Ready', building: 'Rebuilding…', failed: 'Failed' } as Record<string, string>)[r.status] || r.status;
-  return h('span', {
-    class: 'badge v-' + r.status,
-    'data-status-of': r.key,
-    'data-testid': r.status === 'building' ? 'variant-rebuilding' : 'variant-status',
-    title: r.error ? r.error.message : null,
-    text: t,
-  });
-}
 
 export function vErr(msg: string | null): void {
   const ve = vs.ve!;
@@ -264,7 +252,7 @@ export function vSave(): void {
         return r.status === 'building';
       }).length;
       say('Saved ' + n + (n === 1 ? ' variant' : ' variants') + ' of picture ' + itemId + (b ? '. Rebuilding ' + b + '…' : '.'));
-      load();
+      sc.actions.load();
     },
     function (e: ApiError) {
       if (!vs.ve || vs.ve.itemId !== itemId) return;

@@ -1,8 +1,7 @@
 /** The variants panel's preview: the selected row's picture framed as the engine frames it, drawn on a canvas. */
 import type { ItemVariant, ShowcaseItem } from '../../../shared/api-types';
 import { $, fill, h } from '../../../shared/dom';
-import { toInch, toUnit, unitLabel, vLookChanged, vNum, vStr } from './variant-rows';
-import { vIndex } from './variants-table';
+import { toInch, toUnit, unitLabel, vIndex, vLookChanged, vNum, vStr } from './variant-rows';
 import { MOULDED, type VariantRow, vs } from './variants-state';
 
 /** A row's look in inches (see lookOf). */

@@ -1,9 +1,7 @@
 /** The variants table: a row per variant with its inputs, actions (add, duplicate, delete, move, drag). */
 import { $, $all, empty, fill, h, say } from '../../../shared/dom';
-import { AVAILABILITY } from '../item-cards';
-import { FRAMES } from '../item-edit';
-import { capital, unitLabel, vDirty, vRow } from './variant-rows';
-import { vBadge } from './variants-panel';
+import { AVAILABILITY, FRAMES } from '../item-format';
+import { capital, unitLabel, vBadge, vDirty, vIndex, vRow } from './variant-rows';
 import { vDraw } from './variants-preview';
 import { MOULDED, type VariantRow, vs } from './variants-state';
 
@@ -13,11 +11,6 @@ type Control = HTMLInputElement | HTMLSelectElement;
 
 function vRef(r: VariantRow, n: number): string {
   return 'row ' + n + (r.sku.trim() ? ' (' + r.sku.trim() + ')' : '');
-}
-export function vIndex(key: string | null): number {
-  const ve = vs.ve!;
-  for (let i = 0; i < ve.rows.length; i++) if (ve.rows[i].key === key) return i;
-  return -1;
 }
 function vSelect(r: VariantRow): void {
   const ve = vs.ve!;
