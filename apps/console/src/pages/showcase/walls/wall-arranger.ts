@@ -6,7 +6,7 @@ import { api, type ErrorLike } from '../../../shared/api';
 import type { CreateWallRequest, Wall, WallLayout } from '../../../shared/api-types';
 import { $all, fill, h, say } from '../../../shared/dom';
 import { byId, errMessage, inch, pictureName, snap, thumbOf, wallPic } from './wall-format';
-import { draw, fitView } from './wall-stage';
+import { draw, fitView, showArrangement } from './wall-stage';
 import { type Arranger, MAX_PICS, type Pic, W } from './wall-state';
 
 /** A layout or save request's options (the items added by the caller). */
@@ -181,19 +181,6 @@ export function renderPicks(): void {
   );
   if (!items.length) fill(W.E.picks, h('li', { class: 'empty', text: 'No picture is ready yet.' }));
   if (had && document.getElementById(had)) document.getElementById(had)!.focus();
-}
-
-export function showArrangement(): void {
-  const A = W.A!;
-  W.E.arrBtns.forEach(function (b) {
-    b.setAttribute('aria-pressed', String(b.getAttribute('data-arrangement') === A.arrangement));
-  });
-  W.E.columns.disabled = A.preset !== 'grid';
-  W.E.arrNow.setAttribute('data-arrangement', A.arrangement);
-  W.E.arrNow.textContent =
-    A.arrangement === 'custom'
-      ? 'Custom: your own positions. Row, Grid or Salon starts again from that arrangement.'
-      : 'Now: ' + A.arrangement + '. Drag a picture to make it your own.';
 }
 
 export function choose(a: Wall['arrangement']): void {

@@ -3,7 +3,6 @@
  * pointer (mouse, pen, touch) or arrow keys in 0.5 in steps, overlaps and width checked as they move.
  */
 import { $all, fill, h } from '../../../shared/dom';
-import { showArrangement } from './wall-arranger';
 import { inch, pictureName, sizeText, snap, thumbOf } from './wall-format';
 import { MAX_WIDTH, NS, type Pic, SOFA, type View, W } from './wall-state';
 
@@ -96,6 +95,23 @@ export function check(): void {
   W.E.size.textContent = b ? 'Outer size: ' + sizeText(b.r - b.l, b.t - b.b) + ', ' + A.pics.length + ' pictures.' : '';
   W.E.stage.setAttribute('data-overlaps', String(pairs.length));
   W.E.save.disabled = A.saving || msgs.length > 0 || A.pics.length < 2;
+}
+
+/**
+ * The arrangement buttons (pressed: the wall's) and the line under them. Here with the stage, since moving a
+ * picture on it makes the wall custom; the arranger shows it on open and on a preset's choice.
+ */
+export function showArrangement(): void {
+  const A = W.A!;
+  W.E.arrBtns.forEach(function (b) {
+    b.setAttribute('aria-pressed', String(b.getAttribute('data-arrangement') === A.arrangement));
+  });
+  W.E.columns.disabled = A.preset !== 'grid';
+  W.E.arrNow.setAttribute('data-arrangement', A.arrangement);
+  W.E.arrNow.textContent =
+    A.arrangement === 'custom'
+      ? 'Custom: your own positions. Row, Grid or Salon starts again from that arrangement.'
+      : 'Now: ' + A.arrangement + '. Drag a picture to make it your own.';
 }
 
 /** The wall to scale: a px-per-inch scale fits the view into the stage's width (and at most 70 % of the screen's height). */

@@ -7,10 +7,10 @@
  */
 import type { Showcase, ShowcaseItem } from '../../../shared/api-types';
 import { $, h } from '../../../shared/dom';
-import { choose, close, open, relayout, renderPicks, showArrangement } from './wall-arranger';
+import { choose, close, open, relayout, renderPicks } from './wall-arranger';
 import { loadList } from './wall-list';
 import { save } from './wall-save';
-import { draw } from './wall-stage';
+import { draw, showArrangement } from './wall-stage';
 import { W, type WallElements } from './wall-state';
 
 /** What the showcase page tells the section: each new answer for the showcase. */
