@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import { Api, freePort, ROOT, tempDir, waitFor, writeConfigFile } from './support/app-process';
-import { startTestApp, type TestApp } from './support/test-app';
+import { Api, type AppProcess, freePort, ROOT, spawnApp, tempDir, waitFor, waitHealthy, writeConfigFile } from './support/app-process';
 import { startMediaServer } from './support/media-server';
 import { validateGlb, startWebDav } from '@app/testing';
 import { testCertificate } from './support/tls';
@@ -10,7 +9,9 @@ import { testCertificate } from './support/tls';
  * pricing policy) loaded by the running service purely through CONFIG_FILE — no code change.
  */
 const OWNER = 'owner-key-for-plugin-sdk-e2e-tests';
-let app: TestApp;
+// A spawned process, not the in-process test app: the service must trust the test's https certificate, and Node
+// reads NODE_EXTRA_CA_CERTS only when a process starts.
+let app: AppProcess;
 let media: Awaited<ReturnType<typeof startMediaServer>>;
 let dav: Awaited<ReturnType<typeof startWebDav>>;
 let owner: Api;
@@ -35,7 +36,7 @@ beforeAll(async () => {
       options: { ai_motion: { default: 12.5, 'tilt:*': 3, procedural: 4 }, background_removal: 2 },
     },
   });
-  app = await startTestApp({
+  app = spawnApp('api', {
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: base,
@@ -48,10 +49,11 @@ beforeAll(async () => {
     MOTION_FPS: '8',
     ANIMATION_MAX_FRAME_PX: '256',
   });
+  await waitHealthy(base, app);
   owner = new Api(base, OWNER);
 });
 afterAll(async () => {
-  await app?.close();
+  await app?.kill('SIGKILL');
   await media?.stop();
   await dav?.stop();
 });

@@ -2,8 +2,17 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import sharp from 'sharp';
-import { Api, createTestDatabase, freePort, REDIS_URL, tempDir, waitFor } from './support/app-process';
-import { startTestApp, type TestApp } from './support/test-app';
+import {
+  Api,
+  type AppProcess,
+  createTestDatabase,
+  freePort,
+  REDIS_URL,
+  spawnApp,
+  tempDir,
+  waitFor,
+  waitHealthy,
+} from './support/app-process';
 import { startMediaServer } from './support/media-server';
 import { quadrantPicture } from '@app/testing';
 import { testCertificate } from './support/tls';
@@ -19,7 +28,9 @@ import { testCertificate } from './support/tls';
  */
 
 const OWNER = 'owner-key-for-presentation-e2e-tests';
-let app: TestApp;
+// A spawned process, not the in-process test app: the service must trust the test's https certificate, and Node
+// reads NODE_EXTRA_CA_CERTS only when a process starts.
+let app: AppProcess;
 let owner: Api;
 let db: { url: string; drop: () => Promise<void> };
 let pg: Client;
@@ -49,7 +60,7 @@ beforeAll(async () => {
   await pg.connect();
   const port = await freePort();
   dataDir = tempDir();
-  app = await startTestApp({
+  app = spawnApp('api', {
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
@@ -66,10 +77,11 @@ beforeAll(async () => {
     MOTION_FPS: '4',
     ANIMATION_MAX_FRAME_PX: '128',
   });
+  await waitHealthy(`http://127.0.0.1:${port}`, app, 60_000);
   owner = new Api(`http://127.0.0.1:${port}`, OWNER);
 }, 90_000);
 afterAll(async () => {
-  await app?.close();
+  await app?.kill('SIGKILL');
   await pg?.end();
   await db?.drop();
   await media?.stop();
