@@ -61,6 +61,9 @@ function built<T>(path: string): T {
  * to it) unless given; an embedded DATA_DIR without a database gets the migrated template.
  */
 export async function startTestApp(env: Record<string, string>, opts: TestAppOptions = {}): Promise<TestApp> {
+  // Read by Node itself when a process starts, not by the service's configuration: they would be ignored here.
+  const processOnly = ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS', 'TZ'].filter((k) => k in env);
+  if (processOnly.length) throw new Error(`startTestApp: ${processOnly.join(', ')} take effect only in a new process: use spawnApp`);
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const host = env.HOST ?? '127.0.0.1';
   const full: Record<string, string> = { HOST: host, PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...env, PORT: String(port) };
