@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, IntersectionType, OmitType, PartialTy
 import { PresentationDefaultsDto } from '../presentation/presentation.dto';
 import { FitResultDto, PlaneCentimetresDto, PlaneDimensionsDto, V2JobErrorDto, V2ResultDto } from '../jobs/v2-jobs.dto';
 import { FrameResultDto, MatResultDto, OuterDimensionsDto } from '../presentation/presentation.dto';
-import { LAYOUTS, SHOWCASE_LIMITS } from './showcases.schema';
+import { LAYOUTS, PAGE_LOCALES, SHOWCASE_LIMITS } from './showcases.schema';
 
 /**
  * Response shapes of the showcase routes (the requests: showcases.schema.ts).
@@ -149,6 +149,8 @@ export class ShowcaseDto {
   presentation_defaults!: PresentationDefaultsDto;
   @ApiProperty({ description: 'Whether search engines may index the public page.' }) indexable!: boolean;
   @ApiProperty({ description: 'Whether the public pages count engagement (GET /api/v2/analytics).' }) analytics!: boolean;
+  @ApiProperty({ enum: ['in', 'cm'], description: 'Which unit the pages show first.' }) units!: 'in' | 'cm';
+  @ApiProperty({ enum: PAGE_LOCALES, description: 'The language of the public pages.' }) locale!: string;
   @ApiProperty() created_at!: string;
   @ApiProperty({ type: [ShowcaseItemDto] }) items!: ShowcaseItemDto[];
 }
