@@ -370,7 +370,7 @@ describe('engagement analytics', () => {
 
   it('logs taken beacons at debug, not info (one or more come with every page view), and a refused one as a warning', async () => {
     const before = app.output().length;
-    const taken = await beacon({ site: 'shw_nosuchsite00000000000000', events: [ev('open')] }, { 'x-forwarded-for': '198.51.100.77' });
+    const taken = await beacon({ site: `shw_${'a'.repeat(24)}`, events: [ev('view')] }, { 'x-forwarded-for': '198.51.100.77' });
     expect(taken.status).toBe(204);
     const refused = await beacon('{"site":', { 'x-forwarded-for': '198.51.100.77' });
     expect(refused.status).toBe(400);
