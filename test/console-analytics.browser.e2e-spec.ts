@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { Api, freePort, ROOT, tempDir, waitFor } from './support/app-process';
+import { DESKTOP, PHONE, axeFindings, hasText, watchedContext } from './support/browser-page';
 import { startTestApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 import { launchChromium, quadrantPicture } from '@app/testing';
@@ -17,10 +18,7 @@ import { launchChromium, quadrantPicture } from '@app/testing';
 
 const OWNER = 'owner-key-for-console-analytics-e2e';
 const ARTIFACTS = join(ROOT, 'test-artifacts/screenshots');
-const AXE = readFileSync(join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
 const PASSWORD = 'a long and fine passphrase';
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 const PIXEL = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36';
@@ -35,46 +33,12 @@ let browser: Browser;
 let media: { base: string; stop: () => Promise<void> };
 const pageErrors: string[] = [];
 
-async function hasText(loc: Locator, want: string | RegExp, timeoutMs = 10_000): Promise<void> {
-  let last = '';
-  await waitFor(
-    async () => {
-      last = ((await loc.first().textContent()) ?? '').trim();
-      return typeof want === 'string' ? last === want || last.includes(want) : want.test(last);
-    },
-    timeoutMs,
-    `text ${String(want)}`,
-  ).catch((e) => {
-    throw new Error(`${(e as Error).message}; last text: ${last.slice(0, 300)}`);
-  });
-}
-
 async function axe(page: Page, name: string): Promise<void> {
-  await page.evaluate(`${AXE}\n;void 0`);
-  const violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] = await page.evaluate(
-    async () => (await (window as any).axe.run(document, { resultTypes: ['violations'] })).violations,
-  );
-  const bad = violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${name}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(bad).toEqual([]);
+  expect(await axeFindings(page, name)).toEqual([]);
 }
 
 async function newContext(viewport = DESKTOP): Promise<BrowserContext> {
-  const context = await browser.newContext({
-    viewport,
-    isMobile: viewport === PHONE,
-    hasTouch: viewport === PHONE,
-    deviceScaleFactor: 1,
-    acceptDownloads: true,
-  });
-  context.on('weberror', (e) => pageErrors.push(e.error().message));
-  await context.addInitScript(() =>
-    document.addEventListener('securitypolicyviolation', (e) => {
-      ((window as any).__csp ??= []).push(`${e.effectiveDirective} ${e.blockedURI}`);
-    }),
-  );
-  return context;
+  return watchedContext(browser, { viewport, errors: pageErrors, acceptDownloads: true });
 }
 
 const cspViolations = (page: Page): Promise<string[]> => page.evaluate(() => (window as any).__csp ?? []);

@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Api, freePort, ROOT, tempDir, waitFor } from './support/app-process';
+import { DESKTOP, PHONE, axeFindings, hasCount, hasText, watchedContext } from './support/browser-page';
 import { startTestApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 import { launchChromium, quadrantPicture } from '@app/testing';
@@ -16,10 +17,7 @@ import { launchChromium, quadrantPicture } from '@app/testing';
 
 const OWNER = 'owner-key-for-console-catalogue-e2e';
 const ARTIFACTS = join(ROOT, 'test-artifacts/screenshots');
-const AXE = readFileSync(join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
 const PASSWORD = 'a long and fine passphrase';
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 
 let app: TestApp;
 let base: string;
@@ -28,47 +26,12 @@ let browser: Browser;
 let media: { base: string; stop: () => Promise<void> };
 const pageErrors: string[] = [];
 
-async function hasText(loc: Locator, want: string | RegExp, timeoutMs = 10_000): Promise<void> {
-  let last = '';
-  await waitFor(
-    async () => {
-      last = ((await loc.first().textContent()) ?? '').trim();
-      return typeof want === 'string' ? last === want || last.includes(want) : want.test(last);
-    },
-    timeoutMs,
-    `text ${String(want)}`,
-  ).catch((e) => {
-    throw new Error(`${(e as Error).message}; last text: ${last.slice(0, 300)}`);
-  });
-}
-
-async function hasCount(loc: Locator, n: number, timeoutMs = 10_000): Promise<void> {
-  let last = -1;
-  await waitFor(async () => (last = await loc.count()) === n, timeoutMs, `${n} elements`).catch((e) => {
-    throw new Error(`${(e as Error).message}; last count ${last}`);
-  });
-}
-
 async function axe(page: Page, name: string): Promise<void> {
-  await page.evaluate(`${AXE}\n;void 0`);
-  const violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] = await page.evaluate(
-    async () => (await (window as any).axe.run(document, { resultTypes: ['violations'] })).violations,
-  );
-  const bad = violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${name}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(bad).toEqual([]);
+  expect(await axeFindings(page, name)).toEqual([]);
 }
 
 async function newContext(viewport = DESKTOP): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport, isMobile: viewport === PHONE, hasTouch: viewport === PHONE, deviceScaleFactor: 1 });
-  context.on('weberror', (e) => pageErrors.push(e.error().message));
-  await context.addInitScript(() =>
-    document.addEventListener('securitypolicyviolation', (e) => {
-      ((window as any).__csp ??= []).push(`${e.effectiveDirective} ${e.blockedURI}`);
-    }),
-  );
-  return context;
+  return watchedContext(browser, { viewport, errors: pageErrors });
 }
 
 beforeAll(async () => {

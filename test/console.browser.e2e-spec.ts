@@ -6,15 +6,13 @@ import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { parseArgs, runAdminCli } from '../apps/cli/src/admin-cli';
 import { Api, freePort, ROOT, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
+import { DESKTOP, PHONE, axeFindings, hasCount, hasText, watchedContext } from './support/browser-page';
 import { startTestApp, type TestApp } from './support/test-app';
 import { launchChromium, quadrantPicture } from '@app/testing';
 
 const OWNER = 'owner-key-for-console-browser-e2e';
 const ARTIFACTS = join(ROOT, 'test-artifacts/screenshots');
-const AXE = readFileSync(join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
 const PASSWORD = 'a long and fine passphrase';
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 
 let app: TestApp;
 let base: string;
@@ -29,42 +27,8 @@ const pageErrors: string[] = [];
 /** Pages visited, for the phone pass: [name, path]. */
 const visited: [string, string][] = [];
 
-/** Waits for a locator's text: equal to a string (or containing it), or matching a RegExp. */
-async function hasText(loc: Locator, want: string | RegExp, timeoutMs = 10_000): Promise<void> {
-  let last = '';
-  await waitFor(
-    async () => {
-      last = ((await loc.first().textContent()) ?? '').trim();
-      return typeof want === 'string' ? last === want || last.includes(want) : want.test(last);
-    },
-    timeoutMs,
-    `text ${String(want)}`,
-  ).catch((e) => {
-    throw new Error(`${(e as Error).message}; last text: ${last.slice(0, 300)}`);
-  });
-}
-
-async function hasCount(loc: Locator, n: number, timeoutMs = 10_000): Promise<void> {
-  let last = -1;
-  await waitFor(async () => (last = await loc.count()) === n, timeoutMs, `${n} elements`).catch((e) => {
-    throw new Error(`${(e as Error).message}; last count ${last}`);
-  });
-}
-
 async function hasSome(loc: Locator, timeoutMs = 10_000): Promise<void> {
   await waitFor(async () => (await loc.count()) > 0, timeoutMs, 'an element');
-}
-
-/** axe-core in the page (evaluated through the DevTools protocol, so the page's CSP stays as it is). */
-async function axe(page: Page, name: string): Promise<void> {
-  await page.evaluate(`${AXE}\n;void 0`);
-  const violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] = await page.evaluate(
-    async () => (await (window as any).axe.run(document, { resultTypes: ['violations'] })).violations,
-  );
-  const bad = violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${name}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(bad).toEqual([]);
 }
 
 /** Gzipped bytes of the console's one script as served (the esbuild bundle): every page loads it and nothing else. */
@@ -100,17 +64,12 @@ async function phonePass(cookies: Awaited<ReturnType<BrowserContext['cookies']>>
 }
 const phoned = new Set<string>();
 
+async function axe(page: Page, name: string): Promise<void> {
+  expect(await axeFindings(page, name)).toEqual([]);
+}
+
 async function newContext(viewport = DESKTOP): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport, isMobile: viewport === PHONE, hasTouch: viewport === PHONE, deviceScaleFactor: 1 });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
-  context.on('weberror', (e) => pageErrors.push(e.error().message));
-  // No page may break its own Content-Security-Policy (no inline code, nothing from elsewhere).
-  await context.addInitScript(() =>
-    document.addEventListener('securitypolicyviolation', (e) => {
-      ((window as any).__csp ??= []).push(`${e.effectiveDirective} ${e.blockedURI}`);
-    }),
-  );
-  return context;
+  return watchedContext(browser, { viewport, errors: pageErrors, clipboardOrigin: base });
 }
 
 async function cspViolations(page: Page): Promise<string[]> {
