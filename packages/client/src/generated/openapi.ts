@@ -768,7 +768,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The embeddable widget script (spec §4.3); public, no key
+         * The embeddable widget script; public, no key
          * @description Include once per page; see data-service-* attributes and window mount/embed.
          */
         get: operations["AssetsController_widgetJs"];
@@ -1169,7 +1169,7 @@ export interface components {
             preview_url: string;
             embed_url: string | null;
             embed_url_static: string | null;
-            /** @description The picture's plane size (spec §2.1); the framed object's size is outer_dimensions. */
+            /** @description The picture's plane size (without a frame or mat); the framed object's size is outer_dimensions. */
             dimensions: components["schemas"]["PlaneDimensionsDto"];
             /** @description Picture jobs. */
             texture?: components["schemas"]["TextureDto"];
@@ -1845,7 +1845,7 @@ export interface components {
             preview_url?: string;
             embed_url?: string | null;
             embed_url_static?: string | null;
-            /** @description The picture's plane size (spec §2.1); the framed object's size is outer_dimensions. */
+            /** @description The picture's plane size (without a frame or mat); the framed object's size is outer_dimensions. */
             dimensions?: components["schemas"]["PlaneDimensionsDto"];
             /** @description Picture jobs. */
             texture?: components["schemas"]["TextureDto"];
@@ -1900,6 +1900,16 @@ export interface components {
             indexable: boolean;
             /** @description Whether the public pages count engagement (GET /api/v2/analytics). */
             analytics: boolean;
+            /**
+             * @description Which unit the pages show first.
+             * @enum {string}
+             */
+            units: "in" | "cm";
+            /**
+             * @description The language of the public pages.
+             * @enum {string}
+             */
+            locale: "en" | "de" | "fr" | "es" | "it" | "nl" | "ja";
             created_at: string;
             items: components["schemas"]["ShowcaseItemDto"][];
         };
@@ -3142,6 +3152,178 @@ export interface components {
             /** @description The sizes and frames the picture is sold in (at most 24): each {sku, name, size, frame, mat, price, link_url, availability, default}, over the item's own fields. The picture is converted and charged once; each variant gets its own GLB, USDZ and poster. */
             variants?: components["schemas"]["ItemVariantRequestDto"][] | null;
         };
+        UpdateItemRequestDto: {
+            /**
+             * @description The artist, as the label shows it.
+             * @example Hilma af Klint
+             */
+            artist?: string | null;
+            /**
+             * @description Free text: "1907", "c. 1890", "1960s".
+             * @example c. 1890
+             */
+            year?: string | null;
+            /**
+             * @description Medium and support.
+             * @example Oil on canvas
+             */
+            medium?: string | null;
+            /**
+             * @description Edition, e.g. "3/25" or "Edition of 50".
+             * @example 3/25
+             */
+            edition?: string | null;
+            /**
+             * @description A longer text for the item page.
+             * @example Painted on the coast in the summer of 1907.
+             */
+            description?: string | null;
+            /**
+             * @description The work's id in the gallery's own catalogue; unique in the showcase.
+             * @example INV-2024-117
+             */
+            external_id?: string | null;
+            /**
+             * @description sold: the pages show a red dot and "Sold" and no buy button.
+             * @default available
+             * @enum {string|null}
+             */
+            availability?: "available" | "reserved" | "sold" | "not_for_sale" | null;
+            /**
+             * @description Order in the showcase (lower first; items without one follow, oldest first).
+             * @example 10
+             */
+            position?: number | null;
+            /**
+             * @description How the model is placed in AR: hung on a wall (default: placed on a vertical surface, like a picture) or standing on the floor.
+             * @default wall
+             * @example wall
+             * @enum {string|null}
+             */
+            placement?: "wall" | "floor" | null;
+            /**
+             * @description Whether people may pinch-scale the model in AR. Default false: the picture keeps its real, physical size.
+             * @default false
+             * @example false
+             */
+            allow_scaling?: boolean | null;
+            /**
+             * @description "unlit" (default): the picture's exact colours, whatever the room's light. "matte" / "gloss": lit by the room, without or with a sheen.
+             * @default unlit
+             * @example matte
+             * @enum {string|null}
+             */
+            finish?: "unlit" | "matte" | "gloss" | null;
+            /** @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
+            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | {
+                /**
+                 * @description Frame style (default "classic" when a frame object is given). Defaults per style: none: 0 in wide, 0.04 in deep, white; thin: 0.5 in wide, 0.75 in deep, black; classic: 1.5 in wide, 1.25 in deep, walnut; float: 0.75 in wide, 1.5 in deep, black; canvas: 0 in wide, 1.5 in deep, white. "float": the picture floats in the frame with a reveal (the mat, or 0.5 in white when none is given). "canvas": a gallery-wrapped canvas, no moulding.
+                 * @default classic
+                 * @example classic
+                 * @enum {string|null}
+                 */
+                style?: "none" | "thin" | "classic" | "float" | "canvas" | null;
+                /**
+                 * @description Moulding width seen from the front, each side, in inches. Not for "none" or "canvas".
+                 * @example 1.5
+                 */
+                width_inches?: number | null;
+                /**
+                 * @description Depth of the whole object from the wall, in inches.
+                 * @example 1.25
+                 */
+                depth_inches?: number | null;
+                /**
+                 * @description Moulding colour. A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb".
+                 * @example oak
+                 */
+                color?: string | null;
+                /**
+                 * @description "canvas" only: "mirror" (default: the picture's edges continue around the sides) or a solid colour: A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb".
+                 * @example mirror
+                 */
+                edge?: "mirror" | string | (null);
+            } | (null);
+            /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
+            mat?: components["schemas"]["MatRequestDto"] | (null);
+            /**
+             * @description Banner title (AR Quick Look banner, Scene Viewer title, embed caption): 1 to 60 characters, no control characters.
+             * @example Dunes at Dawn
+             */
+            title?: string | null;
+            /**
+             * @description Banner subtitle: at most 120 characters.
+             * @example Giclée print, signed
+             */
+            subtitle?: string | null;
+            /**
+             * Format: uri
+             * @description https URL the banner leads to (e.g. the product page); no credentials.
+             * @example https://shop.example.com/dunes
+             */
+            link_url?: string | null;
+            /**
+             * @description Banner button label, at most 30 characters; needs link_url.
+             * @example Buy now
+             */
+            call_to_action?: string | null;
+            /**
+             * @description Price shown in the banner, as text (at most 30 characters).
+             * @example $120
+             */
+            price?: string | null;
+            /**
+             * @description The picture's real width, 0.1 to 120 in; with height_inches. Default: 24 in on the shorter side.
+             * @example 40
+             */
+            width_inches?: number | null;
+            /**
+             * @description With width_inches.
+             * @example 30
+             */
+            height_inches?: number | null;
+            /**
+             * @description The real width in centimetres (0.254 to 304.8), with height_cm; instead of the inches.
+             * @example 101.6
+             */
+            width_cm?: number | null;
+            /**
+             * @description With width_cm.
+             * @example 76.2
+             */
+            height_cm?: number | null;
+            /**
+             * @description Depth from the wall (a canvas's or frame's depth), 0.04 to 6 in.
+             * @example 1.5
+             */
+            depth_inches?: number | null;
+            /**
+             * @description The depth in centimetres, instead of depth_inches.
+             * @example 3.8
+             */
+            depth_cm?: number | null;
+            /**
+             * @description When the picture's aspect differs from the given size by more than 1 %: crop it (centred) to the size's aspect, or stretch it. The item's `fit` reports what was done.
+             * @default crop
+             * @enum {string|null}
+             */
+            fit?: "crop" | "stretch" | null;
+            /** @description The sizes and frames the picture is sold in (at most 24): each {sku, name, size, frame, mat, price, link_url, availability, default}, over the item's own fields. The picture is converted and charged once; each variant gets its own GLB, USDZ and poster. */
+            variants?: components["schemas"]["ItemVariantRequestDto"][] | null;
+            /** @description Changes to some variants, each named by its sku; the others stay. A size or look change rebuilds that variant only. */
+            variant_updates?: components["schemas"]["ItemVariantUpdateRequestDto"][] | null;
+        };
+        ReorderItemsRequestDto: {
+            /**
+             * @description Item ids of the showcase in their new order, each once: all of them or some (those get positions 0..n-1, the others keep theirs). An id that is not one of the showcase's items -> 400 naming item_ids[i].
+             * @example [
+             *       12,
+             *       9,
+             *       14
+             *     ]
+             */
+            item_ids: number[];
+        };
         CustomLinkRequestDto: {
             /** @description Link text. */
             title: string;
@@ -3372,178 +3554,6 @@ export interface components {
              * @example [{"title":"Dunes","frame":{"style":"classic","color":"oak"},"mat":{"width_inches":2}},{"frame":"canvas"}]
              */
             items?: string;
-        };
-        UpdateItemRequestDto: {
-            /**
-             * @description The artist, as the label shows it.
-             * @example Hilma af Klint
-             */
-            artist?: string | null;
-            /**
-             * @description Free text: "1907", "c. 1890", "1960s".
-             * @example c. 1890
-             */
-            year?: string | null;
-            /**
-             * @description Medium and support.
-             * @example Oil on canvas
-             */
-            medium?: string | null;
-            /**
-             * @description Edition, e.g. "3/25" or "Edition of 50".
-             * @example 3/25
-             */
-            edition?: string | null;
-            /**
-             * @description A longer text for the item page.
-             * @example Painted on the coast in the summer of 1907.
-             */
-            description?: string | null;
-            /**
-             * @description The work's id in the gallery's own catalogue; unique in the showcase.
-             * @example INV-2024-117
-             */
-            external_id?: string | null;
-            /**
-             * @description sold: the pages show a red dot and "Sold" and no buy button.
-             * @default available
-             * @enum {string|null}
-             */
-            availability?: "available" | "reserved" | "sold" | "not_for_sale" | null;
-            /**
-             * @description Order in the showcase (lower first; items without one follow, oldest first).
-             * @example 10
-             */
-            position?: number | null;
-            /**
-             * @description How the model is placed in AR: hung on a wall (default: placed on a vertical surface, like a picture) or standing on the floor.
-             * @default wall
-             * @example wall
-             * @enum {string|null}
-             */
-            placement?: "wall" | "floor" | null;
-            /**
-             * @description Whether people may pinch-scale the model in AR. Default false: the picture keeps its real, physical size.
-             * @default false
-             * @example false
-             */
-            allow_scaling?: boolean | null;
-            /**
-             * @description "unlit" (default): the picture's exact colours, whatever the room's light. "matte" / "gloss": lit by the room, without or with a sheen.
-             * @default unlit
-             * @example matte
-             * @enum {string|null}
-             */
-            finish?: "unlit" | "matte" | "gloss" | null;
-            /** @description The frame: a style name ("none", "thin", "classic", "float", "canvas"; shorthand for {style}) or an object {style, width_inches, depth_inches, color, edge}. No frame when absent. The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
-            frame?: ("none" | "thin" | "classic" | "float" | "canvas") | {
-                /**
-                 * @description Frame style (default "classic" when a frame object is given). Defaults per style: none: 0 in wide, 0.04 in deep, white; thin: 0.5 in wide, 0.75 in deep, black; classic: 1.5 in wide, 1.25 in deep, walnut; float: 0.75 in wide, 1.5 in deep, black; canvas: 0 in wide, 1.5 in deep, white. "float": the picture floats in the frame with a reveal (the mat, or 0.5 in white when none is given). "canvas": a gallery-wrapped canvas, no moulding.
-                 * @default classic
-                 * @example classic
-                 * @enum {string|null}
-                 */
-                style?: "none" | "thin" | "classic" | "float" | "canvas" | null;
-                /**
-                 * @description Moulding width seen from the front, each side, in inches. Not for "none" or "canvas".
-                 * @example 1.5
-                 */
-                width_inches?: number | null;
-                /**
-                 * @description Depth of the whole object from the wall, in inches.
-                 * @example 1.25
-                 */
-                depth_inches?: number | null;
-                /**
-                 * @description Moulding colour. A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb".
-                 * @example oak
-                 */
-                color?: string | null;
-                /**
-                 * @description "canvas" only: "mirror" (default: the picture's edges continue around the sides) or a solid colour: A preset (black (#1c1c1c), white (#f3f1ec), oak (#b8895a), walnut (#5a3a28), gold (#c5a253), silver (#b9bcc1); oak and walnut also get a wood grain) or "#rrggbb".
-                 * @example mirror
-                 */
-                edge?: "mirror" | string | (null);
-            } | (null);
-            /** @description A mat between the picture and the frame; needs a frame with moulding ("thin", "classic", "float"), not "none" or "canvas". The outer size of the framed object: a frame adds 2 x (frame width + mat width) to the picture's width and height (frame width + mat width on each side); "none" and "canvas" keep the picture size. */
-            mat?: components["schemas"]["MatRequestDto"] | (null);
-            /**
-             * @description Banner title (AR Quick Look banner, Scene Viewer title, embed caption): 1 to 60 characters, no control characters.
-             * @example Dunes at Dawn
-             */
-            title?: string | null;
-            /**
-             * @description Banner subtitle: at most 120 characters.
-             * @example Giclée print, signed
-             */
-            subtitle?: string | null;
-            /**
-             * Format: uri
-             * @description https URL the banner leads to (e.g. the product page); no credentials.
-             * @example https://shop.example.com/dunes
-             */
-            link_url?: string | null;
-            /**
-             * @description Banner button label, at most 30 characters; needs link_url.
-             * @example Buy now
-             */
-            call_to_action?: string | null;
-            /**
-             * @description Price shown in the banner, as text (at most 30 characters).
-             * @example $120
-             */
-            price?: string | null;
-            /**
-             * @description The picture's real width, 0.1 to 120 in; with height_inches. Default: 24 in on the shorter side.
-             * @example 40
-             */
-            width_inches?: number | null;
-            /**
-             * @description With width_inches.
-             * @example 30
-             */
-            height_inches?: number | null;
-            /**
-             * @description The real width in centimetres (0.254 to 304.8), with height_cm; instead of the inches.
-             * @example 101.6
-             */
-            width_cm?: number | null;
-            /**
-             * @description With width_cm.
-             * @example 76.2
-             */
-            height_cm?: number | null;
-            /**
-             * @description Depth from the wall (a canvas's or frame's depth), 0.04 to 6 in.
-             * @example 1.5
-             */
-            depth_inches?: number | null;
-            /**
-             * @description The depth in centimetres, instead of depth_inches.
-             * @example 3.8
-             */
-            depth_cm?: number | null;
-            /**
-             * @description When the picture's aspect differs from the given size by more than 1 %: crop it (centred) to the size's aspect, or stretch it. The item's `fit` reports what was done.
-             * @default crop
-             * @enum {string|null}
-             */
-            fit?: "crop" | "stretch" | null;
-            /** @description The sizes and frames the picture is sold in (at most 24): each {sku, name, size, frame, mat, price, link_url, availability, default}, over the item's own fields. The picture is converted and charged once; each variant gets its own GLB, USDZ and poster. */
-            variants?: components["schemas"]["ItemVariantRequestDto"][] | null;
-            /** @description Changes to some variants, each named by its sku; the others stay. A size or look change rebuilds that variant only. */
-            variant_updates?: components["schemas"]["ItemVariantUpdateRequestDto"][] | null;
-        };
-        ReorderItemsRequestDto: {
-            /**
-             * @description Item ids of the showcase in their new order, each once: all of them or some (those get positions 0..n-1, the others keep theirs). An id that is not one of the showcase's items -> 400 naming item_ids[i].
-             * @example [
-             *       12,
-             *       9,
-             *       14
-             *     ]
-             */
-            item_ids: number[];
         };
         CatalogueImportJsonDto: {
             /** @description Each entry is an item as in POST /api/v2/showcases (ShowcaseItemRequestDto: image_url, title, frame, width_cm, artist, external_id, availability, position, variants, ...), or, with a sku, one variant row as a CSV has it (sku, variant_name, variant_default, price, width_cm, frame, ... and the item's external_id): consecutive entries with the same external_id are one item. Entries are checked one by one: an invalid entry is reported in rows (row = its index + 1) and does not stop the others. */
