@@ -218,7 +218,7 @@ describe('Idempotency-Key', () => {
 });
 
 describe('pricing', () => {
-  it('shows the spec §8 prices and the animated AR breakdown', async () => {
+  it('shows the default prices (docs/api.md "Prices") and the animated AR breakdown', async () => {
     const { api } = await newUser('prices@example.com');
     const r = await api.req('GET', '/api/v2/pricing');
     expect(r.body).toMatchObject({ policy: 'default', billed: true });

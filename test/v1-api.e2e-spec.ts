@@ -60,7 +60,7 @@ afterAll(async () => {
 });
 
 describe('v1 result', () => {
-  it('returns every field of spec §2.6 as absolute URLs from PUBLIC_BASE_URL', async () => {
+  it('returns every field of the v1 status answer (docs/api.md "Converting a picture (v1)") as absolute URLs from PUBLIC_BASE_URL', async () => {
     const { body } = await api.req('POST', '/api/v1/convert', { image_url: `${media.base}/street.jpg`, aspect_ratio: '16:9' });
     await api.waitStatus(body.job_id, ['completed']);
     const r = await api.req('GET', `/api/v1/result/${body.job_id}`);

@@ -121,7 +121,7 @@ const showcaseKeyError = (iss: { code: string; keys?: string[] }) => {
     : undefined;
 };
 
-/** POST /api/v2/showcases (spec §2.3). */
+/** POST /api/v2/showcases (docs/api.md "v2 Pro Showcases"). */
 export const CreateShowcaseBody = requestSchema(
   'CreateShowcaseRequestDto',
   z.strictObject(
@@ -250,7 +250,7 @@ function showcaseOf(b: z.output<typeof UpdateShowcaseBody>, sent: Record<string,
 }
 
 /**
- * Validates a create-showcase body (spec §2.3). Throws a 400 naming the parameter.
+ * Validates a create-showcase body (docs/api.md "v2 Pro Showcases"). Throws a 400 naming the parameter.
  *
  * @example
  * parseShowcaseRequest({ layout_choice: 'branded', branding: { primary_color: '#0a66ff' }, image_urls: ['https://x/a.jpg'] })
