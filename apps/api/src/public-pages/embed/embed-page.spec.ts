@@ -1,16 +1,15 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Browser, Page } from 'playwright-core';
 import { writeCardGlb } from '@app/plugins';
-import { launchChromium } from '@app/testing';
+import { launchChromium, ROOT } from '@app/testing';
 import { SHOWCASE_CSP, showcasePage, type PageShowcase } from '../showcase/showcase-page';
 import { embedCsp, interactivePage, type ReadyModel } from './embed-page';
 import { launchPresentation, QUICK_LOOK_TAP_SCRIPT, QUICK_LOOK_TAP_SCRIPT_HASH } from '../platform';
 
-const ROOT = resolve(__dirname, '../../../..');
 const ARTIFACTS = join(ROOT, 'test-artifacts/screenshots');
 const TITLE = 'Sunset <script>alert(1)</script> & Co';
 const LINK = 'https://shop.example.com/p/sunset?ref=ar&size=24x36';
