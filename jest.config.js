@@ -26,10 +26,12 @@ const base = {
  */
 module.exports = {
   testTimeout: 60000,
-  // Two files at a time, whatever their tier: a file spends much of its time waiting (on a conversion in its
-  // app, on Chromium, on Postgres), and every file owns its database, data folder, queue name and port, so
-  // two never share state. TEST_WORKERS overrides (1 to debug an interleaving).
-  maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
+  // One file at a time unless TEST_WORKERS says otherwise: on this 2-core machine the suite is CPU-bound (a
+  // browser file alone keeps 1.7 cores busy, mostly Chromium's software WebGL), so two files at once took as
+  // long as one after the other (test/wall-ar.browser.e2e-spec.ts: 62 s alone, 120 s for two side by side)
+  // and their timeouts ran closer. Every file owns its database, data folder, queue name and port, so a
+  // machine with more cores can run several (TEST_WORKERS=4 npm test).
+  maxWorkers: Number(process.env.TEST_WORKERS ?? 1),
   projects: [
     {
       ...base,
