@@ -7,40 +7,16 @@
  * outDir comes from a scratch tsconfig (`nest build -p`), which extends the repository's, so the path
  * aliases (tsconfig.json's `paths`) are the ones `npm run build` uses.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { type AppProcess, freePort, ROOT, tempDir, waitHealthy } from './support/app-process';
+import { type AppProcess, freePort, ROOT, spawnNode, tempDir, waitHealthy } from './support/app-process';
 import { seedPgliteSync } from '@app/testing';
 
 const NEST = join(ROOT, 'node_modules/@nestjs/cli/bin/nest.js');
 const OWNER = 'owner-key-for-nest-cli-0123456789';
 
-/** A child process with its output collected (`nest`, or a built entry point). */
-function run(args: string[], env: Record<string, string> = {}): AppProcess & { exited: Promise<number | null> } {
-  const proc: ChildProcess = spawn(process.execPath, args, {
-    cwd: ROOT,
-    // The same Node as the tests: `nest start` would spawn `node` from PATH.
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  proc.stdout!.on('data', (d) => (out += d));
-  proc.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
-  return {
-    proc,
-    exited,
-    output: () => out,
-    kill: async (signal = 'SIGTERM') => {
-      if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
-      return exited;
-    },
-  };
-}
-
 /** The exit code, or null where it had to be killed after timeoutMs. */
-async function exitOf(p: ReturnType<typeof run>, timeoutMs: number): Promise<number | null> {
+async function exitOf(p: AppProcess, timeoutMs: number): Promise<number | null> {
   const timer = setTimeout(() => void p.kill('SIGKILL'), timeoutMs);
   try {
     return await p.exited;
@@ -118,7 +94,7 @@ describe('nest build (SWC) into a scratch folder', () => {
   });
 
   async function nestBuild(app: string): Promise<void> {
-    const build = run([NEST, 'build', app, '-p', tsconfig]);
+    const build = spawnNode([NEST, 'build', app, '-p', tsconfig]);
     apps.push(build);
     expect({ code: await exitOf(build, 45_000), output: build.output() }).toMatchObject({ code: 0 });
   }
@@ -139,7 +115,7 @@ describe('nest build (SWC) into a scratch folder', () => {
     // A copy of the migrated database (as spawnApp gives): the first start's migrations cost ~10 s.
     seedPgliteSync(dataDir);
     const port = await freePort();
-    const api = run([main], { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, OWNER_API_KEY: OWNER });
+    const api = spawnNode([main], { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, OWNER_API_KEY: OWNER });
     apps.push(api);
     await waitHealthy(`http://127.0.0.1:${port}`, api);
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
@@ -151,7 +127,7 @@ describe('nest build (SWC) into a scratch folder', () => {
     await nestBuild('worker');
     const main = join(out, 'apps/worker/src/main.js');
     expect(existsSync(main)).toBe(true);
-    const worker = run([main], { DATA_DIR: tempDir('nest-cli-') });
+    const worker = spawnNode([main], { DATA_DIR: tempDir('nest-cli-') });
     apps.push(worker);
     expect(await exitOf(worker, 20_000)).toBe(2);
     expect(worker.output()).toMatch(/--role worker runs a separate process and needs DATABASE_URL and REDIS_URL/);

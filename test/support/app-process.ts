@@ -30,6 +30,8 @@ export function writeConfigFile(dir: string, config: unknown): string {
 export interface AppProcess {
   proc: ChildProcess;
   output: () => string;
+  /** The exit code once the process has exited (null when a signal ended it). */
+  exited: Promise<number | null>;
   kill: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
 
@@ -41,11 +43,14 @@ export interface SpawnOptions {
   freshDatabase?: boolean;
 }
 
-/** Spawns a built entry point (npm run build first) and collects its output. */
-export function spawnApp(entry: 'api' | 'worker', env: Record<string, string>, args: string[] = [], opts: SpawnOptions = {}): AppProcess {
+/** Gives an embedded app's DATA_DIR the migrated template unless it has a database, runs scaled, or asks for none. */
+export function seedEmbeddedDatabase(env: Record<string, string>, opts: SpawnOptions = {}): void {
   if (!opts.freshDatabase && !env.DATABASE_URL && env.DATA_DIR && !existsSync(join(env.DATA_DIR, 'pglite'))) seedPgliteSync(env.DATA_DIR);
-  const script = join(ROOT, `dist/apps/${entry}/src/main.js`);
-  const proc = spawn(process.execPath, [script, ...args], {
+}
+
+/** Runs `node <args>` (the tests' own Node) in the repository with only `env` and collects its output. */
+export function spawnNode(args: string[], env: Record<string, string> = {}): AppProcess {
+  const proc = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -56,12 +61,19 @@ export function spawnApp(entry: 'api' | 'worker', env: Record<string, string>, a
   const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
   return {
     proc,
+    exited,
     output: () => out,
     kill: async (signal = 'SIGTERM') => {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
       return exited;
     },
   };
+}
+
+/** Spawns a built entry point (npm run build first) and collects its output. */
+export function spawnApp(entry: 'api' | 'worker', env: Record<string, string>, args: string[] = [], opts: SpawnOptions = {}): AppProcess {
+  seedEmbeddedDatabase(env, opts);
+  return spawnNode([join(ROOT, `dist/apps/${entry}/src/main.js`), ...args], env);
 }
 
 export async function waitFor<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 30_000, what = 'condition'): Promise<T> {

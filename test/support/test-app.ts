@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '@app/config';
-import { ROOT, seedPgliteSync } from '@app/testing';
+import { ROOT } from '@app/testing';
 import type { ApiAppOptions } from '../../apps/api/src/main';
-import { freePort, type SpawnOptions } from './app-process';
+import { freePort, seedEmbeddedDatabase, type SpawnOptions } from './app-process';
 
 /**
  * The service in the test's own process (n8n's setupTestServer): the built API (dist/, `npm run build`)
@@ -67,8 +67,7 @@ export async function startTestApp(env: Record<string, string>, opts: TestAppOpt
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const host = env.HOST ?? '127.0.0.1';
   const full: Record<string, string> = { HOST: host, PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...env, PORT: String(port) };
-  if (!opts.freshDatabase && !full.DATABASE_URL && full.DATA_DIR && !existsSync(join(full.DATA_DIR, 'pglite')))
-    seedPgliteSync(full.DATA_DIR);
+  seedEmbeddedDatabase(full, opts);
   const { loadConfig } = built<BuiltConfig>('libs/config/src/index.js');
   const { loadPricingPolicy } = built<BuiltRuntime>('libs/runtime/src/index.js');
   const { createApiApp } = built<BuiltApi>('apps/api/src/main.js');
