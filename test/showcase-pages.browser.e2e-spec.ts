@@ -290,17 +290,27 @@ describe('layouts', () => {
       const p = await ctx.newPage();
       await p.goto(showcase.url, { waitUntil: 'load' });
       await loadAllImages(p);
-      const cls = await p.evaluate(
+      const { cls, shifts } = await p.evaluate(
         () =>
-          new Promise<number>((resolve) => {
+          new Promise<{ cls: number; shifts: string[] }>((resolve) => {
             let sum = 0;
+            const shifts: string[] = [];
             new PerformanceObserver((l) => {
-              for (const e of l.getEntries()) sum += (e as any).hadRecentInput ? 0 : (e as any).value;
+              for (const e of l.getEntries() as any[]) {
+                if (e.hadRecentInput) continue;
+                sum += e.value;
+                // What moved, for the failure message: element, from and to.
+                for (const s of e.sources ?? [])
+                  shifts.push(
+                    `${Math.round(e.startTime)}ms ${e.value.toFixed(4)} ${s.node?.nodeName ?? '?'}.${s.node?.className ?? ''} ` +
+                      `${JSON.stringify(s.previousRect)} -> ${JSON.stringify(s.currentRect)}`,
+                  );
+              }
             }).observe({ type: 'layout-shift', buffered: true });
-            setTimeout(() => resolve(sum), 500);
+            setTimeout(() => resolve({ cls: sum, shifts }), 500);
           }),
       );
-      expect([layout, cls < 0.02]).toEqual([layout, true]);
+      expect([layout, cls < 0.02, cls < 0.02 ? [] : shifts]).toEqual([layout, true, []]);
       await ctx.close();
     }
   });
