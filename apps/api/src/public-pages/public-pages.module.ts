@@ -6,6 +6,8 @@ import { BannerLinks, BannerRedirectController } from './banner-redirect.control
 import { EmbedController } from './embed/embed.controller';
 import { EmbedService } from './embed/embed.service';
 import { FilesController } from './files.controller';
+import { OembedController } from './oembed/oembed.controller';
+import { OembedService } from './oembed/oembed.service';
 import { RobotsController } from './robots.controller';
 import { ShowcasePageController } from './showcase/showcase-page.controller';
 import { ShowcasePageService } from './showcase/showcase-page.service';
@@ -17,7 +19,15 @@ import { ShowcaseThumbnails } from './showcase/showcase-thumbnails.service';
  */
 @Module({
   imports: [AnalyticsModule, WallsModule],
-  controllers: [FilesController, EmbedController, AssetsController, ShowcasePageController, RobotsController, BannerRedirectController],
-  providers: [EmbedService, ShowcasePageService, ShowcaseThumbnails, BannerLinks],
+  controllers: [
+    FilesController,
+    EmbedController,
+    AssetsController,
+    ShowcasePageController,
+    RobotsController,
+    BannerRedirectController,
+    OembedController,
+  ],
+  providers: [EmbedService, ShowcasePageService, ShowcaseThumbnails, BannerLinks, OembedService],
 })
 export class PublicPagesModule {}

@@ -3,6 +3,7 @@ import { htmlLang, t } from '@app/catalogue';
 import { esc } from '../../http/html';
 import { availabilityHtml, headlineHtml, LABEL_STYLE, type Artwork } from '../artwork';
 import { BEACON_SCRIPT_HASH, beaconAttr, beaconScript, type BeaconConfig, tapLink } from '../beacon';
+import { discoveryTag } from '../oembed/oembed-url';
 import { DEFAULT_PAGE_LOCALE, num, plainSize, type PageLocale } from '../page-locale';
 import type { LaunchPresentation, Platform } from '../platform';
 import {
@@ -42,6 +43,8 @@ export interface ReadyModel {
    * Absent: the page sends nothing.
    */
   beacon?: BeaconConfig & { taps?: string };
+  /** The oEmbed endpoint: the page names it in a discovery link for its own address (`pageUrl`). Absent: no link. */
+  oembed?: string;
 }
 
 const STYLE = `
@@ -239,8 +242,10 @@ export function interactivePage(m: ReadyModel, platform: Platform): string {
   );
   const attrs = `${p ? ` data-placement="${p.placement}"` : ''}${m.beacon ? ` data-view="${m.beacon.item_id ?? ''}"` : ''}`;
   const title = p?.banner.title ?? art?.label.title;
+  const pageTitle = title ? t(locale, 'ar.titleViewInAr', { title }) : t(locale, 'ar.viewInAr');
+  if (m.oembed) head = `${discoveryTag(m.oembed, m.pageUrl, pageTitle)}${head ? `\n${head}` : ''}`;
   return page(
-    title ? t(locale, 'ar.titleViewInAr', { title }) : t(locale, 'ar.viewInAr'),
+    pageTitle,
     `<div class="${classes}" data-platform="${platform}" data-variant="interactive"${attrs}>
 ${viewer}
 <span class="badge animated">${esc(t(locale, 'ar.badge'))}</span>
@@ -253,7 +258,9 @@ ${size ? `<span class="size">${esc(size)}</span>\n` : ''}${banner}${banner ? '\n
 }
 
 /** Static embed: the picture and a plain text badge. No animation, no button. */
-export function staticPage(m: Pick<ReadyModel, 'posterUrl' | 'widthInches' | 'heightInches' | 'loc' | 'beacon'>): string {
+export function staticPage(
+  m: Pick<ReadyModel, 'posterUrl' | 'widthInches' | 'heightInches' | 'loc' | 'beacon'> & Partial<Pick<ReadyModel, 'pageUrl' | 'oembed'>>,
+): string {
   const loc = m.loc ?? DEFAULT_PAGE_LOCALE;
   const picture = esc(t(loc.locale, 'item.picture'));
   const view = m.beacon ? ` data-view="${m.beacon.item_id ?? ''}"` : '';
@@ -263,7 +270,7 @@ export function staticPage(m: Pick<ReadyModel, 'posterUrl' | 'widthInches' | 'he
 <img class="poster" src="${esc(m.posterUrl)}" alt="${picture}">
 <span class="badge">${esc(t(loc.locale, 'ar.modelBadge', { size: plainSize(m.widthInches, m.heightInches, loc) }))}</span>
 </div>`,
-    '',
+    m.oembed && m.pageUrl ? discoveryTag(m.oembed, m.pageUrl, t(loc.locale, 'item.picture')) : '',
     loc,
     beaconOf(m),
   );

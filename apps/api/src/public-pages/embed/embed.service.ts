@@ -143,7 +143,15 @@ export class EmbedService {
     if (variant === 'static') {
       return {
         status: 200,
-        html: staticPage({ posterUrl, widthInches: r.dimensions.width_inches, heightInches: r.dimensions.height_inches, loc, beacon }),
+        html: staticPage({
+          posterUrl,
+          widthInches: r.dimensions.width_inches,
+          heightInches: r.dimensions.height_inches,
+          loc,
+          beacon,
+          pageUrl,
+          oembed: `${this.urls.base}/oembed`,
+        }),
         cache,
       };
     }
@@ -184,6 +192,7 @@ export class EmbedService {
           artwork: work,
           loc,
           beacon,
+          oembed: `${this.urls.base}/oembed`,
         },
         platform,
       ),

@@ -164,6 +164,7 @@ ${buy}
       indexable: s.indexable,
       image: itemShareImage(i),
       alternates: s.indexable ? bare(r.itemUrl) : undefined,
+      oembed: s.oembed,
     },
     brand: s,
     bodyClass: 'page item-page',
@@ -296,6 +297,7 @@ ${variantDataScript(data)}`;
       indexable: s.indexable,
       image: itemShareImage(i),
       alternates: s.indexable ? bare(i.ready.itemUrl) : undefined,
+      oembed: s.oembed,
     },
     brand: s,
     bodyClass: 'page item-page',
@@ -380,7 +382,7 @@ ${ar}
 ${variantDataScript(data)}`;
   return htmlDocument({
     title: `${heading} · ${s.tagline || t(loc.locale, 'page.showcaseTitle')}`,
-    share: { title: heading, description: s.description, canonicalUrl: i.ready.wallUrl, indexable: false },
+    share: { title: heading, description: s.description, canonicalUrl: i.ready.wallUrl, indexable: false, oembed: s.oembed },
     brand: s,
     bodyClass: 'page wall-page',
     platform: c.platform,
@@ -431,7 +433,7 @@ ${ar}
 </div>`;
   return htmlDocument({
     title: `${heading} · ${s.tagline || t(loc.locale, 'page.showcaseTitle')}`,
-    share: { title: heading, description: s.description, canonicalUrl: r.wallUrl, indexable: false },
+    share: { title: heading, description: s.description, canonicalUrl: r.wallUrl, indexable: false, oembed: s.oembed },
     brand: s,
     bodyClass: 'page wall-page',
     platform: c.platform,

@@ -1,5 +1,6 @@
 import { SUPPORTED_LOCALES } from '@app/catalogue';
 import { esc } from '../../http/html';
+import { discoveryTag } from '../oembed/oembed-url';
 import { withLang } from '../page-locale';
 
 export interface ShareImage {
@@ -22,6 +23,11 @@ export interface ShareMeta {
    * (`hreflang`, `?lang=xx`), the plain address being the showcase's own language (`x-default`).
    */
   alternates?: string;
+  /**
+   * The oEmbed endpoint (`${PUBLIC_BASE_URL}/oembed`) on the pages it answers for: a discovery link for the
+   * canonical address, so pasting the page's link into WordPress or a forum embeds it. Absent: none.
+   */
+  oembed?: string;
 }
 
 /** Chat apps and search results show about this much of a description. */
@@ -70,5 +76,6 @@ export function shareTags(m: ShareMeta): string {
     for (const l of SUPPORTED_LOCALES) tags.push(`<link rel="alternate" hreflang="${l}" href="${esc(withLang(m.alternates, l))}">`);
     tags.push(`<link rel="alternate" hreflang="x-default" href="${esc(m.alternates)}">`);
   }
+  if (m.oembed) tags.push(discoveryTag(m.oembed, m.canonicalUrl, m.title));
   return tags.filter(Boolean).join('\n');
 }

@@ -119,6 +119,7 @@ export class ShowcasePageService {
       pageUrl,
       indexable: s.indexable,
       loc,
+      oembed: `${this.urls.base}/oembed`,
       items: items.map((i, n): PageItem => {
         const stored = i.status === 'completed' ? (i.result as unknown as StillImageResult | null) : null;
         // The repository's result already has the edited banner (and with variants the default's price over it).

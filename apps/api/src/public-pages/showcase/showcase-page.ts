@@ -42,6 +42,8 @@ export interface PageShowcase {
   together?: { action: string };
   /** The owner's saved gallery walls that are built, newest first: a card each after the pictures. */
   walls?: PageWall[];
+  /** The oEmbed endpoint its pages (showcase, item, wall) name in their discovery link (absent: no link). */
+  oembed?: string;
 }
 
 /** A saved gallery wall's card: its name, poster, outer size and page. */
@@ -184,6 +186,7 @@ ${embed ? '' : togetherBar(s, loc)}
       alternates: s.indexable && !embed ? s.pageUrl : undefined,
       image: shareImage(s.items),
       indexable: s.indexable && !embed,
+      oembed: s.oembed,
     },
     brand: s,
     bodyClass: embed ? 'embed' : 'page',

@@ -163,7 +163,14 @@ ${launch(v)}
   const head = v.platform === 'desktop' ? `<script type="module" src="${esc(v.assetBase)}/assets/model-viewer.min.js"></script>` : '';
   return htmlDocument({
     title: `${v.heading} · ${s.tagline || t(loc.locale, 'page.showcaseTitle')}`,
-    share: { title: v.heading, description: s.description, canonicalUrl: v.pageUrl, indexable: false },
+    // A saved wall has an embed page for oEmbed to frame; a visitor's choice has none.
+    share: {
+      title: v.heading,
+      description: s.description,
+      canonicalUrl: v.pageUrl,
+      indexable: false,
+      oembed: v.data.wall ? s.oembed : undefined,
+    },
     brand: s,
     bodyClass: 'page together-page',
     platform: v.platform,
