@@ -276,6 +276,26 @@ export class ShowcaseItemRepository {
     return rows.map(toItem);
   }
 
+  /**
+   * The public SKU lookup's read (GET /showcase/{public_id}/skus), one query whatever the number of SKUs: the
+   * showcase by its public id and its items that one of `skus` names, by a variant's `sku` or by the item's
+   * `external_id`, in the gallery's order. Null: no such showcase. The caller decides which match counts.
+   */
+  async itemsForSkus(publicId: string, skus: readonly string[]): Promise<{ showcaseId: number; items: ShowcaseItemRow[] } | null> {
+    if (!skus.length) throw new Error('itemsForSkus: no SKUs');
+    const named = list(skus, 2);
+    const rows: Record<string, any>[] = await this.ds.query(
+      `SELECT s."id" AS "sc_id", x.* FROM "showcases" s LEFT JOIN LATERAL (
+         ${ITEM_SELECT} WHERE i."showcase_id" = s."id" AND (i."external_id" IN (${named})
+           OR EXISTS (SELECT 1 FROM jsonb_array_elements(COALESCE(i."variants", '[]'::jsonb)) v WHERE v->>'sku' IN (${named})))
+         ORDER BY i."position" NULLS LAST, i."id") x ON true
+       WHERE s."public_id" = $1`,
+      [publicId, ...skus],
+    );
+    if (!rows[0]) return null;
+    return { showcaseId: Number(rows[0].sc_id), items: rows.filter((r) => r.id !== null && r.id !== undefined).map(toItem) };
+  }
+
   async item(showcaseId: number, itemId: number): Promise<ShowcaseItemRow | null> {
     const rows = await this.ds.query(`${ITEM_SELECT} WHERE i."showcase_id" = $1 AND i."id" = $2`, [showcaseId, itemId]);
     return rows[0] ? toItem(rows[0]) : null;

@@ -11,6 +11,8 @@ import { OembedService } from './oembed/oembed.service';
 import { RobotsController } from './robots.controller';
 import { ShowcasePageController } from './showcase/showcase-page.controller';
 import { ShowcasePageService } from './showcase/showcase-page.service';
+import { ShowcaseSkusController } from './showcase/showcase-skus.controller';
+import { ShowcaseSkusService } from './showcase/showcase-skus.service';
 import { ShowcaseThumbnails } from './showcase/showcase-thumbnails.service';
 
 /**
@@ -24,10 +26,11 @@ import { ShowcaseThumbnails } from './showcase/showcase-thumbnails.service';
     EmbedController,
     AssetsController,
     ShowcasePageController,
+    ShowcaseSkusController,
     RobotsController,
     BannerRedirectController,
     OembedController,
   ],
-  providers: [EmbedService, ShowcasePageService, ShowcaseThumbnails, BannerLinks, OembedService],
+  providers: [EmbedService, ShowcasePageService, ShowcaseSkusService, ShowcaseThumbnails, BannerLinks, OembedService],
 })
 export class PublicPagesModule {}
