@@ -43,6 +43,11 @@ export interface ReadyModel {
    * Absent: the page sends nothing.
    */
   beacon?: BeaconConfig & { taps?: string };
+  /**
+   * An item sold in variants: the SKU shown and every SKU whose files are ready. The interactive page then
+   * names them (`data-sku`, `data-skus`) and switches between them on its parent's message (VARIANT_SWITCH_SCRIPT).
+   */
+  variants?: { shown: string; ready: string[] };
   /** The oEmbed endpoint: the page names it in a discovery link for its own address (`pageUrl`). Absent: no link. */
   oembed?: string;
 }
@@ -85,6 +90,38 @@ document.getElementById('qr-close').addEventListener('click',function(){q.classL
 
 const QR_SCRIPT_HASH = `'sha256-${createHash('sha256').update(QR_SCRIPT).digest('base64')}'`;
 
+/** The message a page embedding the viewer (the widget) sends to switch an item's variant without a reload. */
+export const VARIANT_MESSAGE = 'ar-widget:variant';
+
+/**
+ * An item sold in variants, inside the widget: the shop's page (any origin) posts `{type: VARIANT_MESSAGE, sku}`
+ * when the buyer picks another size or frame, and this page shows that variant without reloading itself or
+ * model-viewer. Accepted only from the frame's own parent, in exactly that shape, and only for a SKU of this
+ * item whose files are ready (`data-skus`, written by the server): a stranger's page can at most switch its own
+ * frame between this item's variants. The new variant's page (this address with `?variant=`, same origin, from
+ * the HTTP cache after the first time) is fetched and its parts taken over: model-viewer's or the poster's
+ * attributes (src, ios-src, poster, placement), the AR link, the size, the banner, the QR code, the title; the
+ * address becomes `?variant=`. The latest choice wins when several overlap. Each switch dispatches `ar-variant`
+ * (the beacon script counts a `variant_select` and names the new SKU on later events), as does a page the
+ * widget opened with `#ar-select` (a switch to another item: its page loaded in the frame).
+ */
+export const VARIANT_SWITCH_SCRIPT = `(function(){var d=document,w=window,c=d.querySelector('.card[data-skus]');if(!c)return;var K=JSON.parse(c.getAttribute('data-skus')),n=0;
+function one(r,s){return r&&r.querySelector(s)}
+function at(a,b){if(!a||!b)return;for(var i=a.attributes.length-1;i>=0;i--){var x=a.attributes[i].name;if(!b.hasAttribute(x))a.removeAttribute(x)}for(var j=0;j<b.attributes.length;j++){var y=b.attributes[j];if(a.getAttribute(y.name)!==y.value)a.setAttribute(y.name,y.value)}}
+function picked(k){try{d.dispatchEvent(new CustomEvent('ar-variant',{detail:k}))}catch(e){}}
+function show(k){var m=++n,u=new URL(w.location.href);u.searchParams.set('variant',k);u.hash='';
+fetch(u.href,{credentials:'same-origin'}).then(function(r){if(!r.ok)throw new Error('HTTP '+r.status);return r.text()}).then(function(h){if(m!==n)return;
+var x=new DOMParser().parseFromString(h,'text/html'),e=one(x,'.card[data-skus]');if(!e||e.getAttribute('data-sku')!==k)return;
+var b=one(c,'#ar-launch'),nb=one(e,'#ar-launch');at(c,e);at(one(c,'model-viewer'),one(e,'model-viewer'));at(one(c,'img.poster'),one(e,'img.poster'));at(b,nb);at(one(b,'img'),one(nb,'img'));
+['.size','[data-banner]'].forEach(function(s){var o=one(c,s),p=one(e,s);if(o&&p)c.replaceChild(d.importNode(p,true),o);else if(o)c.removeChild(o);else if(p)c.insertBefore(d.importNode(p,true),b)});
+var q=one(c,'#qr svg'),nq=one(e,'#qr svg');if(q&&nq)q.parentNode.replaceChild(d.importNode(nq,true),q);
+d.title=x.title;try{history.replaceState(history.state,'',u.href)}catch(z){}picked(k)}).catch(function(){})}
+w.addEventListener('message',function(e){var v=e.data;if(e.source!==w.parent||w.parent===w||!v||typeof v!=='object'||v.type!=='${VARIANT_MESSAGE}'||typeof v.sku!=='string'||K.indexOf(v.sku)<0)return;
+if(v.sku!==c.getAttribute('data-sku')||n)show(v.sku)});
+if(w.location.hash==='#ar-select'){try{history.replaceState(history.state,'',w.location.href.split('#')[0])}catch(z){}d.addEventListener('DOMContentLoaded',function(){picked(c.getAttribute('data-sku'))})}})();`;
+
+const VARIANT_SWITCH_SCRIPT_HASH = `'sha256-${createHash('sha256').update(VARIANT_SWITCH_SCRIPT).digest('base64')}'`;
+
 /**
  * Content-Security-Policy of embed pages: scripts only from our asset origin plus the constant inline
  * scripts (by hash: the QR dialog, the Quick Look banner tap, the beacon script); models, posters and textures from anywhere storage may serve them (S3 buckets,
@@ -96,7 +133,7 @@ export function embedCsp(assetBase: string): string {
   const assets = new URL(assetBase).origin;
   return [
     "default-src 'none'",
-    `script-src 'self' ${assets} ${QR_SCRIPT_HASH} ${QUICK_LOOK_TAP_SCRIPT_HASH} ${BEACON_SCRIPT_HASH} 'wasm-unsafe-eval'`,
+    `script-src 'self' ${assets} ${QR_SCRIPT_HASH} ${QUICK_LOOK_TAP_SCRIPT_HASH} ${BEACON_SCRIPT_HASH} ${VARIANT_SWITCH_SCRIPT_HASH} 'wasm-unsafe-eval'`,
     'connect-src https: http: blob: data:',
     'img-src https: http: blob: data:',
     'media-src https: http: blob: data:',
@@ -240,7 +277,10 @@ export function interactivePage(m: ReadyModel, platform: Platform): string {
   const classes = ['card', ...(platform === 'desktop' && p?.placement === 'wall' ? ['wall'] : []), ...(banner ? ['has-banner'] : [])].join(
     ' ',
   );
-  const attrs = `${p ? ` data-placement="${p.placement}"` : ''}${m.beacon ? ` data-view="${m.beacon.item_id ?? ''}"` : ''}`;
+  const v = m.variants;
+  const attrs =
+    `${p ? ` data-placement="${p.placement}"` : ''}${m.beacon ? ` data-view="${m.beacon.item_id ?? ''}"` : ''}` +
+    (v ? ` data-sku="${esc(v.shown)}" data-skus="${esc(JSON.stringify(v.ready))}"` : '');
   const title = p?.banner.title ?? art?.label.title;
   const pageTitle = title ? t(locale, 'ar.titleViewInAr', { title }) : t(locale, 'ar.viewInAr');
   if (m.oembed) head = `${discoveryTag(m.oembed, m.pageUrl, pageTitle)}${head ? `\n${head}` : ''}`;
@@ -250,7 +290,7 @@ export function interactivePage(m: ReadyModel, platform: Platform): string {
 ${viewer}
 <span class="badge animated">${esc(t(locale, 'ar.badge'))}</span>
 ${size ? `<span class="size">${esc(size)}</span>\n` : ''}${banner}${banner ? '\n' : ''}${button}
-</div>`,
+</div>${v ? `\n<script>${VARIANT_SWITCH_SCRIPT}</script>` : ''}`,
     head,
     loc,
     beaconOf(m),

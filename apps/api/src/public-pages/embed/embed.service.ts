@@ -193,6 +193,10 @@ export class EmbedService {
           loc,
           beacon,
           oembed: `${this.urls.base}/oembed`,
+          // The widget switches between the item's ready variants inside this page (embed-page.ts VARIANT_SWITCH_SCRIPT).
+          ...(shownSku && sc?.variants
+            ? { variants: { shown: shownSku, ready: sc.variants.filter((v) => v.build).map((v) => v.sku) } }
+            : {}),
         },
         platform,
       ),
