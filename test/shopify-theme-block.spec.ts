@@ -3,8 +3,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Ajv from 'ajv';
-import { Liquid } from 'liquidjs';
 import { toLiquidHtmlAST } from '@shopify/liquid-html-parser';
+import { renderShopifyBlock, SHOPIFY_EXTENSION as EXT } from './support/shopify-block';
+
 const ROOT = join(__dirname, '..');
 
 /**
@@ -14,7 +15,6 @@ const ROOT = join(__dirname, '..');
  * for themes (bundled with theme-check), and Shopify's linter run over the folder (`npm run lint:shopify`).
  */
 
-const EXT = join(ROOT, 'integrations/shopify/extensions/image-ar');
 const SETTING_SCHEMA = join(ROOT, 'node_modules/@shopify/theme-check-docs-updater/data/setting.json');
 
 interface BlockSchema {
@@ -29,32 +29,6 @@ function schemaOf(file: string): BlockSchema {
   const m = /{%-?\s*schema\s*-?%}([\s\S]*?){%-?\s*endschema\s*-?%}/.exec(source);
   if (!m) throw new Error(`${file}: no schema`);
   return JSON.parse(m[1]) as BlockSchema;
-}
-
-const locale = JSON.parse(readFileSync(join(EXT, 'locales/en.default.json'), 'utf8')) as Record<string, unknown>;
-
-/** liquidjs with what Shopify adds and these blocks use: the schema tag (not output) and `t` from the extension's locale. */
-function engine(): Liquid {
-  const liquid = new Liquid({ root: join(EXT, 'blocks'), extname: '.liquid', strictFilters: true });
-  liquid.registerTag('schema', {
-    parse(_token, remainTokens) {
-      // Consume everything up to {% endschema %}: the JSON is the theme editor's, never rendered.
-      while (remainTokens.length) {
-        const t = remainTokens.shift() as unknown as { name?: string };
-        if (t.name === 'endschema') return;
-      }
-      throw new Error('{% schema %} without {% endschema %}');
-    },
-    *render() {
-      return '';
-    },
-  });
-  liquid.registerFilter('t', (key: string) => {
-    const value = key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], locale);
-    if (typeof value !== 'string') throw new Error(`translation missing: ${key}`);
-    return value;
-  });
-  return liquid;
 }
 
 /** A product as Shopify's Liquid sees it: three variants, one without a SKU, a title and SKUs that need escaping. */
@@ -73,12 +47,12 @@ function settings(over: Record<string, unknown> = {}): Record<string, unknown> {
   return { service_url: 'https://ar.example.com/', showcase_id: 'shw_abc123', sku: '', height: 520, show_label: false, label: '', ...over };
 }
 
-async function render(file: string, blockSettings: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<string> {
-  return engine().renderFile(file, {
-    block: { settings: blockSettings, id: 'AbC123' },
-    request: { locale: { iso_code: 'de' } },
-    ...extra,
-  });
+function render(
+  file: 'ar-viewer' | 'ar-widget-embed',
+  blockSettings: Record<string, unknown>,
+  page: Record<string, unknown> = {},
+): Promise<string> {
+  return renderShopifyBlock(file, blockSettings, page, 'de');
 }
 
 interface Element {
@@ -135,7 +109,6 @@ describe('Shopify app block ar-viewer.liquid', () => {
     expect(viewer.attrs['data-service-sku']).toBe(`DUNES-50x70-OAK'&"<>`);
     expect(viewer.attrs['data-service-lang']).toBe('de');
     expect(viewer.attrs.style).toMatch(/height: 520px/);
-    expect(viewer.attrs['aria-label']).toBe('See it on your wall');
     // Keys are the variant ids as strings; the variant without a SKU has no entry (nothing to look up).
     expect(JSON.parse(viewer.attrs['data-service-variants'])).toEqual({ '44001': 'DUNES-A3', '44002': `DUNES-50x70-OAK'&"<>` });
     // Nothing the SKU carried escaped the attribute: the raw output holds no bare quote or angle bracket from it.
@@ -174,6 +147,13 @@ describe('Shopify app block ar-viewer.liquid', () => {
     expect(JSON.parse(viewer.attrs['data-service-variants'])).toEqual({});
   });
 
+  it('shows no heading by default, and the default or merchant heading when asked, escaped', async () => {
+    const page = { product: { ...product, selected_or_first_available_variant: product.variants[0] } };
+    expect(elements(await render('ar-viewer', settings(), page)).filter((e) => e.name === 'p')).toEqual([]);
+    const heading = elements(await render('ar-viewer', settings({ show_label: true }), page)).find((e) => e.name === 'p');
+    expect(heading?.text).toBe('See it on your wall');
+  });
+
   it('shows the heading when asked, the merchant text escaped', async () => {
     const html = await render('ar-viewer', settings({ show_label: true, label: 'Voir <chez vous> & "au mur"' }), {
       product: { ...product, selected_or_first_available_variant: product.variants[0] },
@@ -181,7 +161,6 @@ describe('Shopify app block ar-viewer.liquid', () => {
     const heading = elements(html).find((e) => e.attrs.class === 'image-ar-block__label');
     expect(heading?.text).not.toContain('<chez');
     expect(decode(heading?.text ?? '')).toBe('Voir <chez vous> & "au mur"');
-    expect(viewerOf(html).attrs['aria-label']).toBe('Voir <chez vous> & "au mur"');
   });
 
   it('renders nothing without a showcase id or with a service URL that is not http(s)', async () => {
