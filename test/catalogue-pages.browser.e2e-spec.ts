@@ -207,7 +207,9 @@ beforeAll(async () => {
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
   // "localhost": another origin than the API's 127.0.0.1.
   siteBase = `http://localhost:${(site.address() as AddressInfo).port}`;
-  browser = await launchChromium();
+  // No test here waits for model-viewer to draw: the 3D pages are read for their markup (files, links, banner),
+  // so a browser without WebGL, where model-viewer shows the poster (libs/testing launchChromium).
+  browser = await launchChromium({ webgl: false });
 }, 300_000);
 
 afterAll(async () => {

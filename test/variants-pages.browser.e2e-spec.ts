@@ -119,7 +119,9 @@ beforeAll(async () => {
   expect(Object.values(api).map((v) => v.status)).toEqual(SKUS.map(() => 'ready'));
   itemUrl = `${showcase.url}/items/${item.id}`;
   plainUrl = `${showcase.url}/items/${done.items[1].id}`;
-  browser = await launchChromium();
+  // No test here waits for model-viewer to draw: the 3D pages are read for their markup (files, links, banner),
+  // so a browser without WebGL, where model-viewer shows the poster (libs/testing launchChromium).
+  browser = await launchChromium({ webgl: false });
 }, 360_000);
 
 afterAll(async () => {

@@ -3,9 +3,20 @@ import { chromium, type Browser } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
+export interface ChromiumOptions {
+  /**
+   * WebGL through SwiftShader (default true): model-viewer draws the model. Costs about 14 CPU-seconds in the
+   * GPU process per page that shows a model (shaders and the environment map, on the CPU), so a file that
+   * only reads a 3D page's markup (its links, attributes, banner) launches without: a browser with no WebGL,
+   * as some phones and locked-down desktops are, where model-viewer shows the poster.
+   */
+  webgl?: boolean;
+}
+
 /** Debian's Chromium, headless, with the flags this machine's closed network needs (DESIGN §6). */
-export async function launchChromium(): Promise<Browser> {
+export async function launchChromium(options: ChromiumOptions = {}): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (.ci/run does)`);
+  const webgl = options.webgl ?? true;
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -17,8 +28,7 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      '--use-gl=swiftshader',
-      '--enable-unsafe-swiftshader',
+      ...(webgl ? ['--use-gl=swiftshader', '--enable-unsafe-swiftshader'] : ['--disable-webgl', '--disable-3d-apis']),
     ],
   });
 }
