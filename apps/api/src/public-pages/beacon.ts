@@ -49,7 +49,8 @@ export const QR_MARKER = 'src=qr';
  *   out of the address, and the page's events are surface `qr`;
  * - `variant_select`: a choice in the `#variants` selector, once per variant per page load; on an embed page, the
  *   `ar-variant` event (its detail the SKU) that the page's variant switch dispatches when the widget switched it
- *   (embed-page.ts VARIANT_SWITCH_SCRIPT), which also makes that SKU the variant of the page's later events.
+ *   (embed-page.ts VARIANT_SWITCH_SCRIPT), which also makes that SKU the variant of the page's later events; sent
+ *   at once (the shop's page may take the frame to another item's page a moment later).
  *
  * Item ids: the page's (`item_id`), else the nearest `[data-item]`'s; the variant: the page's, else the
  * selector's `data-selected`.
@@ -74,7 +75,7 @@ if(a.getAttribute('rel')==='ar')add('ar_launch',a,{platform:'quick_look'});else 
 else if(h&&a.matches('.buy,.caption .link,.banner .cta'))add('banner_tap',a)}catch(x){}},true);
 var A=d.querySelectorAll('a[rel="ar"]');for(var i=0;i<A.length;i++)(function(a){a.addEventListener('message',function(e){if(e.data==='_apple_ar_quicklook_button_tapped')add('banner_tap',a)},false)})(A[i]);
 var F=d.getElementById('variants');if(F)F.addEventListener('change',function(e){var t=e.target;if(t&&t.name==='variant'&&t.checked)add('variant_select',F,{variant:t.value},'vs:'+t.value)});
-d.addEventListener('ar-variant',function(e){var v=e.detail;if(typeof v==='string'&&v){c.variant=v;add('variant_select',null,{variant:v},'vs:'+v)}});
+d.addEventListener('ar-variant',function(e){var v=e.detail;if(typeof v==='string'&&v){c.variant=v;add('variant_select',null,{variant:v},'vs:'+v);send()}});
 var M=d.querySelectorAll('model-viewer');for(var i=0;i<M.length;i++)(function(m){
 m.addEventListener('camera-change',function(e){if(e.detail&&e.detail.source==='user-interaction')add('interact',m,null,'interact')});
 m.addEventListener('ar-status',function(e){if(e.detail&&e.detail.status==='session-started')add('ar_launch',m,{platform:'webxr'})});
