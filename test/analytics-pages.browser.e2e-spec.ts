@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import QRCode from 'qrcode';
-import { CHROMIUM, quadrantPicture, USER_AGENTS } from '@app/testing';
+import { launchChromium, quadrantPicture, USER_AGENTS } from '@app/testing';
 import { Api, freePort, sleep, tempDir, waitFor } from './support/app-process';
 import { startTestApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
@@ -107,24 +107,9 @@ beforeAll(async () => {
   plain = { id: a.items[0].id, embed: embedId(a.items[0]) };
   sized = { id: a.items[1].id, embed: embedId(a.items[1]), def: 'S' };
   quiet = { id: b.id, url: b.url, item: b.items[0].id, embed: embedId(b.items[0]) };
-  // launchChromium's flags, and the iPhone's user agent as the browser's own: a beacon a page sends while it is
+  // The iPhone's user agent as the browser's own: a beacon a page sends while it is
   // being left goes out with the browser's user agent, not the context's (headless Chromium's is not counted).
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--use-gl=swiftshader',
-      '--enable-unsafe-swiftshader',
-      `--user-agent=${USER_AGENTS.ios}`,
-    ],
-  });
+  browser = await launchChromium({ userAgent: USER_AGENTS.ios });
 }, 360_000);
 
 afterAll(async () => {

@@ -34,6 +34,7 @@ let owner: Api;
 let walls: Api;
 let media: Awaited<ReturnType<typeof startMediaServer>>;
 let browser: Browser;
+let glBrowser: Browser;
 let showcase: { id: number; url: string };
 /** The three wall pictures and the floor piece, as the API shows them. */
 let pics: any[];
@@ -86,11 +87,15 @@ beforeAll(async () => {
   );
   pics = done.items.slice(0, 3);
   floor = done.items[3];
-  browser = await launchChromium();
+  // Two browsers: the 3D preview drawn (WebGL in SwiftShader, ~14 CPU-s a page) only where a test waits for
+  // it; elsewhere the pages are read for their markup in a browser without WebGL (model-viewer shows the poster).
+  browser = await launchChromium({ webgl: false });
+  glBrowser = await launchChromium();
 }, 300_000);
 
 afterAll(async () => {
   await browser?.close();
+  await glBrowser?.close();
   await app?.close();
   await media?.stop();
 });
@@ -99,8 +104,9 @@ afterAll(async () => {
 async function open(
   url: string,
   opts: Parameters<Browser['newContext']>[0] = DESKTOP,
+  via: Browser = browser,
 ): Promise<{ ctx: BrowserContext; p: Page; csp: string[] }> {
-  const ctx = await browser.newContext({ ...opts, extraHTTPHeaders: { 'x-forwarded-for': visitor() } });
+  const ctx = await via.newContext({ ...opts, extraHTTPHeaders: { 'x-forwarded-for': visitor() } });
   await ctx.addInitScript(() =>
     document.addEventListener('securitypolicyviolation', (e) => {
       ((window as any).__csp ??= []).push(`${e.effectiveDirective} ${e.blockedURI}`);
@@ -236,7 +242,7 @@ describe('choosing pictures on the showcase page', () => {
 describe('the together page', () => {
   it('draws the pictures where the layout puts them, next to a sofa, with the 3D preview and a QR code (desktop)', async () => {
     const url = `${showcase.url}/together?items=${ids().join(',')}`;
-    const { ctx, p, csp } = await open(url);
+    const { ctx, p, csp } = await open(url, DESKTOP, glBrowser);
     const layout = await layoutOf(ids(), 'row');
     const got = await drawn(p);
     expectDrawnAs(got, layout);
@@ -260,7 +266,7 @@ describe('the together page', () => {
     await loadAllImages(p);
     await p.screenshot({ path: join(SHOTS, 'walls-together-desktop.png'), fullPage: true });
     expect(await cspOf(p, csp)).toEqual([]);
-    expect(await axeViolations(browser, url, DESKTOP)).toEqual([]);
+    expect(await axeViolations(glBrowser, url, DESKTOP)).toEqual([]);
     // Another arrangement: its own layout, drawn the same way.
     await p.locator('.arrangements a[data-arrangement="grid"]').click();
     await p.waitForURL(/arrangement=grid/);
@@ -383,7 +389,7 @@ describe('saved walls', () => {
       180_000,
       'the saved wall to be built',
     );
-    const { ctx, p, csp } = await open(showcase.url);
+    const { ctx, p, csp } = await open(showcase.url, DESKTOP, glBrowser);
     const card = p.locator(`a.wall-card#${wallId}`);
     expect(await card.locator('.name').innerText()).toBe('Over the sofa');
     expect(await card.locator('img').getAttribute('src')).toBe(wall.preview_url);
@@ -406,7 +412,7 @@ describe('saved walls', () => {
     await loadAllImages(p);
     await p.screenshot({ path: join(SHOTS, 'walls-saved-desktop.png'), fullPage: true });
     expect(await cspOf(p, csp)).toEqual([]);
-    expect(await axeViolations(browser, wall.page_url, DESKTOP)).toEqual([]);
+    expect(await axeViolations(glBrowser, wall.page_url, DESKTOP)).toEqual([]);
     await ctx.close();
     const ios = await open(wall.page_url, PHONE);
     expect((await ios.p.locator('a[rel="ar"]').getAttribute('href'))!.startsWith(wall.usdz_url)).toBe(true);

@@ -17,6 +17,7 @@ let media: Awaited<ReturnType<typeof startMediaServer>>;
 let site: Server;
 let siteBase: string;
 let browser: Browser;
+let glBrowser: Browser;
 let existingJob: string;
 /** A user's `widget` key allowed from siteBase only (the key a real page would carry). */
 let widgetKey: string;
@@ -84,10 +85,14 @@ beforeAll(async () => {
   const user = await api.req('POST', '/api/admin/users', { email: 'widget-page@example.com' });
   const full = new Api(api.base, (await api.req('POST', `/api/admin/users/${user.body.id}/keys`)).body.key);
   widgetKey = (await full.req('POST', '/api/v2/keys', { name: 'shop page', scope: 'widget', allowed_origins: [siteBase] })).body.key;
-  browser = await launchChromium();
+  // The viewers drawn (WebGL in SwiftShader, ~14 CPU-s a page) only in the test that waits for them; the
+  // others read the frames' markup in a browser without WebGL (model-viewer shows the poster).
+  browser = await launchChromium({ webgl: false });
+  glBrowser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
+  await glBrowser?.close();
   await app?.close();
   await media?.stop();
   await new Promise((r) => site.close(r));
@@ -112,7 +117,7 @@ async function embedFrame(page: Page, id: string): Promise<Frame> {
 
 describe('widget in real headless Chromium, from another origin', () => {
   it('shows progress, then the viewer; the interactive variant has the button, the static one does not', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await glBrowser.newContext({ viewport: { width: 1280, height: 900 } });
     // The embed pages' Content-Security-Policy must block nothing they need (reported in every frame).
     await context.addInitScript(() =>
       document.addEventListener('securitypolicyviolation', (e) => {

@@ -11,6 +11,8 @@ export interface ChromiumOptions {
    * as some phones and locked-down desktops are, where model-viewer shows the poster.
    */
   webgl?: boolean;
+  /** The browser's own user agent (what a beacon sent while a page is being left carries, not the context's). */
+  userAgent?: string;
 }
 
 /** Debian's Chromium, headless, with the flags this machine's closed network needs (DESIGN §6). */
@@ -29,6 +31,7 @@ export async function launchChromium(options: ChromiumOptions = {}): Promise<Bro
       '--disable-component-update',
       '--disable-sync',
       ...(webgl ? ['--use-gl=swiftshader', '--enable-unsafe-swiftshader'] : ['--disable-webgl', '--disable-3d-apis']),
+      ...(options.userAgent ? [`--user-agent=${options.userAgent}`] : []),
     ],
   });
 }
