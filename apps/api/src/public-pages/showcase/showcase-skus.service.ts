@@ -9,6 +9,7 @@ import type { StoragePort } from '@app/storage';
 import { dimensionsCm, PublicUrls } from '@app/wire';
 import { ApiError } from '../../http/api-error';
 import { variantAvailability, variantResult } from './page-variants';
+import { SkuLookupCache } from './sku-lookup-cache';
 
 /** At most this many SKUs a request: a product page asks for its own few, a theme's collection page for a page of them. */
 export const SKU_LOOKUP_MAX = 100;
@@ -66,6 +67,9 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  */
 @Injectable()
 export class ShowcaseSkusService {
+  /** Answers by showcase and question, reused for two seconds (sku-lookup-cache.ts says why). */
+  private readonly answers = new SkuLookupCache<SkuLookup | null>();
+
   constructor(
     private readonly items: ShowcaseItemRepository,
     private readonly urls: PublicUrls,
@@ -76,8 +80,16 @@ export class ShowcaseSkusService {
   async lookup(publicId: string, query: unknown): Promise<SkuLookup> {
     const { sku: asked } = parseInput(SkuLookupQuery, query ?? {});
     const skus = [...new Set(asked)];
-    const found = /^shw_[a-z2-7]{24}$/.test(publicId) ? await this.items.itemsForSkus(publicId, skus) : null;
-    if (!found) throw ApiError.notFound('showcase');
+    if (!/^shw_[a-z2-7]{24}$/.test(publicId)) throw ApiError.notFound('showcase');
+    // The key keeps the asked order: the answer lists the SKUs in it.
+    const answer = await this.answers.get(`${publicId}\n${JSON.stringify(skus)}`, () => this.read(publicId, skus));
+    if (!answer) throw ApiError.notFound('showcase');
+    return answer;
+  }
+
+  private async read(publicId: string, skus: string[]): Promise<SkuLookup | null> {
+    const found = await this.items.itemsForSkus(publicId, skus);
+    if (!found) return null;
     const out: Record<string, SkuMatch | null> = {};
     for (const s of skus) out[s] = this.match(found.items, s);
     const body = JSON.stringify({ skus: out });
