@@ -273,6 +273,7 @@ function complete(doc: OpenAPIObject): OpenAPIObject {
     { name: 'admin', description: 'Operators: users, keys, credits (owner key only).' },
     { name: 'health', description: 'Liveness and readiness (no key).' },
     { name: 'files', description: 'Stored models and posters (local storage; no key).' },
+    { name: 'oembed', description: 'oEmbed (oembed.com) for showcase, item, wall and embed page addresses (no key).' },
   ];
   d.security = [{ 'api-key': [] }];
   for (const [path, item] of Object.entries(d.paths as Json)) {

@@ -780,6 +780,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/oembed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * oEmbed for a showcase, item, wall or embed page of this service; public, no key
+         * @description oEmbed 1.0 (oembed.com), JSON only. Pages name this route in a <link rel="alternate" type="application/json+oembed"> (discovery). Answers CORS * and Cache-Control public, max-age=300. Parameters other than these are ignored, as the spec asks.
+         */
+        get: operations["OembedController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/users/{id}/invite": {
         parameters: {
             query?: never;
@@ -2298,6 +2318,47 @@ export interface components {
             video_providers: components["schemas"]["VideoProviderDto"][];
             limits: components["schemas"]["AnimatedLimitsDto"];
             pricing: components["schemas"]["AnimatedPricesDto"];
+        };
+        OembedDto: {
+            /** @enum {string} */
+            version: "1.0";
+            /** @enum {string} */
+            type: "rich";
+            /**
+             * @description This service's host (PUBLIC_BASE_URL).
+             * @example ar.example.com
+             */
+            provider_name: string;
+            /**
+             * Format: uri
+             * @example https://ar.example.com/
+             */
+            provider_url: string;
+            /** @description The page's title: the showcase's tagline, the picture's banner title or file name, the wall's name. */
+            title: string;
+            /** @description The work's artist (its label), when it has one. */
+            author_name?: string;
+            /**
+             * @description One <iframe> of the embed page (a showcase: /showcase/{id}/embed; a picture: /embed/{emb_…}), width × height, allow="xr-spatial-tracking; fullscreen", loading="lazy".
+             * @example <iframe src="https://ar.example.com/embed/emb_…" width="427" height="640" title="Dunes" allow="xr-spatial-tracking; fullscreen" allowfullscreen loading="lazy" style="border:0"></iframe>
+             */
+            html: string;
+            /** @description The iframe's width in CSS pixels: within maxwidth, the picture's shape kept. */
+            width: number;
+            /** @description The iframe's height in CSS pixels: within maxheight. */
+            height: number;
+            /**
+             * Format: uri
+             * @description The largest thumbnail within maxwidth × maxheight (a showcase: its first picture). With thumbnail_width and thumbnail_height, or none of the three.
+             */
+            thumbnail_url?: string;
+            thumbnail_width?: number;
+            thumbnail_height?: number;
+            /**
+             * @description Suggested cache lifetime in seconds.
+             * @example 3600
+             */
+            cache_age: number;
         };
         InviteDto: {
             /**
@@ -12480,6 +12541,102 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OembedController_get: {
+        parameters: {
+            query: {
+                /** @description A showcase, item, wall or embed page's address on this service. */
+                url: string;
+                /** @description The largest width the consumer can show, in CSS pixels: the iframe and thumbnail fit within it. */
+                maxwidth?: number;
+                /** @description The largest height the consumer can show, in CSS pixels: the iframe and thumbnail fit within it. */
+                maxheight?: number;
+                /** @description json (the default). Any other format answers 501: this service writes no XML. */
+                format?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OembedDto"];
+                };
+            };
+            /** @description url missing or over 2048 characters, maxwidth / maxheight not 1-10000. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The url is not a page of this service (another host, a path no page has), or names nothing to show: an unknown id, a picture still converting, failed or deleted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found",
+                     *         "code": "resource_missing",
+                     *         "message": "job api_x not found",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description format_not_supported: a format other than json (this service writes no XML). */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
