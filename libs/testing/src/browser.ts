@@ -8,7 +8,8 @@ export interface ChromiumOptions {
    * WebGL through SwiftShader (default true): model-viewer draws the model. Costs about 14 CPU-seconds in the
    * GPU process per page that shows a model (shaders and the environment map, on the CPU), so a file that
    * only reads a 3D page's markup (its links, attributes, banner) launches without: a browser with no WebGL,
-   * as some phones and locked-down desktops are, where model-viewer shows the poster.
+   * as some phones and locked-down desktops are, where model-viewer shows the poster (and throws one page
+   * error, "reading 'supportsPresentation'": a file that fails on page errors keeps WebGL).
    */
   webgl?: boolean;
   /** The browser's own user agent (what a beacon sent while a page is being left carries, not the context's). */
