@@ -54,7 +54,10 @@ export interface AnalyticsTotals {
   groups: AnalyticsGroup[] | null;
 }
 
-/** Rows per INSERT: small statements let the embedded database (PGlite, in the API's own thread) answer beacons between them. */
+/**
+ * Rows per INSERT: small statements let the API answer beacons between them on the embedded database (PGlite runs
+ * in the API's own thread; its adapter yields to the event loop before each statement: pglite-pg.adapter.ts).
+ */
 const CHUNK = 100;
 const GROUP_COLUMN: Record<AnalyticsGroupBy, string> = {
   day: `to_char("day", 'YYYY-MM-DD')`,

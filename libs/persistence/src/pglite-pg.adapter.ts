@@ -46,6 +46,10 @@ class PgliteClient extends EventEmitter {
   }
 
   private async run(text: string, values: unknown[]): Promise<PgResult> {
+    // PGlite runs in this thread, and its queries resolve as microtasks: a chain of them (a transaction of many
+    // statements, an analytics flush) would hold the event loop until its end, with every request waiting.
+    // One macrotask turn before each statement lets the requests that arrived meanwhile run between them.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     const command = (/^\s*([A-Za-z]+)/.exec(text)?.[1] ?? '').toUpperCase();
     if (values.length === 0 && text.includes(';') && text.trim().replace(/;\s*$/, '').includes(';')) {
       // Several statements (migrations): the simple protocol.
