@@ -3,3 +3,4 @@
 // no Nest, queue or database (the API's connections module wires them).
 export * from './shop-product';
 export * from './shop-errors';
+export * from './size';

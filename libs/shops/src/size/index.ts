@@ -1,0 +1,3 @@
+export * from './parse-size-text';
+export * from './parse-print-size';
+export * from './match-frame';
