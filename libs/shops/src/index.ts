@@ -4,3 +4,5 @@
 export * from './shop-product';
 export * from './shop-errors';
 export * from './size';
+export * from './html-to-text';
+export * from './shopify';
