@@ -57,8 +57,9 @@ export function htmlToText(html: string | null | undefined, maxInput = 200_000):
   const text = bounded
     .replace(/<br\s*\/?>/gi, '\n')
     .replace(/<\/?(p|div|li|ul|ol|h[1-6]|tr|table|section|article|blockquote)\b[^<>]*>/gi, '\n')
-    // `[^<>]`, not `[^>]`: a stray `<` in text ends the scan at the next `<`, so many of them stay linear.
-    .replace(/<[^<>]*>/g, '');
+    // A tag starts with a letter, `/` or `!` (as HTML parses it: "1 < 2" is text). `[^<>]`, not `[^>]`: a stray
+    // `<` ends the scan at the next `<`, so many of them stay linear.
+    .replace(/<[a-zA-Z/!][^<>]*>/g, '');
   return decodeEntities(text)
     .replace(/[ \t\f\v\u00a0]+/g, ' ')
     .split('\n')

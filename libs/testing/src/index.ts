@@ -15,3 +15,4 @@ export * from './fake-providers';
 export * from './s3-server';
 export * from './webdav-server';
 export * from './browser';
+export * from './fakes/shopify-admin.fake';
