@@ -4,5 +4,6 @@
 export * from './shop-product';
 export * from './shop-errors';
 export * from './size';
+export * from './woocommerce';
 export * from './html-to-text';
 export * from './shopify';

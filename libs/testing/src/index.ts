@@ -15,4 +15,6 @@ export * from './fake-providers';
 export * from './s3-server';
 export * from './webdav-server';
 export * from './browser';
+export * from './fakes/https-test-origin';
+export * from './fakes/woocommerce.fake';
 export * from './fakes/shopify-admin.fake';

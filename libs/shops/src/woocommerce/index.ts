@@ -1,0 +1,4 @@
+export * from './woocommerce.types';
+export * from './woocommerce-mapping';
+export * from './woocommerce.client';
+export * from './woocommerce-webhook';
