@@ -50,6 +50,15 @@ describe('WooCommerceClient against the REST v3 fake (https, Basic auth)', () =>
     expect(new Set(products[BIG - 1].variants.map((v) => v.id)).size).toBe(120);
   });
 
+  it('without X-WP-TotalPages reads on until a short page', async () => {
+    shop.dropPaginationHeaders();
+    let n = 0;
+    for await (const p of client().products()) n += p.variants.length;
+    expect(n).toBe(224 + 25 * 6 + 120);
+    expect(wcRequests(/^\/wp-json\/wc\/v3\/products$/).map((r) => r.query.page)).toEqual(['1', '2', '3']);
+    expect(wcRequests(new RegExp(`/products/${BIG}/variations$`)).map((r) => r.query.page)).toEqual(['1', '2']);
+  });
+
   it("maps a variable product: artist, text description, the store's currency, stock, images, sizes", async () => {
     const p = await client().product('20');
     expect(p).toMatchObject({

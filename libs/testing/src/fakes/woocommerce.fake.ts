@@ -85,6 +85,7 @@ export async function startWooCommerceFake(opts: { consumerKey: string; consumer
   const batches: { path: string; update: { id: number; meta_data?: { key: string; value: unknown }[] }[] }[] = [];
   const sockets = new Set<Socket>();
   let revoked = false;
+  let paginationHeaders = true;
   const basic = `Basic ${Buffer.from(`${opts.consumerKey}:${opts.consumerSecret}`).toString('base64')}`;
   const { key, cert } = selfSignedCertificate();
 
@@ -100,7 +101,10 @@ export async function startWooCommerceFake(opts: { consumerKey: string; consumer
       return error(res, 400, 'rest_invalid_param', 'Invalid parameter(s): per_page');
     }
     const totalPages = Math.ceil(all.length / perPage);
-    send(res, 200, all.slice((n - 1) * perPage, n * perPage), { 'X-WP-Total': String(all.length), 'X-WP-TotalPages': String(totalPages) });
+    const headers: Record<string, string> = paginationHeaders
+      ? { 'X-WP-Total': String(all.length), 'X-WP-TotalPages': String(totalPages) }
+      : {};
+    send(res, 200, all.slice((n - 1) * perPage, n * perPage), headers);
   }
 
   function applyMeta(target: { meta_data: FakeMeta[] }, meta: { key: string; value: unknown }[] = []) {
@@ -221,6 +225,8 @@ export async function startWooCommerceFake(opts: { consumerKey: string; consumer
     },
     /** The merchant revoked the key: every wc/v3 request is 401 from now on. */
     revokeKey: () => void (revoked = true),
+    /** As behind a proxy that strips unknown headers: pages come without `X-WP-Total(Pages)`. */
+    dropPaginationHeaders: () => void (paginationHeaders = false),
     async close() {
       client.close();
       for (const s of sockets) s.destroy();
