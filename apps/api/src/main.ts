@@ -113,6 +113,9 @@ async function main(): Promise<void> {
   } else {
     say(`Owner API key: ${maskKey(config.ownerApiKey)} (in ${config.dataDir}/owner-api-key)`);
   }
+  // Never the key itself: only where it is, since losing it means connecting every shop again.
+  if (config.connections.secretKeySource === 'generated')
+    say(`Connections key: generated now in ${config.dataDir}/connections-secret-key (back it up with the data directory)`);
 }
 
 if (require.main === module) {

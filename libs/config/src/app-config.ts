@@ -58,6 +58,14 @@ export interface AppConfig {
   ownerApiKey: string;
   /** Where the owner key came from, so startup can say it without leaking a configured one. */
   ownerApiKeySource: 'env' | 'generated' | 'data-dir';
+  /** Shop connections (issue 41): the key their credentials are encrypted with, and the Admin API override. */
+  connections: {
+    /** AES-256-GCM key, base64 (32 bytes): CONNECTIONS_SECRET_KEY, else DATA_DIR/connections-secret-key. */
+    secretKey: string;
+    secretKeySource: 'env' | 'generated' | 'data-dir';
+    /** SHOPIFY_ADMIN_BASE_URL: replaces `https://<shop>` (a fake in tests, a proxy); undefined in production. */
+    shopifyAdminBaseUrl?: string;
+  };
   allowPrivateNetworks: boolean;
   /** Fastify trustProxy: false, true, a hop count, or addresses/CIDRs of the proxies whose X-Forwarded-* headers count. */
   trustProxy: boolean | number | string[];

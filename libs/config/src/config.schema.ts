@@ -14,7 +14,7 @@ export const envSchema = z.object({
     .describe(
       'base of absolute URLs in responses; https also turns on `Strict-Transport-Security: max-age=31536000; includeSubDomains` on every response and Secure console cookies (default: http://localhost:PORT)',
     ),
-  DATA_DIR: z.string().min(1).default('./data').describe('PGlite database, local storage, generated owner key'),
+  DATA_DIR: z.string().min(1).default('./data').describe('PGlite database, local storage, generated owner key and connections key'),
   DATABASE_URL: z
     .url({ protocol: /^postgres(ql)?$/ })
     .optional()
@@ -273,6 +273,21 @@ export const envSchema = z.object({
   IDEMPOTENCY_TTL_HOURS: int(24, 24 * 30)
     .default(24)
     .describe('how long an Idempotency-Key answer is kept (≥ 24)'),
+  CONNECTIONS_SECRET_KEY: z
+    .string()
+    .refine((v) => /^[A-Za-z0-9+/]{43}=$/.test(v) && Buffer.from(v, 'base64').length === 32, {
+      error: () => 'must be 32 bytes in base64 (44 characters: `openssl rand -base64 32`)',
+    })
+    .optional()
+    .describe(
+      "AES-256-GCM key (32 bytes, base64) that encrypts shop connections' credentials at rest; generated and kept under DATA_DIR when absent. Back it up with the data directory: without it every shop must be connected again. Scaled mode: set the same value in every process (default: generated)",
+    ),
+  SHOPIFY_ADMIN_BASE_URL: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe(
+      "replaces `https://<shop>.myshopify.com` in every shop connection's Admin API calls: a local fake in tests, or an outbound proxy; never set it to reach real shops directly (default: each shop's own domain)",
+    ),
 });
 
 /** Optional JSON file (CONFIG_FILE) for plugins, their options and pipeline routing. */

@@ -36,6 +36,29 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(c) && Object.isFrozen(c.worker)).toBe(true);
   });
 
+  it('generates the connections key under DATA_DIR (0600) once, or takes CONNECTIONS_SECRET_KEY', () => {
+    const dir = tmp();
+    const c = loadConfig({ DATA_DIR: dir });
+    expect(c.connections.secretKeySource).toBe('generated');
+    expect(Buffer.from(c.connections.secretKey, 'base64')).toHaveLength(32);
+    expect(readFileSync(join(dir, 'connections-secret-key'), 'utf8').trim()).toBe(c.connections.secretKey);
+    expect(statSync(join(dir, 'connections-secret-key')).mode & 0o777).toBe(0o600);
+    expect(loadConfig({ DATA_DIR: dir }).connections).toMatchObject({ secretKey: c.connections.secretKey, secretKeySource: 'data-dir' });
+    const set = Buffer.alloc(32, 7).toString('base64');
+    expect(loadConfig({ DATA_DIR: tmp(), CONNECTIONS_SECRET_KEY: set }).connections).toMatchObject({
+      secretKey: set,
+      secretKeySource: 'env',
+    });
+    expect(() => loadConfig({ DATA_DIR: tmp(), CONNECTIONS_SECRET_KEY: 'c2hvcnQ=' })).toThrow(/CONNECTIONS_SECRET_KEY: must be 32 bytes/);
+    const broken = tmp();
+    writeFileSync(join(broken, 'connections-secret-key'), 'not a key\n');
+    expect(() => loadConfig({ DATA_DIR: broken })).toThrow(/restore it from a backup/);
+    expect(c.connections.shopifyAdminBaseUrl).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dir, SHOPIFY_ADMIN_BASE_URL: 'https://127.0.0.1:8443/' }).connections.shopifyAdminBaseUrl).toBe(
+      'https://127.0.0.1:8443',
+    );
+  });
+
   it('keeps jobs forever unless RETENTION_DAYS is set, and reads it as milliseconds', () => {
     const dir = tmp();
     expect(loadConfig({ DATA_DIR: dir }).retention).toEqual({ maxAgeMs: null, sweepIntervalMs: 3_600_000, batchSize: 100 });

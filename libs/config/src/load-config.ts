@@ -53,6 +53,25 @@ function ownerKey(envKey: string | undefined, dataDir: string): Pick<AppConfig, 
   return { ownerApiKey: key, ownerApiKeySource: 'generated' };
 }
 
+/**
+ * The key shop connections' credentials are encrypted with: CONNECTIONS_SECRET_KEY, else the one kept under the
+ * data directory, else a new random one written there (0600), as the owner key is.
+ */
+function connectionsKey(envKey: string | undefined, dataDir: string): Pick<AppConfig['connections'], 'secretKey' | 'secretKeySource'> {
+  if (envKey) return { secretKey: envKey, secretKeySource: 'env' };
+  const file = join(dataDir, 'connections-secret-key');
+  if (existsSync(file)) {
+    const key = readFileSync(file, 'utf8').trim();
+    if (Buffer.from(key, 'base64').length === 32) return { secretKey: key, secretKeySource: 'data-dir' };
+    throw new ConfigError(`config: ${file} does not hold a 32-byte base64 key; restore it from a backup (shop credentials need it)`);
+  }
+  const key = randomBytes(32).toString('base64');
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return { secretKey: key, secretKeySource: 'generated' };
+}
+
 function parseRole(argv: readonly string[]): AppRole {
   const i = argv.indexOf('--role');
   const value = i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith('--role='))?.slice(7);
@@ -132,6 +151,10 @@ export function loadConfig(
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     ...ownerKey(e.OWNER_API_KEY, dataDir),
+    connections: {
+      ...connectionsKey(e.CONNECTIONS_SECRET_KEY, dataDir),
+      shopifyAdminBaseUrl: e.SHOPIFY_ADMIN_BASE_URL?.replace(/\/+$/, ''),
+    },
     allowPrivateNetworks: e.ALLOW_PRIVATE_NETWORKS,
     trustProxy,
     database: { connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS, queryTimeoutMs: e.DB_QUERY_TIMEOUT_MS },

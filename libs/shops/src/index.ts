@@ -7,3 +7,4 @@ export * from './size';
 export * from './woocommerce';
 export * from './html-to-text';
 export * from './shopify';
+export * from './secret-box';
