@@ -31,3 +31,4 @@ export * from './catalogue-import.repository';
 export * from './item-variants';
 export * from './analytics.repository';
 export * from './showcase-wall.repository';
+export * from './shop-connection.repository';

@@ -20,6 +20,7 @@ import { Analytics1765242000000 } from './1765242000000-analytics';
 import { ShowcaseWalls1765328400000 } from './1765328400000-showcase-walls';
 import { AnalyticsJobs1765414800000 } from './1765414800000-analytics-jobs';
 import { VisitorWallRetention1765501200000 } from './1765501200000-visitor-wall-retention';
+import { ShopConnections1765587600000 } from './1765587600000-shop-connections';
 
 /** The one migration set, shared by PGlite and Postgres. Append new migrations here. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   ShowcaseWalls1765328400000,
   AnalyticsJobs1765414800000,
   VisitorWallRetention1765501200000,
+  ShopConnections1765587600000,
 ];
