@@ -5,6 +5,7 @@ import { WorkerModule } from '@apps/worker';
 import { AccountsModule } from './accounts/accounts.module';
 import { AnalyticsModule } from './analytics/analytics.module';
 import { AnimatedArModule } from './animated-ar/animated-ar.module';
+import { ConnectionsModule } from './connections/connections.module';
 import { ConsoleModule } from './console/console.module';
 import { HealthModule } from './health/health.module';
 import { HttpModule } from './http/http.module';
@@ -34,6 +35,7 @@ export class ApiModule {
         ShowcasesModule,
         WallsModule,
         ImportsModule,
+        ConnectionsModule,
         AnimatedArModule,
         PublicPagesModule,
         ConsoleModule,
