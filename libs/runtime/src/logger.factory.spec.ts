@@ -49,6 +49,17 @@ describe('createLogger', () => {
     expect(lines[1].msg).toBe('key sk_[redacted] and whsec_[redacted] via https://user:[redacted]@example.com/x');
   });
 
+  it("redacts shop connections' credentials in fields and free text", () => {
+    const { lines, logger } = capture();
+    const token = 'shpat_0123456789abcdef0123456789abcdef';
+    const ck = `ck_${'a1'.repeat(20)}`;
+    const cs = `cs_${'b2'.repeat(20)}`;
+    logger.info({ body: { access_token: token, consumer_key: ck, consumer_secret: cs } }, `shop said ${token} ${ck} ${cs}`);
+    const text = JSON.stringify(lines);
+    for (const s of [token, ck, cs]) expect(text).not.toContain(s);
+    expect(lines[0].msg).toBe('shop said shpat_[redacted] ck_[redacted] cs_[redacted]');
+  });
+
   it('keeps the masked key prefix printed at start-up readable, and an unscrubbed logger shows a generated key', () => {
     expect(scrubSecrets('Owner API key: sk_owner_abc… (in /data/owner-api-key)')).toBe(
       'Owner API key: sk_owner_abc… (in /data/owner-api-key)',

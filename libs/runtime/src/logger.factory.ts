@@ -16,7 +16,20 @@ export const REDACTED_PATHS: readonly string[] = [
   'headers["x-api-key"]',
   'headers.authorization',
   'headers.cookie',
-  ...['password', 'secret', 'webhook_secret', 'apiKey', 'api_key', 'token', 'authorization', 'cookie'].flatMap((k) => [k, `*.${k}`]),
+  ...[
+    'password',
+    'secret',
+    'webhook_secret',
+    'apiKey',
+    'api_key',
+    'token',
+    'authorization',
+    'cookie',
+    // Shop connections' credentials (issue 41).
+    'access_token',
+    'consumer_key',
+    'consumer_secret',
+  ].flatMap((k) => [k, `*.${k}`]),
 ];
 
 /** Secrets that can hide inside free text (messages, error strings, URLs), and what replaces them. */
@@ -24,6 +37,9 @@ const SECRET_PATTERNS: readonly [RegExp, string][] = [
   // API keys: full keys are long; the masked prefixes printed at startup (12 characters) stay readable.
   [/\bsk_[A-Za-z0-9_]{16,}/g, 'sk_[redacted]'],
   [/\bwhsec_[A-Za-z0-9+/=]{8,}/g, 'whsec_[redacted]'],
+  // Shopify Admin API tokens and WooCommerce REST keys, should a shop's error ever quote one.
+  [/\b(shpat|shpca|shppa|shpss)_[A-Za-z0-9]{16,}/g, '$1_[redacted]'],
+  [/\b(ck|cs)_[a-f0-9]{32,}/g, '$1_[redacted]'],
   // Credentials in a URL's authority (https://user:password@host/…).
   [/(\/\/[^/\s:@]+:)[^@\s/]+@/g, '$1[redacted]@'],
   [/\b(Bearer|Basic|Key|Token)\s+[A-Za-z0-9._~+/=:-]{8,}/g, '$1 [redacted]'],

@@ -1,6 +1,6 @@
 import { Agent, request } from 'node:https';
 import type { AppConfig } from '@app/config';
-import { guardedLookup } from '@app/plugins';
+import { BlockedAddressError, guardedLookup, isBlockedHostname } from '@app/plugins';
 import { ShopifyAdminClient, WooCommerceClient } from '@app/shops';
 
 /** A connection's credentials in clear: only in memory, for the time one client lives. */
@@ -50,6 +50,9 @@ export function guardedShopFetch(allowPrivateNetworks: boolean): typeof fetch {
   const fetchFn = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     if (url.protocol !== 'https:') throw new TypeError('fetch failed', { cause: new Error('shops are reached over https only') });
+    // An address literal is connected to without a lookup: checked here; names are checked by the lookup at connect time.
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (!allowPrivateNetworks && isBlockedHostname(host)) throw new TypeError('fetch failed', { cause: new BlockedAddressError(host) });
     const headers: Record<string, string> = {};
     new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
     let bytes: Buffer | undefined;
