@@ -36,7 +36,8 @@ ENV NODE_ENV=production \
     DATA_DIR=/data \
     LOG_FORMAT=json
 WORKDIR /app
-# package.json marks the root the assets controller looks for; the widget script is served from apps/api/assets.
+# package.json marks the root the assets controller looks for; the widget is served as the build minified it
+# (dist/widget/widget.js), apps/api/assets holds its source.
 COPY --from=build --chown=node:node /app/package.json ./package.json
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist

@@ -52,3 +52,19 @@ require('esbuild').buildSync({
   logLevel: 'warning',
 });
 copyFileSync(join(root, 'apps/console/console.css'), join(consoleDir, 'console.css'));
+
+/**
+ * The widget as served (apps/api/src/public-pages/widget-script.ts BUILT_WIDGET): every locale's messages filled
+ * in (from the SWC output above), then minified. ES5 in, ES5 out: it runs on any shop's page.
+ */
+const { widgetScript, BUILT_WIDGET } = require(join(root, 'dist/apps/api/src/public-pages/widget-script.js'));
+const { readFileSync } = require('node:fs');
+const widget = require('esbuild').transformSync(widgetScript(readFileSync(join(root, 'apps/api/assets/widget.js'), 'utf8')), {
+  loader: 'js',
+  minify: true,
+  target: 'es5',
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+mkdirSync(join(root, 'dist/widget'), { recursive: true });
+writeFileSync(join(root, BUILT_WIDGET), widget.code);

@@ -1,24 +1,30 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { FastifyReply } from 'fastify';
 import { loadStaticAsset, repoRoot, type StaticAsset } from '../http/static-asset';
-import { widgetAsset } from './widget-script';
+import { BUILT_WIDGET, servedAsset, widgetAsset } from './widget-script';
 
 const WIDGET_SOURCE = (): string => readFileSync(join(repoRoot(), 'apps/api/assets/widget.js'), 'utf8');
+
+/** The widget as the build minified it; else (run from sources without a build) filled in from its source. */
+function servedWidget(): StaticAsset {
+  const built = join(repoRoot(), BUILT_WIDGET);
+  return existsSync(built) ? servedAsset(readFileSync(built)) : widgetAsset(WIDGET_SOURCE());
+}
 
 /** The widget and the 3D viewer script, served by the service itself (no CDN). */
 @Controller()
 export class AssetsController {
-  /** The widget with every locale's messages filled in (widget-script.ts). */
-  private readonly widget = widgetAsset(WIDGET_SOURCE());
+  /** The widget with every locale's messages filled in (widget-script.ts), minified by the build. */
+  private readonly widget = servedWidget();
   private readonly modelViewer = loadStaticAsset(require.resolve('@google/model-viewer/dist/model-viewer.min.js'));
 
   /** Gzipped size of the widget as served (all locales' messages in), for the docs and the note. */
   static widgetGzipBytes(): number {
-    return gzipSync(widgetAsset(WIDGET_SOURCE()).body).length;
+    return gzipSync(servedWidget().body).length;
   }
 
   @ApiTags('v1')
