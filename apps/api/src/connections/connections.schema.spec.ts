@@ -96,5 +96,10 @@ describe('connection request schemas', () => {
     expect(doc).toContain('shop_domain');
     expect(doc).toContain('consumer_secret');
     expect(doc).toContain('"writeOnly":true');
+    // A frame may be null ("no frame"): OpenAPI 3.0 lists null among the enum's values.
+    expect(toOpenApi(UpdateConnectionBody).properties.frames.additionalProperties).toMatchObject({
+      nullable: true,
+      enum: expect.arrayContaining(['classic', null]),
+    });
   });
 });

@@ -84,7 +84,9 @@ const frames = z
       .enum(FRAME_STYLES as [string, ...string[]], {
         error: () => `must be a frame preset (${FRAME_STYLES.join(', ')}) or null for no frame`,
       })
-      .nullable(),
+      .nullable()
+      // OpenAPI 3.0 wants null among a nullable enum's values.
+      .meta({ enum: [...FRAME_STYLES, null] }),
     { error: () => 'must be an object {option value: frame preset or null}' },
   )
   .refine((f) => Object.keys(f).length <= MAX_FRAMES, { error: () => `at most ${MAX_FRAMES} option values` })

@@ -23,7 +23,7 @@ const DESCRIPTION = [
   '',
   'Authentication: every /api route needs the `X-API-Key` header (a per-user key `sk_live_…`, or the owner key; /api/admin needs the owner key).',
   '',
-  "Key scopes: `full` keys may call every route; `read_only` keys the GET routes of the account's own jobs, showcases, identity and usage (v1 status and result, GET /api/v2/jobs, /api/v2/me, lists); " +
+  "Key scopes: `full` keys may call every route; `read_only` keys the GET routes of the account's own jobs, showcases, shop connections, identity and usage (v1 status and result, GET /api/v2/jobs, /api/v2/me, lists); " +
     '`widget` keys (use one for a key in public HTML) only POST /api/v1/convert and the v1 status and result of the jobs that key created (404 for any other job), from their allowed origins ' +
     "(Origin header) and under the lower RATE_LIMIT_WIDGET limit. A route a key's scope does not cover answers 403 `insufficient_scope` naming the key's scope and the ones allowed; " +
     'a widget key from another origin 403 `origin_not_allowed`. Callback URLs are shown without their query string or fragment. Manage keys with /api/v2/keys.',
