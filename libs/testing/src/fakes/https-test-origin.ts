@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * A throwaway self-signed certificate for 127.0.0.1 / localhost (openssl, as test/support/tls.ts makes them), so
- * fakes of https-only APIs (WooCommerce's Basic auth, Shopify) are served over https like the real ones.
+ * A throwaway self-signed certificate for 127.0.0.1 / localhost (openssl; test/support/tls.ts writes it to a file
+ * for processes that trust it by NODE_EXTRA_CA_CERTS), so fakes of https-only APIs (WooCommerce's Basic auth, Shopify) are served over https like the real ones.
  */
 export function selfSignedCertificate(): { key: Buffer; cert: Buffer } {
   const dir = mkdtempSync(join(tmpdir(), 'fake-tls-'));
