@@ -1,5 +1,5 @@
 import { ShopApiError, ShopUnauthorizedError, ShopUnavailableError } from '../shop-errors';
-import { retryAfterMs } from './retry-after';
+import { retryAfterMs } from '../retry-after';
 import { ShopifyCostBucket } from './shopify-throttle';
 
 /** The oldest Admin API version whose shapes this adapter is written against (`uri` on webhook subscriptions). */

@@ -1,4 +1,5 @@
 import { ShopApiError, ShopUnauthorizedError, ShopUnavailableError } from '../shop-errors';
+import { retryAfterMs } from '../retry-after';
 import type { ShopProduct } from '../shop-product';
 import { toShopProduct } from './woocommerce-mapping';
 import type { WooError, WooProduct, WooVariation } from './woocommerce.types';
@@ -174,7 +175,7 @@ export class WooCommerceClient {
     for (const [k, v] of Object.entries(query ?? {})) url.searchParams.set(k, v);
     let reason = '';
     for (let attempt = 1; ; attempt++) {
-      let delay: number | null = null;
+      let delay: number | undefined;
       try {
         const res = await this.fetchFn(url, {
           method,
@@ -218,12 +219,4 @@ function wooError(text: string): WooError | null {
   } catch {
     return null;
   }
-}
-
-/** `Retry-After` in seconds or as an HTTP date; null when absent or unreadable (then the backoff applies). */
-export function retryAfterMs(header: string | null, now = Date.now()): number | null {
-  if (!header) return null;
-  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
 }

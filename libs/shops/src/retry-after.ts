@@ -1,7 +1,7 @@
 /**
  * Retry-After as delta-seconds ("1", "2.0": Shopify sends decimals) or an HTTP date (RFC 9110 §10.2.3), in
- * milliseconds; undefined when absent or unreadable. (libs/plugins has the same for hosted providers; libs/shops
- * may not import it: it stays free of the engine.)
+ * milliseconds; undefined when absent or unreadable. Both shop clients use it. (libs/plugins has
+ * the same for hosted providers; libs/shops may not import it: it stays free of the engine.)
  */
 export function retryAfterMs(value: string | null | undefined, now = Date.now()): number | undefined {
   if (!value) return undefined;
