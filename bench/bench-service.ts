@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 
 export const PG_ADMIN = 'postgres://postgres@127.0.0.1:5432/postgres';
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -95,4 +96,25 @@ export async function servePictures(sources: readonly Buffer[]): Promise<{ serve
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/**
+ * Open loop: `rate` calls a second for `seconds`, each timed from when it was due (a stalled client or server
+ * shows as waiting, not hidden). `call` answers an HTTP status; anything but 200 counts as an error.
+ * Returns the sorted latencies in ms and the error count.
+ */
+export async function openLoop(call: () => Promise<number>, rate: number, seconds: number): Promise<{ times: number[]; errors: number }> {
+  const times: number[] = [];
+  let errors = 0;
+  const pending: Promise<void>[] = [];
+  const start = performance.now();
+  const deadline = start + seconds * 1000;
+  for (let i = 0; start + (i * 1000) / rate < deadline; i++) {
+    const due = start + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    pending.push(call().then((s) => void (s !== 200 && errors++, times.push(performance.now() - due))));
+  }
+  await Promise.all(pending);
+  return { times: times.sort((a, b) => a - b), errors };
 }

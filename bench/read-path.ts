@@ -14,7 +14,7 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { callJson, createDatabase, median, round, sleep, startApi } from './bench-service';
+import { callJson, createDatabase, median, openLoop, round, startApi } from './bench-service';
 
 const REDIS_URL = 'redis://127.0.0.1:6379/7';
 const OWNER = 'owner-key-for-the-read-path-bench';
@@ -57,33 +57,32 @@ async function load(url: string, key: string, mode: 'closed' | 'open', n: number
       req.on('error', () => resolve(0));
       req.end();
     });
+  if (mode === 'open') {
+    const { times, errors } = await openLoop(get, n, seconds);
+    agent.destroy();
+    return summary(times, errors, seconds);
+  }
   const times: number[] = [];
   let errors = 0;
   const deadline = performance.now() + seconds * 1000;
-  if (mode === 'closed') {
-    await Promise.all(
-      Array.from({ length: n }, async () => {
-        while (performance.now() < deadline) {
-          const t = performance.now();
-          if ((await get()) !== 200) errors++;
-          times.push(performance.now() - t);
-        }
-      }),
-    );
-  } else {
-    const pending: Promise<void>[] = [];
-    const start = performance.now();
-    for (let i = 0; start + (i * 1000) / n < deadline; i++) {
-      const due = start + (i * 1000) / n;
-      const wait = due - performance.now();
-      if (wait > 0) await sleep(wait);
-      // Latency from when the request was due: a stalled client or server shows as waiting, not hidden.
-      pending.push(get().then((s) => void (s !== 200 && errors++, times.push(performance.now() - due))));
-    }
-    await Promise.all(pending);
-  }
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (performance.now() < deadline) {
+        const t = performance.now();
+        if ((await get()) !== 200) errors++;
+        times.push(performance.now() - t);
+      }
+    }),
+  );
   agent.destroy();
-  times.sort((a, b) => a - b);
+  return summary(
+    times.sort((a, b) => a - b),
+    errors,
+    seconds,
+  );
+}
+
+function summary(times: number[], errors: number, seconds: number): LoadResult {
   return {
     requests: times.length,
     rps: round(times.length / seconds, 0),

@@ -13,9 +13,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { Agent, createServer, request } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
-import { callJson, round, servePictures, sleep, startApi } from './bench-service';
+import { callJson, openLoop, round, servePictures, sleep, startApi } from './bench-service';
 
 const OWNER = 'owner-key-for-the-showcase-skus-bench';
 const RATE = Number(process.env.BENCH_RATE ?? 500);
@@ -57,20 +56,8 @@ async function load(url: string, rate: number, seconds: number): Promise<LoadRes
       req.on('error', () => resolve(0));
       req.end();
     });
-  const times: number[] = [];
-  let errors = 0;
-  const pending: Promise<void>[] = [];
-  const start = performance.now();
-  const deadline = start + seconds * 1000;
-  for (let i = 0; start + (i * 1000) / rate < deadline; i++) {
-    const due = start + (i * 1000) / rate;
-    const wait = due - performance.now();
-    if (wait > 0) await sleep(wait);
-    pending.push(get().then((s) => void (s !== 200 && errors++, times.push(performance.now() - due))));
-  }
-  await Promise.all(pending);
+  const { times, errors } = await openLoop(get, rate, seconds);
   agent.destroy();
-  times.sort((a, b) => a - b);
   return {
     requests: times.length,
     ok: times.length - errors,
