@@ -152,7 +152,7 @@ describe('GET /showcase/{public_id}/skus', () => {
     // An edit in the catalogue changes the answer and so its ETag: the stale copy is sent again in full.
     const edit = await owner.req('PATCH', `/api/v2/showcases/${showcase.id}/items/${items[1].id}`, { availability: 'reserved' });
     expect(edit.status).toBe(200);
-    // The service reuses an answer for up to two seconds (sku-lookup-cache.ts): within them, the old one.
+    // The service reuses an answer for up to two seconds (ShowcaseSkusService, apps/api/src/http/ttl-cache.ts): within them, the old one.
     const after = await waitFor(
       async () => {
         const a = await lookup(['DUNES-A3', 'HARBOUR-1'], { 'if-none-match': etag });

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AnalyticsRepository } from '@app/persistence';
+import { TtlCache } from '../http/ttl-cache';
 
 /** Whose page a beacon's site id is, and what it may name: looked up, never taken from the beacon. */
 export interface Site {
@@ -25,21 +26,12 @@ const MAX_SITES = 10_000;
  */
 @Injectable()
 export class SiteResolver {
-  private readonly cache = new Map<string, { at: number; site: Promise<Site | null> }>();
+  private readonly cache = new TtlCache<Site | null>({ ttlMs: TTL_MS, maxEntries: MAX_SITES });
 
   constructor(private readonly repo: AnalyticsRepository) {}
 
   resolve(site: string): Promise<Site | null> {
-    const now = Date.now();
-    const hit = this.cache.get(site);
-    if (hit && now - hit.at < TTL_MS) return hit.site;
-    if (this.cache.size >= MAX_SITES) this.cache.delete(this.cache.keys().next().value!);
-    const lookup = this.lookup(site).catch((e: unknown) => {
-      this.cache.delete(site);
-      throw e;
-    });
-    this.cache.set(site, { at: now, site: lookup });
-    return lookup;
+    return this.cache.get(site, () => this.lookup(site));
   }
 
   private async lookup(site: string): Promise<Site | null> {

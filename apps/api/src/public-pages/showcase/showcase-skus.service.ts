@@ -8,8 +8,8 @@ import { parseInput, z } from '@app/schema';
 import type { StoragePort } from '@app/storage';
 import { dimensionsCm, PublicUrls } from '@app/wire';
 import { ApiError } from '../../http/api-error';
+import { TtlCache } from '../../http/ttl-cache';
 import { variantAvailability, variantResult } from './page-variants';
-import { SkuLookupCache } from './sku-lookup-cache';
 
 /** At most this many SKUs a request: a product page asks for its own few, a theme's collection page for a page of them. */
 export const SKU_LOOKUP_MAX = 100;
@@ -67,8 +67,11 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  */
 @Injectable()
 export class ShowcaseSkusService {
-  /** Answers by showcase and question, reused for two seconds (sku-lookup-cache.ts says why). */
-  private readonly answers = new SkuLookupCache<SkuLookup | null>();
+  /**
+   * Answers by showcase and question, reused for two seconds: a busy shop's pages ask the same few questions
+   * many times a second, and each answer costs a read of the matching items with their results.
+   */
+  private readonly answers = new TtlCache<SkuLookup | null>({ ttlMs: 2_000 });
 
   constructor(
     private readonly items: ShowcaseItemRepository,

@@ -1,13 +1,10 @@
 /**
- * A short-lived memory of the SKU lookup's answers (GET /showcase/{id}/skus), per showcase and question.
- *
- * Why: every product page of a shop asks, and a busy shop asks the same few questions many times a second; each
- * answer costs a database read of the matching items with their results (several milliseconds on the embedded
- * database), while a remembered one costs a map lookup. The answer may lag an edit by `ttlMs` (the response
- * says `max-age=60` anyway). Bounded in entries whatever strangers ask; concurrent misses for one question share
- * one read (single flight), so a burst on a cold key reads once.
+ * A short-lived, bounded memory of answers by key, for public paths that many requests ask the same of: the SKU
+ * lookup (one database read per question instead of one per request) and the beacons' site resolution.
+ * An answer may lag a change by `ttlMs`. Bounded in entries whatever strangers ask; concurrent misses of one
+ * key share one load (single flight), so a burst on a cold key loads once; a failed load is not kept.
  */
-export interface SkuLookupCacheOptions {
+export interface TtlCacheOptions {
   /** How long an answer is reused, in ms (default 2,000). */
   ttlMs?: number;
   /** How many questions are remembered (default 1,000; the oldest is dropped first). */
@@ -21,13 +18,13 @@ interface Entry<T> {
   value: Promise<T>;
 }
 
-export class SkuLookupCache<T> {
+export class TtlCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
 
-  constructor(options: SkuLookupCacheOptions = {}) {
+  constructor(options: TtlCacheOptions = {}) {
     this.ttlMs = options.ttlMs ?? 2_000;
     this.maxEntries = options.maxEntries ?? 1_000;
     this.now = options.now ?? Date.now;

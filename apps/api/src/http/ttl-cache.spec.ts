@@ -1,10 +1,10 @@
-import { SkuLookupCache } from './sku-lookup-cache';
+import { TtlCache } from './ttl-cache';
 
-describe('SkuLookupCache', () => {
+describe('TtlCache', () => {
   it('reuses an answer within the time to live, reads again after it', async () => {
     let t = 0;
     let reads = 0;
-    const cache = new SkuLookupCache<number>({ ttlMs: 2_000, now: () => t });
+    const cache = new TtlCache<number>({ ttlMs: 2_000, now: () => t });
     const load = async () => ++reads;
     expect(await cache.get('a', load)).toBe(1);
     t = 1_999;
@@ -18,7 +18,7 @@ describe('SkuLookupCache', () => {
     let reads = 0;
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const cache = new SkuLookupCache<string>();
+    const cache = new TtlCache<string>();
     const load = (v: string) => async () => {
       reads++;
       await gate;
@@ -31,14 +31,14 @@ describe('SkuLookupCache', () => {
   });
 
   it('does not keep a failure: the next ask reads again', async () => {
-    const cache = new SkuLookupCache<string>();
+    const cache = new TtlCache<string>();
     await expect(cache.get('a', () => Promise.reject(new Error('down')))).rejects.toThrow('down');
     expect(cache.size).toBe(0);
     expect(await cache.get('a', async () => 'ok')).toBe('ok');
   });
 
   it('holds at most maxEntries keys, dropping the oldest', async () => {
-    const cache = new SkuLookupCache<number>({ maxEntries: 3 });
+    const cache = new TtlCache<number>({ maxEntries: 3 });
     for (let i = 0; i < 10; i++) await cache.get(`k${i}`, async () => i);
     expect(cache.size).toBe(3);
     let reads = 0;
