@@ -60,6 +60,36 @@ export const en = {
   'wall.referenceSofa': 'a sofa {size} wide',
   'wall.referencePerson': 'a person {size} tall',
 
+  // room/room-page.ts (the room view, docs/api.md "On your wall, from a photo") and its links on the item, wall,
+  // together and embed pages. {title} a picture's title; {size} a formatted size; {unit} cm or in.
+  'room.open': 'On your wall, from a photo',
+  'room.needsScript': 'needs JavaScript',
+  'room.noScript': 'This view needs JavaScript: your photo is drawn in your browser and never uploaded.',
+  'room.heading': '{title} on your wall',
+  'room.headingSet': 'Your pictures on your wall',
+  'room.intro':
+    'Put a sheet of paper of known size flat on your wall, take a photo, and see the picture there at its real size. Your photo stays on this device: it is never uploaded.',
+  'room.choose': 'Photo of your wall',
+  'room.reference': 'Reference on the wall',
+  'room.a4': 'A4 sheet (21 × 29.7 cm)',
+  'room.letter': 'US Letter sheet (8.5 × 11 in)',
+  'room.custom': 'Something else of known size',
+  'room.width': 'Width ({unit})',
+  'room.height': 'Height ({unit})',
+  'room.steps':
+    'Drag the four round handles onto the corners of the reference; a selected handle also moves with the arrow keys (with Shift, ten times as far). Then drag the picture where you want it, or move it with the arrow keys.',
+  'room.cornerTl': 'Reference corner, top left',
+  'room.cornerTr': 'Reference corner, top right',
+  'room.cornerBr': 'Reference corner, bottom right',
+  'room.cornerBl': 'Reference corner, bottom left',
+  'room.move': 'Move {title}',
+  'room.photoAlt': 'Your photo of your wall',
+  'room.placed': 'Shown at its real size: {size}.',
+  'room.badQuad': 'Place the four handles on the corners of the reference.',
+  'room.decodeError': 'This photo could not be opened. Please try another one.',
+  'room.save': 'Save image',
+  'room.saveError': 'The image could not be saved in this browser.',
+
   // showcase-page.ts (the cards' checkbox and the bar) and together-page.ts: pictures seen together on a
   // wall (docs/gallery-walls.md). {n} is 2 to 12; {size} a formatted size; {titles} the titles, comma-separated.
   'together.hang': 'Hang together',
