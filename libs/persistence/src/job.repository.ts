@@ -261,6 +261,12 @@ export class JobRepository implements JobStorePort {
     return Number(rows[0]?.n ?? 0);
   }
 
+  /** Jobs stored as `queued`, not started by any worker (callback deliveries included): the backlog gauge. */
+  async countQueued(): Promise<number> {
+    const rows: { n: string }[] = await this.ds.query(`SELECT COUNT(*) AS "n" FROM "jobs" WHERE "status" = 'queued'`);
+    return Number(rows[0]?.n ?? 0);
+  }
+
   /** When the longest-waiting queued job was created (null when none waits): the queue-age gauge. */
   async oldestQueuedAt(): Promise<Date | null> {
     const rows: { at: Date | string | null }[] = await this.ds.query(

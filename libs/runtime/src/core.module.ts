@@ -154,6 +154,7 @@ export class CoreModule {
               : new InProcessQueueAdapter(opts);
             metrics.observeQueue(() => queue.counts());
             metrics.observeQueueAge(() => jobs.oldestQueuedAt());
+            metrics.observeBacklog(() => jobs.countQueued());
             return queue;
           },
         },

@@ -14,5 +14,6 @@ export * from './log-scope';
 export * from './logger.factory';
 export * from './nest-logger.adapter';
 export * from './prom-metrics.adapter';
+export * from './backlog-gauge';
 export * from './metrics-endpoint';
 export * from './job-deletion.service';

@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { JobOutcome, MetricsPort, SlotCounts } from '@app/pipeline';
 import type { QueueCounts } from '@app/queue';
+import { registerBacklogGauge } from './backlog-gauge';
 
 /** Seconds buckets for HTTP requests: most answer in milliseconds, uploads take seconds. */
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -43,6 +44,7 @@ export class PromMetrics implements MetricsPort {
   private readonly bgFrames: Histogram;
   private queueSource?: () => Promise<QueueCounts>;
   private oldestSource?: () => Promise<Date | null>;
+  private backlogSource?: () => Promise<number>;
   private slotSource?: () => SlotCounts;
 
   constructor() {
@@ -151,6 +153,7 @@ export class PromMetrics implements MetricsPort {
         this.set(at === undefined ? NaN : at ? Math.max(0, (Date.now() - at.getTime()) / 1000) : 0);
       },
     });
+    registerBacklogGauge(this.registry, () => within(this.backlogSource));
   }
 
   /**
@@ -172,6 +175,11 @@ export class PromMetrics implements MetricsPort {
   /** Where `worker_slots` reads this worker's slots on each scrape (processes that run no worker have none). */
   observeSlots(counts: () => SlotCounts): void {
     this.slotSource = counts;
+  }
+
+  /** Where `queue_backlog_jobs` (the autoscaling signal, backlog-gauge.ts) reads the queued jobs on each scrape. */
+  observeBacklog(count: () => Promise<number>): void {
+    this.backlogSource = count;
   }
 
   /** Where `queue_oldest_waiting_seconds` reads the oldest queued job on each scrape. */
