@@ -8,6 +8,7 @@ import { adminJobsPage } from './pages/admin-jobs/admin-jobs.page';
 import { adminQueuePage } from './pages/admin-queue/admin-queue.page';
 import { adminUsersPage } from './pages/admin-users/admin-users.page';
 import { analyticsPage } from './pages/analytics/analytics.page';
+import { connectionsPage } from './pages/connections/connections.page';
 import { convertPage } from './pages/convert/convert.page';
 import { jobPage } from './pages/job/job.page';
 import { jobsPage } from './pages/jobs/jobs.page';
@@ -25,6 +26,7 @@ const pages: Record<string, () => void> = {
   keys: keysPage,
   showcases: showcasesPage,
   showcase: showcasePage,
+  connections: connectionsPage,
   jobs: jobsPage,
   job: jobPage,
   usage: usagePage,

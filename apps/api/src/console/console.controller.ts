@@ -163,6 +163,11 @@ export class ConsoleController {
     this.html(reply, 200, pages.showcasePage(v, id, sc.qrSvg, sc.url));
   }
 
+  @Get('connections')
+  connections(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.page(req, reply, pages.connectionsPage);
+  }
+
   @Get('analytics')
   analytics(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const q = (req.query ?? {}) as Record<string, unknown>;

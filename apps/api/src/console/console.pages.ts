@@ -22,6 +22,7 @@ const NAV: { href: string; label: string; page: string; owner?: boolean }[] = [
   { href: '/console', label: 'Overview', page: 'overview' },
   { href: '/console/keys', label: 'API keys', page: 'keys' },
   { href: '/console/showcases', label: 'Showcases', page: 'showcases' },
+  { href: '/console/connections', label: 'Connections', page: 'connections' },
   { href: '/console/analytics', label: 'Analytics', page: 'analytics' },
   { href: '/console/convert', label: 'Convert', page: 'convert' },
   { href: '/console/jobs', label: 'Jobs', page: 'jobs' },
@@ -224,6 +225,18 @@ export function showcasePage(v: Viewer, id: string, qrSvg: string, publicUrl: st
 <div class="card"><h2>QR code</h2><div class="qr" data-testid="qr" role="img" aria-label="QR code of the public page">${qrSvg}</div></div></section>
 <section class="card danger"><h2>Delete showcase</h2><p>Deletes every picture and its files. This cannot be undone.</p><button type="button" data-action="delete-showcase" class="danger">Delete showcase</button></section>`,
     { id, look: LOOK },
+  );
+}
+
+/** Shop connections: the script draws the cards (GET /api/v2/connections) and the connect form. */
+export function connectionsPage(v: Viewer): string {
+  return layout(
+    v,
+    'connections',
+    'Connections',
+    `<p class="hint">Connect a Shopify or WooCommerce shop once: its products come into a showcase at their real sizes and stay in sync, and the AR links go back to the shop's product pages. How to make the shop's credentials: <a href="/docs#/connections">the API reference</a> and <code>docs/integrations.md</code>.</p>
+<section aria-labelledby="con-list-title"><h2 id="con-list-title" tabindex="-1">Your shops</h2><div class="conn-list" data-testid="connections">${loading}</div></section>
+<section class="card" aria-labelledby="con-new-title"><h2 id="con-new-title">Connect a shop</h2><div data-testid="connect">${loading}</div></section>`,
   );
 }
 
