@@ -14,6 +14,7 @@ import { JobsModule } from './jobs/jobs.module';
 import { PublicPagesModule } from './public-pages/public-pages.module';
 import { ShowcasesModule } from './showcases/showcases.module';
 import { WallsModule } from './walls/walls.module';
+import { ShopWebhooksModule } from './webhooks/shop-webhooks.module';
 
 /**
  * The HTTP API, one module per feature (docs/architecture.md, "apps/api"). CoreModule (global) gives them the
@@ -36,6 +37,7 @@ export class ApiModule {
         WallsModule,
         ImportsModule,
         ConnectionsModule,
+        ShopWebhooksModule,
         AnimatedArModule,
         PublicPagesModule,
         ConsoleModule,

@@ -28,6 +28,8 @@ export interface ShopVariant {
   /** The variant's own picture, when it has one (else the product's featured image is used). */
   imageUrl: string | null;
   sizeMeta: ShopSizeMeta | null;
+  /** The `image_ar` model object written back by an earlier sync, as the shop holds it (absent: none read). */
+  arModel?: unknown;
 }
 
 export interface ShopProduct {
@@ -44,6 +46,8 @@ export interface ShopProduct {
   featuredImageUrl: string | null;
   sizeMeta: ShopSizeMeta | null;
   variants: ShopVariant[];
+  /** The `image_ar` model object written back by an earlier sync, as the shop holds it (absent: none read). */
+  arModel?: unknown;
   /** ISO 8601, as the shop reports the last change (used to skip unchanged products cheaply). */
   updatedAt: string;
 }

@@ -4,9 +4,10 @@ import { ApiKeyGuard, type AuthedRequest } from '../http/api-key.guard';
 import { AllowScope } from '../http/api-keys/key-scope';
 import { ErrorResponseDto } from '../http/error.dto';
 import { JsonBody } from '../http/request-schema';
-import { ConnectionDto, ConnectionListDto, ConnectionTestDto } from './connections.dto';
+import { ConnectionDto, ConnectionListDto, ConnectionSyncDto, ConnectionTestDto } from './connections.dto';
 import { CreateConnectionBody, UpdateConnectionBody } from './connections.schema';
 import { ConnectionsService } from './connections.service';
+import { ConnectionSync } from './sync/connection-sync.service';
 
 const CHECKS =
   'Invalid parameter, named in error.param: platform, shop_domain (<name>.myshopify.com), shop_url (https; not a private address), a credential (empty, spaces), ' +
@@ -22,7 +23,10 @@ const CHECKS =
 @Controller('api/v2/connections')
 @UseGuards(ApiKeyGuard)
 export class ConnectionsController {
-  constructor(private readonly connections: ConnectionsService) {}
+  constructor(
+    private readonly connections: ConnectionsService,
+    private readonly sync: ConnectionSync,
+  ) {}
 
   @Post()
   @HttpCode(201)
@@ -100,5 +104,25 @@ export class ConnectionsController {
   })
   test(@Req() req: AuthedRequest, @Param('id') id: string) {
     return this.connections.test(req.principal, id);
+  }
+
+  @Post(':id/sync')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: "Sync the shop's catalogue into the showcase now",
+    description:
+      'Pulls every published product and its variants and runs them as a catalogue import (one row per product, external_id `shopify:<id>` / `woocommerce:<id>`): ' +
+      'new pictures are charged as any import, an unchanged product changes and costs nothing, a product without a print size is reported `size_unknown` and not converted, ' +
+      'a product no longer published hides its item (`not_for_sale`). Then the AR links are written back to the shop (push). ' +
+      'Answers the import at once; read it with GET /api/v2/imports/{id}. A sync already running for the connection: its import.',
+  })
+  @ApiResponse({ status: 202, type: ConnectionSyncDto })
+  @ApiResponse({
+    status: 409,
+    type: ErrorResponseDto,
+    description: "credentials_unreadable: sealed with another CONNECTIONS_SECRET_KEY than this service's; send them again with PATCH.",
+  })
+  syncNow(@Req() req: AuthedRequest, @Param('id') id: string) {
+    return this.sync.syncNow(req.principal, id);
   }
 }

@@ -62,3 +62,11 @@ export class ConnectionTestDto {
   reason?: string;
   @ApiPropertyOptional({ description: "When not ok: what happened, in the shop's words where it gave some." }) message?: string;
 }
+
+export class ConnectionSyncDto {
+  @ApiProperty({
+    example: 'imp_k3j9x0…',
+    description: 'The import the sync runs: read its progress, counts and per-product report with GET /api/v2/imports/{id}.',
+  })
+  import_id!: string;
+}

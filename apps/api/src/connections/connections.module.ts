@@ -5,20 +5,23 @@ import { ShopConnectionRepository } from '@app/persistence';
 import { APP_CONFIG } from '@app/runtime';
 import { SecretBox } from '@app/shops';
 import { HttpModule } from '../http/http.module';
+import { ImportsModule } from '../imports/imports.module';
 import { ConnectionVault } from './connection-secrets';
 import { ConnectionsController } from './connections.controller';
 import { ConnectionsService } from './connections.service';
 import { defaultShopClients, SHOP_CLIENTS, type ShopClients } from './shop-clients';
+import { ConnectionSync } from './sync/connection-sync.service';
 
 /**
  * Shop connections (/api/v2/connections, issue 41). Exports what the sync, the webhooks and the schedule build on:
  * the repository, the vault (sealed credentials → clients) and SHOP_CLIENTS, the one place shop clients are made.
  */
 @Module({
-  imports: [HttpModule],
+  imports: [HttpModule, ImportsModule],
   controllers: [ConnectionsController],
   providers: [
     ConnectionsService,
+    ConnectionSync,
     { provide: ShopConnectionRepository, inject: [DataSource], useFactory: (ds: DataSource) => new ShopConnectionRepository(ds) },
     { provide: SHOP_CLIENTS, inject: [APP_CONFIG], useFactory: (config: AppConfig): ShopClients => defaultShopClients(config) },
     {
@@ -27,6 +30,6 @@ import { defaultShopClients, SHOP_CLIENTS, type ShopClients } from './shop-clien
       useFactory: (config: AppConfig, clients: ShopClients) => new ConnectionVault(new SecretBox(config.connections.secretKey), clients),
     },
   ],
-  exports: [ConnectionsService, ShopConnectionRepository, ConnectionVault, SHOP_CLIENTS],
+  exports: [ConnectionsService, ConnectionSync, ShopConnectionRepository, ConnectionVault, SHOP_CLIENTS],
 })
 export class ConnectionsModule {}

@@ -22,6 +22,8 @@ import { ImportsService } from './imports.service';
     ImportIntake,
     ImportRunner,
   ],
+  // The shop connections' sync runs its pulls as imports (apps/api/src/connections/sync).
+  exports: [CatalogueImportRepository, ImportRunner],
 })
 export class ImportsModule {
   // Created before the routes are registered: the CSV parser and the route's body limit are in place for them.

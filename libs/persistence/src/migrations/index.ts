@@ -21,6 +21,7 @@ import { ShowcaseWalls1765328400000 } from './1765328400000-showcase-walls';
 import { AnalyticsJobs1765414800000 } from './1765414800000-analytics-jobs';
 import { VisitorWallRetention1765501200000 } from './1765501200000-visitor-wall-retention';
 import { ShopConnections1765587600000 } from './1765587600000-shop-connections';
+import { ShopWebhookDeliveries1765674000000 } from './1765674000000-shop-webhook-deliveries';
 
 /** The one migration set, shared by PGlite and Postgres. Append new migrations here. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   AnalyticsJobs1765414800000,
   VisitorWallRetention1765501200000,
   ShopConnections1765587600000,
+  ShopWebhookDeliveries1765674000000,
 ];

@@ -71,6 +71,17 @@ export function sizeMetaOf(metafields: GqlMetafields | null | undefined): ShopSi
   return Object.keys(meta).length > 0 ? meta : null;
 }
 
+/** The `image_ar.model` json metafield a sync wrote, parsed (undefined: none, or not JSON). */
+export function modelMetafield(metafields: GqlMetafields | null | undefined): unknown {
+  const raw = metafields?.nodes.find((m) => m.key === 'model')?.value;
+  if (!raw) return undefined;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 function metafield(metafields: GqlMetafields | null | undefined, key: string): string | null {
   const v = metafields?.nodes.find((m) => m.key === key)?.value?.trim();
   return v ? v : null;
@@ -92,6 +103,7 @@ export function mapVariant(v: GqlVariant, currency: string | null): ShopVariant 
     available: v.availableForSale === true,
     imageUrl: v.image?.url ?? null,
     sizeMeta: sizeMetaOf(v.metafields),
+    arModel: modelMetafield(v.metafields),
   };
 }
 
@@ -112,6 +124,7 @@ export function mapProduct(p: GqlProduct, variants: GqlVariant[], currency: stri
       const mapped = mapVariant(v, currency);
       return published ? mapped : { ...mapped, available: false };
     }),
+    arModel: modelMetafield(p.metafields),
     updatedAt: p.updatedAt,
   };
 }

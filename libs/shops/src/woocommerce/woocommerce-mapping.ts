@@ -22,6 +22,18 @@ export function wooSizeMeta(meta: readonly WooMeta[] | undefined): ShopSizeMeta 
   return Object.keys(out).length > 0 ? out : null;
 }
 
+/** The `image_ar` meta a sync wrote (an object; WordPress may hand back a JSON string), or undefined. */
+export function wooModelMeta(meta: readonly WooMeta[] | undefined): unknown {
+  const value = meta?.find((m) => m.key === 'image_ar')?.value;
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 const orNull = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
 
@@ -57,6 +69,7 @@ function variationVariant(v: WooVariation, currency: string | null): ShopVariant
     available: v.status !== 'private' && inStock(v.stock_status, v.purchasable),
     imageUrl: orNull(v.image?.src),
     sizeMeta: wooSizeMeta(v.meta_data),
+    arModel: wooModelMeta(v.meta_data),
   };
 }
 
@@ -96,6 +109,7 @@ export function toShopProduct(p: WooProduct, variations: readonly WooVariation[]
     featuredImageUrl: orNull(p.images?.[0]?.src),
     sizeMeta: wooSizeMeta(p.meta_data),
     variants,
+    arModel: wooModelMeta(p.meta_data),
     updatedAt: dates.sort().at(-1) ?? new Date(0).toISOString(),
   };
 }

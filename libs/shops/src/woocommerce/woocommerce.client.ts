@@ -18,10 +18,10 @@ export interface WooCommerceClientOptions {
   timeoutMs?: number;
 }
 
-/** One product's `image_ar` meta and its variations', written back after a sync; `null` clears it. */
+/** One product's `image_ar` meta and its variations', written back after a sync; `null` clears it, `undefined` leaves the product's as it is. */
 export interface WooModelMetaUpdate {
   productId: string;
-  value: unknown;
+  value?: unknown;
   variations: { id: string; value: unknown }[];
 }
 
@@ -109,8 +109,11 @@ export class WooCommerceClient {
     const failed: { id: string; message: string }[] = [];
     const meta = (value: unknown) => [{ key: 'image_ar', value: value ?? '' }];
     for (let i = 0; i < updates.length; i += BATCH) {
-      const update = updates.slice(i, i + BATCH).map((u) => ({ id: Number(u.productId), meta_data: meta(u.value) }));
-      failed.push(...(await this.batch('wp-json/wc/v3/products/batch', update)));
+      const update = updates
+        .slice(i, i + BATCH)
+        .filter((u) => u.value !== undefined)
+        .map((u) => ({ id: Number(u.productId), meta_data: meta(u.value) }));
+      if (update.length) failed.push(...(await this.batch('wp-json/wc/v3/products/batch', update)));
     }
     for (const u of updates) {
       for (let i = 0; i < u.variations.length; i += BATCH) {

@@ -608,6 +608,10 @@ export async function startFakeShopifyAdmin(opts: FakeShopifyOptions) {
     revokeToken() {
       revoked = true;
     },
+    /** The merchant installed the app again with the same token (after {@link revokeToken}). */
+    restoreToken() {
+      revoked = false;
+    },
     refuseMetafieldOwner(ownerId: string) {
       refuseOwners.add(ownerId);
     },

@@ -1,0 +1,366 @@
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
+import type { PricingPolicy } from '@app/billing';
+import type { AppConfig } from '@app/config';
+import {
+  CatalogueImportRepository,
+  ShopConnectionRepository,
+  type ShopConnectionRow,
+  ShowcaseItemRepository,
+  ShowcaseRepository,
+  type ShowcaseRow,
+} from '@app/persistence';
+import { APP_CONFIG, PRICING_POLICY, SERVICE_USER_ID, STORAGE } from '@app/runtime';
+import {
+  SecretBoxError,
+  ShopApiError,
+  type ShopifyAdminClient,
+  shopifyGid,
+  type ShopProduct,
+  ShopUnauthorizedError,
+  ShopUnavailableError,
+  type WooCommerceClient,
+  type WooModelMetaUpdate,
+} from '@app/shops';
+import type { StoragePort } from '@app/storage';
+import { PublicUrls } from '@app/wire';
+import { ApiError } from '../../http/api-error';
+import type { Principal } from '../../http/principal';
+import { RealIntake } from '../../imports/import-intake';
+import { type CheckedRow, checkRow } from '../../imports/import-rows';
+import { ImportRunner } from '../../imports/import-runner.service';
+import { ImportSpool } from '../../imports/import-spool';
+import { itemView } from '../../showcases/showcase-views';
+import { pictureCents } from '../../showcases/showcases.service';
+import { type ConnectionClient, ConnectionVault } from '../connection-secrets';
+import { hideRow, productExternalId, productRow } from './product-rows';
+import { type ItemViewLike, pushPlan, type PushTarget } from './push-plan';
+
+/** What a sync covers: the whole catalogue, or one product (a webhook). */
+export type SyncScope = { kind: 'full' } | { kind: 'product'; productId: string };
+
+/** How often a finished import's conversions are looked at before writing back, and for how long at most. */
+const SETTLE_POLL_MS = 1000;
+const SETTLE_MAX_MS = 60 * 60 * 1000;
+
+interface RunningSync {
+  importId: string;
+  done: Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Syncs a shop connection (issue 41): pulls the shop's published products through the connection's client, maps
+ * each to one catalogue-import row (product-rows.ts) and runs them as an import (ImportRunner: the same checks,
+ * counts, per-row report, credits and idempotency by `external_id` as `POST /api/v2/showcases/{id}/imports`), hides
+ * the items whose products are gone (`not_for_sale`), then, once the import's conversions are done, writes the
+ * `image_ar` model back to the shop (only the values that differ from what the shop holds). The import exists
+ * from the start, so `POST …/sync` answers its id at once; a sync that fails (shop refusing the key, down after
+ * the retries) completes the import with the rows not reached reported skipped and the reason, marks a refused
+ * key `unauthorized`, and records the outcome in the connection's `last_sync`.
+ */
+@Injectable()
+export class ConnectionSync implements BeforeApplicationShutdown {
+  private readonly log = new Logger('connection-sync');
+  /** Full syncs running in this process, by connection id: a second request gets the running one's import. */
+  private readonly running = new Map<number, RunningSync>();
+  /** Every sync in flight (full and single-product), for tests and shutdown. */
+  private readonly inFlight = new Set<Promise<void>>();
+  private stopping = false;
+
+  constructor(
+    private readonly connections: ShopConnectionRepository,
+    private readonly showcases: ShowcaseRepository,
+    private readonly showcaseItems: ShowcaseItemRepository,
+    private readonly imports: CatalogueImportRepository,
+    private readonly runner: ImportRunner,
+    private readonly vault: ConnectionVault,
+    private readonly urls: PublicUrls,
+    @Inject(STORAGE) private readonly storage: StoragePort,
+    @Inject(PRICING_POLICY) private readonly pricing: PricingPolicy,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  beforeApplicationShutdown(): Promise<unknown> {
+    this.stopping = true;
+    return this.whenIdle();
+  }
+
+  /** Every sync in flight, done (tests, shutdown). */
+  whenIdle(): Promise<unknown> {
+    return Promise.all([...this.inFlight].map((p) => p.catch(() => undefined)));
+  }
+
+  /** POST /api/v2/connections/{id}/sync: the import the sync runs (a sync already running: its import). */
+  async syncNow(p: Principal, id: string): Promise<{ import_id: string }> {
+    const c = await this.connections.find(p.userId, id);
+    if (!c) throw ApiError.notFound(`connection ${id.slice(0, 40)}`);
+    return { import_id: await this.start(c, { kind: 'full' }) };
+  }
+
+  /** Whether a full sync of the connection runs in this process. */
+  isRunning(connectionId: number): boolean {
+    return this.running.has(connectionId);
+  }
+
+  /**
+   * Starts a sync of `c` and answers its import's id once the import exists; the pull, the import and the write
+   * back go on in the background. A full sync already running for the connection is answered instead.
+   */
+  async start(c: ShopConnectionRow, scope: SyncScope): Promise<string> {
+    if (scope.kind === 'full') {
+      const already = this.running.get(c.id);
+      if (already) return already.importId;
+    }
+    // Checked before any import exists: credentials sealed with another key cannot sync at all.
+    let client: ConnectionClient;
+    try {
+      client = this.vault.client(c);
+    } catch (e) {
+      if (e instanceof SecretBoxError)
+        throw new ApiError(
+          409,
+          'conflict',
+          'credentials_unreadable',
+          `the credentials of connection ${c.publicId} cannot be read with this service's CONNECTIONS_SECRET_KEY; send them again (PATCH)`,
+        );
+      throw e;
+    }
+    const showcase = await this.showcases.findForOwner(c.showcaseId, c.ownerId);
+    if (!showcase) throw ApiError.notFound(`showcase ${c.showcaseId}`);
+    const intake = await RealIntake.open(showcase, c.ownerId, this.imports, this.config.dataDir);
+    this.runner.track(intake.importId);
+    const startedAt = new Date().toISOString();
+    const done = this.run(c, client, showcase, intake, scope, startedAt).catch((e: unknown) =>
+      this.log.error(`connection ${c.publicId}: sync ${intake.importId} failed: ${e instanceof Error ? e.stack : String(e)}`),
+    );
+    this.inFlight.add(done);
+    void done.finally(() => this.inFlight.delete(done));
+    if (scope.kind === 'full') {
+      this.running.set(c.id, { importId: intake.importId, done });
+      void done.finally(() => this.running.delete(c.id));
+    }
+    this.log.log(
+      `connection ${c.publicId}: ${scope.kind === 'full' ? 'sync' : `product ${scope.productId} sync`} started as import ${intake.importId}`,
+    );
+    return intake.importId;
+  }
+
+  private async run(
+    c: ShopConnectionRow,
+    client: ConnectionClient,
+    showcase: ShowcaseRow,
+    intake: RealIntake,
+    scope: SyncScope,
+    startedAt: string,
+  ): Promise<void> {
+    const importId = intake.importId;
+    const targets: PushTarget[] = [];
+    let pulled = false;
+    try {
+      await this.pull(c, client, showcase, intake, scope, targets);
+      pulled = true;
+    } catch (e) {
+      await this.fail(c, intake, e, scope, startedAt);
+      return;
+    }
+    if (!pulled) return;
+    const counts = await intake.finish();
+    this.runner.start({
+      importId,
+      ownerId: c.ownerId,
+      showcase,
+      pictureCents: this.pictureCents(c),
+      spoolPath: intake.spoolPath,
+      uploads: new Map(),
+      counts: { ...counts },
+    });
+    const settled = await this.settle(importId);
+    let outcome = settled ? 'completed' : 'completed; conversions still running, nothing written back yet';
+    if (settled && c.push !== 'none') {
+      try {
+        const pushed = await this.push(c, client, showcase, targets);
+        if (pushed.failed) outcome = `completed; ${pushed.failed} of ${pushed.written + pushed.failed} write-backs refused by the shop`;
+      } catch (e) {
+        outcome = `completed; write-back failed: ${this.reason(c, e)}`;
+        if (e instanceof ShopUnauthorizedError) await this.connections.markUnauthorized(c.id);
+      }
+    }
+    if (scope.kind === 'full') await this.connections.update(c.id, { lastSync: { at: startedAt, import_id: importId, outcome } });
+    this.log.log(`connection ${c.publicId}: sync ${importId} ${outcome}`);
+  }
+
+  /**
+   * Reads the products (all published ones, or the one a webhook named) into the import: one row each, a problem
+   * row for a product without a size (and for each variant left out for want of one), then, after a full pull, a
+   * row hiding each item whose product is no longer published.
+   */
+  private async pull(
+    c: ShopConnectionRow,
+    client: ConnectionClient,
+    showcase: ShowcaseRow,
+    intake: RealIntake,
+    scope: SyncScope,
+    targets: PushTarget[],
+  ): Promise<void> {
+    let row = 0;
+    const add = async (value: Record<string, unknown>) => {
+      row++;
+      await intake.add(checkRow(row, value, showcase.presentationDefaults as never, { files: false, csv: false }));
+    };
+    const problem = async (field: string, message: string) => {
+      row++;
+      const checked: CheckedRow = { row, externalId: null, problem: { field, message }, patch: {} };
+      await intake.add(checked);
+    };
+    const settings = { units: c.units, frames: c.frames };
+    const hidden = new Set<string>();
+    const take = async (p: ShopProduct) => {
+      const mapped = productRow(p, settings);
+      if (mapped.item) {
+        await add(mapped.item);
+        const byId = new Map(p.variants.map((v) => [v.id, v]));
+        targets.push({
+          productId: p.id,
+          current: p.arModel ?? null,
+          variants: mapped.variantSkus.map((v) => ({ ...v, current: byId.get(v.variantId)?.arModel ?? null })),
+        });
+        for (const s of mapped.skipped)
+          await problem(
+            'variants',
+            `size_unknown: ${mapped.externalId} variant ${s.variantId} (${s.sku}) left out: no print size found (saw: ${s.seen.slice(0, 300)})`,
+          );
+      } else if (mapped.problem) await problem(mapped.problem.field, mapped.problem.message);
+    };
+    const items = await this.showcaseItems.items(showcase.id);
+    const prefix = `${c.platform}:`;
+    const live = new Map(items.filter((i) => i.externalId?.startsWith(prefix)).map((i) => [i.externalId!, i.availability]));
+    const hide = async (externalId: string) => {
+      // Only items still showing: an item already hidden stays as it is (no row every sync).
+      const availability = live.get(externalId);
+      if (availability === undefined || availability === 'not_for_sale' || hidden.has(externalId)) return;
+      hidden.add(externalId);
+      await add(hideRow(externalId));
+    };
+
+    if (scope.kind === 'product') {
+      const p = await (client.platform === 'shopify' ? client.client.product(scope.productId) : client.client.product(scope.productId));
+      if (!p || p.status !== 'published') await hide(productExternalId(c.platform, scope.productId));
+      else await take(p);
+      return;
+    }
+    const seen = new Set<string>();
+    const products: AsyncIterable<ShopProduct> = client.platform === 'shopify' ? client.client.products() : client.client.products();
+    for await (const p of products) {
+      if (this.stopping) throw new ShopApiError(c.platform, 'the service is shutting down; sync again');
+      seen.add(productExternalId(c.platform, p.id));
+      if (p.status === 'published') await take(p);
+    }
+    // Another connection of the same platform filling this showcase shares the external id space: its items are not
+    // this shop's to hide.
+    const siblings = (await this.connections.list(c.ownerId)).filter(
+      (o) => o.id !== c.id && o.showcaseId === c.showcaseId && o.platform === c.platform,
+    );
+    if (siblings.length) return;
+    for (const externalId of live.keys()) if (!seen.has(externalId)) await hide(externalId);
+  }
+
+  /**
+   * A sync that could not read the shop: the import completes with the rows not reached (at least one) reported
+   * skipped with the reason, nothing more is charged; a refused key marks the connection `unauthorized`.
+   */
+  private async fail(c: ShopConnectionRow, intake: RealIntake, e: unknown, scope: SyncScope, startedAt: string): Promise<void> {
+    const reason = this.reason(c, e);
+    const unauthorized = e instanceof ShopUnauthorizedError;
+    if (unauthorized) await this.connections.markUnauthorized(c.id);
+    const importId = intake.importId;
+    try {
+      const counts = await intake.finish();
+      await this.imports.progress(importId, [], { ...counts, rows: counts.rows + 1 });
+      await this.imports.abandon(importId, `sync_failed: ${reason}`);
+    } catch (inner) {
+      this.log.warn(`connection ${c.publicId}: could not close import ${importId}: ${(inner as Error).message}`);
+    } finally {
+      this.runner.untrack(importId);
+      await ImportSpool.remove(this.config.dataDir, importId).catch(() => undefined);
+    }
+    if (scope.kind === 'full')
+      await this.connections.update(c.id, {
+        lastSync: { at: startedAt, import_id: importId, outcome: unauthorized ? 'unauthorized' : `failed: ${reason}` },
+      });
+    this.log.warn(`connection ${c.publicId}: sync ${importId} failed: ${reason}`);
+  }
+
+  /** The shop's words for a shop error (they never carry credentials); anything else is not repeated. */
+  private reason(c: ShopConnectionRow, e: unknown): string {
+    if (e instanceof ShopUnauthorizedError || e instanceof ShopUnavailableError || e instanceof ShopApiError) return e.message;
+    this.log.warn(`connection ${c.publicId}: ${e instanceof Error ? e.message : String(e)}`);
+    return `${c.platform}: the sync failed unexpectedly`;
+  }
+
+  /** Waits for the import to complete and its conversions (new pictures, rebuilds) to finish; false past the limit. */
+  private async settle(importId: string): Promise<boolean> {
+    const end = Date.now() + SETTLE_MAX_MS;
+    while (Date.now() < end && !this.stopping) {
+      const imp = await this.imports.find(importId);
+      if (!imp) return false;
+      if (imp.status === 'completed' && (await this.imports.jobStates(importId)).queued === 0) return true;
+      await sleep(SETTLE_POLL_MS);
+    }
+    return false;
+  }
+
+  /**
+   * Writes the `image_ar` model of each ready item back to its product and variants: Shopify `metafieldsSet`
+   * (`image_ar.model`, json), WooCommerce `meta_data` `image_ar` through the batch endpoints. Only values that
+   * differ from what the pull read from the shop.
+   */
+  private async push(
+    c: ShopConnectionRow,
+    client: ConnectionClient,
+    showcase: ShowcaseRow,
+    targets: readonly PushTarget[],
+  ): Promise<{ written: number; failed: number }> {
+    if (!targets.length) return { written: 0, failed: 0 };
+    const items = await this.showcaseItems.items(showcase.id);
+    const views = new Map<string, ItemViewLike>();
+    for (const i of items) if (i.externalId) views.set(i.externalId, itemView(i, this.urls, this.storage) as unknown as ItemViewLike);
+    const plan = pushPlan(targets, views, (id) => productExternalId(c.platform, id));
+    const total = plan.products.length + plan.variants.length;
+    if (!total) return { written: 0, failed: 0 };
+    if (client.platform === 'shopify') return this.pushShopify(client.client, plan);
+    return this.pushWooCommerce(client.client, plan);
+  }
+
+  private async pushShopify(client: ShopifyAdminClient, plan: ReturnType<typeof pushPlan>): Promise<{ written: number; failed: number }> {
+    const result = await client.setModelMetafields([
+      ...plan.products.map((w) => ({ ownerId: shopifyGid('Product', w.productId), value: w.value })),
+      ...plan.variants.map((w) => ({ ownerId: shopifyGid('ProductVariant', w.variantId), value: w.value })),
+    ]);
+    return { written: result.written.length, failed: result.failed.length };
+  }
+
+  private async pushWooCommerce(
+    client: WooCommerceClient,
+    plan: ReturnType<typeof pushPlan>,
+  ): Promise<{ written: number; failed: number }> {
+    const updates = new Map<string, WooModelMetaUpdate>();
+    const of = (productId: string) => {
+      let u = updates.get(productId);
+      if (!u) updates.set(productId, (u = { productId, variations: [] }));
+      return u;
+    };
+    for (const w of plan.products) of(w.productId).value = w.value;
+    // A simple product is its own variant (the same id): its model is the product's.
+    for (const w of plan.variants) if (w.variantId !== w.productId) of(w.productId).variations.push({ id: w.variantId, value: w.value });
+    const writes = [...updates.values()].reduce((n, u) => n + (u.value !== undefined ? 1 : 0) + u.variations.length, 0);
+    const { failed } = await client.setModelMeta([...updates.values()]);
+    return { written: writes - failed.length, failed: failed.length };
+  }
+
+  /** What one new picture costs the connection's owner (the owner key's service user: nothing), as for an import. */
+  private pictureCents(c: ShopConnectionRow): number {
+    const p: Principal = { userId: c.ownerId, keyType: c.ownerId === SERVICE_USER_ID ? 'owner' : 'user', scope: 'full' };
+    return pictureCents(this.pricing, p);
+  }
+}
