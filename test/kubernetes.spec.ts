@@ -294,7 +294,7 @@ describe('deploy/kubernetes: what the schemas cannot see', () => {
     expect(metric).toBe(BACKLOG_METRIC);
     expect(namespace).toBe(so.metadata.namespace);
     const svc = one(objs, 'Service', service);
-    expect(svc.metadata.labels['app.kubernetes.io/component']).toBe('api');
+    expect(svc.metadata.labels?.['app.kubernetes.io/component']).toBe('api');
     expect(objs.some((o) => o.kind === 'ServiceMonitor' && matches(o.spec.selector.matchLabels, svc.metadata.labels))).toBe(true);
     // Nothing else scales the workers.
     expect(objs.filter((o) => o.kind === 'HorizontalPodAutoscaler')).toEqual([]);

@@ -373,6 +373,20 @@ describe('PipelineRunner', () => {
     expect(store.jobs.get('j')!.status).toBe('queued');
   });
 
+  it("re-queues a job interrupted by shutdown whose stage rethrows the signal's reason (an AbortError), and refunds nothing", async () => {
+    const shutdown = new AbortController();
+    const { store, runner } = await setup(
+      [stage('a', (ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason))))],
+      undefined,
+      { stageTimeoutMs: 5000 },
+    );
+    store.add({ id: 'j', pipeline: 'p' });
+    setTimeout(() => shutdown.abort(), 20);
+    await expect(runner.run('j', { attempt: 1, maxAttempts: 3, signal: shutdown.signal })).rejects.toBeInstanceOf(RetryLaterError);
+    expect(store.jobs.get('j')!.status).toBe('queued');
+    expect(store.jobs.get('j')!.finishedAt ?? null).toBeNull();
+  });
+
   describe('cancel', () => {
     const events = () => {
       const seen: string[] = [];

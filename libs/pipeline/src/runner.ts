@@ -382,8 +382,9 @@ export class PipelineRunner {
         await store.update(job.id, { status: 'queued', error: reason });
         throw new RetryLaterError(job.id, reason);
       }
-      if (cls === 'operational' && signal.aborted) {
-        // Shutting down: leave the job for the next worker instead of failing it.
+      if (cls !== 'user' && signal.aborted) {
+        // Shutting down: leave the job for the next worker instead of failing it, whatever the stage threw on its
+        // way out (many rethrow the signal's reason, an AbortError, not an OperationalError).
         await store.update(job.id, { status: 'queued' });
         throw new RetryLaterError(job.id, toJobError(err, current));
       }
