@@ -53,6 +53,20 @@ require('esbuild').buildSync({
 });
 copyFileSync(join(root, 'apps/console/console.css'), join(consoleDir, 'console.css'));
 
+/** The room view's script (apps/api/src/public-pages/room/room-script.ts BUILT_ROOM_SCRIPT): inlined by its page, allowed by its hash. */
+require('esbuild').buildSync({
+  entryPoints: [join(root, 'apps/api/src/public-pages/room/room-client/room.ts')],
+  outfile: join(root, 'dist/room/room.js'),
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: 'es2019',
+  minify: true,
+  charset: 'utf8',
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
 /**
  * The widget as served (apps/api/src/public-pages/widget-script.ts BUILT_WIDGET): every locale's messages filled
  * in (from the SWC output above), then minified. ES5 in, ES5 out: it runs on any shop's page.

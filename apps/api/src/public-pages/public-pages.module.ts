@@ -9,6 +9,8 @@ import { FilesController } from './files.controller';
 import { OembedController } from './oembed/oembed.controller';
 import { OembedService } from './oembed/oembed.service';
 import { RobotsController } from './robots.controller';
+import { RoomController } from './room/room.controller';
+import { RoomService } from './room/room.service';
 import { ShowcasePageController } from './showcase/showcase-page.controller';
 import { ShowcasePageService } from './showcase/showcase-page.service';
 import { ShowcaseSkusController } from './showcase/showcase-skus.controller';
@@ -30,7 +32,8 @@ import { ShowcaseThumbnails } from './showcase/showcase-thumbnails.service';
     RobotsController,
     BannerRedirectController,
     OembedController,
+    RoomController,
   ],
-  providers: [EmbedService, ShowcasePageService, ShowcaseSkusService, ShowcaseThumbnails, BannerLinks, OembedService],
+  providers: [EmbedService, ShowcasePageService, ShowcaseSkusService, ShowcaseThumbnails, BannerLinks, OembedService, RoomService],
 })
 export class PublicPagesModule {}

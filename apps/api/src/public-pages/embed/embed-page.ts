@@ -4,6 +4,7 @@ import { esc } from '../../http/html';
 import { availabilityHtml, headlineHtml, LABEL_STYLE, type Artwork } from '../artwork';
 import { BEACON_SCRIPT_HASH, beaconAttr, beaconScript, type BeaconConfig, tapLink } from '../beacon';
 import { discoveryTag } from '../oembed/oembed-url';
+import { roomLink } from '../room/room-link';
 import { DEFAULT_PAGE_LOCALE, num, plainSize, type PageLocale } from '../page-locale';
 import type { LaunchPresentation, Platform } from '../platform';
 import {
@@ -50,6 +51,11 @@ export interface ReadyModel {
   variants?: { shown: string; ready: string[] };
   /** The oEmbed endpoint: the page names it in a discovery link for its own address (`pageUrl`). Absent: no link. */
   oembed?: string;
+  /**
+   * A showcase picture that hangs on a wall: its room view inside this frame ("On your wall, from a photo",
+   * room/room-page.ts, with `?embed=1`, the shown variant and the page's `?lang=`). Absent: no link.
+   */
+  roomUrl?: string;
 }
 
 const STYLE = `
@@ -66,6 +72,8 @@ const STYLE = `
 .qr.open{display:flex}.qr svg{width:min(60%,220px);height:auto}
 .message{padding:24px;text-align:center;color:#444}
 progress{width:60%;height:8px}
+.room-link{position:absolute;z-index:2;top:40px;left:10px;padding:3px 10px;border-radius:999px;background:rgba(255,255,255,.92);color:#1d1d1f;font-size:12px;font-weight:600;text-decoration:none;box-shadow:0 1px 4px rgba(0,0,0,.2)}
+.room-link:focus-visible{outline:3px solid #0a66ff;outline-offset:2px}
 .size{position:absolute;top:10px;right:10px;font-size:12px;color:#555;background:rgba(255,255,255,.8);padding:2px 6px;border-radius:6px}
 .card.wall{background:radial-gradient(ellipse 80% 70% at 50% 28%,#f7f4ef 0%,#ebe6df 55%,#ddd7cf 100%)}
 .card.wall::after{content:"";position:absolute;left:0;right:0;bottom:0;height:9%;background:linear-gradient(#d3ccc2,#c9c1b6);box-shadow:0 -1px 0 #bfb6aa;pointer-events:none}
@@ -113,7 +121,7 @@ function show(k){var m=++n,u=new URL(w.location.href);u.searchParams.set('varian
 fetch(u.href,{credentials:'same-origin'}).then(function(r){if(!r.ok)throw new Error('HTTP '+r.status);return r.text()}).then(function(h){if(m!==n)return;
 var x=new DOMParser().parseFromString(h,'text/html'),e=one(x,'.card[data-skus]');if(!e||e.getAttribute('data-sku')!==k)return;
 var b=one(c,'#ar-launch'),nb=one(e,'#ar-launch');at(c,e);at(one(c,'model-viewer'),one(e,'model-viewer'));at(one(c,'img.poster'),one(e,'img.poster'));at(b,nb);at(one(b,'img'),one(nb,'img'));
-['.size','[data-banner]'].forEach(function(s){var o=one(c,s),p=one(e,s);if(o&&p)c.replaceChild(d.importNode(p,true),o);else if(o)c.removeChild(o);else if(p)c.insertBefore(d.importNode(p,true),b)});
+['.size','[data-banner]','.room-link'].forEach(function(s){var o=one(c,s),p=one(e,s);if(o&&p)c.replaceChild(d.importNode(p,true),o);else if(o)c.removeChild(o);else if(p)c.insertBefore(d.importNode(p,true),b)});
 var q=one(c,'#qr svg'),nq=one(e,'#qr svg');if(q&&nq)q.parentNode.replaceChild(d.importNode(nq,true),q);
 d.title=x.title;try{history.replaceState(history.state,'',u.href)}catch(z){}picked(k)}).catch(function(){})}
 w.addEventListener('message',function(e){var v=e.data;if(e.source!==w.parent||w.parent===w||!v||typeof v!=='object'||v.type!=='${VARIANT_MESSAGE}'||typeof v.sku!=='string'||K.indexOf(v.sku)<0)return;
@@ -289,7 +297,7 @@ export function interactivePage(m: ReadyModel, platform: Platform): string {
     `<div class="${classes}" data-platform="${platform}" data-variant="interactive"${attrs}>
 ${viewer}
 <span class="badge animated">${esc(t(locale, 'ar.badge'))}</span>
-${size ? `<span class="size">${esc(size)}</span>\n` : ''}${banner}${banner ? '\n' : ''}${button}
+${m.roomUrl && p?.placement !== 'floor' ? `${roomLink(m.roomUrl, loc, { className: 'room-link' })}\n` : ''}${size ? `<span class="size">${esc(size)}</span>\n` : ''}${banner}${banner ? '\n' : ''}${button}
 </div>${v ? `\n<script>${VARIANT_SWITCH_SCRIPT}</script>` : ''}`,
     head,
     loc,

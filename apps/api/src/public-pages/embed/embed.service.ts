@@ -19,7 +19,7 @@ import type { StoragePort } from '@app/storage';
 import { esc } from '../../http/html';
 import { artwork, type Artwork } from '../artwork';
 import { QR_MARKER, tapBase } from '../beacon';
-import { askedLocale, pageLocale, type PageLocale } from '../page-locale';
+import { askedLocale, pageLocale, withLang, type PageLocale } from '../page-locale';
 import { failedPage, interactivePage, pendingPage, staticPage } from './embed-page';
 import { detectPlatform, launchPresentation, type Platform } from '../platform';
 import { shopSize, variantAvailability, variantResult } from '../showcase/page-variants';
@@ -43,6 +43,8 @@ interface ShowcaseContext {
   filename: string | null;
   /** The item's id, and whether its showcase counts engagement (analytics). */
   itemId: number;
+  /** The showcase's public id (the room view's address). */
+  showcasePublicId: string;
   analytics: boolean;
 }
 
@@ -77,8 +79,15 @@ export class EmbedService {
       availability: item.availability,
       filename: item.filename,
       itemId: item.id,
+      showcasePublicId: s.publicId,
       analytics: s.analytics,
     };
+  }
+
+  /** A showcase picture's room view inside the frame: `?variant=` (the shown one), `embed=1` and the visitor's `?lang=`. */
+  private roomUrl(sc: ShowcaseContext, sku: string | undefined): string {
+    const variant = sku ? `variant=${encodeURIComponent(sku)}&` : '';
+    return withLang(`${this.urls.base}/showcase/${sc.showcasePublicId}/items/${sc.itemId}/room?${variant}embed=1`, sc.loc.lang);
   }
 
   async render(
@@ -193,6 +202,7 @@ export class EmbedService {
           loc,
           beacon,
           oembed: `${this.urls.base}/oembed`,
+          ...(sc ? { roomUrl: this.roomUrl(sc, shownSku) } : {}),
           // The widget switches between the item's ready variants inside this page (embed-page.ts VARIANT_SWITCH_SCRIPT).
           ...(shownSku && sc?.variants
             ? { variants: { shown: shownSku, ready: sc.variants.filter((v) => v.build).map((v) => v.sku) } }

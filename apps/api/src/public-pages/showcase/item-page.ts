@@ -13,6 +13,7 @@ import {
   variantSelector,
   VARIANT_STYLE,
 } from './page-variants';
+import { roomLink } from '../room/room-link';
 import { arButton, arLinks, pictureImg, wallButton } from './showcase-card';
 import { displayTitle, outerInches, type PageItem, type ReadyItem, type ReadyVariant, thumbHeight } from './showcase-items';
 import { homeUrl, itemShareImage, localeOf, pageBeacon, pageTaps, type PageShowcase } from './showcase-page';
@@ -70,6 +71,10 @@ function pager(
     '</nav>'
   );
 }
+
+/** "On your wall, from a photo" (room/room-page.ts) for a picture that hangs on a wall; '' for a floor piece. */
+const roomButton = (r: ReadyItem, loc: PageLocale, swappable = false): string =>
+  r.roomUrl && r.presentation?.placement !== 'floor' ? roomLink(r.roomUrl, loc, { swappable }) : '';
 
 /** Whether the item's banner link (buy / details) is offered: not for a sold or not-for-sale work. */
 const offersLink = (i: PageItem): boolean => !i.artwork || forSale(i.artwork.label);
@@ -151,7 +156,7 @@ ${b.subtitle ? `<p class="sub">${esc(b.subtitle)}</p>` : ''}
 ${r.frameLabel ? `<p class="frame">${esc(r.frameLabel)}</p>` : ''}
 ${size}
 ${buy}
-<div class="actions">${arButton(i, r, c.platform, false, loc, false, pageTaps(s, 'item'))}${wallButton(r, false, loc)}</div>
+<div class="actions">${arButton(i, r, c.platform, false, loc, false, pageTaps(s, 'item'))}${wallButton(r, false, loc)}${roomButton(r, loc)}</div>
 </div>
 </main>
 </div>`;
@@ -216,6 +221,7 @@ function variantData(v: ReadyVariant, c: ItemContext, loc: PageLocale, surface: 
     links: {
       ar: c.platform === 'ios' ? l.quickLook : c.platform === 'android' ? l.sceneViewer : l.embed,
       wall: r.wallUrl,
+      ...(r.roomUrl ? { room: r.roomUrl } : {}),
       item: r.itemUrl,
       embed: r.embedUrl,
       quickLook: l.quickLook,
@@ -283,7 +289,7 @@ ${heading}
 ${line('medium', art?.label.medium)}${line('edition', art?.label.edition)}${art?.description ? `<p class="about">${esc(art.description)}</p>` : ''}${b.subtitle ? `<p class="sub">${esc(b.subtitle)}</p>` : ''}
 ${variantSelector(i.variants!, sel, loc.locale)}
 ${variantDetails(shown)}
-<div class="actions">${arButton(v, r, c.platform, false, loc, true, pageTaps(s, 'item'), sel.sku)}${wallButton(r, false, loc, true)}</div>
+<div class="actions">${arButton(v, r, c.platform, false, loc, true, pageTaps(s, 'item'), sel.sku)}${wallButton(r, false, loc, true)}${roomButton(r, loc, true)}</div>
 </div>
 </main>
 </div>
@@ -363,10 +369,7 @@ function variantWallPage(c: ItemContext, i: PageItem & { ready: ReadyItem }, sel
   const label = art
     ? `<div class="wall-label label">${art.label.headline.length ? `<p class="headline">${headlineHtml(art.label)}</p>` : ''}${line('medium', art.label.medium)}${line('edition', art.label.edition)}</div>`
     : '';
-  const ar =
-    c.platform === 'desktop'
-      ? ''
-      : `<div class="actions">${arButton(sel.item, r, c.platform, false, loc, true, pageTaps(s, 'wall'), sel.sku)}</div>`;
+  const ar = `<div class="actions">${c.platform === 'desktop' ? '' : arButton(sel.item, r, c.platform, false, loc, true, pageTaps(s, 'wall'), sel.sku)}${roomButton(r, loc, true)}</div>`;
   const heading = t(loc.locale, 'wall.heading', { title });
   const body = `<div class="sc">
 ${brandHeader(s, { heading: false, homeUrl: homeUrl(s), loc })}
@@ -418,8 +421,7 @@ export function wallPage(c: ItemContext): string {
   const label = art
     ? `<div class="wall-label label">${art.label.headline.length ? `<p class="headline">${headlineHtml(art.label)}</p>` : ''}${labelLines(art, 'p')}</div>`
     : '';
-  const ar =
-    c.platform === 'desktop' ? '' : `<div class="actions">${arButton(i, r, c.platform, false, loc, false, pageTaps(s, 'wall'))}</div>`;
+  const ar = `<div class="actions">${c.platform === 'desktop' ? '' : arButton(i, r, c.platform, false, loc, false, pageTaps(s, 'wall'))}${roomButton(r, loc)}</div>`;
   const heading = t(loc.locale, 'wall.heading', { title });
   const body = `<div class="sc">
 ${brandHeader(s, { heading: false, homeUrl: homeUrl(s), loc })}

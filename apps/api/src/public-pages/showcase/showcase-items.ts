@@ -19,6 +19,8 @@ export interface ReadyItem {
   /** The item's own page (the larger view) and its wall preview. */
   itemUrl: string;
   wallUrl: string;
+  /** "On your wall, from a photo" (room/room-page.ts), with `?variant=` and `?lang=` as the others. */
+  roomUrl?: string;
   /** WebP thumbnails of the poster, narrowest first (the `<img>` srcset). */
   thumbs: { url: string; width: number }[];
   /** The same widths in AVIF (a `<source>`: smaller, for the browsers that read it). */

@@ -173,6 +173,7 @@ export class ShowcasePageService {
               presentation,
               itemUrl: withLang(select(itemUrl), loc.lang),
               wallUrl: withLang(select(`${itemUrl}/wall`), loc.lang),
+              roomUrl: withLang(select(`${itemUrl}/room`), loc.lang),
               thumbs: thumbs ? THUMB_WIDTHS.map((w) => ({ url: `${itemUrl}/thumb/${w}.webp`, width: w })) : [],
               avifThumbs: thumbs ? THUMB_WIDTHS.map((w) => ({ url: `${itemUrl}/thumb/${w}.avif`, width: w })) : [],
               shareUrl: `${itemUrl}/thumb/${SHARE_FILE}`,
@@ -219,7 +220,18 @@ export class ShowcasePageService {
     });
   }
 
-  private static platform(ua: string | undefined, forced: string | undefined): Platform {
+  /**
+   * The showcase's page model in the page's language, with its stored rows, or null for an unknown id: what the
+   * room view (room/room.service.ts) draws from.
+   */
+  async pageModel(publicId: string, lang?: unknown): Promise<{ row: ShowcaseRow; rows: ShowcaseItemRow[]; model: PageShowcase } | null> {
+    const found = await this.find(publicId);
+    return found
+      ? { row: found.s, rows: found.items, model: this.model(found.s, found.items, ShowcasePageService.locale(found.s, lang)) }
+      : null;
+  }
+
+  static platform(ua: string | undefined, forced: string | undefined): Platform {
     return forced === 'ios' || forced === 'android' || forced === 'desktop' ? forced : detectPlatform(ua);
   }
 
@@ -349,6 +361,10 @@ export class ShowcasePageService {
         usdzUrl: files('model.usdz'),
         iconUrl: first?.thumbs[0]?.url ?? this.storage.url(plan.pictures[0]!.poster_key),
         arrangements: { current: arrangement, links: VISITOR_ARRANGEMENTS.map((name) => ({ name, url: address(name) })) },
+        roomUrl: withLang(
+          `${this.urls.base}/showcase/${found.s.publicId}/together/room?items=${encodeURIComponent(plan.items)}&arrangement=${arrangement}`,
+          loc.lang,
+        ),
         qrSvg: '',
         assetBase: this.urls.base,
         data: { items: plan.items, arrangement },

@@ -2,6 +2,7 @@ import { t } from '@app/catalogue';
 import { esc } from '../../http/html';
 import { plainSizeBoth, withLang } from '../page-locale';
 import { quickLookHref, sceneViewerIntent, type Platform } from '../platform';
+import { roomLink } from '../room/room-link';
 import { brandHeader, htmlDocument } from './page-shell';
 import { homeUrl, localeOf, type PageShowcase } from './showcase-page';
 import { type GroupPicture, groupScene } from './wall-preview';
@@ -62,6 +63,8 @@ export interface TogetherView {
   qrSvg: string;
   /** PUBLIC_BASE_URL: where model-viewer is served from. */
   assetBase: string;
+  /** A visitor's set: its room view ("On your wall, from a photo", room/room-page.ts); absent for a saved wall. */
+  roomUrl?: string;
   /** Data attributes of `<main>` (the chosen items, the wall's id). */
   data: Record<string, string>;
 }
@@ -153,6 +156,7 @@ ${arrangements}
 <figcaption>${caption}</figcaption>
 </figure>
 ${launch(v)}
+${v.roomUrl ? `<div class="actions">${roomLink(v.roomUrl, loc)}</div>` : ''}
 <section class="facts">
 <p class="overall">${esc(t(loc.locale, 'together.size', { size }))}</p>
 <h2>${esc(t(loc.locale, 'together.pictures'))}</h2>

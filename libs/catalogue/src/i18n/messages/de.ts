@@ -54,7 +54,7 @@ export const de = {
   'room.headingSet': 'Ihre Bilder an Ihrer Wand',
   'room.intro':
     'Legen Sie ein Blatt Papier bekannter Größe flach an Ihre Wand, fotografieren Sie sie und sehen Sie das Bild dort in seiner wirklichen Größe. Ihr Foto bleibt auf diesem Gerät: Es wird nie hochgeladen.',
-  'room.choose': 'Foto Ihrer Wand',
+  'room.choose': 'Foto Ihrer Wand wählen',
   'room.reference': 'Referenz an der Wand',
   'room.a4': 'A4-Blatt (21 × 29,7 cm)',
   'room.letter': 'US-Letter-Blatt (8,5 × 11 in)',

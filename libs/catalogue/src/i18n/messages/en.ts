@@ -69,7 +69,7 @@ export const en = {
   'room.headingSet': 'Your pictures on your wall',
   'room.intro':
     'Put a sheet of paper of known size flat on your wall, take a photo, and see the picture there at its real size. Your photo stays on this device: it is never uploaded.',
-  'room.choose': 'Photo of your wall',
+  'room.choose': 'Choose a photo of your wall',
   'room.reference': 'Reference on the wall',
   'room.a4': 'A4 sheet (21 × 29.7 cm)',
   'room.letter': 'US Letter sheet (8.5 × 11 in)',

@@ -53,7 +53,7 @@ export const es = {
   'room.headingSet': 'Tus cuadros en tu pared',
   'room.intro':
     'Pon en tu pared una hoja de papel de tamaño conocido, haz una foto y mira allí la obra a su tamaño real. Tu foto se queda en este dispositivo: nunca se sube.',
-  'room.choose': 'Foto de tu pared',
+  'room.choose': 'Elegir una foto de tu pared',
   'room.reference': 'Referencia en la pared',
   'room.a4': 'Hoja A4 (21 × 29,7 cm)',
   'room.letter': 'Hoja US Letter (8,5 × 11 in)',

@@ -58,7 +58,7 @@ export const fr = {
   'room.headingSet': 'Vos tableaux sur votre mur',
   'room.intro':
     'Posez à plat sur votre mur une feuille de papier de taille connue, prenez une photo et voyez-y l’œuvre à sa taille réelle. Votre photo reste sur cet appareil\u00a0: elle n’est jamais envoyée.',
-  'room.choose': 'Photo de votre mur',
+  'room.choose': 'Choisir une photo de votre mur',
   'room.reference': 'Référence sur le mur',
   'room.a4': 'Feuille A4 (21 × 29,7 cm)',
   'room.letter': 'Feuille US Letter (8,5 × 11 in)',

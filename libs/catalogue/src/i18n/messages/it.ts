@@ -53,7 +53,7 @@ export const it = {
   'room.headingSet': 'I tuoi quadri sulla tua parete',
   'room.intro':
     'Appoggia sulla parete un foglio di carta di misura nota, scatta una foto e guarda lì l’opera nella sua misura reale. La tua foto resta su questo dispositivo: non viene mai caricata.',
-  'room.choose': 'Foto della tua parete',
+  'room.choose': 'Scegli una foto della tua parete',
   'room.reference': 'Riferimento sulla parete',
   'room.a4': 'Foglio A4 (21 × 29,7 cm)',
   'room.letter': 'Foglio US Letter (8,5 × 11 in)',

@@ -57,7 +57,7 @@ export const ja = {
   'room.headingSet': 'あなたの壁に飾った作品',
   'room.intro':
     'サイズの分かる紙を壁に平らに貼って写真を撮ると、作品が実物大で表示されます。写真はこの端末に残り、アップロードされることはありません。',
-  'room.choose': '壁の写真',
+  'room.choose': '壁の写真を選ぶ',
   'room.reference': '壁の基準物',
   'room.a4': 'A4用紙（21 × 29.7 cm）',
   'room.letter': 'USレター用紙（8.5 × 11 in）',

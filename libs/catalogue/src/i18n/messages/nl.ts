@@ -53,7 +53,7 @@ export const nl = {
   'room.headingSet': 'Je kunstwerken aan je muur',
   'room.intro':
     'Leg een vel papier van bekende grootte plat tegen je muur, maak een foto en zie het werk daar op ware grootte. Je foto blijft op dit apparaat: hij wordt nooit geüpload.',
-  'room.choose': 'Foto van je muur',
+  'room.choose': 'Kies een foto van je muur',
   'room.reference': 'Referentie aan de muur',
   'room.a4': 'A4-vel (21 × 29,7 cm)',
   'room.letter': 'US Letter-vel (8,5 × 11 in)',
