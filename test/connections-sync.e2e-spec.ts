@@ -150,7 +150,7 @@ async function sync(api: Api, id: string) {
   const con = await waitFor(
     async () => {
       const c = await api.req('GET', `/api/v2/connections/${id}`);
-      return c.body.last_sync?.import_id === importId && c.body;
+      return c.body.last_sync?.import_id === importId && c.body.last_sync.outcome !== 'running' && c.body;
     },
     120_000,
     `sync ${importId} to be recorded`,

@@ -15,7 +15,12 @@ class ConnectionLastSyncDto {
   @ApiProperty({ format: 'date-time' }) at!: string;
   @ApiProperty({ type: String, nullable: true, description: 'The import that the sync ran (read with GET /api/v2/imports/{id}).' })
   import_id!: string | null;
-  @ApiProperty({ example: 'completed' }) outcome!: string;
+  @ApiProperty({
+    example: 'completed',
+    description:
+      'running; completed (with "; …" when something was left: conversions still running, write-backs the shop refused); unauthorized (the shop refused the credentials); failed: <why>.',
+  })
+  outcome!: string;
 }
 
 export class ConnectionDto {

@@ -10,7 +10,9 @@ import { ConnectionVault } from './connection-secrets';
 import { ConnectionsController } from './connections.controller';
 import { ConnectionsService } from './connections.service';
 import { defaultShopClients, SHOP_CLIENTS, type ShopClients } from './shop-clients';
+import { ConnectionScheduler } from './sync/connection-scheduler.service';
 import { ConnectionSync } from './sync/connection-sync.service';
+import { SyncScheduleRepository } from './sync/sync-schedule.repository';
 
 /**
  * Shop connections (/api/v2/connections, issue 41). Exports what the sync, the webhooks and the schedule build on:
@@ -22,6 +24,8 @@ import { ConnectionSync } from './sync/connection-sync.service';
   providers: [
     ConnectionsService,
     ConnectionSync,
+    ConnectionScheduler,
+    { provide: SyncScheduleRepository, inject: [DataSource], useFactory: (ds: DataSource) => new SyncScheduleRepository(ds) },
     { provide: ShopConnectionRepository, inject: [DataSource], useFactory: (ds: DataSource) => new ShopConnectionRepository(ds) },
     { provide: SHOP_CLIENTS, inject: [APP_CONFIG], useFactory: (config: AppConfig): ShopClients => defaultShopClients(config) },
     {

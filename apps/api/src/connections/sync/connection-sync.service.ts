@@ -98,9 +98,9 @@ export class ConnectionSync implements BeforeApplicationShutdown {
     return { import_id: await this.start(c, { kind: 'full' }) };
   }
 
-  /** Whether a full sync of the connection runs in this process. */
-  isRunning(connectionId: number): boolean {
-    return this.running.has(connectionId);
+  /** Full syncs running in this process (the schedule starts more only while there is room). */
+  runningCount(): number {
+    return this.running.size;
   }
 
   /**
@@ -131,6 +131,9 @@ export class ConnectionSync implements BeforeApplicationShutdown {
     const intake = await RealIntake.open(showcase, c.ownerId, this.imports, this.config.dataDir);
     this.runner.track(intake.importId);
     const startedAt = new Date().toISOString();
+    // The connection shows the sync running (and the schedule counts its interval from now).
+    if (scope.kind === 'full')
+      await this.connections.update(c.id, { lastSync: { at: startedAt, import_id: intake.importId, outcome: 'running' } });
     const done = this.run(c, client, showcase, intake, scope, startedAt).catch((e: unknown) =>
       this.log.error(`connection ${c.publicId}: sync ${intake.importId} failed: ${e instanceof Error ? e.stack : String(e)}`),
     );
@@ -158,6 +161,7 @@ export class ConnectionSync implements BeforeApplicationShutdown {
     const targets: PushTarget[] = [];
     let pulled = false;
     try {
+      if (scope.kind === 'full' && client.platform === 'shopify') await this.subscribeWebhooks(c, client.client);
       await this.pull(c, client, showcase, intake, scope, targets);
       pulled = true;
     } catch (e) {
@@ -263,6 +267,24 @@ export class ConnectionSync implements BeforeApplicationShutdown {
     );
     if (siblings.length) return;
     for (const externalId of live.keys()) if (!seen.has(externalId)) await hide(externalId);
+  }
+
+  /**
+   * Shopify lets the app subscribe its own product webhooks (signed with the app's secret, the connection's
+   * `webhook_secret`): done at each full sync, since a subscription that exists counts as done. Only for an https
+   * service address (Shopify delivers nowhere else); a refusal other than the credentials' is logged, not fatal.
+   */
+  private async subscribeWebhooks(c: ShopConnectionRow, client: ShopifyAdminClient): Promise<void> {
+    const url = `${this.urls.base}/webhooks/shopify/${c.publicId}`;
+    if (!url.startsWith('https://')) return;
+    try {
+      const subscribed = await client.subscribeProductWebhooks(url);
+      const made = subscribed.filter((s) => !s.existed).map((s) => s.topic);
+      if (made.length) this.log.log(`connection ${c.publicId}: subscribed the shop's ${made.join(', ')} webhooks`);
+    } catch (e) {
+      if (e instanceof ShopUnauthorizedError) throw e;
+      this.log.warn(`connection ${c.publicId}: could not subscribe the product webhooks: ${this.reason(c, e)}`);
+    }
   }
 
   /**
