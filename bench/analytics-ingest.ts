@@ -370,7 +370,11 @@ async function floodBench(dataDir: string) {
       targets: floodTargets(r, RATE * FLOOD_SECONDS, legitCount.counted === r.legit.events),
     };
   } finally {
-    api.proc.kill('SIGKILL');
+    // SIGTERM first so that a profiled run (BENCH_API_NODE_OPTIONS=--cpu-prof) writes its profile on exit.
+    api.proc.kill('SIGTERM');
+    const killer = setTimeout(() => api.proc.kill('SIGKILL'), 15_000);
+    await new Promise((r) => (api.proc.exitCode !== null || api.proc.signalCode !== null ? r(null) : api.proc.once('exit', r)));
+    clearTimeout(killer);
   }
 }
 
