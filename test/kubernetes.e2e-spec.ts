@@ -12,6 +12,7 @@ import {
   waitFor,
   writeConfigFile,
 } from './support/app-process';
+import { BACKLOG_METRIC } from '../libs/runtime/src/backlog-gauge';
 import { startTestApp, type TestApp } from './support/test-app';
 
 /**
@@ -176,7 +177,7 @@ describe('Kubernetes: the backlog signal and the graceful drain (scaled mode, re
   });
 
   it('with no worker running, reads exactly the jobs three accounts submitted from the ScaledObject signal', async () => {
-    expect(gauge(await scrape(), 'queue_backlog_jobs')).toBe(0);
+    expect(gauge(await scrape(), BACKLOG_METRIC)).toBe(0);
     for (const a of accounts) {
       for (let i = 0; i < a.jobs.length; i++) {
         const r = await a.api.req('POST', '/api/v2/animated-ar', { image_url: `https://example.com/k8s-${i}.png` });
@@ -188,7 +189,7 @@ describe('Kubernetes: the backlog signal and the graceful drain (scaled mode, re
       expect(ledgerAfterSubmit.get(a.api)!.credits).toBeLessThan(100);
     }
     const text = await scrape();
-    expect(gauge(text, 'queue_backlog_jobs')).toBe(9);
+    expect(gauge(text, BACKLOG_METRIC)).toBe(9);
     // Here, with nothing consuming, Bull's wait list holds them all too.
     expect(gauge(text, 'queue_jobs', '{state="waiting"}')).toBe(9);
   });
@@ -200,7 +201,7 @@ describe('Kubernetes: the backlog signal and the graceful drain (scaled mode, re
     // `queued`; the accounts' later jobs are put back as delayed again and again by fair share.
     await waitFor(async () => (await running()).length === 2, 20_000, `two jobs running\n${w1.output()}`);
     const text = await scrape();
-    expect(gauge(text, 'queue_backlog_jobs')).toBe(7);
+    expect(gauge(text, BACKLOG_METRIC)).toBe(7);
     expect((await rows()).filter((r) => r.status === 'queued')).toHaveLength(7);
     expect(gauge(text, 'queue_jobs', '{state="waiting"}')).toBeLessThan(7);
 
@@ -221,7 +222,7 @@ describe('Kubernetes: the backlog signal and the graceful drain (scaled mode, re
         .sort(),
     ).toEqual(done.map((r) => r.jobId).sort());
     expect(after.filter((r) => r.status === 'queued')).toHaveLength(9 - done.length);
-    expect(gauge(await scrape(), 'queue_backlog_jobs')).toBe(9 - done.length);
+    expect(gauge(await scrape(), BACKLOG_METRIC)).toBe(9 - done.length);
   });
 
   it('a worker whose grace runs out hands its running jobs back; the next worker runs them: each job completes once, credits move once', async () => {
@@ -237,7 +238,7 @@ describe('Kubernetes: the backlog signal and the graceful drain (scaled mode, re
     // Back to `queued`, not failed: the next worker takes them.
     const mid = await rows();
     for (const id of handedBack) expect(mid.find((r) => r.id === id)?.status).toBe('queued');
-    expect(gauge(await scrape(), 'queue_backlog_jobs')).toBe(9 - before.size);
+    expect(gauge(await scrape(), BACKLOG_METRIC)).toBe(9 - before.size);
 
     const w3 = worker({ delayMs: 100, shutdownMs: 30_000 });
     await consuming(w3);
@@ -251,7 +252,7 @@ describe('Kubernetes: the backlog signal and the graceful drain (scaled mode, re
       `every job final\n${w3.output()}`,
     );
     expect((await rows()).map((r) => r.status)).toEqual(new Array(9).fill('completed'));
-    expect(gauge(await scrape(), 'queue_backlog_jobs')).toBe(0);
+    expect(gauge(await scrape(), BACKLOG_METRIC)).toBe(0);
     const log = runs();
     for (const id of all) {
       // Exactly one run reached its end: none was lost, none ran twice.
