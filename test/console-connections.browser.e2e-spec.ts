@@ -165,6 +165,12 @@ describe('console: shop connections', () => {
     await f.getByLabel('Frame of row 1').selectOption('classic');
     await f.getByRole('button', { name: 'Add an option value' }).click();
     await f.getByLabel('Option value of row 2').fill('Unframed');
+    // A row added by mistake goes again; focus moves to the row before it.
+    await f.getByRole('button', { name: 'Add an option value' }).click();
+    await f.getByLabel('Option value of row 3').fill('Walnut');
+    await f.getByRole('button', { name: 'Remove row 3' }).click();
+    await hasCount(f.locator('.frame-row'), 2);
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).value)).toBe('Unframed');
     const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url() === `${base}/api/v2/connections`);
     await f.getByRole('button', { name: 'Connect' }).click();
     expect((await sent).postDataJSON()).toEqual({
