@@ -3,6 +3,7 @@ import type { PricingPolicy } from '@app/billing';
 import type { AppConfig } from '@app/config';
 import {
   CatalogueImportRepository,
+  type ImportCounts,
   ShopConnectionRepository,
   type ShopConnectionRow,
   ShowcaseItemRepository,
@@ -41,6 +42,8 @@ export type SyncScope = { kind: 'full' } | { kind: 'product'; productId: string 
 /** How often a finished import's conversions are looked at before writing back, and for how long at most. */
 const SETTLE_POLL_MS = 1000;
 const SETTLE_MAX_MS = 60 * 60 * 1000;
+/** At shutdown, how long the syncs in flight may take to stop. */
+const SHUTDOWN_WAIT_MS = 10_000;
 
 interface RunningSync {
   importId: string;
@@ -81,9 +84,12 @@ export class ConnectionSync implements BeforeApplicationShutdown {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  beforeApplicationShutdown(): Promise<unknown> {
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
-    return this.whenIdle();
+    // A pull stops between products, the wait for conversions at once; a shop request in flight is not waited out.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.whenIdle(), new Promise((r) => (timer = setTimeout(r, SHUTDOWN_WAIT_MS)))]);
+    clearTimeout(timer);
   }
 
   /** Every sync in flight, done (tests, shutdown). */
@@ -159,17 +165,15 @@ export class ConnectionSync implements BeforeApplicationShutdown {
   ): Promise<void> {
     const importId = intake.importId;
     const targets: PushTarget[] = [];
-    let pulled = false;
+    let counts: ImportCounts;
     try {
       if (scope.kind === 'full' && client.platform === 'shopify') await this.subscribeWebhooks(c, client.client);
       await this.pull(c, client, showcase, intake, scope, targets);
-      pulled = true;
+      counts = await intake.finish();
     } catch (e) {
       await this.fail(c, intake, e, scope, startedAt);
       return;
     }
-    if (!pulled) return;
-    const counts = await intake.finish();
     this.runner.start({
       importId,
       ownerId: c.ownerId,
