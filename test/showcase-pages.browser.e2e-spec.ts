@@ -356,7 +356,11 @@ describe('item page (larger view)', () => {
     const ctx = await browser.newContext(PHONE);
     const p = await ctx.newPage();
     await p.goto(`${showcase.url}/items/${items[1]!.id}`);
-    expect(await p.locator('.details .actions a').allTextContents()).toEqual(['View in your space', 'See it on a wall']);
+    expect(await p.locator('.details .actions a').allTextContents()).toEqual([
+      'View in your space',
+      'See it on a wall',
+      'On your wall, from a photo',
+    ]);
     await loadAllImages(p);
     await p.screenshot({ path: join(ARTIFACTS, 'showcase-page-item-phone.png'), fullPage: true });
     const swipe = (dx: number) =>

@@ -69,7 +69,7 @@ const ROOM_STYLE = `
 .room .custom label{display:flex;flex-direction:column;font-size:14px}
 .room .custom input{width:8em;font:inherit;padding:4px 6px}
 .room .status{min-height:1.5em;margin:0 0 8px;color:var(--muted)}
-.room-stage{position:relative;display:inline-block;max-width:100%;line-height:0;user-select:none;-webkit-user-select:none;touch-action:none}
+.room-stage{position:relative;display:inline-block;max-width:100%;line-height:0;user-select:none;-webkit-user-select:none}
 .room-stage img[data-room-photo]{display:block;max-width:100%;max-height:80vh;width:auto;height:auto}
 .room-layer{position:absolute;inset:0;overflow:hidden}
 .room-layer svg{position:absolute;inset:0;width:100%;height:100%;pointer-events:none;overflow:visible}

@@ -36,10 +36,10 @@ nav.links a{display:inline-flex;align-items:center;min-height:36px;padding:6px 1
 .meta{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:center;gap:8px;margin-top:8px}
 .size{font-size:13px;color:var(--muted)}
 .actions{display:flex;flex-wrap:wrap;gap:8px}
-.ar,.wall-btn{display:inline-flex;align-items:center;gap:6px;min-height:40px;padding:8px 14px;border-radius:999px;font-size:14px;font-weight:600;text-decoration:none;white-space:nowrap}
+.ar,.wall-btn,.room-btn{display:inline-flex;align-items:center;gap:6px;min-height:40px;padding:8px 14px;border-radius:999px;font-size:14px;font-weight:600;text-decoration:none;white-space:nowrap}
 .ar{background:var(--primary);color:var(--primary-fg)}
 .ar img{width:20px;height:20px;border-radius:4px;object-fit:cover}
-.wall-btn{border:2px solid currentColor;color:var(--fg);background:transparent}
+.wall-btn,.room-btn{border:2px solid currentColor;color:var(--fg);background:transparent}
 a:focus-visible{outline:3px solid var(--primary);outline-offset:2px}
 progress{width:70%}
 .empty{padding:32px;text-align:center;color:var(--muted)}
