@@ -318,6 +318,24 @@ describe('shop sync (Shopify)', () => {
     expect(shopify.requests.some((r) => r.outcome === 'throttled' || r.outcome === 'fault')).toBe(true);
   });
 
+  it('push "metafields+media" puts the GLB in the product media once, its media id kept in image_ar.media', async () => {
+    expect((await a.api.req('PATCH', `/api/v2/connections/${con.id}`, { push: 'metafields+media' })).status).toBe(200);
+    const { con: after } = await sync(a.api, con.id);
+    expect(after.last_sync.outcome).toBe('completed');
+    const p1 = shopify.products.find((p) => p.id === P1)!;
+    expect(p1.media).toHaveLength(1);
+    const item = byExt(await items(a.api, a.showcaseId), `shopify:${P1}`);
+    const upload = [...shopify.uploads.values()].find((u) => u.resourceUrl === p1.media[0].resourceUrl)!;
+    const glb = Buffer.from(await (await fetch(item.glb_url)).arrayBuffer());
+    expect(upload.bytes?.equals(glb)).toBe(true);
+    expect(JSON.parse(p1.metafields.media)).toEqual({ media_id: p1.media[0].id, glb_url: item.glb_url });
+    // Synced again: the media holds that GLB already, nothing is uploaded.
+    const uploads = shopify.uploads.size;
+    await sync(a.api, con.id);
+    expect(p1.media).toHaveLength(1);
+    expect(shopify.uploads.size).toBe(uploads);
+  });
+
   it('revoked credentials: the sync reports why, charges nothing, and the connection shows unauthorized', async () => {
     shopify.revokeToken();
     try {

@@ -48,6 +48,8 @@ export interface ShopProduct {
   variants: ShopVariant[];
   /** The `image_ar` model object written back by an earlier sync, as the shop holds it (absent: none read). */
   arModel?: unknown;
+  /** Shopify, push "metafields+media": the `image_ar.media` object ({media_id, glb_url}) of the GLB a sync attached. */
+  arMedia?: unknown;
   /** ISO 8601, as the shop reports the last change (used to skip unchanged products cheaply). */
   updatedAt: string;
 }

@@ -71,9 +71,9 @@ export function sizeMetaOf(metafields: GqlMetafields | null | undefined): ShopSi
   return Object.keys(meta).length > 0 ? meta : null;
 }
 
-/** The `image_ar.model` json metafield a sync wrote, parsed (undefined: none, or not JSON). */
-export function modelMetafield(metafields: GqlMetafields | null | undefined): unknown {
-  const raw = metafields?.nodes.find((m) => m.key === 'model')?.value;
+/** The `image_ar.<key>` json metafield a sync wrote (`model`, `media`), parsed (undefined: none, or not JSON). */
+export function modelMetafield(metafields: GqlMetafields | null | undefined, key = 'model'): unknown {
+  const raw = metafields?.nodes.find((m) => m.key === key)?.value;
   if (!raw) return undefined;
   try {
     return JSON.parse(raw) as unknown;
@@ -125,6 +125,7 @@ export function mapProduct(p: GqlProduct, variants: GqlVariant[], currency: stri
       return published ? mapped : { ...mapped, available: false };
     }),
     arModel: modelMetafield(p.metafields),
+    arMedia: modelMetafield(p.metafields, 'media'),
     updatedAt: p.updatedAt,
   };
 }

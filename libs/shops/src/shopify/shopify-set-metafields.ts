@@ -9,6 +9,8 @@ export interface ModelMetafieldWrite {
   ownerId: string;
   /** The `image_ar.model` object (embed/glb/usdz/poster URLs, size, sku); written as JSON. */
   value: unknown;
+  /** The key in the `image_ar` namespace (default `model`; the media push keeps its GLB's media id under `media`). */
+  key?: string;
 }
 
 export interface MetafieldsSetResult {
@@ -36,7 +38,7 @@ export async function setShopifyModelMetafields(gql: ShopifyGraphql, writes: Mod
       metafields: chunk.map((w) => ({
         ownerId: w.ownerId,
         namespace: METAFIELD_NAMESPACE,
-        key: 'model',
+        key: w.key ?? 'model',
         type: 'json',
         value: typeof w.value === 'string' ? w.value : JSON.stringify(w.value),
       })),

@@ -7,6 +7,7 @@ import {
   ShopConnectionRepository,
   type ShopConnectionRow,
   ShowcaseItemRepository,
+  type ShowcaseItemRow,
   ShowcaseRepository,
   type ShowcaseRow,
 } from '@app/persistence';
@@ -34,7 +35,7 @@ import { itemView } from '../../showcases/showcase-views';
 import { pictureCents } from '../../showcases/showcases.service';
 import { type ConnectionClient, ConnectionVault } from '../connection-secrets';
 import { hideRow, productExternalId, productRow } from './product-rows';
-import { type ItemViewLike, pushPlan, type PushTarget } from './push-plan';
+import { type ArMedia, type ItemViewLike, mediaPlan, type MediaWrite, pushPlan, type PushTarget } from './push-plan';
 
 /** What a sync covers: the whole catalogue, or one product (a webhook). */
 export type SyncScope = { kind: 'full' } | { kind: 'product'; productId: string };
@@ -51,6 +52,13 @@ interface RunningSync {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A stored file's bytes (a GLB: a few megabytes at most). */
+async function streamBytes(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
 
 /**
  * Syncs a shop connection (issue 41): pulls the shop's published products through the connection's client, maps
@@ -231,6 +239,7 @@ export class ConnectionSync implements BeforeApplicationShutdown {
         targets.push({
           productId: p.id,
           current: p.arModel ?? null,
+          media: p.arMedia ?? null,
           variants: mapped.variantSkus.map((v) => ({ ...v, current: byId.get(v.variantId)?.arModel ?? null })),
         });
         for (const s of mapped.skipped)
@@ -351,11 +360,55 @@ export class ConnectionSync implements BeforeApplicationShutdown {
     const items = await this.showcaseItems.items(showcase.id);
     const views = new Map<string, ItemViewLike>();
     for (const i of items) if (i.externalId) views.set(i.externalId, itemView(i, this.urls, this.storage) as unknown as ItemViewLike);
-    const plan = pushPlan(targets, views, (id) => productExternalId(c.platform, id));
-    const total = plan.products.length + plan.variants.length;
-    if (!total) return { written: 0, failed: 0 };
-    if (client.platform === 'shopify') return this.pushShopify(client.client, plan);
-    return this.pushWooCommerce(client.client, plan);
+    const externalIdOf = (id: string) => productExternalId(c.platform, id);
+    const plan = pushPlan(targets, views, externalIdOf);
+    let out = { written: 0, failed: 0 };
+    if (plan.products.length + plan.variants.length)
+      out = client.platform === 'shopify' ? await this.pushShopify(client.client, plan) : await this.pushWooCommerce(client.client, plan);
+    if (client.platform === 'shopify' && c.push === 'metafields+media') {
+      const rows = new Map(items.filter((i) => i.externalId).map((i) => [i.externalId!, i]));
+      const media = await this.pushMedia(c, client.client, mediaPlan(targets, views, externalIdOf), (id) => rows.get(externalIdOf(id)));
+      out = { written: out.written + media.written, failed: out.failed + media.failed };
+    }
+    return out;
+  }
+
+  /**
+   * Shopify `"metafields+media"`: the item's main GLB in the product's media (staged upload, then the product's
+   * media), its media id kept in `image_ar.media` so the next sync knows it; a changed model replaces the media a
+   * sync attached before. A product the shop refuses is counted failed and tried again by the next sync.
+   */
+  private async pushMedia(
+    c: ShopConnectionRow,
+    client: ShopifyAdminClient,
+    writes: readonly MediaWrite[],
+    itemOf: (productId: string) => ShowcaseItemRow | undefined,
+  ): Promise<{ written: number; failed: number }> {
+    const kept: { ownerId: string; key: string; value: ArMedia }[] = [];
+    let failed = 0;
+    for (const m of writes) {
+      const item = itemOf(m.productId);
+      const key = (item?.result as { files?: { glb?: { key?: string } } } | null)?.files?.glb?.key;
+      if (!item || !key) continue;
+      try {
+        const glb = await streamBytes(await this.storage.read(key));
+        const { mediaId } = await client.attachModel(m.productId, glb, `${(item.externalId ?? m.productId).replace(/\W+/g, '-')}.glb`);
+        kept.push({ ownerId: shopifyGid('Product', m.productId), key: 'media', value: { media_id: mediaId, glb_url: m.glbUrl } });
+        if (m.replaces)
+          await client
+            .removeMedia([m.replaces])
+            .catch((e: unknown) =>
+              this.log.warn(`connection ${c.publicId}: old media of product ${m.productId} not removed: ${this.reason(c, e)}`),
+            );
+      } catch (e) {
+        if (e instanceof ShopUnauthorizedError) throw e;
+        failed++;
+        this.log.warn(`connection ${c.publicId}: GLB not attached to product ${m.productId}: ${this.reason(c, e)}`);
+      }
+    }
+    if (!kept.length) return { written: 0, failed };
+    const result = await client.setModelMetafields(kept);
+    return { written: kept.length, failed: failed + result.failed.length };
   }
 
   private async pushShopify(client: ShopifyAdminClient, plan: ReturnType<typeof pushPlan>): Promise<{ written: number; failed: number }> {

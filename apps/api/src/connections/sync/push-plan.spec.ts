@@ -1,4 +1,4 @@
-import { type ItemViewLike, productModel, pushPlan, variantModel } from './push-plan';
+import { type ItemViewLike, mediaPlan, productModel, pushPlan, variantModel } from './push-plan';
 
 const files = (n: string) => ({
   glb_url: `https://ar.example/f/${n}.glb`,
@@ -89,5 +89,23 @@ describe('push plan (what is written back to the shop)', () => {
     building.variants![0] = { sku: 'A3', status: 'building' };
     const plan = pushPlan([target()], new Map([['shopify:81', building]]), ext);
     expect(plan.variants.map((v) => v.variantId)).toEqual(['2']);
+  });
+});
+
+describe('media plan (Shopify "metafields+media")', () => {
+  const items = new Map([['shopify:81', item()]]);
+  it('attaches the main GLB once, and replaces the media a sync attached for an older GLB', () => {
+    expect(mediaPlan([target()], items, ext)).toEqual([{ productId: '81', glbUrl: 'https://ar.example/f/main.glb', replaces: null }]);
+    const same = { ...target(), media: JSON.stringify({ media_id: 'gid://shopify/Model3d/1', glb_url: 'https://ar.example/f/main.glb' }) };
+    expect(mediaPlan([same], items, ext)).toEqual([]);
+    const older = { ...target(), media: { media_id: 'gid://shopify/Model3d/1', glb_url: 'https://ar.example/f/old.glb' } };
+    expect(mediaPlan([older], items, ext)).toEqual([
+      { productId: '81', glbUrl: 'https://ar.example/f/main.glb', replaces: 'gid://shopify/Model3d/1' },
+    ]);
+  });
+
+  it('attaches nothing for an item not ready or not there', () => {
+    expect(mediaPlan([target()], new Map([['shopify:81', item({ status: 'processing' })]]), ext)).toEqual([]);
+    expect(mediaPlan([target()], new Map(), ext)).toEqual([]);
   });
 });

@@ -37,6 +37,8 @@ export interface ItemViewLike extends ReadyView {
 export interface PushTarget {
   productId: string;
   current: unknown;
+  /** Shopify, push "metafields+media": the `image_ar.media` value the shop holds ({media_id, glb_url}). */
+  media?: unknown;
   variants: { variantId: string; sku: string; current: unknown }[];
 }
 
@@ -107,6 +109,54 @@ export function pushPlan(
     }
   }
   return { products, variants };
+}
+
+/** A product whose media should hold the item's GLB: the file to attach and the media it replaces. */
+export interface MediaWrite {
+  productId: string;
+  glbUrl: string;
+  /** The media a sync attached before (for an older GLB): removed once the new one is in. */
+  replaces: string | null;
+}
+
+/** The `image_ar.media` object a sync keeps beside the media it attached. */
+export interface ArMedia {
+  media_id: string;
+  glb_url: string;
+}
+
+function asMedia(value: unknown): ArMedia | null {
+  let v = value;
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v) as unknown;
+    } catch {
+      return null;
+    }
+  }
+  const m = v as Partial<ArMedia> | null;
+  return m && typeof m.media_id === 'string' && typeof m.glb_url === 'string' ? { media_id: m.media_id, glb_url: m.glb_url } : null;
+}
+
+/**
+ * Shopify's `"metafields+media"` push: each product whose item is ready gets the item's main GLB in its media,
+ * unless the media a sync attached is already that file; a changed model replaces the old media.
+ */
+export function mediaPlan(
+  targets: readonly PushTarget[],
+  items: ReadonlyMap<string, ItemViewLike>,
+  externalIdOf: (productId: string) => string,
+): MediaWrite[] {
+  const out: MediaWrite[] = [];
+  for (const t of targets) {
+    const item = items.get(externalIdOf(t.productId));
+    const model = item ? productModel(item) : null;
+    if (!model) continue;
+    const current = asMedia(t.media);
+    if (current?.glb_url === model.glb_url) continue;
+    out.push({ productId: t.productId, glbUrl: model.glb_url, replaces: current?.media_id ?? null });
+  }
+  return out;
 }
 
 /** The same JSON value (a shop may hand back the object as text). */
