@@ -250,7 +250,7 @@ describe('console: shop connections', () => {
         Object.fromEntries(els.map((e) => [e.querySelector('dt')!.textContent, Number(e.querySelector('dd')!.textContent)])),
       );
     expect(shown).toEqual({
-      Read: run.counts.rows,
+      Products: run.counts.rows,
       New: run.counts.created,
       Updated: run.counts.updated,
       Unchanged: run.counts.unchanged,

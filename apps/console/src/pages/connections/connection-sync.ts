@@ -33,7 +33,7 @@ function percent(r: ImportRun): number {
 
 function countList(c: Partial<Counts>): HTMLDListElement {
   const pairs: [string, keyof Counts][] = [
-    ['Read', 'rows'],
+    ['Products', 'rows'],
     ['New', 'created'],
     ['Updated', 'updated'],
     ['Unchanged', 'unchanged'],
