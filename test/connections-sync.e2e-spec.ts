@@ -336,6 +336,26 @@ describe('shop sync (Shopify)', () => {
     expect(shopify.uploads.size).toBe(uploads);
   });
 
+  it('a new product image is a new picture: charged once, the item replaced, its media and links with it', async () => {
+    const p1 = shopify.products.find((p) => p.id === P1)!;
+    const before = await balance(a.api);
+    const old = byExt(await items(a.api, a.showcaseId), `shopify:${P1}`);
+    const oldMedia = p1.media[0].id;
+    p1.imageUrl = `${pics.base}/p101-v2.jpg`;
+    const { imp } = await sync(a.api, con.id);
+    expect(imp.counts).toMatchObject({ rows: 2, created: 1, invalid: 1 });
+    expect(imp.credits_charged).toBe(2);
+    expect(await balance(a.api)).toBe(before - 2);
+    const list = await items(a.api, a.showcaseId);
+    const now = byExt(list, `shopify:${P1}`);
+    expect(now.id).not.toBe(old.id);
+    expect(now.source_url).toBe(`${pics.base}/p101-v2.jpg`);
+    expect(list.some((i) => i.id === old.id)).toBe(false);
+    expect(p1.media).toHaveLength(1);
+    expect(p1.media[0].id).not.toBe(oldMedia);
+    expect(JSON.parse(p1.metafields.model).glb_url).toBe(now.glb_url);
+  });
+
   it('revoked credentials: the sync reports why, charges nothing, and the connection shows unauthorized', async () => {
     shopify.revokeToken();
     try {

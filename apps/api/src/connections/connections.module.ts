@@ -6,6 +6,7 @@ import { APP_CONFIG } from '@app/runtime';
 import { SecretBox } from '@app/shops';
 import { HttpModule } from '../http/http.module';
 import { ImportsModule } from '../imports/imports.module';
+import { ShowcasesModule } from '../showcases/showcases.module';
 import { ConnectionVault } from './connection-secrets';
 import { ConnectionsController } from './connections.controller';
 import { ConnectionsService } from './connections.service';
@@ -19,7 +20,7 @@ import { SyncScheduleRepository } from './sync/sync-schedule.repository';
  * the repository, the vault (sealed credentials → clients) and SHOP_CLIENTS, the one place shop clients are made.
  */
 @Module({
-  imports: [HttpModule, ImportsModule],
+  imports: [HttpModule, ImportsModule, ShowcasesModule],
   controllers: [ConnectionsController],
   providers: [
     ConnectionsService,

@@ -32,7 +32,8 @@ import { type CheckedRow, checkRow } from '../../imports/import-rows';
 import { ImportRunner } from '../../imports/import-runner.service';
 import { ImportSpool } from '../../imports/import-spool';
 import { itemView } from '../../showcases/showcase-views';
-import { pictureCents } from '../../showcases/showcases.service';
+import { ItemEdits } from '../../showcases/item-edits.service';
+import { pictureCents, ShowcasesService } from '../../showcases/showcases.service';
 import { type ConnectionClient, ConnectionVault } from '../connection-secrets';
 import { hideRow, productExternalId, productRow } from './product-rows';
 import { type ArMedia, type ItemViewLike, mediaPlan, type MediaWrite, pushPlan, type PushTarget } from './push-plan';
@@ -46,12 +47,30 @@ const SETTLE_MAX_MS = 60 * 60 * 1000;
 /** At shutdown, how long the syncs in flight may take to stop. */
 const SHUTDOWN_WAIT_MS = 10_000;
 
+/** An item that stepped aside for its product's new picture (see ConnectionSync.retire). */
+interface Replacement {
+  externalId: string;
+  itemId: number;
+}
+
+/** Appended to the external id of an item whose product got a new picture, until the new item is made. */
+const RETIRED = '~replaced';
+
 interface RunningSync {
   importId: string;
   done: Promise<void>;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Whether two picture URLs are the same address (an item keeps its URL as the URL parser writes it). */
+function samePicture(stored: string, next: string): boolean {
+  try {
+    return new URL(stored).href === new URL(next).href;
+  } catch {
+    return stored === next;
+  }
+}
 
 /** A stored file's bytes (a GLB: a few megabytes at most). */
 async function streamBytes(stream: NodeJS.ReadableStream): Promise<Buffer> {
@@ -85,6 +104,8 @@ export class ConnectionSync implements BeforeApplicationShutdown {
     private readonly showcaseItems: ShowcaseItemRepository,
     private readonly imports: CatalogueImportRepository,
     private readonly runner: ImportRunner,
+    private readonly itemEdits: ItemEdits,
+    private readonly showcaseService: ShowcasesService,
     private readonly vault: ConnectionVault,
     private readonly urls: PublicUrls,
     @Inject(STORAGE) private readonly storage: StoragePort,
@@ -173,13 +194,15 @@ export class ConnectionSync implements BeforeApplicationShutdown {
   ): Promise<void> {
     const importId = intake.importId;
     const targets: PushTarget[] = [];
+    const replaced: Replacement[] = [];
     let counts: ImportCounts;
     try {
       if (scope.kind === 'full' && client.platform === 'shopify') await this.subscribeWebhooks(c, client.client);
-      await this.pull(c, client, showcase, intake, scope, targets);
+      await this.pull(c, client, showcase, intake, scope, targets, replaced);
       counts = await intake.finish();
     } catch (e) {
       await this.fail(c, intake, e, scope, startedAt);
+      await this.settleReplacements(c, showcase, replaced);
       return;
     }
     this.runner.start({
@@ -192,6 +215,7 @@ export class ConnectionSync implements BeforeApplicationShutdown {
       counts: { ...counts },
     });
     const settled = await this.settle(importId);
+    await this.settleReplacements(c, showcase, replaced);
     let outcome = settled ? 'completed' : 'completed; conversions still running, nothing written back yet';
     if (settled && c.push !== 'none') {
       try {
@@ -218,6 +242,7 @@ export class ConnectionSync implements BeforeApplicationShutdown {
     intake: RealIntake,
     scope: SyncScope,
     targets: PushTarget[],
+    replaced: Replacement[],
   ): Promise<void> {
     let row = 0;
     const add = async (value: Record<string, unknown>) => {
@@ -231,9 +256,23 @@ export class ConnectionSync implements BeforeApplicationShutdown {
     };
     const settings = { units: c.units, frames: c.frames };
     const hidden = new Set<string>();
+    const items = await this.showcaseItems.items(showcase.id);
+    const prefix = `${c.platform}:`;
+    const live = new Map(items.filter((i) => i.externalId?.startsWith(prefix)).map((i) => [i.externalId!, i]));
+    const hide = async (externalId: string) => {
+      // Only items still showing: an item already hidden stays as it is (no row every sync).
+      const availability = live.get(externalId)?.availability;
+      if (availability === undefined || availability === 'not_for_sale' || hidden.has(externalId)) return;
+      hidden.add(externalId);
+      await add(hideRow(externalId));
+    };
+
     const take = async (p: ShopProduct) => {
       const mapped = productRow(p, settings);
       if (mapped.item) {
+        const before = live.get(mapped.externalId);
+        if (before?.source === 'url' && before.sourceUrl && !samePicture(before.sourceUrl, String(mapped.item.image_url)))
+          await this.retire(c, showcase, before, replaced);
         await add(mapped.item);
         const byId = new Map(p.variants.map((v) => [v.id, v]));
         targets.push({
@@ -249,17 +288,6 @@ export class ConnectionSync implements BeforeApplicationShutdown {
           );
       } else if (mapped.problem) await problem(mapped.problem.field, mapped.problem.message);
     };
-    const items = await this.showcaseItems.items(showcase.id);
-    const prefix = `${c.platform}:`;
-    const live = new Map(items.filter((i) => i.externalId?.startsWith(prefix)).map((i) => [i.externalId!, i.availability]));
-    const hide = async (externalId: string) => {
-      // Only items still showing: an item already hidden stays as it is (no row every sync).
-      const availability = live.get(externalId);
-      if (availability === undefined || availability === 'not_for_sale' || hidden.has(externalId)) return;
-      hidden.add(externalId);
-      await add(hideRow(externalId));
-    };
-
     if (scope.kind === 'product') {
       const p = await (client.platform === 'shopify' ? client.client.product(scope.productId) : client.client.product(scope.productId));
       if (!p || p.status !== 'published') await hide(productExternalId(c.platform, scope.productId));
@@ -280,6 +308,47 @@ export class ConnectionSync implements BeforeApplicationShutdown {
     );
     if (siblings.length) return;
     for (const externalId of live.keys()) if (!seen.has(externalId)) await hide(externalId);
+  }
+
+  /**
+   * A product whose picture changed (its item was made from another image URL): an item's picture cannot be
+   * replaced, so the item steps aside (its external id renamed) and the product's row makes a new item, charged
+   * as any new picture. Once the import is done the old item is deleted if the new one was made, else (no
+   * credits, no room) it takes its external id back and stays as it was. An item that cannot step aside now
+   * (converting) is updated as usual; the next sync tries again.
+   */
+  private async retire(c: ShopConnectionRow, showcase: ShowcaseRow, item: ShowcaseItemRow, replaced: Replacement[]): Promise<void> {
+    const externalId = item.externalId!;
+    try {
+      await this.itemEdits.apply(c.ownerId, showcase, item, { external_id: `${externalId}${RETIRED}` });
+      replaced.push({ externalId, itemId: item.id });
+    } catch (e) {
+      this.log.warn(`connection ${c.publicId}: ${externalId}: new picture left for the next sync: ${(e as Error).message}`);
+    }
+  }
+
+  private async settleReplacements(c: ShopConnectionRow, showcase: ShowcaseRow, replaced: readonly Replacement[]): Promise<void> {
+    if (!replaced.length) return;
+    const now = await this.imports.itemIdsByExternalId(
+      showcase.id,
+      replaced.map((r) => r.externalId),
+    );
+    for (const r of replaced) {
+      const fresh = now.get(r.externalId);
+      try {
+        if (fresh !== undefined && fresh !== r.itemId) {
+          await this.showcaseService.removeItem(this.principal(c), String(showcase.id), String(r.itemId));
+          this.log.log(`connection ${c.publicId}: ${r.externalId}: new picture; item ${r.itemId} replaced by ${fresh}`);
+          continue;
+        }
+        const old = await this.showcaseItems.item(showcase.id, r.itemId);
+        if (old) await this.itemEdits.apply(c.ownerId, showcase, old, { external_id: r.externalId });
+      } catch (e) {
+        this.log.warn(
+          `connection ${c.publicId}: ${r.externalId}: the replaced item ${r.itemId} was left as it is: ${(e as Error).message}`,
+        );
+      }
+    }
   }
 
   /**
@@ -439,7 +508,11 @@ export class ConnectionSync implements BeforeApplicationShutdown {
 
   /** What one new picture costs the connection's owner (the owner key's service user: nothing), as for an import. */
   private pictureCents(c: ShopConnectionRow): number {
-    const p: Principal = { userId: c.ownerId, keyType: c.ownerId === SERVICE_USER_ID ? 'owner' : 'user', scope: 'full' };
-    return pictureCents(this.pricing, p);
+    return pictureCents(this.pricing, this.principal(c));
+  }
+
+  /** The connection's owner, as a `full` key of theirs would be (the owner key's service user: the owner key). */
+  private principal(c: ShopConnectionRow): Principal {
+    return { userId: c.ownerId, keyType: c.ownerId === SERVICE_USER_ID ? 'owner' : 'user', scope: 'full' };
   }
 }
