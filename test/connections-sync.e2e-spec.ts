@@ -371,6 +371,10 @@ describe('shop sync (Shopify)', () => {
     } finally {
       shopify.restoreToken();
     }
+    // The merchant gave the app its access back: the next sync that reaches the shop makes the connection active.
+    const { con: again } = await sync(a.api, con.id);
+    expect(again.last_sync.outcome).toBe('completed');
+    expect(again.status).toBe('active');
   });
 
   it('a read_only key cannot start a sync', async () => {

@@ -200,6 +200,8 @@ export class ConnectionSync implements BeforeApplicationShutdown {
       if (scope.kind === 'full' && client.platform === 'shopify') await this.subscribeWebhooks(c, client.client);
       await this.pull(c, client, showcase, intake, scope, targets, replaced);
       counts = await intake.finish();
+      // The shop took the credentials again (the merchant restored the app's access): the connection works.
+      if (c.status === 'unauthorized') await this.connections.update(c.id, { status: 'active' });
     } catch (e) {
       await this.fail(c, intake, e, scope, startedAt);
       await this.settleReplacements(c, showcase, replaced);
