@@ -94,6 +94,8 @@ export class ConnectionSync implements BeforeApplicationShutdown {
   private readonly log = new Logger('connection-sync');
   /** Full syncs running in this process, by connection id: a second request gets the running one's import. */
   private readonly running = new Map<number, RunningSync>();
+  /** Full syncs being started (their import not made yet), by connection id. */
+  private readonly starting = new Map<number, Promise<string>>();
   /** Every sync in flight (full and single-product), for tests and shutdown. */
   private readonly inFlight = new Set<Promise<void>>();
   private stopping = false;
@@ -143,10 +145,22 @@ export class ConnectionSync implements BeforeApplicationShutdown {
    * back go on in the background. A full sync already running for the connection is answered instead.
    */
   async start(c: ShopConnectionRow, scope: SyncScope): Promise<string> {
-    if (scope.kind === 'full') {
-      const already = this.running.get(c.id);
-      if (already) return already.importId;
+    if (scope.kind !== 'full') return this.begin(c, scope);
+    const already = this.running.get(c.id);
+    if (already) return already.importId;
+    // Two requests at once: the second waits for the first's import rather than starting another.
+    const starting = this.starting.get(c.id);
+    if (starting) return starting;
+    const begun = this.begin(c, scope);
+    this.starting.set(c.id, begun);
+    try {
+      return await begun;
+    } finally {
+      this.starting.delete(c.id);
     }
+  }
+
+  private async begin(c: ShopConnectionRow, scope: SyncScope): Promise<string> {
     // Checked before any import exists: credentials sealed with another key cannot sync at all.
     let client: ConnectionClient;
     try {
