@@ -66,10 +66,5 @@ export type CreateConnectionRequest = Schemas['CreateConnectionRequestDto'];
 export type UpdateConnectionRequest = Schemas['UpdateConnectionRequestDto'];
 /** A connection's frames table: option value → frame preset (null: no frame). */
 export type ConnectionFrames = Connection['frames'];
-/**
- * POST /api/v2/connections/{id}/sync (202): the import the sync runs, read with GET /api/v2/imports/{id}. Written
- * here until the generated types have the route.
- */
-export interface ConnectionSyncStarted {
-  import_id: string;
-}
+/** POST /api/v2/connections/{id}/sync (202): the import the sync runs, read with GET /api/v2/imports/{id}. */
+export type ConnectionSyncStarted = Schemas['ConnectionSyncDto'];

@@ -769,6 +769,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/connections/{id}/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync the shop's catalogue into the showcase now
+         * @description Pulls every published product and its variants and runs them as a catalogue import (one row per product, external_id `shopify:<id>` / `woocommerce:<id>`): new pictures are charged as any import, an unchanged product changes and costs nothing, a product without a print size is reported `size_unknown` and not converted, a product no longer published hides its item (`not_for_sale`). Then the AR links are written back to the shop (push). Answers the import at once; read it with GET /api/v2/imports/{id}. A sync already running for the connection: its import.
+         */
+        post: operations["ConnectionsController_syncNow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/animated-ar": {
         parameters: {
             query?: never;
@@ -2287,7 +2307,10 @@ export interface components {
             at: string;
             /** @description The import that the sync ran (read with GET /api/v2/imports/{id}). */
             import_id: string | null;
-            /** @example completed */
+            /**
+             * @description running; completed (with "; …" when something was left: conversions still running, write-backs the shop refused); unauthorized (the shop refused the credentials); failed: <why>.
+             * @example completed
+             */
             outcome: string;
         };
         ConnectionDto: {
@@ -2354,6 +2377,13 @@ export interface components {
             reason?: "unauthorized" | "unreachable" | "error";
             /** @description When not ok: what happened, in the shop's words where it gave some. */
             message?: string;
+        };
+        ConnectionSyncDto: {
+            /**
+             * @description The import the sync runs: read its progress, counts and per-product report with GET /api/v2/imports/{id}.
+             * @example imp_k3j9x0…
+             */
+            import_id: string;
         };
         AnimatedPricingDto: {
             /** @description false for the owner key (nothing charged). */
@@ -2911,139 +2941,6 @@ export interface components {
              * @example $120
              */
             price?: string | null;
-        };
-        CreateConnectionRequestDto: {
-            /** @enum {string} */
-            platform: "shopify";
-            /**
-             * @description The shop's `<name>.myshopify.com` domain (not a custom domain).
-             * @example prints.myshopify.com
-             */
-            shop_domain: string;
-            /** @description the custom app's Admin API access token (shpat_…). Stored encrypted; never returned. */
-            access_token: string;
-            /** @description the app's API secret key, which signs its webhooks. Stored encrypted; never returned. */
-            webhook_secret: string;
-            /**
-             * @description The caller's showcase the shop's products go to.
-             * @example 12
-             */
-            showcase_id: number;
-            /**
-             * @description What is written back to the shop: the `image_ar.model` metafields; with "metafields+media" also the GLB in the product media; "none": nothing.
-             * @default metafields
-             * @enum {string}
-             */
-            push?: "metafields" | "metafields+media" | "none";
-            /**
-             * @description How a size written without units ("50 x 70") is read.
-             * @default cm
-             * @enum {string}
-             */
-            units?: "cm" | "in";
-            /**
-             * @description Option value → frame preset (none, thin, classic, float, canvas), or null for "no frame"; compared trimmed and case-insensitively. At most 50.
-             * @example {
-             *       "Oak frame": "classic",
-             *       "Unframed": null
-             *     }
-             */
-            frames?: {
-                [key: string]: "none" | "thin" | "classic" | "float" | "canvas" | null;
-            };
-            /**
-             * @description Hours between scheduled syncs; 0 = no schedule.
-             * @default 24
-             */
-            sync_interval_hours?: number;
-        } | {
-            /** @enum {string} */
-            platform: "woocommerce";
-            /**
-             * @description The store's https address (a WordPress in a folder: "https://example.com/shop").
-             * @example https://shop.example.com
-             */
-            shop_url: string;
-            /** @description the REST API consumer key (ck_…), Read/Write. Stored encrypted; never returned. */
-            consumer_key: string;
-            /** @description the REST API consumer secret (cs_…). Stored encrypted; never returned. */
-            consumer_secret: string;
-            /** @description the secret set on the store's product webhooks. Stored encrypted; never returned. */
-            webhook_secret: string;
-            /**
-             * @description The caller's showcase the shop's products go to.
-             * @example 12
-             */
-            showcase_id: number;
-            /**
-             * @description What is written back to the shop: the `image_ar` meta on products and variations, or "none".
-             * @default metafields
-             * @enum {string}
-             */
-            push?: "metafields" | "none";
-            /**
-             * @description How a size written without units ("50 x 70") is read.
-             * @default cm
-             * @enum {string}
-             */
-            units?: "cm" | "in";
-            /**
-             * @description Option value → frame preset (none, thin, classic, float, canvas), or null for "no frame"; compared trimmed and case-insensitively. At most 50.
-             * @example {
-             *       "Oak frame": "classic",
-             *       "Unframed": null
-             *     }
-             */
-            frames?: {
-                [key: string]: "none" | "thin" | "classic" | "float" | "canvas" | null;
-            };
-            /**
-             * @description Hours between scheduled syncs; 0 = no schedule.
-             * @default 24
-             */
-            sync_interval_hours?: number;
-        };
-        UpdateConnectionRequestDto: {
-            /**
-             * @description As on create ("metafields+media": Shopify only).
-             * @default metafields
-             * @enum {string}
-             */
-            push?: "metafields" | "metafields+media" | "none";
-            /**
-             * @description How a size written without units ("50 x 70") is read.
-             * @default cm
-             * @enum {string}
-             */
-            units?: "cm" | "in";
-            /**
-             * @description Option value → frame preset (none, thin, classic, float, canvas), or null for "no frame"; compared trimmed and case-insensitively. At most 50.
-             * @example {
-             *       "Oak frame": "classic",
-             *       "Unframed": null
-             *     }
-             */
-            frames?: {
-                [key: string]: "none" | "thin" | "classic" | "float" | "canvas" | null;
-            };
-            /**
-             * @description Hours between scheduled syncs; 0 = no schedule.
-             * @default 24
-             */
-            sync_interval_hours?: number;
-            /**
-             * @description paused: no scheduled or webhook syncs until active again.
-             * @enum {string}
-             */
-            status?: "active" | "paused";
-            /** @description Shopify: a new Admin API access token. Stored encrypted; never returned. */
-            access_token?: string;
-            /** @description WooCommerce: a new consumer key (with consumer_secret). Stored encrypted; never returned. */
-            consumer_key?: string;
-            /** @description WooCommerce: a new consumer secret (with consumer_key). Stored encrypted; never returned. */
-            consumer_secret?: string;
-            /** @description a new webhook secret. Stored encrypted; never returned. */
-            webhook_secret?: string;
         };
         ItemVariantRequestDto: {
             /**
@@ -3867,6 +3764,152 @@ export interface components {
              */
             items?: string;
         };
+        CatalogueImportJsonDto: {
+            /** @description Each entry is an item as in POST /api/v2/showcases (ShowcaseItemRequestDto: image_url, title, frame, width_cm, artist, external_id, availability, position, variants, ...), or, with a sku, one variant row as a CSV has it (sku, variant_name, variant_default, price, width_cm, frame, ... and the item's external_id): consecutive entries with the same external_id are one item. Entries are checked one by one: an invalid entry is reported in rows (row = its index + 1) and does not stop the others. */
+            items: Record<string, never>[];
+        };
+        CatalogueImportMultipartDto: {
+            /**
+             * Format: binary
+             * @description The catalogue CSV (a file part or a text field named "csv"): a header row, then one row per item; a row names its picture in the "file" column (the filename of a part named "files") or gives image_url.
+             */
+            csv: string;
+            /** @description Picture files (type sniffed from the bytes; UPLOAD_MAX_FILE_BYTES per file, UPLOAD_MAX_FILES per request). */
+            files?: string[];
+        };
+        CreateConnectionRequestDto: {
+            /** @enum {string} */
+            platform: "shopify";
+            /**
+             * @description The shop's `<name>.myshopify.com` domain (not a custom domain).
+             * @example prints.myshopify.com
+             */
+            shop_domain: string;
+            /** @description the custom app's Admin API access token (shpat_…). Stored encrypted; never returned. */
+            access_token: string;
+            /** @description the app's API secret key, which signs its webhooks. Stored encrypted; never returned. */
+            webhook_secret: string;
+            /**
+             * @description The caller's showcase the shop's products go to.
+             * @example 12
+             */
+            showcase_id: number;
+            /**
+             * @description What is written back to the shop: the `image_ar.model` metafields; with "metafields+media" also the GLB in the product media; "none": nothing.
+             * @default metafields
+             * @enum {string}
+             */
+            push?: "metafields" | "metafields+media" | "none";
+            /**
+             * @description How a size written without units ("50 x 70") is read.
+             * @default cm
+             * @enum {string}
+             */
+            units?: "cm" | "in";
+            /**
+             * @description Option value → frame preset (none, thin, classic, float, canvas), or null for "no frame"; compared trimmed and case-insensitively. At most 50.
+             * @example {
+             *       "Oak frame": "classic",
+             *       "Unframed": null
+             *     }
+             */
+            frames?: {
+                [key: string]: "none" | "thin" | "classic" | "float" | "canvas" | null;
+            };
+            /**
+             * @description Hours between scheduled syncs; 0 = no schedule.
+             * @default 24
+             */
+            sync_interval_hours?: number;
+        } | {
+            /** @enum {string} */
+            platform: "woocommerce";
+            /**
+             * @description The store's https address (a WordPress in a folder: "https://example.com/shop").
+             * @example https://shop.example.com
+             */
+            shop_url: string;
+            /** @description the REST API consumer key (ck_…), Read/Write. Stored encrypted; never returned. */
+            consumer_key: string;
+            /** @description the REST API consumer secret (cs_…). Stored encrypted; never returned. */
+            consumer_secret: string;
+            /** @description the secret set on the store's product webhooks. Stored encrypted; never returned. */
+            webhook_secret: string;
+            /**
+             * @description The caller's showcase the shop's products go to.
+             * @example 12
+             */
+            showcase_id: number;
+            /**
+             * @description What is written back to the shop: the `image_ar` meta on products and variations, or "none".
+             * @default metafields
+             * @enum {string}
+             */
+            push?: "metafields" | "none";
+            /**
+             * @description How a size written without units ("50 x 70") is read.
+             * @default cm
+             * @enum {string}
+             */
+            units?: "cm" | "in";
+            /**
+             * @description Option value → frame preset (none, thin, classic, float, canvas), or null for "no frame"; compared trimmed and case-insensitively. At most 50.
+             * @example {
+             *       "Oak frame": "classic",
+             *       "Unframed": null
+             *     }
+             */
+            frames?: {
+                [key: string]: "none" | "thin" | "classic" | "float" | "canvas" | null;
+            };
+            /**
+             * @description Hours between scheduled syncs; 0 = no schedule.
+             * @default 24
+             */
+            sync_interval_hours?: number;
+        };
+        UpdateConnectionRequestDto: {
+            /**
+             * @description As on create ("metafields+media": Shopify only).
+             * @default metafields
+             * @enum {string}
+             */
+            push?: "metafields" | "metafields+media" | "none";
+            /**
+             * @description How a size written without units ("50 x 70") is read.
+             * @default cm
+             * @enum {string}
+             */
+            units?: "cm" | "in";
+            /**
+             * @description Option value → frame preset (none, thin, classic, float, canvas), or null for "no frame"; compared trimmed and case-insensitively. At most 50.
+             * @example {
+             *       "Oak frame": "classic",
+             *       "Unframed": null
+             *     }
+             */
+            frames?: {
+                [key: string]: "none" | "thin" | "classic" | "float" | "canvas" | null;
+            };
+            /**
+             * @description Hours between scheduled syncs; 0 = no schedule.
+             * @default 24
+             */
+            sync_interval_hours?: number;
+            /**
+             * @description paused: no scheduled or webhook syncs until active again.
+             * @enum {string}
+             */
+            status?: "active" | "paused";
+            /** @description Shopify: a new Admin API access token. Stored encrypted; never returned. */
+            access_token?: string;
+            /** @description WooCommerce: a new consumer key (with consumer_secret). Stored encrypted; never returned. */
+            consumer_key?: string;
+            /** @description WooCommerce: a new consumer secret (with consumer_key). Stored encrypted; never returned. */
+            consumer_secret?: string;
+            /** @description a new webhook secret. Stored encrypted; never returned. */
+            webhook_secret?: string;
+        };
         InviteRequestDto: {
             /**
              * @description `customer` (default; the console of the user's own account) or `owner` (the operator's console: the admin pages and the owner key's rights). An invite never lowers a role.
@@ -3891,19 +3934,6 @@ export interface components {
              * @enum {string}
              */
             role?: "customer" | "owner";
-        };
-        CatalogueImportJsonDto: {
-            /** @description Each entry is an item as in POST /api/v2/showcases (ShowcaseItemRequestDto: image_url, title, frame, width_cm, artist, external_id, availability, position, variants, ...), or, with a sku, one variant row as a CSV has it (sku, variant_name, variant_default, price, width_cm, frame, ... and the item's external_id): consecutive entries with the same external_id are one item. Entries are checked one by one: an invalid entry is reported in rows (row = its index + 1) and does not stop the others. */
-            items: Record<string, never>[];
-        };
-        CatalogueImportMultipartDto: {
-            /**
-             * Format: binary
-             * @description The catalogue CSV (a file part or a text field named "csv"): a header row, then one row per item; a row names its picture in the "file" column (the filename of a part named "files") or gives image_url.
-             */
-            csv: string;
-            /** @description Picture files (type sniffed from the bytes; UPLOAD_MAX_FILE_BYTES per file, UPLOAD_MAX_FILES per request). */
-            files?: string[];
         };
         CreateWallRequestDto: {
             /**
@@ -13103,6 +13133,186 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConnectionTestDto"];
+                };
+            };
+            /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "invalid_request_error",
+                     *         "code": "parameter_invalid",
+                     *         "message": "image_url: must be an http(s) URL",
+                     *         "param": "image_url",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked X-API-Key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "message": "missing X-API-Key header",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not allowed for this key: insufficient_scope (the key's scope does not cover this route), origin_not_allowed (a widget key from an origin it does not allow), or a rule of the route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "permission_error",
+                     *         "code": "owner_key_required",
+                     *         "message": "this endpoint needs the owner key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such resource for this key (those of other accounts included). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "not_found",
+                     *         "code": "resource_missing",
+                     *         "message": "job api_x not found",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description credentials_unreadable: sealed with another CONNECTIONS_SECRET_KEY than this service's; send them again with PATCH. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "conflict",
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "this Idempotency-Key was used with a different request; use a new key for a new request",
+                     *         "param": "Idempotency-Key",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Rate limited (per key); see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "rate_limited",
+                     *         "code": "rate_limit_exceeded",
+                     *         "message": "too many requests for this API key: 120 per 60 s; retry in 12 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Internal error; quote error.request_id when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "internal_error",
+                     *         "message": "internal error; quote the request_id when reporting it",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds (an Idempotency-Key makes that safe). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "type": "api_error",
+                     *         "code": "service_unavailable",
+                     *         "message": "the database is unavailable; retry in 5 s",
+                     *         "request_id": "req_5f1c0e7a9b2d4c3e8f6a1b0c9d8e7f6a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    ConnectionsController_syncNow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionSyncDto"];
                 };
             };
             /** @description Invalid request: a parameter (named in error.param), the body, or a value no route accepts (NUL characters, JSON nested over 64 levels). */
