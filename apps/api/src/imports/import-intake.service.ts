@@ -39,6 +39,7 @@ import {
 } from './import-rows';
 import { type ImportUpload, ImportRunner } from './import-runner.service';
 import { IMPORT_MAX_ROWS, ImportJsonBody } from './imports.schema';
+import { multipartError } from '../http/multipart-error';
 
 /** What reading an import's upload left: a dry run's answer, or a real import spooled and counted, with its stored pictures. */
 export type ImportIntakeResult =
@@ -221,7 +222,7 @@ export class ImportIntake {
         }
       }
     } catch (e) {
-      throw multipartError(e, this.config);
+      throw multipartError(e, this.config.showcases);
     }
     if (!csv)
       throw ApiError.invalid('csv', 'csv: required: a part named "csv" with the catalogue (a file or a text field)', 'parameter_missing');
@@ -281,41 +282,4 @@ async function checkPicture(file: Readable): Promise<string | null> {
   for await (const chunk of file as AsyncIterable<Buffer>) if (head.length < 32) head = Buffer.concat([head, chunk]);
   const type = sniffType(head);
   return type && type.kind === 'image' ? null : 'not a supported image (JPEG, PNG, WebP, GIF, TIFF, AVIF, HEIF)';
-}
-
-/** @fastify/multipart's limit and format errors -> 413 / 400. */
-function multipartError(e: unknown, config: AppConfig): unknown {
-  const code = (e as { code?: string }).code;
-  if (code === 'FST_REQ_FILE_TOO_LARGE')
-    return new ApiError(
-      413,
-      'payload_too_large',
-      'file_too_large',
-      `files: each file may be at most ${config.showcases.maxFileBytes} bytes`,
-      'files',
-    );
-  if (code === 'FST_FILES_LIMIT')
-    return new ApiError(
-      413,
-      'payload_too_large',
-      'too_many_files',
-      `files: at most ${config.showcases.maxFilesPerRequest} files per request`,
-      'files',
-    );
-  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
-    return new ApiError(413, 'payload_too_large', 'too_many_parts', 'too many form parts', 'files');
-  const message = e instanceof Error ? e.message : '';
-  if (
-    code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' ||
-    code === 'FST_PROTO_VIOLATION' ||
-    code === 'FST_MP_PREMATURE_CLOSE' ||
-    /unexpected end of multipart data|boundary not found/i.test(message)
-  )
-    return new ApiError(
-      400,
-      'invalid_request_error',
-      'invalid_multipart',
-      'the multipart body could not be read; nothing was stored or charged',
-    );
-  return e;
 }

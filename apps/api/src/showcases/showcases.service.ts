@@ -34,6 +34,7 @@ import { AddItemsBody, itemArray, parsePictures, parseShowcasePatch, parseShowca
 import { assertDistinctExternalIds, parseItem, type PictureRequest } from './item/item-request';
 import { parseInput } from '@app/schema';
 import { encodeCursor, PG_INT_MAX } from '../http/list-query';
+import { multipartError } from '../http/multipart-error';
 import { itemView, showcaseSummaryView, showcaseView } from './showcase-views';
 
 /** A positive integer path id (Postgres `integer`), else NaN so the lookup answers 404. */
@@ -378,7 +379,7 @@ export class ShowcasesService {
       }
     } catch (e) {
       await discard();
-      throw mapMultipartError(e, this.config);
+      throw multipartError(e, this.config.showcases);
     }
     if (!uploads.length) throw ApiError.invalid('files', 'files: send at least one file part named "files"', 'parameter_missing');
     const fingerprint = requestFingerprint('POST', `/api/v2/showcases/:id/items ${s.id}`, {
@@ -475,61 +476,4 @@ function uploadItems(
     catalogues: parsed.map((p) => p.catalogue),
     variants: parsed.map((p) => p.variants),
   };
-}
-
-/** @fastify/multipart's limit errors -> 413 with the documented caps. */
-function mapMultipartError(e: unknown, config: AppConfig): unknown {
-  const code = (e as { code?: string }).code;
-  if (code === 'FST_INVALID_JSON_FIELD_ERROR') {
-    return new ApiError(
-      400,
-      'invalid_request_error',
-      'parameter_invalid',
-      'a form field declared application/json is not valid JSON (items: a JSON array, one entry per file part)',
-      'items',
-    );
-  }
-  if (code === 'FST_REQ_FILE_TOO_LARGE') {
-    return new ApiError(
-      413,
-      'payload_too_large',
-      'file_too_large',
-      `files: each file may be at most ${config.showcases.maxFileBytes} bytes`,
-      'files',
-    );
-  }
-  if (code === 'FST_FILES_LIMIT') {
-    return new ApiError(
-      413,
-      'payload_too_large',
-      'too_many_files',
-      `files: at most ${config.showcases.maxFilesPerRequest} files per request`,
-      'files',
-    );
-  }
-  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
-    return new ApiError(413, 'payload_too_large', 'too_many_parts', 'too many form parts', 'files');
-  }
-  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' || code === 'FST_PROTO_VIOLATION') {
-    return new ApiError(400, 'invalid_request_error', 'invalid_multipart', 'the multipart body could not be read');
-  }
-  // Busboy's parse errors have no code, only these messages; anything else (a storage failure) stays a 5xx.
-  const message = e instanceof Error ? e.message : '';
-  if (code === 'FST_MP_PREMATURE_CLOSE' || /unexpected end of multipart data/i.test(message)) {
-    return new ApiError(
-      400,
-      'invalid_request_error',
-      'invalid_multipart',
-      'the multipart body ended before its closing boundary (a truncated upload?); nothing was stored or charged',
-    );
-  }
-  if (/boundary not found/i.test(message)) {
-    return new ApiError(
-      400,
-      'invalid_request_error',
-      'invalid_multipart',
-      'the multipart/form-data Content-Type has no boundary parameter',
-    );
-  }
-  return e;
 }
