@@ -466,6 +466,10 @@ describe('one picture', () => {
     await choose(o, a4Photo);
     await setHandles(o.p, a4Photo.corners);
     await o.p.locator('input[name="reference"][value="custom"]').check();
+    // Until both sizes are typed, nothing is drawn and the status says what is missing.
+    expect(await o.p.locator('[data-room-picture]').isHidden()).toBe(true);
+    expect(await o.p.locator('[data-room-status]').innerText()).toBe('Type the width and height of your reference.');
+    expect(await o.p.locator('[data-room-save]').isDisabled()).toBe(true);
     // Typed the other way round and with a decimal comma: the corners show it hangs portrait.
     await o.p.locator('input[name="ref-width"]').fill('29,7');
     await o.p.locator('input[name="ref-height"]').fill('21');

@@ -45,7 +45,7 @@ export interface RoomData {
   units: 'cm' | 'in';
   maxSide: number;
   file: string;
-  messages: { decodeError: string; badQuad: string; saveError: string; placed: string };
+  messages: { decodeError: string; badQuad: string; needSize: string; saveError: string; placed: string };
 }
 
 const ROOM_STYLE = `
@@ -119,6 +119,7 @@ export function roomPage(v: RoomView): string {
     messages: {
       decodeError: t(loc.locale, 'room.decodeError'),
       badQuad: t(loc.locale, 'room.badQuad'),
+      needSize: t(loc.locale, 'room.needSize'),
       saveError: t(loc.locale, 'room.saveError'),
       placed: t(loc.locale, 'room.placed', { size: v.size }),
     },

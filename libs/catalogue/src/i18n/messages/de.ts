@@ -71,6 +71,7 @@ export const de = {
   'room.photoAlt': 'Ihr Foto Ihrer Wand',
   'room.placed': 'In wirklicher Größe gezeigt: {size}.',
   'room.badQuad': 'Setzen Sie die vier Griffe auf die Ecken der Referenz.',
+  'room.needSize': 'Geben Sie Breite und Höhe Ihrer Referenz ein.',
   'room.decodeError': 'Dieses Foto ließ sich nicht öffnen. Bitte versuchen Sie ein anderes.',
   'room.save': 'Bild speichern',
   'room.saveError': 'Das Bild konnte in diesem Browser nicht gespeichert werden.',

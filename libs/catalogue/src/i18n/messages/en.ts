@@ -86,6 +86,7 @@ export const en = {
   'room.photoAlt': 'Your photo of your wall',
   'room.placed': 'Shown at its real size: {size}.',
   'room.badQuad': 'Place the four handles on the corners of the reference.',
+  'room.needSize': 'Type the width and height of your reference.',
   'room.decodeError': 'This photo could not be opened. Please try another one.',
   'room.save': 'Save image',
   'room.saveError': 'The image could not be saved in this browser.',

@@ -70,6 +70,7 @@ export const es = {
   'room.photoAlt': 'Tu foto de tu pared',
   'room.placed': 'Mostrada a su tamaño real: {size}.',
   'room.badQuad': 'Coloca los cuatro tiradores en las esquinas de la referencia.',
+  'room.needSize': 'Escribe el ancho y el alto de tu referencia.',
   'room.decodeError': 'No se pudo abrir esta foto. Prueba con otra.',
   'room.save': 'Guardar imagen',
   'room.saveError': 'No se pudo guardar la imagen en este navegador.',

@@ -75,6 +75,7 @@ export const fr = {
   'room.photoAlt': 'Votre photo de votre mur',
   'room.placed': 'Affichée à sa taille réelle\u00a0: {size}.',
   'room.badQuad': 'Placez les quatre poignées sur les coins de la référence.',
+  'room.needSize': 'Saisissez la largeur et la hauteur de votre référence.',
   'room.decodeError': 'Impossible d’ouvrir cette photo. Essayez-en une autre.',
   'room.save': 'Enregistrer l’image',
   'room.saveError': 'L’image n’a pas pu être enregistrée dans ce navigateur.',

@@ -70,6 +70,7 @@ export const it = {
   'room.photoAlt': 'La tua foto della tua parete',
   'room.placed': 'Mostrata nella misura reale: {size}.',
   'room.badQuad': 'Posiziona le quattro maniglie sugli angoli del riferimento.',
+  'room.needSize': 'Inserisci larghezza e altezza del tuo riferimento.',
   'room.decodeError': 'Impossibile aprire questa foto. Prova con un’altra.',
   'room.save': 'Salva immagine',
   'room.saveError': 'Impossibile salvare l’immagine in questo browser.',

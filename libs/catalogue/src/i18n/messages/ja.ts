@@ -74,6 +74,7 @@ export const ja = {
   'room.photoAlt': 'あなたの壁の写真',
   'room.placed': '実物大で表示しています：{size}。',
   'room.badQuad': '4つのハンドルを基準物の角に合わせてください。',
+  'room.needSize': '基準物の幅と高さを入力してください。',
   'room.decodeError': 'この写真を開けませんでした。別の写真をお試しください。',
   'room.save': '画像を保存',
   'room.saveError': 'このブラウザでは画像を保存できませんでした。',

@@ -70,6 +70,7 @@ export const nl = {
   'room.photoAlt': 'Jouw foto van je muur',
   'room.placed': 'Op ware grootte getoond: {size}.',
   'room.badQuad': 'Zet de vier grepen op de hoeken van de referentie.',
+  'room.needSize': 'Vul de breedte en hoogte van je referentie in.',
   'room.decodeError': 'Deze foto kon niet worden geopend. Probeer een andere.',
   'room.save': 'Afbeelding opslaan',
   'room.saveError': 'De afbeelding kon in deze browser niet worden opgeslagen.',

@@ -24,21 +24,13 @@ import {
   rect,
   REFERENCES,
   scaling,
-  type SetPicture,
   translation,
   wallRects,
   wallToPhoto,
   type Mat3,
 } from '../homography';
-
-/** The page's `#room-data` JSON (room-page.ts RoomData). */
-interface RoomData {
-  pictures: (SetPicture & { item: number })[];
-  units: 'cm' | 'in';
-  maxSide: number;
-  file: string;
-  messages: { decodeError: string; badQuad: string; saveError: string; placed: string };
-}
+// The page's `#room-data` JSON (type only: nothing of the server's module is bundled).
+import type { RoomData } from '../room-page';
 
 const CORNERS = ['tl', 'tr', 'br', 'bl'] as const;
 /** The element's own width in CSS pixels: the transform scales it onto the wall. */
@@ -116,7 +108,7 @@ function start(): void {
     label.hidden = !ok;
     save.disabled = !ok;
     if (!ok || !wall) {
-      say(data.messages.badQuad);
+      say(size ? data.messages.badQuad : data.messages.needSize);
       return;
     }
     const h = wall.h;
