@@ -3,7 +3,7 @@
 // The path aliases come from tsconfig.json (scripts/swc-config.js), so they are declared in one place.
 // The console's browser code (apps/console/src) is not SWC's: esbuild bundles it into one script,
 // dist/console/console.js, beside a copy of its stylesheet; the API serves both (ConsoleAssets).
-const { copyFileSync, mkdirSync, writeFileSync } = require('node:fs');
+const { copyFileSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
 const { spawnSync } = require('node:child_process');
 const { join } = require('node:path');
 const { swcConfig } = require('./swc-config');
@@ -14,21 +14,13 @@ mkdirSync(cacheDir, { recursive: true });
 const configFile = join(cacheDir, 'swcrc.build.json');
 writeFileSync(configFile, JSON.stringify(swcConfig(root)));
 const swc = join(root, 'node_modules', '.bin', 'swc');
-// libs/testing holds the tests' helpers (dev dependencies such as playwright-core): never part of the build.
-// apps/console is the browser's: bundled below.
-const args = [
-  'apps',
-  'libs',
-  'bench',
-  '-d',
-  'dist',
-  '--copy-files',
-  '--quiet',
-  '--ignore',
-  'libs/testing/**,apps/console/**',
-  '--config-file',
-  configFile,
-];
+// What SWC leaves out is nest-cli.json's list (the Nest CLI's SWC builder reads the same one, so `nest build`
+// and `npm run build` compile the same files): libs/testing holds the tests' helpers (dev dependencies such
+// as playwright-core), never part of the build; apps/console is the browser's, bundled below.
+const nestCli = JSON.parse(readFileSync(join(root, 'nest-cli.json'), 'utf8'));
+const ignore = nestCli.compilerOptions.builder.options.ignore;
+if (!Array.isArray(ignore) || !ignore.length) throw new Error('build: nest-cli.json has no compilerOptions.builder.options.ignore list');
+const args = ['apps', 'libs', 'bench', '-d', 'dist', '--copy-files', '--quiet', '--ignore', ignore.join(','), '--config-file', configFile];
 const r = spawnSync(swc, args, { cwd: root, stdio: 'inherit' });
 if (r.status !== 0) process.exit(r.status ?? 1);
 
@@ -72,7 +64,6 @@ require('esbuild').buildSync({
  * in (from the SWC output above), then minified. ES5 in, ES5 out: it runs on any shop's page.
  */
 const { widgetScript, BUILT_WIDGET } = require(join(root, 'dist/apps/api/src/public-pages/widget-script.js'));
-const { readFileSync } = require('node:fs');
 const widget = require('esbuild').transformSync(widgetScript(readFileSync(join(root, 'apps/api/assets/widget.js'), 'utf8')), {
   loader: 'js',
   minify: true,
