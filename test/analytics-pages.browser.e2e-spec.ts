@@ -193,6 +193,7 @@ const EXPECTED_TOTALS = {
   banner_taps: 4,
   qr_opens: 1,
   variant_selects: 1,
+  room_views: 0,
 };
 
 describe('the public pages send their events', () => {

@@ -170,6 +170,7 @@ describe('engagement analytics', () => {
       banner_taps: 1,
       qr_opens: 1,
       variant_selects: 1,
+      room_views: 0,
       unique_visitors: 3,
     });
     expect(r.funnel).toEqual([
@@ -212,8 +213,8 @@ describe('engagement analytics', () => {
     });
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     expect((await csv.text()).split('\r\n').slice(0, 2)).toEqual([
-      'day,views,interactions,ar_launches,banner_taps,qr_opens,variant_selects,unique_visitors',
-      `${today()},5,1,2,1,1,1,3`,
+      'day,views,interactions,ar_launches,banner_taps,qr_opens,variant_selects,room_views,unique_visitors',
+      `${today()},5,1,2,1,1,1,0,3`,
     ]);
     // The owner sees every account, or one.
     expect((await report(owner, `&account_id=${a.id}`)).totals.views).toBe(5);
@@ -348,6 +349,7 @@ describe('engagement analytics', () => {
       banner_taps: 0,
       qr_opens: 0,
       variant_selects: 0,
+      room_views: 0,
       unique_visitors: 3,
     });
     // group_by=job: the account's conversions side by side (this one is all it has).

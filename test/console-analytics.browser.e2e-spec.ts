@@ -200,6 +200,7 @@ describe('console: the Analytics page', () => {
       banner_taps: 2,
       qr_opens: 1,
       variant_selects: 0,
+      room_views: 0,
       unique_visitors: 3,
     });
   }, 180_000);
@@ -343,8 +344,10 @@ describe('console: the Analytics page', () => {
     expect(download.suggestedFilename()).toBe(`analytics-${daysAgo(29)}-${today()}.csv`);
     const csv = readFileSync((await download.path())!, 'utf8');
     const lines = csv.trim().split('\r\n');
-    expect(lines[0]).toBe('item,showcase_id,title,views,interactions,ar_launches,banner_taps,qr_opens,variant_selects,unique_visitors');
-    expect(lines.slice(1)).toEqual([`${item.Dunes},${sc.a},Dunes,8,5,4,2,1,0,2`, `${item.Harbour},${sc.a},Harbour,12,2,1,0,0,0,1`]);
+    expect(lines[0]).toBe(
+      'item,showcase_id,title,views,interactions,ar_launches,banner_taps,qr_opens,variant_selects,room_views,unique_visitors',
+    );
+    expect(lines.slice(1)).toEqual([`${item.Dunes},${sc.a},Dunes,8,5,4,2,1,0,0,2`, `${item.Harbour},${sc.a},Harbour,12,2,1,0,0,0,0,1`]);
     const viaKey = await fetch(`${base}${href}`, { headers: { 'x-api-key': api.key } });
     expect(await viaKey.text()).toBe(csv);
     // The daily CSV: today's line.
@@ -352,7 +355,7 @@ describe('console: the Analytics page', () => {
       page.waitForEvent('download'),
       page.getByRole('link', { name: 'Download CSV of the daily counts' }).click(),
     ]);
-    expect(readFileSync((await daily.path())!, 'utf8')).toContain(`\r\n${today()},22,7,5,2,1,0,2\r\n`);
+    expect(readFileSync((await daily.path())!, 'utf8')).toContain(`\r\n${today()},22,7,5,2,1,0,0,2\r\n`);
 
     // A bookmark of the view opens it as it was.
     await page.goto(page.url());

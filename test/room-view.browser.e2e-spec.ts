@@ -28,6 +28,7 @@ const CM = 1 / 2.54;
 const A4 = { width: 21 * CM, height: 29.7 * CM };
 const LETTER = { width: 8.5, height: 11 };
 const FRAMED = 'DUNES-50x70-OAK';
+const MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 
 jest.setTimeout(300_000);
 
@@ -211,14 +212,16 @@ interface Opened {
   ctx: BrowserContext;
   p: Page;
   errors: string[];
-  /** Requests made after the photo was chosen. */
+  /** Requests made after the photo was chosen, and all of them. */
   after: Request[];
+  all: Request[];
   chosen: { at: number };
 }
 
 /** A room page in a fresh context that records page errors, CSP violations and every request. */
-async function open(url: string, viewport = DESKTOP): Promise<Opened> {
+async function open(url: string, viewport = DESKTOP, userAgent?: string): Promise<Opened> {
   const ctx = await browser.newContext({
+    ...(userAgent ? { userAgent } : {}),
     viewport,
     deviceScaleFactor: 1,
     acceptDownloads: true,
@@ -232,15 +235,17 @@ async function open(url: string, viewport = DESKTOP): Promise<Opened> {
   );
   const errors: string[] = [];
   const after: Request[] = [];
+  const all: Request[] = [];
   const chosen = { at: Infinity };
   const p = await ctx.newPage();
   p.on('pageerror', (e) => errors.push(e.message));
   p.on('request', (r) => {
+    all.push(r);
     if (Date.now() >= chosen.at) after.push(r);
   });
   const res = await p.goto(url);
   expect(res?.status()).toBe(200);
-  return { ctx, p, errors, after, chosen };
+  return { ctx, p, errors, after, all, chosen };
 }
 
 /** Chooses the photo with the file input (as a buyer's tap on it would), and waits for the first placement. */
@@ -327,11 +332,19 @@ function expectRectangle(q: Quad, w: number, h: number): Point {
   return c;
 }
 
-/** Nothing after choosing the photo carried it: only GETs without a body, none over 2 KB or of an image type, all to the service. */
+/**
+ * Nothing after choosing the photo carried it: no request over 2 KB or of an image type, all to the service, and
+ * none but GETs (and the analytics beacon, text/plain).
+ */
 function expectNoUpload(o: Opened): void {
   for (const r of o.after) {
     const body = r.postDataBuffer();
-    expect({ url: r.url(), method: r.method(), body: body?.length ?? 0 }).toEqual({ url: r.url(), method: 'GET', body: 0 });
+    expect(body?.length ?? 0).toBeLessThanOrEqual(2048);
+    if (r.method() !== 'GET')
+      expect([r.url().replace(/^.*(\/api\/events)$/, '$1'), r.headers()['content-type']]).toEqual([
+        '/api/events',
+        expect.stringMatching(/^text\/plain/),
+      ]);
     expect(r.headers()['content-type'] ?? '').not.toMatch(/^image\//);
     if (!r.url().startsWith('blob:') && !r.url().startsWith('data:')) expect(new URL(r.url()).hostname).toBe('127.0.0.1');
   }
@@ -606,6 +619,46 @@ describe('a 24 MP photo', () => {
     expectNoUpload(o);
     await expectClean(o);
     await o.ctx.close();
+  });
+});
+
+describe('analytics', () => {
+  it('counts a room_view per picture shown (a small text/plain beacon, nothing of the photo), where the showcase counts', async () => {
+    expect((await owner.req('PATCH', `/api/v2/showcases/${showcaseId}`, { analytics: true })).status).toBe(200);
+    try {
+      // A person's browser: headless Chromium's own user agent is a bot's, which is not counted.
+      const o = await open(`${itemUrl('Dunes')}/room?variant=${FRAMED}`, DESKTOP, MAC);
+      const beacon = await waitFor(async () => o.all.find((r) => r.url().endsWith('/api/events')), 10_000, 'the beacon');
+      expect(beacon.method()).toBe('POST');
+      expect(beacon.headers()['content-type']).toMatch(/^text\/plain/);
+      const body = beacon.postDataBuffer()!;
+      expect(body.length).toBeLessThan(2048);
+      const sent = JSON.parse(body.toString());
+      expect(sent).toEqual({
+        site: showcaseUrl.split('/').pop(),
+        events: [
+          { id: expect.stringMatching(/^[0-9a-f]{24}$/), kind: 'room_view', surface: 'item', item_id: items.Dunes.id, variant: FRAMED },
+        ],
+      });
+      // The page may send it: its CSP has connect-src 'self' now, and nothing else changed.
+      const csp = (await fetch(`${itemUrl('Dunes')}/room`)).headers.get('content-security-policy')!;
+      expect(csp).toContain("connect-src 'self'");
+      await choose(o, a4Photo);
+      expectNoUpload(o);
+      await expectClean(o);
+      await o.ctx.close();
+      const counted = await waitFor(
+        async () => {
+          const r = await owner.req('GET', `/api/v2/analytics?showcase_id=${showcaseId}&item_id=${items.Dunes.id}`);
+          return r.status === 200 && r.body.totals.room_views >= 1 && r.body;
+        },
+        15_000,
+        'the room view to be counted',
+      );
+      expect(counted.totals.room_views).toBe(1);
+    } finally {
+      await owner.req('PATCH', `/api/v2/showcases/${showcaseId}`, { analytics: false });
+    }
   });
 });
 

@@ -437,6 +437,7 @@ describe('scaled mode smoke: Postgres + Redis, an API process and a worker proce
       banner_taps: 1,
       qr_opens: 0,
       variant_selects: 0,
+      room_views: 0,
       unique_visitors: 1,
     });
     const byItem = (await user.req('GET', `${query}&group_by=item`)).body.groups;

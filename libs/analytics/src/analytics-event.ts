@@ -1,7 +1,7 @@
 import { requestSchema, z } from '@app/schema';
 
 /** What a page reports (docs/analytics.md). */
-export const EVENT_KINDS = ['view', 'interact', 'ar_launch', 'banner_tap', 'qr_open', 'variant_select'] as const;
+export const EVENT_KINDS = ['view', 'interact', 'ar_launch', 'banner_tap', 'qr_open', 'variant_select', 'room_view'] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 /** Where an AR launch went: iOS AR Quick Look, Android Scene Viewer, or WebXR in the browser. */

@@ -35,7 +35,7 @@ export class AnalyticsController {
         schema: {
           type: 'string',
           example:
-            'day,views,interactions,ar_launches,banner_taps,qr_opens,variant_selects,unique_visitors\r\n2026-11-24,120,40,12,3,2,5,61\r\n',
+            'day,views,interactions,ar_launches,banner_taps,qr_opens,variant_selects,room_views,unique_visitors\r\n2026-11-24,120,40,12,3,2,5,4,61\r\n',
         },
       },
     },

@@ -8,6 +8,7 @@ class AnalyticsTotalsDto {
   @ApiProperty({ description: "Quick Look's banner button, Scene Viewer's link or the page's buy button." }) banner_taps!: number;
   @ApiProperty({ description: 'A phone opened the desktop QR hand-off link.' }) qr_opens!: number;
   @ApiProperty({ description: 'A variant (size / frame) was chosen.' }) variant_selects!: number;
+  @ApiProperty({ description: 'The room view ("On your wall, from a photo") was opened, once per picture it shows.' }) room_views!: number;
   @ApiProperty({
     type: 'integer',
     nullable: true,

@@ -25,6 +25,7 @@ function totalsOf(c: EventCounts, visitors: number | null) {
     banner_taps: c.banner_tap ?? 0,
     qr_opens: c.qr_open ?? 0,
     variant_selects: c.variant_select ?? 0,
+    room_views: c.room_view ?? 0,
     unique_visitors: visitors,
   };
 }
@@ -49,7 +50,16 @@ export function funnel(t: Totals) {
   }));
 }
 
-const CSV_COLUMNS = ['views', 'interactions', 'ar_launches', 'banner_taps', 'qr_opens', 'variant_selects', 'unique_visitors'] as const;
+const CSV_COLUMNS = [
+  'views',
+  'interactions',
+  'ar_launches',
+  'banner_taps',
+  'qr_opens',
+  'variant_selects',
+  'room_views',
+  'unique_visitors',
+] as const;
 
 /** A CSV cell as the import report writes it (@app/catalogue toCsvCell: quoted, formulas neutralised). */
 const cell = (v: unknown): string => toCsvCell(v === null || v === undefined ? '' : String(v));

@@ -37,6 +37,21 @@ export interface RoomView {
   size: string;
   /** Inside an embed frame (the widget's, an oEmbed iframe): no brand band, frameable. */
   embed: boolean;
+  /** The showcase counts engagement: the page sends one `room_view` per picture it shows (no image data). */
+  beacon?: RoomBeacon;
+}
+
+/** What the page's script needs to count the view (docs/analytics.md): sent with navigator.sendBeacon, text/plain. */
+export interface RoomBeacon {
+  /** POST /api/events, absolute (the service's own origin: `connect-src 'self'`). */
+  url: string;
+  /** The showcase's public id. */
+  site: string;
+  /** `item` on the full page; `embed` inside a frame (`widget` when the frame is the widget's, named `frame`). */
+  surface: 'item' | 'embed';
+  frame: string;
+  items: number[];
+  variant?: string;
 }
 
 /** What the page's script reads from `#room-data`. */
@@ -46,6 +61,7 @@ export interface RoomData {
   maxSide: number;
   file: string;
   messages: { decodeError: string; badQuad: string; needSize: string; saveError: string; placed: string };
+  beacon?: RoomBeacon;
 }
 
 const ROOM_STYLE = `
@@ -123,6 +139,7 @@ export function roomPage(v: RoomView): string {
       saveError: t(loc.locale, 'room.saveError'),
       placed: t(loc.locale, 'room.placed', { size: v.size }),
     },
+    ...(v.beacon ? { beacon: v.beacon } : {}),
   };
   const pictures = v.pictures
     .map(
@@ -173,13 +190,15 @@ ${option('custom', 'room.custom')}
 
 /**
  * The room page's Content-Security-Policy: the showcase pages' (no script but this page's own, by its hash; no
- * fetches at all) with `blob:` images (the buyer's photo, drawn from the file it chose). `embed`: inside a
- * frame on any site, as the embed pages are; otherwise only the service's own pages may frame it.
+ * fetches at all) with `blob:` images (the buyer's photo, drawn from the file it chose); with analytics on
+ * (`beacon`), `connect-src 'self'` for its one beacon, as the item pages have. `embed`: inside a frame on any
+ * site, as the embed pages are; otherwise only the service's own pages may frame it.
  */
-export function roomCsp(embed: boolean): string {
+export function roomCsp(embed: boolean, beacon = false): string {
   return [
     "default-src 'none'",
     `script-src ${roomScript().hash}`,
+    ...(beacon ? ["connect-src 'self'"] : []),
     'img-src https: http: data: blob:',
     "style-src 'unsafe-inline'",
     "base-uri 'none'",

@@ -14,7 +14,9 @@ import { localeOf } from '../showcase/showcase-page';
 import { notFoundHtml, type Rendered, ShowcasePageService, togetherItems } from '../showcase/showcase-page.service';
 import { togetherCsp, togetherErrorPage } from '../showcase/together-page';
 import { setPictures } from './homography';
-import { roomCsp, roomPage } from './room-page';
+import { WIDGET_FRAME_NAME } from '../beacon';
+import type { PageShowcase } from '../showcase/showcase-page';
+import { roomCsp, roomPage, type RoomBeacon } from './room-page';
 import { askedLocale } from '../page-locale';
 
 const notFound = (lang: unknown): Rendered => ({
@@ -24,6 +26,14 @@ const notFound = (lang: unknown): Rendered => ({
   indexable: false,
   beacon: false,
 });
+
+/** The view's beacon where the showcase counts engagement (its pages' analytics), else none. */
+function beaconOf(model: PageShowcase, embed: boolean, items: number[], variant?: string): RoomBeacon | undefined {
+  const a = model.analytics;
+  return a
+    ? { url: a.url, site: a.site, surface: embed ? 'embed' : 'item', frame: WIDGET_FRAME_NAME, items, ...(variant ? { variant } : {}) }
+    : undefined;
+}
 
 /** `?embed=1`: the view inside an embed frame (the embed page's link). */
 const inFrame = (embed: unknown): boolean => embed === '1' || embed === 'true';
@@ -71,11 +81,12 @@ export class RoomService {
         pictures: [{ item: i.id, title, src: r.posterUrl, dx: 0, dy: 0, width: w, height: h }],
         size: plainSize(w, h, loc),
         embed,
+        beacon: beaconOf(found.model, embed, [i.id], selected?.sku),
       }),
       cache: 'public, max-age=60',
       indexable: false,
-      beacon: false,
-      csp: roomCsp(embed),
+      beacon: found.model.analytics !== undefined,
+      csp: roomCsp(embed, found.model.analytics !== undefined),
     };
   }
 
@@ -138,11 +149,16 @@ export class RoomService {
         pictures,
         size: plainSize(r3(right - left), r3(bottom - top), loc),
         embed: inFrame(q.embed),
+        beacon: beaconOf(
+          found.model,
+          inFrame(q.embed),
+          pictures.map((p) => p.item),
+        ),
       }),
       cache: 'public, max-age=60',
       indexable: false,
-      beacon: false,
-      csp: roomCsp(inFrame(q.embed)),
+      beacon: found.model.analytics !== undefined,
+      csp: roomCsp(inFrame(q.embed), found.model.analytics !== undefined),
     };
   }
 }

@@ -42,6 +42,7 @@ function start(): void {
   const root = d.querySelector<HTMLElement>('[data-room]');
   if (!dataEl || !root) return;
   const data = JSON.parse(dataEl.textContent || '{}') as RoomData;
+  count(data.beacon);
   const q = <T extends Element>(s: string) => root.querySelector<T>(s);
   const file = q<HTMLInputElement>('[data-room-file]')!;
   const stage = q<HTMLElement>('[data-room-stage]')!;
@@ -358,6 +359,31 @@ function start(): void {
           ctx.restore();
         }
       }
+  }
+}
+
+/**
+ * The view's one `room_view` event per picture, as the pages' beacon script sends its events (docs/analytics.md):
+ * navigator.sendBeacon with text/plain JSON (no preflight, no cookie), nothing when the visitor sends Do Not Track
+ * or Global Privacy Control, never anything of the photo. Inside the widget's frame the surface is `widget`.
+ */
+function count(b: RoomData['beacon']): void {
+  try {
+    const n = navigator as Navigator & { globalPrivacyControl?: boolean };
+    const w = window as Window & { doNotTrack?: string };
+    if (!b || typeof n.sendBeacon !== 'function' || n.doNotTrack === '1' || w.doNotTrack === '1' || n.globalPrivacyControl === true) return;
+    const surface = b.surface === 'embed' && w.name === b.frame ? 'widget' : b.surface;
+    const id = () => {
+      const a = new Uint8Array(12);
+      crypto.getRandomValues(a);
+      return Array.from(a, (x) => (x < 16 ? '0' : '') + x.toString(16)).join('');
+    };
+    const events = b.items
+      .slice(0, 20)
+      .map((item) => ({ id: id(), kind: 'room_view', surface, item_id: item, ...(b.variant ? { variant: b.variant } : {}) }));
+    n.sendBeacon(b.url, JSON.stringify({ site: b.site, events }));
+  } catch {
+    /* never in the page's way */
   }
 }
 
