@@ -45,4 +45,61 @@ describe('TtlCache', () => {
     expect(await cache.get('k9', async () => ++reads)).toBe(9);
     expect(await cache.get('k0', async () => ++reads)).toBe(1);
   });
+
+  it('stale while revalidate: past the ttl the old answer comes at once while one load refreshes it', async () => {
+    let t = 0;
+    let reads = 0;
+    let release!: () => void;
+    let gate = Promise.resolve();
+    const cache = new TtlCache<number>({ ttlMs: 1_000, staleMs: 10_000, now: () => t });
+    const load = async () => {
+      const n = ++reads;
+      await gate;
+      return n;
+    };
+    expect(await cache.get('a', load)).toBe(1);
+    gate = new Promise<void>((r) => (release = r));
+    t = 1_500;
+    // Three callers past the ttl: all get the old answer without waiting; one refresh starts.
+    expect(await Promise.all([cache.get('a', load), cache.get('a', load), cache.get('a', load)])).toEqual([1, 1, 1]);
+    expect(reads).toBe(2);
+    release();
+    await gate;
+    await new Promise((r) => setImmediate(r));
+    expect(await cache.get('a', load)).toBe(2);
+    // Past ttl + staleMs the answer is not served any more: the caller waits for a load.
+    t = 1_500 + 1_000 + 10_000;
+    expect(await cache.get('a', load)).toBe(3);
+  });
+
+  it('a failed refresh keeps the stale answer, and a first load that fails is not served stale', async () => {
+    let t = 0;
+    let fail = false;
+    let reads = 0;
+    const cache = new TtlCache<number>({ ttlMs: 1_000, staleMs: 10_000, now: () => t });
+    const load = async () => {
+      reads++;
+      if (fail) throw new Error('database away');
+      return reads;
+    };
+    expect(await cache.get('a', load)).toBe(1);
+    fail = true;
+    t = 2_000;
+    expect(await cache.get('a', load)).toBe(1);
+    await new Promise((r) => setImmediate(r));
+    expect(await cache.get('a', load)).toBe(1); // the refresh failed: still the old answer, and a new refresh
+    expect(reads).toBe(3);
+    await expect(cache.get('b', load)).rejects.toThrow('database away');
+    await new Promise((r) => setImmediate(r));
+    await expect(cache.get('b', load)).rejects.toThrow('database away');
+  });
+
+  it('without staleMs an expired answer is never served', async () => {
+    let t = 0;
+    let reads = 0;
+    const cache = new TtlCache<number>({ ttlMs: 1_000, now: () => t });
+    expect(await cache.get('a', async () => ++reads)).toBe(1);
+    t = 1_000;
+    expect(await cache.get('a', async () => ++reads)).toBe(2);
+  });
 });
