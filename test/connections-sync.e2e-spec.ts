@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
@@ -57,6 +58,7 @@ let pics: Awaited<ReturnType<typeof pictureServer>>;
 let app: AppProcess;
 let owner: Api;
 let base: string;
+let tls: ReturnType<typeof testCertificate>;
 
 const P1 = 101; // two sizes in its options, the second framed
 const P2 = 102; // a size in a variant metafield, an ISO paper in the other option
@@ -65,7 +67,7 @@ const P4 = 104; // a draft: not pulled
 
 beforeAll(async () => {
   pics = await pictureServer();
-  const tls = testCertificate();
+  tls = testCertificate();
   // A fast-restoring bucket: a throttled shop waits a fraction of a second, not eight.
   shopify = await startFakeShopifyAdmin({ accessToken: SHOPIFY_TOKEN, shopName: 'Studio North', currency: 'EUR', restoreRate: 2000, tls });
   const p1 = fakeShopifyProduct(P1, 2);
@@ -435,5 +437,44 @@ describe('shop sync (WooCommerce)', () => {
       20_000,
       'the webhook to update the price',
     );
+  });
+});
+
+describe('a shop that is down', () => {
+  it('every call answered 503: the import completes with the reason, nothing charged, last_sync failed', async () => {
+    // A WooCommerce store behind a maintenance page: 503 on every request. Its Retry-After of 0 is the retry backoff
+    // (the client honours the shop's hint), so the five tries take no time.
+    let asked = 0;
+    const down = createHttpsServer({ key: tls.key, cert: tls.cert }, (_req, res) => {
+      asked++;
+      res.writeHead(503, { 'content-type': 'text/html', 'retry-after': '0' }).end('<h1>Down for maintenance</h1>');
+    });
+    await new Promise<void>((r) => down.listen(0, '127.0.0.1', r));
+    try {
+      const a = await newUser(20);
+      const con = await connection(a.api, {
+        platform: 'woocommerce',
+        shop_url: `https://127.0.0.1:${(down.address() as AddressInfo).port}`,
+        consumer_key: WOO_KEY,
+        consumer_secret: WOO_SECRET,
+        webhook_secret: WOO_HOOK,
+        showcase_id: a.showcaseId,
+      });
+      const before = await balance(a.api);
+      const { imp, con: after } = await sync(a.api, con.id);
+      expect(after.last_sync.outcome).toMatch(/^failed: woocommerce: shop unavailable after 5 attempts \(HTTP 503\)/);
+      expect(after.status).toBe('active');
+      expect(imp.credits_charged).toBe(0);
+      expect(imp.counts).toMatchObject({ created: 0, updated: 0, skipped: 1 });
+      expect(imp.rows).toEqual([
+        expect.objectContaining({ status: 'skipped', message: expect.stringMatching(/^sync_failed: woocommerce: shop unavailable/) }),
+      ]);
+      expect(await balance(a.api)).toBe(before);
+      expect(await items(a.api, a.showcaseId)).toEqual([]);
+      expect(asked).toBeGreaterThanOrEqual(5);
+    } finally {
+      down.closeAllConnections();
+      await new Promise<void>((r) => down.close(() => r()));
+    }
   });
 });
