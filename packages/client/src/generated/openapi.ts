@@ -2561,6 +2561,8 @@ export interface components {
             qr_opens: number;
             /** @description A variant (size / frame) was chosen. */
             variant_selects: number;
+            /** @description The room view ("On your wall, from a photo") was opened, once per picture it shows. */
+            room_views: number;
             /** @description Distinct visitors per day (daily-salted hashes), summed over the days; null for platform and referrer groups. */
             unique_visitors: number | null;
         };
@@ -2586,6 +2588,8 @@ export interface components {
             qr_opens: number;
             /** @description A variant (size / frame) was chosen. */
             variant_selects: number;
+            /** @description The room view ("On your wall, from a photo") was opened, once per picture it shows. */
+            room_views: number;
             /** @description Distinct visitors per day (daily-salted hashes), summed over the days; null for platform and referrer groups. */
             unique_visitors: number | null;
             /** @description The group's day (YYYY-MM-DD), item id, platform or referring host ('' for none). */
@@ -2702,7 +2706,7 @@ export interface components {
             referrer?: string | null;
             events: {
                 /** @enum {string} */
-                kind: "view" | "interact" | "ar_launch" | "banner_tap" | "qr_open" | "variant_select";
+                kind: "view" | "interact" | "ar_launch" | "banner_tap" | "qr_open" | "variant_select" | "room_view";
                 /** @enum {string} */
                 surface: "showcase" | "item" | "wall" | "embed" | "widget" | "qr";
                 item_id?: number | null;
