@@ -238,6 +238,8 @@ describe('console: the Analytics page', () => {
     expect(await page.locator('[data-testid=unique-visitors] dd').textContent()).toBe('3');
     expect(await page.locator('[data-testid=qr-opens] dd').textContent()).toBe('1');
     expect(await page.locator('[data-testid=variant-selects] dd').textContent()).toBe('0');
+    expect(await page.locator('[data-testid=room-views] dt').textContent()).toBe('Room views (from a photo)');
+    expect(await page.locator('[data-testid=room-views] dd').textContent()).toBe('0');
 
     // The daily chart: 30 days, today's point with its numbers, zero on the days before; an accessible name.
     const svg = page.locator('[data-testid=daily-svg]');

@@ -49,6 +49,7 @@ export function renderFunnel(a: Analytics): void {
         ['Unique visitors', t.unique_visitors, 'unique-visitors'],
         ['QR opens', t.qr_opens, 'qr-opens'],
         ['Variant choices', t.variant_selects, 'variant-selects'],
+        ['Room views (from a photo)', t.room_views, 'room-views'],
       ] as [string, number | null, string][]
     ).map(function (x) {
       return h('div', { 'data-testid': x[2] }, [h('dt', { text: x[0] }), h('dd', { text: num(x[1]) })]);
