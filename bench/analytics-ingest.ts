@@ -43,7 +43,8 @@ function floodSeconds(): number {
   const at = args.indexOf('--seconds');
   const raw = at >= 0 ? args[at + 1] : (process.env.BENCH_FLOOD_SECONDS ?? '60');
   const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`analytics-ingest flood: --seconds must be a positive number, got ${JSON.stringify(raw)}`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new Error(`analytics-ingest flood: --seconds must be a positive number, got ${JSON.stringify(raw)}`);
   return n;
 }
 const FLOOD_SECONDS = args[0] === 'flood' ? floodSeconds() : 0;
