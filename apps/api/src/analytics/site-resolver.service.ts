@@ -18,12 +18,6 @@ export interface Site {
 
 /** How long a site lookup is trusted (a new item or an analytics switch shows within this). */
 const TTL_MS = 5_000;
-/**
- * Past TTL_MS a site's answer is still used while one lookup refreshes it: beacons never wait on the database
- * for a site they have seen. In embedded mode a lookup queues behind an analytics flush's transaction, and
- * under a flood that wait held every beacon of the page for seconds (p99 1.6 s at 2,000 beacons/s).
- */
-const STALE_MS = 60_000;
 const MAX_SITES = 10_000;
 
 /**
@@ -32,7 +26,7 @@ const MAX_SITES = 10_000;
  */
 @Injectable()
 export class SiteResolver {
-  private readonly cache = new TtlCache<Site | null>({ ttlMs: TTL_MS, staleMs: STALE_MS, maxEntries: MAX_SITES });
+  private readonly cache = new TtlCache<Site | null>({ ttlMs: TTL_MS, maxEntries: MAX_SITES });
 
   constructor(private readonly repo: AnalyticsRepository) {}
 
