@@ -2,8 +2,6 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { writeFileSync } from 'node:fs';
 import sharp from 'sharp';
 import {
   type FakeShopifyAdmin,
@@ -14,7 +12,8 @@ import {
   startWooCommerceFake,
   type WooCommerceFake,
 } from '@app/testing';
-import { Api, type AppProcess, freePort, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
+import { Api, type AppProcess, tempDir, waitFor } from './support/app-process';
+import { spawnShopApp } from './support/shop-app';
 import { testCertificate } from './support/tls';
 
 /**
@@ -96,24 +95,12 @@ beforeAll(async () => {
   for (const v of w.variations) v.image = null;
   woo.add(w);
 
-  const dataDir = tempDir('connections-sync-e2e-');
-  const ca = join(dataDir, 'fakes-ca.pem');
-  writeFileSync(ca, Buffer.concat([tls.cert, Buffer.from('\n'), woo.ca]));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  app = spawnApp('api', {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: base,
-    DATA_DIR: dataDir,
-    OWNER_API_KEY: OWNER,
-    ALLOW_PRIVATE_NETWORKS: 'true',
-    RATE_LIMIT_PER_KEY: '1000000',
-    SHOPIFY_ADMIN_BASE_URL: shopify.url,
-    NODE_EXTRA_CA_CERTS: ca,
-    LOG_LEVEL: 'warn',
-  });
-  await waitHealthy(base, app, 60_000);
+  ({ app, base } = await spawnShopApp({
+    dataDir: tempDir('connections-sync-e2e-'),
+    shopifyUrl: shopify.url,
+    certificates: [tls.cert, woo.ca],
+    env: { OWNER_API_KEY: OWNER, RATE_LIMIT_PER_KEY: '1000000', LOG_LEVEL: 'warn' },
+  }));
   owner = new Api(base, OWNER);
 }, 90_000);
 

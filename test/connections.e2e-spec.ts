@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import {
@@ -10,8 +10,9 @@ import {
   startWooCommerceFake,
   type WooCommerceFake,
 } from '@app/testing';
-import { Api, type AppProcess, createTestDatabase, freePort, REDIS_URL, spawnApp, tempDir, waitHealthy } from './support/app-process';
+import { Api, type AppProcess, createTestDatabase, freePort, REDIS_URL, tempDir } from './support/app-process';
 import { startMediaServer } from './support/media-server';
+import { spawnShopApp } from './support/shop-app';
 import { testCertificate } from './support/tls';
 
 /**
@@ -59,25 +60,18 @@ beforeAll(async () => {
   await pg.connect();
   dataDir = tempDir('connections-e2e-');
   // Both fakes' certificates, trusted by the service's process only.
-  const ca = join(dataDir, 'fakes-ca.pem');
-  writeFileSync(ca, Buffer.concat([tls.cert, Buffer.from('\n'), woo.ca]));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  app = spawnApp('api', {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: base,
-    DATA_DIR: dataDir,
-    OWNER_API_KEY: OWNER,
-    DATABASE_URL: db.url,
-    REDIS_URL,
-    QUEUE_NAME: `connections-${Date.now()}-${Math.random()}`,
-    ALLOW_PRIVATE_NETWORKS: 'true',
-    SHOPIFY_ADMIN_BASE_URL: shopify.url,
-    NODE_EXTRA_CA_CERTS: ca,
-    LOG_LEVEL: 'debug',
-  });
-  await waitHealthy(base, app, 60_000);
+  ({ app, base } = await spawnShopApp({
+    dataDir,
+    shopifyUrl: shopify.url,
+    certificates: [tls.cert, woo.ca],
+    env: {
+      OWNER_API_KEY: OWNER,
+      DATABASE_URL: db.url,
+      REDIS_URL,
+      QUEUE_NAME: `connections-${Date.now()}-${Math.random()}`,
+      LOG_LEVEL: 'debug',
+    },
+  }));
   owner = new Api(base, OWNER);
 }, 90_000);
 afterAll(async () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
@@ -12,9 +12,10 @@ import {
   startWooCommerceFake,
   type WooCommerceFake,
 } from '@app/testing';
-import { Api, type AppProcess, freePort, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
+import { Api, type AppProcess, tempDir, waitFor } from './support/app-process';
 import { acceptInvite, axeFindings, hasCount, hasText, PHONE, SCREENSHOTS, watchedContext } from './support/browser-page';
 import { startMediaServer } from './support/media-server';
+import { spawnShopApp } from './support/shop-app';
 import { testCertificate } from './support/tls';
 
 /**
@@ -64,22 +65,12 @@ beforeAll(async () => {
   shopify.products.push(unsized);
   woo = await startWooCommerceFake({ consumerKey: WOO_KEY, consumerSecret: WOO_SECRET, name: STORE_NAME });
   woo.add(fakeWooProduct(7, { variations: 1 }));
-  const dataDir = tempDir('console-connections-');
-  const ca = join(dataDir, 'fakes-ca.pem');
-  writeFileSync(ca, Buffer.concat([tls.cert, Buffer.from('\n'), woo.ca]));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  app = spawnApp('api', {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: base,
-    DATA_DIR: dataDir,
-    OWNER_API_KEY: OWNER,
-    ALLOW_PRIVATE_NETWORKS: 'true',
-    SHOPIFY_ADMIN_BASE_URL: shopify.url,
-    NODE_EXTRA_CA_CERTS: ca,
-  });
-  await waitHealthy(base, app, 60_000);
+  ({ app, base } = await spawnShopApp({
+    dataDir: tempDir('console-connections-'),
+    shopifyUrl: shopify.url,
+    certificates: [tls.cert, woo.ca],
+    env: { OWNER_API_KEY: OWNER },
+  }));
   owner = new Api(base, OWNER);
   browser = await launchChromium({ webgl: false });
 }, 90_000);
