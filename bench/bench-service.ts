@@ -3,6 +3,7 @@
  * make a throwaway Postgres database, and serve the pictures a showcase converts.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -14,11 +15,17 @@ export const round = (v: number, d = 1) => Math.round(v * 10 ** d) / 10 ** d;
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Spawns `dist/apps/<entry>/src/main.js` with a minimal environment plus `env`. */
-export function spawnEntry(entry: 'api' | 'worker', env: Record<string, string>, args: string[] = []): ChildProcess {
-  return spawn(process.execPath, [join(__dirname, `../apps/${entry}/src/main.js`), ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+/** A built entry point as a process; its log (stdout) dropped, or appended to `stdoutFile` to read if it dies. */
+export function spawnEntry(entry: 'api' | 'worker', env: Record<string, string>, args: string[] = [], stdoutFile?: string): ChildProcess {
+  const log = stdoutFile ? openSync(stdoutFile, 'a') : 'ignore';
+  try {
+    return spawn(process.execPath, [join(__dirname, `../apps/${entry}/src/main.js`), ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', log, 'inherit'],
+    });
+  } finally {
+    if (typeof log === 'number') closeSync(log);
+  }
 }
 
 export async function waitHealthy(base: string, proc: ChildProcess, path = '/healthz'): Promise<void> {

@@ -19,7 +19,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +27,7 @@ import { transformFileSync } from '@swc/core';
 import { ShopifyAdminClient } from '@app/shops';
 import type * as HttpsTestOrigin from '../libs/testing/src/fakes/https-test-origin';
 import type * as ShopifyFake from '../libs/testing/src/fakes/shopify-admin.fake';
-import { callJson, createDatabase, round, sleep, waitHealthy } from './bench-service';
+import { callJson, createDatabase, round, sleep, spawnEntry, waitHealthy } from './bench-service';
 
 const OWNER = 'owner-key-for-the-shop-sync-bench';
 const REDIS_URL = 'redis://127.0.0.1:6379/9';
@@ -93,12 +93,9 @@ async function startApi(dataDir: string, dbUrl: string, shopifyUrl: string, caPa
   const port = 43000 + Math.floor(Math.random() * 2000);
   const base = `http://127.0.0.1:${port}`;
   // Its log (stdout) kept in the data directory: shown if it dies.
-  const log = openSync(join(dataDir, 'api.log'), 'a');
-  const proc = spawn(process.execPath, [join(__dirname, '../apps/api/src/main.js'), '--role', 'api'], {
-    stdio: ['ignore', log, 'inherit'],
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
+  const proc = spawnEntry(
+    'api',
+    {
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
       ALLOW_PRIVATE_NETWORKS: 'true',
       RATE_LIMIT_PER_KEY: '1000000',
@@ -115,8 +112,9 @@ async function startApi(dataDir: string, dbUrl: string, shopifyUrl: string, caPa
       SHOPIFY_ADMIN_BASE_URL: shopifyUrl,
       NODE_EXTRA_CA_CERTS: caPath,
     },
-  });
-  closeSync(log);
+    ['--role', 'api'],
+    join(dataDir, 'api.log'),
+  );
   await waitHealthy(base, proc);
   return { base, proc };
 }
