@@ -65,6 +65,8 @@ export interface AppConfig {
     secretKeySource: 'env' | 'generated' | 'data-dir';
     /** SHOPIFY_ADMIN_BASE_URL: replaces `https://<shop>` (a fake in tests, a proxy); undefined in production. */
     shopifyAdminBaseUrl?: string;
+    /** SHOP_RETRY_BACKOFF_MS: the shop clients' first wait after a 5xx or network failure, doubled each try (default 500). */
+    retryBackoffMs: number;
   };
   allowPrivateNetworks: boolean;
   /** Fastify trustProxy: false, true, a hop count, or addresses/CIDRs of the proxies whose X-Forwarded-* headers count. */

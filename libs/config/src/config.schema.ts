@@ -288,6 +288,11 @@ export const envSchema = z.object({
     .describe(
       "replaces `https://<shop>.myshopify.com` in every shop connection's Admin API calls: a local fake in tests, or an outbound proxy; never set it to reach real shops directly (default: each shop's own domain)",
     ),
+  SHOP_RETRY_BACKOFF_MS: int(1, 60_000)
+    .default(500)
+    .describe(
+      "shop connections: the first wait before retrying a shop's 5xx answer or network failure, doubled each try up to 30 s (five tries; a shop's Retry-After counts)",
+    ),
 });
 
 /** Optional JSON file (CONFIG_FILE) for plugins, their options and pipeline routing. */

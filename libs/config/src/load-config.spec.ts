@@ -57,6 +57,8 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dir, SHOPIFY_ADMIN_BASE_URL: 'https://127.0.0.1:8443/' }).connections.shopifyAdminBaseUrl).toBe(
       'https://127.0.0.1:8443',
     );
+    expect(c.connections.retryBackoffMs).toBe(500);
+    expect(loadConfig({ DATA_DIR: dir, SHOP_RETRY_BACKOFF_MS: '20' }).connections.retryBackoffMs).toBe(20);
   });
 
   it('keeps jobs forever unless RETENTION_DAYS is set, and reads it as milliseconds', () => {

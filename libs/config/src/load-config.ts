@@ -154,6 +154,7 @@ export function loadConfig(
     connections: {
       ...connectionsKey(e.CONNECTIONS_SECRET_KEY, dataDir),
       shopifyAdminBaseUrl: e.SHOPIFY_ADMIN_BASE_URL?.replace(/\/+$/, ''),
+      retryBackoffMs: e.SHOP_RETRY_BACKOFF_MS,
     },
     allowPrivateNetworks: e.ALLOW_PRIVATE_NETWORKS,
     trustProxy,

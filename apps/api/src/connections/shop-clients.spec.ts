@@ -20,7 +20,7 @@ describe('shop clients', () => {
   });
 
   it('a WooCommerce client on a private address fails as unavailable without sending anything', async () => {
-    const clients = defaultShopClients({ allowPrivateNetworks: false, connections: { secretKey: '', secretKeySource: 'env' } });
+    const clients = defaultShopClients({ allowPrivateNetworks: false, connections: { secretKey: '', secretKeySource: 'env', retryBackoffMs: 500 } });
     const client = clients.woocommerce({ shopUrl: 'https://10.0.0.1', consumerKey: 'ck', consumerSecret: 'cs', maxAttempts: 1 });
     await expect(client.storeName()).rejects.toBeInstanceOf(ShopUnavailableError);
   });
@@ -30,9 +30,27 @@ describe('shop clients', () => {
     try {
       const clients = defaultShopClients({
         allowPrivateNetworks: false,
-        connections: { secretKey: '', secretKeySource: 'env', shopifyAdminBaseUrl: fake.url },
+        connections: { secretKey: '', secretKeySource: 'env', shopifyAdminBaseUrl: fake.url, retryBackoffMs: 500 },
       });
       expect(await clients.shopify({ shopDomain: 'any.myshopify.com', accessToken: 'shpat_test' }).shopName()).toBe('Override Shop');
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("retries a shop's 5xx after the configured backoff (SHOP_RETRY_BACKOFF_MS), doubled each try", async () => {
+    const fake = await startFakeShopifyAdmin({ accessToken: 'shpat_test', shopName: 'Flaky Shop' });
+    try {
+      const clients = defaultShopClients({
+        allowPrivateNetworks: false,
+        connections: { secretKey: '', secretKeySource: 'env', shopifyAdminBaseUrl: fake.url, retryBackoffMs: 40 },
+      });
+      const client = clients.shopify({ shopDomain: 'any.myshopify.com', accessToken: 'shpat_test' });
+      fake.fault({ status: 503 }, { status: 502 });
+      expect(await client.shopName()).toBe('Flaky Shop');
+      // Two failures: 40 ms, then 80 ms (the default would have waited 500 + 1000).
+      expect(client.gql.stats).toMatchObject({ retried: 2, waitedMs: 120 });
+      expect(fake.requests.map((r) => r.outcome)).toEqual(['fault', 'fault', 'ok']);
     } finally {
       await fake.close();
     }

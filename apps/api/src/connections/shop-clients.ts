@@ -98,12 +98,15 @@ export function guardedShopFetch(allowPrivateNetworks: boolean): typeof fetch {
 export function defaultShopClients(config: Pick<AppConfig, 'allowPrivateNetworks' | 'connections'>): ShopClients {
   const guarded = guardedShopFetch(config.allowPrivateNetworks);
   const override = config.connections.shopifyAdminBaseUrl;
+  // The configured backoff (SHOP_RETRY_BACKOFF_MS, default 500 ms): tests of a shop that is down set a short one.
+  const backoffMs = config.connections.retryBackoffMs;
   return {
     shopify: (o) =>
       new ShopifyAdminClient({
         shopDomain: o.shopDomain,
         accessToken: o.accessToken,
         maxAttempts: o.maxAttempts,
+        backoffMs,
         timeoutMs: o.timeoutMs,
         ...(override ? { endpoint: override, fetch: override.startsWith('https:') ? guardedShopFetch(true) : fetch } : { fetch: guarded }),
       }),
@@ -113,6 +116,7 @@ export function defaultShopClients(config: Pick<AppConfig, 'allowPrivateNetworks
         consumerKey: o.consumerKey,
         consumerSecret: o.consumerSecret,
         maxAttempts: o.maxAttempts,
+        backoffMs,
         timeoutMs: o.timeoutMs,
         fetch: guarded,
       }),

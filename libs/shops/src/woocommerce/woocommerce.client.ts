@@ -14,6 +14,8 @@ export interface WooCommerceClientOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Tries per request, the first included (default 5). */
   maxAttempts?: number;
+  /** First backoff after a 5xx or network failure without a Retry-After, doubled each try up to 30 s (default 500 ms). */
+  backoffMs?: number;
   /** Per request (default 30 s): a hung shop must fail the sync, not hold it. */
   timeoutMs?: number;
 }
@@ -47,6 +49,7 @@ export class WooCommerceClient {
   private readonly fetchFn: typeof globalThis.fetch;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly maxAttempts: number;
+  private readonly backoffMs: number;
   private readonly timeoutMs: number;
   private currency: Promise<string | null> | undefined;
 
@@ -66,6 +69,7 @@ export class WooCommerceClient {
     this.fetchFn = options.fetch ?? globalThis.fetch;
     this.sleep = options.sleep ?? defaultSleep;
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 5);
+    this.backoffMs = options.backoffMs ?? BASE_DELAY_MS;
     this.timeoutMs = options.timeoutMs ?? 30_000;
   }
 
@@ -201,7 +205,7 @@ export class WooCommerceClient {
         reason = e instanceof Error && e.name === 'TimeoutError' ? 'timed out' : 'network error';
       }
       if (attempt >= this.maxAttempts) throw new ShopUnavailableError('woocommerce', attempt, reason);
-      await this.sleep(Math.min(MAX_DELAY_MS, delay ?? BASE_DELAY_MS * 2 ** (attempt - 1)));
+      await this.sleep(Math.min(MAX_DELAY_MS, delay ?? this.backoffMs * 2 ** (attempt - 1)));
     }
   }
 }
