@@ -313,9 +313,13 @@ describe('embed pages', () => {
     expect(desktop.text).toMatch(
       /<model-viewer [^>]*ar-placement="wall" ar-scale="fixed" environment-image="neutral" shadow-intensity="[\d.]+" shadow-softness="[\d.]+"/,
     );
+    // Height × width (× the frame's depth), one decimal, the framed size labelled: as every page writes a size.
     const o = framed.outer_dimensions;
+    const d = framed.dimensions;
+    const f = (v: number) => new Intl.NumberFormat('en', { maximumFractionDigits: 1 }).format(v);
+    const depth = o.depth_inches ? ` × ${f(o.depth_inches)}` : '';
     expect(desktop.text).toContain(
-      `<span class="size">${framed.dimensions.width_inches} × ${framed.dimensions.height_inches} in picture · ${o.width_inches} × ${o.height_inches} in framed</span>`,
+      `<span class="size">${f(d.height_inches)} × ${f(d.width_inches)} in, ${f(o.height_inches)} × ${f(o.width_inches)}${depth} in framed</span>`,
     );
   });
 

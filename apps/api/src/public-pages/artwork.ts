@@ -1,7 +1,7 @@
-import { formatDimensions, formatLabel, t, type ArtworkLabel, type AvailabilityKind, type LabelItem } from '@app/catalogue';
+import { formatDimensions, formatLabel, framedDimensions, type ArtworkLabel, type AvailabilityKind, type LabelItem } from '@app/catalogue';
 import { FRAME_DEFAULTS, type FrameStyle } from '@app/plugins';
 import { esc } from '../http/html';
-import type { PageLocale } from './page-locale';
+import { framedSize, type PageLocale } from './page-locale';
 
 /**
  * A catalogued work as the public pages show it: its wall label (libs/catalogue formatLabel, in the page's
@@ -35,11 +35,6 @@ export interface ArtworkInput {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const positive = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0;
-/**
- * Whether an outer size differs from the picture's: by more than rounding (a size given in centimetres is
- * stored to 4 decimals of an inch, the outer size to 3), so an unframed 37.5 cm is not "framed".
- */
-const differs = (a: unknown, b: unknown): boolean => typeof a !== 'number' || typeof b !== 'number' || Math.abs(a - b) > 0.005;
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
 
 /**
@@ -85,23 +80,15 @@ export function artwork(input: ArtworkInput, loc: PageLocale): Artwork | undefin
   const label = formatLabel(ld, { units: loc.units, locale: loc.locale });
   const art: Artwork = { label, ld };
   if (label.dimensions) {
-    const framed =
-      positive(outer.width_inches) &&
-      positive(outer.height_inches) &&
-      (differs(outer.width_inches, dims.width_inches) || differs(outer.height_inches, dims.height_inches));
-    art.size = framed
-      ? t(loc.locale, 'size.withFramed', {
-          picture: label.dimensions,
-          framed: formatDimensions(
-            {
-              widthInches: outer.width_inches as number,
-              heightInches: outer.height_inches as number,
-              depthInches: outer.depth_inches as number,
-            },
-            { units: loc.units, locale: loc.locale },
-          ),
-        })
-      : label.dimensions;
+    const framed = framedDimensions(
+      { widthInches: dims.width_inches as number, heightInches: dims.height_inches as number },
+      {
+        widthInches: outer.width_inches as number | undefined,
+        heightInches: outer.height_inches as number | undefined,
+        depthInches: outer.depth_inches as number | undefined,
+      },
+    );
+    art.size = framedSize(label.dimensions, framed && formatDimensions(framed, { units: loc.units, locale: loc.locale }), loc);
   }
   if (ld.description) art.description = ld.description;
   return art;

@@ -1,4 +1,4 @@
-import { inchesToCm, resolveLocale, t, type LengthUnit, type Locale } from '@app/catalogue';
+import { formatDimensions, formatLength, resolveLocale, t, type LengthUnit, type Locale } from '@app/catalogue';
 
 /**
  * What a public page speaks and measures in: the language of every visible string (the message
@@ -60,29 +60,33 @@ export function num(locale: Locale, v: number, digits: number): string {
   return f.format(v);
 }
 
-/** A length in the page's unit: "2 in", "5,1 cm". */
+/** Where a page's size says only its unit and where both: the same numbers either way (formatDimensions). */
+const opts = (loc: PageLocale, oneUnit: boolean) => ({ units: loc.units, locale: loc.locale, oneUnit });
+
+/** A length in the page's unit: "2 in", "5,1 cm" (formatLength: one decimal, as every size). */
 export function length(inches: number, loc: PageLocale): string {
-  return loc.units === 'cm' ? `${num(loc.locale, inchesToCm(inches), 1)} cm` : `${num(loc.locale, inches, 3)} in`;
+  return formatLength(inches, opts(loc, true));
 }
 
 /**
- * The compact size of a plain picture (one without a gallery label or a real size): width × height in the
- * page's unit, as the cards and embed pages have always shown it ("36 × 24 in"; "91,4 × 61 cm").
+ * A size in the page's unit alone, as galleries write it (height × width; libs/catalogue formatDimensions, the
+ * one formatter of every surface): "36 × 24 in" for a 24 in wide picture, "91,4 × 61 cm". Where a line has
+ * room for one unit: the cards, badges, the label on a photo, the variant selector.
  */
-export function plainSize(w: number, h: number, loc: PageLocale): string {
-  return loc.units === 'cm'
-    ? `${num(loc.locale, inchesToCm(w), 1)} × ${num(loc.locale, inchesToCm(h), 1)} cm`
-    : `${num(loc.locale, w, 3)} × ${num(loc.locale, h, 3)} in`;
+export function plainSize(w: number, h: number, loc: PageLocale, depth?: number | null): string {
+  return formatDimensions({ widthInches: w, heightInches: h, depthInches: depth }, opts(loc, true));
 }
 
-/** A plain picture's size in both units, the page's first: "24 × 36 in (61 × 91 cm)", "61 × 91,4 cm (24 × 36 in)". */
-export function plainSizeBoth(w: number, h: number, loc: PageLocale): string {
-  const inText = `${num(loc.locale, w, 3)} × ${num(loc.locale, h, 3)} in`;
-  if (loc.units === 'cm') return `${plainSize(w, h, loc)} (${inText})`;
-  return `${inText} (${num(loc.locale, Math.round(w * 2.54), 0)} × ${num(loc.locale, Math.round(h * 2.54), 0)} cm)`;
+/** The same size in both units, the page's first: "36 × 24 in (91,4 × 61 cm)", "91,4 × 61 cm (36 × 24 in)". */
+export function plainSizeBoth(w: number, h: number, loc: PageLocale, depth?: number | null): string {
+  return formatDimensions({ widthInches: w, heightInches: h, depthInches: depth }, opts(loc, false));
 }
 
-/** "24 × 36 in picture · 28 × 40 in framed" (size.pictureAndFramed) or the picture's size alone. */
+/**
+ * The picture's size and its framed (outer) size, labelled as such (size.withFramed: "36 × 24 in, 40 × 28 in
+ * framed"; "60 × 80 cm, gerahmt 67,6 × 87,6 × 3,2 cm"), or the picture's alone: the one way every page
+ * states both.
+ */
 export function framedSize(picture: string, framed: string | undefined, loc: PageLocale): string {
-  return framed ? t(loc.locale, 'size.pictureAndFramed', { picture, framed }) : picture;
+  return framed ? t(loc.locale, 'size.withFramed', { picture, framed }) : picture;
 }

@@ -142,7 +142,7 @@ describe('launchPresentation', () => {
       placement: 'wall',
       allowScaling: false,
       banner: { title: 'Sunset', price: '$40', link_url: 'https://shop.example.com/p/1', call_to_action: 'Buy' },
-      framed: { widthInches: 28, heightInches: 40 },
+      framed: { widthInches: 28, heightInches: 40, depthInches: 1.25 },
     });
   });
 
@@ -166,9 +166,9 @@ describe('launchPresentation', () => {
 
 describe('helpers', () => {
   it('sizeLabel: the picture, and the framed size when framed', () => {
-    expect(sizeLabel(24, 36)).toBe('24 × 36 in');
+    expect(sizeLabel(24, 36)).toBe('36 × 24 in');
     expect(sizeLabel(24, 36, { placement: 'wall', allowScaling: false, banner: {}, framed: { widthInches: 28, heightInches: 40 } })).toBe(
-      '24 × 36 in picture · 28 × 40 in framed',
+      '36 × 24 in, 40 × 28 in framed',
     );
   });
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ArtworkLabel } from '@app/catalogue';
+import { framedDimensions, type ArtworkLabel } from '@app/catalogue';
 import type { Banner, Placement } from '@app/plugins';
 import { DEFAULT_PAGE_LOCALE, framedSize, plainSize, type PageLocale } from './page-locale';
 
@@ -140,8 +140,8 @@ export interface LaunchPresentation {
   placement: Placement;
   allowScaling: boolean;
   banner: Banner;
-  /** The framed object's outer size, when it differs from the picture's. */
-  framed?: { widthInches: number; heightInches: number };
+  /** The framed object's outer size (and the frame's depth from the wall), when it differs from the picture's (framedDimensions). */
+  framed?: { widthInches: number; heightInches: number; depthInches?: number };
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
@@ -177,17 +177,23 @@ export function launchPresentation(result: Record<string, unknown> | null | unde
     unknown
   >;
   const dims = (result.dimensions && typeof result.dimensions === 'object' ? result.dimensions : {}) as Record<string, unknown>;
-  const [w, h] = [num(outer.width_inches), num(outer.height_inches)];
-  // Beyond rounding only: an unframed size given in centimetres is stored to 4 decimals, its outer size to 3.
-  const differs = (a: number, b: unknown) => typeof b !== 'number' || Math.abs(a - b) > 0.005;
-  if (w && h && (differs(w, dims.width_inches) || differs(h, dims.height_inches))) p.framed = { widthInches: w, heightInches: h };
+  const framed = framedDimensions(
+    { widthInches: num(dims.width_inches) ?? 0, heightInches: num(dims.height_inches) ?? 0 },
+    { widthInches: num(outer.width_inches), heightInches: num(outer.height_inches), depthInches: num(outer.depth_inches) },
+  );
+  if (framed)
+    p.framed = {
+      widthInches: framed.widthInches,
+      heightInches: framed.heightInches,
+      ...(framed.depthInches ? { depthInches: framed.depthInches } : {}),
+    };
   return p;
 }
 
 /**
- * A plain picture's size (width × height, the page's unit; numbers in the page's locale): "24 × 36 in", or
- * with a frame "24 × 36 in picture · 28 × 40 in framed". Works with a gallery label state theirs the
- * art-world way instead ({@link artwork}).
+ * A plain picture's size in the page's unit (height × width, as every size: page-locale plainSize): "36 × 24 in",
+ * or with a frame "36 × 24 in, 40 × 28 × 1 in framed" (size.withFramed). Works with a gallery label state theirs
+ * in both units ({@link artwork}), with the same numbers.
  */
 export function sizeLabel(
   widthInches: number,
@@ -195,7 +201,7 @@ export function sizeLabel(
   p?: LaunchPresentation,
   loc: PageLocale = DEFAULT_PAGE_LOCALE,
 ): string {
-  const framed = p?.framed ? plainSize(p.framed.widthInches, p.framed.heightInches, loc) : undefined;
+  const framed = p?.framed ? plainSize(p.framed.widthInches, p.framed.heightInches, loc, p.framed.depthInches) : undefined;
   return framedSize(plainSize(widthInches, heightInches, loc), framed, loc);
 }
 

@@ -1,6 +1,6 @@
 import { t, type Locale } from '../i18n';
 import { describeAvailability, type LabelAvailability } from './describe-availability';
-import { formatDimensions } from './format-dimensions';
+import { formatDimensions } from './size-format';
 import type { LabelItem, LengthUnit } from './label-item';
 
 /** A stretch of the label's headline; `italic` runs are the work's title (render as `<i>` or `<cite>`). */

@@ -98,7 +98,7 @@ describe('embed page with a presentation (unit)', () => {
       expect(html).toContain('<title>Sunset &lt;script&gt;alert(1)&lt;/script&gt; &amp; Co · View in AR</title>');
       expect(html).toContain('<span class="price">$240</span>');
       expect(html).toContain(`<a class="cta" href="${LINK.replace(/&/g, '&amp;')}" target="_top" rel="noopener">Buy &quot;now&quot;</a>`);
-      expect(html).toContain('<span class="size">24 × 36 in picture · 28 × 40 in framed</span>');
+      expect(html).toContain('<span class="size">36 × 24 in, 40 × 28 × 1.3 in framed</span>');
     }
   });
 
@@ -145,7 +145,7 @@ describe('embed page with a presentation (unit)', () => {
       `<model-viewer src="${base}/files/model.glb" ios-src="${base}/files/model.usdz" poster="${base}/files/poster.png" alt="3D preview of the picture" camera-controls camera-orbit="0deg 90deg auto" interaction-prompt="none" shadow-intensity="0" exposure="1"></model-viewer>`,
     );
     expect(desktop).toContain('<div class="card" data-platform="desktop" data-variant="interactive">');
-    expect(desktop).toContain('<span class="size">24 × 36 in</span>');
+    expect(desktop).toContain('<span class="size">36 × 24 in</span>');
     for (const p of ['ios', 'android', 'desktop'] as const) {
       expect(interactivePage(old, p)).not.toMatch(/class="banner"|<script>\(function\(\)\{var T=/);
       expect(interactivePage(old, p)).toContain('<title>View in AR</title>');
@@ -209,8 +209,8 @@ describe('showcase card with a presentation (unit)', () => {
     expect(android).not.toContain('<script');
     const desktop = showcasePage(showcase(items), 'desktop', false);
     expect(desktop).not.toContain('<script');
-    expect(desktop).toContain('<span class="size">24 × 36 in picture · 28 × 40 in framed</span>');
-    expect(desktop).toContain('<span class="size">24 × 36 in</span>');
+    expect(desktop).toContain('<span class="size">36 × 24 in, 40 × 28 × 1.3 in framed</span>');
+    expect(desktop).toContain('<span class="size">36 × 24 in</span>');
   });
 });
 
@@ -411,7 +411,7 @@ describe('embed page in headless Chromium', () => {
     expect(await page.locator('.card').evaluate((e) => getComputedStyle(e).backgroundImage)).toContain('radial-gradient');
     expect(await page.locator('.banner .title').textContent()).toBe(TITLE);
     expect(await page.locator('.banner .cta').getAttribute('href')).toBe(LINK);
-    expect(await page.locator('.size').textContent()).toBe('24 × 36 in picture · 28 × 40 in framed');
+    expect(await page.locator('.size').textContent()).toBe('36 × 24 in, 40 × 28 × 1.3 in framed');
     await page.waitForTimeout(1500);
     await page.screenshot({ path: join(ARTIFACTS, 'embed-wall-desktop.png') });
     // The QR dialog still opens (the page's own inline script, by hash).
@@ -420,7 +420,7 @@ describe('embed page in headless Chromium', () => {
     // Wall placement without a banner or frame: the plain size, the whole card for the wall.
     await page.goto(`${base}/embed/desktop-plain`);
     await page.waitForFunction(() => (document.querySelector('model-viewer') as any)?.loaded === true, null, { timeout: 30_000 });
-    expect(await page.locator('.size').textContent()).toBe('24 × 36 in');
+    expect(await page.locator('.size').textContent()).toBe('36 × 24 in');
     expect(await page.locator('.banner').count()).toBe(0);
     await page.waitForTimeout(1500);
     await page.screenshot({ path: join(ARTIFACTS, 'embed-wall-desktop-plain.png') });

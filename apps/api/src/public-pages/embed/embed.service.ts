@@ -177,7 +177,7 @@ export class EmbedService {
           loc,
         )
       : undefined;
-    // Sold in sizes: stated width × height, as the variants' names are (shopSize).
+    // Sold in sizes: the chosen variant's size, stated as every size is (shopSize).
     if (work?.size && sc?.variants) work.size = shopSize(r.dimensions.width_inches, r.dimensions.height_inches, presentation, loc);
     const platform: Platform = forced === 'ios' || forced === 'android' || forced === 'desktop' ? forced : detectPlatform(userAgent);
     // The phone that opens the QR code's address reports a qr_open (beacon.ts), then drops the marker.

@@ -33,8 +33,10 @@ export interface RoomView {
   /** Where "Back" goes: the item page, the together page, or inside a frame the embed page. */
   back: string;
   pictures: RoomPicture[];
-  /** The outer size (of the set, hung together) as the label states it. */
+  /** The size as the pages state it (page-locale: the picture's, with its framed size labelled; a set's outer size). */
   size: string;
+  /** `size` is a set's overall size: the label on the photo says so (together.size), as the together page does. */
+  overall?: boolean;
   /** Inside an embed frame (the widget's, an oEmbed iframe): no brand band, frameable. */
   embed: boolean;
   /** The showcase counts engagement: the page sends one `room_view` per picture it shows (no image data). */
@@ -169,7 +171,7 @@ ${option('custom', 'room.custom')}
 </div>
 <p class="steps">${m('room.steps')}</p>
 <p class="status" role="status" data-room-status></p>
-<div class="room-stage" data-room-stage hidden><img data-room-photo alt="${m('room.photoAlt')}"><div class="room-layer" data-room-layer><svg aria-hidden="true" focusable="false"><polygon data-room-outline points=""/></svg>${pictures}<span class="room-label" data-room-label hidden>${esc(v.size)}</span>${handles}</div></div>
+<div class="room-stage" data-room-stage hidden><img data-room-photo alt="${m('room.photoAlt')}"><div class="room-layer" data-room-layer><svg aria-hidden="true" focusable="false"><polygon data-room-outline points=""/></svg>${pictures}<span class="room-label" data-room-label hidden>${esc(v.overall ? t(loc.locale, 'together.size', { size: v.size }) : v.size)}</span>${handles}</div></div>
 <div class="actions"><button type="button" class="save" data-room-save disabled>${m('room.save')}</button></div>
 <script type="application/json" id="room-data">${jsonBlock(data)}</script>
 </main>

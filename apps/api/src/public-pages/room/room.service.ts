@@ -8,6 +8,7 @@ import { ApiError } from '../../http/api-error';
 import { placedPictures } from '../../walls/wall-pictures';
 import { VisitorWalls } from '../../walls/visitor-walls.service';
 import { plainSize, withLang } from '../page-locale';
+import { sizeLabel } from '../platform';
 import { selectedVariant } from '../showcase/page-variants';
 import { displayTitle, outerInches, type PageItem, type ReadyItem } from '../showcase/showcase-items';
 import { localeOf } from '../showcase/showcase-page';
@@ -79,7 +80,8 @@ export class RoomService {
         pageUrl: r.roomUrl ?? r.itemUrl,
         back: embed ? r.embedUrl : r.itemUrl,
         pictures: [{ item: i.id, title, src: r.posterUrl, dx: 0, dy: 0, width: w, height: h }],
-        size: plainSize(w, h, loc),
+        // The picture's size, and the framed size it is drawn at (labelled), as its card states them.
+        size: sizeLabel(r.widthInches, r.heightInches, r.presentation, loc),
         embed,
         beacon: beaconOf(found.model, embed, [i.id], selected?.sku),
       }),
@@ -148,6 +150,7 @@ export class RoomService {
         back: together,
         pictures,
         size: plainSize(r3(right - left), r3(bottom - top), loc),
+        overall: true,
         embed: inFrame(q.embed),
         beacon: beaconOf(
           found.model,

@@ -1,8 +1,8 @@
 import { describeAvailability, jsonLdScript, t, visualArtworkJsonLd, type LabelItem } from '@app/catalogue';
 import { esc } from '../../http/html';
 import { headlineHtml, labelLines } from '../artwork';
-import { plainSizeBoth, type PageLocale } from '../page-locale';
-import { forSale, type Platform } from '../platform';
+import { framedSize, plainSizeBoth, type PageLocale } from '../page-locale';
+import { forSale, sizeLabel, type Platform } from '../platform';
 import { brandHeader, htmlDocument } from './page-shell';
 import {
   selectedVariant,
@@ -138,7 +138,7 @@ export function itemPage(c: ItemContext): string {
   const picture = plainSizeBoth(r.widthInches, r.heightInches, loc);
   const size = art?.size
     ? ''
-    : `<p class="size muted">${esc(framed ? t(loc.locale, 'size.withFramed', { picture, framed: plainSizeBoth(framed.widthInches, framed.heightInches, loc) }) : picture)}</p>`;
+    : `<p class="size muted">${esc(framedSize(picture, framed && plainSizeBoth(framed.widthInches, framed.heightInches, loc, framed.depthInches), loc))}</p>`;
   const buy =
     b.link_url && offersLink(i)
       ? `<a class="buy" href="${esc(b.link_url)}" rel="noopener">${esc(b.call_to_action ?? t(loc.locale, 'item.viewDetails'))}</a>`
@@ -332,7 +332,16 @@ function wallFigure(
   attrs = '',
 ): string {
   const { w, h } = outerInches(r);
-  const scene = wallScene(r.posterUrl, title, w, h, r.presentation?.placement ?? 'wall', loc, sceneSize);
+  // The drawing's label: the label's size, else the picture's with its framed size (labelled), as the card states it.
+  const scene = wallScene(
+    r.posterUrl,
+    title,
+    w,
+    h,
+    r.presentation?.placement ?? 'wall',
+    loc,
+    sceneSize ?? sizeLabel(r.widthInches, r.heightInches, r.presentation, loc),
+  );
   // The reference keeps its own element (and its inches for tests and tools) inside the translated sentence.
   const REF = '\u0000reference\u0000';
   const caption = esc(t(loc.locale, 'wall.caption', { size, reference: REF })).replace(
@@ -413,10 +422,9 @@ export function wallPage(c: ItemContext): string {
   const r = i.ready;
   const title = displayTitle(i);
   const art = i.artwork;
-  const { w, h } = outerInches(r);
   const picture = plainSizeBoth(r.widthInches, r.heightInches, loc);
-  const size =
-    art?.size ?? (r.presentation?.framed ? t(loc.locale, 'size.withFramed', { picture, framed: plainSizeBoth(w, h, loc) }) : picture);
+  const f = r.presentation?.framed;
+  const size = art?.size ?? framedSize(picture, f && plainSizeBoth(f.widthInches, f.heightInches, loc, f.depthInches), loc);
   const figure = wallFigure(i, r, title, size, art?.size, loc);
   const label = art
     ? `<div class="wall-label label">${art.label.headline.length ? `<p class="headline">${headlineHtml(art.label)}</p>` : ''}${labelLines(art, 'p')}</div>`

@@ -49,19 +49,19 @@ const ready = (sku: string, over: Partial<ReadyItem> = {}): PageItem & { ready: 
 
 describe('variant names and prices', () => {
   it('names a variant by its size in the page unit and its frame, unless the shop named it', () => {
-    expect(variantName(stored(), null, CM)).toBe('50 × 70 cm');
+    expect(variantName(stored(), null, CM)).toBe('70 × 50 cm');
     expect(variantName(stored({ spec: { ...stored().spec, frame: { style: 'classic', color: 'oak' } } }), null, CM)).toBe(
-      '50 × 70 cm, oak',
+      '70 × 50 cm, oak',
     );
     expect(
       variantName(stored({ spec: { ...stored().spec, frame: { style: 'thin', color: 'black' }, mat: { width_inches: 2 } } }), null, CM),
-    ).toBe('50 × 70 cm, black with mat');
+    ).toBe('70 × 50 cm, black with mat');
     expect(variantName(stored({ spec: { ...stored().spec, frame: 'canvas' } }), null, { locale: 'de', units: 'cm' })).toBe(
-      '50 × 70 cm, Leinwand auf Keilrahmen',
+      '70 × 50 cm, Leinwand auf Keilrahmen',
     );
     expect(
       variantName(stored({ spec: { ...stored().spec, frame: { style: 'classic', color: 'oak' } } }), null, { locale: 'ja', units: 'cm' }),
-    ).toBe('50 × 70 cm、オーク');
+    ).toBe('70 × 50 cm、オーク');
     expect(variantName(stored({ name: ' A3 print ' }), null, CM)).toBe('A3 print');
     expect(variantName(stored({ spec: {} }), null, CM)).toBe('A');
   });

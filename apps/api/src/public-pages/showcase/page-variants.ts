@@ -2,7 +2,7 @@ import { describeAvailability, t, type AvailabilityKind, type Locale, type Messa
 import type { ItemVariant, VariantFiles } from '@app/persistence';
 import { parsePresentation } from '@app/plugins';
 import { esc } from '../../http/html';
-import { plainSize, plainSizeBoth, type PageLocale } from '../page-locale';
+import { framedSize, plainSize, plainSizeBoth, type PageLocale } from '../page-locale';
 import type { LaunchPresentation } from '../platform';
 import type { PageVariant, ReadyVariant } from './showcase-items';
 
@@ -40,15 +40,17 @@ export function variantResult(result: Record<string, unknown>, v: ItemVariant, d
 }
 
 /**
- * The size of an item sold in variants, as shops state it and as its variants' names do: width × height in both
- * units, the page's first, and the framed size after it ("50 × 70 cm (19.685 × 27.559 in), 57.6 × 77.6 cm
- * (22.685 × 30.559 in) framed"). It stands in for a label's gallery-style height × width on every page of such
- * an item (details, card, AR banners), so one page never states a size both ways round.
+ * The size of an item sold in variants, as every page states a size (height × width in both units, the page's
+ * first, and the framed size after it, labelled: "70 × 50 cm (27,6 × 19,7 in), 77,6 × 57,6 × 3,2 cm (30,6 × 22,7
+ * × 1,3 in) framed"). The details, the card and the AR banners of such an item state it this one way.
  */
 export function shopSize(widthInches: number, heightInches: number, p: LaunchPresentation | undefined, loc: PageLocale): string {
-  const picture = plainSizeBoth(widthInches, heightInches, loc);
   const f = p?.framed;
-  return f ? t(loc.locale, 'size.withFramed', { picture, framed: plainSizeBoth(f.widthInches, f.heightInches, loc) }) : picture;
+  return framedSize(
+    plainSizeBoth(widthInches, heightInches, loc),
+    f && plainSizeBoth(f.widthInches, f.heightInches, loc, f.depthInches),
+    loc,
+  );
 }
 
 /** A variant's availability: its own when it says more than "available", else the item's. */
@@ -75,9 +77,9 @@ function shortFrame(frame: unknown, mat: unknown, locale: Locale): string {
 }
 
 /**
- * A variant's name on the pages: the shop's, else its picture size in the page's unit and its frame, from its
- * files once built, else from its spec ("50 × 70 cm, oak", "42 × 59,4 cm", "50 × 70 cm, black with mat"); its SKU when
- * neither says anything.
+ * A variant's name on the pages: the shop's, else its picture size in the page's unit (height × width, as every
+ * size) and its frame, from its files once built, else from its spec ("70 × 50 cm, oak" for a 50 cm wide print,
+ * "59,4 × 42 cm", "70 × 50 cm, black with mat"); its SKU when neither says anything.
  */
 export function variantName(v: Pick<ItemVariant, 'name' | 'spec' | 'sku'>, build: VariantFiles | null, loc: PageLocale): string {
   if (v.name.trim()) return v.name.trim();

@@ -108,9 +108,3 @@ export function frameLabel(result: Record<string, unknown>, loc: PageLocale = DE
         .trim()
     : label;
 }
-
-/** "24 × 36 in (61 × 91 cm)". */
-export function sizeWithCm(w: number, h: number): string {
-  const cm = (v: number) => Math.round(v * 2.54);
-  return `${w} × ${h} in (${cm(w)} × ${cm(h)} cm)`;
-}

@@ -26,6 +26,7 @@ import { tapBase } from '../beacon';
 import { askedLocale, pageLocale, withLang, type PageLocale } from '../page-locale';
 import { detectPlatform, launchPresentation, type Platform } from '../platform';
 import { plainSize } from '../page-locale';
+import { sizeLabel } from '../platform';
 import { itemPage, wallPage } from './item-page';
 import { hasPending, type PageWall, showcasePage, type PageShowcase } from './showcase-page';
 import { togetherCsp, togetherErrorPage, togetherPage, type TogetherView } from './together-page';
@@ -153,7 +154,7 @@ export class ShowcasePageService {
     const work = r
       ? artwork({ label: i.label, availability, title: banner?.title ?? i.filename, price: banner?.price, result: r }, loc)
       : undefined;
-    // Sold in sizes: stated width × height, as the variants' names are (shopSize).
+    // Sold in sizes: the chosen variant's size, stated as every size is (shopSize).
     if (work?.size && r && i.variants) work.size = shopSize(r.dimensions.width_inches, r.dimensions.height_inches, presentation, loc);
     return {
       id: i.id,
@@ -424,7 +425,7 @@ export class ShowcasePageService {
         y: place.y_inches,
         w: place.width_inches,
         h: place.height_inches,
-        size: plainSize(place.width_inches, place.height_inches, loc),
+        size: placeSize(place, own, loc),
       };
     });
   }
@@ -473,4 +474,19 @@ export class ShowcasePageService {
       ? { jobId: row.jobId, posterKey: r.files.poster.key, shape: outerInches(item.ready) }
       : null;
   }
+}
+
+/**
+ * A placed picture's size as its own card states it (the picture's, and its framed size labelled), when the place
+ * is that picture's (or its variant's) outer size; else the place's outer size alone.
+ */
+function placeSize(place: PlacedPicture, own: PageItem | undefined, loc: PageLocale): string {
+  const shown = place.variant_sku ? own?.variants?.find((v) => v.sku === place.variant_sku)?.item : own;
+  const r = shown?.ready;
+  if (r) {
+    const o = outerInches(r);
+    if (Math.abs(o.w - place.width_inches) < 0.01 && Math.abs(o.h - place.height_inches) < 0.01)
+      return sizeLabel(r.widthInches, r.heightInches, r.presentation, loc);
+  }
+  return plainSize(place.width_inches, place.height_inches, loc);
 }

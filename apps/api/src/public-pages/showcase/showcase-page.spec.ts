@@ -1,6 +1,7 @@
 import { shareTags } from './open-graph';
 import { NAV_SCRIPT, SHOWCASE_CSP } from './page-shell';
-import { frameLabel, sizeWithCm, thumbHeight } from './showcase-items';
+import { frameLabel, thumbHeight } from './showcase-items';
+import { DEFAULT_PAGE_LOCALE, plainSizeBoth } from '../page-locale';
 import { contrast, readableOn } from './showcase-theme';
 import { groupScene, PERSON, referenceFor, SOFA, wallScene } from './wall-preview';
 import { createHash } from 'node:crypto';
@@ -91,7 +92,7 @@ describe('pictures together', () => {
     const [c1, c2, c3] = got.map(centre);
     expect([c2![0]! - c1![0]!, c3![0]! - c1![0]!]).toEqual([33, 60]);
     expect([c2![1]! - c1![1]!, c3![1]! - c1![1]!]).toEqual([-3, 3]);
-    expect(s.svg).toContain('aria-label="90 × 30 in / a sofa 84 in (213 cm) wide"');
+    expect(s.svg).toContain('aria-label="30 × 90 in / a sofa 84 in (213 cm) wide"');
     // The set's bottom is at least 8 in above the sofa's 33 in back.
     const floor = Number(/<rect y="([\d.]+)" width="[\d.]+" height="10"/.exec(s.svg)![1]);
     expect(floor - Math.max(...got.map((g) => g[2]! + g[4]!))).toBeGreaterThanOrEqual(41);
@@ -114,7 +115,8 @@ describe('item details', () => {
     expect(frameLabel({ frame: { style: 'canvas' } })).toBe('Canvas wrap');
     expect(frameLabel({ frame: { style: 'none' } })).toBeUndefined();
     expect(frameLabel({ frame: { style: 'thin', color: '<b>' } })).toBe('Thin frame');
-    expect(sizeWithCm(24, 36)).toBe('24 × 36 in (61 × 91 cm)');
+    // A 24 in wide, 36 in tall picture: height × width, one decimal in both units.
+    expect(plainSizeBoth(24, 36, DEFAULT_PAGE_LOCALE)).toBe('36 × 24 in (91.4 × 61 cm)');
     expect(thumbHeight(480, 24, 36)).toBe(720);
   });
 

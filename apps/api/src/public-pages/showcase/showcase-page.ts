@@ -110,7 +110,7 @@ function wallCards(s: PageShowcase, loc: PageLocale, embed: boolean): string {
       return (
         `<a class="wall-card" id="${esc(w.id)}" href="${esc(withLang(w.url, loc.lang))}"${target} style="--ar:${w.widthInches / w.heightInches}">` +
         `<img src="${esc(w.posterUrl)}" alt="" width="${width}" height="${height}" loading="lazy" decoding="async">` +
-        `<span class="name">${esc(w.name)}</span><span class="size">${esc(plainSize(w.widthInches, w.heightInches, loc))}</span>` +
+        `<span class="name">${esc(w.name)}</span><span class="size">${esc(t(loc.locale, 'together.size', { size: plainSize(w.widthInches, w.heightInches, loc) }))}</span>` +
         `<span class="wall-btn go">${esc(t(loc.locale, 'ar.viewOnYourWall'))}</span></a>`
       );
     })

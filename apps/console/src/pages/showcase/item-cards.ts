@@ -2,6 +2,7 @@
 import { api, type ApiError } from '../../shared/api';
 import type { ShowcaseItem } from '../../shared/api-types';
 import { $, $all, empty, fill, h, say } from '../../shared/dom';
+import { sizeText } from '../../shared/size';
 import { active, seg, statusBadge } from '../../shared/format';
 import { editForm, type EditForm, removeItem, syncForm } from './item-edit';
 import { AVAILABILITY, itemName } from './item-format';
@@ -10,9 +11,6 @@ import { type Card, sc, type ShowcaseView } from './showcase-state';
 import { openVariants } from './variants/variants-panel';
 import { variantsBuilding, variantsLine } from './variants/variant-rows';
 import { vs } from './variants/variants-state';
-
-type InchSize = NonNullable<ShowcaseItem['dimensions']>;
-type CmSize = NonNullable<ShowcaseItem['dimensions_cm']>;
 
 export function errText(e: { message?: string } | string | null | undefined): string {
   return typeof e === 'string' ? e : (e && e.message) || 'failed';
@@ -80,15 +78,9 @@ export function renderItems(s: ShowcaseView): boolean {
 function itemCard(it: ShowcaseItem, i: number, n: number, units: ShowcaseView['units'], rebuilding: boolean): HTMLLIElement {
   const ref = 'picture ' + it.id;
   const b = it.banner || {};
-  const d = units === 'cm' ? it.dimensions_cm : it.dimensions;
-  const r2 = function (x: number) {
-    return Math.round(x * 100) / 100;
-  };
-  const size = d
-    ? units === 'cm'
-      ? r2((d as CmSize).width_cm) + ' × ' + r2((d as CmSize).height_cm) + ' cm'
-      : r2((d as InchSize).width_inches) + ' × ' + r2((d as InchSize).height_inches) + ' in'
-    : null;
+  // As the pages state it (shared/size.ts): height × width, one decimal, in the showcase's unit.
+  const d = it.dimensions;
+  const size = d ? sizeText(d.width_inches, d.height_inches, units === 'cm' ? 'cm' : 'in', true) : null;
   const line = function (parts: (string | null | undefined)[], cls?: string) {
     const t = parts.filter(Boolean).join(' · ');
     return t ? h('p', { class: cls || 'meta', text: t }) : null;

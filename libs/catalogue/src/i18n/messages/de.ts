@@ -95,7 +95,6 @@ export const de = {
   'together.errorNotReady': 'Einige dieser Bilder sind noch nicht fertig. Bitte versuchen Sie es gleich noch einmal.',
   'together.walls': 'Bilderwände',
 
-  'size.pictureAndFramed': 'Bild {picture} · gerahmt {framed}',
   'size.withFramed': '{picture}, gerahmt {framed}',
   'count.sizes.one': '{n} Größe',
   'count.sizes.other': '{n} Größen',

@@ -113,8 +113,7 @@ export const en = {
   'together.errorNotReady': 'Some of these pictures are not ready yet. Please try again in a moment.',
   'together.walls': 'Gallery walls',
 
-  // platform.ts sizeLabel (cards, embed) and item-page.ts (details, wall caption) with a frame.
-  'size.pictureAndFramed': '{picture} picture · {framed} framed',
+  // page-locale.ts framedSize: every page's size with a frame (libs/catalogue formatDimensions writes both sizes).
   'size.withFramed': '{picture}, {framed} framed',
   // Plural pairs: pick with translateCount (Intl.PluralRules), never by hand.
   'count.sizes.one': '{n} size',

@@ -94,7 +94,6 @@ export const es = {
   'together.errorNotReady': 'Algunas de estas obras aún no están listas. Vuelve a intentarlo en un momento.',
   'together.walls': 'Composiciones de pared',
 
-  'size.pictureAndFramed': 'Obra {picture} · con marco {framed}',
   'size.withFramed': '{picture}, {framed} con marco',
   'count.sizes.one': '{n} tamaño',
   'count.sizes.other': '{n} tamaños',

@@ -99,7 +99,6 @@ export const fr = {
   'together.errorNotReady': 'Certaines de ces œuvres ne sont pas encore prêtes. Réessayez dans un instant.',
   'together.walls': 'Murs de tableaux',
 
-  'size.pictureAndFramed': 'Œuvre {picture} · avec cadre {framed}',
   'size.withFramed': '{picture}, {framed} avec cadre',
   'count.sizes.one': '{n} format',
   'count.sizes.other': '{n} formats',

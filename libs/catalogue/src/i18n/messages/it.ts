@@ -94,7 +94,6 @@ export const it = {
   'together.errorNotReady': 'Alcune di queste opere non sono ancora pronte. Riprova tra un momento.',
   'together.walls': 'Composizioni da parete',
 
-  'size.pictureAndFramed': 'Opera {picture} · con cornice {framed}',
   'size.withFramed': '{picture}, {framed} con cornice',
   'count.sizes.one': '{n} formato',
   'count.sizes.other': '{n} formati',

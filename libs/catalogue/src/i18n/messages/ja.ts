@@ -98,7 +98,6 @@ export const ja = {
   'together.errorNotReady': '一部の作品はまだ準備中です。しばらくしてからもう一度お試しください。',
   'together.walls': 'ギャラリーウォール',
 
-  'size.pictureAndFramed': '作品 {picture}・額装時 {framed}',
   'size.withFramed': '{picture}（額装時 {framed}）',
   // Japanese has no plural forms: Intl.PluralRules('ja') only ever says "other"; "one" is there for the type.
   'count.sizes.one': '{n}サイズ',

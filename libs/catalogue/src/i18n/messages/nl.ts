@@ -94,7 +94,6 @@ export const nl = {
   'together.errorNotReady': 'Sommige van deze werken zijn nog niet klaar. Probeer het zo opnieuw.',
   'together.walls': 'Fotowanden',
 
-  'size.pictureAndFramed': 'Werk {picture} · ingelijst {framed}',
   'size.withFramed': '{picture}, ingelijst {framed}',
   'count.sizes.one': '{n} formaat',
   'count.sizes.other': '{n} formaten',

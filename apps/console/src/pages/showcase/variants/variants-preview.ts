@@ -1,8 +1,9 @@
 /** The variants panel's preview: the selected row's picture framed as the engine frames it, drawn on a canvas. */
 import type { ItemVariant, ShowcaseItem } from '../../../shared/api-types';
 import { $, fill, h } from '../../../shared/dom';
-import { toInch, toUnit, unitLabel, vIndex, vLookChanged, vNum, vStr } from './variant-rows';
+import { toInch, vIndex, vLookChanged, vNum } from './variant-rows';
 import { MOULDED, type VariantRow, vs } from './variants-state';
+import { lengthText, sizeText } from '../../../shared/size';
 
 /** A row's look in inches (see lookOf). */
 interface RowLook {
@@ -240,9 +241,9 @@ export function vDraw(): void {
   canvas.setAttribute('data-frame-px', String(fw));
   canvas.setAttribute('data-mat-px', String(mw));
   canvas.setAttribute('data-sku', r.sku.trim());
-  const U = unitLabel(ve.units);
+  // Height × width in the showcase's unit, as the pages will state the variant (shared/size.ts).
   const size = function (a: number, b: number) {
-    return vStr(toUnit(a, ve.units)) + ' × ' + vStr(toUnit(b, ve.units)) + ' ' + U;
+    return sizeText(a, b, ve.units, true);
   };
   const frameText = !r.frame ? 'no frame' : r.frame === 'canvas' ? 'canvas wrap' : r.frame + ' frame (' + L.frameColor + ')';
   const words =
@@ -251,9 +252,7 @@ export function vDraw(): void {
     size(L.w, L.h) +
     ', ' +
     frameText +
-    (L.mw
-      ? ', ' + vStr(toUnit(L.mw, ve.units)) + ' ' + U + ' ' + L.matColor + (r.frame === 'float' && !vNum(r.mat) ? ' reveal' : ' mat')
-      : '') +
+    (L.mw ? ', ' + lengthText(L.mw, ve.units) + ' ' + L.matColor + (r.frame === 'float' && !vNum(r.mat) ? ' reveal' : ' mat') : '') +
     '. Outer size ' +
     size(L.outerW, L.outerH) +
     '.';

@@ -5,7 +5,8 @@
 import { api, type ErrorLike } from '../../../shared/api';
 import type { CreateWallRequest, Wall, WallLayout } from '../../../shared/api-types';
 import { $all, fill, h, say } from '../../../shared/dom';
-import { byId, errMessage, inch, pictureName, snap, thumbOf, wallPic } from './wall-format';
+import { sizeText } from '../../../shared/size';
+import { byId, errMessage, pictureName, snap, thumbOf, wallPic } from './wall-format';
 import { draw, fitView, showArrangement } from './wall-stage';
 import { type Arranger, MAX_PICS, type Pic, W } from './wall-state';
 
@@ -165,7 +166,7 @@ export function renderPicks(): void {
             : h('span', { class: 'ph', 'aria-hidden': 'true' }),
           h('span', { class: 'ar-pick-name' }, [
             h('strong', { text: W.itemName(it) }),
-            dims ? h('span', { class: 'meta', text: inch(dims.width_inches) + ' × ' + inch(dims.height_inches) + ' in' }) : null,
+            dims ? h('span', { class: 'meta', text: sizeText(dims.width_inches, dims.height_inches, 'in', true) }) : null,
           ]),
           order ? h('span', { class: 'ar-order', 'aria-hidden': 'true', text: String(order) }) : null,
           order ? h('span', { class: 'sr-only', text: ', number ' + order }) : null,

@@ -1,6 +1,7 @@
 /** Sizes as the walls section writes them, and the pictures it names (from the showcase as last loaded). */
 import type { ErrorLike } from '../../../shared/api';
 import type { ShowcaseItem, WallItem, WallPlace } from '../../../shared/api-types';
+import { sizeText } from '../../../shared/size';
 import { type Pic, W } from './wall-state';
 
 /** A picture of a wall as the API places it (outer centre and size, inches) as the arranger holds it. */
@@ -20,14 +21,12 @@ export function inch(v: number): string {
   const r = Math.round(v * 100) / 100;
   return (r < 0 ? '−' : '') + String(Math.abs(r));
 }
-function cm(v: number): string {
-  return String(Math.round(v * 2.54));
-}
 export function snap(v: number): number {
   return Math.round(v * 2) / 2;
 }
-export function sizeText(w: number, hgt: number): string {
-  return inch(w) + ' × ' + inch(hgt) + ' in (' + cm(w) + ' × ' + cm(hgt) + ' cm)';
+/** A wall's or a picture's size as every page states it (shared/size.ts), the showcase's unit first: "33 × 84 in (83.8 × 213.4 cm)". */
+export function wallSize(w: number, hgt: number, oneUnit = false): string {
+  return sizeText(w, hgt, (W.showcase && W.showcase.units) || 'in', oneUnit);
 }
 export function byId(itemId: number): ShowcaseItem | undefined {
   return ((W.showcase && W.showcase.items) || []).filter(function (x) {

@@ -4,7 +4,7 @@ import type { Wall, WallList } from '../../../shared/api-types';
 import { empty, failed, fill, h, say } from '../../../shared/dom';
 import { active, seg, statusBadge } from '../../../shared/format';
 import { close, open } from './wall-arranger';
-import { errMessage, sizeText } from './wall-format';
+import { errMessage, wallSize } from './wall-format';
 import { W } from './wall-state';
 
 /** Loads the list again, and polls it while a wall is being built. */
@@ -64,7 +64,7 @@ function wallCard(w: Wall): HTMLLIElement {
       class: 'meta',
       'data-testid': 'wall-meta',
       text: [
-        od.width_inches ? 'Outer size ' + sizeText(od.width_inches, od.height_inches!) : null,
+        od.width_inches ? 'Outer size ' + wallSize(od.width_inches, od.height_inches!) : null,
         (w.items || []).length + ' pictures',
         w.arrangement,
       ]

@@ -3,7 +3,8 @@
  * pointer (mouse, pen, touch) or arrow keys in 0.5 in steps, overlaps and width checked as they move.
  */
 import { $all, fill, h } from '../../../shared/dom';
-import { inch, pictureName, sizeText, snap, thumbOf } from './wall-format';
+import { sizeText } from '../../../shared/size';
+import { inch, pictureName, snap, thumbOf, wallSize } from './wall-format';
 import { MAX_WIDTH, NS, type Pic, SOFA, type View, W } from './wall-state';
 
 function bounds(pics: Pic[]): View | null {
@@ -92,7 +93,7 @@ export function check(): void {
   if (b && b.r - b.l > MAX_WIDTH)
     msgs.push('The wall is ' + inch(b.r - b.l) + ' in wide: at most ' + MAX_WIDTH + ' in (40 ft) can be saved.');
   W.E.problem.textContent = msgs.join(' ');
-  W.E.size.textContent = b ? 'Outer size: ' + sizeText(b.r - b.l, b.t - b.b) + ', ' + A.pics.length + ' pictures.' : '';
+  W.E.size.textContent = b ? 'Outer size: ' + wallSize(b.r - b.l, b.t - b.b) + ', ' + A.pics.length + ' pictures.' : '';
   W.E.stage.setAttribute('data-overlaps', String(pairs.length));
   W.E.save.disabled = A.saving || msgs.length > 0 || A.pics.length < 2;
 }
@@ -212,10 +213,9 @@ function picLabel(p: Pic): string {
     pictureName(p.item_id) +
     (p.variant_sku ? ' (' + p.variant_sku + ')' : '') +
     ', ' +
-    inch(p.w) +
-    ' × ' +
-    inch(p.h) +
-    ' in, at x ' +
+    // The arranger works in inches (positions, scale bar): the size too, as every page writes one.
+    sizeText(p.w, p.h, 'in', true) +
+    ', at x ' +
     inch(p.x) +
     ' in, y ' +
     inch(p.y) +
