@@ -162,7 +162,7 @@ describe('console: the catalogue on a showcase page', () => {
     expect(item.dimensions_cm).toEqual({ width_cm: 50, height_cm: 40 });
     expect(item.frame).toMatchObject({ style: 'thin' });
     expect(item.rebuild_job_id).toBeUndefined();
-    await hasText(dunes.locator('.meta').nth(1), /^19\.6\d × 15\.7\d in · € 1,200$/);
+    await hasText(dunes.locator('.meta').nth(1), /^15\.7 × 19\.7 in · € 1,200$/);
   });
 
   it('marks a picture sold in one click: a red dot and "Sold" on its card', async () => {

@@ -163,7 +163,7 @@ describe('console: the variants table of a showcase item', () => {
     // The preview follows the focused row: the large one, classic oak with a 5 cm mat, drawn on the canvas.
     await hasText(
       page.locator('[data-testid=preview-caption]'),
-      'DUNES-L: 80 × 60 cm, classic frame (oak), 5 cm white mat. Outer size 97.62 × 77.62 cm.',
+      'DUNES-L: 60 × 80 cm, classic frame (oak), 5 cm white mat. Outer size 77.6 × 97.6 cm.',
     );
     expect(await page.locator('[data-testid=variant-canvas]').getAttribute('data-sku')).toBe('DUNES-L');
     const classic = await framePx();
@@ -213,7 +213,7 @@ describe('console: the variants table of a showcase item', () => {
     await control(2, 'Frame colour').selectOption('walnut');
     expect(await framePx()).toBeGreaterThan(thinPx);
     expect(await pixels()).not.toBe(thin);
-    await hasText(page.locator('[data-testid=preview-caption]'), 'DUNES-M-WALNUT: 60 × 45 cm, classic frame (walnut)');
+    await hasText(page.locator('[data-testid=preview-caption]'), 'DUNES-M-WALNUT: 45 × 60 cm, classic frame (walnut)');
 
     // Keyboard: Move up from row 3; focus follows the row, which is now row 2.
     await row(2).getByRole('button', { name: 'Move up: row 3 (DUNES-M-WALNUT)' }).focus();

@@ -142,6 +142,8 @@ describe('console: gallery walls of a showcase', () => {
   const snap = (v: number) => Math.round(v * 2) / 2;
   /** Inches as the console writes them: at most two decimals, a true minus sign. */
   const inch = (v: number) => String(Math.round(v * 100) / 100).replace('-', '−');
+  // A size as every page writes one (height × width, one decimal): the console's too.
+  const one = (v: number) => new Intl.NumberFormat('en', { maximumFractionDigits: 1 }).format(v);
 
   it('signs in, makes a showcase of three pictures and opens the arranger', async () => {
     const user = (await owner.req('POST', '/api/admin/users', { email: 'hanger@example.com', credits: 100, showcase_slots: 1 })).body;
@@ -238,12 +240,13 @@ describe('console: gallery walls of a showcase', () => {
       layout.items[2].x_inches + layout.items[2].width_inches / 2 - (layout.items[0].x_inches - layout.items[0].width_inches / 2),
       5,
     );
-    await hasText(arranger().locator('[data-testid=wall-size]'), `Outer size: ${inch(W)} × `);
+    await hasText(
+      arranger().locator('[data-testid=wall-size]'),
+      `Outer size: ${one(layout.outer_dimensions.height_inches)} × ${one(W)} in (`,
+    );
     await hasText(arranger().locator('[data-testid=wall-scale]'), /ft|in/);
     const first = layout.items[0];
-    expect(d[0].label).toBe(
-      `Dunes, ${inch(first.width_inches)} × ${inch(first.height_inches)} in, at x ${inch(first.x_inches)} in, y 0 in`,
-    );
+    expect(d[0].label).toBe(`Dunes, ${one(first.height_inches)} × ${one(first.width_inches)} in, at x ${inch(first.x_inches)} in, y 0 in`);
     expect(await save().isDisabled()).toBe(false);
     await shot(section(), 'row-desktop');
   });
@@ -364,7 +367,10 @@ describe('console: gallery walls of a showcase', () => {
     const card = section().locator(`[data-testid=wall][data-id="${wallId}"]`);
     await waitFor(async () => (await card.getAttribute('data-status')) === 'completed', 10_000, 'the card completed');
     await hasText(card, 'Over the sofa');
-    await hasText(card.locator('[data-testid=wall-meta]'), `Outer size ${inch(wall.outer_dimensions.width_inches)} × `);
+    await hasText(
+      card.locator('[data-testid=wall-meta]'),
+      `Outer size ${one(wall.outer_dimensions.height_inches)} × ${one(wall.outer_dimensions.width_inches)} in (`,
+    );
     expect(await card.locator('[data-testid=wall-page]').getAttribute('href')).toBe(wall.page_url);
     expect(await card.locator('img').getAttribute('src')).toBe(wall.preview_url);
     await card.getByRole('button', { name: 'Copy link (Over the sofa)' }).click();

@@ -257,8 +257,9 @@ describe('the together page', () => {
     expect(await p.locator('.chosen-list .title').allInnerTexts()).toEqual(['Harbour', 'Dunes', 'Square sea']);
     const w = layout.outer_dimensions.width_inches;
     const h = layout.outer_dimensions.height_inches;
-    const fmt = (v: number) => new Intl.NumberFormat('en', { maximumFractionDigits: 3 }).format(v);
-    expect(await p.locator('.overall').innerText()).toContain(`Overall size: ${fmt(w)} × ${fmt(h)} in`);
+    // Height × width, one decimal, as every page writes a size.
+    const fmt = (v: number) => new Intl.NumberFormat('en', { maximumFractionDigits: 1 }).format(v);
+    expect(await p.locator('.overall').innerText()).toContain(`Overall size: ${fmt(h)} × ${fmt(w)} in`);
     expect(await p.locator('.qr-code svg').count()).toBe(1);
     const src = await p.locator('model-viewer').getAttribute('src');
     expect(src).toBe(`${showcase.url}/together/model.glb?items=${encodeURIComponent(ids().join(','))}&arrangement=row`);

@@ -419,7 +419,8 @@ describe('one picture', () => {
     // Placed on the sheet's centre at first.
     expect(Math.abs(c0[0] - A4.width / 2)).toBeLessThan(0.05);
     expect(Math.abs(c0[1] - A4.height / 2)).toBeLessThan(0.05);
-    expect(await p.locator('[data-room-label]').innerText()).toBe('40 × 30 cm');
+    // Height × width, as every page writes a size: 30 cm tall, 40 cm wide.
+    expect(await p.locator('[data-room-label]').innerText()).toBe('30 × 40 cm');
     await p.screenshot({ path: join(ARTIFACTS, 'room-view-page.png'), fullPage: true });
 
     // Dragged 430 px to the right along the wall (off the sheet): still the true projection, further right.

@@ -31,11 +31,11 @@ const TITLE = 'Street at dusk';
 
 /** The six variants as the shop sends them, with the names the selector shows (the shop's, else size and frame). */
 const VARIANTS: { body: Record<string, unknown>; name: string; sold?: boolean }[] = [
-  { body: { sku: 'STREET-A2', width_cm: 42, height_cm: 59.4, price: '€59' }, name: '42 × 59.4 cm' },
+  { body: { sku: 'STREET-A2', width_cm: 42, height_cm: 59.4, price: '€59' }, name: '59.4 × 42 cm' },
   { body: { sku: 'STREET-A3', name: 'A3 print', width_cm: 29.7, height_cm: 42, price: '€39' }, name: 'A3 print' },
   {
     body: { sku: 'STREET-50x70-OAK', width_cm: 50, height_cm: 70, frame: { style: 'classic', color: 'oak' }, price: '€149', default: true },
-    name: '50 × 70 cm, oak',
+    name: '70 × 50 cm, oak',
   },
   {
     body: {
@@ -46,13 +46,13 @@ const VARIANTS: { body: Record<string, unknown>; name: string; sold?: boolean }[
       mat: { width_inches: 2 },
       price: '€169',
     },
-    name: '50 × 70 cm, black with mat',
+    name: '70 × 50 cm, black with mat',
   },
   {
     body: { sku: 'STREET-70x100-BLK', width_cm: 70, height_cm: 100, frame: { style: 'thin', color: 'black' }, price: '€1,249' },
-    name: '70 × 100 cm, black',
+    name: '100 × 70 cm, black',
   },
-  { body: { sku: 'STREET-A4', width_cm: 21, height_cm: 29.7, price: '€25', availability: 'sold' }, name: '21 × 29.7 cm', sold: true },
+  { body: { sku: 'STREET-A4', width_cm: 21, height_cm: 29.7, price: '€25', availability: 'sold' }, name: '29.7 × 21 cm', sold: true },
 ];
 const SKUS = VARIANTS.map((v) => v.body.sku as string);
 const DEFAULT = 'STREET-50x70-OAK';
@@ -154,14 +154,15 @@ async function open(
 /** A length in the page's notation (English, at most `digits` decimals). */
 const num = (v: number, digits: number) => new Intl.NumberFormat('en', { maximumFractionDigits: digits }).format(v);
 const cm = (inches: number) => Math.round(inches * 2.54 * 100) / 100;
-/** "50 × 70 cm (19.685 × 27.559 in)": the size in both units, centimetres first (the showcase's unit). */
-const both = (w: number, h: number) => `${num(cm(w), 1)} × ${num(cm(h), 1)} cm (${num(w, 3)} × ${num(h, 3)} in)`;
-/** What the details say a variant measures: the picture, and the framed size when a frame adds to it. */
+/** "70 × 50 cm (27.6 × 19.7 in)" for a 50 cm wide print: height × width in both units, one decimal, centimetres first (the showcase's unit). */
+const both = (w: number, h: number, d?: number) =>
+  `${[h, w, ...(d ? [d] : [])].map((v) => num(cm(v), 1)).join(' × ')} cm (${[h, w, ...(d ? [d] : [])].map((v) => num(v, 1)).join(' × ')} in)`;
+/** What the details say a variant measures: the picture, and the framed size (with the frame's depth) when a frame adds to it. */
 function dimsOf(v: any): string {
   const { width_inches: w, height_inches: h } = v.dimensions;
   const o = v.outer_dimensions;
   const framed = Math.abs(o.width_inches - w) > 0.005 || Math.abs(o.height_inches - h) > 0.005;
-  return framed ? `${both(w, h)}, ${both(o.width_inches, o.height_inches)} framed` : both(w, h);
+  return framed ? `${both(w, h)}, ${both(o.width_inches, o.height_inches, o.depth_inches)} framed` : both(w, h);
 }
 const variantOf = (sku: string) => VARIANTS.find((v) => v.body.sku === sku)!;
 
@@ -277,7 +278,7 @@ describe('item page', () => {
     expect(await group.locator('input:checked').getAttribute('value')).toBe(DEFAULT);
     expect(await group.locator('input:disabled').count()).toBe(0);
     // Each radio is named by its label: name, price and state.
-    expect(await p.getByRole('radio', { name: '21 × 29.7 cm €25 Sold' }).count()).toBe(1);
+    expect(await p.getByRole('radio', { name: '29.7 × 21 cm €25 Sold' }).count()).toBe(1);
     await ctx.close();
   });
 
@@ -379,7 +380,7 @@ describe('item page', () => {
     expect(ld.offers[2]).toEqual({
       '@type': 'Offer',
       sku: DEFAULT,
-      name: '50 × 70 cm, oak',
+      name: '70 × 50 cm, oak',
       availability: 'https://schema.org/InStock',
       url: `${itemUrl}?variant=${DEFAULT}`,
       price: '149',
@@ -389,7 +390,7 @@ describe('item page', () => {
     expect(ld.offers[5]).toEqual({
       '@type': 'Offer',
       sku: 'STREET-A4',
-      name: '21 × 29.7 cm',
+      name: '29.7 × 21 cm',
       availability: 'https://schema.org/SoldOut',
       url: `${itemUrl}?variant=STREET-A4`,
     });
@@ -514,7 +515,7 @@ describe('languages and accessibility', () => {
       }
     }
     const { ctx, p } = await open(`${itemUrl}?lang=${locale}`);
-    const want = locale === 'de' ? ['Größe und Rahmen', '50 × 70 cm, Eiche', 'Verkauft'] : ['サイズと額装', '50 × 70 cm、オーク', '売約済'];
+    const want = locale === 'de' ? ['Größe und Rahmen', '70 × 50 cm, Eiche', 'Verkauft'] : ['サイズと額装', '70 × 50 cm、オーク', '売約済'];
     expect(await p.locator('#variants legend').innerText()).toBe(want[0]);
     expect(await p.locator(`label[data-sku="${DEFAULT}"] .name`).innerText()).toBe(want[1]);
     expect(await p.locator('label[data-sku="STREET-A4"] .state').innerText()).toBe(want[2]);
