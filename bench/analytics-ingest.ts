@@ -292,6 +292,12 @@ async function floodLoad(
   };
 }
 
+/** CPU time a process has used so far (user + system), in ms (Linux: /proc/<pid>/stat, clock ticks of 10 ms). */
+const cpuMs = (pid: number): number => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+
 /** The resident set of a process, in MB (Linux). */
 const rssMb = (pid: number): number =>
   round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024, 0);
@@ -337,11 +343,19 @@ async function floodBench(dataDir: string) {
       String(RATE),
       String(FLOOD_SECONDS),
     ];
-    const floor = await runChild<FloodLoad>(floodArgs(`http://127.0.0.1:${floorPort}/api/events`)).finally(() => floorProc.kill('SIGKILL'));
+    const floorCpu0 = cpuMs(floorProc.pid as number);
+    let floorCpu = 0;
+    const floor = await runChild<FloodLoad>(floodArgs(`http://127.0.0.1:${floorPort}/api/events`)).finally(() => {
+      floorCpu = cpuMs(floorProc.pid as number) - floorCpu0;
+      floorProc.kill('SIGKILL');
+    });
     rss.start = rssMb(pid);
+    const cpu0 = cpuMs(pid);
     const middle = setTimeout(() => (rss.middle = rssMb(pid)), (FLOOD_SECONDS * 1000) / 2);
     const sampling = setInterval(() => rss.every_5_s.push(rssMb(pid)), 5000);
     const r = await runChild<FloodLoad>(floodArgs(url));
+    // CPU per beacon is what the tail follows on a shared machine, and it is steadier than the latency itself.
+    const cpu = cpuMs(pid) - cpu0;
     clearTimeout(middle);
     clearInterval(sampling);
     rss.end = rssMb(pid);
@@ -358,6 +372,8 @@ async function floodBench(dataDir: string) {
       generator_loop_delay_ms: r.generator_loop_delay_ms,
       floor: { beacons: floor.beacons, healthz: floor.healthz, generator_loop_delay_ms: floor.generator_loop_delay_ms },
       rss_mb: rss,
+      // The API's CPU time through the flood (its flushes included) per beacon answered, against the floor's.
+      cpu_ms_per_beacon: { api: round(cpu / Math.max(1, r.beacons.ok), 3), floor: round(floorCpu / Math.max(1, floor.beacons.ok), 3) },
       attacker: { beacons: r.attack.beacons, answered_204: r.attack.ok, events: r.attack.events, counted: attackCount.counted - warm },
       legitimate: {
         beacons: r.legit.beacons,

@@ -153,3 +153,49 @@ describe('MemoryAnalyticsBuffer', () => {
     expect(await b.salt('2026-11-25')).not.toBe(await b.salt('2026-11-24'));
   });
 });
+
+describe('MemoryAnalyticsBuffer as a queue', () => {
+  it('a flusher reading and trimming in batches gets every event once, in order, and empties the queue', async () => {
+    const b = new MemoryAnalyticsBuffer();
+    for (let i = 0; i < 10_000; i++) await b.append([event({ itemId: i })]);
+    const seen: number[] = [];
+    let cursor: string | null = null;
+    let lastId = '';
+    for (;;) {
+      const batch = await b.readAfter(cursor, 3_000);
+      if (!batch.length) break;
+      for (const e of batch) {
+        expect(e.id > lastId).toBe(true);
+        lastId = e.id;
+        seen.push(e.event.itemId);
+      }
+      cursor = batch[batch.length - 1].id;
+      await b.trimThrough(cursor);
+      // Events appended while a flush runs come after its cursor.
+      if (seen.length === 3_000) await b.append([event({ itemId: 10_000 })]);
+    }
+    expect(seen).toEqual(Array.from({ length: 10_001 }, (_, i) => i));
+    expect(b.held).toBe(0);
+    // A stale cursor (before what is held) reads from the front; one past the end reads nothing.
+    await b.append([event({ kind: 'interact' })]);
+    expect((await b.readAfter('0', 10)).map((e) => e.event.kind)).toEqual(['interact']);
+    expect(await b.readAfter('9', 10)).toEqual([]);
+  });
+
+  it('ids keep increasing when the clock steps back', async () => {
+    const b = new MemoryAnalyticsBuffer();
+    const now = jest.spyOn(Date, 'now');
+    try {
+      now.mockReturnValue(Date.parse('2026-11-28T12:00:00Z'));
+      await b.append([event(), event()]);
+      now.mockReturnValue(Date.parse('2026-11-28T11:59:00Z'));
+      await b.append([event({ kind: 'interact' })]);
+    } finally {
+      now.mockRestore();
+    }
+    const ids = (await b.readAfter(null, 10)).map((e) => e.id);
+    expect(ids).toHaveLength(3);
+    expect([...new Set(ids)].sort()).toEqual(ids);
+    expect((await b.readAfter(ids[1], 10)).map((e) => e.event.kind)).toEqual(['interact']);
+  });
+});

@@ -6,14 +6,31 @@ import { newSalt } from './visitors';
 /** Most events held while the flusher is behind (beyond it, the oldest are dropped and counted as dropped). */
 const MAX_EVENTS = 1_000_000;
 
+/** The four answers a taken event's first-visit marks can be (shared, not one object per event). */
+const FIRST_VISIT: readonly Readonly<{ showcase: boolean; item: boolean }>[] = [
+  Object.freeze({ showcase: false, item: false }),
+  Object.freeze({ showcase: true, item: false }),
+  Object.freeze({ showcase: false, item: true }),
+  Object.freeze({ showcase: true, item: true }),
+];
+
 /**
  * The embedded mode's buffer: one process, so plain memory. Ids are the time and a counter (`<ms>-<n>`, fixed
  * width), increasing across restarts, so a cursor stored before a restart never hides new events.
  */
 export class MemoryAnalyticsBuffer implements AnalyticsBufferPort {
   readonly name = 'memory';
-  private events: LoggedEvent[] = [];
-  private last = '';
+  /**
+   * The log as a queue: the events from `head` on, with each one's id kept as two numbers (the millisecond and
+   * the counter) and written out as `<ms>-<n>` only when read. At 18,000 events a second (a flood) the events
+   * wait up to a flush for the flusher: a wrapper object and an id string each would be tens of MB surviving
+   * every scavenge; and a flush takes what it counted off the front by moving `head`, not by copying the rest.
+   */
+  private events: CountedEvent[] = [];
+  private idMs: number[] = [];
+  private idSeq: number[] = [];
+  private head = 0;
+  private lastMs = 0;
   private seq = 0;
   /** The ids taken, one table per time to live (event ids: a day; visitor marks: two). */
   private readonly seen = new Map<number, SeenIds>();
@@ -33,19 +50,57 @@ export class MemoryAnalyticsBuffer implements AnalyticsBufferPort {
     };
   }
 
-  private nextId(): string {
-    const ms = String(Date.now()).padStart(15, '0');
-    let id = `${ms}-${String(this.seq++).padStart(9, '0')}`;
-    if (id <= this.last) id = `${this.last.slice(0, 15)}-${String(this.seq++).padStart(9, '0')}`;
-    this.last = id;
-    return id;
+  /** Events held now (not yet trimmed). */
+  get held(): number {
+    return this.events.length - this.head;
+  }
+
+  private push(event: CountedEvent): void {
+    // Increasing even if the clock steps back: the millisecond never goes below the last one used.
+    const ms = Math.max(Date.now(), this.lastMs);
+    this.lastMs = ms;
+    this.events.push(event);
+    this.idMs.push(ms);
+    this.idSeq.push(this.seq++ % 1e9);
+  }
+
+  private idAt(i: number): string {
+    return `${String(this.idMs[i]).padStart(15, '0')}-${String(this.idSeq[i]).padStart(9, '0')}`;
+  }
+
+  /** The index of the first held event whose id is after `id` (ids increase along the queue: binary search). */
+  private indexAfter(id: string): number {
+    let lo = this.head;
+    let hi = this.events.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.idAt(mid) <= id) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Moves the front to `index`; the arrays are compacted once the dead front is most of them. */
+  private dropFront(index: number): void {
+    this.head = index;
+    if (this.head === this.events.length) {
+      this.events = [];
+      this.idMs = [];
+      this.idSeq = [];
+      this.head = 0;
+    } else if (this.head > 4096 && this.head * 2 > this.events.length) {
+      this.events = this.events.slice(this.head);
+      this.idMs = this.idMs.slice(this.head);
+      this.idSeq = this.idSeq.slice(this.head);
+      this.head = 0;
+    }
   }
 
   async append(events: readonly CountedEvent[]): Promise<void> {
-    for (const event of events) this.events.push({ id: this.nextId(), event });
-    if (this.events.length > MAX_EVENTS) {
-      this.dropped += this.events.length - MAX_EVENTS;
-      this.events = this.events.slice(-MAX_EVENTS);
+    for (const event of events) this.push(event);
+    if (this.held > MAX_EVENTS) {
+      this.dropped += this.held - MAX_EVENTS;
+      this.dropFront(this.events.length - MAX_EVENTS);
     }
   }
 
@@ -66,7 +121,7 @@ export class MemoryAnalyticsBuffer implements AnalyticsBufferPort {
     };
     for (const { id, event: e } of events) {
       if (!ids.take(id)) continue;
-      e.firstVisit = { showcase: mark(visitorMark(e, 0)), item: e.itemId > 0 && mark(visitorMark(e, e.itemId)) };
+      e.firstVisit = FIRST_VISIT[(mark(visitorMark(e, 0)) ? 1 : 0) + (e.itemId > 0 && mark(visitorMark(e, e.itemId)) ? 2 : 0)];
       taken.push(e);
     }
     await this.append(taken);
@@ -74,13 +129,15 @@ export class MemoryAnalyticsBuffer implements AnalyticsBufferPort {
   }
 
   async readAfter(afterId: string | null, limit: number): Promise<LoggedEvent[]> {
-    const from = afterId === null ? 0 : this.events.findIndex((e) => e.id > afterId);
-    return from < 0 ? [] : this.events.slice(from, from + limit);
+    const from = afterId === null ? this.head : this.indexAfter(afterId);
+    const to = Math.min(this.events.length, from + limit);
+    const out: LoggedEvent[] = [];
+    for (let i = from; i < to; i++) out.push({ id: this.idAt(i), event: this.events[i] });
+    return out;
   }
 
   async trimThrough(id: string): Promise<void> {
-    const keep = this.events.findIndex((e) => e.id > id);
-    this.events = keep < 0 ? [] : this.events.slice(keep);
+    this.dropFront(this.indexAfter(id));
   }
 
   async firstSeen(ids: readonly string[], ttlMs: number): Promise<Set<string>> {

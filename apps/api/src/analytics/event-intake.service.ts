@@ -46,7 +46,12 @@ export class EventIntake {
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiterPort,
     private readonly sites: SiteResolver,
     private readonly metrics: PromMetrics,
-  ) {}
+  ) {
+    this.ownHost = new URL(config.publicBaseUrl).hostname;
+  }
+
+  /** The service's own host: a referrer from it is '' (parsed once, not per beacon). */
+  private readonly ownHost: string;
 
   /** How many of the beacon's events will be counted (the route answers 204 either way). */
   async accept(raw: unknown, sender: BeaconSender, now = new Date()): Promise<number> {
@@ -73,8 +78,7 @@ export class EventIntake {
     const visitor = visitorHash(salt, sender.ip, sender.userAgent ?? '', body.site);
 
     const events: { id: string; event: CountedEvent }[] = [];
-    const own = new URL(this.config.publicBaseUrl).hostname;
-    const referrer = referrerHost(body.referrer ?? undefined, own);
+    const referrer = referrerHost(body.referrer ?? undefined, this.ownHost);
     let unknown = 0;
     for (const e of body.events) {
       const itemId = site.itemId ?? e.item_id ?? 0;
@@ -87,22 +91,21 @@ export class EventIntake {
         unknown++;
         continue;
       }
-      events.push({
-        id: `${body.site}:${e.id}`,
-        event: {
-          day,
-          ownerId: site.ownerId,
-          showcaseId: site.showcaseId,
-          itemId,
-          ...(site.jobId ? { jobId: site.jobId } : {}),
-          surface: e.surface,
-          variant: e.variant ?? '',
-          kind: e.kind,
-          platform: e.kind === 'ar_launch' ? (e.platform ?? '') : '',
-          referrerHost: referrer,
-          visitor,
-        },
-      });
+      const event: CountedEvent = {
+        day,
+        ownerId: site.ownerId,
+        showcaseId: site.showcaseId,
+        itemId,
+        surface: e.surface,
+        variant: e.variant ?? '',
+        kind: e.kind,
+        platform: e.kind === 'ar_launch' ? (e.platform ?? '') : '',
+        referrerHost: referrer,
+        visitor,
+      };
+      // Set, not spread in: a conditional spread per event cost more than the rest of the object (profiled flood).
+      if (site.jobId) event.jobId = site.jobId;
+      events.push({ id: `${body.site}:${e.id}`, event });
     }
     if (unknown) skip('unknown_item', unknown);
     const counted = await this.buffer.appendFresh(events, SEEN_TTL_MS);
