@@ -249,6 +249,27 @@ describe('ShopifyAdminClient against the Admin GraphQL fake', () => {
     );
   });
 
+  it('detaches a model from an unpublished product: fileDelete on its media, then metafieldsDelete of image_ar.media', async () => {
+    await start({ products: 1, variants: 1 });
+    const p = fake.products[0];
+    const glb = Buffer.concat([Buffer.from('glTF'), Buffer.alloc(60, 7)]);
+    const c = client();
+    const { mediaId } = await c.attachModel(String(p.id), glb, 'print.glb');
+    await c.setModelMetafields([
+      { ownerId: shopifyGid('Product', String(p.id)), key: 'media', value: { media_id: mediaId, glb_url: 'x' } },
+    ]);
+    p.metafields.model = '{"glb_url":"x"}';
+
+    await c.detachModel(String(p.id), mediaId);
+    expect(fake.fileDeleteCalls).toEqual([{ fileIds: [mediaId], deletedFileIds: [mediaId] }]);
+    expect(fake.metafieldsDeleteCalls).toEqual([[{ ownerId: shopifyGid('Product', String(p.id)), namespace: 'image_ar', key: 'media' }]]);
+    expect(p.media).toEqual([]);
+    expect(p.metafields).toEqual({ model: '{"glb_url":"x"}' });
+    // Already gone (a second sync, or the merchant deleted it): not an error, nothing more deleted.
+    await c.detachModel(String(p.id), mediaId);
+    expect(fake.fileDeleteCalls[1]).toEqual({ fileIds: [mediaId], deletedFileIds: [] });
+  });
+
   it('only sends the token to <name>.myshopify.com and API versions from 2025-10', () => {
     expect(new ShopifyAdminClient({ shopDomain: 'https://Fake-Prints.myshopify.com/admin', accessToken: TOKEN }).gql.shopDomain).toBe(
       'fake-prints.myshopify.com',

@@ -1,5 +1,5 @@
 import type { ShopProduct } from '../shop-product';
-import { attachShopifyModel, removeShopifyMedia } from './shopify-attach-model';
+import { attachShopifyModel, detachShopifyModel, removeShopifyMedia } from './shopify-attach-model';
 import { ShopifyGraphql, type ShopifyGraphqlOptions } from './shopify-graphql';
 import { getShopifyProduct, listShopifyProducts } from './shopify-list-products';
 import { SHOP_QUERY } from './shopify-queries';
@@ -68,5 +68,10 @@ export class ShopifyAdminClient {
 
   removeMedia(mediaIds: string[]): Promise<void> {
     return removeShopifyMedia(this.gql, mediaIds);
+  }
+
+  /** A product's item went: its attached model (`mediaId`) and the `image_ar.media` metafield naming it are removed. */
+  detachModel(productId: string, mediaId: string): Promise<void> {
+    return detachShopifyModel(this.gql, productId, mediaId);
   }
 }

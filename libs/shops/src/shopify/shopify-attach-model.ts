@@ -1,7 +1,13 @@
 import { ShopApiError, ShopUnavailableError } from '../shop-errors';
 import { shopifyGid } from './shopify-gid';
 import type { ShopifyGraphql } from './shopify-graphql';
-import { FILE_DELETE_MUTATION, PRODUCT_UPDATE_MEDIA_MUTATION, STAGED_UPLOADS_CREATE_MUTATION } from './shopify-queries';
+import {
+  FILE_DELETE_MUTATION,
+  METAFIELD_NAMESPACE,
+  METAFIELDS_DELETE_MUTATION,
+  PRODUCT_UPDATE_MEDIA_MUTATION,
+  STAGED_UPLOADS_CREATE_MUTATION,
+} from './shopify-queries';
 
 interface StagedPayload {
   stagedUploadsCreate: {
@@ -79,4 +85,20 @@ export async function removeShopifyMedia(gql: ShopifyGraphql, mediaIds: string[]
   );
   const errors = (data.fileDelete?.userErrors ?? []).filter((e) => e.code !== 'FILE_DOES_NOT_EXIST');
   if (errors.length > 0) throw new ShopApiError('shopify', `fileDelete: ${errors.map((e) => e.message).join('; ')}`);
+}
+
+/**
+ * Takes a model we attached off a product whose item went (the product unpublished): deletes the media
+ * (fileDelete, as removeShopifyMedia) and then the `image_ar.media` metafield that named it, so that the product,
+ * published again, gets the GLB attached anew instead of being taken for holding it.
+ */
+export async function detachShopifyModel(gql: ShopifyGraphql, productId: string, mediaId: string): Promise<void> {
+  await removeShopifyMedia(gql, [mediaId]);
+  const data = await gql.request<{ metafieldsDelete: { userErrors: { message: string }[] } | null }>(
+    'MetafieldsDelete',
+    METAFIELDS_DELETE_MUTATION,
+    { metafields: [{ ownerId: shopifyGid('Product', productId), namespace: METAFIELD_NAMESPACE, key: 'media' }] },
+  );
+  const errors = data.metafieldsDelete?.userErrors ?? [];
+  if (errors.length > 0) throw new ShopApiError('shopify', `metafieldsDelete: ${errors.map((e) => e.message).join('; ')}`);
 }

@@ -79,3 +79,8 @@ export const PRODUCT_UPDATE_MEDIA_MUTATION = `mutation ProductUpdateMedia($produ
 export const FILE_DELETE_MUTATION = `mutation FileDelete($fileIds: [ID!]!) {
   fileDelete(fileIds: $fileIds) { deletedFileIds userErrors { field message code } }
 }`;
+
+/** Forgetting the `image_ar.media` we kept beside a model we removed (metafields not found are answered null, not an error). */
+export const METAFIELDS_DELETE_MUTATION = `mutation MetafieldsDelete($metafields: [MetafieldIdentifierInput!]!) {
+  metafieldsDelete(metafields: $metafields) { deletedMetafields { ownerId namespace key } userErrors { field message } }
+}`;

@@ -5,7 +5,7 @@ import type { AddressInfo, Socket } from 'node:net';
 /**
  * A protocol fake of Shopify's Admin GraphQL API (2025-10) for the operations ShopifyAdminClient sends: shop,
  * products (cursor pagination, `status:active`), product, a product's variants, metafieldsSet, webhookSubscriptionCreate,
- * stagedUploadsCreate with its upload target, productUpdate with media, fileDelete. It is not a GraphQL engine:
+ * stagedUploadsCreate with its upload target, productUpdate with media, fileDelete, metafieldsDelete. It is not a GraphQL engine:
  * each operation is recognised by its name and its root field, its variables are checked as Shopify's schema would,
  * and the answer has the documented shape. What makes it worth testing against is the rest of the protocol:
  * - the cost limit: a leaky bucket (maximumAvailable 2000, restoreRate 100/s by default) charged per query with an
@@ -13,7 +13,8 @@ import type { AddressInfo, Socket } from 'node:net';
  *   the actual cost of what was returned is charged), `extensions.cost` on every answer, `THROTTLED` when the
  *   bucket lacks the requested cost, MAX_COST_EXCEEDED over 1000 for one query;
  * - scripted faults (5xx, 429 with Retry-After, THROTTLED, a dropped connection) and a revoked token (401);
- * - the writes: every metafieldsSet call and metafield, webhook subscriptions, uploads and media.
+ * - the writes: every metafieldsSet call and metafield, webhook subscriptions, uploads and media, and the deletions
+ *   (every fileDelete call with the ids it deleted, every metafieldsDelete call).
  * Time comes from `now` so a test with a virtual clock (the client's injected sleep advancing it) runs instantly.
  */
 export interface FakeShopifyVariant {
@@ -68,6 +69,12 @@ export interface FakeShopifyRequest {
   outcome: 'ok' | 'throttled' | 'fault' | 'unauthorized' | 'error';
   requestedCost: number;
   availableBefore: number;
+}
+
+/** One fileDelete call: the ids asked for, and those deleted (a media id deleted also leaves its product's media). */
+export interface FakeFileDelete {
+  fileIds: string[];
+  deletedFileIds: string[];
 }
 
 export interface FakeMetafieldWrite {
@@ -149,6 +156,8 @@ export async function startFakeShopifyAdmin(opts: FakeShopifyOptions) {
   const faults: FakeShopifyFault[] = [];
   const requests: FakeShopifyRequest[] = [];
   const metafieldsSetCalls: FakeMetafieldWrite[][] = [];
+  const fileDeleteCalls: FakeFileDelete[] = [];
+  const metafieldsDeleteCalls: { ownerId: string; namespace: string; key: string }[][] = [];
   const webhookSubscriptions: { id: string; topic: string; uri: string; metafieldNamespaces: string[] }[] = [];
   const uploads = new Map<string, { filename: string; fileSize: number; bytes?: Buffer; resourceUrl: string }>();
   /** Owners whose next metafieldsSet gets a user error (atomic: the whole call is refused). */
@@ -420,9 +429,33 @@ export async function startFakeShopifyAdmin(opts: FakeShopifyOptions) {
               deleted.push(id);
             }
           }
+          fileDeleteCalls.push({ fileIds: [...ids], deletedFileIds: [...deleted] });
           return { data: { fileDelete: { deletedFileIds: deleted, userErrors } }, actual: MUTATION_COST };
         },
       }),
+    },
+    MetafieldsDelete: {
+      root: /\bmetafieldsDelete\s*\(/,
+      resolve: (vars) => {
+        const input = vars.metafields as { ownerId?: unknown; namespace?: unknown; key?: unknown }[];
+        if (!Array.isArray(input) || input.length === 0)
+          throw new GqlFault('Variable $metafields of type [MetafieldIdentifierInput!]! was provided invalid value', 'BAD_USER_INPUT');
+        return {
+          requested: MUTATION_COST,
+          run: () => {
+            // As documented: an identifier whose metafield does not exist is answered null, not an error.
+            const ids = input.map((m) => ({ ownerId: String(m.ownerId), namespace: String(m.namespace), key: String(m.key) }));
+            metafieldsDeleteCalls.push(ids);
+            const deletedMetafields = ids.map((m) => {
+              const owner = ownerOf(m.ownerId);
+              if (!owner || m.namespace !== 'image_ar' || !(m.key in owner.metafields)) return null;
+              delete owner.metafields[m.key];
+              return m;
+            });
+            return { data: { metafieldsDelete: { deletedMetafields, userErrors: [] } }, actual: MUTATION_COST };
+          },
+        };
+      },
     },
   };
 
@@ -599,6 +632,8 @@ export async function startFakeShopifyAdmin(opts: FakeShopifyOptions) {
     products,
     requests,
     metafieldsSetCalls,
+    fileDeleteCalls,
+    metafieldsDeleteCalls,
     webhookSubscriptions,
     uploads,
     /** Queues faults answered to the next requests, in order. */
