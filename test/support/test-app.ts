@@ -6,7 +6,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '@app/config';
 import { ROOT } from '@app/testing';
 import type { ApiAppOptions } from '../../apps/api/src/main';
-import { freePort, seedEmbeddedDatabase, type SpawnOptions } from './app-process';
+import { createTestDatabase, freePort, REDIS_URL, seedEmbeddedDatabase, type SpawnOptions } from './app-process';
 
 /**
  * The service in the test's own process (n8n's setupTestServer): the built API (dist/, `npm run build`)
@@ -30,6 +30,13 @@ export interface TestApp {
 
 export interface TestAppOptions extends SpawnOptions {
   role?: 'all' | 'api';
+  /**
+   * The database the file's subject needs. `embedded` keeps PGlite in DATA_DIR (the embedded mode is what the
+   * file checks); `any` (default) lets TEST_APP_DATABASE=postgres run it on a Postgres database cloned from
+   * the migrated template, with Redis (a queue name of its own): the same service, without PGlite's WebAssembly
+   * in the test's thread.
+   */
+  database?: 'embedded' | 'any';
 }
 
 interface BuiltApi {
@@ -67,6 +74,13 @@ export async function startTestApp(env: Record<string, string>, opts: TestAppOpt
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const host = env.HOST ?? '127.0.0.1';
   const full: Record<string, string> = { HOST: host, PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...env, PORT: String(port) };
+  let dropDatabase: (() => Promise<void>) | undefined;
+  if (process.env.TEST_APP_DATABASE === 'postgres' && (opts.database ?? 'any') === 'any' && !full.DATABASE_URL) {
+    const db = await createTestDatabase({ migrated: true });
+    dropDatabase = db.drop;
+    Object.assign(full, { DATABASE_URL: db.url, REDIS_URL, QUEUE_NAME: `test-app-${process.pid}-${port}-${Date.now()}`, ...full });
+    full.DATABASE_URL = db.url;
+  }
   seedEmbeddedDatabase(full, opts);
   const { loadConfig } = built<BuiltConfig>('libs/config/src/index.js');
   const { loadPricingPolicy } = built<BuiltRuntime>('libs/runtime/src/index.js');
@@ -94,6 +108,6 @@ export async function startTestApp(env: Record<string, string>, opts: TestAppOpt
     app,
     config,
     output: () => out,
-    close: () => (closed ??= app.close()),
+    close: () => (closed ??= app.close().finally(() => dropDatabase?.().catch(() => undefined))),
   };
 }
