@@ -519,7 +519,14 @@ describe('a framed variant, US Letter, a rotated photo', () => {
       expect(h).toBeGreaterThan(70 * CM + 2);
       const [q] = await wallQuads(o.p, photo);
       expectRectangle(q!, w, h);
-      expect(await o.p.locator('[data-room-label]').innerText()).toMatch(/ in$/);
+      // The label: the print's size, then the framed size it is drawn at, labelled; height × width (× depth), in inches (the
+      // showcase's unit), one decimal, as every page writes a size.
+      const inches = (vs: number[]) =>
+        `${vs.map((v) => new Intl.NumberFormat('en', { maximumFractionDigits: 1 }).format(v)).join(' × ')} in`;
+      const od = variant.outer_dimensions;
+      expect(await o.p.locator('[data-room-label]').innerText()).toBe(
+        `${inches([variant.dimensions.height_inches, variant.dimensions.width_inches])}, ${inches([od.height_inches, od.width_inches, ...(od.depth_inches ? [od.depth_inches] : [])])} framed`,
+      );
       await o.p.screenshot({ path: join(ARTIFACTS, 'room-framed-letter.png') });
       expectNoUpload(o);
       await expectClean(o);

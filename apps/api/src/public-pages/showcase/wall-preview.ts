@@ -148,7 +148,7 @@ export function wallScene(
   h: number,
   placement: 'wall' | 'floor',
   loc: PageLocale = DEFAULT_PAGE_LOCALE,
-  /** The size as the page states it (a catalogued work's label size); the plain width × height when absent. */
+  /** The size as the page states it (a catalogued work's label size); else the plain size (height × width, plainSize). */
   sizeText?: string,
 ): WallScene {
   const ref = referenceFor(w, h, placement);
