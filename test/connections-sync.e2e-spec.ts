@@ -99,7 +99,8 @@ beforeAll(async () => {
     dataDir: tempDir('connections-sync-e2e-'),
     shopifyUrl: shopify.url,
     certificates: [tls.cert, woo.ca],
-    env: { OWNER_API_KEY: OWNER, RATE_LIMIT_PER_KEY: '1000000', LOG_LEVEL: 'warn' },
+    // A short retry backoff (the default 500 ms doubles to 7.5 s over five tries): a shop that is down fails fast.
+    env: { OWNER_API_KEY: OWNER, RATE_LIMIT_PER_KEY: '1000000', LOG_LEVEL: 'warn', SHOP_RETRY_BACKOFF_MS: '20' },
   }));
   owner = new Api(base, OWNER);
 }, 90_000);
@@ -348,6 +349,49 @@ describe('shop sync (Shopify)', () => {
     expect(JSON.parse(p1.metafields.model).glb_url).toBe(now.glb_url);
   });
 
+  it('a product unpublished (webhook): its item hidden, its GLB media deleted (fileDelete) with the image_ar.media naming it; published again: attached anew, free', async () => {
+    const p1 = shopify.products.find((p) => p.id === P1)!;
+    const mediaId = p1.media[0].id;
+    const model = p1.metafields.model;
+    const deletes = shopify.fileDeleteCalls.length;
+    p1.status = 'DRAFT';
+    const body = JSON.stringify({ id: P1, admin_graphql_api_id: `gid://shopify/Product/${P1}`, status: 'draft' });
+    const r = await postWebhook(con.webhook_urls.products, body, {
+      'x-shopify-topic': 'products/update',
+      'x-shopify-webhook-id': 'delivery-3',
+      'x-shopify-hmac-sha256': shopifyHook(body),
+    });
+    expect(r.status).toBe(200);
+    await waitFor(
+      async () => byExt(await items(a.api, a.showcaseId), `shopify:${P1}`)?.availability === 'not_for_sale',
+      20_000,
+      'P1 hidden',
+    );
+    await waitFor(async () => p1.media.length === 0 && !('media' in p1.metafields), 20_000, "P1's media removed");
+    // Deleted the way Shopify documents: fileDelete with the media's id, then the metafield that named it.
+    expect(shopify.fileDeleteCalls.slice(deletes)).toEqual([{ fileIds: [mediaId], deletedFileIds: [mediaId] }]);
+    expect(shopify.metafieldsDeleteCalls.at(-1)).toEqual([{ ownerId: `gid://shopify/Product/${P1}`, namespace: 'image_ar', key: 'media' }]);
+    // The model metafield stays: a draft is not on the storefront, and its links still answer.
+    expect(p1.metafields.model).toBe(model);
+
+    // A full sync while it is unpublished removes nothing more.
+    await sync(a.api, con.id);
+    expect(shopify.fileDeleteCalls.length).toBe(deletes + 1);
+
+    // Published again: the item shows, and the GLB goes back into the product's media (no new picture, no charge).
+    const before = await balance(a.api);
+    p1.status = 'ACTIVE';
+    const { imp, con: after } = await sync(a.api, con.id);
+    expect(after.last_sync.outcome).toBe('completed');
+    expect(imp.credits_charged).toBe(0);
+    expect(await balance(a.api)).toBe(before);
+    const item = byExt(await items(a.api, a.showcaseId), `shopify:${P1}`);
+    expect(item.availability).not.toBe('not_for_sale');
+    expect(p1.media).toHaveLength(1);
+    expect(p1.media[0].id).not.toBe(mediaId);
+    expect(JSON.parse(p1.metafields.media)).toEqual({ media_id: p1.media[0].id, glb_url: item.glb_url });
+  });
+
   it('revoked credentials: the sync reports why, charges nothing, and the connection shows unauthorized', async () => {
     shopify.revokeToken();
     try {
@@ -428,7 +472,42 @@ describe('shop sync (WooCommerce)', () => {
 });
 
 describe('a shop that is down', () => {
-  it('every call answered 503: the import completes with the reason, nothing charged, last_sync failed', async () => {
+  it('Shopify answering 503 to every try: the import completes with the reason, nothing charged, last_sync failed; back up, the next sync succeeds', async () => {
+    const a = await newUser(20);
+    const con = await connection(a.api, {
+      platform: 'shopify',
+      shop_domain: 'studio-north.myshopify.com',
+      access_token: SHOPIFY_TOKEN,
+      webhook_secret: SHOPIFY_HOOK,
+      showcase_id: a.showcaseId,
+    });
+    const before = await balance(a.api);
+    const asked = shopify.requests.length;
+    // Five tries (the client's default), each answered 503 without a Retry-After: the configured 20 ms backoff, doubled.
+    shopify.fault(...Array.from({ length: 5 }, () => ({ status: 503 as const })));
+    const { imp, con: after } = await sync(a.api, con.id);
+    expect(after.last_sync.outcome).toMatch(/^failed: shopify: shop unavailable after 5 attempts \(HTTP 503\)/);
+    expect(after.status).toBe('active');
+    expect(imp.credits_charged).toBe(0);
+    expect(imp.counts).toMatchObject({ created: 0, updated: 0, skipped: 1 });
+    expect(imp.rows).toEqual([
+      expect.objectContaining({ status: 'skipped', message: expect.stringMatching(/^sync_failed: shopify: shop unavailable/) }),
+    ]);
+    expect(shopify.requests.slice(asked).map((r) => r.outcome)).toEqual(['fault', 'fault', 'fault', 'fault', 'fault']);
+    expect(await balance(a.api)).toBe(before);
+    expect(await items(a.api, a.showcaseId)).toEqual([]);
+
+    // The shop is back: the next sync reads it and creates its published product with a size.
+    const { imp: again, con: up } = await sync(a.api, con.id);
+    expect(up.last_sync.outcome).toBe('completed');
+    expect(up.status).toBe('active');
+    expect(again.counts).toMatchObject({ created: 1, skipped: 0 });
+    expect(again.credits_charged).toBe(2);
+    expect(await balance(a.api)).toBe(before - 2);
+    expect((await items(a.api, a.showcaseId)).map((i) => i.external_id)).toEqual([`shopify:${P1}`]);
+  });
+
+  it('WooCommerce answering 503 to every call: the import completes with the reason, nothing charged, last_sync failed', async () => {
     // A WooCommerce store behind a maintenance page: 503 on every request. Its Retry-After of 0 is the retry backoff
     // (the client honours the shop's hint), so the five tries take no time.
     let asked = 0;

@@ -36,7 +36,7 @@ import { ItemEdits } from '../../showcases/item-edits.service';
 import { pictureCents, ShowcasesService } from '../../showcases/showcases.service';
 import { type ConnectionClient, ConnectionVault } from '../connection-secrets';
 import { hideRow, productExternalId, productRow } from './product-rows';
-import { type ArMedia, type ItemViewLike, mediaPlan, type MediaWrite, pushPlan, type PushTarget } from './push-plan';
+import { type ArMedia, asMedia, type ItemViewLike, mediaPlan, type MediaWrite, pushPlan, type PushTarget } from './push-plan';
 
 /** What a sync covers: the whole catalogue, or one product (a webhook). */
 export type SyncScope = { kind: 'full' } | { kind: 'product'; productId: string };
@@ -209,10 +209,11 @@ export class ConnectionSync implements BeforeApplicationShutdown {
     const importId = intake.importId;
     const targets: PushTarget[] = [];
     const replaced: Replacement[] = [];
+    const hidden: string[] = [];
     let counts: ImportCounts;
     try {
       if (scope.kind === 'full' && client.platform === 'shopify') await this.subscribeWebhooks(c, client.client);
-      await this.pull(c, client, showcase, intake, scope, targets, replaced);
+      await this.pull(c, client, showcase, intake, scope, targets, replaced, hidden);
       counts = await intake.finish();
       // The shop took the credentials again (the merchant restored the app's access): the connection works.
       if (c.status === 'unauthorized') await this.connections.update(c.id, { status: 'active' });
@@ -235,7 +236,7 @@ export class ConnectionSync implements BeforeApplicationShutdown {
     let outcome = settled ? 'completed' : 'completed; conversions still running, nothing written back yet';
     if (settled && c.push !== 'none') {
       try {
-        const pushed = await this.push(c, client, showcase, targets);
+        const pushed = await this.push(c, client, showcase, targets, hidden);
         if (pushed.failed) outcome = `completed; ${pushed.failed} of ${pushed.written + pushed.failed} write-backs refused by the shop`;
       } catch (e) {
         outcome = `completed; write-back failed: ${this.reason(c, e)}`;
@@ -249,7 +250,7 @@ export class ConnectionSync implements BeforeApplicationShutdown {
   /**
    * Reads the products (all published ones, or the one a webhook named) into the import: one row each, a problem
    * row for a product without a size (and for each variant left out for want of one), then, after a full pull, a
-   * row hiding each item whose product is no longer published.
+   * row hiding each item whose product is no longer published (its product id added to `hidden`).
    */
   private async pull(
     c: ShopConnectionRow,
@@ -259,6 +260,7 @@ export class ConnectionSync implements BeforeApplicationShutdown {
     scope: SyncScope,
     targets: PushTarget[],
     replaced: Replacement[],
+    hidden: string[],
   ): Promise<void> {
     let row = 0;
     const add = async (value: Record<string, unknown>) => {
@@ -271,15 +273,16 @@ export class ConnectionSync implements BeforeApplicationShutdown {
       await intake.add(checked);
     };
     const settings = { units: c.units, frames: c.frames };
-    const hidden = new Set<string>();
+    const hiding = new Set<string>();
     const items = await this.showcaseItems.items(showcase.id);
     const prefix = `${c.platform}:`;
     const live = new Map(items.filter((i) => i.externalId?.startsWith(prefix)).map((i) => [i.externalId!, i]));
     const hide = async (externalId: string) => {
       // Only items still showing: an item already hidden stays as it is (no row every sync).
       const availability = live.get(externalId)?.availability;
-      if (availability === undefined || availability === 'not_for_sale' || hidden.has(externalId)) return;
-      hidden.add(externalId);
+      if (availability === undefined || availability === 'not_for_sale' || hiding.has(externalId)) return;
+      hiding.add(externalId);
+      hidden.push(externalId.slice(prefix.length));
       await add(hideRow(externalId));
     };
 
@@ -433,15 +436,19 @@ export class ConnectionSync implements BeforeApplicationShutdown {
   /**
    * Writes the `image_ar` model of each ready item back to its product and variants: Shopify `metafieldsSet`
    * (`image_ar.model`, json), WooCommerce `meta_data` `image_ar` through the batch endpoints. Only values that
-   * differ from what the pull read from the shop.
+   * differ from what the pull read from the shop. With Shopify's `"metafields+media"`, the GLB media too, and the
+   * media taken off the products whose items this sync hid (`hidden`).
    */
   private async push(
     c: ShopConnectionRow,
     client: ConnectionClient,
     showcase: ShowcaseRow,
     targets: readonly PushTarget[],
+    hidden: readonly string[],
   ): Promise<{ written: number; failed: number }> {
-    if (!targets.length) return { written: 0, failed: 0 };
+    const media = client.platform === 'shopify' && c.push === 'metafields+media';
+    const detached = media && hidden.length ? await this.detachMedia(c, client.client, hidden) : { written: 0, failed: 0 };
+    if (!targets.length) return detached;
     const items = await this.showcaseItems.items(showcase.id);
     const views = new Map<string, ItemViewLike>();
     for (const i of items) if (i.externalId) views.set(i.externalId, itemView(i, this.urls, this.storage) as unknown as ItemViewLike);
@@ -450,12 +457,42 @@ export class ConnectionSync implements BeforeApplicationShutdown {
     let out = { written: 0, failed: 0 };
     if (plan.products.length + plan.variants.length)
       out = client.platform === 'shopify' ? await this.pushShopify(client.client, plan) : await this.pushWooCommerce(client.client, plan);
-    if (client.platform === 'shopify' && c.push === 'metafields+media') {
+    if (media && client.platform === 'shopify') {
       const rows = new Map(items.filter((i) => i.externalId).map((i) => [i.externalId!, i]));
-      const media = await this.pushMedia(c, client.client, mediaPlan(targets, views, externalIdOf), (id) => rows.get(externalIdOf(id)));
-      out = { written: out.written + media.written, failed: out.failed + media.failed };
+      const attached = await this.pushMedia(c, client.client, mediaPlan(targets, views, externalIdOf), (id) => rows.get(externalIdOf(id)));
+      out = { written: out.written + attached.written, failed: out.failed + attached.failed };
     }
-    return out;
+    return { written: out.written + detached.written, failed: out.failed + detached.failed };
+  }
+
+  /**
+   * "Removed when the item goes" (issue 41, push back): a product unpublished (draft, archived) keeps the media we
+   * attached, so its item hidden, the GLB media is deleted and the `image_ar.media` metafield naming it with it;
+   * `image_ar.model` stays (the storefront does not show a draft, and the links still answer). Each product is read
+   * again first: the pull does not see unpublished products, one deleted since has no media left to remove, and
+   * one published again meanwhile keeps its model.
+   */
+  private async detachMedia(
+    c: ShopConnectionRow,
+    client: ShopifyAdminClient,
+    productIds: readonly string[],
+  ): Promise<{ written: number; failed: number }> {
+    let written = 0;
+    let failed = 0;
+    for (const id of productIds) {
+      try {
+        const p = await client.product(id);
+        const media = p && p.status !== 'published' ? asMedia(p.arMedia) : null;
+        if (!media) continue;
+        await client.detachModel(id, media.media_id);
+        written++;
+      } catch (e) {
+        if (e instanceof ShopUnauthorizedError) throw e;
+        failed++;
+        this.log.warn(`connection ${c.publicId}: GLB media of unpublished product ${id} not removed: ${this.reason(c, e)}`);
+      }
+    }
+    return { written, failed };
   }
 
   /**

@@ -125,7 +125,8 @@ export interface ArMedia {
   glb_url: string;
 }
 
-function asMedia(value: unknown): ArMedia | null {
+/** The `image_ar.media` value a shop holds, read (it may come back as text); null when it is not ours. */
+export function asMedia(value: unknown): ArMedia | null {
   let v = value;
   if (typeof v === 'string') {
     try {
