@@ -1,7 +1,10 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { SUPPORTED_LOCALES, type Locale } from '@app/catalogue';
+import { SUPPORTED_LOCALES, t, type Locale } from '@app/catalogue';
 import { launchChromium, quadrantPicture } from '@app/testing';
 import { Api, freePort, tempDir, waitFor } from './support/app-process';
+import { SCREENSHOTS } from './support/browser-page';
 import { startMediaServer } from './support/media-server';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -25,6 +28,7 @@ let showcaseUrl: string;
 const items: Record<'framed' | 'plain', any> = {} as never;
 
 beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
   media = await startMediaServer({
     '/framed.png': (await quadrantPicture(800, 600)).png,
     '/plain.png': (await quadrantPicture(400, 600)).png,
@@ -106,33 +110,44 @@ async function surfaces(locale: Locale): Promise<Record<string, string[]>> {
   const p = await ctx.newPage();
   const lang = `lang=${locale}`;
   const item = `${showcaseUrl}/items/${items.framed.id}`;
-  const read = async (url: string, selector: string) => {
+  // Screenshots of every surface in German and Japanese (the longest sizes and the other script), to be looked at.
+  const shot = async (surface: string) => {
+    if (locale === 'de' || locale === 'ja')
+      await p.screenshot({ path: join(SCREENSHOTS, `size-strings-${surface}-${locale}.png`), fullPage: true });
+  };
+  const read = async (surface: string, url: string, selector: string) => {
     const res = await p.goto(url);
     expect(res?.status()).toBe(200);
+    await shot(surface);
     return sizeTexts(p, selector);
   };
   const out: Record<string, string[]> = {};
   try {
     // The framed work's card (the showcase page's first card).
     await p.goto(`${showcaseUrl}?${lang}`);
+    await shot('card');
     out.card = await p
       .locator(`article[data-item="${items.framed.id}"]`)
       .locator('.dims, .size')
       .evaluateAll((els) => els.map((e) => e.textContent ?? ''));
-    out.item = await read(`${item}?${lang}`, '.details .dims, .details .size, .size.muted, p.dims');
-    out.wall = await read(`${item}/wall?${lang}`, 'figure.wall figcaption, figure.wall svg[aria-label]');
-    out.room = await read(`${item}/room?${lang}`, '[data-room-label]');
+    out.item = await read('item', `${item}?${lang}`, '.details .dims, .details .size, .size.muted, p.dims');
+    out.wall = await read('wall', `${item}/wall?${lang}`, 'figure.wall figcaption, figure.wall svg[aria-label]');
+    out.room = await read('room', `${item}/room?${lang}`, '[data-room-label]');
     out.embed = await read(
+      'embed',
       `${items.framed.embed_url}${items.framed.embed_url.includes('?') ? '&' : '?'}${lang}&platform=desktop`,
       '.size, .dims, .banner .sub',
     );
     out.together = await read(
+      'together',
       `${showcaseUrl}/together?items=${items.framed.id},${items.plain.id}&${lang}`,
       `.chosen-list li[data-item="${items.framed.id}"] .dims`,
     );
   } finally {
     await ctx.close();
   }
+  // What each surface wrote, beside the screenshots, for whoever reads them.
+  writeFileSync(join(SCREENSHOTS, `size-strings-${locale}.json`), JSON.stringify(out, null, 2));
   return out;
 }
 
@@ -150,6 +165,12 @@ describe.each(SUPPORTED_LOCALES.map((l) => [l]))('in %s', (locale) => {
       // The framed size, where stated, comes after the picture's and is labelled as the framed one.
       if (sizes.includes(want.framedCm)) {
         expect({ surface, before: text.indexOf(want.pictureCm) < text.indexOf(want.framedCm) }).toEqual({ surface, before: true });
+        // Labelled in the locale's words (size.withFramed), in one unit or in both.
+        const labelled = [
+          t(locale, 'size.withFramed', { picture: want.pictureCm, framed: want.framedCm }),
+          t(locale, 'size.withFramed', { picture: `${want.pictureCm} (${want.pictureIn})`, framed: `${want.framedCm} (${want.framedIn})` }),
+        ];
+        expect({ surface, labelled: labelled.some((l) => text.includes(l)) }).toEqual({ surface, labelled: true });
       }
     }
     // The pages with room for both units state both, in the same numbers.
