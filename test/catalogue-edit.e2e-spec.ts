@@ -96,7 +96,8 @@ describe('editing showcase items in place', () => {
       ALLOW_PRIVATE_NETWORKS: 'true',
       WORKER_MAX_JOBS: '1',
     };
-    app = await startTestApp(env);
+    // Imports are the subject, not the embedded database: Postgres takes PGlite's CPU out of this process.
+    app = await startTestApp(env, { database: 'postgres' });
     owner = new Api(`http://127.0.0.1:${port}`, OWNER);
   }, 90_000);
 

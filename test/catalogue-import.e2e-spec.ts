@@ -139,7 +139,8 @@ describe('catalogue imports', () => {
       ACCOUNT_MAX_ACTIVE_JOBS: '2000',
       LOG_LEVEL: 'warn',
     };
-    app = await startTestApp(env);
+    // Imports are the subject, not the embedded database: Postgres takes PGlite's CPU out of this process.
+    app = await startTestApp(env, { database: 'postgres' });
     owner = new Api(`http://127.0.0.1:${port}`, OWNER);
     const u = await owner.req('POST', '/api/admin/users', {
       email: `imports@example.com`,
