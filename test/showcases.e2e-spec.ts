@@ -635,8 +635,8 @@ describe('public showcase pages', () => {
     expect(await p.locator('nav.links a').first().getAttribute('href')).toContain('shop.example.com');
     expect(await p.locator('header.brand').evaluate((e) => getComputedStyle(e).backgroundColor)).toBe('rgb(27, 94, 32)');
     expect(await p.locator('.item[data-status="completed"]').count()).toBe(4);
-    // The last item is the uploaded 300 x 200 picture.
-    expect(await p.locator('.item .meta span').last().textContent()).toBe('36 × 24 in');
+    // The last item is the uploaded 300 x 200 picture: 36 in wide, 24 in tall, written height × width as every size.
+    expect(await p.locator('.item .meta span').last().textContent()).toBe('24 × 36 in');
     expect(await p.locator('.item .ar').first().getAttribute('href')).toMatch(/\/embed\/emb_/);
     const columns = await p.locator('.grid').evaluate((e) => getComputedStyle(e).gridTemplateColumns.split(' ').length);
     expect(columns).toBeGreaterThanOrEqual(4);
