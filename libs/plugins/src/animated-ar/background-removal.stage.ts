@@ -1,5 +1,5 @@
 import { OperationalError, type StageProvider } from '@app/pipeline';
-import { type BackgroundRemoverPort, cutOutSequence, type InferenceSides } from '../background-removal';
+import { type BackgroundRemoverPort, cutOutSequence } from '../background-removal';
 import { classifyAlpha, type FrameSequence } from '../frames/frame-sequence';
 import { inputOf } from '../job-inputs/job-input-fields';
 import type { AnimatedArJobInput } from '../job-inputs/animated-ar-job-input';
@@ -14,16 +14,14 @@ export interface BackgroundRemovalOutput {
 }
 
 /**
- * remove_background: cuts the subject out of every frame, running the model on keyframes (every
- * `keyframeGap` frames, more where the content changes) and moving their masks along the local motion in
- * between; at the frames' own scale when that agrees with `sides.full` on the first and middle keyframes (see
- * background-removal/cut-out-sequence.ts; a gap of 1 = the model on every frame). Skipped when the request
- * did not ask, or when the still was already cut out before a motion model that keeps transparency.
+ * remove_background: cuts the subject out of every frame, running the model on keyframes at most
+ * `keyframeGap` frames apart and moving their masks with the measured motion in between (see
+ * background-removal/cut-out-sequence.ts; 1 = the model on every frame). Skipped when the request did not
+ * ask, or when the still was already cut out before a motion model that keeps transparency.
  */
 export function createBackgroundRemovalStage(
   remover: () => BackgroundRemoverPort,
   keyframeGap = 6,
-  sides?: InferenceSides,
 ): StageProvider<BackgroundRemovalOutput> {
   return {
     id: 'background-removal',
@@ -38,7 +36,7 @@ export function createBackgroundRemovalStage(
         width,
         height,
         remover(),
-        { keyframeGap, sides, signal: ctx.signal, onProgress: (f) => ctx.progress(f) },
+        { keyframeGap, signal: ctx.signal, onProgress: (f) => ctx.progress(f) },
       ).catch((e: unknown) => {
         throw ctx.signal.aborted ? new OperationalError('aborted', 'background-removal: interrupted') : e;
       });

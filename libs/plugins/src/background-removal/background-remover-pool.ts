@@ -9,8 +9,8 @@ import { BackgroundRemover, type BackgroundRemoverOptions } from './background-r
 export interface BackgroundRemoverPort {
   /** The RGBA frame with its alpha multiplied by the subject mask (a new buffer). */
   cutOut(rgba: Buffer, width: number, height: number): Promise<Buffer>;
-  /** The subject mask of an RGBA frame: one byte per pixel, 255 = subject; `side` overrides `inferShortSide`. */
-  mask(rgba: Buffer, width: number, height: number, side?: number | 'source'): Promise<Buffer>;
+  /** The subject mask of an RGBA frame: one byte per pixel, 255 = subject. */
+  mask(rgba: Buffer, width: number, height: number): Promise<Buffer>;
   /** Waits for queued calls, then frees the sessions (and workers). */
   close(): Promise<void>;
 }
@@ -22,8 +22,7 @@ export interface BackgroundRemoverPoolOptions extends BackgroundRemoverOptions {
 
 /** Messages between the pool and a worker (see background-remover.worker.ts). */
 export type WorkerRequest =
-  | { id: number; op: 'cutOut' | 'mask'; rgba: Uint8Array; width: number; height: number; side?: number | 'source' }
-  | { id: number; op: 'close' };
+  { id: number; op: 'cutOut' | 'mask'; rgba: Uint8Array; width: number; height: number } | { id: number; op: 'close' };
 export type WorkerReply = { id: number; rgba?: Uint8Array; error?: string };
 
 interface Task {
@@ -31,7 +30,6 @@ interface Task {
   rgba: Uint8Array;
   width: number;
   height: number;
-  side?: number | 'source';
   resolve: (b: Buffer) => void;
   reject: (e: Error) => void;
 }
@@ -99,14 +97,14 @@ export class BackgroundRemoverPool implements BackgroundRemoverPort {
     return this.submit('cutOut', rgba, width, height);
   }
 
-  mask(rgba: Buffer, width: number, height: number, side?: number | 'source'): Promise<Buffer> {
-    return this.submit('mask', rgba, width, height, side);
+  mask(rgba: Buffer, width: number, height: number): Promise<Buffer> {
+    return this.submit('mask', rgba, width, height);
   }
 
-  private submit(op: Task['op'], rgba: Buffer, width: number, height: number, side?: number | 'source'): Promise<Buffer> {
+  private submit(op: Task['op'], rgba: Buffer, width: number, height: number): Promise<Buffer> {
     if (this.closed) return Promise.reject(new Error('background-removal: the remover is closed'));
     return new Promise<Buffer>((resolve, reject) => {
-      this.queue.push({ op, rgba, width, height, side, resolve, reject });
+      this.queue.push({ op, rgba, width, height, resolve, reject });
       this.dispatch();
     });
   }
@@ -132,14 +130,7 @@ export class BackgroundRemoverPool implements BackgroundRemoverPort {
       const task = this.queue.shift()!;
       slot.task = task;
       ref(slot.worker, true);
-      const msg: WorkerRequest = {
-        id: this.nextId++,
-        op: task.op,
-        rgba: task.rgba,
-        width: task.width,
-        height: task.height,
-        side: task.side,
-      };
+      const msg: WorkerRequest = { id: this.nextId++, op: task.op, rgba: task.rgba, width: task.width, height: task.height };
       slot.worker.send(msg);
     }
     if (this.idle && !this.slots.some((s) => s.task)) this.idle();

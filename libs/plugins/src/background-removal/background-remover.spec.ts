@@ -1,7 +1,7 @@
 import type * as Ort from 'onnxruntime-common';
 import { runInThisContext } from 'node:vm';
 import sharp from 'sharp';
-import { BackgroundRemover, inferenceShape, loadModelBytes, resizeIsnetModel, sourceShortSide } from '.';
+import { BackgroundRemover, inferenceShape, loadModelBytes, resizeIsnetModel } from '.';
 
 // Jest evaluates this file in a vm context whose Float32Array is not Node's. The onnxruntime binding returns
 // its outputs as Node-realm Float32Arrays, which onnxruntime-common (loaded in the context) rejects with an
@@ -51,14 +51,6 @@ describe('inferenceShape', () => {
     expect(inferenceShape(1920, 1080, 512)).toEqual({ height: 512, width: 896 });
     expect(inferenceShape(500, 500, 384)).toEqual({ height: 384, width: 384 });
     expect(inferenceShape(1000, 960, 512)).toEqual({ height: 512, width: 512 });
-  });
-
-  it("'source': the frame's own short side rounded to a multiple of 128 within 256..1024", () => {
-    expect(sourceShortSide(640, 360)).toBe(384);
-    expect(sourceShortSide(60, 40)).toBe(256);
-    expect(sourceShortSide(4000, 3000)).toBe(1024);
-    expect(inferenceShape(640, 360, 'source')).toEqual({ height: 384, width: 640 });
-    expect(inferenceShape(682, 384, 'source')).toEqual({ height: 384, width: 640 });
   });
 
   it('caps the long side at 1024, squashing very elongated frames', () => {

@@ -17,7 +17,7 @@ process.on('message', (msg: WorkerRequest) => {
     return;
   }
   const rgba = Buffer.from(msg.rgba.buffer, msg.rgba.byteOffset, msg.rgba.byteLength);
-  (msg.op === 'mask' ? remover.mask(rgba, msg.width, msg.height, msg.side) : remover.cutOut(rgba, msg.width, msg.height)).then(
+  (msg.op === 'mask' ? remover.mask(rgba, msg.width, msg.height) : remover.cutOut(rgba, msg.width, msg.height)).then(
     (out) => reply({ id: msg.id, rgba: out }),
     (e: unknown) => reply({ id: msg.id, error: e instanceof Error ? e.message : String(e) }),
   );

@@ -1,14 +1,4 @@
-import {
-  blendMasks,
-  estimateShift,
-  estimateShiftField,
-  maskIou,
-  maskThumbnail,
-  subjectShift,
-  translateMask,
-  warpMask,
-  type GreyThumb,
-} from './mask-propagation';
+import { estimateShift, estimateShiftField, planKeyframes, propagateMask, warpMask, type GreyThumb } from './mask-propagation';
 
 /** A textured scene (value noise, deterministic) seen through a window at (ox, oy). */
 function scene(ox: number, oy: number, width = 96, height = 54, seed = 1): GreyThumb {
@@ -59,7 +49,36 @@ describe('estimateShift', () => {
   });
 });
 
-describe('warpMask, subjectShift, translateMask, maskIou, blendMasks', () => {
+describe('planKeyframes', () => {
+  it('puts a keyframe at least every maxGap frames and links in-between frames to both sides', () => {
+    const thumbs = Array.from({ length: 10 }, (_, i) => scene(i, 0));
+    const plan = planKeyframes(thumbs, { maxGap: 4, cutThreshold: 12, radius: 8 });
+    expect(plan.flatMap((p, i) => (p.keyframe ? [i] : []))).toEqual([0, 4, 8]);
+    const p = plan[2];
+    expect(p.keyframe).toBe(false);
+    if (p.keyframe) return;
+    expect(p.before).toMatchObject({ index: 0, shift: { dx: 2, dy: 0 } });
+    expect(p.after).toMatchObject({ index: 4, shift: { dx: -2, dy: 0 } });
+  });
+
+  it('a scene cut starts a keyframe and frames before it do not borrow its mask', () => {
+    const thumbs = [scene(0, 0), scene(1, 0), scene(2, 0), scene(0, 0, 96, 54, 3), scene(1, 0, 96, 54, 3)];
+    const plan = planKeyframes(thumbs, { maxGap: 8, cutThreshold: 12, radius: 8 });
+    expect(plan.map((p) => p.keyframe)).toEqual([true, false, false, true, false]);
+    const before = plan[2];
+    if (before.keyframe) throw new Error('expected an in-between frame');
+    expect(before.after).toBeUndefined();
+  });
+
+  it('maxGap 1 makes every frame a keyframe', () => {
+    expect(
+      planKeyframes([scene(0, 0), scene(1, 0), scene(2, 0)], { maxGap: 1, cutThreshold: 12, radius: 8 }).every((p) => p.keyframe),
+    ).toBe(true);
+    expect(() => planKeyframes([], { maxGap: 0, cutThreshold: 12, radius: 8 })).toThrow(RangeError);
+  });
+});
+
+describe('warpMask and propagateMask', () => {
   it('a uniform field moves the mask by the shift times the scale, edges copied', () => {
     const m = rect(40, 20, 10, 5, 8, 6);
     const out = warpMask(m, 40, 20, { cols: 2, rows: 2, shifts: Array(4).fill({ dx: 1, dy: 1 }) }, 2);
@@ -78,34 +97,18 @@ describe('warpMask, subjectShift, translateMask, maskIou, blendMasks', () => {
     expect(field.shifts[3]).toEqual({ dx: 0, dy: 0 });
   });
 
-  it('subjectShift follows a subject moving across a still background, measured against the keyframe', () => {
+  it('a frame between two keyframes gets their masks moved and blended', () => {
     const W = 96;
     const H = 54;
-    const bg = scene(0, 0, W, H);
-    /** The background with a bright, textured 20x20 subject whose left edge is at x. */
-    const withSubject = (x: number): GreyThumb => {
-      const data = Uint8Array.from(bg.data);
-      for (let y = 17; y < 37; y++) for (let i = 0; i < 20; i++) data[y * W + x + i] = 200 + ((i * 7 + y * 3) % 40);
-      return { data, width: W, height: H };
-    };
-    const key = rect(W, H, 30, 17, 20, 20);
-    // Two frames on: 4 then 8 pixels, the first answer the guess for the second.
-    const d1 = subjectShift(withSubject(30), withSubject(34), key, { dx: 0, dy: 0 }, 5);
-    expect(d1).toEqual({ dx: 4, dy: 0 });
-    const d2 = subjectShift(withSubject(30), withSubject(38), key, d1, 5);
-    expect(d2).toEqual({ dx: 8, dy: 0 });
-    // The keyframe's mask, at 4x the thumbnail, moved by the shift: where the subject is.
-    const big = translateMask(rect(W * 4, H * 4, 120, 68, 80, 80), W * 4, H * 4, d2.dx * 4, d2.dy * 4);
-    expect(iou(big, rect(W * 4, H * 4, 152, 68, 80, 80))).toBe(1);
-    expect(Buffer.from(maskThumbnail(big, W * 4, H * 4, W, H)).equals(rect(W, H, 38, 17, 20, 20))).toBe(true);
-    // No subject in the mask: no motion.
-    expect(subjectShift(bg, bg, new Uint8Array(W * H), { dx: 3, dy: 1 }, 5)).toEqual({ dx: 0, dy: 0 });
-  });
-
-  it('maskIou thresholds at 128 and is 1 for two empty masks; blendMasks weighs the second by wB', () => {
-    expect(maskIou(rect(10, 10, 0, 0, 5, 10), rect(10, 10, 0, 0, 10, 10))).toBe(0.5);
-    expect(maskIou(Buffer.alloc(4), Buffer.alloc(4))).toBe(1);
-    expect(() => maskIou(Buffer.alloc(4), Buffer.alloc(5))).toThrow(RangeError);
-    expect([...blendMasks(Buffer.from([0, 255, 100]), Buffer.from([255, 255, 0]), 0.25)]).toEqual([64, 255, 75]);
+    const thumbs = [scene(0, 0), scene(2, 1), scene(4, 2)];
+    const plan = planKeyframes(thumbs, { maxGap: 2, cutThreshold: 12, radius: 8 });
+    const keyMasks = new Map([
+      [0, rect(W, H, 20, 10, 30, 20)],
+      [2, rect(W, H, 24, 12, 30, 20)],
+    ]);
+    const p = plan[1];
+    if (p.keyframe) throw new Error('expected an in-between frame');
+    const mask = propagateMask(p, 1, keyMasks, thumbs, W, H);
+    expect(iou(mask, rect(W, H, 22, 11, 30, 20))).toBeGreaterThan(0.97);
   });
 });

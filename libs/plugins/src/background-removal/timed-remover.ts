@@ -15,7 +15,7 @@ export function timedRemover(remover: BackgroundRemoverPort, metrics: MetricsPor
   };
   return {
     cutOut: (rgba, width, height) => timed(() => remover.cutOut(rgba, width, height)),
-    mask: (rgba, width, height, side) => timed(() => remover.mask(rgba, width, height, side)),
+    mask: (rgba, width, height) => timed(() => remover.mask(rgba, width, height)),
     close: () => remover.close(),
   };
 }
