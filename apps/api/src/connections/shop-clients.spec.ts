@@ -20,7 +20,10 @@ describe('shop clients', () => {
   });
 
   it('a WooCommerce client on a private address fails as unavailable without sending anything', async () => {
-    const clients = defaultShopClients({ allowPrivateNetworks: false, connections: { secretKey: '', secretKeySource: 'env', retryBackoffMs: 500 } });
+    const clients = defaultShopClients({
+      allowPrivateNetworks: false,
+      connections: { secretKey: '', secretKeySource: 'env', retryBackoffMs: 500 },
+    });
     const client = clients.woocommerce({ shopUrl: 'https://10.0.0.1', consumerKey: 'ck', consumerSecret: 'cs', maxAttempts: 1 });
     await expect(client.storeName()).rejects.toBeInstanceOf(ShopUnavailableError);
   });
