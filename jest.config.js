@@ -32,7 +32,8 @@ module.exports = {
   // browser file alone keeps 1.7 cores busy, mostly Chromium's software WebGL), so two files at once took as
   // long as one after the other (test/wall-ar.browser.e2e-spec.ts: 62 s alone, 120 s for two side by side)
   // and their timeouts ran closer. Every file owns its database, data folder, queue name and port, so a
-  // machine with more cores can run several (TEST_WORKERS=4 npm test).
+  // machine with more cores can run several (TEST_WORKERS=4 npm test). `npm test` runs the unit tier with two
+  // (its files are one thread each; package.json), then the other tiers with this.
   maxWorkers: Number(process.env.TEST_WORKERS ?? 1),
   projects: [
     {
