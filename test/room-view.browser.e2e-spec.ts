@@ -559,6 +559,10 @@ describe('several pictures together', () => {
     await setHandles(o.p, a4Photo.corners, ['bl']);
     const drawn = await o.p.locator('[data-room-picture]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-item'))));
     expect([...drawn].sort()).toEqual([...ids].sort());
+    // The set's size is stated as its overall size, in the sentence as on the photo's label (issue 42 item 7).
+    const label = (await o.p.locator('[data-room-label]').textContent()) ?? '';
+    expect(label).toMatch(/^Overall size: \d/);
+    expect(await o.p.locator('[data-room-status]').innerText()).toBe(`Shown at their real size. ${label}.`);
     const quads = await wallQuads(o.p, a4Photo);
     const byTitle = Object.fromEntries(Object.values(items).map((i: any) => [i.id, i]));
     const centres = quads.map((q, k) => {

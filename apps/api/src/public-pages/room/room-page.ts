@@ -139,7 +139,8 @@ export function roomPage(v: RoomView): string {
       badQuad: t(loc.locale, 'room.badQuad'),
       needSize: t(loc.locale, 'room.needSize'),
       saveError: t(loc.locale, 'room.saveError'),
-      placed: t(loc.locale, 'room.placed', { size: v.size }),
+      // A set's size is its overall size, and the sentence says so (as the label on the photo and the together page do).
+      placed: t(loc.locale, v.overall ? 'room.placedSet' : 'room.placed', { size: v.size }),
     },
     ...(v.beacon ? { beacon: v.beacon } : {}),
   };

@@ -70,6 +70,7 @@ export const de = {
   'room.move': '{title} verschieben',
   'room.photoAlt': 'Ihr Foto Ihrer Wand',
   'room.placed': 'In wirklicher Größe gezeigt: {size}.',
+  'room.placedSet': 'In wirklicher Größe gezeigt. Gesamtmaß: {size}.',
   'room.badQuad': 'Setzen Sie die vier Griffe auf die Ecken der Referenz.',
   'room.needSize': 'Geben Sie Breite und Höhe Ihrer Referenz ein.',
   'room.decodeError': 'Dieses Foto ließ sich nicht öffnen. Bitte versuchen Sie ein anderes.',

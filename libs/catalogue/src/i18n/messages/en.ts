@@ -85,6 +85,7 @@ export const en = {
   'room.move': 'Move {title}',
   'room.photoAlt': 'Your photo of your wall',
   'room.placed': 'Shown at its real size: {size}.',
+  'room.placedSet': 'Shown at their real size. Overall size: {size}.',
   'room.badQuad': 'Place the four handles on the corners of the reference.',
   'room.needSize': 'Type the width and height of your reference.',
   'room.decodeError': 'This photo could not be opened. Please try another one.',

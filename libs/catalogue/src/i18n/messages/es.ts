@@ -69,6 +69,7 @@ export const es = {
   'room.move': 'Mover {title}',
   'room.photoAlt': 'Tu foto de tu pared',
   'room.placed': 'Mostrada a su tamaño real: {size}.',
+  'room.placedSet': 'Mostradas a su tamaño real. Medida total: {size}.',
   'room.badQuad': 'Coloca los cuatro tiradores en las esquinas de la referencia.',
   'room.needSize': 'Escribe el ancho y el alto de tu referencia.',
   'room.decodeError': 'No se pudo abrir esta foto. Prueba con otra.',

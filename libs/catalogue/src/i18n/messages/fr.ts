@@ -74,6 +74,7 @@ export const fr = {
   'room.move': 'Déplacer {title}',
   'room.photoAlt': 'Votre photo de votre mur',
   'room.placed': 'Affichée à sa taille réelle\u00a0: {size}.',
+  'room.placedSet': 'Affichées à leur taille réelle. Dimensions totales\u00a0: {size}.',
   'room.badQuad': 'Placez les quatre poignées sur les coins de la référence.',
   'room.needSize': 'Saisissez la largeur et la hauteur de votre référence.',
   'room.decodeError': 'Impossible d’ouvrir cette photo. Essayez-en une autre.',

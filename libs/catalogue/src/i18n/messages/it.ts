@@ -69,6 +69,7 @@ export const it = {
   'room.move': 'Sposta {title}',
   'room.photoAlt': 'La tua foto della tua parete',
   'room.placed': 'Mostrata nella misura reale: {size}.',
+  'room.placedSet': 'Mostrate nella misura reale. Misura totale: {size}.',
   'room.badQuad': 'Posiziona le quattro maniglie sugli angoli del riferimento.',
   'room.needSize': 'Inserisci larghezza e altezza del tuo riferimento.',
   'room.decodeError': 'Impossibile aprire questa foto. Prova con un’altra.',

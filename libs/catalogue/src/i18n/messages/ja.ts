@@ -73,6 +73,7 @@ export const ja = {
   'room.move': '{title}を動かす',
   'room.photoAlt': 'あなたの壁の写真',
   'room.placed': '実物大で表示しています：{size}。',
+  'room.placedSet': '実物大で表示しています。全体のサイズ：{size}。',
   'room.badQuad': '4つのハンドルを基準物の角に合わせてください。',
   'room.needSize': '基準物の幅と高さを入力してください。',
   'room.decodeError': 'この写真を開けませんでした。別の写真をお試しください。',

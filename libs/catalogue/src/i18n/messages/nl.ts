@@ -69,6 +69,7 @@ export const nl = {
   'room.move': '{title} verplaatsen',
   'room.photoAlt': 'Jouw foto van je muur',
   'room.placed': 'Op ware grootte getoond: {size}.',
+  'room.placedSet': 'Op ware grootte getoond. Totale maat: {size}.',
   'room.badQuad': 'Zet de vier grepen op de hoeken van de referentie.',
   'room.needSize': 'Vul de breedte en hoogte van je referentie in.',
   'room.decodeError': 'Deze foto kon niet worden geopend. Probeer een andere.',
