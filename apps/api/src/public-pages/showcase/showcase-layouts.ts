@@ -58,6 +58,7 @@ export const LAYOUT_STYLE = `
 .layout-branded .grid .info,.layout-dark .grid .info{padding:12px 14px 14px}
 .layout-grid .grid .media img{border-radius:4px}
 .salon{--in:min(8px,calc((100vw - 64px) / var(--maxw)));display:flex;flex-wrap:wrap;justify-content:center;align-items:center;gap:230px 64px;padding:32px 0 230px}
+.salon:not(:has(>.salon-end)){visibility:hidden}
 .salon .item{position:relative;flex:none;width:calc(var(--w) * var(--in))}
 .salon .media{width:100%;box-shadow:0 8px 20px rgba(0,0,0,.28)}
 .salon .info{position:absolute;top:100%;left:50%;transform:translateX(-50%);width:max(100%,250px);padding-top:14px;text-align:center}
@@ -104,7 +105,11 @@ export function layoutBody(
   if (layout === 'salon') {
     // --maxw: the widest piece (inches) fits the screen; every piece shares the same pixels per inch.
     const maxw = Math.max(24, ...items.map((i) => (i.ready ? outerInches(i.ready).w : 24)));
-    return `<section class="salon" aria-label="${label}" style="--maxw:${maxw}">${cards}</section>`;
+    // The rows are centred, so each card the parser adds moves the ones before it (and a card half parsed grows):
+    // a browser that paints a half-parsed page (a slow phone, a slow connection; seen on a loaded 2-core machine
+    // as CLS 0.056) would show the wall jumping. The wall stays invisible until its last child, the end mark, is
+    // parsed (:has(); a browser without it shows the wall at once, as before).
+    return `<section class="salon" aria-label="${label}" style="--maxw:${maxw}">${cards}<i class="salon-end" hidden></i></section>`;
   }
   if (layout === 'minimal') return `<section class="slides" aria-label="${label}" tabindex="0">${cards}</section>`;
   return `<section class="grid" aria-label="${label}">${cards}</section>`;
