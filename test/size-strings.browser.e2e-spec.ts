@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { SUPPORTED_LOCALES, t, type Locale } from '@app/catalogue';
 import { launchChromium, quadrantPicture } from '@app/testing';
-import { Api, freePort, tempDir, waitFor } from './support/app-process';
+import { Api, tempDir, waitFor } from './support/app-process';
 import { SCREENSHOTS } from './support/browser-page';
 import { startMediaServer } from './support/media-server';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -33,16 +33,9 @@ beforeAll(async () => {
     '/framed.png': (await quadrantPicture(800, 600)).png,
     '/plain.png': (await quadrantPicture(400, 600)).png,
   });
-  const port = await freePort();
-  app = await startTestApp({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: tempDir(),
-    OWNER_API_KEY: OWNER,
-    ALLOW_PRIVATE_NETWORKS: 'true',
-  });
-  owner = new Api(`http://127.0.0.1:${port}`, OWNER);
+  // startTestApp picks the port and sets HOST and PUBLIC_BASE_URL to it.
+  app = await startTestApp({ DATA_DIR: tempDir(), OWNER_API_KEY: OWNER, ALLOW_PRIVATE_NETWORKS: 'true' });
+  owner = new Api(app.base, OWNER);
   const s = await owner.req('POST', '/api/v2/showcases', {
     layout_choice: 'grid',
     units: 'cm',

@@ -36,8 +36,8 @@ export interface TestAppOptions extends SpawnOptions {
    * name of its own (the scaled mode's stores, API and worker still in this process): the same service without
    * PGlite's WebAssembly in the test's thread — about a third less CPU for a file that converts and queries a lot
    * (catalogue-import e2e: 199 CPU-s embedded, 133 with Postgres, its server included). Files whose subject is
-   * not the embedded mode and that are heavy ask for it; TEST_APP_DATABASE=postgres|embedded overrides the
-   * default for the files that do not choose.
+   * not the embedded mode and that are heavy ask for it; TEST_APP_DATABASE=postgres runs the files that do not
+   * choose on Postgres too.
    */
   database?: 'embedded' | 'postgres';
 }
@@ -82,16 +82,11 @@ export async function startTestApp(env: Record<string, string>, opts: TestAppOpt
   if (database === 'postgres' && !full.DATABASE_URL) {
     const db = await createTestDatabase({ migrated: true });
     dropDatabase = db.drop;
-    // A job still running when the file closes its app gets 1 s of grace, not the default 30 s (a file that
-    // ended while a wall was building waited out the whole grace in its afterAll), unless the file sets it.
-    Object.assign(full, {
-      DATABASE_URL: db.url,
-      REDIS_URL,
-      QUEUE_NAME: `test-app-${process.pid}-${port}-${Date.now()}`,
-      SHUTDOWN_TIMEOUT_MS: '1000',
-      ...full,
-    });
     full.DATABASE_URL = db.url;
+    full.REDIS_URL ??= REDIS_URL;
+    full.QUEUE_NAME ??= `test-app-${process.pid}-${port}-${Date.now()}`;
+    // A job still running when the file closes its app holds the close for the grace: 1 s here, not the default 30 s.
+    full.SHUTDOWN_TIMEOUT_MS ??= '1000';
   }
   seedEmbeddedDatabase(full, opts);
   const { loadConfig } = built<BuiltConfig>('libs/config/src/index.js');
