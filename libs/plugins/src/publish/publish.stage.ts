@@ -20,6 +20,11 @@ export interface StillImageResult {
   files: ModelFiles;
   texture: { width: number; height: number; mime: string; alpha: string };
   /**
+   * The stored poster's size in pixels: the pages list its thumbnails only when it is wide enough to make
+   * them (`makesThumbnails`). Absent on results written before it existed (their thumbnails were all made).
+   */
+  poster_px?: { width: number; height: number };
+  /**
    * How the picture met an explicit width_inches + height_inches (crop or stretch, or 'none' within 1 %).
    * Absent for auto and aspect_ratio sizes, and on results written before it existed.
    */
@@ -49,6 +54,7 @@ export function createPublishStage(storage: StoragePort): StageProvider<StillIma
         dimensions: glb.dimensions,
         files,
         texture: { width: img.width, height: img.height, mime: img.mime, alpha: img.alpha },
+        poster_px: { width: glb.model.poster.width, height: glb.model.poster.height },
         ...(fit ? { fit } : {}),
         ...presentationResult(glb.model),
         ...(isVariantsJob(ctx.job.input) ? { variants: (ctx.outputs.variants as VariantsOutput | undefined)?.variants ?? [] } : {}),

@@ -72,6 +72,7 @@ describe('fit: a picture given an explicit size whose aspect is not its own', ()
     expect(await sizeOf(img.texture)).toEqual([480, 480]);
     expect(await sizeOf(scene.poster.image)).toEqual([480, 480]);
     expect(result.texture).toMatchObject({ width: 480, height: 480 });
+    expect(result.poster_px).toEqual({ width: 480, height: 480 });
     expect(result.dimensions).toEqual({ width_inches: 30, height_inches: 30 });
     expect(result.fit).toEqual({ requested: 'crop', applied: 'crop', source_aspect: 1.3333, target_aspect: 1 });
     // The texture in the GLB is the square one.

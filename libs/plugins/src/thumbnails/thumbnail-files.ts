@@ -28,6 +28,25 @@ export const SHARE_FILE = '1200.jpg';
 
 export const THUMB_CONTENT_TYPES: Readonly<Record<ThumbFormat, string>> = { avif: 'image/avif', webp: 'image/webp', jpeg: 'image/jpeg' };
 
+/**
+ * The narrowest poster (px) that gets thumbnails. A narrower one is shown as it is: enlarging it 2-50 times
+ * into the 480-1200 px files adds no detail (the browser enlarges the poster just as well), and their encodes
+ * were most of a small picture's conversion (a 24 px picture: 0.55 CPU-s of its 0.6). Every picture the
+ * pages show at a card's size or more (300 px and up) keeps every file.
+ */
+export const MIN_THUMBNAIL_POSTER_PX = 240;
+
+/**
+ * Whether a poster `posterWidth` px wide gets the {@link THUMB_FILES} (made at conversion, listed by the
+ * pages). Unknown width (a result written before it was recorded): yes, as it always did.
+ *
+ * @example
+ * makesThumbnails(1024) // true
+ * makesThumbnails(24)   // false: the pages show the poster
+ */
+export const makesThumbnails = (posterWidth: number | undefined): boolean =>
+  posterWidth === undefined || posterWidth >= MIN_THUMBNAIL_POSTER_PX;
+
 /** Where a job's thumbnail lives: next to its poster, so deleting the job's files deletes it too. */
 export const thumbKey = (jobId: string, file: string): string => `models/${jobId}/thumb-${file}`;
 

@@ -6,7 +6,16 @@ import { validateDefinition } from '@app/pipeline';
 import { LocalStorageAdapter } from '@app/storage';
 import { fakeStageContext, quadrantPicture, QUADRANTS, close } from '@app/testing';
 import { STILL_IMAGE_PIPELINE } from '../still-image/still-image.plugin';
-import { renderThumbnail, renderThumbnails, SHARE_FILE, THUMB_FILES, thumbHeight, thumbKey } from './thumbnail-files';
+import {
+  makesThumbnails,
+  MIN_THUMBNAIL_POSTER_PX,
+  renderThumbnail,
+  renderThumbnails,
+  SHARE_FILE,
+  THUMB_FILES,
+  thumbHeight,
+  thumbKey,
+} from './thumbnail-files';
 import { SHOWCASE_PICTURE_PIPELINE } from './thumbnails.plugin';
 import { createThumbnailsStage } from './thumbnails.stage';
 
@@ -146,6 +155,32 @@ describe('thumbnails stage', () => {
       const meta = await sharp(await read(storage, thumbKey('v2_job1', file))).metadata();
       expect([meta.width, meta.height]).toEqual([spec.width, thumbHeight(spec.width, 28, 20)]);
     }
+  });
+
+  it('makes none for a poster narrower than MIN_THUMBNAIL_POSTER_PX (the pages show it), whether it has the pixels, the recorded width or only the file', async () => {
+    expect([makesThumbnails(24), makesThumbnails(MIN_THUMBNAIL_POSTER_PX - 1), makesThumbnails(MIN_THUMBNAIL_POSTER_PX)]).toEqual([
+      false,
+      false,
+      true,
+    ]);
+    // A result written before the width was recorded: its thumbnails were all made.
+    expect(makesThumbnails(undefined)).toBe(true);
+    const { storage, run, warnings } = setup();
+    const small = await quadrantPicture(24, 32);
+    await storage.put('models/v2_job1/poster.png', small.png, 'image/png');
+    const publish = {
+      files: { poster: { key: 'models/v2_job1/poster.png', bytes: small.png.length, content_type: 'image/png' } },
+      dimensions: { width_inches: 24, height_inches: 32 },
+    };
+    const withPixels = { poster: { width: 24, height: 32, pixels: { data: small.raw, width: 24, height: 32, channels: 3 } } };
+    expect(await run({ scene: withPixels, publish })).toEqual({ thumbnails: {} });
+    expect(await run({ publish: { ...publish, poster_px: { width: 24, height: 32 } } })).toEqual({ thumbnails: {} });
+    expect(await run({ publish })).toEqual({ thumbnails: {} });
+    expect(warnings).toEqual([]);
+    expect(await storage.stat(thumbKey('v2_job1', SHARE_FILE))).toBeNull();
+    // The recorded width decides (a wide enough poster gets every file).
+    const wide = await run({ publish: { ...publish, poster_px: { width: MIN_THUMBNAIL_POSTER_PX, height: 320 } } });
+    expect(Object.keys(wide.thumbnails).sort()).toEqual(Object.keys(THUMB_FILES).sort());
   });
 
   it('is best effort: a poster that cannot be read leaves a warning and no thumbnails, and the job goes on', async () => {

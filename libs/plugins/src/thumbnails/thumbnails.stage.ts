@@ -1,9 +1,10 @@
 import { buffer } from 'node:stream/consumers';
+import sharp from 'sharp';
 import type { StageProvider } from '@app/pipeline';
 import type { StoragePort } from '@app/storage';
 import type { StillImageResult } from '../publish/publish.stage';
 import type { RawPixels } from '../normalise/normalise-image';
-import { putThumbnail, renderThumbnail, renderThumbnails, THUMB_FILES } from './thumbnail-files';
+import { makesThumbnails, putThumbnail, renderThumbnail, renderThumbnails, THUMB_FILES } from './thumbnail-files';
 
 /** What the thumbnails stage made: storage keys by file name (empty when it could not make them). */
 export interface ThumbnailsOutput {
@@ -12,7 +13,8 @@ export interface ThumbnailsOutput {
 
 /**
  * Makes the showcase pages' thumbnails (every {@link THUMB_FILES} entry: AVIF + WebP by width, the
- * sharing JPEG) from the poster a publish step stored, at the object's outer size. Options: `from`, the
+ * sharing JPEG) from the poster a publish step stored, at the object's outer size; none for a poster
+ * narrower than {@link MIN_THUMBNAIL_POSTER_PX} ({@link makesThumbnails}: the pages show that poster itself). Options: `from`, the
  * publish step's id (default `publish`); `scene`, the step whose poster was published (default `scene`):
  * its pixels are used when it still has them, else the stored poster is read back and decoded.
  *
@@ -46,6 +48,9 @@ export function createThumbnailsStage(storage: StoragePort): StageProvider<Thumb
         // memory: no decode, and one resize per width. A pipeline without them reads the stored poster back.
         const pixels = posterPixelsOf(ctx.outputs[ctx.options.scene ?? 'scene']);
         const poster = pixels ? undefined : await buffer(await storage.read(posterKey));
+        const posterWidth = published.poster_px?.width ?? pixels?.width ?? (await sharp(poster!).metadata()).width;
+        // A poster too small to enlarge into thumbnails is what the pages show (they read the same width).
+        if (!makesThumbnails(posterWidth)) return { thumbnails: {} };
         // Side by side: libvips spreads the encodes over its threads while the writes wait on the disk.
         const made = pixels
           ? await renderThumbnails(pixels, shape, stored, files)

@@ -10,7 +10,7 @@ import {
   type ShowcaseRow,
   ShowcaseWallRepository,
 } from '@app/persistence';
-import { SHARE_FILE, THUMB_FILES, THUMB_WIDTHS, thumbHeight } from '@app/plugins';
+import { makesThumbnails, SHARE_FILE, THUMB_FILES, THUMB_WIDTHS, thumbHeight } from '@app/plugins';
 import { APP_CONFIG } from '@app/runtime';
 import { parseInput } from '@app/schema';
 import { PublicUrls } from '@app/wire';
@@ -200,6 +200,8 @@ export class OembedService {
 
   /** A picture's thumbnail files (made on first request: ShowcaseThumbnails), with their exact sizes. */
   private thumbnails(s: ShowcaseRow, i: ShowcaseItemRow, shape: { w: number; h: number }): Thumbnail[] {
+    // A poster too small to enlarge has none (the pages show the poster itself).
+    if (!makesThumbnails((i.result?.poster_px as { width?: number } | undefined)?.width)) return [];
     const base = `${this.urls.showcase(s.publicId)}/items/${i.id}/thumb`;
     const files = [SHARE_FILE, ...THUMB_WIDTHS.map((w) => `${w}.webp`)];
     return files.map((file) => {

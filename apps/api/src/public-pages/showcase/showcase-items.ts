@@ -4,7 +4,7 @@ import { DEFAULT_PAGE_LOCALE, length, type PageLocale } from '../page-locale';
 import type { LaunchPresentation } from '../platform';
 
 // The thumbnail files are made by the showcase-picture pipeline's thumbnails stage (libs/plugins).
-export { SHARE_FILE, THUMB_FILES, THUMB_WIDTHS, thumbHeight } from '@app/plugins';
+export { makesThumbnails, SHARE_FILE, THUMB_FILES, THUMB_WIDTHS, thumbHeight } from '@app/plugins';
 
 export interface ReadyItem {
   posterUrl: string;
@@ -25,8 +25,10 @@ export interface ReadyItem {
   thumbs: { url: string; width: number }[];
   /** The same widths in AVIF (a `<source>`: smaller, for the browsers that read it). */
   avifThumbs?: { url: string; width: number }[];
-  /** The JPEG a shared link shows (SHARE_FILE). */
+  /** The JPEG a shared link shows (SHARE_FILE); absent for a poster too small for thumbnails (the poster is shared). */
   shareUrl?: string;
+  /** The poster's size in pixels, when known and the poster is the item's own (the shared image's true size without a JPEG). */
+  posterSize?: { width: number; height: number };
   /** "Classic black frame, white mat 2 in", when the item has a frame. */
   frameLabel?: string;
 }

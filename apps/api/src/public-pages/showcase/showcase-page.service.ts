@@ -34,6 +34,7 @@ import { shopSize, variantAvailability, variantName, variantResult } from './pag
 import {
   displayTitle,
   frameLabel,
+  makesThumbnails,
   outerInches,
   SHARE_FILE,
   THUMB_WIDTHS,
@@ -149,6 +150,8 @@ export class ShowcasePageService {
     const itemUrl = `${pageUrl}/items/${i.id}`;
     const select = (url: string) => (variant ? `${url}?variant=${encodeURIComponent(variant.sku)}` : url);
     const thumbs = !variant || variant.thumbs;
+    // A poster too small to enlarge has no thumbnails (the conversion made none): it is shown and shared as it is.
+    const made = makesThumbnails(r?.poster_px?.width);
     const presentation = r ? launchPresentation(r) : undefined;
     const banner = presentation?.banner;
     const work = r
@@ -175,9 +178,10 @@ export class ShowcasePageService {
               itemUrl: withLang(select(itemUrl), loc.lang),
               wallUrl: withLang(select(`${itemUrl}/wall`), loc.lang),
               roomUrl: withLang(select(`${itemUrl}/room`), loc.lang),
-              thumbs: thumbs ? THUMB_WIDTHS.map((w) => ({ url: `${itemUrl}/thumb/${w}.webp`, width: w })) : [],
-              avifThumbs: thumbs ? THUMB_WIDTHS.map((w) => ({ url: `${itemUrl}/thumb/${w}.avif`, width: w })) : [],
-              shareUrl: `${itemUrl}/thumb/${SHARE_FILE}`,
+              thumbs: thumbs && made ? THUMB_WIDTHS.map((w) => ({ url: `${itemUrl}/thumb/${w}.webp`, width: w })) : [],
+              avifThumbs: thumbs && made ? THUMB_WIDTHS.map((w) => ({ url: `${itemUrl}/thumb/${w}.avif`, width: w })) : [],
+              ...(made ? { shareUrl: `${itemUrl}/thumb/${SHARE_FILE}` } : {}),
+              ...(thumbs && r.poster_px ? { posterSize: r.poster_px } : {}),
               frameLabel: frameLabel(r, loc),
             }
           : undefined,

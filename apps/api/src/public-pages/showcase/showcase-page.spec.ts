@@ -1,6 +1,8 @@
 import { shareTags } from './open-graph';
 import { NAV_SCRIPT, SHOWCASE_CSP } from './page-shell';
-import { frameLabel, thumbHeight } from './showcase-items';
+import { frameLabel, type PageItem, type ReadyItem, thumbHeight } from './showcase-items';
+import { pictureImg } from './showcase-card';
+import { itemShareImage } from './showcase-page';
 import { DEFAULT_PAGE_LOCALE, plainSizeBoth } from '../page-locale';
 import { contrast, readableOn } from './showcase-theme';
 import { groupScene, PERSON, referenceFor, SOFA, wallScene } from './wall-preview';
@@ -35,6 +37,36 @@ describe('share tags', () => {
     expect(html).toContain('<meta property="og:image:height" content="800">');
     expect(/og:description" content="([^"]*)"/.exec(html)![1]).toHaveLength(200);
     expect(shareTags({ title: 't', description: null, canonicalUrl: 'https://x/', indexable: true })).toContain('content="index,follow"');
+  });
+});
+
+describe('a picture too small for thumbnails', () => {
+  const ready = (over: Partial<ReadyItem>): ReadyItem => ({
+    posterUrl: 'https://x/poster.jpg',
+    glbUrl: 'https://x/model.glb',
+    usdzUrl: 'https://x/model.usdz',
+    embedUrl: 'https://x/e',
+    widthInches: 24,
+    heightInches: 32,
+    itemUrl: 'https://x/i',
+    wallUrl: 'https://x/w',
+    thumbs: [],
+    ...over,
+  });
+  const item = (r: ReadyItem): PageItem => ({ id: 1, status: 'completed', progress: 100, title: 'Tiny', ready: r });
+
+  it('is shown as its poster (no srcset) and shared as its poster at its own size', () => {
+    const r = ready({ posterSize: { width: 24, height: 32 } });
+    const img = pictureImg(r, 'Tiny', '320px', false);
+    expect(img).toContain('src="https://x/poster.jpg"');
+    expect(img).not.toContain('srcset');
+    expect(img).not.toContain('<picture>');
+    // The box keeps the picture's shape.
+    expect(img).toContain(`width="480" height="${thumbHeight(480, 24, 32)}"`);
+    expect(itemShareImage(item(r))).toEqual({ url: 'https://x/poster.jpg', width: 24, height: 32, alt: 'Tiny' });
+    // With a sharing JPEG, that is shared at its 1200 px.
+    const shared = ready({ shareUrl: 'https://x/i/thumb/1200.jpg', posterSize: { width: 900, height: 1200 } });
+    expect(itemShareImage(item(shared))).toEqual({ url: 'https://x/i/thumb/1200.jpg', width: 1200, height: 1600, alt: 'Tiny' });
   });
 });
 

@@ -149,7 +149,10 @@ export function itemShareImage(i: PageItem): ShareImage | undefined {
   const r = i.ready;
   if (!r) return undefined;
   const { w, h } = outerInches(r);
-  if (!r.shareUrl) return { url: r.posterUrl, width: 1024 * Math.min(1, w / h), height: 1024 * Math.min(1, h / w), alt: displayTitle(i) };
+  if (!r.shareUrl) {
+    const size = r.posterSize ?? { width: 1024 * Math.min(1, w / h), height: 1024 * Math.min(1, h / w) };
+    return { url: r.posterUrl, ...size, alt: displayTitle(i) };
+  }
   return { url: r.shareUrl, width: SHARE_WIDTH, height: thumbHeight(SHARE_WIDTH, w, h), alt: displayTitle(i) };
 }
 const SHARE_WIDTH = 1200;
