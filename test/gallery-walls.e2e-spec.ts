@@ -68,13 +68,12 @@ describe('gallery walls', () => {
     owner = new Api(`http://127.0.0.1:${port}`, OWNER);
   }, 90_000);
 
-  // 120 s, not jest's 60: on a loaded machine closing this app has now and then taken over 60 s (three runs of six on
-  // 2026-11-28, none before that day; not the jobs' shutdown grace: it happened with SHUTDOWN_TIMEOUT_MS=1000 too).
-  // Not diagnosed yet: the close is slow, not wrong, and every test here passed in those runs.
+  // Closing this app once took ~70 s in about half the runs: the test's fetch (undici's pool) had opened a connection it
+  // never used, which Node counts as busy until its headers timeout; startTestApp's close now ends such connections.
   afterAll(async () => {
     await app?.close();
     await media?.stop();
-  }, 120_000);
+  });
 
   const balance = async (api: Api) => (await api.req('GET', '/api/v2/me')).body.credits as number;
   const settledWall = (api: Api, showcaseId: number, wallId: string) =>

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
 import Module from 'node:module';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -102,6 +104,7 @@ export async function startTestApp(env: Record<string, string>, opts: TestAppOpt
     },
   });
   const app = await createApiApp(config as AppConfig, { logDestination });
+  dropUnusedConnectionsOnClose(app);
   try {
     await app.listen({ port, host });
   } catch (e) {
@@ -117,4 +120,28 @@ export async function startTestApp(env: Record<string, string>, opts: TestAppOpt
     output: () => out,
     close: () => (closed ??= app.close().finally(() => dropDatabase?.().catch(() => undefined))),
   };
+}
+
+/**
+ * At close, ends the connections that never carried a byte. Node counts a connection as busy from the moment it
+ * opens until its first request completes, so `server.close()` does not end one a client opened and never used
+ * (undici's fetch leaves such spare connections in its pool now and then): the close then waited for Node's
+ * headers timeout (60 s, checked every 30 s) to drop it. Seen in test/gallery-walls.e2e-spec.ts: its app took
+ * ~70 s to close in about half the runs, one socket open with 0 bytes read (undici had opened two at once and
+ * sent on one). Connections in a request are left to finish.
+ */
+function dropUnusedConnectionsOnClose(app: NestFastifyApplication): void {
+  const sockets = new Set<Socket>();
+  const server = app.getHttpServer() as Server;
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.once('close', () => sockets.delete(s));
+  });
+  // Fastify's preClose: after Nest's shutdown hooks, just before the server stops listening and waits.
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('preClose', async () => {
+      for (const s of sockets) if (s.bytesRead === 0) s.destroy();
+    });
 }
