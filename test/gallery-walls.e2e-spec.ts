@@ -68,8 +68,8 @@ describe('gallery walls', () => {
     owner = new Api(`http://127.0.0.1:${port}`, OWNER);
   }, 90_000);
 
-  // Closing this app once took ~70 s in about half the runs: the test's fetch (undici's pool) had opened a connection it
-  // never used, which Node counts as busy until its headers timeout; startTestApp's close now ends such connections.
+  // Closing this app once took ~70 s in 3 runs of 4: the test's fetch (undici's pool) had opened a connection it never
+  // used, which Node's server.close() waits for; startTestApp's close now ends such connections.
   afterAll(async () => {
     await app?.close();
     await media?.stop();
