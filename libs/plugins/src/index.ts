@@ -22,6 +22,7 @@ export * from './glb-writer/write-card-glb';
 export * from './glb-writer/glb-writer.stage';
 export * from './usdz-writer/stored-zip';
 export * from './usdz-writer/write-card-usdz';
+export * from './usdz-writer/usdz-writer.stage';
 export * from './publish/publish.stage';
 export * from './scene-builder/scene.stage';
 export * from './scene-builder/picture-model';
