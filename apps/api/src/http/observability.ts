@@ -21,6 +21,22 @@ export function requestIdFor(req: IncomingMessage): string {
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics', '/api/events']);
 
 /**
+ * The level of a request's "request completed" line. A 5xx is an error, except a 503 that says when to retry
+ * (Retry-After): a refusal the service chose (visitor wall builds queued full, a dependency away) that the
+ * error filter has already logged as what it is, at warn; anonymous traffic that is turned away must not
+ * trip the alerts on error lines. Probes, scrapes and beacons are debug: at info they would drown the
+ * requests that matter.
+ *
+ * @example
+ * accessLogLevel(503, '/showcase/shw_1/together/model.glb?items=1,2', true) // 'warn'
+ */
+export function accessLogLevel(status: number, url: string, retryAfter: boolean): 'error' | 'warn' | 'info' | 'debug' {
+  if (status >= 500) return status === 503 && retryAfter ? 'warn' : 'error';
+  if (status >= 400) return 'warn';
+  return QUIET_PATHS.has(url.split('?')[0]) ? 'debug' : 'info';
+}
+
+/**
  * Request logging and metrics for the API:
  * - every request runs in a log scope holding its id, so every line logged while serving it carries
  *   `requestId` (and jobs it creates store it, for the worker's lines); the id is returned in X-Request-Id;
@@ -44,9 +60,7 @@ export function registerObservability(
     const status = reply.statusCode;
     // Unmatched URLs share one label: raw paths would make a series per scanner probe.
     deps.metrics.httpRequest(request.method, request.routeOptions.url ?? 'unmatched', status, reply.elapsedTime / 1000);
-    // Probes and scrapes come every few seconds, beacons with every page view: at info they would drown the
-    // requests that matter.
-    const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : QUIET_PATHS.has(request.url.split('?')[0]) ? 'debug' : 'info';
+    const level = accessLogLevel(status, request.url, reply.getHeader('retry-after') !== undefined);
     if (deps.logger.isLevelEnabled(level)) {
       deps.logger[level](
         {

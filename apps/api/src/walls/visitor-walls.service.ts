@@ -3,13 +3,13 @@ import { Inject, Injectable, Logger, type OnModuleDestroy, Optional } from '@nes
 import type { AppConfig } from '@app/config';
 import { JobRepository, ShowcaseItemRepository, type ShowcaseItemRow, type ShowcaseRow, ShowcaseWallRepository } from '@app/persistence';
 import {
-  loadWallPictures,
   storeModelFiles,
   type StillImageResult,
   VISITOR_WALL_FILES,
   visitorWallBase,
   WallBuildPool,
   type WallBuildThread,
+  readWallModels,
 } from '@app/plugins';
 import { APP_CONFIG, JobDeletion, STORAGE } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
@@ -183,12 +183,13 @@ export class VisitorWalls implements OnModuleDestroy {
         );
       }
       return this.slots.run(async () => {
-        const pictures = await loadWallPictures(
+        const models = await readWallModels(
           this.storage,
           plan.pictures.map((p) => ({ glb_key: p.glb_key, spec: p.spec, ...(p.alpha ? { alpha: p.alpha } : {}) })),
         );
-        // The CPU-heavy part in a worker thread: this event loop serves other requests meanwhile.
-        const { bodies } = await this.pool.build(pictures, arrangeOptions(plan.spec));
+        // The CPU-heavy part in a worker thread, the pictures' bytes moved there as read: this event loop serves
+        // other requests meanwhile and allocates nothing for the pictures' textures.
+        const { bodies } = await this.pool.buildFromModels(models, arrangeOptions(plan.spec));
         const bytes = bodies.glb.length + bodies.usdz.length + bodies.poster.image.length;
         // Recorded (size, used now) before its files are written, so the cap, the age limit and deleting one of
         // its pictures, the showcase or its owner always find files that may exist.

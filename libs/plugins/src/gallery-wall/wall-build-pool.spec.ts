@@ -2,9 +2,15 @@ import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import sharp from 'sharp';
 import { UserError } from '@app/pipeline';
-import { validateGlb } from '@app/testing';
+import { LocalStorageAdapter } from '@app/storage';
+import { tempDir, validateGlb } from '@app/testing';
+import { parseDimensionRequest, resolveDimensions } from '../dimensions/dimensions';
+import { writeSceneGlb } from '../glb-writer/write-scene-glb';
+import { normaliseImage } from '../normalise/normalise-image';
+import { pictureModel } from '../scene-builder/scene.stage';
 import { WallBuildPool, type WallBuildThread } from './wall-build-pool';
 import { buildGalleryWall, type WallPictureInput } from './wall-model';
+import { loadWallPictures, readWallModels } from './wall-sources';
 
 /** The thread entry from the sources, compiled by SWC as the thread requires it (nothing is built for unit tests). */
 const THREAD: WallBuildThread = {
@@ -81,5 +87,37 @@ describe('WallBuildPool', () => {
     expect(new Set(out.map((o) => o.bodies.glb.toString('base64'))).size).toBe(1);
     expect(new Set(out.map((o) => o.threadId)).size).toBeLessThanOrEqual(2);
     expect(pool.threads).toBeLessThanOrEqual(2);
+  }, 60_000);
+
+  it('builds from the stored models as read, moved to the thread (textures taken out there): the same files as from the loaded pictures', async () => {
+    const storage = new LocalStorageAdapter(tempDir('wall-pool-models-'), 'http://127.0.0.1');
+    const pics = await pictures(3, 256);
+    const refs = await Promise.all(
+      pics.map(async (p, i) => {
+        // What the still-image steps store for the picture (as in glb-texture.spec.ts).
+        const img = await normaliseImage(p.texture.image, { maxTexturePx: 2048, maxInputPixels: 100_000_000 });
+        const dimensions = resolveDimensions(parseDimensionRequest(p.spec), img.sourceWidth, img.sourceHeight);
+        const texture = { id: 'picture', image: img.texture, mime: img.mime, width: img.width, height: img.height };
+        const model = await pictureModel('scene', p.spec, dimensions, { kind: 'still', texture, alpha: img.alpha }, img.poster);
+        await storage.put(`models/p${i}/model.glb`, await writeSceneGlb(model.scene), 'model/gltf-binary');
+        return { glb_key: `models/p${i}/model.glb`, spec: p.spec };
+      }),
+    );
+    const arrange = { arrangement: 'row' as const };
+    const here = await buildGalleryWall(await loadWallPictures(storage, refs), arrange);
+    const models = await readWallModels(storage, refs);
+    const there = await pool.buildFromModels(models, arrange);
+    expect(there.threadId).not.toBe(threadId);
+    expect(there.bodies.glb.equals(here.bodies.glb)).toBe(true);
+    expect(there.bodies.usdz.equals(here.bodies.usdz)).toBe(true);
+    // Moved, not copied: this thread no longer holds the models' bytes.
+    expect(models.every((m) => m.glb.buffer.byteLength === 0)).toBe(true);
+
+    // A model without a picture texture: the UserError naming the picture, thrown here from the thread's answer.
+    const [first] = await readWallModels(storage, refs.slice(0, 1));
+    const notOurs = { ...first, glb: Buffer.from('glTF but not a model of ours at all'), at: 'items[4]' };
+    const err = await pool.buildFromModels([first, notOurs], arrange).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserError);
+    expect(err).toMatchObject({ code: 'unsupported_type', param: 'items[4]' });
   }, 60_000);
 });

@@ -1,11 +1,13 @@
 import { parentPort, threadId } from 'node:worker_threads';
 import { PipelineError } from '@app/pipeline';
 import { buildGalleryWall } from './wall-model';
+import { wallPictureFromModel } from './wall-sources';
 import type { WallBuildReply, WallBuildRequest } from './wall-build-pool';
 
 /**
- * The thread side of {@link WallBuildPool}: builds one wall at a time from the pictures the main thread read
- * from storage and answers the three file bodies (moved, not copied). Compute only: no storage, no database.
+ * The thread side of {@link WallBuildPool}: builds one wall at a time from the pictures (or the pictures' stored
+ * models: their textures are taken out here) the main thread read from storage, and answers the three file bodies
+ * (moved, not copied). Compute only: no storage, no database.
  * Errors go back as data (a PipelineError keeps its kind, code and param) so the main thread can throw the same.
  */
 const bytes = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
@@ -15,7 +17,10 @@ const own = (b: Buffer) => new Uint8Array(b);
 parentPort!.on('message', (req: WallBuildRequest) => {
   void (async () => {
     try {
-      const pictures = req.pictures.map((p) => ({ ...p, texture: { ...p.texture, image: bytes(p.texture.image) } }));
+      const pictures =
+        'models' in req
+          ? await Promise.all(req.models.map((m) => wallPictureFromModel({ ...m, glb: bytes(m.glb) })))
+          : req.pictures.map((p) => ({ ...p, texture: { ...p.texture, image: bytes(p.texture.image) } }));
       const wall = await buildGalleryWall(pictures, req.arrange);
       const glb = own(wall.bodies.glb);
       const usdz = own(wall.bodies.usdz);
