@@ -169,13 +169,13 @@ describe('embedded mode (PGlite + in-process queue, one process)', () => {
 
   it('fails startup with a clear message on bad configuration', async () => {
     const dir = tempDir();
+    // Both started at once (each loads the whole app before it refuses): one start's time, not two.
+    const file = writeConfigFile(dir, { plugins: [TRIVIAL], pluginOptions: { trivial: { delay: 1 } } });
     const bad = spawnApp('api', { PORT: 'not-a-port', DATA_DIR: dir });
-    apps.push(bad);
+    const unknownKey = spawnApp('api', { PORT: String(await freePort()), DATA_DIR: dir, CONFIG_FILE: file });
+    apps.push(bad, unknownKey);
     expect(await bad.kill('SIGCONT')).toBe(2);
     expect(bad.output()).toContain('PORT');
-    const file = writeConfigFile(dir, { plugins: [TRIVIAL], pluginOptions: { trivial: { delay: 1 } } });
-    const unknownKey = spawnApp('api', { PORT: String(await freePort()), DATA_DIR: dir, CONFIG_FILE: file });
-    apps.push(unknownKey);
     expect(await unknownKey.kill('SIGCONT')).toBe(1);
     expect(unknownKey.output()).toContain('unknown config key "delay" for plugin "trivial"');
   });
@@ -192,7 +192,10 @@ describe('scaled mode (Postgres + Bull, API and workers as separate processes)',
   });
   afterAll(() => db.drop());
 
-  /** API + workers on Postgres and Bull; `delayMs` runs the trivial pipeline, null the real ones. */
+  /**
+   * API + workers on Postgres and Bull; `delayMs` runs the trivial pipeline, null the real ones. The first worker
+   * starts beside the API (`first`), not after it is healthy: two boots at once on two cores.
+   */
   async function scaled(delayMs: number | null) {
     const dir = tempDir();
     const port = await freePort();
@@ -210,20 +213,20 @@ describe('scaled mode (Postgres + Bull, API and workers as separate processes)',
     };
     const api = spawnApp('api', { ...env, PORT: String(port) }, ['--role', 'api']);
     apps.push(api);
-    await waitHealthy(`http://127.0.0.1:${port}`, api);
     const worker = () => {
       const w = spawnApp('worker', env);
       apps.push(w);
       return w;
     };
-    return { api, base: `http://127.0.0.1:${port}`, worker, dir };
+    const first = worker();
+    await waitHealthy(`http://127.0.0.1:${port}`, api);
+    return { api, base: `http://127.0.0.1:${port}`, worker, first, dir };
   }
 
   it("converts a showcase's picture in a worker, thumbnails included, and the API serves them", async () => {
     const media = await startMediaServer({ '/p.png': (await quadrantPicture(600, 400)).png });
     try {
       const s = await scaled(null);
-      s.worker();
       const api = new Api(s.base, OWNER);
       const created = await api.req('POST', '/api/v2/showcases', { image_urls: [`${media.base}/p.png`] });
       expect(created.status).toBe(201);
@@ -257,7 +260,7 @@ describe('scaled mode (Postgres + Bull, API and workers as separate processes)',
 
   it('runs a job through a worker in another process', async () => {
     const s = await scaled(50);
-    const w = s.worker();
+    const w = s.first;
     const api = new Api(s.base, OWNER);
     const ready = await (await fetch(`${s.base}/readyz`)).json();
     expect(ready).toMatchObject({ status: 'ready', queue: 'bull' });
@@ -270,7 +273,7 @@ describe('scaled mode (Postgres + Bull, API and workers as separate processes)',
 
   it('loses no job when a worker is killed with SIGKILL mid-job', async () => {
     const s = await scaled(3000);
-    const w1 = s.worker();
+    const w1 = s.first;
     const api = new Api(s.base, OWNER);
     const { body } = await api.req('POST', '/api/v1/convert', { image_url: 'https://example.com/a.png' });
     await api.waitStatus(body.job_id, ['processing']);
