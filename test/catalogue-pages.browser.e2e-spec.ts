@@ -3,11 +3,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { CATALOGUES, type Locale } from '@app/catalogue';
+import type { Locale } from '@app/catalogue';
 import { launchChromium, quadrantPicture, USER_AGENTS } from '@app/testing';
-import { Api, freePort, ROOT, tempDir, waitFor } from './support/app-process';
-import { startTestApp, type TestApp } from './support/test-app';
-import { startMediaServer } from './support/media-server';
+import { type Api, ROOT } from './support/app-process';
+import { createShowcase, type ShowcaseFixture, startShowcaseFixture } from './support/showcase-fixture';
+import { axeFindings, englishFragments, englishLeft, loadAllImages } from './support/page-audit';
 import { expandSchemaOrg } from './support/schema-org';
 
 /**
@@ -20,7 +20,6 @@ import { expandSchemaOrg } from './support/schema-org';
 
 const OWNER = 'owner-key-for-catalogue-pages-e2e';
 const ARTIFACTS = join(ROOT, 'test-artifacts/screenshots');
-const AXE = join(ROOT, 'node_modules/axe-core/axe.min.js');
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
 const PHONE = { userAgent: USER_AGENTS.ios, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 const ANDROID = { userAgent: USER_AGENTS.android, viewport: { width: 412, height: 915 }, isMobile: true, hasTouch: true };
@@ -28,9 +27,8 @@ const SHOP = 'https://shop.example.com/works';
 
 jest.setTimeout(240_000);
 
-let app: TestApp;
+let fixture: ShowcaseFixture;
 let owner: Api;
-let media: Awaited<ReturnType<typeof startMediaServer>>;
 let browser: Browser;
 let site: Server;
 let siteBase: string;
@@ -132,23 +130,15 @@ const JAPANESE_ITEMS = [
 ];
 
 async function makeShowcase(body: Record<string, unknown>, items: Record<string, unknown>[]): Promise<Made> {
-  const r = await owner.req('POST', '/api/v2/showcases', {
-    ...body,
-    items: items.map(({ image, ...i }) => ({ image_url: `${media.base}/${image}.png`, ...i })),
-  });
-  expect(r.status).toBe(201);
-  const done = await waitFor(
-    async () => {
-      const s = await owner.req('GET', `/api/v2/showcases/${r.body.id}`);
-      return s.body.items.length === items.length && s.body.items.every((i: any) => i.status === 'completed') ? s.body : undefined;
-    },
+  const done = await createShowcase(
+    owner,
+    { ...body, items: items.map(({ image, ...i }) => ({ image_url: `${fixture.media.base}/${image}.png`, ...i })) },
     180_000,
-    'showcase items to convert',
   );
   return {
-    id: r.body.id,
-    url: r.body.url,
-    embed_url: r.body.embed_url,
+    id: done.id,
+    url: done.url,
+    embed_url: done.embed_url,
     items: done.items.map((i: any) => ({ id: i.id, job_id: i.job_id, embed_url: i.embed_url })),
   };
 }
@@ -159,29 +149,23 @@ function widgetPage(): string {
 <style>.slot{width:360px;height:270px;display:inline-block;margin:8px}</style></head><body>
 <div id="page-lang" class="slot" data-service-job="${v1Job}" data-service-key="${OWNER}"></div>
 <div id="own-lang" class="slot" data-service-job="${v1Job}" data-service-key="${OWNER}" data-service-lang="ja"></div>
-<div id="broken" class="slot" data-service-image="${media.base}/page.html" data-service-key="${OWNER}"></div>
+<div id="broken" class="slot" data-service-image="${fixture.media.base}/page.html" data-service-key="${OWNER}"></div>
 <script src="${owner.base}/api/v1/widget.js"></script>
 </body></html>`;
 }
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  media = await startMediaServer({
-    '/portrait.png': (await quadrantPicture(450, 600)).png,
-    '/landscape.png': (await quadrantPicture(500, 400)).png,
-    '/square.png': (await quadrantPicture(500, 500)).png,
-    '/tall.png': (await quadrantPicture(400, 500)).png,
+  fixture = await startShowcaseFixture({
+    ownerKey: OWNER,
+    files: {
+      '/portrait.png': (await quadrantPicture(450, 600)).png,
+      '/landscape.png': (await quadrantPicture(500, 400)).png,
+      '/square.png': (await quadrantPicture(500, 500)).png,
+      '/tall.png': (await quadrantPicture(400, 500)).png,
+    },
   });
-  const port = await freePort();
-  app = await startTestApp({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: tempDir(),
-    OWNER_API_KEY: OWNER,
-    ALLOW_PRIVATE_NETWORKS: 'true',
-  });
-  owner = new Api(`http://127.0.0.1:${port}`, OWNER);
+  owner = fixture.owner;
   de = await makeShowcase(
     {
       layout_choice: 'branded',
@@ -198,7 +182,7 @@ beforeAll(async () => {
     { layout_choice: 'grid', units: 'cm', locale: 'ja', description: '浮世絵の名品。', branding: { tagline: '北斎ギャラリー' } },
     JAPANESE_ITEMS,
   );
-  v1Job = (await owner.req('POST', '/api/v1/convert', { image_url: `${media.base}/square.png` })).body.job_id;
+  v1Job = (await owner.req('POST', '/api/v1/convert', { image_url: `${fixture.media.base}/square.png` })).body.job_id;
   await owner.waitStatus(v1Job, ['completed'], 60_000);
   site = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -214,8 +198,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await app?.close();
-  await media?.stop();
+  await fixture?.close();
   if (site) await new Promise((r) => site.close(r));
 });
 
@@ -239,69 +222,6 @@ async function open(
   const p = await ctx.newPage();
   await p.goto(url);
   return { ctx, p, csp };
-}
-
-async function loadAllImages(p: Page) {
-  await p.evaluate(() =>
-    document.querySelectorAll('img[loading="lazy"]').forEach((i) => {
-      (i as HTMLImageElement).loading = 'eager';
-    }),
-  );
-  await p.waitForFunction(() => Array.from(document.images).every((i) => i.complete && i.naturalWidth > 0), undefined, { timeout: 30_000 });
-}
-
-/** axe-core (serious and critical findings) under a context that lets the test inject it past the CSP. */
-async function axeViolations(url: string, opts: Parameters<Browser['newContext']>[0] = DESKTOP) {
-  const ctx = await browser.newContext({ ...opts, bypassCSP: true });
-  const p = await ctx.newPage();
-  await p.goto(url);
-  await loadAllImages(p);
-  await p.addScriptTag({ path: AXE });
-  const result = await p.evaluate(async () => (window as any).axe.run(document, { resultTypes: ['violations'] }));
-  await ctx.close();
-  return (result.violations as { id: string; impact: string; nodes: { target: string[] }[] }[])
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${url} ${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-/**
- * The English catalogue's words that must not show on a page in `locale`: every English message that the
- * locale translates differently, cut at its placeholders, each piece of three or more characters with a
- * letter in it ("Drawn to scale: the picture is", "framed", "Sold").
- */
-function englishFragments(locale: Locale): string[] {
-  const out = new Set<string>();
-  for (const [key, en] of Object.entries(CATALOGUES.en)) {
-    if (CATALOGUES[locale][key as keyof typeof CATALOGUES.en] === en) continue;
-    for (const part of en.split(/\{[A-Za-z0-9_]+\}/)) {
-      const f = part.replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, '');
-      if ([...f].length >= 3 && /\p{L}/u.test(f)) out.add(f);
-    }
-  }
-  return [...out];
-}
-
-/** Everything a visitor or a screen reader gets of the page as text: rendered text, hidden text, labels, titles, alt texts. */
-async function pageText(p: Page): Promise<string> {
-  return p.evaluate(() => {
-    const texts = [document.title, document.body.innerText];
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const parent = n.parentElement?.tagName;
-      if (parent !== 'SCRIPT' && parent !== 'STYLE') texts.push(n.textContent ?? '');
-    }
-    for (const el of Array.from(document.querySelectorAll('[aria-label],[title],[alt],[placeholder]')))
-      for (const a of ['aria-label', 'title', 'alt', 'placeholder']) if (el.hasAttribute(a)) texts.push(el.getAttribute(a)!);
-    return texts.join('\n');
-  });
-}
-
-/** The English words found in the page's text (whole words, case as in the catalogue). */
-async function englishLeft(p: Page, locale: Locale): Promise<string[]> {
-  const text = await pageText(p);
-  return englishFragments(locale).filter((f) =>
-    new RegExp(`(?<![\\p{L}\\p{N}])${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'u').test(text),
-  );
 }
 
 describe('gallery labels', () => {
@@ -514,15 +434,17 @@ describe('languages', () => {
   ])('a %s showcase has its lang on every page and no English string left', async (_name, locale, made) => {
     const m = made();
     expect(englishFragments(locale).length).toBeGreaterThan(60);
-    for (const [what, url] of PAGES(m)) {
-      for (const opts of [DESKTOP, PHONE]) {
-        const ctx = await browser.newContext(opts);
-        const p = await ctx.newPage();
+    // One context per viewport, every page opened in it in turn (each address once): a context costs ~0.2 s to
+    // make, 28 of them were a third of this file's page time.
+    for (const opts of [DESKTOP, PHONE]) {
+      const ctx = await browser.newContext(opts);
+      const p = await ctx.newPage();
+      for (const [what, url] of PAGES(m)) {
         await p.goto(url!);
         expect([what, await p.locator('html').getAttribute('lang')]).toEqual([what, locale]);
         expect([what, await englishLeft(p, locale)]).toEqual([what, []]);
-        await ctx.close();
       }
+      await ctx.close();
     }
   });
 
@@ -597,14 +519,25 @@ describe('languages', () => {
   });
 
   it('axe finds no violations on the German and Japanese pages', async () => {
+    // One context per viewport (each address once in it) that lets axe in past the CSP: 16 contexts at ~0.2 s
+    // each were 3 of this test's 17 s.
     const violations: string[] = [];
-    for (const m of [de, ja]) {
-      for (const [, url] of PAGES(m).filter(([what]) => what !== 'embed (desktop)')) {
-        violations.push(...(await axeViolations(url!)));
+    const audit = async (opts: Parameters<Browser['newContext']>[0], urls: string[]) => {
+      const ctx = await browser.newContext({ ...opts, bypassCSP: true });
+      const p = await ctx.newPage();
+      for (const url of urls) {
+        await p.goto(url);
+        await loadAllImages(p);
+        violations.push(...(await axeFindings(p)));
       }
-      violations.push(...(await axeViolations(m.url, PHONE)));
-      violations.push(...(await axeViolations(itemUrl(m, 1), PHONE)));
-    }
+      await ctx.close();
+    };
+    const desktop = (m: Made) =>
+      PAGES(m)
+        .filter(([what]) => what !== 'embed (desktop)')
+        .map(([, url]) => url!);
+    await audit(DESKTOP, [...desktop(de), ...desktop(ja)]);
+    await audit(PHONE, [de.url, itemUrl(de, 1), ja.url, itemUrl(ja, 1)]);
     expect(violations).toEqual([]);
   });
 
