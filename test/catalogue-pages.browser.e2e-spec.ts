@@ -133,7 +133,7 @@ async function makeShowcase(body: Record<string, unknown>, items: Record<string,
   const done = await createShowcase(
     owner,
     { ...body, items: items.map(({ image, ...i }) => ({ image_url: `${fixture.media.base}/${image}.png`, ...i })) },
-    180_000,
+    { timeoutMs: 180_000 },
   );
   return {
     id: done.id,

@@ -1,9 +1,8 @@
 import sharp from 'sharp';
 import { VIEWER_BUDGETS } from '@app/scene';
 import { glbWallPictures, noisyPhoto, readGlb, validateGlb } from '@app/testing';
-import { Api, tempDir, waitFor } from './support/app-process';
-import { startTestApp, type TestApp } from './support/test-app';
-import { startMediaServer } from './support/media-server';
+import { type Api, waitFor } from './support/app-process';
+import { createShowcase, type ShowcaseFixture, startShowcaseFixture } from './support/showcase-fixture';
 import { type OpenUsd, openUsd, usdAttribute } from './support/openusd';
 
 /**
@@ -33,9 +32,8 @@ const PICTURES = [
   { width_inches: 20, height_inches: 16, frame: 'canvas' },
 ] as const;
 
-let app: TestApp;
+let fixture: ShowcaseFixture;
 let api: Api;
-let media: Awaited<ReturnType<typeof startMediaServer>>;
 let usd: OpenUsd;
 let showcaseId: number;
 let itemIds: number[];
@@ -50,14 +48,13 @@ beforeAll(async () => {
   );
   const photos = await Promise.all([...sized.map(([w, h], i) => noisyPhoto(w, h, i + 1, 88)), noisyPhoto(3000, 2000, 20, 88)]);
   const files: Record<string, Buffer> = Object.fromEntries(photos.map((b, i) => [i < PICTURES.length ? `/p${i}.jpg` : '/wide.jpg', b]));
-  media = await startMediaServer(files);
-  app = await startTestApp({ DATA_DIR: tempDir(), OWNER_API_KEY: OWNER, ALLOW_PRIVATE_NETWORKS: 'true' });
-  api = new Api(app.base, OWNER);
-  const s = await api.req('POST', '/api/v2/showcases', {
+  fixture = await startShowcaseFixture({ ownerKey: OWNER, files });
+  api = fixture.owner;
+  const done = await createShowcase(api, {
     items: [
-      ...PICTURES.map((p, i) => ({ image_url: `${media.base}/p${i}.jpg`, title: `Picture ${i}`, ...p })),
+      ...PICTURES.map((p, i) => ({ image_url: `${fixture.media.base}/p${i}.jpg`, title: `Picture ${i}`, ...p })),
       {
-        image_url: `${media.base}/wide.jpg`,
+        image_url: `${fixture.media.base}/wide.jpg`,
         title: 'Sizes',
         variants: [
           { sku: 'S', width_inches: 12, height_inches: 8 },
@@ -66,16 +63,7 @@ beforeAll(async () => {
       },
     ],
   });
-  expect(s.status).toBe(201);
-  showcaseId = s.body.id;
-  const done = await waitFor(
-    async () => {
-      const b = (await api.req('GET', `/api/v2/showcases/${showcaseId}`)).body;
-      return b.items.every((i: { status: string }) => i.status === 'completed') && b;
-    },
-    240_000,
-    'the pictures',
-  );
+  showcaseId = done.id;
   itemIds = done.items.slice(0, PICTURES.length).map((i: { id: number }) => i.id);
   variantItemId = done.items[PICTURES.length].id;
   usd = await openUsd();
@@ -83,8 +71,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await usd?.close();
-  await app?.close();
-  await media?.stop();
+  await fixture?.close();
 });
 
 const bytes = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());

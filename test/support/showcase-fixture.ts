@@ -50,12 +50,19 @@ export async function startShowcaseFixture(opts: ShowcaseFixtureOptions): Promis
   };
 }
 
+export interface CreateShowcaseOptions {
+  /** How long to wait for the items (default 240 s). */
+  timeoutMs?: number;
+  /** Wait for every item's variants to be built too (none building, no build job pending). */
+  variants?: boolean;
+}
+
 /**
  * Creates a showcase (`POST /api/v2/showcases`, expecting 201) and waits until each of its items (`items` or
- * `image_urls` of `body`) is completed; returns the showcase as `GET /api/v2/showcases/{id}` shows it then. An
- * item that fails ends the wait at once, with its error.
+ * `image_urls` of `body`) is completed (and, with `variants`, their variants built); returns the showcase as
+ * `GET /api/v2/showcases/{id}` shows it then. An item that fails ends the wait at once, with its error.
  */
-export async function createShowcase(api: Api, body: Record<string, unknown>, timeoutMs = 240_000): Promise<any> {
+export async function createShowcase(api: Api, body: Record<string, unknown>, opts: CreateShowcaseOptions = {}): Promise<any> {
   const created = await api.req('POST', '/api/v2/showcases', body);
   if (created.status !== 201) throw new Error(`createShowcase: ${created.status} ${JSON.stringify(created.body)}`);
   const count = ((body.items ?? body.image_urls ?? []) as unknown[]).length;
@@ -64,10 +71,12 @@ export async function createShowcase(api: Api, body: Record<string, unknown>, ti
     async () => {
       const s = (await api.req('GET', `/api/v2/showcases/${created.body.id}`)).body;
       failed = s.items.find((i: { status: string }) => i.status === 'failed');
-      return (failed || (s.items.length === count && s.items.every((i: { status: string }) => i.status === 'completed'))) && s;
+      const built = (i: { status: string; variants?: { status: string; build_job_id?: string | null }[] }) =>
+        i.status === 'completed' && (!opts.variants || !i.variants?.some((v) => v.status === 'building' || v.build_job_id));
+      return (failed || (s.items.length === count && s.items.every(built))) && s;
     },
-    timeoutMs,
-    `the ${count} items of showcase ${created.body.id} to be built`,
+    opts.timeoutMs ?? 240_000,
+    `the ${count} items of showcase ${created.body.id}${opts.variants ? ' and their variants' : ''} to be built`,
   );
   if (failed) throw new Error(`createShowcase: item ${failed.id} failed: ${JSON.stringify(failed.error)}`);
   return done;
