@@ -1,6 +1,4 @@
-import { Api, freePort, tempDir, waitFor } from './support/app-process';
-import { startTestApp, type TestApp } from './support/test-app';
-import { startMediaServer } from './support/media-server';
+import { createShowcase, type ShowcaseFixture, startShowcaseFixture } from './support/showcase-fixture';
 import { type OpenUsd, openUsd, usdAttribute } from './support/openusd';
 
 /**
@@ -12,50 +10,29 @@ import { type OpenUsd, openUsd, usdAttribute } from './support/openusd';
 const OWNER = 'owner-key-for-catalogue-size-browser';
 const IN = 0.0254;
 
-let app: TestApp;
-let api: Api;
-let media: Awaited<ReturnType<typeof startMediaServer>>;
+let fixture: ShowcaseFixture;
 let usd: OpenUsd;
 
 beforeAll(async () => {
-  media = await startMediaServer();
-  const port = await freePort();
-  app = await startTestApp({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: tempDir(),
-    OWNER_API_KEY: OWNER,
-    ALLOW_PRIVATE_NETWORKS: 'true',
-  });
-  api = new Api(`http://127.0.0.1:${port}`, OWNER);
+  fixture = await startShowcaseFixture({ ownerKey: OWNER });
   usd = await openUsd();
 }, 90_000);
 
 afterAll(async () => {
   await usd?.close();
-  await app?.close();
-  await media?.stop();
+  await fixture?.close();
 });
 
 it('loads each item in OpenUSD at its given size, the frame outside it', async () => {
-  const url = `${media.base}/street.jpg`;
+  const url = `${fixture.media.base}/street.jpg`;
   const items = [
     // [request fields, picture width x height in inches, outer width x height x depth]
     [{ width_cm: 76.2, height_cm: 101.6, frame: 'canvas', depth_cm: 3.81 }, [30, 40], [30, 40, 1.5]],
     [{ width_inches: 40, height_inches: 20, fit: 'stretch', frame: 'thin', mat: { width_inches: 2 } }, [40, 20], [45, 25, 0.75]],
     [{ width_cm: 50, height_cm: 50, frame: { style: 'classic', color: 'oak' } }, [19.685, 19.685], [22.685, 22.685, 1.25]],
   ] as const;
-  const created = await api.req('POST', '/api/v2/showcases', { items: items.map(([f]) => ({ image_url: url, ...f })) });
-  expect(created.status).toBe(201);
-  const done = await waitFor(
-    async () => {
-      const s = (await api.req('GET', `/api/v2/showcases/${created.body.id}`)).body;
-      return s.items.every((i: { status: string }) => i.status === 'completed') && s.items;
-    },
-    120_000,
-    'the items to complete',
-  );
+  const done = (await createShowcase(fixture.owner, { items: items.map(([f]) => ({ image_url: url, ...f })) }, { timeoutMs: 120_000 }))
+    .items;
   for (const [i, [, picture, outer]] of items.entries()) {
     const item = done[i];
     expect([item.dimensions.width_inches, item.dimensions.height_inches]).toEqual(picture.map((v) => expect.closeTo(v, 2)));

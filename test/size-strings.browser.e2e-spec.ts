@@ -3,10 +3,9 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { SUPPORTED_LOCALES, t, type Locale } from '@app/catalogue';
 import { launchChromium, quadrantPicture } from '@app/testing';
-import { Api, tempDir, waitFor } from './support/app-process';
+import type { Api } from './support/app-process';
 import { SCREENSHOTS } from './support/browser-page';
-import { startMediaServer } from './support/media-server';
-import { startTestApp, type TestApp } from './support/test-app';
+import { createShowcase, type ShowcaseFixture, startShowcaseFixture } from './support/showcase-fixture';
 
 /**
  * One way of writing a size (issue 42, item 7). One framed work (80 cm wide, 60 cm tall, a classic oak frame)
@@ -20,57 +19,44 @@ import { startTestApp, type TestApp } from './support/test-app';
 
 const OWNER = 'owner-key-for-size-strings-e2e';
 
-let app: TestApp;
+let fixture: ShowcaseFixture;
 let owner: Api;
-let media: Awaited<ReturnType<typeof startMediaServer>>;
 let browser: Browser;
 let showcaseUrl: string;
 const items: Record<'framed' | 'plain', any> = {} as never;
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  media = await startMediaServer({
-    '/framed.png': (await quadrantPicture(800, 600)).png,
-    '/plain.png': (await quadrantPicture(400, 600)).png,
+  fixture = await startShowcaseFixture({
+    ownerKey: OWNER,
+    files: { '/framed.png': (await quadrantPicture(800, 600)).png, '/plain.png': (await quadrantPicture(400, 600)).png },
   });
-  // startTestApp picks the port and sets HOST and PUBLIC_BASE_URL to it.
-  app = await startTestApp({ DATA_DIR: tempDir(), OWNER_API_KEY: OWNER, ALLOW_PRIVATE_NETWORKS: 'true' });
-  owner = new Api(app.base, OWNER);
-  const s = await owner.req('POST', '/api/v2/showcases', {
+  owner = fixture.owner;
+  const done = await createShowcase(owner, {
     layout_choice: 'grid',
     units: 'cm',
     locale: 'de',
     analytics: false,
     items: [
       {
-        image_url: `${media.base}/framed.png`,
+        image_url: `${fixture.media.base}/framed.png`,
         title: 'Framed',
         width_cm: 80,
         height_cm: 60,
         placement: 'wall',
         frame: { style: 'classic', color: 'oak' },
       },
-      { image_url: `${media.base}/plain.png`, title: 'Plain', width_cm: 20, height_cm: 30, placement: 'wall' },
+      { image_url: `${fixture.media.base}/plain.png`, title: 'Plain', width_cm: 20, height_cm: 30, placement: 'wall' },
     ],
   });
-  expect(s.status).toBe(201);
-  showcaseUrl = s.body.url;
-  const done = await waitFor(
-    async () => {
-      const r = (await owner.req('GET', `/api/v2/showcases/${s.body.id}`)).body;
-      return r.items.length === 2 && r.items.every((i: any) => i.status === 'completed') && r;
-    },
-    240_000,
-    'the pictures to be built',
-  );
+  showcaseUrl = done.url;
   for (const i of done.items) items[/framed\.png$/.test(i.source_url) ? 'framed' : 'plain'] = i;
   browser = await launchChromium({ webgl: false });
 }, 360_000);
 
 afterAll(async () => {
   await browser?.close();
-  await app?.close();
-  await media?.stop();
+  await fixture?.close();
 });
 
 /** Every "a × b (× c) unit" a text states, in the order written. */
