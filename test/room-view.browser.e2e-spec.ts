@@ -6,10 +6,9 @@ import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import sharp from 'sharp';
 import type { Locale } from '@app/catalogue';
 import { launchChromium, QUADRANTS, quadrantPicture } from '@app/testing';
-import { Api, freePort, ROOT, tempDir, waitFor } from './support/app-process';
+import { type Api, ROOT, waitFor } from './support/app-process';
 import { axeFindings, englishLeft } from './support/page-audit';
-import { startMediaServer } from './support/media-server';
-import { startTestApp, type TestApp } from './support/test-app';
+import { createShowcase, type ShowcaseFixture, startShowcaseFixture } from './support/showcase-fixture';
 
 /**
  * "On your wall, from a photo" (docs/api.md): the room view in headless Chromium (no WebGL: nothing here is 3D).
@@ -133,9 +132,8 @@ async function wallPhoto(
 
 // ---- The service and its pictures ----
 
-let app: TestApp;
+let fixture: ShowcaseFixture;
 let owner: Api;
-let media: Awaited<ReturnType<typeof startMediaServer>>;
 let browser: Browser;
 let showcaseId: number;
 let showcaseUrl: string;
@@ -145,54 +143,41 @@ let a4Photo: WallPhoto;
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  media = await startMediaServer({
-    '/harbour.png': (await quadrantPicture(800, 600)).png,
-    '/dunes.png': (await quadrantPicture(420, 594)).png,
-    '/square.png': (await quadrantPicture(500, 500)).png,
-    '/tall.png': (await quadrantPicture(400, 600)).png,
-  });
-  const port = await freePort();
-  app = await startTestApp({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: tempDir(),
-    OWNER_API_KEY: OWNER,
-    ALLOW_PRIVATE_NETWORKS: 'true',
-  });
-  owner = new Api(`http://127.0.0.1:${port}`, OWNER);
-  const s = await owner.req('POST', '/api/v2/showcases', {
-    layout_choice: 'grid',
-    units: 'cm',
-    analytics: false,
-    items: [
-      { image_url: `${media.base}/harbour.png`, title: 'Harbour', width_cm: 40, height_cm: 30 },
-      {
-        image_url: `${media.base}/dunes.png`,
-        title: 'Dunes',
-        variants: [
-          { sku: 'DUNES-A3', width_cm: 29.7, height_cm: 42, default: true },
-          { sku: FRAMED, width_cm: 50, height_cm: 70, frame: { style: 'classic', color: 'oak' }, mat: { width_inches: 2 } },
-        ],
-      },
-      { image_url: `${media.base}/square.png`, title: 'Square', width_cm: 25, height_cm: 25 },
-      { image_url: `${media.base}/tall.png`, title: 'Tall', width_cm: 20, height_cm: 30 },
-    ],
-  });
-  expect(s.status).toBe(201);
-  showcaseId = s.body.id;
-  showcaseUrl = s.body.url;
-  const done = await waitFor(
-    async () => {
-      const r = (await owner.req('GET', `/api/v2/showcases/${showcaseId}`)).body;
-      const busy = r.items.some(
-        (i: any) => i.status !== 'completed' || i.variants?.some((v: any) => v.status === 'building' || v.build_job_id),
-      );
-      return r.items.length === 4 && !busy && r;
+  fixture = await startShowcaseFixture({
+    ownerKey: OWNER,
+    files: {
+      '/harbour.png': (await quadrantPicture(800, 600)).png,
+      '/dunes.png': (await quadrantPicture(420, 594)).png,
+      '/square.png': (await quadrantPicture(500, 500)).png,
+      '/tall.png': (await quadrantPicture(400, 600)).png,
     },
-    240_000,
-    'the pictures and variants to be built',
+  });
+  owner = fixture.owner;
+  const media = fixture.media;
+  const done = await createShowcase(
+    owner,
+    {
+      layout_choice: 'grid',
+      units: 'cm',
+      analytics: false,
+      items: [
+        { image_url: `${media.base}/harbour.png`, title: 'Harbour', width_cm: 40, height_cm: 30 },
+        {
+          image_url: `${media.base}/dunes.png`,
+          title: 'Dunes',
+          variants: [
+            { sku: 'DUNES-A3', width_cm: 29.7, height_cm: 42, default: true },
+            { sku: FRAMED, width_cm: 50, height_cm: 70, frame: { style: 'classic', color: 'oak' }, mat: { width_inches: 2 } },
+          ],
+        },
+        { image_url: `${media.base}/square.png`, title: 'Square', width_cm: 25, height_cm: 25 },
+        { image_url: `${media.base}/tall.png`, title: 'Tall', width_cm: 20, height_cm: 30 },
+      ],
+    },
+    { variants: true },
   );
+  showcaseId = done.id;
+  showcaseUrl = done.url;
   const titles: Record<string, string> = { harbour: 'Harbour', dunes: 'Dunes', square: 'Square', tall: 'Tall' };
   for (const i of done.items) items[titles[/\/(\w+)\.png$/.exec(i.source_url)![1]!]!] = i;
   expect(Object.keys(items).sort()).toEqual(['Dunes', 'Harbour', 'Square', 'Tall']);
@@ -202,8 +187,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await app?.close();
-  await media?.stop();
+  await fixture?.close();
 });
 
 const itemUrl = (title: string) => `${showcaseUrl}/items/${items[title].id}`;
