@@ -12,6 +12,20 @@ import { performance } from 'node:perf_hooks';
 export const PG_ADMIN = 'postgres://postgres@127.0.0.1:5432/postgres';
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const round = (v: number, d = 1) => Math.round(v * 10 ** d) / 10 ** d;
+/**
+ * A picture's raw RGB pixels (`width` x `height`, 3 channels) with gaussian sensor-like noise (sigma 10) added in
+ * place, as the benches' "photographs" have: noise keeps files and encodes as large as a camera's.
+ */
+export async function addSensorNoise(raw: Buffer, width: number, height: number): Promise<Buffer> {
+  const { default: sharp } = await import('sharp');
+  const noise = await sharp({
+    create: { width, height, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 10 } },
+  })
+    .raw()
+    .toBuffer();
+  for (let k = 0; k < raw.length; k++) raw[k] = Math.max(0, Math.min(255, raw[k] + noise[k] - 128));
+  return raw;
+}
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Spawns `dist/apps/<entry>/src/main.js` with a minimal environment plus `env`. */

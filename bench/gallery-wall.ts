@@ -40,7 +40,7 @@ import {
   writeSceneUsdz,
 } from '@app/plugins';
 import { LocalStorageAdapter } from '@app/storage';
-import { callJson, median, round, servePictures, startApi, waitShowcaseReady } from './bench-service';
+import { callJson, median, round, servePictures, startApi, waitShowcaseReady, addSensorNoise } from './bench-service';
 import { MAX_TEXTURE } from './still-inputs';
 
 const RUNS = Number(process.argv[2] ?? 10);
@@ -102,12 +102,7 @@ async function photo(source: number, [aw, ah]: [number, number]): Promise<Buffer
     .resize(W, H, { fit: 'cover', kernel: 'lanczos3' })
     .raw()
     .toBuffer();
-  const noise = await sharp({
-    create: { width: W, height: H, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 10 } },
-  })
-    .raw()
-    .toBuffer();
-  for (let k = 0; k < base.length; k++) base[k] = Math.max(0, Math.min(255, base[k] + noise[k] - 128));
+  await addSensorNoise(base, W, H);
   return sharp(base, { raw: { width: W, height: H, channels: 3 } })
     .blur(0.6)
     .jpeg({ quality: 90 })

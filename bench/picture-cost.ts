@@ -28,6 +28,7 @@ import {
   usdzWriterStage,
 } from '@app/plugins';
 import { LocalStorageAdapter } from '@app/storage';
+import { addSensorNoise } from './bench-service';
 
 const RUNS = Number(process.argv[2] ?? 10);
 const PHOTO = join(__dirname, '../../test/fixtures/media/photo-street.jpg');
@@ -49,12 +50,7 @@ const INPUT = {
 async function photograph(): Promise<Buffer> {
   const [W, H] = [2000, 1500];
   const base = await sharp(readFileSync(PHOTO)).resize(W, H, { fit: 'cover' }).raw().toBuffer();
-  const noise = await sharp({
-    create: { width: W, height: H, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 10 } },
-  })
-    .raw()
-    .toBuffer();
-  for (let k = 0; k < base.length; k++) base[k] = Math.max(0, Math.min(255, base[k] + noise[k] - 128));
+  await addSensorNoise(base, W, H);
   return sharp(base, { raw: { width: W, height: H, channels: 3 } })
     .jpeg({ quality: 90 })
     .toBuffer();

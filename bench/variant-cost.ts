@@ -30,6 +30,7 @@ import {
 } from '@app/plugins';
 import { LocalStorageAdapter } from '@app/storage';
 import { MAX_TEXTURE } from './still-inputs';
+import { addSensorNoise } from './bench-service';
 
 const RUNS = Number(process.argv[2] ?? 30);
 const JOB_RUNS = 10;
@@ -64,12 +65,7 @@ async function photo12mp(): Promise<Buffer> {
   const W = 4000;
   const H = 3000;
   const base = await sharp(readFileSync(PHOTO)).resize(W, H, { fit: 'cover', kernel: 'lanczos3' }).raw().toBuffer();
-  const noise = await sharp({
-    create: { width: W, height: H, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 10 } },
-  })
-    .raw()
-    .toBuffer();
-  for (let k = 0; k < base.length; k++) base[k] = Math.max(0, Math.min(255, base[k] + noise[k] - 128));
+  await addSensorNoise(base, W, H);
   return sharp(base, { raw: { width: W, height: H, channels: 3 } })
     .blur(0.6)
     .jpeg({ quality: 90 })
