@@ -15,12 +15,8 @@ export const DISTINCT = 20;
 const INPUT_DIR = join(tmpdir(), 'ar-bench-catalogue-inputs-v1');
 const FIXTURES = ['photo-street.jpg', 'photo-bubbles.jpg'].map((f) => join(__dirname, '../../../shared/fixtures', f));
 
-/**
- * Picture `i` (0..DISTINCT-1): a fixture photograph cropped differently, mirrored every other time, tinted,
- * upscaled to 4000 x 3000 (or 3000 x 4000 every fourth, a portrait) with sensor-like noise on top, saved as
- * a camera would (JPEG quality 90, 4:2:0). Real photographs at this size carry detail an upscale alone lacks.
- */
-async function makePicture(i: number): Promise<Buffer> {
+/** Picture `i`'s pixels before noise: a fixture photograph cropped differently, mirrored every other time, tinted, upscaled. */
+async function basePixels(i: number): Promise<{ data: Buffer; W: number; H: number }> {
   const src = sharp(FIXTURES[i % FIXTURES.length]);
   const meta = await src.metadata();
   const portrait = i % 4 === 3;
@@ -32,11 +28,21 @@ async function makePicture(i: number): Promise<Buffer> {
   const top = Math.round(((meta.height! - ch) * ((i * 3) % 10)) / 9);
   let img = sharp(FIXTURES[i % FIXTURES.length]).extract({ left, top, width: cw, height: ch });
   if (i % 2) img = img.flop();
-  const base = await img
+  const data = await img
     .modulate({ hue: (i * 37) % 360, saturation: 0.8 + (i % 5) * 0.1, brightness: 0.9 + (i % 3) * 0.1 })
     .resize(W, H, { kernel: 'lanczos3' })
     .raw()
     .toBuffer();
+  return { data, W, H };
+}
+
+/**
+ * Picture `i` (0..DISTINCT-1): {@link basePixels} (4000 x 3000, or 3000 x 4000 every fourth, a portrait)
+ * with sensor-like noise on top, softened, saved as a camera would (JPEG quality 90, 4:2:0). Real
+ * photographs at this size carry detail an upscale alone lacks.
+ */
+async function makePicture(i: number): Promise<Buffer> {
+  const { data: base, W, H } = await basePixels(i);
   const noise = await sharp({
     create: { width: W, height: H, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 10 + (i % 4) * 3 } },
   })
@@ -56,6 +62,48 @@ export async function cataloguePictures(): Promise<Buffer[]> {
   for (let i = 0; i < DISTINCT; i++) {
     const file = join(INPUT_DIR, `${i}.jpg`);
     if (!existsSync(file)) writeFileSync(file, await makePicture(i));
+    out.push(readFileSync(file));
+  }
+  return out;
+}
+
+const GALLERY_DIR = join(tmpdir(), 'ar-bench-gallery-inputs-v1');
+const GRAIN_SLACK = 1 << 20;
+let grain: Buffer | undefined;
+
+/**
+ * Gallery picture `i` (any number of them, all distinct): {@link basePixels} with unsoftened grain
+ * (gaussian, sigma 16) as a phone camera leaves in a dim room, JPEG quality 90 4:2:0: about 5 MB, as the
+ * issue's gallery measurement used (issue 44 item 4). The grain is drawn once and read from an offset per
+ * picture: drawing it is most of a picture's making.
+ */
+async function makeGalleryPicture(i: number): Promise<Buffer> {
+  const { data: base, W, H } = await basePixels(i);
+  grain ??= await sharp({
+    create: {
+      width: 4000,
+      height: 3000 + Math.ceil(GRAIN_SLACK / 12000),
+      channels: 3,
+      background: '#000',
+      noise: { type: 'gaussian', mean: 128, sigma: 16 },
+    },
+  })
+    .raw()
+    .toBuffer();
+  const off = (i * 7919 * 3) % GRAIN_SLACK;
+  for (let k = 0; k < base.length; k++) base[k] = Math.max(0, Math.min(255, base[k] + grain[off + k] - 128));
+  return sharp(base, { raw: { width: W, height: H, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
+
+/** `count` distinct gallery pictures ({@link makeGalleryPicture}), made on the first run and read back afterwards. */
+export async function galleryPictures(count: number): Promise<Buffer[]> {
+  mkdirSync(GALLERY_DIR, { recursive: true });
+  const out: Buffer[] = [];
+  for (let i = 0; i < count; i++) {
+    const file = join(GALLERY_DIR, `${i}.jpg`);
+    if (!existsSync(file)) writeFileSync(file, await makeGalleryPicture(i));
     out.push(readFileSync(file));
   }
   return out;

@@ -18,12 +18,18 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { callJson, createDatabase, median, round, sleep, spawnEntry, waitHealthy } from './bench-service';
-import { cataloguePictures, DISTINCT, runPool, sameOutputFloor, textureFloor } from './catalogue-inputs';
+import { cataloguePictures, DISTINCT, galleryPictures, runPool, sameOutputFloor, textureFloor } from './catalogue-inputs';
+
+/** The gallery mode's pictures (issue 44 item 4: 60 distinct noisy 12 MP JPEGs). */
+const GALLERY_PICTURES = 60;
 
 const OWNER = 'owner-key-for-the-catalogue-bench';
 const REDIS_URL = 'redis://127.0.0.1:6379/9';
-const PICTURES = Number(process.argv[2] ?? 200);
-const MODES = (process.argv[3] ? [process.argv[3]] : ['embedded', 'scaled']) as ('embedded' | 'scaled')[];
+const MODES = (process.argv[3] ? [process.argv[3]] : ['embedded', 'scaled', 'gallery']) as ('embedded' | 'scaled' | 'gallery')[];
+const PICTURES = Number(process.argv[2] ?? (MODES.length === 1 && MODES[0] === 'gallery' ? GALLERY_PICTURES : 200));
+/** The gallery mode's request size and how many distinct pictures it cycles through (default: all distinct). */
+const GALLERY_PER_REQUEST = Number(process.argv[4] ?? 10);
+const GALLERY_DISTINCT = Number(process.argv[5] ?? 0);
 /** The worker's default WORKER_CONCURRENCY; the floors run with the same. */
 const CONCURRENCY = 2;
 const PER_REQUEST = 20;
@@ -117,13 +123,17 @@ async function startService(mode: 'embedded' | 'scaled', dataDir: string, dbUrl:
   return { base, key, procs };
 }
 
-/** Adds `urls` to a new thin-framed showcase, 20 per request; waits until every picture is final. */
-async function importCatalogue(s: Service, urls: string[]) {
+/**
+ * Adds `urls` to a new thin-framed showcase, `perRequest` a request (as `image_urls`, or as `items` each
+ * with `frame: "thin"`, as a gallery's client sends them); waits until every picture is final.
+ */
+async function importCatalogue(s: Service, urls: string[], perRequest = PER_REQUEST, asItems = false) {
+  const body = (part: string[]) => (asItems ? { items: part.map((u) => ({ image_url: u, frame: 'thin' })) } : { image_urls: part });
   const t0 = Date.now();
-  const created = await callJson(s.base, 'POST', '/api/v2/showcases', s.key, { frame: 'thin', image_urls: urls.slice(0, PER_REQUEST) });
+  const created = await callJson(s.base, 'POST', '/api/v2/showcases', s.key, { frame: 'thin', ...body(urls.slice(0, perRequest)) });
   const id = created.id ?? created.showcase?.id;
-  for (let i = PER_REQUEST; i < urls.length; i += PER_REQUEST) {
-    await callJson(s.base, 'POST', `/api/v2/showcases/${id}/items`, s.key, { image_urls: urls.slice(i, i + PER_REQUEST) });
+  for (let i = perRequest; i < urls.length; i += perRequest) {
+    await callJson(s.base, 'POST', `/api/v2/showcases/${id}/items`, s.key, body(urls.slice(i, i + perRequest)));
   }
   const posted = Date.now() - t0;
   let items: any[] = [];
@@ -139,18 +149,27 @@ async function importCatalogue(s: Service, urls: string[]) {
   return { t0, posted, jobs };
 }
 
-async function measureMode(mode: 'embedded' | 'scaled', pictureUrl: (i: number) => string, dataDir: string, dbUrl: string) {
-  const s = await startService(mode, dataDir, dbUrl);
+async function measureMode(
+  mode: 'embedded' | 'scaled' | 'gallery',
+  pictureUrl: (i: number) => string,
+  dataDir: string,
+  dbUrl: string,
+  warmUrl: string,
+  count: number,
+) {
+  const s = await startService(mode === 'gallery' ? 'embedded' : mode, dataDir, dbUrl);
   try {
     // Warm-up: one picture in a showcase of its own (first-run code paths, codecs, pools).
-    await importCatalogue(s, [pictureUrl(DISTINCT + PICTURES)]);
+    await importCatalogue(s, [warmUrl]);
     await sleep(500);
     const pids = Object.fromEntries(Object.entries(s.procs).map(([name, p]) => [name, p.pid!]));
     const cpu0 = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
     const threads0 = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuByThread(pid)]));
     const { t0, posted, jobs } = await importCatalogue(
       s,
-      Array.from({ length: PICTURES }, (_, i) => pictureUrl(i)),
+      Array.from({ length: count }, (_, i) => pictureUrl(i)),
+      mode === 'gallery' ? GALLERY_PER_REQUEST : PER_REQUEST,
+      mode === 'gallery',
     );
     const finished = jobs.map((j) => Date.parse(j.finished_at) - t0).sort((a, b) => a - b);
     const totalMs = finished[finished.length - 1];
@@ -162,11 +181,11 @@ async function measureMode(mode: 'embedded' | 'scaled', pictureUrl: (i: number) 
       Object.entries(pids).map(([name, pid]) => {
         const now = cpuByThread(pid);
         const d = [...now]
-          .map(([t, ms]) => [t, round((ms - (threads0[name].get(t) ?? 0)) / PICTURES)] as const)
+          .map(([t, ms]) => [t, round((ms - (threads0[name].get(t) ?? 0)) / count)] as const)
           .filter(([, v]) => v >= 1)
           .sort((a, b) => b[1] - a[1]);
         // Threads that ended meanwhile show only in the process's total.
-        const ended = round((cpuMs(pid) - cpu0[name]) / PICTURES - d.reduce((a, [, v]) => a + v, 0));
+        const ended = round((cpuMs(pid) - cpu0[name]) / count - d.reduce((a, [, v]) => a + v, 0));
         return [name, Object.fromEntries([...d, ['other threads (ended or small)', ended]])];
       }),
     );
@@ -194,18 +213,18 @@ async function measureMode(mode: 'embedded' | 'scaled', pictureUrl: (i: number) 
     };
     const rss = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, peakRssMb(pid)]));
     return {
-      pictures: PICTURES,
+      pictures: count,
       total_s: round(totalMs / 1000, 2),
-      pictures_per_s: round(PICTURES / (totalMs / 1000), 2),
-      ms_per_picture: round(totalMs / PICTURES),
+      pictures_per_s: round(count / (totalMs / 1000), 2),
+      ms_per_picture: round(totalMs / count),
       first_picture_ms: finished[0],
       first_picture_timeline_ms: firstTimeline,
       posting_ms: posted,
       job_running_p50_ms: median(running),
       stages_p50_ms: stages,
       cpu_ms_per_picture: Object.fromEntries([
-        ...Object.entries(cpu).map(([k, v]) => [k, round(v / PICTURES)]),
-        ['total', round(cpuTotal / PICTURES)],
+        ...Object.entries(cpu).map(([k, v]) => [k, round(v / count)]),
+        ['total', round(cpuTotal / count)],
       ]),
       cpu_ms_per_picture_by_thread: byThread,
       peak_rss_mb: { ...rss, total: Object.values(rss).reduce((a, b) => a + b, 0) },
@@ -217,62 +236,86 @@ async function measureMode(mode: 'embedded' | 'scaled', pictureUrl: (i: number) 
 
 async function main(): Promise<void> {
   sharp.cache(false);
-  const pictures = await cataloguePictures();
+  const catalogueModes = MODES.filter((m) => m !== 'gallery');
+  const galleryCount = MODES.length === 1 ? PICTURES : GALLERY_PICTURES;
+  const pictures = catalogueModes.length ? await cataloguePictures() : [];
+  // The gallery's pictures: all distinct (one more for the warm-up), or cycling through GALLERY_DISTINCT.
+  const gallery = MODES.includes('gallery') ? await galleryPictures((GALLERY_DISTINCT || galleryCount) + 1) : [];
+  const galleryCycle = gallery.slice(0, -1);
   const media = createServer((req, res) => {
-    const i = Number(/\/p\/(\d+)\.jpg$/.exec(req.url ?? '')?.[1] ?? NaN);
-    if (!Number.isInteger(i)) return void res.writeHead(404).end();
-    const body = pictures[i % DISTINCT];
+    const m = /\/(p|g)\/(\d+|warm)\.jpg$/.exec(req.url ?? '');
+    if (!m) return void res.writeHead(404).end();
+    const set = m[1] === 'p' ? pictures : galleryCycle;
+    const body = m[2] === 'warm' ? (m[1] === 'p' ? pictures[DISTINCT - 1] : gallery[gallery.length - 1]) : set[Number(m[2]) % set.length];
     res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': body.length });
     res.end(body);
   });
   await new Promise<void>((r) => media.listen(0, '127.0.0.1', r));
   const mediaBase = `http://127.0.0.1:${(media.address() as { port: number }).port}`;
-  const pictureUrl = (i: number) => `${mediaBase}/p/${i}.jpg`;
+  const urlOf = (set: 'p' | 'g') => (i: number) => `${mediaBase}/${set}/${i}.jpg`;
   const dataDir = mkdtempSync(join(tmpdir(), 'ar-bench-catalogue-'));
   const db = await createDatabase('ar_bench_catalogue');
-  const floorOf = async (work: (b: Buffer) => Promise<unknown>) => {
+  const floorOf = async (work: (b: Buffer) => Promise<unknown>, set: Buffer[], count: number) => {
     const cpu0 = process.cpuUsage();
-    const ms = await runPool(pictures, PICTURES, CONCURRENCY, work);
+    const ms = await runPool(set, count, CONCURRENCY, work);
     const cpu = process.cpuUsage(cpu0);
     return {
-      ms_per_picture: round(ms / PICTURES),
-      cpu_ms_per_picture: round((cpu.user + cpu.system) / 1000 / PICTURES),
-      pictures_per_s: round(PICTURES / (ms / 1000), 2),
+      ms_per_picture: round(ms / count),
+      cpu_ms_per_picture: round((cpu.user + cpu.system) / 1000 / count),
+      pictures_per_s: round(count / (ms / 1000), 2),
     };
   };
   try {
-    await runPool(pictures, CONCURRENCY * 2, CONCURRENCY, sameOutputFloor); // warm-up
-    const texture = await floorOf(textureFloor);
-    console.log(`texture-only floor: ${texture.ms_per_picture} ms a picture`);
+    const first = catalogueModes.length ? pictures : galleryCycle;
+    await runPool(first, CONCURRENCY * 2, CONCURRENCY, sameOutputFloor); // warm-up
+    const texture = catalogueModes.length ? await floorOf(textureFloor, pictures, PICTURES) : undefined;
+    if (texture) console.log(`texture-only floor: ${texture.ms_per_picture} ms a picture`);
     // The same-output floor runs before and after each mode, and the mode is held against the mean of the
     // two: on a shared machine the load drifts over minutes, and one floor on one side would take the drift.
-    const floors = [await floorOf(sameOutputFloor)];
-    console.log(`same-output floor: ${floors[0].ms_per_picture} ms a picture`);
+    // The gallery's floor runs over the gallery's own pictures (each once), before and right after it.
     const modes: Record<string, unknown> = {};
+    let previous: { set: 'p' | 'g'; floor: Awaited<ReturnType<typeof floorOf>> } | undefined;
     for (const mode of MODES) {
+      const set = mode === 'gallery' ? 'g' : 'p';
+      const [setPictures, count] = mode === 'gallery' ? [galleryCycle, galleryCount] : [pictures, PICTURES];
+      const before = previous?.set === set ? previous.floor : await floorOf(sameOutputFloor, setPictures, count);
+      if (previous?.set !== set) console.log(`same-output floor (${mode}): ${before.ms_per_picture} ms a picture`);
       const loadBefore = loadavg()[0];
-      const r = await measureMode(mode, pictureUrl, dataDir, db.url);
+      const r = await measureMode(mode, urlOf(set), dataDir, db.url, `${mediaBase}/${set}/warm.jpg`, count);
       // Other work on the machine: the 1-minute load average (the service alone keeps it near 2 on 2 cores).
       const load = { before: round(loadBefore, 2), after: round(loadavg()[0], 2) };
-      const after = await floorOf(sameOutputFloor);
-      console.log(`same-output floor: ${after.ms_per_picture} ms a picture`);
-      const before = floors[floors.length - 1];
-      floors.push(after);
+      const after = await floorOf(sameOutputFloor, setPictures, count);
+      console.log(`same-output floor (${mode}): ${after.ms_per_picture} ms a picture`);
+      previous = { set, floor: after };
       const floorMs = round((before.ms_per_picture + after.ms_per_picture) / 2);
       const floorCpu = (before.cpu_ms_per_picture + after.cpu_ms_per_picture) / 2;
       const ratio = round(r.ms_per_picture / floorMs, 2);
       modes[mode] = {
+        ...(mode === 'gallery'
+          ? {
+              input: {
+                pictures: count,
+                distinct: GALLERY_DISTINCT || count,
+                size: '4000x3000 (every fourth 3000x4000) JPEG q90 4:2:0, unsoftened grain (sigma 16)',
+                mean_bytes: Math.round(galleryCycle.reduce((a, b) => a + b.length, 0) / galleryCycle.length),
+                served: `HTTP from the bench process, by URL, ${GALLERY_PER_REQUEST} per request as items with frame "thin"`,
+              },
+            }
+          : {}),
         ...r,
         load_average: load,
         same_output_floor: { ms_per_picture: floorMs, before, after },
         ratio_to_same_output_floor: ratio,
+        // The issue's method: the floor measured right after the service, alone.
+        ratio_to_floor_after: round(r.ms_per_picture / after.ms_per_picture, 2),
         cpu_ratio_to_same_output_floor: round(r.cpu_ms_per_picture.total / floorCpu, 2),
-        ratio_to_texture_floor: round(r.ms_per_picture / texture.ms_per_picture, 2),
+        ...(texture && mode !== 'gallery' ? { ratio_to_texture_floor: round(r.ms_per_picture / texture.ms_per_picture, 2) } : {}),
       };
       console.log(
-        `${mode}: ${PICTURES} pictures in ${r.total_s} s = ${r.pictures_per_s}/s, ${r.ms_per_picture} ms a picture = ${ratio}x the same-output floor ` +
-          `(${floorMs} ms; CPU ${round(r.cpu_ms_per_picture.total / floorCpu, 2)}x), ${round(r.ms_per_picture / texture.ms_per_picture, 2)}x the texture floor; first picture ${r.first_picture_ms} ms; ` +
-          `peak RSS ${JSON.stringify(r.peak_rss_mb)} MB; CPU ${JSON.stringify(r.cpu_ms_per_picture)} ms a picture; stages ${JSON.stringify(r.stages_p50_ms)}`,
+        `${mode}: ${count} pictures in ${r.total_s} s = ${r.pictures_per_s}/s, ${r.ms_per_picture} ms a picture = ${ratio}x the same-output floor ` +
+          `(${floorMs} ms; ${round(r.ms_per_picture / after.ms_per_picture, 2)}x the floor after; CPU ${round(r.cpu_ms_per_picture.total / floorCpu, 2)}x); first picture ${r.first_picture_ms} ms; ` +
+          `peak RSS ${JSON.stringify(r.peak_rss_mb)} MB; CPU ${JSON.stringify(r.cpu_ms_per_picture)} ms a picture; stages ${JSON.stringify(r.stages_p50_ms)}; ` +
+          `first ${JSON.stringify(r.first_picture_timeline_ms)}`,
       );
     }
     const report = {
@@ -285,7 +328,7 @@ async function main(): Promise<void> {
         pictures: PICTURES,
         distinct: DISTINCT,
         size: '4000x3000 (every fourth 3000x4000) JPEG q90 4:2:0',
-        mean_bytes: Math.round(pictures.reduce((a, b) => a + b.length, 0) / pictures.length),
+        mean_bytes: pictures.length ? Math.round(pictures.reduce((a, b) => a + b.length, 0) / pictures.length) : undefined,
         served: 'HTTP from the bench process, by URL, 20 per request',
       },
       showcase: { frame: 'thin' },
@@ -298,7 +341,7 @@ async function main(): Promise<void> {
     };
     const out = join(__dirname, '../../bench/results');
     mkdirSync(out, { recursive: true });
-    const file = MODES.length === 2 && PICTURES === 200 ? 'catalogue.json' : `catalogue-${MODES.join('-')}-${PICTURES}.tmp`;
+    const file = MODES.length === 3 && PICTURES === 200 ? 'catalogue.json' : `catalogue-${MODES.join('-')}-${PICTURES}.tmp`;
     writeFileSync(join(out, file), JSON.stringify(report, null, 2) + '\n');
     console.log(`written to bench/results/${file}`);
   } finally {
