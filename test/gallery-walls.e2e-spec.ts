@@ -69,7 +69,7 @@ describe('gallery walls', () => {
   }, 90_000);
 
   // Closing this app once took ~70 s in 3 runs of 4: the test's fetch (undici's pool) had opened a connection it never
-  // used, which Node's server.close() waits for; startTestApp's close now ends such connections.
+  // used, which Node's server.close() waits for; the app's close now ends such connections (apps/api/src/http/unused-connections.ts).
   afterAll(async () => {
     await app?.close();
     await media?.stop();

@@ -1,7 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { Server } from 'node:http';
 import Module from 'node:module';
-import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -104,7 +102,6 @@ export async function startTestApp(env: Record<string, string>, opts: TestAppOpt
     },
   });
   const app = await createApiApp(config as AppConfig, { logDestination });
-  dropUnusedConnectionsOnClose(app);
   try {
     await app.listen({ port, host });
   } catch (e) {
@@ -120,28 +117,4 @@ export async function startTestApp(env: Record<string, string>, opts: TestAppOpt
     output: () => out,
     close: () => (closed ??= app.close().finally(() => dropDatabase?.().catch(() => undefined))),
   };
-}
-
-/**
- * At close, ends the connections that never carried a byte. Node counts a connection as busy from the moment it
- * opens until its first request completes, so `server.close()` neither ends one a client opened and never used
- * nor returns while it is open. undici's fetch (the tests' client) leaves such a spare connection in its pool
- * now and then (it opened two at once and sent on one): test/gallery-walls.e2e-spec.ts's app then took ~70 s to
- * close, in 3 runs of 4; an app with a raw connection that never sends did not close within jest's 120 s.
- * Connections in a request are left to finish.
- */
-function dropUnusedConnectionsOnClose(app: NestFastifyApplication): void {
-  const sockets = new Set<Socket>();
-  const server = app.getHttpServer() as Server;
-  server.on('connection', (s: Socket) => {
-    sockets.add(s);
-    s.once('close', () => sockets.delete(s));
-  });
-  // Fastify's preClose: after Nest's shutdown hooks, just before the server stops listening and waits.
-  app
-    .getHttpAdapter()
-    .getInstance()
-    .addHook('preClose', async () => {
-      for (const s of sockets) if (s.bytesRead === 0) s.destroy();
-    });
 }

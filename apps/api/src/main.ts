@@ -14,6 +14,7 @@ import { registerObservability, requestIdFor } from './http/observability';
 import { registerRequestValueChecks } from './http/request-values';
 import { registerTransportSecurity } from './http/transport-security';
 import { registerUnreadBodyClose } from './http/unread-body';
+import { registerUnusedConnectionClose } from './http/unused-connections';
 
 export interface ApiAppOptions {
   /** Where log lines go (default stdout): the in-process test app keeps them per app, as a process's output. */
@@ -48,6 +49,8 @@ export async function createApiApp(config: AppConfig, opts: ApiAppOptions = {}):
   // Postgres refuses NUL in text and recursive code overflows on deep JSON: a 400 on every route, not a 500.
   registerRequestValueChecks(app.getHttpAdapter().getInstance());
   registerUnreadBodyClose(app.getHttpAdapter().getInstance());
+  // A client's spare connection that never carried a request must not hold the shutdown (SIGTERM) open.
+  registerUnusedConnectionClose(app.getHttpAdapter().getInstance());
   // Keys, not cookies, authenticate: any origin may call the API (the widget runs on customers' sites).
   app.enableCors({
     origin: '*',
