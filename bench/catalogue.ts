@@ -1,5 +1,6 @@
 /**
- * Catalogue throughput (`npm run bench`, or `node dist/bench/catalogue.js [pictures] [embedded|scaled]`).
+ * Catalogue throughput (`npm run bench`, or `node dist/bench/catalogue.js [pictures] [embedded|scaled|gallery]
+ * [per request] [distinct]`; the last two for the gallery only).
  *
  * One showcase (thin frame) gets `pictures` (default 200) 12-megapixel JPEGs, served by URL from this
  * process, in requests of 20 (the API's cap per request), through a per-user key: in embedded mode (one
@@ -9,6 +10,11 @@
  * the peak RSS of each service process (VmHWM) and their CPU time. In the same run, with the same
  * concurrency and pictures: the same-output floor (plain sharp decoding each picture once and encoding the
  * texture and the seven thumbnails) before each mode, and the texture-only floor once.
+ *
+ * The gallery mode is the method of issue 44 item 4, what a gallery's upload feels like: 60 distinct
+ * noisy 12 MP JPEGs (~5 MB, none repeated), 10 a request as `items` with `frame: "thin"`, embedded, and
+ * the same-output floor over those same pictures (each decoded once) before and right after the service.
+ * Alone at its defaults it replaces only the gallery entry of catalogue.json.
  * Results: bench/results/catalogue.json.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -196,6 +202,19 @@ async function measureMode(
         round(median(jobs.map((j) => j.stages.find((st: { stage: string }) => st.stage === n)?.duration_ms ?? 0))),
       ]),
     );
+    // Time a job waited before each stage (for its slot: a CPU stage after an I/O one waits for a CPU slot
+    // that went to another picture meanwhile), median over the jobs.
+    const gapsBefore = (j: any) =>
+      new Map<string, number>(
+        j.stages
+          .slice(1)
+          .map((st: { stage: string; started_at: string }, k: number) => [
+            st.stage,
+            Date.parse(st.started_at) - (Date.parse(j.stages[k].started_at) + j.stages[k].duration_ms),
+          ]),
+      );
+    const gaps = jobs.map(gapsBefore);
+    const waits = Object.fromEntries(stageNames.slice(1).map((n) => [n, round(median(gaps.map((g) => g.get(n) ?? 0)))]));
     const running = jobs.map((j) => Date.parse(j.finished_at) - Date.parse(j.started_at));
     // Where the first picture's time went: queued until a slot, then each stage (ms from the first POST).
     const first = jobs.reduce((a, b) => (Date.parse(a.finished_at) <= Date.parse(b.finished_at) ? a : b));
@@ -222,6 +241,7 @@ async function measureMode(
       posting_ms: posted,
       job_running_p50_ms: median(running),
       stages_p50_ms: stages,
+      wait_before_stage_p50_ms: waits,
       cpu_ms_per_picture: Object.fromEntries([
         ...Object.entries(cpu).map(([k, v]) => [k, round(v / count)]),
         ['total', round(cpuTotal / count)],
@@ -315,7 +335,7 @@ async function main(): Promise<void> {
         `${mode}: ${count} pictures in ${r.total_s} s = ${r.pictures_per_s}/s, ${r.ms_per_picture} ms a picture = ${ratio}x the same-output floor ` +
           `(${floorMs} ms; ${round(r.ms_per_picture / after.ms_per_picture, 2)}x the floor after; CPU ${round(r.cpu_ms_per_picture.total / floorCpu, 2)}x); first picture ${r.first_picture_ms} ms; ` +
           `peak RSS ${JSON.stringify(r.peak_rss_mb)} MB; CPU ${JSON.stringify(r.cpu_ms_per_picture)} ms a picture; stages ${JSON.stringify(r.stages_p50_ms)}; ` +
-          `first ${JSON.stringify(r.first_picture_timeline_ms)}`,
+          `waits before stages ${JSON.stringify(r.wait_before_stage_p50_ms)}; first ${JSON.stringify(r.first_picture_timeline_ms)}`,
       );
     }
     const report = {
@@ -337,12 +357,19 @@ async function main(): Promise<void> {
         'first POST to the last job finished_at (server clock = bench clock); floors: same pictures, same concurrency, in the bench process; the same-output floor before and after each mode, averaged',
       texture_floor: texture,
       ...modes,
-      targets: { ratio_to_same_output_floor_max: 1.3, first_picture_ms_max: 1000 },
+      targets: { ratio_to_same_output_floor_max: 1.3, first_picture_ms_max: 1000, gallery_first_picture_ms_max: 1500 },
     };
     const out = join(__dirname, '../../bench/results');
     mkdirSync(out, { recursive: true });
-    const file = MODES.length === 3 && PICTURES === 200 ? 'catalogue.json' : `catalogue-${MODES.join('-')}-${PICTURES}.tmp`;
-    writeFileSync(join(out, file), JSON.stringify(report, null, 2) + '\n');
+    // The gallery alone at its defaults (`catalogue.js 60 gallery`) replaces only the gallery's entry in
+    // catalogue.json (dated): the 200-picture modes take minutes more.
+    const galleryOnly = MODES.length === 1 && MODES[0] === 'gallery' && PICTURES === GALLERY_PICTURES && process.argv.length <= 4;
+    const file =
+      (MODES.length === 3 && PICTURES === 200) || galleryOnly ? 'catalogue.json' : `catalogue-${MODES.join('-')}-${PICTURES}.tmp`;
+    const written = galleryOnly
+      ? { ...JSON.parse(readFileSync(join(out, file), 'utf8')), gallery: { date: report.date, ...(modes.gallery as object) } }
+      : report;
+    writeFileSync(join(out, file), JSON.stringify(written, null, 2) + '\n');
     console.log(`written to bench/results/${file}`);
   } finally {
     media.close();
