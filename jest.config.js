@@ -32,9 +32,9 @@ module.exports = {
   // CPU-bound (a browser file alone keeps up to 1.7 cores busy, mostly Chromium's software WebGL), so two browser
   // files at once took as long as one after the other (test/wall-ar.browser.e2e-spec.ts: 62 s alone, 120 s for two
   // side by side) and their timeouts ran closer. `npm test` (scripts/run-tests.mjs) runs the unit tier with two
-  // workers (its files are one thread each), then the e2e and browser tiers in one run with two: mostly an e2e file
-  // beside a browser file, which leave each other's gaps (waits on conversions, polls, Chromium) to fill. Every
-  // file owns its database, data folder, queue name and port, so a bigger machine can run more (TEST_WORKERS=4).
+  // workers (its files are one thread each), then the e2e and browser tiers side by side, one file each: an e2e
+  // file and a browser file leave each other's gaps (waits on conversions, polls, Chromium) to fill. Every file owns
+  // its database, data folder, queue name and port, so a machine with more cores can run several (TEST_WORKERS=4).
   maxWorkers: Number(process.env.TEST_WORKERS ?? 1),
   projects: [
     {

@@ -3,74 +3,80 @@
  * `npm test` after the build: the three Jest tiers, then a report.
  *
  * - unit: TEST_WORKERS files at a time (default 2: its files are mostly one thread each);
- * - then e2e and browser in one Jest run with two workers: one queue of both tiers' files, the slowest first
- *   (Jest's own order). Either tier alone leaves part of the machine idle (an e2e file waits on conversions,
- *   polls and sockets; a browser file on Chromium), so on 2 cores the two together take less wall time than one
- *   after the other; one queue keeps both workers busy to the end (two Jest processes, one a tier, left one idle
- *   for the last 4 of 14 minutes). TEST_TIERS_SIDE_BY_SIDE=0 runs e2e, then browser, one file at a time (a
- *   machine already loaded by other work); TEST_WORKERS sets the workers of every tier.
+ * - then e2e and browser side by side, one file at a time each, as two Jest processes. Each tier alone leaves
+ *   part of the machine idle (an e2e file waits on conversions, polls and sockets; a browser file on Chromium),
+ *   so on 2 cores the two together take less wall time than one after the other. TEST_TIERS_SIDE_BY_SIDE=0 runs
+ *   them one after the other (a machine already loaded by other work); TEST_WORKERS > 1 runs that many files at a
+ *   time within each of them.
  *
- * With TEST_REPORT_DIR set, each run also writes Jest's JSON report there, and the run ends with the time of each
- * and the ten slowest files. Arguments are handed to every Jest run (e.g. a path pattern:
- * `node scripts/run-tests.mjs oembed`). Exits non-zero when any run failed.
+ * Each side-by-side tier writes to its own log, printed whole when the tier ends, so the two never interleave.
+ * With TEST_REPORT_DIR set, each tier also writes Jest's JSON report there (<tier>.json), and the run ends with the
+ * time of each tier and the ten slowest files. Arguments are handed to every tier's Jest (e.g. a path pattern:
+ * `node scripts/run-tests.mjs oembed`). Exits non-zero when any tier failed.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const workers = process.env.TEST_WORKERS;
 const sideBySide = process.env.TEST_TIERS_SIDE_BY_SIDE !== '0';
 const reportDir = process.env.TEST_REPORT_DIR;
 if (reportDir) mkdirSync(reportDir, { recursive: true });
+const logs = mkdtempSync(join(tmpdir(), 'test-tiers-'));
 const jest = join(process.cwd(), 'node_modules/jest/bin/jest.js');
 
-/** One Jest run of `projects` with `maxWorkers` workers, its output on this terminal. */
-function run(projects, maxWorkers) {
-  const name = projects.join('+');
-  const args = ['--selectProjects', ...projects, `--maxWorkers=${maxWorkers}`, ...process.argv.slice(2)];
+/** Runs one tier; its output goes to the terminal (`inherit`) or to a log printed when it ends. */
+function tier(name, maxWorkers, output) {
+  const args = ['--selectProjects', name, `--maxWorkers=${maxWorkers}`, ...process.argv.slice(2)];
   if (reportDir) args.push('--json', `--outputFile=${join(reportDir, `${name}.json`)}`);
   const start = Date.now();
   return new Promise((resolve) => {
+    const log = output === 'log' ? join(logs, `${name}.log`) : null;
     const child = spawn(process.execPath, [jest, ...args], {
       env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim() },
-      stdio: 'inherit',
+      stdio: log ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     });
+    if (log) {
+      const file = createWriteStream(log);
+      child.stdout.pipe(file, { end: false });
+      child.stderr.pipe(file, { end: false });
+    }
     child.on('exit', (code, signal) => {
       const seconds = Math.round((Date.now() - start) / 1000);
-      console.log(`== ${name}: ${code === 0 ? 'passed' : `FAILED (exit ${code ?? signal})`} in ${seconds} s`);
-      resolve({ name, code: code ?? 1, seconds });
+      const finish = () => {
+        if (log) process.stdout.write(`\n== ${name} tier (ran beside another; its whole output)\n${readFileSync(log, 'utf8')}`);
+        console.log(`== ${name} tier: ${code === 0 ? 'passed' : `FAILED (exit ${code ?? signal})`} in ${seconds} s`);
+        resolve({ name, code: code ?? 1, seconds });
+      };
+      // Let the log's last writes land before it is read.
+      setTimeout(finish, 200);
     });
   });
 }
 
-const results = [await run(['unit'], workers ?? 2)];
-if (sideBySide) results.push(await run(['e2e', 'browser'], workers ?? 2));
-else for (const tier of ['e2e', 'browser']) results.push(await run([tier], workers ?? 1));
+const results = [await tier('unit', workers ?? 2, 'inherit')];
+if (sideBySide) results.push(...(await Promise.all([tier('e2e', workers ?? 1, 'log'), tier('browser', workers ?? 1, 'log')])));
+else for (const name of ['e2e', 'browser']) results.push(await tier(name, workers ?? 1, 'inherit'));
 
-console.log(`\n== runs: ${results.map((r) => `${r.name} ${r.seconds} s`).join(', ')}`);
+console.log(
+  `\n== tiers: ${results.map((r) => `${r.name} ${r.seconds} s`).join(', ')}${sideBySide ? ' (e2e and browser side by side)' : ''}`,
+);
 if (reportDir) {
   const files = [];
   for (const r of results) {
     try {
       const report = JSON.parse(readFileSync(join(reportDir, `${r.name}.json`), 'utf8'));
-      const tiers = {};
-      for (const f of report.testResults) {
-        const file = f.name.replace(`${process.cwd()}/`, '');
-        const tier = file.endsWith('.browser.e2e-spec.ts') ? 'browser' : file.endsWith('.e2e-spec.ts') ? 'e2e' : 'unit';
-        const t = (tiers[tier] ??= { files: 0, passed: 0, failed: 0, skipped: 0, seconds: 0 });
-        t.files++;
-        t.seconds += (f.endTime - f.startTime) / 1000;
-        for (const a of f.assertionResults) {
-          if (a.status === 'passed') t.passed++;
-          else if (a.status === 'failed') t.failed++;
-          else t.skipped++;
-        }
-        files.push({ tier, file, s: (f.endTime - f.startTime) / 1000, tests: f.assertionResults.length });
-      }
-      for (const [tier, t] of Object.entries(tiers))
-        console.log(
-          `== ${tier}: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped, ${t.files} files, ${Math.round(t.seconds)} s summed over its files`,
-        );
+      for (const f of report.testResults)
+        files.push({
+          tier: r.name,
+          file: f.name.replace(`${process.cwd()}/`, ''),
+          s: (f.endTime - f.startTime) / 1000,
+          tests: f.assertionResults.length,
+        });
+      console.log(
+        `== ${r.name}: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests} skipped, ${report.numTotalTestSuites} files`,
+      );
     } catch {
       console.log(`== ${r.name}: no JSON report`);
     }
