@@ -6,19 +6,14 @@ import { wallPictureFromModel } from './wall-sources';
 import type { WallBuildReply, WallBuildRequest } from './wall-build-pool';
 
 /**
- * The thread side of {@link WallBuildPool}: builds one wall at a time from the pictures (or the pictures' stored
- * models: their textures are taken out here) the main thread read from storage, and answers the three file bodies
- * (moved, not copied). Compute only: no storage, no database.
- * Errors go back as data (a PipelineError keeps its kind, code and param) so the main thread can throw the same.
- */
-/**
  * A wall is background work for the process that asked for it (the API: a visitor's wall): on Linux this thread
  * runs at a lower priority (nice 10), so on a busy machine the scheduler gives the API's event loop its core first.
- * Measured on 2 cores while 20 strangers built walls: without it the event loop waited behind the build and its
- * own garbage collections were preempted (p99 of unrelated requests 40-180 ms). Linux's nice is per thread (pid
- * 0 is the calling thread); elsewhere it would lower the whole process, so it is left alone there.
+ * On a quiet machine it made no measurable difference (docs/benchmarks.md, "Visitors' walls under strangers"); it
+ * matters when the cores are short, where the build otherwise competes with the event loop at equal priority.
+ * Linux's nice is per thread (pid 0 is the calling thread); elsewhere it would lower the whole process, so it is
+ * left alone there.
  */
-export const WALL_THREAD_NICE = 10;
+const WALL_THREAD_NICE = 10;
 if (process.platform === 'linux') {
   try {
     setPriority(0, WALL_THREAD_NICE);
@@ -27,6 +22,12 @@ if (process.platform === 'linux') {
   }
 }
 
+/**
+ * The thread side of {@link WallBuildPool}: builds one wall at a time from the pictures (or the pictures' stored
+ * models: their textures are taken out here) the main thread read from storage, and answers the three file bodies
+ * (moved, not copied). Compute only: no storage, no database.
+ * Errors go back as data (a PipelineError keeps its kind, code and param) so the main thread can throw the same.
+ */
 const bytes = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
 /** A body in an ArrayBuffer of its own, so it can be transferred whole. */
 const own = (b: Buffer) => new Uint8Array(b);
