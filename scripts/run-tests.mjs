@@ -9,54 +9,45 @@
  *   them one after the other (a machine already loaded by other work); TEST_WORKERS > 1 runs that many files at a
  *   time within each of them.
  *
- * Each side-by-side tier writes to its own log, printed whole when the tier ends, so the two never interleave.
+ * Each side-by-side tier's output is kept and printed whole when the tier ends, so the two never interleave.
  * With TEST_REPORT_DIR set, each tier also writes Jest's JSON report there (<tier>.json), and the run ends with the
  * time of each tier and the ten slowest files. Arguments are handed to every tier's Jest (e.g. a path pattern:
  * `node scripts/run-tests.mjs oembed`). Exits non-zero when any tier failed.
  */
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const workers = process.env.TEST_WORKERS;
 const sideBySide = process.env.TEST_TIERS_SIDE_BY_SIDE !== '0';
 const reportDir = process.env.TEST_REPORT_DIR;
 if (reportDir) mkdirSync(reportDir, { recursive: true });
-const logs = mkdtempSync(join(tmpdir(), 'test-tiers-'));
 const jest = join(process.cwd(), 'node_modules/jest/bin/jest.js');
 
-/** Runs one tier; its output goes to the terminal (`inherit`) or to a log printed when it ends. */
+/** Runs one tier; its output goes to the terminal (`inherit`) or is kept and printed whole when the tier ends. */
 function tier(name, maxWorkers, output) {
   const args = ['--selectProjects', name, `--maxWorkers=${maxWorkers}`, ...process.argv.slice(2)];
   if (reportDir) args.push('--json', `--outputFile=${join(reportDir, `${name}.json`)}`);
   const start = Date.now();
   return new Promise((resolve) => {
-    const log = output === 'log' ? join(logs, `${name}.log`) : null;
+    const kept = output === 'kept' ? [] : null;
     const child = spawn(process.execPath, [jest, ...args], {
       env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim() },
-      stdio: log ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      stdio: kept ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     });
-    if (log) {
-      const file = createWriteStream(log);
-      child.stdout.pipe(file, { end: false });
-      child.stderr.pipe(file, { end: false });
-    }
-    child.on('exit', (code, signal) => {
+    if (kept) for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => kept.push(chunk));
+    // 'close', not 'exit': by then the child's output has all been read.
+    child.on('close', (code, signal) => {
       const seconds = Math.round((Date.now() - start) / 1000);
-      const finish = () => {
-        if (log) process.stdout.write(`\n== ${name} tier (ran beside another; its whole output)\n${readFileSync(log, 'utf8')}`);
-        console.log(`== ${name} tier: ${code === 0 ? 'passed' : `FAILED (exit ${code ?? signal})`} in ${seconds} s`);
-        resolve({ name, code: code ?? 1, seconds });
-      };
-      // Let the log's last writes land before it is read.
-      setTimeout(finish, 200);
+      if (kept) process.stdout.write(`\n== ${name} tier (ran beside another; its whole output)\n${Buffer.concat(kept).toString('utf8')}`);
+      console.log(`== ${name} tier: ${code === 0 ? 'passed' : `FAILED (exit ${code ?? signal})`} in ${seconds} s`);
+      resolve({ name, code: code ?? 1, seconds });
     });
   });
 }
 
 const results = [await tier('unit', workers ?? 2, 'inherit')];
-if (sideBySide) results.push(...(await Promise.all([tier('e2e', workers ?? 1, 'log'), tier('browser', workers ?? 1, 'log')])));
+if (sideBySide) results.push(...(await Promise.all([tier('e2e', workers ?? 1, 'kept'), tier('browser', workers ?? 1, 'kept')])));
 else for (const name of ['e2e', 'browser']) results.push(await tier(name, workers ?? 1, 'inherit'));
 
 console.log(
