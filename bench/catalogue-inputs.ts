@@ -55,17 +55,20 @@ async function makePicture(i: number): Promise<Buffer> {
     .toBuffer();
 }
 
-/** The DISTINCT pictures, made on the first run and read back from the temp directory afterwards. */
-export async function cataloguePictures(): Promise<Buffer[]> {
-  mkdirSync(INPUT_DIR, { recursive: true });
+/** `count` pictures made by `make`, kept in `dir` on the first run and read back from it afterwards. */
+async function cachedPictures(dir: string, count: number, make: (i: number) => Promise<Buffer>): Promise<Buffer[]> {
+  mkdirSync(dir, { recursive: true });
   const out: Buffer[] = [];
-  for (let i = 0; i < DISTINCT; i++) {
-    const file = join(INPUT_DIR, `${i}.jpg`);
-    if (!existsSync(file)) writeFileSync(file, await makePicture(i));
+  for (let i = 0; i < count; i++) {
+    const file = join(dir, `${i}.jpg`);
+    if (!existsSync(file)) writeFileSync(file, await make(i));
     out.push(readFileSync(file));
   }
   return out;
 }
+
+/** The DISTINCT pictures, made on the first run and read back from the temp directory afterwards. */
+export const cataloguePictures = (): Promise<Buffer[]> => cachedPictures(INPUT_DIR, DISTINCT, makePicture);
 
 const GALLERY_DIR = join(tmpdir(), 'ar-bench-gallery-inputs-v1');
 const GRAIN_SLACK = 1 << 20;
@@ -98,16 +101,7 @@ async function makeGalleryPicture(i: number): Promise<Buffer> {
 }
 
 /** `count` distinct gallery pictures ({@link makeGalleryPicture}), made on the first run and read back afterwards. */
-export async function galleryPictures(count: number): Promise<Buffer[]> {
-  mkdirSync(GALLERY_DIR, { recursive: true });
-  const out: Buffer[] = [];
-  for (let i = 0; i < count; i++) {
-    const file = join(GALLERY_DIR, `${i}.jpg`);
-    if (!existsSync(file)) writeFileSync(file, await makeGalleryPicture(i));
-    out.push(readFileSync(file));
-  }
-  return out;
-}
+export const galleryPictures = (count: number): Promise<Buffer[]> => cachedPictures(GALLERY_DIR, count, makeGalleryPicture);
 
 /** Widths and settings of what a showcase picture ships besides its texture (libs/plugins thumbnails). */
 const THUMBS = [
