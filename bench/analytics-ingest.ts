@@ -166,6 +166,7 @@ type FloodLoad = {
   healthz: { probes: number; p50_ms: number; p99_ms: number; max_ms: number };
   /** The load process's own event-loop delay: on a 2-core machine it shares the CPU with the API, and its lag counts as beacon latency. */
   generator_loop_delay_ms: { p99: number; max: number };
+  p99_ms_every_5_s: number[];
   attack: { beacons: number; ok: number; events: number };
   legit: { beacons: number; ok: number; events: number; resent: number };
 };
@@ -225,6 +226,8 @@ async function floodLoad(
     };
   };
   const times: number[] = [];
+  /** Beacon latencies by the 5 s window they were due in: where in the flood the tail is. */
+  const windows: number[][] = [];
   const probes: number[] = [];
   const lag = monitorEventLoopDelay({ resolution: 5 });
   lag.enable();
@@ -249,7 +252,10 @@ async function floodLoad(
     const b = beacon(i);
     pending.push(
       send(u.pathname, 'POST', b.body, b.headers, agent).then(async (status) => {
-        times.push(performance.now() - due);
+        const took = performance.now() - due;
+        times.push(took);
+        const w = Math.floor((due - start) / 5000);
+        (windows[w] ??= []).push(took);
         const tally = b.legit ? legitimate : attack;
         tally.beacons++;
         if (status !== 204) {
@@ -287,6 +293,7 @@ async function floodLoad(
       max_ms: round(probes[probes.length - 1] ?? 0, 1),
     },
     generator_loop_delay_ms: { p99: round(lag.percentile(99) / 1e6, 1), max: round(lag.max / 1e6, 1) },
+    p99_ms_every_5_s: windows.map((w) => round(pct(w.sort((a, b) => a - b), 99), 1)),
     attack,
     legit: legitimate,
   };
@@ -370,7 +377,13 @@ async function floodBench(dataDir: string) {
       beacons: r.beacons,
       healthz: r.healthz,
       generator_loop_delay_ms: r.generator_loop_delay_ms,
-      floor: { beacons: floor.beacons, healthz: floor.healthz, generator_loop_delay_ms: floor.generator_loop_delay_ms },
+      p99_ms_every_5_s: r.p99_ms_every_5_s,
+      floor: {
+        beacons: floor.beacons,
+        healthz: floor.healthz,
+        generator_loop_delay_ms: floor.generator_loop_delay_ms,
+        p99_ms_every_5_s: floor.p99_ms_every_5_s,
+      },
       rss_mb: rss,
       // The API's CPU time through the flood (its flushes included) per beacon answered, against the floor's.
       cpu_ms_per_beacon: { api: round(cpu / Math.max(1, r.beacons.ok), 3), floor: round(floorCpu / Math.max(1, floor.beacons.ok), 3) },
