@@ -293,7 +293,15 @@ async function floodLoad(
       max_ms: round(probes[probes.length - 1] ?? 0, 1),
     },
     generator_loop_delay_ms: { p99: round(lag.percentile(99) / 1e6, 1), max: round(lag.max / 1e6, 1) },
-    p99_ms_every_5_s: windows.map((w) => round(pct(w.sort((a, b) => a - b), 99), 1)),
+    p99_ms_every_5_s: windows.map((w) =>
+      round(
+        pct(
+          w.sort((a, b) => a - b),
+          99,
+        ),
+        1,
+      ),
+    ),
     attack,
     legit: legitimate,
   };

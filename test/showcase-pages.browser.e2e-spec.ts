@@ -488,9 +488,9 @@ describe('sharing, indexing and escaping', () => {
       'thumb-960.webp',
     ];
     for (const i of items) expect(thumbsAtCompletion[i.job_id]).toEqual(want);
-    // The job's timeline shows the stage.
+    // The job's timeline shows the stage, made before publish (in the CPU slot the variants step held).
     const job = await owner.req('GET', `/api/v2/jobs/${items[1]!.job_id}`);
-    expect(job.body.stages.map((st: { stage: string }) => st.stage).slice(-2)).toEqual(['publish', 'thumbnails']);
+    expect(job.body.stages.map((st: { stage: string }) => st.stage).slice(-3)).toEqual(['variants', 'thumbnails', 'publish']);
     for (const [file, type, format] of [
       ['480.webp', 'image/webp', 'webp'],
       ['480.avif', 'image/avif', 'heif'],

@@ -195,10 +195,41 @@ describe('thumbnails stage', () => {
     expect(warnings[1]).toBe('thumbnails: no poster in the published result; the pages will make them on request');
   });
 
-  it('runs in the showcase-picture pipeline after the still-image steps (and the variants), whose publish result is the job result', () => {
+  it('runs in the showcase-picture pipeline after the still-image CPU steps and the variants, before publish, whose result is the job result', () => {
     expect(() => validateDefinition(SHOWCASE_PICTURE_PIPELINE)).not.toThrow();
     const still = STILL_IMAGE_PIPELINE.steps.map((s) => s.stage);
-    expect(SHOWCASE_PICTURE_PIPELINE.steps.map((s) => s.stage)).toEqual([...still.slice(0, -1), 'variants', 'publish', 'thumbnails']);
+    expect(SHOWCASE_PICTURE_PIPELINE.steps.map((s) => s.stage)).toEqual([...still.slice(0, -1), 'variants', 'thumbnails', 'publish']);
+    // Every step from normalise to thumbnails is a CPU step: the job holds one CPU slot through them (no queue
+    // again between the variants and the thumbnails, as there was when publish, an I/O step, came between).
+    const thumbs = SHOWCASE_PICTURE_PIPELINE.steps.find((s) => s.stage === 'thumbnails')!;
+    expect([thumbs.phase, createThumbnailsStage(setup().storage).resource]).toEqual(['converting', 'cpu']);
     expect(SHOWCASE_PICTURE_PIPELINE.resultFrom).toBe('publish');
+  });
+
+  it("before publish: makes them from the scene's poster pixels at the scene's outer size, with no publish result yet", async () => {
+    const { storage, run, warnings } = setup();
+    const { raw } = await quadrantPicture(560, 400);
+    const out = await run({
+      scene: {
+        poster: { width: 560, height: 400, pixels: { data: raw, width: 560, height: 400, channels: 3 } },
+        dimensions: { width_inches: 24, height_inches: 16 },
+        outer_dimensions: { width_inches: 28, height_inches: 20, depth_inches: 1 },
+      },
+    });
+    expect(warnings).toEqual([]);
+    expect(Object.keys(out.thumbnails).sort()).toEqual(Object.keys(THUMB_FILES).sort());
+    for (const [file, spec] of Object.entries(THUMB_FILES)) {
+      const meta = await sharp(await read(storage, thumbKey('v2_job1', file))).metadata();
+      expect([meta.width, meta.height]).toEqual([spec.width, thumbHeight(spec.width, 28, 20)]);
+    }
+    // A narrow poster's pixels: none, as after publish.
+    const small = await quadrantPicture(24, 32);
+    const none = await run({
+      scene: {
+        poster: { width: 24, height: 32, pixels: { data: small.raw, width: 24, height: 32, channels: 3 } },
+        outer_dimensions: { width_inches: 24, height_inches: 32, depth_inches: 1 },
+      },
+    });
+    expect([none, warnings]).toEqual([{ thumbnails: {} }, []]);
   });
 });

@@ -4,6 +4,7 @@ import type { StageProvider } from '@app/pipeline';
 import type { StoragePort } from '@app/storage';
 import type { StillImageResult } from '../publish/publish.stage';
 import type { RawPixels } from '../normalise/normalise-image';
+import type { SceneOutput } from '../scene-builder/scene.stage';
 import { makesThumbnails, putThumbnail, renderThumbnail, renderThumbnails, THUMB_FILES } from './thumbnail-files';
 
 /** What the thumbnails stage made: storage keys by file name (empty when it could not make them). */
@@ -13,24 +14,35 @@ export interface ThumbnailsOutput {
 
 /**
  * Makes the showcase pages' thumbnails (every {@link THUMB_FILES} entry: AVIF + WebP by width, the
- * sharing JPEG) from the poster a publish step stored, at the object's outer size; none for a poster
- * narrower than {@link MIN_THUMBNAIL_POSTER_PX} ({@link makesThumbnails}: the pages show that poster itself). Options: `from`, the
- * publish step's id (default `publish`); `scene`, the step whose poster was published (default `scene`):
- * its pixels are used when it still has them, else the stored poster is read back and decoded.
+ * sharing JPEG) from the framed poster, at the object's outer size; none for a poster narrower than
+ * {@link MIN_THUMBNAIL_POSTER_PX} ({@link makesThumbnails}: the pages show that poster itself). Options: `scene`,
+ * the step whose poster is made into thumbnails (default `scene`), and `from`, a publish step's id (default
+ * `publish`).
  *
- * Best effort: the model is already stored, and the pages make a missing thumbnail on its first request,
- * so a failure here is logged and the job still completes.
+ * In the showcase-picture pipeline it runs before publish, from the pixels the scene step kept and the scene's
+ * outer size: the job keeps the CPU slot it holds from the variants step (publish is an I/O stage, and a job
+ * that went there first had to queue for a CPU slot again behind the next pictures: ~120 ms a picture, up to
+ * 640 ms for a catalogue's first). A pipeline without those pixels runs it after publish, which reads the
+ * stored poster back and takes the size from the publish result.
+ *
+ * Best effort: the pages make a missing thumbnail on its first request, so a failure here is logged and the
+ * job still completes.
  */
 export function createThumbnailsStage(storage: StoragePort): StageProvider<ThumbnailsOutput, { from?: string; scene?: string }> {
   return {
     id: 'thumbnails',
-    // Runs in the uploading phase (the files are published), but its time goes to encoding.
+    // Its time goes to encoding, whatever phase a pipeline gives it.
     resource: 'cpu',
     async run(ctx) {
       const published = ctx.outputs[ctx.options.from ?? 'publish'] as Partial<StillImageResult> | undefined;
+      const scene = ctx.outputs[ctx.options.scene ?? 'scene'] as Partial<Pick<SceneOutput, 'outer_dimensions' | 'dimensions'>> | undefined;
+      // The pixels the poster is encoded from (the scene step's framed poster), still in memory: no decode,
+      // and one resize per width. Without them, the poster publish stored is read back.
+      const pixels = posterPixelsOf(scene);
       const posterKey = published?.files?.poster?.key;
-      const outer = (published?.outer_dimensions ?? published?.dimensions) as { width_inches?: number; height_inches?: number } | undefined;
-      if (!posterKey || !outer?.width_inches || !outer.height_inches) {
+      const outer = (published?.outer_dimensions ?? published?.dimensions ?? scene?.outer_dimensions ?? scene?.dimensions) as
+        { width_inches?: number; height_inches?: number } | undefined;
+      if ((!pixels && !posterKey) || !outer?.width_inches || !outer.height_inches) {
         ctx.log.warn('thumbnails: no poster in the published result; the pages will make them on request', { jobId: ctx.job.id });
         return { thumbnails: {} };
       }
@@ -44,11 +56,8 @@ export function createThumbnailsStage(storage: StoragePort): StageProvider<Thumb
           ctx.progress(++done / files.length);
           return [file, key] as const;
         };
-        // The pixels the published poster was encoded from (the scene step's framed poster), still in
-        // memory: no decode, and one resize per width. A pipeline without them reads the stored poster back.
-        const pixels = posterPixelsOf(ctx.outputs[ctx.options.scene ?? 'scene']);
-        const poster = pixels ? undefined : await buffer(await storage.read(posterKey));
-        const posterWidth = published.poster_px?.width ?? pixels?.width ?? (await sharp(poster!).metadata()).width;
+        const poster = pixels ? undefined : await buffer(await storage.read(posterKey!));
+        const posterWidth = published?.poster_px?.width ?? pixels?.width ?? (await sharp(poster!).metadata()).width;
         // A poster too small to enlarge into thumbnails is what the pages show (they read the same width).
         if (!makesThumbnails(posterWidth)) return { thumbnails: {} };
         // Side by side: libvips spreads the encodes over its threads while the writes wait on the disk.
