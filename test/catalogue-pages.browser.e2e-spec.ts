@@ -158,12 +158,17 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   fixture = await startShowcaseFixture({
     ownerKey: OWNER,
+    // Only the portrait's thumbnails are read (its JSON-LD image is /thumb/1200.jpg); the others are narrower than
+    // MIN_THUMBNAIL_POSTER_PX (240), so their conversions skip the thumbnails' encodes and their pages show the
+    // poster. Their shapes are the works' (5:4, 1:1, 4:5).
     files: {
       '/portrait.png': (await quadrantPicture(450, 600)).png,
-      '/landscape.png': (await quadrantPicture(500, 400)).png,
-      '/square.png': (await quadrantPicture(500, 500)).png,
-      '/tall.png': (await quadrantPicture(400, 500)).png,
+      '/landscape.png': (await quadrantPicture(200, 160)).png,
+      '/square.png': (await quadrantPicture(200, 200)).png,
+      '/tall.png': (await quadrantPicture(192, 240)).png,
     },
+    // The pages are the subject, not the embedded mode: Postgres instead of PGlite's WebAssembly in this thread.
+    app: { database: 'postgres' },
   });
   owner = fixture.owner;
   de = await makeShowcase(
