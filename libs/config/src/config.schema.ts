@@ -223,7 +223,7 @@ export const envSchema = z.object({
   BG_REMOVAL_KEYFRAME_GAP: int(1, 24)
     .default(6)
     .describe(
-      'videos, GIFs and motion clips: the model runs on keyframes at most this many frames apart (and on every frame the camera motion cannot explain: scene cuts); the masks of the frames between follow the measured motion. 1 = the model on every frame',
+      "videos, GIFs and motion clips: the model runs on every this-many-th frame first, and also between two runs whose masks, carried to each other along the subject's motion, disagree (scene cuts, subjects entering or leaving, shapes changing); the frames between agreeing runs get the two outlines morphed. 1 = the model on every frame",
     ),
   BG_REMOVAL_THREADS: int(1, 64).default(2).describe('ONNX Runtime threads (per worker)'),
   BG_REMOVAL_WORKERS: int(0, 16)

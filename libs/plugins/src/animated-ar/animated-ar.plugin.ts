@@ -50,7 +50,9 @@ export const animatedArPlugin = definePlugin({
     const getCatalog = () => (catalog ??= MotionCatalog.fromContainer(container, config.animated.motionDefaultModel));
     container.register(MOTION_CATALOG, { useFactory: () => getCatalog() });
     registerMotionProvider(container, proceduralMotionProvider);
-    registerStage(container, createAnimatedSourceStage(config));
+    // A failed warm-up is not the job's failure: the first frame creates the session again and reports it.
+    const warmRemover = () => void getRemover().warm?.().catch(() => undefined);
+    registerStage(container, createAnimatedSourceStage(config, {}, warmRemover));
     registerStage(container, createFramesStage(config));
     registerStage(container, createMotionStage({ config, storage, catalog: getCatalog, remover: getRemover, metrics }));
     registerStage(container, createBackgroundRemovalStage(getRemover, config.animated.bgRemovalKeyframeGap));

@@ -17,11 +17,13 @@ export type AnimatedSource = FetchedSource | { file: string; size: number; type:
  * Downloads the animated AR source under the v2 rules (docs/api.md, v2 Animated AR): https only, no redirects, the real type
  * sniffed from the bytes; an image_url must be a picture, a video_url an mp4 / mov / webm of at most
  * VIDEO_MAX_BYTES (enforced while streaming). A video goes to a file in the job's temp folder as it
- * streams, never whole in memory. Creating the stage sweeps job folders a crash left behind.
+ * streams, never whole in memory. Creating the stage sweeps job folders a crash left behind. A job that
+ * asks for remove_background calls `warmCutOut` first (see BackgroundRemoverPort.warm).
  */
 export function createAnimatedSourceStage(
   config: AppConfig,
   download: { toFile?: typeof fetchSourceToFile } = {},
+  warmCutOut?: () => void,
 ): StageProvider<AnimatedSource> {
   const toFile = download.toFile ?? fetchSourceToFile;
   void sweepStaleJobDirs();
@@ -32,6 +34,8 @@ export function createAnimatedSourceStage(
       const video = typeof input.video_url === 'string';
       const url = video ? input.video_url : input.image_url;
       if (typeof url !== 'string') throw new UserError('missing_source', 'animated-source: the job has neither image_url nor video_url');
+      // The cut-out's model session (2-4 s on two cores the first time) is made while the source downloads and decodes.
+      if (input.remove_background) warmCutOut?.();
       ctx.progress(0.05);
       const rules = {
         maxBytes: video ? config.animated.videoMaxBytes : config.fetch.maxBytes,

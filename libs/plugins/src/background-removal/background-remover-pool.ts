@@ -11,6 +11,8 @@ export interface BackgroundRemoverPort {
   cutOut(rgba: Buffer, width: number, height: number): Promise<Buffer>;
   /** The subject mask of an RGBA frame: one byte per pixel, 255 = subject. */
   mask(rgba: Buffer, width: number, height: number): Promise<Buffer>;
+  /** Starts what the first frame of `width` x `height` would wait for (worker, model, session); see {@link BackgroundRemover.warm}. */
+  warm?(width?: number, height?: number): Promise<void>;
   /** Waits for queued calls, then frees the sessions (and workers). */
   close(): Promise<void>;
 }
@@ -22,11 +24,12 @@ export interface BackgroundRemoverPoolOptions extends BackgroundRemoverOptions {
 
 /** Messages between the pool and a worker (see background-remover.worker.ts). */
 export type WorkerRequest =
-  { id: number; op: 'cutOut' | 'mask'; rgba: Uint8Array; width: number; height: number } | { id: number; op: 'close' };
+  | { id: number; op: 'cutOut' | 'mask' | 'warm'; rgba: Uint8Array; width: number; height: number }
+  | { id: number; op: 'close' };
 export type WorkerReply = { id: number; rgba?: Uint8Array; error?: string };
 
 interface Task {
-  op: 'cutOut' | 'mask';
+  op: 'cutOut' | 'mask' | 'warm';
   rgba: Uint8Array;
   width: number;
   height: number;
@@ -99,6 +102,17 @@ export class BackgroundRemoverPool implements BackgroundRemoverPort {
 
   mask(rgba: Buffer, width: number, height: number): Promise<Buffer> {
     return this.submit('mask', rgba, width, height);
+  }
+
+  /**
+   * Starts a worker (when none is) and has it create the session for `width` x `height` frames, queued like
+   * a frame: a cut-out requested while the source downloads finds the model loaded.
+   *
+   * @example
+   * void pool.warm(); // the first frame's run no longer pays the worker start and the session creation
+   */
+  async warm(width = 1920, height = 1080): Promise<void> {
+    await this.submit('warm', Buffer.alloc(0), width, height);
   }
 
   private submit(op: Task['op'], rgba: Buffer, width: number, height: number): Promise<Buffer> {

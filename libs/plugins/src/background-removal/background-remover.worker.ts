@@ -17,7 +17,13 @@ process.on('message', (msg: WorkerRequest) => {
     return;
   }
   const rgba = Buffer.from(msg.rgba.buffer, msg.rgba.byteOffset, msg.rgba.byteLength);
-  (msg.op === 'mask' ? remover.mask(rgba, msg.width, msg.height) : remover.cutOut(rgba, msg.width, msg.height)).then(
+  const run =
+    msg.op === 'warm'
+      ? remover.warm(msg.width, msg.height).then(() => Buffer.alloc(0))
+      : msg.op === 'mask'
+        ? remover.mask(rgba, msg.width, msg.height)
+        : remover.cutOut(rgba, msg.width, msg.height);
+  run.then(
     (out) => reply({ id: msg.id, rgba: out }),
     (e: unknown) => reply({ id: msg.id, error: e instanceof Error ? e.message : String(e) }),
   );

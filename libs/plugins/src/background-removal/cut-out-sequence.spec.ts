@@ -23,6 +23,25 @@ function frame(t: number): { rgba: Buffer; truth: Buffer } {
   return { rgba, truth };
 }
 
+/** A still textured background with a yellow, striped rectangle at (x, y), its stripes moved `scroll` px. */
+function squareAt(x0: number, y0: number, w: number, h: number, scroll = 0): { rgba: Buffer; truth: Buffer } {
+  const rgba = Buffer.alloc(W * H * 4);
+  const truth = Buffer.alloc(W * H);
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      const v = (Math.sin(x * 0.3 + y * 0.2) * 50 + Math.cos(y * 0.25 - x * 0.13) * 50 + 110) & 255;
+      const inside = x >= x0 && x < x0 + w && y >= y0 && y < y0 + h;
+      const o = (y * W + x) * 4;
+      rgba[o] = inside ? 250 : v;
+      rgba[o + 1] = inside ? 200 + (((x + scroll) >> 2) % 2) * 40 : v;
+      rgba[o + 2] = inside ? 20 : v;
+      rgba[o + 3] = 255;
+      truth[y * W + x] = inside ? 255 : 0;
+    }
+  }
+  return { rgba, truth };
+}
+
 /** A "model" that knows where the yellow subject is: the true mask, counted. */
 class YellowMask implements MaskSource {
   calls = 0;
@@ -66,6 +85,38 @@ describe('cutOutSequence', () => {
     // RGB kept, only alpha changed.
     expect(out.frames[3].subarray(0, 3).equals(frames[3].rgba.subarray(0, 3))).toBe(true);
     expect(progress.at(-1)).toBe(1);
+  });
+
+  it('a subject leaving the picture: the model runs where the carried masks disagree, every frame keeps its mask', async () => {
+    // The yellow square moves 12 px a frame on a still background and is gone after frame 9.
+    const leaving = Array.from({ length: 13 }, (_, t) => squareAt(40 + 12 * t, 20, 40, 40));
+    const model = new YellowMask();
+    const out = await cutOutSequence(
+      leaving.map((f) => f.rgba),
+      W,
+      H,
+      model,
+      { keyframeGap: 6 },
+    );
+    expect(out.keyframes).toBeLessThan(13);
+    expect(out.keyframes).toBeGreaterThan(3); // the gap's 0, 6, 12 alone would carry the square past the edge
+    for (let t = 0; t < 13; t++) expect(alphaIou(out.frames[t], leaving[t].truth)).toBeGreaterThan(0.9);
+  });
+
+  it('a subject whose outline changes while its texture moves (a turntable): the outline is morphed between runs', async () => {
+    // Width 40 -> 48 px over 8 frames, its stripes scrolling 3 px a frame: tracking the texture moves the mask
+    // sideways; the outline's own motion (none) does not.
+    const turning = Array.from({ length: 9 }, (_, t) => squareAt(60 - (t >> 1), 25, 40 + t, 40, 3 * t));
+    const model = new YellowMask();
+    const out = await cutOutSequence(
+      turning.map((f) => f.rgba),
+      W,
+      H,
+      model,
+      { keyframeGap: 4 },
+    );
+    expect(out.keyframes).toBe(3); // 0, 4, 8
+    for (let t = 0; t < 9; t++) expect(alphaIou(out.frames[t], turning[t].truth)).toBeGreaterThan(0.95);
   });
 
   it('keyframeGap 1: the model on every frame', async () => {

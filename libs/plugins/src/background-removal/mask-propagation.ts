@@ -1,10 +1,9 @@
 /**
- * Masks for a video without running the model on every frame: the model runs on keyframes, and the frames
- * between two keyframes get the keyframes' masks moved by the camera's motion (a global translation found by
- * block matching small greyscale thumbnails) and blended by distance. A frame whose content does not match
- * its keyframe after that motion (a scene cut, a subject entering) becomes a keyframe itself.
+ * Masks for a video without running the model on every frame: local motion between consecutive frames
+ * (block matching on small greyscale thumbnails: the camera's shift, then each block's own around it), and
+ * masks moved along it frame by frame (see cut-out-sequence.ts for how keyframes are chosen).
  *
- * Pure functions over plain buffers: the stage makes the thumbnails (sharp) and runs the model.
+ * Pure functions over plain buffers: the caller makes the thumbnails (sharp) and runs the model.
  */
 
 /** A greyscale picture, one byte per pixel. */
@@ -20,17 +19,6 @@ export interface Shift {
   dy: number;
   error: number;
 }
-
-export interface KeyframePlanOptions {
-  /** At most this many frames from one keyframe to the next (1: every frame is a keyframe). */
-  maxGap: number;
-  /** A frame whose motion-compensated difference from its keyframe is above this (0..255) becomes a keyframe. */
-  cutThreshold: number;
-  /** Largest shift searched, in thumbnail pixels. */
-  radius: number;
-}
-
-export const DEFAULT_KEYFRAME_PLAN: KeyframePlanOptions = { maxGap: 4, cutThreshold: 12, radius: 8 };
 
 /** A rectangle of a thumbnail: columns x0..x1 and rows y0..y1, ends excluded. */
 interface Region {
@@ -108,53 +96,6 @@ export function estimateShift(a: GreyThumb, b: GreyThumb, radius: number): Shift
     }
   }
   return refined;
-}
-
-/** One frame's place in the plan: a keyframe, or the keyframes before and after it with their shifts. */
-export type FramePlan =
-  { keyframe: true } | { keyframe: false; before: { index: number; shift: Shift }; after?: { index: number; shift: Shift } };
-
-/**
- * Which frames the model runs on. Greedy from the first frame: a frame becomes a keyframe when it is
- * `maxGap` frames from the last keyframe, or when even the best translation leaves it more than
- * `cutThreshold` away from the last keyframe. Every other frame lists the keyframe before it and, when the
- * next keyframe shows the same scene (its own shift to this frame is under the threshold), the one after.
- *
- * @example
- * const plan = planKeyframes(thumbs, DEFAULT_KEYFRAME_PLAN);
- * const keyframes = plan.flatMap((p, i) => (p.keyframe ? [i] : []));
- */
-export function planKeyframes(thumbs: GreyThumb[], opts: KeyframePlanOptions = DEFAULT_KEYFRAME_PLAN): FramePlan[] {
-  if (!Number.isInteger(opts.maxGap) || opts.maxGap < 1)
-    throw new RangeError(`background-removal: maxGap must be a positive integer, got ${opts.maxGap}`);
-  const plan: FramePlan[] = [];
-  let last = 0;
-  for (let i = 0; i < thumbs.length; i++) {
-    if (i === 0 || i - last >= opts.maxGap) {
-      plan.push({ keyframe: true });
-      last = i;
-      continue;
-    }
-    const shift = estimateShift(thumbs[last], thumbs[i], opts.radius);
-    if (shift.error > opts.cutThreshold) {
-      plan.push({ keyframe: true });
-      last = i;
-    } else {
-      plan.push({ keyframe: false, before: { index: last, shift } });
-    }
-  }
-  let next = -1;
-  for (let i = thumbs.length - 1; i >= 0; i--) {
-    const p = plan[i];
-    if (p.keyframe) {
-      next = i;
-      continue;
-    }
-    if (next < 0) continue;
-    const shift = estimateShift(thumbs[next], thumbs[i], opts.radius);
-    if (shift.error <= opts.cutThreshold) p.after = { index: next, shift };
-  }
-  return plan;
 }
 
 /** Per-block translations over a `cols` x `rows` grid of the thumbnail, row-major, one per block centre. */
@@ -244,42 +185,255 @@ export function warpMask(mask: Uint8Array, width: number, height: number, field:
   return out;
 }
 
-export interface PropagateOptions {
-  /** Blocks of local motion; `{ cols: 1, rows: 1 }` moves the whole mask by the camera's shift. */
-  grid: { cols: number; rows: number };
-  /** How far a block may move from the camera's shift, in thumbnail pixels. */
-  localRadius: number;
-}
-
-export const DEFAULT_PROPAGATION: PropagateOptions = { grid: { cols: 4, rows: 4 }, localRadius: 3 };
-
 /**
- * The mask of a frame between keyframes: each keyframe's mask warped by the local motion from it to this
- * frame, blended by distance in frames (the nearer keyframe weighs more).
+ * Intersection over union of two masks thresholded at 128 (1 when both are empty).
  *
  * @example
- * const mask = propagateMask(plan[i], i, keyMasks, thumbs, 1280, 720);
+ * maskIou(propagated, modelMask); // 0.97
  */
-export function propagateMask(
-  p: Exclude<FramePlan, { keyframe: true }>,
-  index: number,
-  keyMasks: Map<number, Uint8Array>,
-  thumbs: GreyThumb[],
-  width: number,
-  height: number,
-  opts: PropagateOptions = DEFAULT_PROPAGATION,
-): Buffer {
-  const scale = width / thumbs[index].width;
-  const moved = (k: { index: number; shift: Shift }): Buffer => {
-    const mask = keyMasks.get(k.index);
-    if (!mask) throw new Error(`background-removal: no mask for keyframe ${k.index}`);
-    const field = estimateShiftField(thumbs[k.index], thumbs[index], opts.grid, opts.localRadius, k.shift);
-    return warpMask(mask, width, height, field, scale);
+export function maskIou(a: Uint8Array, b: Uint8Array): number {
+  if (a.length !== b.length) throw new RangeError('background-removal: masks of different sizes');
+  let inter = 0;
+  let union = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] >= 128;
+    const y = b[i] >= 128;
+    if (x && y) inter++;
+    if (x || y) union++;
+  }
+  return union === 0 ? 1 : inter / union;
+}
+
+/**
+ * `a` and `b` blended, `wB` (0..1) of `b`, written into `a` and returned.
+ *
+ * @example
+ * blendMasks(fromBefore, fromAfter, 0.25); // nearer the keyframe before
+ */
+export function blendMasks(a: Buffer, b: Uint8Array, wB: number): Buffer {
+  if (a.length !== b.length) throw new RangeError('background-removal: masks of different sizes');
+  for (let i = 0; i < a.length; i++) a[i] = Math.round(a[i] * (1 - wB) + b[i] * wB);
+  return a;
+}
+
+/**
+ * The subject's own motion: the translation (dx, dy) in thumbnail pixels, within ±`radius` of `guess`, that
+ * best maps the pixels of `a` under `mask` (a thumbnail-sized mask, >= 128 = subject) onto `b`, as the
+ * mean absolute difference of a(p) and b(p + d). A subject walking across a still background moves its
+ * own way, not the background's; measured against the keyframe each time (the guess being the last
+ * frame's answer), so small errors do not add up along the way. `{ dx: 0, dy: 0 }` without a subject.
+ *
+ * @example
+ * let d = { dx: 0, dy: 0 };
+ * for (let t = k + 1; t <= end; t++) d = subjectShift(thumbs[k], thumbs[t], keyMaskThumb, d, 4);
+ */
+export function subjectShift(
+  a: GreyThumb,
+  b: GreyThumb,
+  mask: Uint8Array,
+  guess: { dx: number; dy: number },
+  radius: number,
+): { dx: number; dy: number } {
+  const { width, height } = a;
+  const points: number[] = [];
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) if (mask[y * width + x] >= 128) points.push(x, y);
+  if (points.length === 0) return { dx: 0, dy: 0 };
+  let best = { dx: guess.dx, dy: guess.dy, cost: Infinity };
+  for (let dy = guess.dy - radius; dy <= guess.dy + radius; dy++) {
+    for (let dx = guess.dx - radius; dx <= guess.dx + radius; dx++) {
+      let sum = 0;
+      let count = 0;
+      for (let i = 0; i < points.length; i += 2) {
+        const x = points[i] + dx;
+        const y = points[i + 1] + dy;
+        if (x < 0 || y < 0 || x >= width || y >= height) continue;
+        const d = b.data[y * width + x] - a.data[points[i + 1] * width + points[i]];
+        sum += d < 0 ? -d : d;
+        count++;
+      }
+      // Most of the subject must stay in view for a shift to count (a sliver matching proves nothing).
+      if (count * 4 < points.length) continue;
+      // A tie goes to the smaller move: flat subjects match anywhere.
+      const cost = sum / count + 0.25 * Math.hypot(dx - guess.dx, dy - guess.dy);
+      if (cost < best.cost) best = { dx, dy, cost };
+    }
+  }
+  return { dx: best.dx, dy: best.dy };
+}
+
+/**
+ * `mask` (width x height) moved by (dx, dy) pixels, rounded; the edge pixels fill what comes into view.
+ *
+ * @example
+ * translateMask(mask, 640, 360, 16, 0); // the subject 16 px to the right
+ */
+export function translateMask(mask: Uint8Array, width: number, height: number, dx: number, dy: number): Buffer {
+  const out = Buffer.allocUnsafe(width * height);
+  const sx = Math.round(dx);
+  const sy = Math.round(dy);
+  for (let y = 0; y < height; y++) {
+    const row = Math.min(height - 1, Math.max(0, y - sy)) * width;
+    for (let x = 0; x < width; x++) out[y * width + x] = mask[row + Math.min(width - 1, Math.max(0, x - sx))];
+  }
+  return out;
+}
+
+/**
+ * `mask` (width x height) sampled down to a `tw` x `th` thumbnail grid (nearest pixel).
+ *
+ * @example
+ * const small = maskThumbnail(mask, 640, 360, 160, 90);
+ */
+export function maskThumbnail(mask: Uint8Array, width: number, height: number, tw: number, th: number): Uint8Array {
+  const out = new Uint8Array(tw * th);
+  for (let y = 0; y < th; y++) {
+    const row = Math.min(height - 1, Math.floor(((y + 0.5) * height) / th)) * width;
+    for (let x = 0; x < tw; x++) out[y * tw + x] = mask[row + Math.min(width - 1, Math.floor(((x + 0.5) * width) / tw))];
+  }
+  return out;
+}
+
+/** Chamfer weights (3-4 chamfer): within ~8% of the Euclidean distance, in thirds of a pixel. */
+const CHAMFER_STRAIGHT = 3;
+const CHAMFER_DIAGONAL = 4;
+
+/** Distance (in thirds of a pixel) from each pixel where `inside(i)` to the nearest pixel where it is not; 0 elsewhere. */
+function chamfer(width: number, height: number, inside: (i: number) => boolean): Float32Array {
+  const far = 3 * (width + height);
+  const d = new Float32Array(width * height);
+  for (let i = 0; i < d.length; i++) d[i] = inside(i) ? far : 0;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      if (d[i] === 0) continue;
+      let v = d[i];
+      // The frame's edge is not a boundary: a subject cut by the edge keeps its depth there.
+      if (x > 0) v = Math.min(v, d[i - 1] + CHAMFER_STRAIGHT);
+      if (y > 0) {
+        v = Math.min(v, d[i - width] + CHAMFER_STRAIGHT);
+        if (x > 0) v = Math.min(v, d[i - width - 1] + CHAMFER_DIAGONAL);
+        if (x < width - 1) v = Math.min(v, d[i - width + 1] + CHAMFER_DIAGONAL);
+      }
+      d[i] = v;
+    }
+  }
+  for (let y = height - 1; y >= 0; y--) {
+    for (let x = width - 1; x >= 0; x--) {
+      const i = y * width + x;
+      if (d[i] === 0) continue;
+      let v = d[i];
+      if (x < width - 1) v = Math.min(v, d[i + 1] + CHAMFER_STRAIGHT);
+      if (y < height - 1) {
+        v = Math.min(v, d[i + width] + CHAMFER_STRAIGHT);
+        if (x < width - 1) v = Math.min(v, d[i + width + 1] + CHAMFER_DIAGONAL);
+        if (x > 0) v = Math.min(v, d[i + width - 1] + CHAMFER_DIAGONAL);
+      }
+      d[i] = v;
+    }
+  }
+  return d;
+}
+
+/**
+ * The signed distance of each pixel to the mask's outline (mask at 128), in pixels: positive inside
+ * (distance to the nearest background pixel), negative outside, never 0 (a pixel beside the outline is
+ * ±1). Interpolating two of these and keeping > 0 morphs one shape into the other (a turning product's
+ * outline widening, a person's arm moving) where blending the masks would only cross-fade them. A mask
+ * without any subject (or all subject) has no outline: every pixel gets ∓(width + height).
+ *
+ * @example
+ * const sd = signedDistance(mask, 640, 360); // sd[i] > 0 where mask[i] >= 128
+ */
+export function signedDistance(mask: Uint8Array, width: number, height: number): Float32Array {
+  if (mask.length !== width * height) throw new RangeError('background-removal: the mask does not fit the frame');
+  const inside = chamfer(width, height, (i) => mask[i] >= 128);
+  const outside = chamfer(width, height, (i) => mask[i] < 128);
+  const out = new Float32Array(width * height);
+  for (let i = 0; i < out.length; i++) out[i] = (inside[i] - outside[i]) / CHAMFER_STRAIGHT;
+  return out;
+}
+
+/** A translation in full-frame pixels. */
+export interface Offset {
+  dx: number;
+  dy: number;
+}
+
+/**
+ * The mask of a frame between two keyframes: the keyframes' signed distances (see {@link signedDistance}),
+ * each moved by its offset to this frame (edge values fill what comes into view), interpolated with `wB`
+ * (0..1) of the second, as an alpha mask with a ~4-pixel soft edge centred on the interpolated outline
+ * (128 where the interpolated distance is 0).
+ *
+ * @example
+ * const mask = morphMasks(sdA, { dx: 12, dy: 0 }, sdB, { dx: -4, dy: 0 }, 0.75, 640, 360);
+ */
+export function morphMasks(a: Float32Array, offA: Offset, b: Float32Array, offB: Offset, wB: number, width: number, height: number): Buffer {
+  const out = Buffer.allocUnsafe(width * height);
+  const ax = Math.round(offA.dx);
+  const ay = Math.round(offA.dy);
+  const bx = Math.round(offB.dx);
+  const by = Math.round(offB.dy);
+  const wA = 1 - wB;
+  for (let y = 0; y < height; y++) {
+    const rowA = Math.min(height - 1, Math.max(0, y - ay)) * width;
+    const rowB = Math.min(height - 1, Math.max(0, y - by)) * width;
+    for (let x = 0; x < width; x++) {
+      const d = wA * a[rowA + Math.min(width - 1, Math.max(0, x - ax))] + wB * b[rowB + Math.min(width - 1, Math.max(0, x - bx))];
+      const v = 128 + d * 64;
+      out[y * width + x] = v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v);
+    }
+  }
+  return out;
+}
+
+/**
+ * The translation (full-frame pixels) that best lays mask `a` onto mask `b`: the difference of their
+ * centroids, refined within ±`radius` thumbnail pixels by the IoU of their thumbnails (`tw` x `th`, as
+ * {@link maskThumbnail} makes them). Undefined when either mask is empty. Between two keyframes a subject's
+ * outline moves this much; its texture (a turning label) may move otherwise.
+ *
+ * @example
+ * const off = alignMasks(thumbA, thumbB, 160, 90, 4, 4); // { dx: 48, dy: 0 } at 640 wide
+ */
+export function alignMasks(a: Uint8Array, b: Uint8Array, tw: number, th: number, scale: number, radius = 4): Offset | undefined {
+  const centroid = (m: Uint8Array) => {
+    let n = 0;
+    let sx = 0;
+    let sy = 0;
+    for (let y = 0; y < th; y++) {
+      for (let x = 0; x < tw; x++) {
+        if (m[y * tw + x] < 128) continue;
+        n++;
+        sx += x;
+        sy += y;
+      }
+    }
+    return n ? { x: sx / n, y: sy / n } : undefined;
   };
-  const before = moved(p.before);
-  if (!p.after) return before;
-  const after = moved(p.after);
-  const wAfter = (index - p.before.index) / (p.after.index - p.before.index);
-  for (let i = 0; i < before.length; i++) before[i] = Math.round(before[i] * (1 - wAfter) + after[i] * wAfter);
-  return before;
+  const ca = centroid(a);
+  const cb = centroid(b);
+  if (!ca || !cb) return undefined;
+  const gx = Math.round(cb.x - ca.x);
+  const gy = Math.round(cb.y - ca.y);
+  let best = { dx: gx, dy: gy, iou: -1 };
+  for (let dy = gy - radius; dy <= gy + radius; dy++) {
+    for (let dx = gx - radius; dx <= gx + radius; dx++) {
+      let inter = 0;
+      let union = 0;
+      for (let y = 0; y < th; y++) {
+        const sy = y - dy;
+        for (let x = 0; x < tw; x++) {
+          const sx = x - dx;
+          const inA = sx >= 0 && sy >= 0 && sx < tw && sy < th && a[sy * tw + sx] >= 128;
+          const inB = b[y * tw + x] >= 128;
+          if (inA && inB) inter++;
+          if (inA || inB) union++;
+        }
+      }
+      const v = union ? inter / union : 0;
+      if (v > best.iou) best = { dx, dy, iou: v };
+    }
+  }
+  return { dx: best.dx * scale, dy: best.dy * scale };
 }

@@ -16,6 +16,8 @@ export function timedRemover(remover: BackgroundRemoverPort, metrics: MetricsPor
   return {
     cutOut: (rgba, width, height) => timed(() => remover.cutOut(rgba, width, height)),
     mask: (rgba, width, height) => timed(() => remover.mask(rgba, width, height)),
+    // Not timed: no frame is cut out.
+    warm: remover.warm && ((width, height) => remover.warm!(width, height)),
     close: () => remover.close(),
   };
 }
