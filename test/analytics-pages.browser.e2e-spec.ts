@@ -63,23 +63,32 @@ const doneItems = (r: any) =>
   r.items.every((i: any) => i.status === 'completed' && !i.variants?.some((v: any) => v.status === 'building' || v.build_job_id)) && r;
 
 beforeAll(async () => {
-  media = await startMediaServer({ '/square.png': (await quadrantPicture(400, 400)).png });
+  // Pictures narrower than MIN_THUMBNAIL_POSTER_PX (240): no test here reads a thumbnail, and their conversions
+  // skip the thumbnails' encodes; the pages show the poster instead.
+  media = await startMediaServer({
+    '/square.png': (await quadrantPicture(200, 200)).png,
+    '/plain.png': (await quadrantPicture(200, 150)).png,
+  });
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  app = await startTestApp({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: base,
-    DATA_DIR: tempDir(),
-    OWNER_API_KEY: OWNER,
-    ALLOW_PRIVATE_NETWORKS: 'true',
-    ANALYTICS_FLUSH_MS: '100',
-  });
+  app = await startTestApp(
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: base,
+      DATA_DIR: tempDir(),
+      OWNER_API_KEY: OWNER,
+      ALLOW_PRIVATE_NETWORKS: 'true',
+      ANALYTICS_FLUSH_MS: '100',
+    },
+    // The pages' beacons are the subject, not the embedded mode: Postgres instead of PGlite's WebAssembly in this thread.
+    { database: 'postgres' },
+  );
   owner = new Api(base, OWNER);
   const s = await owner.req('POST', '/api/v2/showcases', {
     layout_choice: 'grid',
     items: [
-      { image_url: `${media.base}/street.jpg`, title: 'Plain', price: '$40', call_to_action: 'Buy', link_url: PLAIN_LINK },
+      { image_url: `${media.base}/plain.png`, title: 'Plain', price: '$40', call_to_action: 'Buy', link_url: PLAIN_LINK },
       {
         image_url: `${media.base}/square.png`,
         title: 'Sized',
@@ -94,7 +103,7 @@ beforeAll(async () => {
   const q = await owner.req('POST', '/api/v2/showcases', {
     layout_choice: 'grid',
     analytics: false,
-    items: [{ image_url: `${media.base}/street.jpg`, title: 'Quiet', price: '$10', link_url: `${SHOP}/p/quiet` }],
+    items: [{ image_url: `${media.base}/plain.png`, title: 'Quiet', price: '$10', link_url: `${SHOP}/p/quiet` }],
   });
   expect(q.status).toBe(201);
   const [a, b] = await Promise.all(
@@ -335,7 +344,7 @@ describe('the public pages send their events', () => {
   });
 
   it('the widget in job mode (a v1 conversion): its embed page reports as the widget, for the job; job_id reads it', async () => {
-    const created = await owner.req('POST', '/api/v1/convert', { image_url: `${media.base}/street.jpg` });
+    const created = await owner.req('POST', '/api/v1/convert', { image_url: `${media.base}/plain.png` });
     expect(created.status).toBe(202);
     const jobId = created.body.job_id as string;
     await waitFor(async () => (await owner.req('GET', `/api/v1/status/${jobId}`)).body.status === 'completed', 90_000, 'the v1 job');
