@@ -236,6 +236,9 @@ describe.each(['embedded', 'scaled'] as const)('a 500 × 6 Shopify store synced 
       },
       timeoutMs,
       `sync ${importId} to be recorded`,
+      // Two requests a poll, answered by the process converting the store (a sync takes 20-40 s): every 500 ms,
+      // not every 100.
+      500,
     );
     const imp = (await api.req('GET', `/api/v2/imports/${importId}?rows=all`)).body;
     return { imp, con, imported };

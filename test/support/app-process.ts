@@ -83,7 +83,17 @@ export function spawnApp(entry: 'api' | 'worker', env: Record<string, string>, a
   return spawnNode([join(ROOT, `dist/apps/${entry}/src/main.js`), ...args], env);
 }
 
-export async function waitFor<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 30_000, what = 'condition'): Promise<T> {
+/**
+ * Calls `fn` until it returns something truthy (returned) or `timeoutMs` ran out (thrown, with `fn`'s last error),
+ * `intervalMs` apart. A wait of many seconds on a busy service may poll less often: each poll is a request or two
+ * the service answers with the same CPU its conversions are using.
+ */
+export async function waitFor<T>(
+  fn: () => Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+  what = 'condition',
+  intervalMs = 100,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < end) {
@@ -93,7 +103,7 @@ export async function waitFor<T>(fn: () => Promise<T | undefined | false>, timeo
     } catch (e) {
       last = e;
     }
-    await sleep(100);
+    await sleep(intervalMs);
   }
   throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
 }
