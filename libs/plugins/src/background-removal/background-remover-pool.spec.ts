@@ -45,6 +45,20 @@ describe('BackgroundRemoverPool', () => {
     await expect(pool.cutOut(rgba, W, H)).rejects.toThrow(/closed/);
   });
 
+  it('warm() starts a worker and makes its session before the first frame; a closed pool refuses it', async () => {
+    const pool = new BackgroundRemoverPool({ workers: 1, inferShortSide: 256, threads: 1 });
+    try {
+      await pool.warm(W, H);
+      expect(pool.workerCount).toBe(1);
+      const out = await pool.cutOut(await discPicture(), W, H);
+      expect(alphaAt(out, W / 2, H / 2)).toBeGreaterThan(200);
+      expect(pool.workerCount).toBe(1);
+    } finally {
+      await pool.close();
+    }
+    await expect(pool.warm()).rejects.toThrow(/closed/);
+  });
+
   it('fails a frame the worker rejects, and the worker goes on', async () => {
     const pool = new BackgroundRemoverPool({ workers: 1, inferShortSide: 256, threads: 1 });
     try {

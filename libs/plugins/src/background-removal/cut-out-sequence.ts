@@ -46,7 +46,7 @@ const SUBJECT_RADIUS = 5;
 /** Thumbnail pixels a frame: the most an outline may move for the constant-speed path (2 px a frame at 640). */
 const SLOW_OUTLINE = 0.5;
 export const DEFAULT_KEYFRAME_GAP = 6;
-export const DEFAULT_AGREEMENT = 0.9;
+export const DEFAULT_AGREEMENT = 0.92;
 
 const stop = (signal: AbortSignal | undefined): void => {
   if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('background-removal: aborted');
