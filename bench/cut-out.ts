@@ -54,7 +54,9 @@ async function libraryMask(rgba: Buffer, width: number, height: number): Promise
   const png = await sharp(rgba, { raw: { width, height, channels: 4 } })
     .png()
     .toBuffer();
-  const cut = await (await lib()).removeBackground(new Blob([new Uint8Array(png)], { type: 'image/png' }), {
+  const cut = await (
+    await lib()
+  ).removeBackground(new Blob([new Uint8Array(png)], { type: 'image/png' }), {
     output: { format: 'image/x-rgba8' },
   });
   const out = Buffer.from(await cut.arrayBuffer());

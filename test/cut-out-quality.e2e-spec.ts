@@ -21,9 +21,13 @@ const W = 640;
 const H = 360;
 
 function decodeClip(file: string): Buffer[] {
-  const raw = execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-vf', `fps=12,scale=${W}:${H}`, '-f', 'rawvideo', '-pix_fmt', 'rgba', '-'], {
-    maxBuffer: 1 << 28,
-  });
+  const raw = execFileSync(
+    'ffmpeg',
+    ['-v', 'error', '-i', file, '-vf', `fps=12,scale=${W}:${H}`, '-f', 'rawvideo', '-pix_fmt', 'rgba', '-'],
+    {
+      maxBuffer: 1 << 28,
+    },
+  );
   const size = W * H * 4;
   return Array.from({ length: Math.floor(raw.length / size) }, (_, i) => raw.subarray(i * size, (i + 1) * size));
 }
@@ -54,20 +58,26 @@ describe('cut-out quality against the library on every frame (issue 44)', () => 
   const remover = new BackgroundRemover();
   afterAll(() => remover.close());
 
-  it.each(['street', 'moving', 'turntable'])('%s: mean IoU >= 0.95, every frame >= 0.90, fewer model runs than frames', async (clip) => {
-    const frames = decodeClip(join(FIXTURES, `${clip}.mp4`));
-    const refs = await references(clip);
-    expect(frames).toHaveLength(48);
-    expect(refs).toHaveLength(48);
-    const cut = await cutOutSequence(frames, W, H, remover);
-    const ious: number[] = [];
-    for (let i = 0; i < frames.length; i++) ious.push(maskIou(await alphaMask(cut.frames[i]), refs[i]));
-    const mean = ious.reduce((a, b) => a + b, 0) / ious.length;
-    const worst = Math.min(...ious);
-    // Printed for the record: which frame is worst, and how many runs the plan needed.
-    console.log(`${clip}: ${cut.keyframes} model runs, IoU mean ${mean.toFixed(3)}, worst ${worst.toFixed(3)} (frame ${ious.indexOf(worst)})`);
-    expect(mean).toBeGreaterThanOrEqual(0.95);
-    expect(worst).toBeGreaterThanOrEqual(0.9);
-    expect(cut.keyframes).toBeLessThan(frames.length);
-  }, 600_000);
+  it.each(['street', 'moving', 'turntable'])(
+    '%s: mean IoU >= 0.95, every frame >= 0.90, fewer model runs than frames',
+    async (clip) => {
+      const frames = decodeClip(join(FIXTURES, `${clip}.mp4`));
+      const refs = await references(clip);
+      expect(frames).toHaveLength(48);
+      expect(refs).toHaveLength(48);
+      const cut = await cutOutSequence(frames, W, H, remover);
+      const ious: number[] = [];
+      for (let i = 0; i < frames.length; i++) ious.push(maskIou(await alphaMask(cut.frames[i]), refs[i]));
+      const mean = ious.reduce((a, b) => a + b, 0) / ious.length;
+      const worst = Math.min(...ious);
+      // Printed for the record: which frame is worst, and how many runs the plan needed.
+      console.log(
+        `${clip}: ${cut.keyframes} model runs, IoU mean ${mean.toFixed(3)}, worst ${worst.toFixed(3)} (frame ${ious.indexOf(worst)})`,
+      );
+      expect(mean).toBeGreaterThanOrEqual(0.95);
+      expect(worst).toBeGreaterThanOrEqual(0.9);
+      expect(cut.keyframes).toBeLessThan(frames.length);
+    },
+    600_000,
+  );
 });

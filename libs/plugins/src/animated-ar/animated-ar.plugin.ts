@@ -51,7 +51,10 @@ export const animatedArPlugin = definePlugin({
     container.register(MOTION_CATALOG, { useFactory: () => getCatalog() });
     registerMotionProvider(container, proceduralMotionProvider);
     // A failed warm-up is not the job's failure: the first frame creates the session again and reports it.
-    const warmRemover = () => void getRemover().warm?.().catch(() => undefined);
+    const warmRemover = () =>
+      void getRemover()
+        .warm?.()
+        .catch(() => undefined);
     registerStage(container, createAnimatedSourceStage(config, {}, warmRemover));
     registerStage(container, createFramesStage(config));
     registerStage(container, createMotionStage({ config, storage, catalog: getCatalog, remover: getRemover, metrics }));

@@ -24,8 +24,7 @@ export interface BackgroundRemoverPoolOptions extends BackgroundRemoverOptions {
 
 /** Messages between the pool and a worker (see background-remover.worker.ts). */
 export type WorkerRequest =
-  | { id: number; op: 'cutOut' | 'mask' | 'warm'; rgba: Uint8Array; width: number; height: number }
-  | { id: number; op: 'close' };
+  { id: number; op: 'cutOut' | 'mask' | 'warm'; rgba: Uint8Array; width: number; height: number } | { id: number; op: 'close' };
 export type WorkerReply = { id: number; rgba?: Uint8Array; error?: string };
 
 interface Task {

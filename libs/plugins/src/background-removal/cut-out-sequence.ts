@@ -145,7 +145,12 @@ export async function cutOutSequence(
    * else its outline moving at constant speed from one mask to the other (a turntable, whose label moves but
    * whose outline does not). Two empty masks: nothing between.
    */
-  const plan = async (a: number, b: number, ma: Buffer, mb: Buffer): Promise<{ fromA: Map<number, Offset>; fromB: Map<number, Offset> } | undefined> => {
+  const plan = async (
+    a: number,
+    b: number,
+    ma: Buffer,
+    mb: Buffer,
+  ): Promise<{ fromA: Map<number, Offset>; fromB: Map<number, Offset> } | undefined> => {
     const sa = maskThumbnail(ma, width, height, tw, th);
     const sb = maskThumbnail(mb, width, height, tw, th);
     const tracked = { fromA: await track(sa, a, b), fromB: await track(sb, b, a) };

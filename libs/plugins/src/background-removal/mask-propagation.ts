@@ -368,7 +368,15 @@ export interface Offset {
  * @example
  * const mask = morphMasks(sdA, { dx: 12, dy: 0 }, sdB, { dx: -4, dy: 0 }, 0.75, 640, 360);
  */
-export function morphMasks(a: Float32Array, offA: Offset, b: Float32Array, offB: Offset, wB: number, width: number, height: number): Buffer {
+export function morphMasks(
+  a: Float32Array,
+  offA: Offset,
+  b: Float32Array,
+  offB: Offset,
+  wB: number,
+  width: number,
+  height: number,
+): Buffer {
   const out = Buffer.allocUnsafe(width * height);
   const ax = Math.round(offA.dx);
   const ay = Math.round(offA.dy);
