@@ -29,17 +29,22 @@ beforeAll(async () => {
   });
   const port = await freePort();
   dataDir = tempDir();
-  app = await startTestApp({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    OWNER_API_KEY: OWNER,
-    ALLOW_PRIVATE_NETWORKS: 'true',
-    JOB_RETRY_BASE_MS: '100',
-    UPLOAD_MAX_FILE_BYTES: String(MAX_FILE),
-    UPLOAD_MAX_FILES: '3',
-  });
+  app = await startTestApp(
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      OWNER_API_KEY: OWNER,
+      ALLOW_PRIVATE_NETWORKS: 'true',
+      JOB_RETRY_BASE_MS: '100',
+      UPLOAD_MAX_FILE_BYTES: String(MAX_FILE),
+      UPLOAD_MAX_FILES: '3',
+    },
+    // Showcases, uploads and their pages are the subject, not the embedded mode: Postgres instead of PGlite's
+    // WebAssembly in this thread.
+    { database: 'postgres' },
+  );
   owner = new Api(`http://127.0.0.1:${port}`, OWNER);
 });
 afterAll(async () => {
