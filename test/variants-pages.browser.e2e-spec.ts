@@ -77,16 +77,22 @@ let plainUrl: string;
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  media = await startMediaServer({ '/square.png': (await quadrantPicture(500, 500)).png });
+  // The plain picture's page is read for its markup only: narrower than MIN_THUMBNAIL_POSTER_PX (240), its
+  // conversion skips the thumbnails' encodes.
+  media = await startMediaServer({ '/square.png': (await quadrantPicture(200, 200)).png });
   const port = await freePort();
-  app = await startTestApp({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: tempDir(),
-    OWNER_API_KEY: OWNER,
-    ALLOW_PRIVATE_NETWORKS: 'true',
-  });
+  app = await startTestApp(
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: tempDir(),
+      OWNER_API_KEY: OWNER,
+      ALLOW_PRIVATE_NETWORKS: 'true',
+    },
+    // The pages are the subject, not the embedded mode: Postgres instead of PGlite's WebAssembly in this thread.
+    { database: 'postgres' },
+  );
   owner = new Api(`http://127.0.0.1:${port}`, OWNER);
   const s = await owner.req('POST', '/api/v2/showcases', { layout_choice: 'grid', units: 'cm', indexable: true });
   expect(s.status).toBe(201);
