@@ -85,9 +85,10 @@ export async function startTestApp(env: Record<string, string>, opts: TestAppOpt
     full.DATABASE_URL = db.url;
     full.REDIS_URL ??= REDIS_URL;
     full.QUEUE_NAME ??= `test-app-${process.pid}-${port}-${Date.now()}`;
-    // A job still running when the file closes its app holds the close for the grace: 1 s here, not the default 30 s.
-    full.SHUTDOWN_TIMEOUT_MS ??= '1000';
   }
+  // A job still running when the file closes its app holds the close for the grace: 1 s here, not the default 30 s
+  // (embedded apps too: a file whose last job was still converting waited up to 30 s idle in its afterAll).
+  full.SHUTDOWN_TIMEOUT_MS ??= '1000';
   seedEmbeddedDatabase(full, opts);
   const { loadConfig } = built<BuiltConfig>('libs/config/src/index.js');
   const { loadPricingPolicy } = built<BuiltRuntime>('libs/runtime/src/index.js');
