@@ -274,7 +274,8 @@ describe('console in headless Chromium', () => {
     await page.locator('[data-testid=jobs] tbody a').first().click();
     await hasCount(page.locator('[data-testid=timeline] li'), 5);
     await hasText(page.locator('[data-testid=job]'), 'completed');
-    // The showcase picture job's seven stages (the still-image ones, then its thumbnails), each with its duration.
+    // The showcase picture job's eight stages (the still-image ones with its variants and thumbnails before
+    // publish), each with its duration.
     await hasCount(page.locator('[data-testid=stage-times] tbody tr'), 8);
     expect(await page.locator('[data-testid=stage-times] tbody tr td:first-child').allTextContents()).toEqual([
       'fetch',
@@ -283,8 +284,8 @@ describe('console in headless Chromium', () => {
       'glb-writer',
       'usdz-writer',
       'variants',
-      'publish',
       'thumbnails',
+      'publish',
     ]);
     for (const took of await page.locator('[data-testid=stage-times] tbody tr td:last-child').allTextContents())
       expect(took).toMatch(/^\d+(\.\d)? m?s$/);
