@@ -36,6 +36,7 @@ import {
   decodeVideo,
   DEFAULT_FRAME_LIMITS,
   fitFrameSize,
+  maskIou,
   packAtlases,
   probeVideo,
   renderProceduralMotion,
@@ -358,19 +359,6 @@ async function eventLoopUnderCutOut(path: string, frameCount = 6) {
   }
   server.close();
   return out;
-}
-
-/** Intersection over union of two masks thresholded at 128. */
-function maskIou(a: Uint8Array, b: Uint8Array): number {
-  let inter = 0;
-  let union = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] >= 128;
-    const y = b[i] >= 128;
-    if (x && y) inter++;
-    if (x || y) union++;
-  }
-  return union === 0 ? 1 : inter / union;
 }
 
 /**
