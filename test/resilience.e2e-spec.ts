@@ -233,7 +233,9 @@ describe('fair share between accounts (embedded mode)', () => {
       HOST: '127.0.0.1',
       DATA_DIR: dir,
       OWNER_API_KEY: OWNER,
-      CONFIG_FILE: config(dir, 600),
+      // 2 s a stage: the account's first job must still be running when its ninth request arrives (at 600 ms it
+      // had completed under a loaded CI run, and the ninth was a 202).
+      CONFIG_FILE: config(dir, 2000),
       WORKER_CONCURRENCY: '1',
       ACCOUNT_MAX_ACTIVE_JOBS: '8',
     });
@@ -259,7 +261,7 @@ describe('fair share between accounts (embedded mode)', () => {
 
     const small = await b.req('POST', '/api/v1/convert', { image_url: 'https://example.com/b.png' });
     expect(small.status).toBe(202);
-    await b.waitStatus(small.body.job_id, ['completed'], 15_000);
+    await b.waitStatus(small.body.job_id, ['completed'], 30_000);
     const aDone = (await Promise.all(aJobs.map((id) => a.req('GET', `/api/v1/status/${id}`)))).filter((r) => r.body.status === 'completed');
     // The busy account's first job was running; B's ran next, before A's other seven.
     expect(aDone.length).toBeLessThanOrEqual(2);
