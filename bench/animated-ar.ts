@@ -51,6 +51,7 @@ import type { StageContext } from '@app/pipeline';
 import { createAnimatedSourceStage } from '../libs/plugins/src/animated-ar/animated-source.stage';
 import { createFramesStage, type SourceFrames } from '../libs/plugins/src/animated-ar/frames.stage';
 import { jobTempDir } from '../libs/plugins/src/animated-ar/job-temp';
+import { selfSignedCert } from './bench-service';
 import { ssim } from './ssim';
 
 const TOOLS = { ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe', timeoutMs: 300_000 };
@@ -534,29 +535,7 @@ async function bigVideoStream(dir: string) {
     '-y',
     video,
   ]);
-  const key = join(dir, 'key.pem');
-  const cert = join(dir, 'cert.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
+  const { key, cert } = selfSignedCert(dir);
   const { createReadStream, statSync } = await import('node:fs');
   const size = statSync(video).size;
   const server = createHttpsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (_req, res) => {

@@ -2,12 +2,43 @@
  * What the service benches share: start the built API (or worker) as a child process, wait for it, call it,
  * make a throwaway Postgres database, and serve the pictures a showcase converts.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+
+/**
+ * A throwaway self-signed certificate for 127.0.0.1 (one day), written as `key.pem` and `cert.pem` in `dir`: the
+ * service fetches https only, so a bench's media origin needs one (its children trust it via NODE_EXTRA_CA_CERTS).
+ */
+export function selfSignedCert(dir: string): { key: string; cert: string } {
+  const key = join(dir, 'key.pem');
+  const cert = join(dir, 'cert.pem');
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
+  return { key, cert };
+}
 
 export const PG_ADMIN = 'postgres://postgres@127.0.0.1:5432/postgres';
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -28,7 +28,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { BackgroundRemover, cutOutSequence, decodeAnimatedImage, DEFAULT_FRAME_LIMITS, DEFAULT_KEYFRAME_GAP, maskIou } from '@app/plugins';
-import { callJson, sleep, startApi } from './bench-service';
+import { callJson, selfSignedCert, sleep, startApi } from './bench-service';
 
 const ROOT = join(__dirname, '../..');
 const FIXTURES = join(ROOT, 'test/fixtures/media/cut-out');
@@ -164,31 +164,7 @@ async function quality(
 
 /** A self-signed https origin serving `files` (the service fetches https only); the child trusts it via NODE_EXTRA_CA_CERTS. */
 async function serve(dir: string, files: Record<string, Buffer>) {
-  const key = join(dir, 'key.pem');
-  const cert = join(dir, 'cert.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    {
-      stdio: 'ignore',
-    },
-  );
+  const { key, cert } = selfSignedCert(dir);
   const server = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
     const body = files[req.url ?? ''];
     if (!body) return res.writeHead(404).end();
