@@ -25,6 +25,15 @@ const read = async (s: LocalStorageAdapter, key: string) => {
   return Buffer.concat(chunks);
 };
 
+/** Every {@link THUMB_FILES} entry was made and stored at its width and the object's outer shape (`w` x `h` in). */
+async function expectEveryThumbnail(storage: LocalStorageAdapter, out: { thumbnails: Record<string, string> }, w: number, h: number) {
+  expect(Object.keys(out.thumbnails).sort()).toEqual(Object.keys(THUMB_FILES).sort());
+  for (const [file, spec] of Object.entries(THUMB_FILES)) {
+    const meta = await sharp(await read(storage, thumbKey('v2_job1', file))).metadata();
+    expect([meta.width, meta.height]).toEqual([spec.width, thumbHeight(spec.width, w, h)]);
+  }
+}
+
 function setup() {
   const storage = new LocalStorageAdapter(join(mkdtempSync(join(tmpdir(), 'thumbs-')), 'storage'), 'http://files.test');
   const warnings: string[] = [];
@@ -129,11 +138,7 @@ describe('thumbnails stage', () => {
       },
     });
     expect(warnings).toEqual([]);
-    expect(Object.keys(out.thumbnails).sort()).toEqual(Object.keys(THUMB_FILES).sort());
-    for (const [file, spec] of Object.entries(THUMB_FILES)) {
-      const meta = await sharp(await read(storage, thumbKey('v2_job1', file))).metadata();
-      expect([meta.width, meta.height]).toEqual([spec.width, thumbHeight(spec.width, 28, 20)]);
-    }
+    await expectEveryThumbnail(storage, out, 28, 20);
   });
 
   it('makes every thumbnail from the stored poster at the framed outer size, next to the poster', async () => {
@@ -217,11 +222,7 @@ describe('thumbnails stage', () => {
       },
     });
     expect(warnings).toEqual([]);
-    expect(Object.keys(out.thumbnails).sort()).toEqual(Object.keys(THUMB_FILES).sort());
-    for (const [file, spec] of Object.entries(THUMB_FILES)) {
-      const meta = await sharp(await read(storage, thumbKey('v2_job1', file))).metadata();
-      expect([meta.width, meta.height]).toEqual([spec.width, thumbHeight(spec.width, 28, 20)]);
-    }
+    await expectEveryThumbnail(storage, out, 28, 20);
     // A narrow poster's pixels: none, as after publish.
     const small = await quadrantPicture(24, 32);
     const none = await run({
