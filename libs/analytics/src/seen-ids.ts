@@ -119,6 +119,8 @@ export class SeenIds {
   private readonly gens: Generation[] = [];
   private readonly width: number;
   private readonly perGeneration: number;
+  /** Slots in each generation's table (its cap fits at most half full: it never grows). */
+  private readonly capacity: number;
   private readonly n: number;
   private readonly seed = randomInt(0, 2 ** 32);
   private readonly now: () => number;
@@ -131,6 +133,8 @@ export class SeenIds {
     this.n = options.generations ?? SEEN_GENERATIONS;
     this.width = Math.max(1, Math.floor(options.ttlMs / this.n));
     this.perGeneration = Math.max(1, Math.floor((options.maxIds ?? SEEN_MAX_IDS) / this.n));
+    // At most half full when the generation holds its cap (linear probing stays short), a power of two.
+    this.capacity = 2 ** Math.ceil(Math.log2(Math.max(16, 2 * this.perGeneration + 2)));
     this.now = options.now ?? Date.now;
   }
 
@@ -163,7 +167,10 @@ export class SeenIds {
     while (this.gens.length && this.gens[0].last + this.options.ttlMs <= now) this.gens.shift();
     let current = this.gens[this.gens.length - 1];
     if (!current || now - current.opened >= this.width || current.ids.size >= this.perGeneration) {
-      current = { opened: now, last: now, ids: new FingerprintSet() };
+      // Made at its full size: growing a table by doubling stalled the event loop for up to 17 ms each time a
+      // generation filled during a flood (rehashing 262,144 entries), and 4 MB a table at the default cap is
+      // cheap next to that (untouched pages are never resident either).
+      current = { opened: now, last: now, ids: new FingerprintSet(this.capacity) };
       this.gens.push(current);
       while (this.gens.length > this.n + 1) this.evicted += this.gens.shift()!.ids.size;
     }
