@@ -151,6 +151,8 @@ beforeAll(async () => {
       '/square.png': (await quadrantPicture(500, 500)).png,
       '/tall.png': (await quadrantPicture(400, 600)).png,
     },
+    // The room view is the subject, not the embedded mode: Postgres instead of PGlite's WebAssembly in this thread.
+    app: { database: 'postgres' },
   });
   owner = fixture.owner;
   const media = fixture.media;
