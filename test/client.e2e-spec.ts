@@ -40,15 +40,19 @@ beforeAll(async () => {
   receiverBase = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  app = await startTestApp({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: base,
-    DATA_DIR: tempDir(),
-    OWNER_API_KEY: OWNER,
-    ALLOW_PRIVATE_NETWORKS: 'true',
-    JOB_RETRY_BASE_MS: '100',
-  });
+  app = await startTestApp(
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: base,
+      DATA_DIR: tempDir(),
+      OWNER_API_KEY: OWNER,
+      ALLOW_PRIVATE_NETWORKS: 'true',
+      JOB_RETRY_BASE_MS: '100',
+    },
+    // The client is the subject, not the embedded mode: Postgres instead of PGlite's WebAssembly in this thread.
+    { database: 'postgres' },
+  );
   owner = new ImageArClient({ baseUrl: base, apiKey: OWNER, fetch: checkedFetch });
 });
 

@@ -40,17 +40,21 @@ beforeAll(async () => {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   receiverBase = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   const port = await freePort();
-  app = await startTestApp({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: tempDir(),
-    OWNER_API_KEY: OWNER,
-    ALLOW_PRIVATE_NETWORKS: 'true',
-    JOB_RETRY_BASE_MS: '100',
-    CALLBACK_MAX_ATTEMPTS: '5',
-    CALLBACK_TIMEOUT_MS: '2000',
-  });
+  app = await startTestApp(
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: tempDir(),
+      OWNER_API_KEY: OWNER,
+      ALLOW_PRIVATE_NETWORKS: 'true',
+      JOB_RETRY_BASE_MS: '100',
+      CALLBACK_MAX_ATTEMPTS: '5',
+      CALLBACK_TIMEOUT_MS: '2000',
+    },
+    // The v1 API is the subject, not the embedded mode: Postgres instead of PGlite's WebAssembly in this thread.
+    { database: 'postgres' },
+  );
   api = new Api(`http://127.0.0.1:${port}`, OWNER);
 });
 afterAll(async () => {

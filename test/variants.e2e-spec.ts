@@ -105,7 +105,8 @@ describe('item variants', () => {
       OWNER_API_KEY: OWNER,
       ALLOW_PRIVATE_NETWORKS: 'true',
     };
-    app = await startTestApp(env);
+    // The variants are the subject, not the embedded mode: Postgres instead of PGlite's WebAssembly in this thread.
+    app = await startTestApp(env, { database: 'postgres' });
     owner = new Api(`http://127.0.0.1:${port}`, OWNER);
   }, 90_000);
 
