@@ -55,16 +55,20 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  app = await startTestApp({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: base,
-    DATA_DIR: tempDir(),
-    OWNER_API_KEY: OWNER,
-    ALLOW_PRIVATE_NETWORKS: 'true',
-    ANALYTICS_FLUSH_MS: '100',
-    ANALYTICS_EVENTS_PER_MINUTE: '1000',
-  });
+  app = await startTestApp(
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: base,
+      DATA_DIR: tempDir(),
+      OWNER_API_KEY: OWNER,
+      ALLOW_PRIVATE_NETWORKS: 'true',
+      ANALYTICS_FLUSH_MS: '100',
+      ANALYTICS_EVENTS_PER_MINUTE: '1000',
+    },
+    // The console's analytics pages are the subject, not the embedded mode: Postgres instead of PGlite's WebAssembly in this thread.
+    { database: 'postgres' },
+  );
   owner = new Api(base, OWNER);
   media = await startMediaServer({
     '/dunes.png': (await quadrantPicture(160, 120)).png,
