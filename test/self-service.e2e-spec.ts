@@ -9,8 +9,8 @@ import { startMediaServer } from './support/media-server';
 /**
  * The self-service API behind the web console: the caller's showcases (list, change, delete, delete one
  * picture), jobs list, API keys and their scopes (full, read_only, widget with allowed origins and its own
- * rate limit). Against the built API with PGlite in a temp DATA_DIR; every JSON answer is checked against
- * the published OpenAPI document (Api).
+ * rate limit). Against the built API in process, on Postgres (its storage in a temp DATA_DIR); every JSON answer
+ * is checked against the published OpenAPI document (Api).
  */
 
 const OWNER = 'owner-key-for-self-service-e2e-tests';
@@ -25,18 +25,22 @@ beforeAll(async () => {
   media = await startMediaServer();
   const port = await freePort();
   dataDir = tempDir();
-  app = await startTestApp({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    OWNER_API_KEY: OWNER,
-    ALLOW_PRIVATE_NETWORKS: 'true',
-    JOB_RETRY_BASE_MS: '100',
-    RATE_LIMIT_WIDGET: String(WIDGET_LIMIT),
-    // Keys stay in the lookup cache for a long time: a revoked key must still be refused at once.
-    API_KEY_CACHE_TTL_S: '600',
-  });
+  app = await startTestApp(
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      OWNER_API_KEY: OWNER,
+      ALLOW_PRIVATE_NETWORKS: 'true',
+      JOB_RETRY_BASE_MS: '100',
+      RATE_LIMIT_WIDGET: String(WIDGET_LIMIT),
+      // Keys stay in the lookup cache for a long time: a revoked key must still be refused at once.
+      API_KEY_CACHE_TTL_S: '600',
+    },
+    // The self-service API is the subject, not the embedded mode: Postgres instead of PGlite's WebAssembly in this thread.
+    { database: 'postgres' },
+  );
   owner = new Api(`http://127.0.0.1:${port}`, OWNER);
 });
 afterAll(async () => {
