@@ -58,14 +58,18 @@ beforeAll(async () => {
   media = await startMediaServer(files);
   const port = await freePort();
   dataDir = tempDir();
-  app = await startTestApp({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    OWNER_API_KEY: OWNER,
-    ALLOW_PRIVATE_NETWORKS: 'true',
-  });
+  app = await startTestApp(
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      OWNER_API_KEY: OWNER,
+      ALLOW_PRIVATE_NETWORKS: 'true',
+    },
+    // The showcase pages are the subject, not the embedded mode: Postgres instead of PGlite's WebAssembly in this thread.
+    { database: 'postgres' },
+  );
   owner = new Api(`http://127.0.0.1:${port}`, OWNER);
   const r = await owner.req('POST', '/api/v2/showcases', {
     layout_choice: 'branded',
