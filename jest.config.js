@@ -36,6 +36,8 @@ module.exports = {
   // file and a browser file leave each other's gaps (waits on conversions, polls, Chromium) to fill. Every file owns
   // its database, data folder, queue name and port, so a machine with more cores can run several (TEST_WORKERS=4).
   maxWorkers: Number(process.env.TEST_WORKERS ?? 1),
+  // Slowest files first, by Jest's cache or else test/support/test-timings.json (a clean clone has no cache).
+  testSequencer: '<rootDir>/test/support/timing-sequencer.js',
   projects: [
     {
       ...base,

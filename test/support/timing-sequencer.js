@@ -1,0 +1,35 @@
+/**
+ * Jest's order of test files, with the committed file times as a fallback: Jest runs the slowest files first
+ * when its own cache has their times, and otherwise the largest files first, which on a clean clone (CI) put the
+ * slowest e2e file (cut-out-quality, ~300 s, a small file) last in its lane, where it ran on alone after the
+ * other lane had finished. Here a file Jest has no time for takes its time from test/support/test-timings.json
+ * (the e2e and browser files; `npm test` shares them out between its lanes by the same times), so each lane
+ * starts with its slowest files and ends with short ones. Files with neither (unit specs) keep Jest's order.
+ */
+const { readFileSync } = require('node:fs');
+const { join, relative } = require('node:path');
+const Sequencer = require('@jest/test-sequencer').default;
+
+const ROOT = join(__dirname, '../..');
+
+function committedSeconds() {
+  try {
+    return JSON.parse(readFileSync(join(ROOT, 'test/support/test-timings.json'), 'utf8')).seconds ?? {};
+  } catch {
+    return {};
+  }
+}
+
+class TimingSequencer extends Sequencer {
+  committed = committedSeconds();
+
+  /** Jest's own time of the file's last run (ms), else the committed one, else none. */
+  time(test) {
+    const own = super.time(test);
+    if (own != null) return own;
+    const s = this.committed[relative(ROOT, test.path)];
+    return s == null ? undefined : s * 1000;
+  }
+}
+
+module.exports = TimingSequencer;
