@@ -25,7 +25,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 
-const { shareOut, tierOf } = createRequire(import.meta.url)('./test-lanes.js');
+const { committedTimings, shareOut, tierOf } = createRequire(import.meta.url)('./test-lanes.js');
 
 const workers = process.env.TEST_WORKERS;
 const sideBySide = process.env.TEST_TIERS_SIDE_BY_SIDE !== '0';
@@ -58,21 +58,13 @@ function jestRun(name, args, maxWorkers, output) {
 /** One tier as one Jest process. */
 const tier = (name, maxWorkers, output) => jestRun(name, ['--selectProjects', name, ...process.argv.slice(2)], maxWorkers, output);
 
-function readTimings() {
-  try {
-    return JSON.parse(readFileSync(join(process.cwd(), 'test/support/test-timings.json'), 'utf8')).seconds ?? {};
-  } catch {
-    return {};
-  }
-}
-
 const results = [await tier('unit', workers ?? 2, 'inherit')];
 const byLanes = sideBySide && process.argv.length <= 2 && !workers;
 if (byLanes) {
   const files = readdirSync(join(process.cwd(), 'test'))
     .map((f) => `test/${f}`)
     .filter((f) => tierOf(f) !== 'unit');
-  const lanes = shareOut(files, readTimings());
+  const lanes = shareOut(files, committedTimings(process.cwd()));
   for (const [name, lane] of Object.entries(lanes))
     console.log(`== lane ${name}: ${lane.files.length} files, ~${Math.round(lane.s)} s by test/support/test-timings.json`);
   const run = (name, lane) => jestRun(`lane-${name}`, ['--selectProjects', 'e2e', 'browser', '--runTestsByPath', ...lane.files], 1, 'kept');

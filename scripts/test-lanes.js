@@ -3,6 +3,18 @@
  * that a unit spec can require it: test/test-lanes.spec.ts).
  */
 
+const { readFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+/** The committed file times (test/support/test-timings.json: `{ seconds: { 'test/x.e2e-spec.ts': 42 } }`); {} when unreadable. */
+function committedTimings(root = join(__dirname, '..')) {
+  try {
+    return JSON.parse(readFileSync(join(root, 'test/support/test-timings.json'), 'utf8')).seconds ?? {};
+  } catch {
+    return {};
+  }
+}
+
 /** The tier a test file belongs to (jest.config.js's projects, by name). */
 const tierOf = (file) => (file.endsWith('.browser.e2e-spec.ts') ? 'browser' : file.endsWith('.e2e-spec.ts') ? 'e2e' : 'unit');
 
@@ -39,4 +51,4 @@ function shareOut(files, timings) {
   return lanes;
 }
 
-module.exports = { shareOut, tierOf };
+module.exports = { committedTimings, shareOut, tierOf };

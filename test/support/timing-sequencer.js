@@ -6,22 +6,14 @@
  * (the e2e and browser files; `npm test` shares them out between its lanes by the same times), so each lane
  * starts with its slowest files and ends with short ones. Files with neither (unit specs) keep Jest's order.
  */
-const { readFileSync } = require('node:fs');
 const { join, relative } = require('node:path');
 const Sequencer = require('@jest/test-sequencer').default;
+const { committedTimings } = require('../../scripts/test-lanes.js');
 
 const ROOT = join(__dirname, '../..');
 
-function committedSeconds() {
-  try {
-    return JSON.parse(readFileSync(join(ROOT, 'test/support/test-timings.json'), 'utf8')).seconds ?? {};
-  } catch {
-    return {};
-  }
-}
-
 class TimingSequencer extends Sequencer {
-  committed = committedSeconds();
+  committed = committedTimings(ROOT);
 
   /** Jest's own time of the file's last run (ms), else the committed one, else none. */
   time(test) {

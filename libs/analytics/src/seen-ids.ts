@@ -42,7 +42,8 @@ class FingerprintSet {
   private mask: number;
   size = 0;
 
-  constructor(capacity = 1024) {
+  /** `capacity`: slots, a power of two (SeenIds makes each table at its generation's cap: it does not grow then). */
+  constructor(capacity: number) {
     this.slots = new Uint32Array(capacity * 2);
     this.mask = capacity - 1;
   }
