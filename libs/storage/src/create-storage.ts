@@ -9,8 +9,19 @@ export type { StorageModuleContext } from '@image-ar/plugin-sdk';
 
 const PORT_METHODS = ['put', 'putStream', 'stat', 'read', 'url', 'delete', 'ping'] as const;
 
+/** What choosing and making a storage backend reads of the configuration (plain data: it crosses to threads). */
+export type StorageSettings = Pick<AppConfig, 'storage' | 'publicBaseUrl' | 'dataDir'>;
+
+export interface CreateStorageOptions {
+  /**
+   * Local storage: remove the temporary files an interrupted write left (default true). A second instance in the
+   * same process (a worker thread's) says false: the process's own instance sweeps once.
+   */
+  sweepTemps?: boolean;
+}
+
 /** The storage backend chosen by configuration: STORAGE_DRIVER (local | s3) or CONFIG_FILE `storage.module`. */
-export function createStorage(config: AppConfig): StoragePort {
+export function createStorage(config: StorageSettings, opts: CreateStorageOptions = {}): StoragePort {
   const s = config.storage;
   switch (s.driver) {
     case 's3':
@@ -18,7 +29,7 @@ export function createStorage(config: AppConfig): StoragePort {
     case 'local': {
       const local = new LocalStorageAdapter(s.root, config.publicBaseUrl);
       // In the background: a large tree must not delay the start, and leftovers harm nothing meanwhile.
-      void local.removeStaleTemps().catch(() => undefined);
+      if (opts.sweepTemps ?? true) void local.removeStaleTemps().catch(() => undefined);
       return local;
     }
     case 'module':

@@ -62,13 +62,20 @@ describe('VisitorWalls', () => {
   let items: ShowcaseItemRow[];
   let walls: ShowcaseWallRepository;
   const keys: string[] = [];
-  const config = { visitorWalls: { concurrency: 1, perMinute: 3, maxBytesPerShowcase: 0, maxAgeMs: 86_400_000 } } as unknown as AppConfig;
+  const root = mkdtempSync(join(tmpdir(), 'vw-'));
+  // The build threads read the pictures' models with a local storage of their own on the same root.
+  const config = {
+    visitorWalls: { concurrency: 1, perMinute: 3, maxBytesPerShowcase: 0, maxAgeMs: 86_400_000 },
+    storage: { driver: 'local', root },
+    publicBaseUrl: 'http://127.0.0.1',
+    dataDir: root,
+  } as unknown as AppConfig;
   let service: VisitorWalls;
   let built = 0;
 
   beforeAll(async () => {
     ({ ds, drop } = await openPglite());
-    storage = new LocalStorageAdapter(mkdtempSync(join(tmpdir(), 'vw-')), 'http://127.0.0.1');
+    storage = new LocalStorageAdapter(root, 'http://127.0.0.1');
     const accounts = new AccountRepository(ds);
     const showcases = new ShowcaseRepository(ds);
     const u = await accounts.createUser({ email: `vw${Date.now()}@x.co` });

@@ -9,7 +9,6 @@ import {
   visitorWallBase,
   WallBuildPool,
   type WallBuildThread,
-  readWallModels,
 } from '@app/plugins';
 import { APP_CONFIG, JobDeletion, STORAGE } from '@app/runtime';
 import type { StoragePort } from '@app/storage';
@@ -97,7 +96,7 @@ export class VisitorWalls implements OnModuleDestroy {
     @Optional() @Inject(WALL_BUILD_THREAD_TOKEN) thread?: WallBuildThread,
   ) {
     this.slots = new BuildSlots(() => this.config.visitorWalls.concurrency, MAX_WAITING);
-    this.pool = new WallBuildPool(() => this.config.visitorWalls.concurrency, thread);
+    this.pool = new WallBuildPool(() => this.config.visitorWalls.concurrency, thread, this.config);
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -183,13 +182,13 @@ export class VisitorWalls implements OnModuleDestroy {
         );
       }
       return this.slots.run(async () => {
-        const models = await readWallModels(
+        // The reading and the CPU-heavy part in a worker thread: this event loop serves other requests meanwhile
+        // and allocates nothing for the pictures' models.
+        const { bodies } = await this.pool.buildFromStorage(
           this.storage,
           plan.pictures.map((p) => ({ glb_key: p.glb_key, spec: p.spec, ...(p.alpha ? { alpha: p.alpha } : {}) })),
+          arrangeOptions(plan.spec),
         );
-        // The CPU-heavy part in a worker thread, the pictures' bytes moved there as read: this event loop serves
-        // other requests meanwhile and allocates nothing for the pictures' textures.
-        const { bodies } = await this.pool.buildFromModels(models, arrangeOptions(plan.spec));
         const bytes = bodies.glb.length + bodies.usdz.length + bodies.poster.image.length;
         // Recorded (size, used now) before its files are written, so the cap, the age limit and deleting one of
         // its pictures, the showcase or its owner always find files that may exist.

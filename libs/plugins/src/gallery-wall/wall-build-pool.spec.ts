@@ -10,6 +10,7 @@ import { normaliseImage } from '../normalise/normalise-image';
 import { pictureModel } from '../scene-builder/scene.stage';
 import { WallBuildPool, type WallBuildThread } from './wall-build-pool';
 import { buildGalleryWall, type WallPictureInput } from './wall-model';
+import type { WallPictureRef } from '../job-inputs/wall-job-input';
 import { loadWallPictures, readWallModels } from './wall-sources';
 
 /** The thread entry from the sources, compiled by SWC as the thread requires it (nothing is built for unit tests). */
@@ -91,18 +92,7 @@ describe('WallBuildPool', () => {
 
   it('builds from the stored models as read, moved to the thread (textures taken out there): the same files as from the loaded pictures', async () => {
     const storage = new LocalStorageAdapter(tempDir('wall-pool-models-'), 'http://127.0.0.1');
-    const pics = await pictures(3, 256);
-    const refs = await Promise.all(
-      pics.map(async (p, i) => {
-        // What the still-image steps store for the picture (as in glb-texture.spec.ts).
-        const img = await normaliseImage(p.texture.image, { maxTexturePx: 2048, maxInputPixels: 100_000_000 });
-        const dimensions = resolveDimensions(parseDimensionRequest(p.spec), img.sourceWidth, img.sourceHeight);
-        const texture = { id: 'picture', image: img.texture, mime: img.mime, width: img.width, height: img.height };
-        const model = await pictureModel('scene', p.spec, dimensions, { kind: 'still', texture, alpha: img.alpha }, img.poster);
-        await storage.put(`models/p${i}/model.glb`, await writeSceneGlb(model.scene), 'model/gltf-binary');
-        return { glb_key: `models/p${i}/model.glb`, spec: p.spec };
-      }),
-    );
+    const refs = await storedPictures(storage, 3);
     const arrange = { arrangement: 'row' as const };
     const here = await buildGalleryWall(await loadWallPictures(storage, refs), arrange);
     const models = await readWallModels(storage, refs);
@@ -120,4 +110,70 @@ describe('WallBuildPool', () => {
     expect(err).toBeInstanceOf(UserError);
     expect(err).toMatchObject({ code: 'unsupported_type', param: 'items[4]' });
   }, 60_000);
+
+  it('reads the stored models in the thread with a storage of its own (local settings): the same files; a missing model is the UserError naming it', async () => {
+    const root = tempDir('wall-pool-thread-reads-');
+    const storage = new LocalStorageAdapter(root, 'http://127.0.0.1');
+    const refs = await storedPictures(storage, 3);
+    const arrange = { arrangement: 'grid' as const };
+    const here = await buildGalleryWall(await loadWallPictures(storage, refs), arrange);
+    const settings = { storage: { driver: 'local' as const, root }, publicBaseUrl: 'http://127.0.0.1', dataDir: root };
+    const reading = new WallBuildPool(() => 1, THREAD, settings);
+    try {
+      // The caller's storage is not used: one that fails every read proves the thread read with its own.
+      const refusing = {
+        ...storage,
+        read: () => Promise.reject(new Error('read here')),
+        stat: () => Promise.reject(new Error('stat here')),
+      };
+      const there = await reading.buildFromStorage(refusing as unknown as typeof storage, refs, arrange);
+      expect(there.threadId).not.toBe(threadId);
+      expect(there.bodies.glb.equals(here.bodies.glb)).toBe(true);
+      expect(there.bodies.usdz.equals(here.bodies.usdz)).toBe(true);
+      expect(there.bodies.poster.image.equals(here.bodies.poster.image)).toBe(true);
+
+      const gone = [refs[0], { ...refs[1], glb_key: 'models/nobody/model.glb' }];
+      const err = await reading.buildFromStorage(storage, gone, arrange, 'wall.items').catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UserError);
+      expect(err).toMatchObject({ code: 'item_missing', param: 'wall.items[1]' });
+    } finally {
+      await reading.close();
+    }
+  }, 60_000);
+
+  it('reads the models here, with the storage given, when the pool has no settings or a custom storage module (made again in a thread it might not see the same objects)', async () => {
+    const storage = new LocalStorageAdapter(tempDir('wall-pool-module-'), 'http://127.0.0.1');
+    const refs = await storedPictures(storage, 2);
+    const arrange = { arrangement: 'row' as const };
+    const here = await buildGalleryWall(await loadWallPictures(storage, refs), arrange);
+    const custom = {
+      storage: { driver: 'module' as const, module: '/nowhere/storage.js', options: {} },
+      publicBaseUrl: 'http://x',
+      dataDir: '/nowhere',
+    };
+    const byModule = new WallBuildPool(() => 1, THREAD, custom);
+    try {
+      for (const p of [pool, byModule]) {
+        const there = await p.buildFromStorage(storage, refs, arrange);
+        expect(there.bodies.glb.equals(here.bodies.glb)).toBe(true);
+      }
+    } finally {
+      await byModule.close();
+    }
+  }, 60_000);
 });
+
+/** n small framed pictures stored as the still-image steps store them (as in glb-texture.spec.ts): their refs. */
+async function storedPictures(storage: LocalStorageAdapter, n: number): Promise<WallPictureRef[]> {
+  const pics = await pictures(n, 256);
+  return Promise.all(
+    pics.map(async (p, i) => {
+      const img = await normaliseImage(p.texture.image, { maxTexturePx: 2048, maxInputPixels: 100_000_000 });
+      const dimensions = resolveDimensions(parseDimensionRequest(p.spec), img.sourceWidth, img.sourceHeight);
+      const texture = { id: 'picture', image: img.texture, mime: img.mime, width: img.width, height: img.height };
+      const model = await pictureModel('scene', p.spec, dimensions, { kind: 'still', texture, alpha: img.alpha }, img.poster);
+      await storage.put(`models/p${i}/model.glb`, await writeSceneGlb(model.scene), 'model/gltf-binary');
+      return { glb_key: `models/p${i}/model.glb`, spec: p.spec };
+    }),
+  );
+}

@@ -1,20 +1,28 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { OperationalError, UserError } from '@app/pipeline';
+import type { StoragePort, StorageSettings } from '@app/storage';
 import type { ModelFileBodies } from '../publish/model-files';
 import type { WallPictureRef } from '../job-inputs/wall-job-input';
 import type { ArrangeWallOptions } from './arrange-wall';
 import type { WallPictureInput } from './wall-model';
-import type { StoredWallModel } from './wall-sources';
+import { readWallModels, type StoredWallModel } from './wall-sources';
 
 /**
- * One build as it crosses to a thread, with the arrangement: the pictures as loaded (textures as bytes), or the
- * pictures' stored models as read ({@link StoredWallModel}: the thread takes the textures out itself).
+ * One build as it crosses to a thread, with the arrangement: the pictures as loaded (textures as bytes), the
+ * pictures' stored models as read ({@link StoredWallModel}: the thread takes the textures out itself), or only
+ * where the models are stored (the thread reads them with its own storage, {@link WallBuildThreadData}).
  */
 export type WallBuildRequest = { id: number; arrange: ArrangeWallOptions } & (
   | { pictures: (Omit<WallPictureInput, 'texture'> & { texture: Omit<WallPictureInput['texture'], 'image'> & { image: Uint8Array } })[] }
   | { models: { glb: Uint8Array; ref: WallPictureRef; at: string }[] }
+  | { refs: WallPictureRef[]; itemsParam: string }
 );
+
+/** What a build thread is started with besides its entry's own data: the storage settings it reads models with. */
+export interface WallBuildThreadData {
+  storage?: StorageSettings;
+}
 
 /** A thread's answer: the three file bodies, or the error as data. */
 export type WallBuildReply =
@@ -59,10 +67,25 @@ export class WallBuildPool {
   private nextId = 1;
   private closed = false;
 
+  /**
+   * @param storage where the threads read the pictures' models themselves ({@link buildFromStorage}): the
+   *   built-in backends (local, S3), made again in each thread from the same settings. A custom storage module is
+   *   not made again in a thread (its instance may hold what only the caller's has): its models are read by the
+   *   caller and moved.
+   */
   constructor(
     private readonly size: () => number,
     private readonly thread: WallBuildThread = WALL_BUILD_THREAD,
-  ) {}
+    storage?: StorageSettings,
+  ) {
+    // Only what making the storage reads crosses to the threads (not the rest of a whole configuration given).
+    this.threadStorage =
+      storage && storage.storage.driver !== 'module'
+        ? { storage: storage.storage, publicBaseUrl: storage.publicBaseUrl, dataDir: storage.dataDir }
+        : undefined;
+  }
+
+  private readonly threadStorage: StorageSettings | undefined;
 
   /** Threads started now (idle and busy). */
   get threads(): number {
@@ -100,6 +123,25 @@ export class WallBuildPool {
       (id) => ({ id, arrange, models: models.map((m, i) => ({ glb: bytes[i], ref: m.ref, at: m.at })) }),
       bytes.map((u) => u.buffer as ArrayBuffer),
     );
+  }
+
+  /**
+   * Builds the wall from the pictures' stored models ({@link WallPictureRef}), read in the build thread with its
+   * own storage where the pool has built-in storage settings, else read here from `storage` and moved
+   * ({@link buildFromModels}). Read in the thread, a visitor's 12-picture wall allocates none of its ~20 MB of
+   * models in the caller's heap: in the API those reads (a read stream's chunks, then the whole model) were most of
+   * the memory that made its main thread collect garbage (a full collection every ~0.5 s, 5-25 ms each, while
+   * strangers built walls). The errors are readWallModels' (`item_missing` naming `itemsParam[i]`, storage
+   * unavailable) and the build's.
+   */
+  async buildFromStorage(
+    storage: StoragePort,
+    refs: readonly WallPictureRef[],
+    arrange: ArrangeWallOptions,
+    itemsParam = 'items',
+  ): Promise<{ bodies: ModelFileBodies; threadId: number }> {
+    if (!this.threadStorage) return this.buildFromModels(await readWallModels(storage, refs, itemsParam), arrange);
+    return this.send((id) => ({ id, arrange, refs: [...refs], itemsParam }), []);
   }
 
   private async send(
@@ -169,7 +211,10 @@ export class WallBuildPool {
   }
 
   private start(): Slot {
-    const worker = new Worker(this.thread.filename, { workerData: this.thread.workerData });
+    const data: WallBuildThreadData = { storage: this.threadStorage };
+    const worker = new Worker(this.thread.filename, {
+      workerData: { ...(this.thread.workerData as object | undefined), ...data },
+    });
     const slot: Slot = { worker };
     worker.unref();
     worker.on('message', (r: WallBuildReply) => {

@@ -1,9 +1,10 @@
 import { setPriority } from 'node:os';
-import { parentPort, threadId } from 'node:worker_threads';
+import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { PipelineError } from '@app/pipeline';
+import { createStorage, type StoragePort } from '@app/storage';
 import { buildGalleryWall } from './wall-model';
-import { wallPictureFromModel } from './wall-sources';
-import type { WallBuildReply, WallBuildRequest } from './wall-build-pool';
+import { readWallModels, wallPictureFromModel } from './wall-sources';
+import type { WallBuildReply, WallBuildRequest, WallBuildThreadData } from './wall-build-pool';
 
 /**
  * A wall is background work for the process that asked for it (the API: a visitor's wall): on Linux this thread
@@ -24,11 +25,19 @@ if (process.platform === 'linux') {
 
 /**
  * The thread side of {@link WallBuildPool}: builds one wall at a time from the pictures (or the pictures' stored
- * models: their textures are taken out here) the main thread read from storage, and answers the three file bodies
- * (moved, not copied). Compute only: no storage, no database.
+ * models: their textures are taken out here) the main thread read from storage, or from the models it reads
+ * itself with a storage of its own, and answers the three file bodies (moved, not copied). No database.
  * Errors go back as data (a PipelineError keeps its kind, code and param) so the main thread can throw the same.
  */
 const bytes = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+
+/** This thread's own storage for requests that name stored models (made on the first; the process's instance sweeps temps). */
+let storage: StoragePort | undefined;
+function threadStorage(): StoragePort {
+  const settings = (workerData as WallBuildThreadData | undefined)?.storage;
+  if (!settings) throw new Error('wall build thread: started without storage settings, asked to read stored models');
+  return (storage ??= createStorage(settings, { sweepTemps: false }));
+}
 /** A body in an ArrayBuffer of its own, so it can be transferred whole. */
 const own = (b: Buffer) => new Uint8Array(b);
 
@@ -36,9 +45,11 @@ parentPort!.on('message', (req: WallBuildRequest) => {
   void (async () => {
     try {
       const pictures =
-        'models' in req
-          ? await Promise.all(req.models.map((m) => wallPictureFromModel({ ...m, glb: bytes(m.glb) })))
-          : req.pictures.map((p) => ({ ...p, texture: { ...p.texture, image: bytes(p.texture.image) } }));
+        'refs' in req
+          ? await Promise.all((await readWallModels(threadStorage(), req.refs, req.itemsParam)).map(wallPictureFromModel))
+          : 'models' in req
+            ? await Promise.all(req.models.map((m) => wallPictureFromModel({ ...m, glb: bytes(m.glb) })))
+            : req.pictures.map((p) => ({ ...p, texture: { ...p.texture, image: bytes(p.texture.image) } }));
       const wall = await buildGalleryWall(pictures, req.arrange);
       const glb = own(wall.bodies.glb);
       const usdz = own(wall.bodies.usdz);
