@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Api, freePort, ROOT, tempDir, waitFor } from './support/app-process';
-import { startTestApp, type TestApp } from './support/test-app';
+import { Api, ROOT, waitFor } from './support/app-process';
+import { startServiceApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 
 /**
@@ -30,22 +30,15 @@ describe('engagement analytics', () => {
 
   beforeAll(async () => {
     media = await startMediaServer({ '/street2.jpg': readFileSync(join(ROOT, 'test/fixtures/media/photo-street.jpg')) });
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
     const env: Record<string, string> = {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: base,
-      DATA_DIR: tempDir(),
-      OWNER_API_KEY: OWNER,
-      ALLOW_PRIVATE_NETWORKS: 'true',
       ANALYTICS_FLUSH_MS: '100',
       ANALYTICS_EVENTS_PER_MINUTE: '50',
       // The burst below comes from its own client address, through the loopback "proxy".
       TRUST_PROXY: 'loopback',
       METRICS_TOKEN: 'metrics-token-analytics',
     };
-    app = await startTestApp(env);
+    app = await startServiceApp(OWNER, env);
+    base = app.base;
     owner = new Api(base, OWNER);
   }, 90_000);
 

@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { glbPicture, readGlb } from '@app/testing';
-import { Api, freePort, tempDir, waitFor } from './support/app-process';
-import { startTestApp, type TestApp } from './support/test-app';
+import { Api, waitFor } from './support/app-process';
+import { startServiceApp, type TestApp } from './support/test-app';
 
 /**
  * Catalogue, edit in place: PATCH of a showcase item and the items' order, through the running service,
@@ -86,19 +86,12 @@ describe('editing showcase items in place', () => {
       .jpeg()
       .toBuffer();
     source = await startSource(photo);
-    const port = await freePort();
     const env: Record<string, string> = {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: tempDir(),
-      OWNER_API_KEY: OWNER,
-      ALLOW_PRIVATE_NETWORKS: 'true',
       WORKER_MAX_JOBS: '1',
     };
     // Imports are the subject, not the embedded database: Postgres takes PGlite's CPU out of this process.
-    app = await startTestApp(env, { database: 'postgres' });
-    owner = new Api(`http://127.0.0.1:${port}`, OWNER);
+    app = await startServiceApp(OWNER, env, { database: 'postgres' });
+    owner = new Api(app.base, OWNER);
   }, 90_000);
 
   afterAll(async () => {

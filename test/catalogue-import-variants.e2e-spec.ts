@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
-import { Api, freePort, tempDir, waitFor } from './support/app-process';
-import { startTestApp, type TestApp } from './support/test-app';
+import { Api, waitFor } from './support/app-process';
+import { startServiceApp, type TestApp } from './support/test-app';
 import { contractFor } from './support/openapi-contract';
 
 /**
@@ -95,20 +95,13 @@ describe('catalogue imports with variants', () => {
 
   beforeAll(async () => {
     media = await pictureServer();
-    const port = await freePort();
     const env: Record<string, string> = {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: tempDir(),
-      OWNER_API_KEY: OWNER,
-      ALLOW_PRIVATE_NETWORKS: 'true',
       RATE_LIMIT_PER_KEY: '1000000',
       LOG_LEVEL: 'warn',
     };
     // Imports are the subject, not the embedded database: Postgres takes PGlite's CPU out of this process.
-    app = await startTestApp(env, { database: 'postgres' });
-    owner = new Api(`http://127.0.0.1:${port}`, OWNER);
+    app = await startServiceApp(OWNER, env, { database: 'postgres' });
+    owner = new Api(app.base, OWNER);
     const u = await owner.req('POST', '/api/admin/users', {
       email: `variants-import@example.com`,
       credits: 100,

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { Api, freePort, sleep, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
-import { startTestApp, type TestApp } from './support/test-app';
+import { startServiceApp, type TestApp } from './support/test-app';
 import { contractFor } from './support/openapi-contract';
 
 /**
@@ -126,22 +126,15 @@ describe('catalogue imports', () => {
 
   beforeAll(async () => {
     media = await pictureServer();
-    const port = await freePort();
     const env: Record<string, string> = {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: tempDir(),
-      OWNER_API_KEY: OWNER,
-      ALLOW_PRIVATE_NETWORKS: 'true',
       RATE_LIMIT_PER_KEY: '1000000',
       SHOWCASE_MAX_ITEMS: '1200',
       ACCOUNT_MAX_ACTIVE_JOBS: '2000',
       LOG_LEVEL: 'warn',
     };
     // Imports are the subject, not the embedded database: Postgres takes PGlite's CPU out of this process.
-    app = await startTestApp(env, { database: 'postgres' });
-    owner = new Api(`http://127.0.0.1:${port}`, OWNER);
+    app = await startServiceApp(OWNER, env, { database: 'postgres' });
+    owner = new Api(app.base, OWNER);
     const u = await owner.req('POST', '/api/admin/users', {
       email: `imports@example.com`,
       credits: 2000,

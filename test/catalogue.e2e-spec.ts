@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { glbPicture, usdzPictureInches, validateGlb } from '@app/testing';
-import { Api, freePort, tempDir, waitFor } from './support/app-process';
-import { startTestApp, type TestApp } from './support/test-app';
+import { Api, waitFor } from './support/app-process';
+import { startServiceApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 
 /**
@@ -35,17 +35,8 @@ describe('showcase items at their real size', () => {
       .jpeg()
       .toBuffer();
     media = await startMediaServer({ '/photo.jpg': photo });
-    const port = await freePort();
-    const env: Record<string, string> = {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: tempDir(),
-      OWNER_API_KEY: OWNER,
-      ALLOW_PRIVATE_NETWORKS: 'true',
-    };
-    app = await startTestApp(env);
-    api = new Api(`http://127.0.0.1:${port}`, OWNER);
+    app = await startServiceApp(OWNER);
+    api = new Api(app.base, OWNER);
   }, 90_000);
 
   afterAll(async () => {

@@ -2,8 +2,8 @@ import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { glbWallPictures, noisyPhoto, validateGlb } from '@app/testing';
-import { Api, freePort, tempDir, waitFor } from './support/app-process';
-import { startTestApp, type TestApp } from './support/test-app';
+import { Api, tempDir, waitFor } from './support/app-process';
+import { startServiceApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 
 /**
@@ -54,18 +54,9 @@ describe('gallery walls', () => {
       '/c.jpg': await noisyPhoto(1200, 1200, 3),
       '/d.jpg': await noisyPhoto(1400, 1000, 4),
     });
-    const port = await freePort();
     dataDir = tempDir();
-    const env: Record<string, string> = {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: dataDir,
-      OWNER_API_KEY: OWNER,
-      ALLOW_PRIVATE_NETWORKS: 'true',
-    };
-    app = await startTestApp(env);
-    owner = new Api(`http://127.0.0.1:${port}`, OWNER);
+    app = await startServiceApp(OWNER, { DATA_DIR: dataDir });
+    owner = new Api(app.base, OWNER);
   }, 90_000);
 
   // Closing this app once took ~70 s in 3 runs of 4: the test's fetch (undici's pool) had opened a connection it never

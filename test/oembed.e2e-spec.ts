@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { noisyPhoto } from '@app/testing';
-import { Api, freePort, tempDir, waitFor } from './support/app-process';
-import { startTestApp, type TestApp } from './support/test-app';
+import { Api, waitFor } from './support/app-process';
+import { startServiceApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 
 /**
@@ -40,17 +40,10 @@ beforeAll(async () => {
     '/dunes.jpg': await noisyPhoto(1600, 1200, 1),
     '/heron.jpg': await noisyPhoto(1000, 1400, 2),
   });
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  app = await startTestApp({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: base,
-    DATA_DIR: tempDir(),
-    OWNER_API_KEY: OWNER,
-    ALLOW_PRIVATE_NETWORKS: 'true',
+  app = await startServiceApp(OWNER, {
     JOB_RETRY_BASE_MS: '100',
   });
+  base = app.base;
   owner = new Api(base, OWNER);
   anon = new Api(base, '');
   const u = await owner.req('POST', '/api/admin/users', { email: 'oembed@example.com', credits: 20, showcase_slots: 1 });

@@ -2,8 +2,8 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { parseArgs, runAdminCli } from '../apps/cli/src/admin-cli';
-import { Api, freePort, tempDir, waitFor } from './support/app-process';
-import { startTestApp, type TestApp } from './support/test-app';
+import { Api, tempDir, waitFor } from './support/app-process';
+import { startServiceApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 import { quadrantPicture, startS3, S3_TEST_CREDENTIALS } from '@app/testing';
 
@@ -72,20 +72,14 @@ describe.each(backends)('retention and deletion with %s', (_name, makeBackend) =
   let owner: Api;
 
   async function start(extra: Record<string, string> = {}) {
-    const port = await freePort();
-    app = await startTestApp({
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    app = await startServiceApp(OWNER, {
       DATA_DIR: dataDir,
-      OWNER_API_KEY: OWNER,
-      ALLOW_PRIVATE_NETWORKS: 'true',
       JOB_RETRY_BASE_MS: '100',
       FETCH_TIMEOUT_MS: '60000',
       ...backend.env,
       ...extra,
     });
-    owner = new Api(`http://127.0.0.1:${port}`, OWNER);
+    owner = new Api(app.base, OWNER);
   }
 
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Api, freePort, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
-import { startTestApp, type TestApp } from './support/test-app';
+import { startServiceApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 
 /**
@@ -23,16 +23,11 @@ let media: Awaited<ReturnType<typeof startMediaServer>>;
 
 beforeAll(async () => {
   media = await startMediaServer();
-  const port = await freePort();
   dataDir = tempDir();
-  app = await startTestApp(
+  app = await startServiceApp(
+    OWNER,
     {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: dataDir,
-      OWNER_API_KEY: OWNER,
-      ALLOW_PRIVATE_NETWORKS: 'true',
       JOB_RETRY_BASE_MS: '100',
       RATE_LIMIT_WIDGET: String(WIDGET_LIMIT),
       // Keys stay in the lookup cache for a long time: a revoked key must still be refused at once.
@@ -41,7 +36,7 @@ beforeAll(async () => {
     // The self-service API is the subject, not the embedded mode: Postgres instead of PGlite's WebAssembly in this thread.
     { database: 'postgres' },
   );
-  owner = new Api(`http://127.0.0.1:${port}`, OWNER);
+  owner = new Api(app.base, OWNER);
 });
 afterAll(async () => {
   await app.close();

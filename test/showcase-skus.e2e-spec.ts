@@ -1,5 +1,5 @@
-import { Api, freePort, tempDir, waitFor } from './support/app-process';
-import { startTestApp, type TestApp } from './support/test-app';
+import { Api, waitFor } from './support/app-process';
+import { startServiceApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 
 /**
@@ -32,15 +32,7 @@ const lookup = (skus: string[], headers: Record<string, string> = {}, id = showc
 
 beforeAll(async () => {
   media = await startMediaServer();
-  const port = await freePort();
-  app = await startTestApp({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: tempDir(),
-    OWNER_API_KEY: OWNER,
-    ALLOW_PRIVATE_NETWORKS: 'true',
-  });
+  app = await startServiceApp(OWNER);
   owner = new Api(app.base, OWNER);
   const s = await owner.req('POST', '/api/v2/showcases', { layout_choice: 'grid', units: 'cm' });
   expect(s.status).toBe(201);

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Browser } from 'playwright-core';
 import { JOB_STATES } from '@app/pipeline';
-import { Api, freePort, ROOT, tempDir, waitFor } from './support/app-process';
-import { startTestApp, type TestApp } from './support/test-app';
+import { Api, ROOT, tempDir, waitFor } from './support/app-process';
+import { startServiceApp, type TestApp } from './support/test-app';
 import { launchChromium, USER_AGENTS, quadrantPicture } from '@app/testing';
 import { startMediaServer } from './support/media-server';
 
@@ -27,16 +27,11 @@ beforeAll(async () => {
       .png()
       .toBuffer(),
   });
-  const port = await freePort();
   dataDir = tempDir();
-  app = await startTestApp(
+  app = await startServiceApp(
+    OWNER,
     {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: dataDir,
-      OWNER_API_KEY: OWNER,
-      ALLOW_PRIVATE_NETWORKS: 'true',
       JOB_RETRY_BASE_MS: '100',
       UPLOAD_MAX_FILE_BYTES: String(MAX_FILE),
       UPLOAD_MAX_FILES: '3',
@@ -45,7 +40,7 @@ beforeAll(async () => {
     // WebAssembly in this thread.
     { database: 'postgres' },
   );
-  owner = new Api(`http://127.0.0.1:${port}`, OWNER);
+  owner = new Api(app.base, OWNER);
 });
 afterAll(async () => {
   await app.close();

@@ -3,8 +3,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { verifyWebhook } from '@app/plugins';
-import { Api, freePort, tempDir, waitFor } from './support/app-process';
-import { startTestApp, type TestApp } from './support/test-app';
+import { Api, waitFor } from './support/app-process';
+import { startServiceApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 import { rawGet } from './support/raw-get';
 
@@ -39,15 +39,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   receiverBase = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  const port = await freePort();
-  app = await startTestApp(
+  app = await startServiceApp(
+    OWNER,
     {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: tempDir(),
-      OWNER_API_KEY: OWNER,
-      ALLOW_PRIVATE_NETWORKS: 'true',
       JOB_RETRY_BASE_MS: '100',
       CALLBACK_MAX_ATTEMPTS: '5',
       CALLBACK_TIMEOUT_MS: '2000',
@@ -55,7 +49,7 @@ beforeAll(async () => {
     // The v1 API is the subject, not the embedded mode: Postgres instead of PGlite's WebAssembly in this thread.
     { database: 'postgres' },
   );
-  api = new Api(`http://127.0.0.1:${port}`, OWNER);
+  api = new Api(app.base, OWNER);
 });
 afterAll(async () => {
   await app.close();

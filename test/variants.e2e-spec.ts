@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { glbPicture, readGlb, usdzPictureInches, validateGlb } from '@app/testing';
-import { Api, freePort, ROOT, tempDir, waitFor } from './support/app-process';
-import { startTestApp, type TestApp } from './support/test-app';
+import { Api, ROOT, waitFor } from './support/app-process';
+import { startServiceApp, type TestApp } from './support/test-app';
 
 /**
  * Variants through the running service, embedded (PGlite, in-process queue, the app in the test's process; scaled mode: test/scaled-smoke.e2e-spec.ts): a
@@ -96,18 +96,9 @@ describe('item variants', () => {
 
   beforeAll(async () => {
     source = await startSource(readFileSync(join(ROOT, 'test/fixtures/media/photo-street.jpg')));
-    const port = await freePort();
-    const env: Record<string, string> = {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: tempDir(),
-      OWNER_API_KEY: OWNER,
-      ALLOW_PRIVATE_NETWORKS: 'true',
-    };
     // The variants are the subject, not the embedded mode: Postgres instead of PGlite's WebAssembly in this thread.
-    app = await startTestApp(env, { database: 'postgres' });
-    owner = new Api(`http://127.0.0.1:${port}`, OWNER);
+    app = await startServiceApp(OWNER, {}, { database: 'postgres' });
+    owner = new Api(app.base, OWNER);
   }, 90_000);
 
   afterAll(async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '@app/config';
-import { ROOT } from '@app/testing';
+import { ROOT, tempDir } from '@app/testing';
 import type { ApiAppOptions } from '../../apps/api/src/main';
 import { createTestDatabase, freePort, REDIS_URL, seedEmbeddedDatabase, type SpawnOptions } from './app-process';
 
@@ -118,4 +118,14 @@ export async function startTestApp(env: Record<string, string>, opts: TestAppOpt
     output: () => out,
     close: () => (closed ??= app.close().finally(() => dropDatabase?.().catch(() => undefined))),
   };
+}
+
+/**
+ * The app as most files start it: a DATA_DIR of its own, the owner's key `ownerKey`, and private networks allowed
+ * (the tests' media and callback servers listen on 127.0.0.1, which the service refuses to fetch from or call
+ * otherwise). `env` adds to or overrides these (a file's own DATA_DIR, limits); PORT, HOST and PUBLIC_BASE_URL
+ * are startTestApp's (`app.base`), and `opts` goes to it as given.
+ */
+export function startServiceApp(ownerKey: string, env: Record<string, string> = {}, opts: TestAppOptions = {}): Promise<TestApp> {
+  return startTestApp({ DATA_DIR: env.DATA_DIR ?? tempDir(), OWNER_API_KEY: ownerKey, ALLOW_PRIVATE_NETWORKS: 'true', ...env }, opts);
 }
