@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import QRCode from 'qrcode';
 import { launchChromium, quadrantPicture, USER_AGENTS } from '@app/testing';
-import { Api, freePort, sleep, tempDir, waitFor } from './support/app-process';
-import { startTestApp, type TestApp } from './support/test-app';
+import { Api, sleep, waitFor } from './support/app-process';
+import { startServiceApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 
 /**
@@ -69,21 +69,15 @@ beforeAll(async () => {
     '/square.png': (await quadrantPicture(200, 200)).png,
     '/plain.png': (await quadrantPicture(200, 150)).png,
   });
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  app = await startTestApp(
+  app = await startServiceApp(
+    OWNER,
     {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: base,
-      DATA_DIR: tempDir(),
-      OWNER_API_KEY: OWNER,
-      ALLOW_PRIVATE_NETWORKS: 'true',
       ANALYTICS_FLUSH_MS: '100',
     },
     // The pages' beacons are the subject, not the embedded mode: Postgres instead of PGlite's WebAssembly in this thread.
     { database: 'postgres' },
   );
+  base = app.base;
   owner = new Api(base, OWNER);
   const s = await owner.req('POST', '/api/v2/showcases', {
     layout_choice: 'grid',

@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { Api, freePort, ROOT, tempDir, waitFor } from './support/app-process';
+import { Api, ROOT, waitFor } from './support/app-process';
 import { DESKTOP, PHONE, axeFindings, hasText, watchedContext } from './support/browser-page';
-import { startTestApp, type TestApp } from './support/test-app';
+import { startServiceApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 import { launchChromium, quadrantPicture } from '@app/testing';
 
@@ -53,22 +53,16 @@ async function acceptInvite(page: Page, url: string): Promise<void> {
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  app = await startTestApp(
+  app = await startServiceApp(
+    OWNER,
     {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: base,
-      DATA_DIR: tempDir(),
-      OWNER_API_KEY: OWNER,
-      ALLOW_PRIVATE_NETWORKS: 'true',
       ANALYTICS_FLUSH_MS: '100',
       ANALYTICS_EVENTS_PER_MINUTE: '1000',
     },
     // The console's analytics pages are the subject, not the embedded mode: Postgres instead of PGlite's WebAssembly in this thread.
     { database: 'postgres' },
   );
+  base = app.base;
   owner = new Api(base, OWNER);
   media = await startMediaServer({
     '/dunes.png': (await quadrantPicture(160, 120)).png,

@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { Api, freePort, ROOT, tempDir, waitFor } from './support/app-process';
+import { Api, ROOT, waitFor } from './support/app-process';
 import { DESKTOP, PHONE, axeFindings, hasText, watchedContext } from './support/browser-page';
-import { startTestApp, type TestApp } from './support/test-app';
+import { startServiceApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 import { launchChromium, quadrantPicture } from '@app/testing';
 
@@ -37,20 +37,13 @@ async function newContext(viewport = DESKTOP): Promise<BrowserContext> {
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  app = await startTestApp(
-    {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: base,
-      DATA_DIR: tempDir(),
-      OWNER_API_KEY: OWNER,
-      ALLOW_PRIVATE_NETWORKS: 'true',
-    },
+  app = await startServiceApp(
+    OWNER,
+    {},
     // The console's variants pages are the subject, not the embedded mode: Postgres instead of PGlite's WebAssembly in this thread.
     { database: 'postgres' },
   );
+  base = app.base;
   owner = new Api(base, OWNER);
   const picture = await quadrantPicture(160, 120);
   media = await startMediaServer({ '/dunes.png': picture.png });

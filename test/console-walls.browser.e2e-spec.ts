@@ -1,9 +1,9 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { Api, freePort, ROOT, tempDir, waitFor } from './support/app-process';
+import { Api, ROOT, waitFor } from './support/app-process';
 import { DESKTOP, PHONE, axeFindings, hasText, watchedContext } from './support/browser-page';
-import { startTestApp, type TestApp } from './support/test-app';
+import { startServiceApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 import { launchChromium, quadrantPicture } from '@app/testing';
 
@@ -45,20 +45,13 @@ async function shot(loc: Locator | Page, name: string): Promise<void> {
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  app = await startTestApp(
-    {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: base,
-      DATA_DIR: tempDir(),
-      OWNER_API_KEY: OWNER,
-      ALLOW_PRIVATE_NETWORKS: 'true',
-    },
+  app = await startServiceApp(
+    OWNER,
+    {},
     // The console's walls pages are the subject, not the embedded mode: Postgres instead of PGlite's WebAssembly in this thread.
     { database: 'postgres' },
   );
+  base = app.base;
   owner = new Api(base, OWNER);
   const [wide, tall, square] = await Promise.all([quadrantPicture(160, 120), quadrantPicture(120, 150), quadrantPicture(100, 100)]);
   media = await startMediaServer({ '/wide.png': wide.png, '/tall.png': tall.png, '/square.png': square.png });

@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { parseArgs, runAdminCli } from '../apps/cli/src/admin-cli';
 import { Api, freePort, ROOT, spawnApp, tempDir, waitFor, waitHealthy } from './support/app-process';
 import { DESKTOP, PHONE, axeFindings, hasCount, hasText, watchedContext } from './support/browser-page';
-import { startTestApp, type TestApp } from './support/test-app';
+import { startServiceApp, type TestApp } from './support/test-app';
 import { launchChromium, quadrantPicture } from '@app/testing';
 
 const OWNER = 'owner-key-for-console-browser-e2e';
@@ -99,21 +99,15 @@ async function signIn(page: Page, email: string, password = PASSWORD): Promise<v
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  app = await startTestApp(
+  app = await startServiceApp(
+    OWNER,
     {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: base,
-      DATA_DIR: tempDir(),
-      OWNER_API_KEY: OWNER,
-      ALLOW_PRIVATE_NETWORKS: 'true',
       CONSOLE_LOGIN_PER_ACCOUNT: '5',
     },
     // The console is the subject, not the embedded mode: Postgres instead of PGlite's WebAssembly in this thread.
     { database: 'postgres' },
   );
+  base = app.base;
   owner = new Api(base, OWNER);
   browser = await launchChromium();
   const png = (await quadrantPicture(80, 60)).png;

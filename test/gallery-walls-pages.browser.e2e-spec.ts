@@ -2,8 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium, quadrantPicture, readGlb, USER_AGENTS, validateGlb } from '@app/testing';
-import { Api, freePort, ROOT, tempDir, waitFor } from './support/app-process';
-import { startTestApp, type TestApp } from './support/test-app';
+import { Api, ROOT, waitFor } from './support/app-process';
+import { startServiceApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 import { axeViolations, englishLeft, loadAllImages } from './support/page-audit';
 
@@ -51,18 +51,11 @@ beforeAll(async () => {
     '/square.png': (await quadrantPicture(500, 500)).png,
     '/tall.png': (await quadrantPicture(300, 450)).png,
   });
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  app = await startTestApp({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: base,
-    DATA_DIR: tempDir(),
-    OWNER_API_KEY: OWNER,
-    ALLOW_PRIVATE_NETWORKS: 'true',
+  app = await startServiceApp(OWNER, {
     TRUST_PROXY: '127.0.0.1',
     WALL_VISITOR_BUILDS_PER_MINUTE: '2',
   });
+  base = app.base;
   owner = new Api(base, OWNER);
   walls = new Api(base, OWNER, false);
   const r = await owner.req('POST', '/api/v2/showcases', {

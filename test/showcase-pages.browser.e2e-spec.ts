@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { Api, freePort, ROOT, tempDir, waitFor } from './support/app-process';
-import { startTestApp, type TestApp } from './support/test-app';
+import { Api, ROOT, tempDir, waitFor } from './support/app-process';
+import { startServiceApp, type TestApp } from './support/test-app';
 import { launchChromium, USER_AGENTS, quadrantPicture } from '@app/testing';
 import { startMediaServer } from './support/media-server';
 import { rawGet } from './support/raw-get';
@@ -56,21 +56,16 @@ beforeAll(async () => {
   };
   for (const [name, w, h] of SHAPES) files[`/${name}.png`] = (await quadrantPicture(w, h)).png;
   media = await startMediaServer(files);
-  const port = await freePort();
   dataDir = tempDir();
-  app = await startTestApp(
+  app = await startServiceApp(
+    OWNER,
     {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: dataDir,
-      OWNER_API_KEY: OWNER,
-      ALLOW_PRIVATE_NETWORKS: 'true',
     },
     // The showcase pages are the subject, not the embedded mode: Postgres instead of PGlite's WebAssembly in this thread.
     { database: 'postgres' },
   );
-  owner = new Api(`http://127.0.0.1:${port}`, OWNER);
+  owner = new Api(app.base, OWNER);
   const r = await owner.req('POST', '/api/v2/showcases', {
     layout_choice: 'branded',
     indexable: true,

@@ -1,5 +1,5 @@
-import { Api, freePort, tempDir, waitFor } from './support/app-process';
-import { startTestApp, type TestApp } from './support/test-app';
+import { Api, waitFor } from './support/app-process';
+import { startServiceApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 import { type OpenUsd, openUsd, usdAttribute } from './support/openusd';
 
@@ -21,16 +21,8 @@ let usd: OpenUsd;
 
 beforeAll(async () => {
   media = await startMediaServer();
-  const port = await freePort();
-  app = await startTestApp({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: tempDir(),
-    OWNER_API_KEY: OWNER,
-    ALLOW_PRIVATE_NETWORKS: 'true',
-  });
-  api = new Api(`http://127.0.0.1:${port}`, OWNER);
+  app = await startServiceApp(OWNER);
+  api = new Api(app.base, OWNER);
   usd = await openUsd();
 }, 90_000);
 

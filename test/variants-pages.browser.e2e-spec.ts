@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Locale } from '@app/catalogue';
 import { launchChromium, quadrantPicture, USER_AGENTS } from '@app/testing';
-import { Api, freePort, ROOT, tempDir, waitFor } from './support/app-process';
-import { startTestApp, type TestApp } from './support/test-app';
+import { Api, ROOT, waitFor } from './support/app-process';
+import { startServiceApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 import { axeFindings, englishLeft, loadAllImages } from './support/page-audit';
 import { expandSchemaOrg } from './support/schema-org';
@@ -80,20 +80,13 @@ beforeAll(async () => {
   // The plain picture's page is read for its markup only: narrower than MIN_THUMBNAIL_POSTER_PX (240), its
   // conversion skips the thumbnails' encodes.
   media = await startMediaServer({ '/square.png': (await quadrantPicture(200, 200)).png });
-  const port = await freePort();
-  app = await startTestApp(
-    {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: tempDir(),
-      OWNER_API_KEY: OWNER,
-      ALLOW_PRIVATE_NETWORKS: 'true',
-    },
+  app = await startServiceApp(
+    OWNER,
+    {},
     // The pages are the subject, not the embedded mode: Postgres instead of PGlite's WebAssembly in this thread.
     { database: 'postgres' },
   );
-  owner = new Api(`http://127.0.0.1:${port}`, OWNER);
+  owner = new Api(app.base, OWNER);
   const s = await owner.req('POST', '/api/v2/showcases', { layout_choice: 'grid', units: 'cm', indexable: true });
   expect(s.status).toBe(201);
   showcase = { id: s.body.id, url: s.body.url, embed_url: s.body.embed_url };

@@ -2,8 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
-import { Api, freePort, ROOT, tempDir } from './support/app-process';
-import { startTestApp, type TestApp } from './support/test-app';
+import { Api, ROOT } from './support/app-process';
+import { startServiceApp, type TestApp } from './support/test-app';
 import { launchChromium, readGlb, validateGlb } from '@app/testing';
 import { startMediaServer } from './support/media-server';
 import { type OpenUsd, openUsd, usdAttribute } from './support/openusd';
@@ -25,16 +25,8 @@ let browser: Browser;
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   media = await startMediaServer();
-  const port = await freePort();
-  app = await startTestApp({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: tempDir(),
-    OWNER_API_KEY: OWNER,
-    ALLOW_PRIVATE_NETWORKS: 'true',
-  });
-  api = new Api(`http://127.0.0.1:${port}`, OWNER);
+  app = await startServiceApp(OWNER);
+  api = new Api(app.base, OWNER);
   usd = await openUsd();
   browser = await launchChromium();
 }, 90_000);

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { launchChromium } from '@app/testing';
-import { Api, freePort, ROOT, sleep, tempDir, waitFor } from './support/app-process';
-import { startTestApp, type TestApp } from './support/test-app';
+import { Api, ROOT, sleep, waitFor } from './support/app-process';
+import { startServiceApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 
 /**
@@ -115,14 +115,7 @@ function plainPage(): string {
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   media = await startMediaServer();
-  const port = await freePort();
-  app = await startTestApp({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: tempDir(),
-    OWNER_API_KEY: OWNER,
-    ALLOW_PRIVATE_NETWORKS: 'true',
+  app = await startServiceApp(OWNER, {
     ANALYTICS_FLUSH_MS: '100',
   });
   owner = new Api(app.base, OWNER);

@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
-import { Api, freePort, ROOT, tempDir } from './support/app-process';
-import { startTestApp, type TestApp } from './support/test-app';
+import { Api, ROOT } from './support/app-process';
+import { startServiceApp, type TestApp } from './support/test-app';
 import { launchChromium, USER_AGENTS } from '@app/testing';
 import { startMediaServer } from './support/media-server';
 
@@ -63,20 +63,13 @@ function widgetKeyPage(): string {
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   media = await startMediaServer();
-  const port = await freePort();
-  app = await startTestApp(
-    {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: tempDir(),
-      OWNER_API_KEY: OWNER,
-      ALLOW_PRIVATE_NETWORKS: 'true',
-    },
+  app = await startServiceApp(
+    OWNER,
+    {},
     // The widget is the subject, not the embedded mode: Postgres instead of PGlite's WebAssembly in this thread.
     { database: 'postgres' },
   );
-  api = new Api(`http://127.0.0.1:${port}`, OWNER);
+  api = new Api(app.base, OWNER);
   existingJob = (await api.req('POST', '/api/v1/convert', { image_url: `${media.base}/street.jpg` })).body.job_id;
   await api.waitStatus(existingJob, ['completed']);
   // "localhost" here and 127.0.0.1 for the API: two origins, so every call is cross-origin.
