@@ -11,6 +11,9 @@
  * in each phase (from its `/metrics`). BENCH_SECONDS (default 30) is
  * the length of each phase; BENCH_DIST runs another build's API (its `dist` folder: a before/after comparison
  * on the same machine; BENCH_LABEL names its results file). Results: bench/results/visitor-walls.json.
+ * BENCH_MODE=scaled runs the scaled mode instead (`visitor-walls-scaled.json`): the API as `--role api` on a Postgres
+ * database of its own and Redis, a worker process for the pictures' conversions (both on the same DATA_DIR's local
+ * storage): the same API code with no database in its thread.
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -18,13 +21,15 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import { callJson, round, servePictures, sleep, waitHealthy, waitShowcaseReady } from './bench-service';
+import { callJson, createDatabase, round, servePictures, sleep, spawnEntry, waitHealthy, waitShowcaseReady } from './bench-service';
 
 const OWNER = 'owner-key-for-the-visitor-walls-bench';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const STRANGERS = 20;
 const PICTURES = 12;
 const DIST = process.env.BENCH_DIST ?? join(__dirname, '..');
+const SCALED = process.env.BENCH_MODE === 'scaled';
+const REDIS_URL = 'redis://127.0.0.1:6379/8';
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -132,7 +137,9 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'visitor-walls-bench-'));
   const port = 45000 + Math.floor(Math.random() * 2000);
   const base = `http://127.0.0.1:${port}`;
-  const env = {
+  const db = SCALED ? await createDatabase('ar_bench_walls') : null;
+  const env: Record<string, string> = {
+    ...(db ? { DATABASE_URL: db.url, REDIS_URL, QUEUE_NAME: `bench-walls-${Date.now()}` } : {}),
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: base,
@@ -144,10 +151,16 @@ async function main() {
   };
   // BENCH_NODE_ARGS: e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where the API's main thread spends its time.
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const proc: ChildProcess = spawn(process.execPath, [...nodeArgs, join(DIST, 'apps/api/src/main.js')], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const proc: ChildProcess = spawn(
+    process.execPath,
+    [...nodeArgs, join(DIST, 'apps/api/src/main.js'), ...(SCALED ? ['--role', 'api'] : [])],
+    {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  // The scaled mode's worker converts the pictures (and nothing while the phases run: walls are built in the API).
+  const worker = SCALED ? spawnEntry('worker', env) : null;
   try {
     await waitHealthy(base, proc);
     const created = await callJson(base, 'POST', '/api/v2/showcases', OWNER, {
@@ -214,7 +227,7 @@ async function main() {
       when: new Date().toISOString(),
       machine: { cpus: cpus().length, loadavg_before: load0, loadavg_after: loadavg().map((v) => round(v, 2)) },
       api: DIST === join(__dirname, '..') ? 'this build' : DIST,
-      setup: `embedded API, showcase of ${PICTURES} framed wall pictures (noisy JPEGs 2000-2400 px); WALL_VISITOR_BUILDS default (1); ${STRANGERS} strangers, each request a new set of 8-12 pictures; ${SECONDS} s per phase`,
+      setup: `${SCALED ? 'scaled mode (API --role api on Postgres + Redis, a worker process)' : 'embedded API'}, showcase of ${PICTURES} framed wall pictures (noisy JPEGs 2000-2400 px); WALL_VISITOR_BUILDS default (1); ${STRANGERS} strangers, each request a new set of 8-12 pictures; ${SECONDS} s per phase`,
       pollers: 'each in a process of its own (its own event-loop delay p99 beside its figures)',
       alone: {
         status_ms: { ...stats(aloneStatus.times), poller_loop_p99: aloneStatus.own_loop_p99_ms },
@@ -232,7 +245,7 @@ async function main() {
       },
     };
     mkdirSync(join(__dirname, '../../bench/results'), { recursive: true });
-    const label = process.env.BENCH_LABEL ? `-${process.env.BENCH_LABEL}` : '';
+    const label = process.env.BENCH_LABEL ? `-${process.env.BENCH_LABEL}` : SCALED ? '-scaled' : '';
     writeFileSync(join(__dirname, `../../bench/results/visitor-walls${label}.json`), `${JSON.stringify(result, null, 2)}\n`);
     console.log(JSON.stringify(result, null, 2));
   } finally {
@@ -240,6 +253,8 @@ async function main() {
     proc.kill('SIGTERM');
     for (let i = 0; i < 100 && proc.exitCode === null && proc.signalCode === null; i++) await sleep(100);
     proc.kill('SIGKILL');
+    worker?.kill('SIGKILL');
+    await db?.drop().catch(() => undefined);
     media.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
