@@ -25,7 +25,9 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 
-const { committedTimings, shareOut, tierOf } = createRequire(import.meta.url)('./test-lanes.js');
+const require = createRequire(import.meta.url);
+const { committedTimings, shareOut, tierOf } = require('./test-lanes.js');
+const { cpuLine, cpuMeter, cpuTimeline } = require('./cpu-meter.js');
 
 const workers = process.env.TEST_WORKERS;
 const sideBySide = process.env.TEST_TIERS_SIDE_BY_SIDE !== '0';
@@ -56,9 +58,20 @@ function jestRun(name, args, maxWorkers, output) {
 }
 
 /** One tier as one Jest process. */
-const tier = (name, maxWorkers, output) => jestRun(name, ['--selectProjects', name, ...process.argv.slice(2)], maxWorkers, output);
+// The arguments first: `--selectProjects` takes every word after it as a project name, so a path pattern after it
+// would be read as a project (and the whole tier would run).
+// would be read as a project (and the whole tier would run). A pattern that matches no file of a tier passes it.
+const picked = process.argv.slice(2);
+const tier = (name, maxWorkers, output) =>
+  jestRun(name, [...picked, ...(picked.length ? ['--passWithNoTests'] : []), '--selectProjects', name], maxWorkers, output);
 
+// The whole machine's CPU per phase (not only Jest's): idle CPU is room for more side by side, none means less work.
+const cpu = {};
+let meter = cpuMeter();
 const results = [await tier('unit', workers ?? 2, 'inherit')];
+cpu.unit = meter.stop();
+meter = cpuMeter();
+const timeline = cpuTimeline();
 const byLanes = sideBySide && process.argv.length <= 2 && !workers;
 if (byLanes) {
   const files = readdirSync(join(process.cwd(), 'test'))
@@ -72,9 +85,13 @@ if (byLanes) {
 } else if (sideBySide) results.push(...(await Promise.all([tier('e2e', workers ?? 1, 'kept'), tier('browser', workers ?? 1, 'kept')])));
 else for (const name of ['e2e', 'browser']) results.push(await tier(name, workers ?? 1, 'inherit'));
 
+const rest = meter.stop();
+const minutes = timeline.stop();
 console.log(
   `\n== ${byLanes ? 'runs' : 'tiers'}: ${results.map((r) => `${r.name} ${r.seconds} s`).join(', ')}${byLanes ? ' (lanes a and b side by side)' : sideBySide ? ' (e2e and browser side by side)' : ''}`,
 );
+if (cpu.unit) console.log(`== machine CPU: unit phase ${cpuLine(cpu.unit)}; ${byLanes ? 'lanes' : 'e2e and browser'} ${cpuLine(rest)}`);
+if (minutes.length) console.log(`== machine CPU busy % minute by minute after the unit phase: ${minutes.join(' ')}`);
 if (reportDir) {
   const files = [];
   for (const r of results) {
