@@ -3,7 +3,7 @@ import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { PipelineError } from '@app/pipeline';
 import { createStorage, type StoragePort } from '@app/storage';
 import { buildGalleryWall } from './wall-model';
-import { readWallModels, wallPictureFromModel } from './wall-sources';
+import { loadWallPictures, wallPictureFromModel } from './wall-sources';
 import type { WallBuildReply, WallBuildRequest, WallBuildThreadData } from './wall-build-pool';
 
 /**
@@ -46,7 +46,7 @@ parentPort!.on('message', (req: WallBuildRequest) => {
     try {
       const pictures =
         'refs' in req
-          ? await Promise.all((await readWallModels(threadStorage(), req.refs, req.itemsParam)).map(wallPictureFromModel))
+          ? await loadWallPictures(threadStorage(), req.refs, req.itemsParam)
           : 'models' in req
             ? await Promise.all(req.models.map((m) => wallPictureFromModel({ ...m, glb: bytes(m.glb) })))
             : req.pictures.map((p) => ({ ...p, texture: { ...p.texture, image: bytes(p.texture.image) } }));
