@@ -10,8 +10,7 @@
  *   take about as long, slowest first (each to the lane with less time so far), by the file times in
  *   test/support/test-timings.json (a file not listed there counts as its tier's median). With the tiers as the
  *   lanes (all e2e in one, all browser in the other), the e2e lane ran ~370 s alone after the browser lane
- *   had finished. TEST_LANES=n shares the e2e files out over n lanes (browser files still all in lane a).
- *   TEST_TIERS_SIDE_BY_SIDE=0 runs the two tiers one after the other (a machine already loaded by
+ *   had finished. TEST_TIERS_SIDE_BY_SIDE=0 runs the two tiers one after the other (a machine already loaded by
  *   other work); TEST_WORKERS > 1 runs that many files at a time within each tier.
  *
  * Each lane's output is kept and printed whole when the lane ends, so the two never interleave. With
@@ -32,8 +31,6 @@ const { cpuLine, cpuMeter, cpuTimeline } = require('./cpu-meter.js');
 
 const workers = process.env.TEST_WORKERS;
 const sideBySide = process.env.TEST_TIERS_SIDE_BY_SIDE !== '0';
-/** How many lanes the e2e and browser files run in (TEST_LANES, default 2: every browser file in lane a). */
-const laneCount = Number(process.env.TEST_LANES ?? 2);
 const reportDir = process.env.TEST_REPORT_DIR;
 if (reportDir) mkdirSync(reportDir, { recursive: true });
 const jest = join(process.cwd(), 'node_modules/jest/bin/jest.js');
@@ -62,7 +59,6 @@ function jestRun(name, args, maxWorkers, output) {
 
 /** One tier as one Jest process. */
 // The arguments first: `--selectProjects` takes every word after it as a project name, so a path pattern after it
-// would be read as a project (and the whole tier would run).
 // would be read as a project (and the whole tier would run). A pattern that matches no file of a tier passes it.
 const picked = process.argv.slice(2);
 const tier = (name, maxWorkers, output) =>
@@ -80,7 +76,7 @@ if (byLanes) {
   const files = readdirSync(join(process.cwd(), 'test'))
     .map((f) => `test/${f}`)
     .filter((f) => tierOf(f) !== 'unit');
-  const lanes = shareOut(files, committedTimings(process.cwd()), laneCount);
+  const lanes = shareOut(files, committedTimings(process.cwd()));
   for (const [name, lane] of Object.entries(lanes))
     console.log(`== lane ${name}: ${lane.files.length} files, ~${Math.round(lane.s)} s by test/support/test-timings.json`);
   const run = (name, lane) => jestRun(`lane-${name}`, ['--selectProjects', 'e2e', 'browser', '--runTestsByPath', ...lane.files], 1, 'kept');

@@ -19,9 +19,8 @@ function committedTimings(root = join(__dirname, '..')) {
 const tierOf = (file) => (file.endsWith('.browser.e2e-spec.ts') ? 'browser' : file.endsWith('.e2e-spec.ts') ? 'e2e' : 'unit');
 
 /**
- * The e2e and browser files in `count` lanes (default 2, at most 8: a, b, c…): every browser file in lane a (two
- * browser files at once take as long as one after the other), then the e2e files slowest first, each to the lane
- * with the least time so far. `timings`: a
+ * The e2e and browser files in two lanes: every browser file in lane a (two browser files at once take as long as
+ * one after the other), then the e2e files slowest first, each to the lane with less time so far. `timings`: a
  * file's seconds (test/support/test-timings.json); a file not there counts as its tier's median (30 s when the
  * tier has none).
  *
@@ -29,7 +28,7 @@ const tierOf = (file) => (file.endsWith('.browser.e2e-spec.ts') ? 'browser' : fi
  * shareOut(['test/a.browser.e2e-spec.ts', 'test/b.e2e-spec.ts', 'test/c.e2e-spec.ts'], { 'test/a.browser.e2e-spec.ts': 60, 'test/b.e2e-spec.ts': 50, 'test/c.e2e-spec.ts': 20 })
  * // { a: { files: ['test/a.browser.e2e-spec.ts'], s: 60 }, b: { files: ['test/b.e2e-spec.ts', 'test/c.e2e-spec.ts'], s: 70 } }
  */
-function shareOut(files, timings, count = 2) {
+function shareOut(files, timings) {
   const median = (tierName) => {
     const xs = Object.entries(timings)
       .filter(([f]) => tierOf(f) === tierName)
@@ -38,16 +37,14 @@ function shareOut(files, timings, count = 2) {
     return xs.length ? xs[Math.floor(xs.length / 2)] : 30;
   };
   const time = (f) => timings[f] ?? median(tierOf(f));
-  const names = 'abcdefgh'.slice(0, Math.max(2, Math.min(8, count))).split('');
-  const lanes = Object.fromEntries(names.map((n) => [n, { files: [], s: 0 }]));
+  const lanes = { a: { files: [], s: 0 }, b: { files: [], s: 0 } };
   for (const f of files.filter((x) => tierOf(x) === 'browser')) {
     lanes.a.files.push(f);
     lanes.a.s += time(f);
   }
   const e2e = files.filter((x) => tierOf(x) === 'e2e').sort((x, y) => time(y) - time(x) || x.localeCompare(y));
   for (const f of e2e) {
-    // The lane with the least time so far; on a tie the later lane (b before a: a holds the browser files).
-    const lane = names.reduce((best, n) => (lanes[n].s <= best.s ? lanes[n] : best), lanes[names[0]]);
+    const lane = lanes.b.s <= lanes.a.s ? lanes.b : lanes.a;
     lane.files.push(f);
     lane.s += time(f);
   }
