@@ -3,6 +3,22 @@ import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
+/** Runs {@link CHROMIUM} with the --disable-features lists merged (Chromium honours only the last one). */
+const LAUNCHER = join(__dirname, 'chromium-launcher.sh');
+
+/**
+ * Chrome's own toolbar and omnibox as WebUI: in headless mode too, every window (each browser context is one)
+ * got a `--top-chrome-webui` renderer that redrew as its page loaded. In the showcase pages' file (38 contexts)
+ * those renderers cost 18.8 CPU-s and the browser process 16.9; without them Chromium took 21 CPU-s instead of
+ * 61 and the file 29 s instead of 42 (2 cores). Nothing a test looks at is drawn by them.
+ */
+const NO_CHROME_UI = [
+  'InitialWebUI',
+  'WebUIToolbarProcessOverheadExperiment',
+  'PreloadTopChromeWebUI',
+  'WebUIOmniboxPopup',
+  'WebUIOmniboxAimPopup',
+];
 
 /**
  * Mesa's software OpenGL driver (llvmpipe, Debian's libgl1-mesa-dri), where installed. WebGL through ANGLE on
@@ -44,7 +60,7 @@ export async function launchChromium(options: ChromiumOptions = {}): Promise<Bro
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (.ci/run does)`);
   const webgl = options.webgl ?? true;
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: LAUNCHER,
     headless: true,
     args: [
       '--no-sandbox',
@@ -53,6 +69,7 @@ export async function launchChromium(options: ChromiumOptions = {}): Promise<Bro
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      `--disable-features=${NO_CHROME_UI.join(',')}`,
       ...(webgl ? webglFlags() : ['--disable-gpu', '--disable-webgl', '--disable-3d-apis']),
       ...(options.userAgent ? [`--user-agent=${options.userAgent}`] : []),
     ],
