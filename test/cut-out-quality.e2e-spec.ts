@@ -13,8 +13,8 @@ globalThis.Float32Array = runInThisContext('Float32Array') as Float32ArrayConstr
  * the agreement check) on the three clips of test/fixtures/media/cut-out (street footage with scene cuts,
  * an object crossing a still background and leaving the picture, a turntable), against the library's own
  * default mask of every frame at full size (stored at 320x180, README there): issue 44's targets, mean IoU
- * >= 0.95 and every frame >= 0.90, and fewer model runs than frames. Real model, real frames; ~1-3 min on
- * two cores. Speed is the bench's (bench/cut-out.ts).
+ * >= 0.95 and every frame >= 0.90, and fewer model runs than frames. Real model, real frames; ~3-6 min on
+ * one core. Speed is the bench's (bench/cut-out.ts).
  */
 const FIXTURES = join(__dirname, 'fixtures/media/cut-out');
 const W = 640;
@@ -55,7 +55,10 @@ async function alphaMask(rgba: Buffer): Promise<Buffer> {
 }
 
 describe('cut-out quality against the library on every frame (issue 44)', () => {
-  const remover = new BackgroundRemover();
+  // One ONNX Runtime thread instead of the service's two: the same masks byte for byte (checked on the street
+  // clip), and 4.8 instead of 5.9 CPU-s a model run (no spinning pool thread). This file runs beside another lane
+  // in `npm test`, where the machine's CPU, not this file's wall time, is what the run waits for.
+  const remover = new BackgroundRemover({ threads: 1 });
   afterAll(() => remover.close());
 
   it.each(['street', 'moving', 'turntable'])(
