@@ -251,6 +251,11 @@ describe('console: the variants table of a showcase item', () => {
         }),
       ).observe(p, { subtree: true, childList: true });
     });
+    // Every text the status line shows: when the builds are quick, "are rebuilt" replaces "Saved …" before a poll sees it.
+    await status().evaluate((line) => {
+      const said = ((window as any).__said = [line.textContent ?? '']);
+      new MutationObserver(() => said.push(line.textContent ?? '')).observe(line, { subtree: true, childList: true, characterData: true });
+    });
     const answer = page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().endsWith(`/items/${itemId}`));
     await panel().getByRole('button', { name: 'Save variants' }).click();
     const res = await answer;
@@ -293,7 +298,12 @@ describe('console: the variants table of a showcase item', () => {
     });
     expect(res.status()).toBe(202);
     const saved = (await res.json()).item.variants as VariantView[];
-    await hasText(status(), `Saved 3 variants of picture ${itemId}`);
+    await waitFor(
+      async () =>
+        ((await page.evaluate(() => (window as any).__said)) as string[]).some((t) => t.includes(`Saved 3 variants of picture ${itemId}`)),
+      10_000,
+      `the status "Saved 3 variants of picture ${itemId}"`,
+    );
     expect(await panel().locator('[data-testid=variants-dirty]').textContent()).toBe('');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Save variants');
 
