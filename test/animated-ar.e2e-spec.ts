@@ -93,7 +93,7 @@ beforeAll(async () => {
     // The cut-out's model at its smallest input (the service's default is 1024): this file's subject is the job
     // (charges, refunds, keyframes, frames, transparency, files), and each 1024 run of a 60x40 GIF frame or a
     // 256-px video frame cost ~6 CPU-s (the file 131 CPU-s, 24 at 256). The 1024 masks' quality is
-    // cut-out-quality's subject; a 1024 session in the service's worker thread is cancel's (video + cut-out).
+    // cut-out-quality's subject; a 1024 session in the service's model worker is cancel's (video + cut-out).
     BG_REMOVAL_INFER_PX: '256',
     MOTION_FPS: '8',
     ANIMATION_MAX_FRAME_PX: '256',

@@ -61,6 +61,8 @@ export async function launchChromium(options: ChromiumOptions = {}): Promise<Bro
   const webgl = options.webgl ?? true;
   return chromium.launch({
     executablePath: LAUNCHER,
+    // Playwright hands the browser this environment instead of the process's own.
+    env: { ...process.env, CHROMIUM_LAUNCHER_EXEC: CHROMIUM },
     headless: true,
     args: [
       '--no-sandbox',
