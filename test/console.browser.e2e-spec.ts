@@ -318,8 +318,17 @@ describe('console in headless Chromium', () => {
     });
     expect(job.status).toBe(202);
     await waitFor(async () => callbacks.length > 0, 30_000, 'the callback');
-    // The public endpoint behind the page (checked against the OpenAPI document by the Api helper).
-    const deliveries = await new Api(base, customerKey).req('GET', '/api/v2/webhooks/deliveries');
+    // The public endpoint behind the page (checked against the OpenAPI document by the Api helper). The
+    // delivery row is written after the customer's server has answered, so under load the callback can
+    // arrive before the row exists: wait for the row.
+    const deliveries = await waitFor(
+      async () => {
+        const listed = await new Api(base, customerKey).req('GET', '/api/v2/webhooks/deliveries');
+        return listed.body.data.length > 0 && listed;
+      },
+      30_000,
+      'the delivery row',
+    );
     expect(deliveries.body.data[0]).toMatchObject({
       object: 'webhook_delivery',
       job_id: job.body.job_id,
