@@ -28,13 +28,12 @@ const base = {
  */
 module.exports = {
   testTimeout: 60000,
-  // One file at a time per Jest process unless TEST_WORKERS says otherwise: on this 2-core machine the suite is
-  // CPU-bound (a browser file alone keeps up to 1.7 cores busy, mostly Chromium's software WebGL), so two browser
-  // files at once took as long as one after the other (test/wall-ar.browser.e2e-spec.ts: 62 s alone, 120 s for two
-  // side by side) and their timeouts ran closer. `npm test` (scripts/run-tests.mjs) runs the unit tier with two
-  // workers (its files are one thread each), then the e2e and browser tiers side by side, one file each: an e2e
-  // file and a browser file leave each other's gaps (waits on conversions, polls, Chromium) to fill. Every file owns
-  // its database, data folder, queue name and port, so a machine with more cores can run several (TEST_WORKERS=4).
+  // One file at a time for a plain `jest` unless TEST_WORKERS says otherwise: on this 2-core machine the suite is
+  // CPU-bound (a browser file alone keeps up to 1.7 cores busy, mostly Chromium's software WebGL). `npm test`
+  // (scripts/run-tests.mjs) runs all three tiers in one Jest process with one worker more than the cores, slowest
+  // file first: each e2e or browser file alone leaves gaps (waits on conversions, polls, Chromium) that a third file
+  // fills, and the unit tier's short files fill the end. Every file owns its database, data folder, queue name and
+  // port, so any number can run side by side.
   maxWorkers: Number(process.env.TEST_WORKERS ?? 1),
   // Slowest files first, by Jest's cache or else test/support/test-timings.json (a clean clone has no cache).
   testSequencer: '<rootDir>/test/support/timing-sequencer.js',

@@ -367,7 +367,7 @@ describe('animated AR jobs (real downloads over https, ffmpeg, sharp, ONNX)', ()
     const m = await readModels(job.result);
     expect(m).toMatchObject({ glbErrors: 0, channels: 6, quads: 6 });
     expect(await balance(api)).toBe(12.5);
-    // Up to six model runs plus the model's session, beside another test lane on two cores: over Jest's default
+    // Up to six model runs plus the model's session, beside other test files on two cores: over Jest's default
     // 60 s in a loaded CI run (its wait for the job allows 120 s). Speed is the bench's to measure, not this test's.
   }, 180_000);
 

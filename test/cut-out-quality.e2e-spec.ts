@@ -54,7 +54,7 @@ describe('cut-out quality against the library on every frame (issue 44)', () => 
   // one ONNX Runtime thread each instead of one with the service's two, and the three clips at once: the same masks
   // byte for byte (checked on the street clip) and the same plan (which frames the model runs on does not depend on
   // timing), 4.8 instead of 5.9 CPU-s a model run (no spinning pool thread), and two runs at a time where the
-  // machine has the room. This file runs beside another lane in `npm test`, where CPU is what the run waits for.
+  // machine has the room. This file runs beside other files in `npm test`, where CPU is what the run waits for.
   const remover = new BackgroundRemoverPool({ workers: 2, threads: 1 });
   afterAll(() => remover.close());
 

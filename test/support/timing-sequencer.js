@@ -1,10 +1,10 @@
 /**
  * Jest's order of test files, with the committed file times as a fallback: Jest runs the slowest files first
  * when its own cache has their times, and otherwise the largest files first, which on a clean clone (CI) put the
- * slowest e2e file (cut-out-quality, ~300 s, a small file) last in its lane, where it ran on alone after the
- * other lane had finished. Here a file Jest has no time for takes its time from test/support/test-timings.json
- * (the e2e and browser files; `npm test` shares them out between its lanes by the same times), so each lane
- * starts with its slowest files and ends with short ones. Files with neither (unit specs) keep Jest's order.
+ * slowest e2e file (cut-out-quality, ~300 s, a small file) last, where it ran on alone after everything else had
+ * finished. Here a file Jest has no time for takes its time from test/support/test-timings.json (written by a
+ * reported `npm test` run; the lanes schedule shares its files out by the same times), so a run starts with its
+ * slowest files and ends with short ones. Files with neither (new ones) come after, in Jest's order.
  */
 const { join, relative } = require('node:path');
 const Sequencer = require('@jest/test-sequencer').default;
