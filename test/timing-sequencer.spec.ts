@@ -16,26 +16,40 @@ const fakeTest = (rel: string, size: number) => ({
 });
 
 describe('the test sequencer (test/support/timing-sequencer.js)', () => {
-  it('runs files slowest first by the committed times when Jest has none (files with no time at all first, by size)', () => {
+  it("runs files slowest first by the committed times when Jest has none; a file with no time counts as its tier's median", () => {
     const seq = new TimingSequencer();
-    seq.committed = { 'test/slow.e2e-spec.ts': 300, 'test/mid.e2e-spec.ts': 100, 'test/quick.e2e-spec.ts': 5 };
+    seq.committed = {
+      'test/slow.e2e-spec.ts': 300,
+      'test/mid.e2e-spec.ts': 100,
+      'test/quick.e2e-spec.ts': 5,
+      'libs/x/heavy.spec.ts': 20,
+      'libs/x/light.spec.ts': 1,
+      'libs/x/median.spec.ts': 3,
+    };
     const order = seq
       .sort([
         fakeTest('test/quick.e2e-spec.ts', 90_000),
+        fakeTest('libs/x/light.spec.ts', 70_000),
         fakeTest('test/big-unknown.spec.ts', 50_000),
+        fakeTest('test/new.e2e-spec.ts', 2_000),
         fakeTest('test/slow.e2e-spec.ts', 3_000),
+        fakeTest('libs/x/heavy.spec.ts', 500),
         fakeTest('test/small-unknown.spec.ts', 1_000),
         fakeTest('test/mid.e2e-spec.ts', 20_000),
       ])
       .map((t) => t.path.replace(`${ROOT}/`, ''));
-    // Jest's rules: a file with no time goes before those with one (largest first); the timed ones slowest first,
-    // the slow file before the others although it is the smallest.
+    // Slowest first, the slow e2e file although it is among the smallest; the unlisted e2e file at the e2e median
+    // (100 s, after mid by size); the unlisted unit specs at the unit median (3 s), the larger first, after the
+    // listed 20 s spec and before the 1 s one. Jest's own order ran every file without a time first.
     expect(order).toEqual([
-      'test/big-unknown.spec.ts',
-      'test/small-unknown.spec.ts',
       'test/slow.e2e-spec.ts',
       'test/mid.e2e-spec.ts',
+      'test/new.e2e-spec.ts',
+      'libs/x/heavy.spec.ts',
       'test/quick.e2e-spec.ts',
+      'test/big-unknown.spec.ts',
+      'test/small-unknown.spec.ts',
+      'libs/x/light.spec.ts',
     ]);
   });
 

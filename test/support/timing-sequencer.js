@@ -4,24 +4,43 @@
  * slowest e2e file (cut-out-quality, ~300 s, a small file) last, where it ran on alone after everything else had
  * finished. Here a file Jest has no time for takes its time from test/support/test-timings.json (written by a
  * reported `npm test` run; the lanes schedule shares its files out by the same times), so a run starts with its
- * slowest files and ends with short ones. Files with neither (new ones) come after, in Jest's order.
+ * slowest files and ends with short ones; a file with neither time counts as its tier's median.
  */
 const { join, relative } = require('node:path');
 const Sequencer = require('@jest/test-sequencer').default;
-const { committedTimings } = require('../../scripts/test-lanes.js');
+const { committedTimings, tierOf } = require('../../scripts/test-lanes.js');
 
 const ROOT = join(__dirname, '../..');
 
 class TimingSequencer extends Sequencer {
   committed = committedTimings(ROOT);
 
-  /** Jest's own time of the file's last run (ms), else the committed one, else none. */
+  /** Jest's own time of the file's last run (ms), else the committed one, else its tier's median committed time. */
   time(test) {
     const own = super.time(test);
     if (own != null) return own;
-    const s = this.committed[relative(ROOT, test.path)];
-    return s == null ? undefined : s * 1000;
+    const file = relative(ROOT, test.path);
+    return (this.committed[file] ?? medianByTier(this.committed)[tierOf(file)] ?? 0) * 1000;
   }
+
+  /**
+   * Files that failed last time first (as Jest does), then slowest first, then the larger file first, then by path.
+   * Every file has a time here: Jest's own order runs a file without one before all files with one, which put the
+   * unit tier's specs ahead of the slowest e2e file.
+   */
+  sort(tests) {
+    const size = (t) => t.context.hasteFS.getSize(t.path) ?? 0;
+    const keyed = tests.map((test) => ({ test, failed: this.hasFailed(test), ms: this.time(test), size: size(test) }));
+    keyed.sort((a, b) => Number(b.failed) - Number(a.failed) || b.ms - a.ms || b.size - a.size || a.test.path.localeCompare(b.test.path));
+    return keyed.map((k) => Object.assign(k.test, { duration: k.ms }));
+  }
+}
+
+/** The median committed seconds of each tier's files (test-lanes.js's `tierOf`). */
+function medianByTier(timings) {
+  const byTier = {};
+  for (const [file, s] of Object.entries(timings)) (byTier[tierOf(file)] ??= []).push(s);
+  return Object.fromEntries(Object.entries(byTier).map(([tier, xs]) => [tier, xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]]));
 }
 
 module.exports = TimingSequencer;
