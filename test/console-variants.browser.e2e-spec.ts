@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Api, ROOT, waitFor } from './support/app-process';
-import { DESKTOP, PHONE, axeFindings, hasText, watchedContext } from './support/browser-page';
+import { DESKTOP, PHONE, axeFindings, hasSaid, hasText, recordTexts, watchedContext } from './support/browser-page';
 import { startServiceApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 import { launchChromium, quadrantPicture } from '@app/testing';
@@ -252,10 +252,7 @@ describe('console: the variants table of a showcase item', () => {
       ).observe(p, { subtree: true, childList: true });
     });
     // Every text the status line shows: when the builds are quick, "are rebuilt" replaces "Saved …" before a poll sees it.
-    await status().evaluate((line) => {
-      const said = ((window as any).__said = [line.textContent ?? '']);
-      new MutationObserver(() => said.push(line.textContent ?? '')).observe(line, { subtree: true, childList: true, characterData: true });
-    });
+    await recordTexts(status());
     const answer = page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().endsWith(`/items/${itemId}`));
     await panel().getByRole('button', { name: 'Save variants' }).click();
     const res = await answer;
@@ -298,12 +295,7 @@ describe('console: the variants table of a showcase item', () => {
     });
     expect(res.status()).toBe(202);
     const saved = (await res.json()).item.variants as VariantView[];
-    await waitFor(
-      async () =>
-        ((await page.evaluate(() => (window as any).__said)) as string[]).some((t) => t.includes(`Saved 3 variants of picture ${itemId}`)),
-      10_000,
-      `the status "Saved 3 variants of picture ${itemId}"`,
-    );
+    await hasSaid(page, `Saved 3 variants of picture ${itemId}`);
     expect(await panel().locator('[data-testid=variants-dirty]').textContent()).toBe('');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Save variants');
 

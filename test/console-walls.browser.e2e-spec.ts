@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { Api, ROOT, waitFor } from './support/app-process';
-import { DESKTOP, PHONE, axeFindings, hasText, watchedContext } from './support/browser-page';
+import { DESKTOP, PHONE, axeFindings, hasSaid, hasText, recordTexts, watchedContext } from './support/browser-page';
 import { startServiceApp, type TestApp } from './support/test-app';
 import { startMediaServer } from './support/media-server';
 import { launchChromium, quadrantPicture } from '@app/testing';
@@ -320,6 +320,8 @@ describe('console: gallery walls of a showcase', () => {
   });
 
   it('saves the custom wall (1 credit), polls it until built and shows its poster and share link', async () => {
+    // Every text of the status line: when the wall builds quickly, "is ready" replaces "saved" before a poll sees it.
+    await recordTexts(status());
     const answer = page.waitForResponse((r) => r.url().endsWith(`/showcases/${showcaseId}/walls`) && r.request().method() === 'POST');
     await save().click();
     const res = await answer;
@@ -337,7 +339,7 @@ describe('console: gallery walls of a showcase', () => {
     wallId = body.id;
     expect(wallId).toMatch(/^wall_/);
     await arranger().waitFor({ state: 'hidden' });
-    await hasText(status(), 'Gallery wall "Over the sofa" saved (1 credit charged)');
+    await hasSaid(page, 'Gallery wall "Over the sofa" saved (1 credit charged)');
 
     const result = section().locator('[data-testid=wall-result]');
     await waitFor(async () => (await result.getAttribute('data-status')) === 'completed', 150_000, 'the wall built');

@@ -72,6 +72,29 @@ export async function hasCount(loc: Locator, n: number, timeoutMs = 10_000): Pro
   });
 }
 
+/**
+ * Starts recording every text the locator's first element shows (into `window.__said`), for {@link hasSaid}: a status
+ * line that a quick answer rewrites ("saved" and then "is ready") can change between two polls of {@link hasText}.
+ */
+export async function recordTexts(loc: Locator): Promise<void> {
+  await loc.first().evaluate((line) => {
+    const said = ((window as any).__said = [line.textContent ?? '']);
+    new MutationObserver(() => said.push(line.textContent ?? '')).observe(line, { subtree: true, childList: true, characterData: true });
+  });
+}
+
+/** Waits until the element {@link recordTexts} watches has shown a text containing `want`; the error lists what it showed. */
+export async function hasSaid(page: Page, want: string, timeoutMs = 10_000): Promise<void> {
+  let said: string[] = [];
+  await waitFor(
+    async () => (said = (await page.evaluate(() => (window as any).__said as string[] | undefined)) ?? []).some((t) => t.includes(want)),
+    timeoutMs,
+    `the text "${want}"`,
+  ).catch((e) => {
+    throw new Error(`${(e as Error).message}; texts shown: ${JSON.stringify(said.slice(-10)).slice(0, 600)}`);
+  });
+}
+
 /** axe-core's serious and critical findings on the page as it is now, each named after `name`. */
 export async function axeFindings(page: Page, name: string): Promise<string[]> {
   await page.evaluate(`${AXE}\n;void 0`);
