@@ -18,6 +18,15 @@ function committedTimings(root = join(__dirname, '..')) {
 /** The tier a test file belongs to (jest.config.js's projects, by name). */
 const tierOf = (file) => (file.endsWith('.browser.e2e-spec.ts') ? 'browser' : file.endsWith('.e2e-spec.ts') ? 'e2e' : 'unit');
 
+/** The median of the times listed for a tier's files (`timings` as {@link committedTimings}); undefined when none is. */
+function tierMedian(timings, tierName) {
+  const xs = Object.entries(timings)
+    .filter(([f]) => tierOf(f) === tierName)
+    .map(([, s]) => s)
+    .sort((x, y) => x - y);
+  return xs.length ? xs[Math.floor(xs.length / 2)] : undefined;
+}
+
 /**
  * The e2e and browser files in two lanes: every browser file in lane a (two browser files at once take as long as
  * one after the other), then the e2e files slowest first, each to the lane with less time so far. `timings`: a
@@ -29,14 +38,7 @@ const tierOf = (file) => (file.endsWith('.browser.e2e-spec.ts') ? 'browser' : fi
  * // { a: { files: ['test/a.browser.e2e-spec.ts'], s: 60 }, b: { files: ['test/b.e2e-spec.ts', 'test/c.e2e-spec.ts'], s: 70 } }
  */
 function shareOut(files, timings) {
-  const median = (tierName) => {
-    const xs = Object.entries(timings)
-      .filter(([f]) => tierOf(f) === tierName)
-      .map(([, s]) => s)
-      .sort((x, y) => x - y);
-    return xs.length ? xs[Math.floor(xs.length / 2)] : 30;
-  };
-  const time = (f) => timings[f] ?? median(tierOf(f));
+  const time = (f) => timings[f] ?? tierMedian(timings, tierOf(f)) ?? 30;
   const lanes = { a: { files: [], s: 0 }, b: { files: [], s: 0 } };
   for (const f of files.filter((x) => tierOf(x) === 'browser')) {
     lanes.a.files.push(f);
@@ -51,4 +53,4 @@ function shareOut(files, timings) {
   return lanes;
 }
 
-module.exports = { committedTimings, shareOut, tierOf };
+module.exports = { committedTimings, shareOut, tierMedian, tierOf };

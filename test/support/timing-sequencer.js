@@ -8,7 +8,7 @@
  */
 const { join, relative } = require('node:path');
 const Sequencer = require('@jest/test-sequencer').default;
-const { committedTimings, tierOf } = require('../../scripts/test-lanes.js');
+const { committedTimings, tierMedian, tierOf } = require('../../scripts/test-lanes.js');
 
 const ROOT = join(__dirname, '../..');
 
@@ -20,7 +20,7 @@ class TimingSequencer extends Sequencer {
     const own = super.time(test);
     if (own != null) return own;
     const file = relative(ROOT, test.path);
-    return (this.committed[file] ?? medianByTier(this.committed)[tierOf(file)] ?? 0) * 1000;
+    return (this.committed[file] ?? tierMedian(this.committed, tierOf(file)) ?? 0) * 1000;
   }
 
   /**
@@ -34,13 +34,6 @@ class TimingSequencer extends Sequencer {
     keyed.sort((a, b) => Number(b.failed) - Number(a.failed) || b.ms - a.ms || b.size - a.size || a.test.path.localeCompare(b.test.path));
     return keyed.map((k) => Object.assign(k.test, { duration: k.ms }));
   }
-}
-
-/** The median committed seconds of each tier's files (test-lanes.js's `tierOf`). */
-function medianByTier(timings) {
-  const byTier = {};
-  for (const [file, s] of Object.entries(timings)) (byTier[tierOf(file)] ??= []).push(s);
-  return Object.fromEntries(Object.entries(byTier).map(([tier, xs]) => [tier, xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]]));
 }
 
 module.exports = TimingSequencer;
