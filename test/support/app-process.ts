@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { contractFor } from './openapi-contract';
 
-import { ROOT, seedPgliteSync } from '@app/testing';
+import { ROOT, seedPgliteSync, TEST_NODE_FLAGS } from '@app/testing';
 
 export { createTestDatabase, PG_URL, REDIS_URL, ROOT, tempDir } from '@app/testing';
 
@@ -57,7 +57,7 @@ const COMPILE_CACHE = join(ROOT, 'node_modules/.cache/node-compile-cache');
 
 /** Runs `node <args>` (the tests' own Node) in the repository with only `env` and collects its output. */
 export function spawnNode(args: string[], env: Record<string, string> = {}): AppProcess {
-  const proc = spawn(process.execPath, args, {
+  const proc = spawn(process.execPath, [...TEST_NODE_FLAGS, ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1', NODE_COMPILE_CACHE: COMPILE_CACHE, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

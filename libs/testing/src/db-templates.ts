@@ -4,7 +4,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, r
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { ROOT } from './paths';
+import { ROOT, TEST_NODE_FLAGS } from './paths';
 
 /**
  * Migrated databases made once per run and copied per test file (Immich's template databases): a fresh
@@ -53,7 +53,7 @@ export function seedPgliteSync(dataDir: string): void {
   if (!existsSync(tpl)) {
     const building = join(TEMPLATES, `building-${randomUUID()}`);
     mkdirSync(building, { recursive: true });
-    execFileSync(process.execPath, [join(ROOT, 'dist/apps/worker/src/migrate.js')], {
+    execFileSync(process.execPath, [...TEST_NODE_FLAGS, join(ROOT, 'dist/apps/worker/src/migrate.js')], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATA_DIR: building },
       stdio: 'pipe',

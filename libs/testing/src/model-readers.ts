@@ -6,6 +6,7 @@ import { NodeIO, type Document } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import JSZip from 'jszip';
 import sharp from 'sharp';
+import { TEST_NODE_FLAGS } from './paths';
 
 const ROOT = resolve(__dirname, '../../..');
 
@@ -135,7 +136,7 @@ export function tinyusdzParse(usdz: Buffer): TinyUsdzSummary {
   writeFileSync(file, usdz);
   const out = execFileSync(
     process.execPath,
-    [join(ROOT, 'libs/testing/src/tinyusdz-probe.mjs'), mod, join(ROOT, 'node_modules/tinyusdz/tinyusdz.wasm'), file],
+    [...TEST_NODE_FLAGS, join(ROOT, 'libs/testing/src/tinyusdz-probe.mjs'), mod, join(ROOT, 'node_modules/tinyusdz/tinyusdz.wasm'), file],
     {
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,
