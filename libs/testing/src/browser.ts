@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 /**
@@ -66,8 +66,13 @@ export interface ChromiumOptions {
 /** Debian's Chromium, headless, with the flags this machine's closed network needs (DESIGN §6). */
 export async function launchChromium(options: ChromiumOptions = {}): Promise<Browser> {
   const executable = existsSync(CHROMIUM_HEADLESS_SHELL) ? CHROMIUM_HEADLESS_SHELL : CHROMIUM;
-  if (!existsSync(executable)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium-headless-shell or chromium (.ci/run does)`);
+  if (!existsSync(executable))
+    throw new Error(`${CHROMIUM} is missing: install Debian's chromium-headless-shell or chromium (.ci/run does)`);
   const webgl = options.webgl ?? true;
+  // Loaded here, not at the top: every spec that imports @app/testing would load playwright-core's ~0.6 CPU-s of
+  // modules into its own Jest registry, browser or not.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { chromium } = require('playwright-core') as typeof import('playwright-core');
   return chromium.launch({
     executablePath: LAUNCHER,
     // Playwright hands the browser this environment instead of the process's own.
