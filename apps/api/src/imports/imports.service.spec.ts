@@ -48,7 +48,16 @@ describe('ImportsService on the Postgres server', () => {
   });
   afterEach(() => errors.mockRestore());
 
-  const deleteShowcase = (id: number) => ds.query(`DELETE FROM "showcases" WHERE "id" = $1`, [id]);
+  /**
+   * A showcase deleted as the service's own deletions do: its row locked first, as every item insert locks it. A bare
+   * DELETE raced the background run's item insert (seen once under load): its cascade missed the item committed
+   * meanwhile, and the foreign key check failed the DELETE itself.
+   */
+  const deleteShowcase = (id: number) =>
+    ds.transaction(async (m) => {
+      await m.query(`SELECT "id" FROM "showcases" WHERE "id" = $1 FOR UPDATE`, [id]);
+      await m.query(`DELETE FROM "showcases" WHERE "id" = $1`, [id]);
+    });
 
   /** The service and a real runner over `imports` (the queue, item edits and storage stood in for). */
   function build(imports: CatalogueImportRepository, hooks: { track?: () => Promise<unknown> } = {}) {
