@@ -102,8 +102,8 @@ describe('Kubernetes: the backlog signal and the graceful drain (scaled mode, re
         const [what, jobId, pid] = l.split(' ');
         return { what, jobId, pid: Number(pid) };
       });
-  /** How many runs the worker's stage has started (its log lines). */
-  const startsBy = (w: AppProcess) => runs().filter((r) => r.what === 'start' && r.pid === w.proc.pid).length;
+  /** The runs the worker's stage has started (its log lines). */
+  const startsBy = (w: AppProcess) => runs().filter((r) => r.what === 'start' && r.pid === w.proc.pid);
   /** A worker process with its own stage delay and shutdown grace. */
   const worker = (opts: { delayMs: number; shutdownMs: number }): AppProcess => {
     const wdir = tempDir();
@@ -202,7 +202,7 @@ describe('Kubernetes: the backlog signal and the graceful drain (scaled mode, re
     // Each account's first job is taken (group limit 1); two get the CPU slots, the third waits for one, still
     // `queued`; the accounts' later jobs are put back as delayed again and again by fair share. A job's row says
     // `converting` before its stage has started (and logged): wait for both.
-    await waitFor(async () => (await running()).length === 2 && startsBy(w1) === 2, 20_000, `two jobs running\n${w1.output()}`);
+    await waitFor(async () => (await running()).length === 2 && startsBy(w1).length === 2, 20_000, `two jobs running\n${w1.output()}`);
     const text = await scrape();
     expect(gauge(text, BACKLOG_METRIC)).toBe(7);
     expect((await rows()).filter((r) => r.status === 'queued')).toHaveLength(7);
@@ -232,10 +232,8 @@ describe('Kubernetes: the backlog signal and the graceful drain (scaled mode, re
     const before = new Set((await rows()).filter((r) => r.status === 'completed').map((r) => r.id));
     const w2 = worker({ delayMs: 60_000, shutdownMs: 500 });
     await consuming(w2);
-    await waitFor(async () => (await running()).length === 2 && startsBy(w2) === 2, 20_000, `two jobs running\n${w2.output()}`);
-    const handedBack = runs()
-      .filter((r) => r.what === 'start' && r.pid === w2.proc.pid)
-      .map((r) => r.jobId);
+    await waitFor(async () => (await running()).length === 2 && startsBy(w2).length === 2, 20_000, `two jobs running\n${w2.output()}`);
+    const handedBack = startsBy(w2).map((r) => r.jobId);
     expect(handedBack).toHaveLength(2);
     await terminate(w2);
     // Back to `queued`, not failed: the next worker takes them.
