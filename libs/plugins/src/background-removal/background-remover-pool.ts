@@ -61,9 +61,10 @@ require(file);
 /**
  * Runs the cut-out (resize, ONNX inference, mask resize and apply) in worker processes, so the event loop
  * stays free while frames are processed: onnxruntime-node runs a session synchronously on its calling
- * thread. Processes, not worker threads: the onnxruntime-node 1.17 binding registers once per process
- * (a second thread loading it, or a new one after the first exited, fails with "Module did not
- * self-register"). Workers start on the first call and live until {@link close}; a worker that dies fails
+ * thread. Processes, not worker threads: onnxruntime-node 1.17 (used until 1.30) registered once per
+ * process (a second thread loading it failed with "Module did not self-register"), and a process still keeps
+ * a crashed run and the model's memory apart from the service, and hands that memory back when it exits.
+ * Workers start on the first call and live until {@link close}; a worker that dies fails
  * its frame and is replaced by the next call. Frames are queued and handed to the first free worker.
  *
  * @example

@@ -1,4 +1,4 @@
-import type * as Ort from 'onnxruntime-common';
+import type * as Ort from 'onnxruntime-node';
 import { runInThisContext } from 'node:vm';
 import sharp from 'sharp';
 import { BackgroundRemover, inferenceShape, loadModelBytes, resizeIsnetModel } from '.';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type * as Ort from 'onnxruntime-common';
+import type * as Ort from 'onnxruntime-node';
 import { ISNET_SIZE_STEP, resizeIsnetModel } from './onnx-model-patch';
 
 export interface BackgroundRemoverOptions {
@@ -110,8 +110,10 @@ async function readModel(model: string): Promise<Buffer> {
 
 /**
  * onnxruntime-node, loaded on first use: its native library is ~20 MB and only the processes that remove
- * backgrounds need it. Typed through onnxruntime-common, which it re-exports, because 1.17.3 ships no
- * declaration file of its own.
+ * backgrounds need it. Pinned to 1.30.0 (package.json, and as @imgly/background-removal-node's through an
+ * override): against the 1.17.3 that library asks for, the same masks (every byte within 1/255 on the three
+ * cut-out clips) at ~26 % less CPU a 1024x1024 run on this machine's AVX-512 cores (4.3 -> 3.2 CPU-s, one
+ * thread; docs/benchmarks.md).
  */
 function onnxRuntime(): typeof Ort {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -231,11 +233,12 @@ function maskToFrame(probabilities: Float32Array, shape: Shape, width: number, h
  * smaller input that keeps the frame's aspect ratio (see {@link inferenceShape}), resampling is the library's
  * own bilinear in one pass (frame to normalised tensor), the 11 unused side outputs are not computed, and the ONNX session is created once
  * per input shape and reused. Measured on two cores for an 800x600 frame: ~0.8 s at the default short
- * side 512, ~2.5 s at 1024 (the library's mask, within rounding), against ~5.3 s for the library.
+ * side 512, ~1.7 s at 1024 on onnxruntime-node 1.30 (2.4 s on 1.17; the library's mask, within
+ * rounding), against ~5.3 s for the library (on 1.17).
  * Smaller inputs cost detail: at 512 a small or off-centre subject can be missed that 768+ finds.
  *
  * Calls are serialised through one queue, because a run already uses all `threads`. Note that
- * onnxruntime-node 1.17 runs a session synchronously on the calling thread, so each inference blocks the
+ * onnxruntime-node runs a session synchronously on the calling thread, so each inference blocks the
  * event loop for its whole duration.
  *
  * @example
