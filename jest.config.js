@@ -11,6 +11,9 @@ const base = {
   // @swc/jest with the built-in globals made module-local: see test/support/swc-jest-transformer.js (Jest's vm
   // context makes every global read slow; hot loops ran 10-25x slower than in production).
   transform: { '^.+\\.ts$': ['<rootDir>/test/support/swc-jest-transformer.js', { ...swc, swcrc: false }] },
+  // Jest's runtime with V8's code cache kept per worker: each module compiled once per worker process, not once per
+  // test file (test/support/code-cache-runtime.js).
+  runtime: '<rootDir>/test/support/code-cache-runtime.js',
   // property-graph (used by @gltf-transform/core) ships ESM only: see test/support/jest-global-setup.js.
   globalSetup: '<rootDir>/test/support/jest-global-setup.js',
   moduleNameMapper: {
