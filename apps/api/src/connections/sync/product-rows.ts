@@ -70,9 +70,7 @@ export function formatPrice(price: string | null, currency: string | null): stri
     const usual = currencyFormat(currency).resolvedOptions().maximumFractionDigits ?? 2;
     // The currency's usual decimals, more only where the shop wrote more (at most 16 digits: exact as a double).
     const decimals = Math.max(usual, (text.split('.')[1] ?? '').replace(/0+$/, '').length);
-    out = currencyFormat(currency, decimals)
-      .format(Number(text))
-      .replace(/\s+/g, ' ');
+    out = currencyFormat(currency, decimals).format(Number(text)).replace(/\s+/g, ' ');
   } catch {
     out = `${text} ${currency}`;
   }
