@@ -2,12 +2,12 @@
  * Lighthouse on the public showcase page (`npm run build && node dist/bench/showcase-lighthouse.js`).
  *
  * A 12-picture, indexable showcase on the real API (embedded mode), every layout in turn (PATCH), audited by
- * npm `lighthouse` (fetched by `npm exec` on first use, see LIGHTHOUSE) driving Debian's chromium with its default mobile preset (Moto G class device, simulated
- * slow 4G, 4x CPU slowdown). The conversion makes the thumbnails (the showcase-picture pipeline), so the
- * first visitor finds them ready: `first_thumbnail_ms` is the first thumbnail's fetch on a fresh page. The
- * page's images are fetched once before the audit all the same, so every layout's audit starts from the
- * same server state. Targets (issue 20): performance >= 90,
- * accessibility >= 95, best practices >= 95, SEO >= 90. Results: bench/results/showcase-lighthouse.json.
+ * npm `lighthouse` (fetched by `npm exec` on first use, see LIGHTHOUSE) driving Debian's chromium with its default
+ * mobile preset (Moto G class device, simulated slow 4G, 4x CPU slowdown). The conversion makes the thumbnails
+ * (the showcase-picture pipeline), so the first visitor finds them ready: `first_thumbnail_ms` is the first
+ * thumbnail's fetch on a fresh page. The page's images are fetched once before the audit all the same, so every
+ * layout's audit starts from the same server state. Targets (issue 20): performance >= 90, accessibility >= 95,
+ * best practices >= 95, SEO >= 90. Results: bench/results/showcase-lighthouse.json.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,8 +25,8 @@ const OWNER = 'owner-key-for-the-showcase-lighthouse-bench';
 const LAYOUTS = ['branded', 'grid', 'salon', 'minimal', 'dark'];
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 /**
- * Run through `npm exec` (npm's own cache), not a devDependency: lighthouse and its ~140 packages (~150 MB) were
- * installed by every `npm ci`, CI's included, for this one bench outside `npm run bench`.
+ * Run through `npm exec` (npm's own cache), not a devDependency: lighthouse and the 132 packages only it needs
+ * (~200 MB of node_modules) were installed by every `npm ci`, CI's included, for this one bench outside `npm run bench`.
  */
 const LIGHTHOUSE = '12.8.2';
 const run = promisify(execFile);

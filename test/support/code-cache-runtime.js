@@ -8,8 +8,9 @@
 //
 // Here the first file that loads a module compiles it as before; when that file ends, the script's code cache
 // (`createCachedData()`, by then holding every function the file ran) is kept in this worker's memory, and later
-// files that load the same module with the same code hand it to V8 as `cachedData`. V8 checks the cache against the
-// source and its own version and flags, and compiles as before where it does not match (`cachedDataRejected`).
+// files that load the same module with the same code (compared here) hand it to V8 as `cachedData`. V8 checks the
+// cache against the source's length and its own version and flags, and compiles as before where it does not match
+// (`cachedDataRejected`).
 // Only the compiler's work is saved: each file still gets fresh module instances, globals and mocks, exactly as
 // with Jest's own runtime.
 const { SyntheticModule, Script } = require('node:vm');
@@ -19,7 +20,10 @@ const { handlePotentialSyntaxError } = require('@jest/transform');
 
 /** filename -> { code, data }: the wrapped module code and its V8 code cache, shared by every file of this worker. */
 const codeCache = new Map();
-/** Upper bound on what is kept, in bytes of code cache (a whole run's modules are ~100-200 MB at most). */
+/**
+ * Upper bound on what is kept, in bytes of code cache. The wrapped sources are kept beside it (about as much again):
+ * V8 checks a cache against the source's length only, so a changed module of the same length must be caught here.
+ */
 const MAX_CACHED_BYTES = 512 * 1024 * 1024;
 let cachedBytes = 0;
 

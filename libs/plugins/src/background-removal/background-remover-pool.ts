@@ -64,8 +64,8 @@ require(file);
  * thread. Processes, not worker threads: onnxruntime-node 1.17 (used until 1.30) registered once per
  * process (a second thread loading it failed with "Module did not self-register"), and a process still keeps
  * a crashed run and the model's memory apart from the service, and hands that memory back when it exits.
- * Workers start on the first call and live until {@link close}; a worker that dies fails
- * its frame and is replaced by the next call. Frames are queued and handed to the first free worker.
+ * Workers start on the first call and live until {@link close}; a worker that dies fails its frame and is
+ * replaced by the next call. Frames are queued and handed to the first free worker.
  *
  * @example
  * const pool = new BackgroundRemoverPool({ workers: 1, inferShortSide: 512, threads: 2 });
