@@ -1,11 +1,22 @@
 /** @type {import('jest').Config} */
 // Path aliases are declared once, in tsconfig.json; scripts/swc-config.js hands them to SWC and to Jest.
+const fs = require('node:fs');
+const path = require('node:path');
 const { swcConfig, jestAliases } = require('./scripts/swc-config');
 
 const swc = swcConfig(__dirname);
 
+/**
+ * Jest's own default cache folder (<tmp>/jest_<uid>), where its transforms and file times outlive a run, also when
+ * scripts/run-tests.mjs points TMPDIR at the run's own folder (removed at the end): it says where the machine's
+ * temporary folder is in TEST_SHARED_TMPDIR.
+ */
+const sharedTmp = process.env.TEST_SHARED_TMPDIR;
+const cache = sharedTmp ? { cacheDirectory: path.join(fs.realpathSync(sharedTmp), `jest_${process.getuid().toString(36)}`) } : {};
+
 /** What every tier shares: SWC, the aliases, the ESM-only packages' CommonJS copies. */
 const base = {
+  ...cache,
   testEnvironment: 'node',
   rootDir: __dirname,
   // @swc/jest with the built-in globals made module-local: see test/support/swc-jest-transformer.js (Jest's vm
@@ -30,6 +41,7 @@ const base = {
  * `browser` — the same in headless Chromium. `npm test` runs all three.
  */
 module.exports = {
+  ...cache,
   testTimeout: 60000,
   // One file at a time for a plain `jest` unless TEST_WORKERS says otherwise: on this 2-core machine the suite is
   // CPU-bound (a browser file alone keeps up to 1.7 cores busy, mostly Chromium's software WebGL). `npm test`

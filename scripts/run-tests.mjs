@@ -25,10 +25,10 @@
  * then run as tiers, not lanes. Exits non-zero when any Jest process failed.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 
 const require = createRequire(import.meta.url);
 const { committedTimings, shareOut, tierOf } = require('./test-lanes.js');
@@ -45,6 +45,14 @@ const reportDir = process.env.TEST_REPORT_DIR;
 if (reportDir) mkdirSync(reportDir, { recursive: true });
 const jest = join(process.cwd(), 'node_modules/jest/bin/jest.js');
 
+// The run's temporary files in one folder of their own, removed when every file passed: each file's data folders,
+// PGlite copies, certificates, Chromium profiles and the spawned apps' scratch files (~3 GB a run, ~360 folders),
+// which were left behind in /tmp by every run before and filled a CI machine's disk run after run. A failed run
+// keeps its folder (printed) to look into; TEST_KEEP_TMP=1 keeps it always. Caches meant to outlive a run (Jest's
+// transform cache, the migrated database templates) stay in the machine's temporary folder (TEST_SHARED_TMPDIR).
+const sharedTmp = process.env.TEST_SHARED_TMPDIR ?? tmpdir();
+const runTmp = mkdtempSync(join(tmpdir(), 'ar-test-run-'));
+
 /** Runs one Jest process (`--selectProjects` and files in `args`); its output to the terminal or kept and printed whole. */
 function jestRun(name, args, maxWorkers, output) {
   const all = [...args, `--maxWorkers=${maxWorkers}`];
@@ -56,6 +64,8 @@ function jestRun(name, args, maxWorkers, output) {
       env: {
         ...process.env,
         NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim(),
+        TMPDIR: runTmp,
+        TEST_SHARED_TMPDIR: sharedTmp,
         // Node's on-disk cache of compiled modules for every Node process of the run: the ~50 apps the e2e files
         // spawn load the same ~1,000 built modules, each compiling them anew without it (an API start on a migrated
         // database: 2.2-2.4 CPU-s without, 1.8-2.1 with).
@@ -168,4 +178,11 @@ if (reportDir) {
     `${JSON.stringify({ measured: new Date().toISOString().slice(0, 10), seconds }, null, 2)}\n`,
   );
 }
-process.exit(results.some((r) => r.code !== 0) ? 1 : 0);
+const failed = results.some((r) => r.code !== 0);
+if (failed || process.env.TEST_KEEP_TMP === '1') console.log(`== the run's temporary files are kept in ${runTmp}`);
+else {
+  const start = Date.now();
+  rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
+  console.log(`== the run's temporary files removed (${runTmp}, ${((Date.now() - start) / 1000).toFixed(1)} s)`);
+}
+process.exit(failed ? 1 : 0);

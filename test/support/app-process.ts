@@ -59,7 +59,15 @@ const COMPILE_CACHE = join(ROOT, 'node_modules/.cache/node-compile-cache');
 export function spawnNode(args: string[], env: Record<string, string> = {}): AppProcess {
   const proc = spawn(process.execPath, [...TEST_NODE_FLAGS, ...args], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1', NODE_COMPILE_CACHE: COMPILE_CACHE, ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      // The run's own temporary folder (scripts/run-tests.mjs), removed with what the app left there.
+      ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
+      NO_COLOR: '1',
+      NODE_COMPILE_CACHE: COMPILE_CACHE,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -15,7 +15,8 @@ import { ROOT, TEST_NODE_FLAGS } from './paths';
  * A template is named by a hash of the migrations' sources and the PGlite version, so a changed or new
  * migration makes a new template rather than reusing a stale one; templates survive between runs.
  */
-const TEMPLATES = join(tmpdir(), 'ar-test-templates');
+// Outlives a run (keyed by the migrations): in the machine's temporary folder, not the run's own (scripts/run-tests.mjs).
+const TEMPLATES = join(process.env.TEST_SHARED_TMPDIR ?? tmpdir(), 'ar-test-templates');
 
 let key: string | undefined;
 /** Hash of libs/persistence/src/migrations/* (names and contents) and the PGlite package version. */
