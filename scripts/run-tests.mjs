@@ -45,10 +45,10 @@ const reportDir = process.env.TEST_REPORT_DIR;
 if (reportDir) mkdirSync(reportDir, { recursive: true });
 const jest = join(process.cwd(), 'node_modules/jest/bin/jest.js');
 
-// The run's temporary files in one folder of their own, removed (at the end, in the background) when every file passed: each file's data folders,
-// PGlite copies, certificates, Chromium profiles and the spawned apps' scratch files (~3 GB a run, ~360 folders),
-// which were left behind in /tmp by every run before and filled a CI machine's disk run after run. A failed run
-// keeps its folder (printed) to look into; TEST_KEEP_TMP=1 keeps it always. Caches meant to outlive a run (Jest's
+// The run's temporary files in one folder of their own, removed (at the end, in the background) when every file
+// passed: each file's data folders, PGlite copies, certificates, Chromium profiles and the spawned apps' scratch
+// files (~3 GB a run, ~360 folders), which every run before left behind in /tmp, run after run. A failed run keeps
+// its folder (printed) to look into; TEST_KEEP_TMP=1 keeps it always. Caches meant to outlive a run (Jest's
 // transform cache, the migrated database templates) stay in the machine's temporary folder (TEST_SHARED_TMPDIR).
 const sharedTmp = process.env.TEST_SHARED_TMPDIR ?? tmpdir();
 const runTmp = mkdtempSync(join(tmpdir(), 'ar-test-run-'));
