@@ -1,8 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { ROOT, TEST_NODE_FLAGS } from './paths';
 
@@ -33,6 +34,30 @@ export function templateKey(): string {
 const pgliteTemplate = () => join(TEMPLATES, `pglite-${templateKey()}`);
 
 /**
+ * Copies a template's `pglite` folder (~1,100 files, 40 MB) to `to`, which must not exist yet: with the system's
+ * `cp -R` where there is one, else Node's cpSync. Measured per copy: `cp` 0.05 CPU-s, cpSync 0.19 (one call per file
+ * from JavaScript); a run makes ~100 copies, one per embedded app.
+ */
+function copyTemplateSync(from: string, to: string): void {
+  try {
+    execFileSync('cp', ['-R', '--', from, to], { stdio: 'pipe' });
+  } catch {
+    rmSync(to, { recursive: true, force: true });
+    cpSync(from, to, { recursive: true });
+  }
+}
+
+/** {@link copyTemplateSync} without blocking the test's event loop. */
+async function copyTemplate(from: string, to: string): Promise<void> {
+  try {
+    await promisify(execFile)('cp', ['-R', '--', from, to]);
+  } catch {
+    rmSync(to, { recursive: true, force: true });
+    cpSync(from, to, { recursive: true });
+  }
+}
+
+/**
  * Moves a finished template into place. Two jest workers may build one at the same time: the first
  * rename wins, the other copy is thrown away.
  */
@@ -61,7 +86,7 @@ export function seedPgliteSync(dataDir: string): void {
     });
     publish(building, tpl);
   }
-  cpSync(join(tpl, 'pglite'), join(dataDir, 'pglite'), { recursive: true });
+  copyTemplateSync(join(tpl, 'pglite'), join(dataDir, 'pglite'));
 }
 
 /** The same from inside a test process (no build needed): migrates a PGlite in-process when there is no template yet. */
@@ -75,7 +100,7 @@ export async function seedPglite(dataDir: string): Promise<void> {
     await ds.destroy();
     publish(building, tpl);
   }
-  cpSync(join(tpl, 'pglite'), join(dataDir, 'pglite'), { recursive: true });
+  await copyTemplate(join(tpl, 'pglite'), join(dataDir, 'pglite'));
 }
 
 /** Key of the advisory lock under which one jest worker builds the Postgres template. */
