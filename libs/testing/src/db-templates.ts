@@ -9,7 +9,7 @@ import { ROOT, TEST_NODE_FLAGS } from './paths';
 
 /**
  * Migrated databases made once per run and copied per test file (Immich's template databases): a fresh
- * PGlite takes ~10 s to initialise and migrate, a copy of a migrated one a few milliseconds; Postgres
+ * PGlite takes ~10 s to initialise and migrate, a copy of a migrated one ~0.1 s; Postgres
  * clones a migrated template with `CREATE DATABASE … TEMPLATE`. Tests whose subject is a first start or
  * a migration keep asking for an empty database (createTestDatabase, `fresh: true`).
  *
