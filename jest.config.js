@@ -12,7 +12,8 @@ const swc = swcConfig(__dirname);
  * temporary folder is in TEST_SHARED_TMPDIR.
  */
 const sharedTmp = process.env.TEST_SHARED_TMPDIR;
-const cache = sharedTmp ? { cacheDirectory: path.join(fs.realpathSync(sharedTmp), `jest_${process.getuid().toString(36)}`) } : {};
+const cacheName = process.getuid ? `jest_${process.getuid().toString(36)}` : 'jest';
+const cache = sharedTmp ? { cacheDirectory: path.join(fs.realpathSync(sharedTmp), cacheName) } : {};
 
 /** What every tier shares: SWC, the aliases, the ESM-only packages' CommonJS copies. */
 const base = {
