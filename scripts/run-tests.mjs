@@ -183,7 +183,9 @@ if (failed || process.env.TEST_KEEP_TMP === '1') console.log(`== the run's tempo
 else {
   // In the background, at the lowest priority, after this process has exited: ~100,000 files (each embedded app's
   // PGlite copy is ~1,100) took 8.8 s to remove, which the run would otherwise wait for.
-  spawn('nice', ['-n', '19', 'rm', '-rf', '--', runTmp], { detached: true, stdio: 'ignore' }).unref();
+  const rm = spawn('nice', ['-n', '19', 'rm', '-rf', '--', runTmp], { detached: true, stdio: 'ignore' });
+  rm.on('error', () => console.log(`== could not remove ${runTmp} (no nice/rm here): remove it by hand`));
+  rm.unref();
   console.log(`== the run's temporary files are being removed in the background (${runTmp})`);
 }
 process.exit(failed ? 1 : 0);
