@@ -184,8 +184,15 @@ else {
   // In the background, at the lowest priority, after this process has exited: ~100,000 files (each embedded app's
   // PGlite copy is ~1,100) took 8.8 s to remove, which the run would otherwise wait for.
   const rm = spawn('nice', ['-n', '19', 'rm', '-rf', '--', runTmp], { detached: true, stdio: 'ignore' });
-  rm.on('error', () => console.log(`== could not remove ${runTmp} (no nice/rm here): remove it by hand`));
   rm.unref();
-  console.log(`== the run's temporary files are being removed in the background (${runTmp})`);
+  // Started (or not) before this process exits: a machine without nice/rm gets a line, not a silent leftover.
+  const started = await new Promise((resolve) => {
+    rm.once('spawn', () => resolve(true));
+    rm.once('error', (e) => {
+      console.log(`== could not remove ${runTmp} (${e.message}): remove it by hand`);
+      resolve(false);
+    });
+  });
+  if (started) console.log(`== the run's temporary files are being removed in the background (${runTmp})`);
 }
 process.exit(failed ? 1 : 0);
