@@ -1,9 +1,8 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { ROOT, TEST_NODE_FLAGS } from './paths';
 
@@ -41,16 +40,6 @@ const pgliteTemplate = () => join(TEMPLATES, `pglite-${templateKey()}`);
 function copyTemplateSync(from: string, to: string): void {
   try {
     execFileSync('cp', ['-R', '--', from, to], { stdio: 'pipe' });
-  } catch {
-    rmSync(to, { recursive: true, force: true });
-    cpSync(from, to, { recursive: true });
-  }
-}
-
-/** {@link copyTemplateSync} without blocking the test's event loop. */
-async function copyTemplate(from: string, to: string): Promise<void> {
-  try {
-    await promisify(execFile)('cp', ['-R', '--', from, to]);
   } catch {
     rmSync(to, { recursive: true, force: true });
     cpSync(from, to, { recursive: true });
@@ -100,7 +89,7 @@ export async function seedPglite(dataDir: string): Promise<void> {
     await ds.destroy();
     publish(building, tpl);
   }
-  await copyTemplate(join(tpl, 'pglite'), join(dataDir, 'pglite'));
+  copyTemplateSync(join(tpl, 'pglite'), join(dataDir, 'pglite'));
 }
 
 /** Key of the advisory lock under which one jest worker builds the Postgres template. */
